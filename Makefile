@@ -1,0 +1,29 @@
+# Two entry points for a new machine: `make derive` (the main job) and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: derive test lint install clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test,dev,figures]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+derive: $(STAMP)
+	$(BIN)/symattn derive --out build --lang all
+
+lint: $(STAMP)
+	$(BIN)/ruff check symattn tests derivations benchmarks
+	$(BIN)/ruff format --check symattn tests derivations benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -q
+
+clean:
+	rm -rf $(VENV) build
