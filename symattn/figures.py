@@ -1,0 +1,136 @@
+"""Pictures of attention: a heatmap of the weight matrix with token labels (PDF and PNG).
+
+matplotlib is imported lazily inside the functions; must not import the kernel.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from symattn.errors import ShapeError, SymattnError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+#: CJK families tried in order; the first is what Debian's fonts-noto-cjk installs.
+CJK_FONT_FAMILIES: tuple[str, ...] = (
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "Noto Serif CJK SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "AR PL UMing CN",
+)
+FIGSIZE_INCHES = (4.8, 4.2)
+PNG_DPI = 150
+
+_AXIS_LABELS = {"zh": ("键（被关注的词元）", "查询（关注者）"), "en": ("key token", "query token")}
+
+
+class FontWarning(UserWarning):
+    """No CJK font was found; Chinese labels will show as empty boxes."""
+
+
+def find_cjk_family() -> str | None:
+    """The first family of ``CJK_FONT_FAMILIES`` that matplotlib knows, or None.
+
+    >>> find_cjk_family() in (None, *CJK_FONT_FAMILIES)
+    True
+    """
+    from matplotlib import font_manager
+
+    known = {entry.name for entry in font_manager.fontManager.ttflist}
+    return next((family for family in CJK_FONT_FAMILIES if family in known), None)
+
+
+def _weights_array(weights: Sequence[Sequence[float]] | npt.ArrayLike, rows: int, cols: int) -> Any:
+    import numpy as np
+
+    array = np.asarray(weights, dtype=float)
+    if array.ndim != 2 or array.shape != (rows, cols):
+        raise ShapeError(
+            f"attention weights have shape {' × '.join(map(str, array.shape))} but there are "
+            f"{rows} row labels and {cols} column labels"
+        )
+    return array
+
+
+def _font_families(labels: Sequence[str]) -> list[str]:
+    family = find_cjk_family()
+    if family is not None:
+        return ["DejaVu Sans", family]
+    if any(ord(ch) > 0x2E7F for label in labels for ch in label):
+        warnings.warn(
+            "no CJK font found (install fonts-noto-cjk); Chinese labels will not render",
+            FontWarning,
+            stacklevel=3,
+        )
+    return ["DejaVu Sans"]
+
+
+def _draw(
+    figure: Any,
+    array: Any,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    title: str | None,
+    lang: Literal["zh", "en"],
+) -> None:
+    axes = figure.add_subplot()
+    image = axes.imshow(array, cmap="Blues", vmin=0.0, vmax=max(1.0, float(array.max())))
+    axes.set_xticks(range(len(col_labels)), labels=list(col_labels))
+    axes.set_yticks(range(len(row_labels)), labels=list(row_labels))
+    axes.xaxis.tick_top()
+    xlabel, ylabel = _AXIS_LABELS[lang]
+    axes.set_xlabel(xlabel)
+    axes.xaxis.set_label_position("top")
+    axes.set_ylabel(ylabel)
+    threshold = 0.6 * float(image.norm.vmax)
+    for (i, j), value in _cells(array):
+        colour = "white" if value > threshold else "black"
+        axes.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour, fontsize=8)
+    if title is not None:
+        figure.suptitle(title, y=0.02, va="bottom")
+    figure.colorbar(image, ax=axes, shrink=0.85)
+
+
+def _cells(array: Any) -> list[tuple[tuple[int, int], float]]:
+    rows, cols = array.shape
+    return [((i, j), float(array[i, j])) for i in range(rows) for j in range(cols)]
+
+
+def attention_heatmap(
+    weights: Sequence[Sequence[float]] | npt.ArrayLike,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    out_stem: Path,
+    *,
+    title: str | None = None,
+    lang: Literal["zh", "en"] = "zh",
+) -> tuple[Path, Path]:
+    """Write ``<out_stem>.pdf`` and ``<out_stem>.png``: the weights as an annotated heatmap.
+
+    Rows are queries, columns keys; files are byte-stable (no dates, no software stamp).
+    """
+    if lang not in _AXIS_LABELS:
+        raise SymattnError(f"unknown figure language {lang!r}; expected 'zh' or 'en'")
+    array = _weights_array(weights, len(row_labels), len(col_labels))
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    out_stem = Path(out_stem)
+    families = _font_families([*row_labels, *col_labels, title or "", *_AXIS_LABELS[lang]])
+    with matplotlib.rc_context({"font.family": families}), warnings.catch_warnings():
+        if len(families) == 1:  # already warned once with FontWarning
+            warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure = Figure(figsize=FIGSIZE_INCHES, dpi=PNG_DPI, layout="constrained")
+        FigureCanvasAgg(figure)
+        _draw(figure, array, row_labels, col_labels, title, lang)
+        pdf, png = (out_stem.with_name(f"{out_stem.name}.{ext}") for ext in ("pdf", "png"))
+        figure.savefig(pdf, metadata={"CreationDate": None})
+        figure.savefig(png, dpi=PNG_DPI, metadata={"Software": None})
+    return pdf, png
