@@ -190,6 +190,10 @@ def _class_lines(lang: Lang, cjk_fonts: CjkFonts, needs_cjk: bool) -> list[str]:
     return [r"\documentclass{article}"]
 
 
+# A display continues the paragraph (or display) before it; a blank line would end it.
+_JOINS_DISPLAY = ("paragraph", "display")
+
+
 @dataclass(frozen=True)
 class _Block:
     kind: str
@@ -263,8 +267,7 @@ class Document:
         parts: list[str] = []
         previous = ""
         for block in self._blocks:
-            # A blank line before a display would end the paragraph it belongs to.
-            glue = "\n" if block.kind == "display" and previous == "paragraph" else "\n\n"
+            glue = "\n" if block.kind == "display" and previous in _JOINS_DISPLAY else "\n\n"
             parts.append((glue if parts else "") + block.latex)
             previous = block.kind
         return "".join(parts)
