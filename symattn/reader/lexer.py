@@ -1,0 +1,363 @@
+"""The tokenizer of the attention dialect: TeX math text -> a flat list of `Tok`, or ParseError.
+
+Imports only symattn.errors; parse.py feeds its tokens to the grammar. It must not import lark.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from symattn.errors import ParseError, Position
+
+MAX_LENGTH = 20_000
+MAX_NESTING = 200
+
+
+@dataclass(frozen=True)
+class Tok:
+    """One token: grammar terminal `kind`, a normalized `value`, and offsets [start, end)."""
+
+    kind: str
+    value: str
+    start: int
+    end: int
+
+
+def position_in(text: str, offset: int) -> Position:
+    """The 1-based line:column of `offset` in `text` (clamped to the text).
+
+    >>> position_in("ab\\ncd", 4)
+    Position(line=2, column=2, offset=4)
+    """
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Position(line, column, offset)
+
+
+class LineIndex:
+    """Positions of many offsets in one text, each in O(log lines).
+
+    >>> LineIndex("ab\\ncd").position(4)
+    Position(line=2, column=2, offset=4)
+    """
+
+    def __init__(self, text: str) -> None:
+        self.size = len(text)
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def position(self, offset: int) -> Position:
+        offset = max(0, min(offset, self.size))
+        line = bisect.bisect_right(self.starts, offset)
+        return Position(line, offset - self.starts[line - 1] + 1, offset)
+
+
+GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
+    "pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
+    "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell infty".split()
+)
+FUNCS = frozenset("exp max min log ln tanh sin cos tan det arg sup inf lim".split())
+RELATIONS = {
+    "in": "in",
+    "neq": "neq",
+    "ne": "neq",
+    "le": "le",
+    "leq": "le",
+    "ge": "ge",
+    "geq": "ge",
+    "approx": "approx",
+    "equiv": "equiv",
+    "sim": "sim",
+    "propto": "propto",
+}
+SIMPLE = {
+    "cdot": ("CDOT", "cdot"),
+    "times": ("TIMES", "times"),
+    "top": ("TOP", "top"),
+    "intercal": ("TOP", "top"),
+    "ldots": ("DOTS", "ldots"),
+    "dots": ("DOTS", "dots"),
+    "cdots": ("DOTS", "cdots"),
+    "vdots": ("DOTS", "vdots"),
+    "ddots": ("DOTS", "ddots"),
+    "frac": ("FRAC", "frac"),
+    "dfrac": ("FRAC", "frac"),
+    "tfrac": ("FRAC", "frac"),
+    "sqrt": ("SQRT", "sqrt"),
+    "sum": ("SUM", "sum"),
+    "boxed": ("BOXED", "boxed"),
+    "quad": ("QUAD", "quad"),
+    "qquad": ("QUAD", "qquad"),
+    "R": ("REALS", "R"),
+}
+IGNORED = frozenset("displaystyle textstyle nonumber notag limits".split())
+IGNORED_WITH_ARG = frozenset("label tag".split())
+SIZES = frozenset(
+    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
+)
+FONTS = frozenset(
+    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
+)
+TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
+MATRICES = frozenset("bmatrix pmatrix".split())
+TRANSPARENT_ENVS = frozenset("aligned".split())
+PUNCT = {
+    "+": "PLUS",
+    "-": "MINUS",
+    "/": "SLASH",
+    ",": "COMMA",
+    ".": "PERIOD",
+    ";": "SEMI",
+    "(": "LPAR",
+    ")": "RPAR",
+    "[": "LBRACK",
+    "]": "RBRACK",
+    "_": "SUB",
+    "^": "SUP",
+}
+DELIMS = {"(": "LPAR", ")": "RPAR", "[": "LBRACK", "]": "RBRACK"}
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_NAME = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[A-Za-z]+\Z")
+_SPACE = re.compile(r"[ \t\r\n~]*")
+_CALL_AHEAD = re.compile(r"\s*(?:\(|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*\()")
+
+
+def tokenize(text: str) -> list[Tok]:
+    """Split a formula body into tokens; spacing, `&` outside matrices and `\\label` vanish.
+
+    >>> [t.kind for t in tokenize(r"Q=XW_Q")]
+    ['LETTER', 'REL', 'LETTER', 'LETTER', 'SUB', 'LETTER']
+    >>> tokenize(r"\\foo")
+    Traceback (most recent call last):
+    symattn.errors.ParseError: 1:1: unknown command \\foo
+    """
+    if len(text) > MAX_LENGTH:
+        raise ParseError(
+            f"formula too long: {len(text)} characters, the limit is {MAX_LENGTH}",
+            position_in(text, 0),
+        )
+    return _Lexer(text).run()
+
+
+class _Lexer:
+    """A single left-to-right pass; state is the open braces and environments."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.i = 0
+        self.out: list[Tok] = []
+        self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
+        self.matrix_depth = 0
+
+    def fail(self, message: str, offset: int) -> ParseError:
+        return ParseError(message, position_in(self.text, offset))
+
+    def emit(self, kind: str, value: str, start: int, end: int) -> None:
+        self.out.append(Tok(kind, value, start, end))
+
+    def run(self) -> list[Tok]:
+        text = self.text
+        while self.i < len(text):
+            self.step(text[self.i])
+        if self.opens:
+            what, where = self.opens[-1]
+            label = f"\\begin{{{what}}}" if what.isalpha() else f"'{what}'"
+            raise self.fail(f"unbalanced {label}: it is never closed", where)
+        return self.out
+
+    def step(self, c: str) -> None:
+        i = self.i
+        if c in " \t\r\n~":
+            self.i += 1
+        elif c == "\\":
+            self.command()
+        elif c.isascii() and c.isalpha():
+            self.emit("LETTER", c, i, i + 1)
+            self.i += 1
+        elif c.isascii() and c.isdigit():
+            self.number()
+        elif c in "{}":
+            self.brace(c)
+        elif c in "()[]":
+            self.delimiter(c, i, i + 1)
+        elif c in PUNCT:
+            self.emit(PUNCT[c], c, i, i + 1)
+            self.i += 1
+        elif c in "=<>":
+            self.emit("REL", c, i, i + 1)
+            self.i += 1
+        elif c == "&":
+            if self.matrix_depth:
+                self.emit("AMP", c, i, i + 1)
+            self.i += 1
+        else:
+            raise self.fail(f"unexpected character {c!r}", i)
+
+    def number(self) -> None:
+        i = self.i
+        after_script = bool(self.out) and self.out[-1].kind in ("SUB", "SUP")
+        m = _NUMBER.match(self.text, i)
+        assert m is not None
+        # TeX takes one digit as a script argument: z_12 is z_1 followed by 2.
+        end = i + 1 if after_script else m.end()
+        self.emit("NUMBER", self.text[i:end], i, end)
+        self.i = end
+
+    def push(self, what: str, offset: int) -> None:
+        self.opens.append((what, offset))
+        if len(self.opens) > MAX_NESTING:
+            raise self.fail(f"nesting deeper than {MAX_NESTING} levels", offset)
+
+    def brace(self, c: str) -> None:
+        i = self.i
+        self.i += 1
+        if c == "{":
+            self.push("{", i)
+            self.emit("LBRACE", c, i, i + 1)
+            return
+        if not self.opens or self.opens[-1][0] != "{":
+            raise self.fail("unbalanced '}': nothing to close", i)
+        self.opens.pop()
+        self.emit("RBRACE", c, i, i + 1)
+
+    def delimiter(self, c: str, start: int, end: int) -> None:
+        # Parentheses count towards nesting; their balance is the grammar's business.
+        if c in "([":
+            self.push(c, start)
+        elif self.opens and self.opens[-1][0] in "([":
+            self.opens.pop()
+        self.emit(DELIMS[c], c, start, end)
+        self.i = end
+
+    def command(self) -> None:
+        i = self.i
+        text = self.text
+        nxt = text[i + 1 : i + 2]
+        if nxt in (",", ";", "!", ":", ">", " ", "\t", "\n"):
+            self.i = i + 2
+            return
+        if nxt == "\\":
+            self.emit("ROWSEP", "\\\\", i, i + 2)
+            self.i = i + 2
+            return
+        m = _NAME.match(text, i + 1)
+        if m is None:
+            shown = nxt if nxt else ""
+            raise self.fail(f"unsupported command \\{shown}", i)
+        name = m.group()
+        self.i = m.end()
+        self.named(name, i)
+
+    def named(self, name: str, start: int) -> None:
+        end = self.i
+        if name in SIMPLE:
+            kind, value = SIMPLE[name]
+            self.emit(kind, value, start, end)
+        elif name in GREEK:
+            self.emit("SYMBOL", f"|{name}", start, end)
+        elif name in RELATIONS:
+            self.emit("REL", RELATIONS[name], start, end)
+        elif name in FUNCS:
+            self.emit("FUNC", name, start, end)
+        elif name in IGNORED:
+            pass
+        elif name in IGNORED_WITH_ARG:
+            self.braced_raw(name, start)
+        elif name in SIZES:
+            self.sized(name, start)
+        elif name in ("text", "textrm", "textit", "mbox", "operatorname"):
+            self.text_command(name, start)
+        elif name in FONTS:
+            self.font(name, start)
+        elif name in ("begin", "end"):
+            self.environment(name, start)
+        else:
+            raise self.fail(f"unknown command \\{name}", start)
+
+    def skip_space(self) -> None:
+        m = _SPACE.match(self.text, self.i)
+        assert m is not None
+        self.i = m.end()
+
+    def braced_raw(self, name: str, start: int) -> str:
+        """The text of a `{...}` argument without nested braces; leaves self.i after it."""
+        self.skip_space()
+        text = self.text
+        if text[self.i : self.i + 1] != "{":
+            raise self.fail(f"\\{name} needs a {{...}} argument", start)
+        close = text.find("}", self.i + 1)
+        inner = text[self.i + 1 : close] if close >= 0 else ""
+        if close < 0 or "{" in inner:
+            raise self.fail(f"cannot read the argument of \\{name}", start)
+        self.i = close + 1
+        return inner
+
+    def sized(self, name: str, start: int) -> None:
+        self.skip_space()
+        c = self.text[self.i : self.i + 1]
+        if c not in DELIMS:
+            shown = c if c else "nothing"
+            raise self.fail(f"unsupported delimiter after \\{name}: {shown}", start)
+        self.delimiter(c, start, self.i + 1)
+
+    def text_command(self, name: str, start: int) -> None:
+        inner = self.braced_raw(name, start)
+        word = inner.strip()
+        if name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
+            if not _WORD.match(word):
+                raise self.fail(f"cannot read the operator name {inner!r}", start)
+            self.emit("FUNC", word, start, self.i)
+        else:
+            self.emit("TEXT", inner, start, self.i)
+
+    def font(self, name: str, start: int) -> None:
+        self.skip_space()
+        text = self.text
+        if text[self.i : self.i + 1] == "{":
+            inner = self.braced_raw(name, start).strip()
+        elif text[self.i : self.i + 1] == "\\":
+            m = _NAME.match(text, self.i + 1)
+            inner = "\\" + m.group() if m else "\\"
+            self.i += len(inner)
+        else:
+            inner = text[self.i : self.i + 1]
+            self.i += len(inner)
+        self.font_body(name, inner, start)
+
+    def font_body(self, name: str, inner: str, start: int) -> None:
+        end = self.i
+        if inner == "R" and name in ("mathbb", "mathbf"):
+            self.emit("REALS", "R", start, end)
+        elif len(inner) == 1 and inner.isascii() and inner.isalpha():
+            self.emit("SYMBOL", f"{name}|{inner}", start, end)
+        elif inner.startswith("\\") and inner[1:] in GREEK:
+            self.emit("SYMBOL", f"{name}|{inner[1:]}", start, end)
+        elif name in ("mathrm", "textbf") and _WORD.match(inner):
+            self.emit("FUNC", inner, start, end)
+        else:
+            raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
+
+    def environment(self, which: str, start: int) -> None:
+        env = self.braced_raw(which, start).strip()
+        end = self.i
+        if env not in MATRICES and env not in TRANSPARENT_ENVS:
+            raise self.fail(f"unsupported environment {env!r}", start)
+        if which == "begin":
+            self.push(env, start)
+            if env in MATRICES:
+                self.matrix_depth += 1
+                self.emit("BEGIN_MATRIX", env, start, end)
+            return
+        if not self.opens or self.opens[-1][0] != env:
+            opened = self.opens[-1][0] if self.opens else None
+            got = f"\\end{{{env}}}"
+            reason = f"closes '{opened}'" if opened else "has no \\begin"
+            raise self.fail(f"unbalanced {got}: it {reason}", start)
+        self.opens.pop()
+        if env in MATRICES:
+            self.matrix_depth -= 1
+            self.emit("END_MATRIX", env, start, end)

@@ -1,0 +1,339 @@
+"""Formula text -> `ast.Formula`: lark's LALR parser over lexer tokens, then an iterative build.
+
+The only module that imports lark; it must not import the kernel (dims, expr, ...).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from symattn.errors import ParseError, Position
+from symattn.reader import ast
+from symattn.reader.lexer import MAX_NESTING, Tok, position_in, tokenize
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+    from symattn.reader.scanner import MathSpan
+
+__all__ = ["parse_formula", "parse_span"]
+
+
+def parse_formula(body: str) -> ast.Formula:
+    """Read one formula body; raise ParseError (position relative to the body) if it cannot.
+
+    >>> ast.dump(parse_formula(r"Q,K\\in\\mathbb R^{n\\times d_k}"))
+    '[Q, K \\\\in R^(n, d_{k})]'
+    >>> parse_formula(r"A=\\foo")
+    Traceback (most recent call last):
+    symattn.errors.ParseError: 1:3: unknown command \\foo
+    """
+    if not isinstance(body, str):
+        raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
+    tokens = tokenize(body)
+    tree = _run_lark(body, tokens)
+    formula = _Builder(body).build(tree)
+    if ast.depth(formula) > MAX_NESTING:
+        raise ParseError(f"nesting deeper than {MAX_NESTING} levels", position_in(body, 0))
+    return formula
+
+
+def parse_span(span: MathSpan) -> ast.Formula:
+    """Read a scanned span; a ParseError carries the position in the file, not in the formula.
+
+    >>> from symattn.reader.scanner import scan
+    >>> span = scan("text\\n\\n$$\\nQ=\\\\bar X\\n$$\\n", kind="md")[0]
+    >>> parse_span(span)
+    Traceback (most recent call last):
+    symattn.errors.ParseError: 4:3: unknown command \\bar
+    """
+    try:
+        return parse_formula(span.body)
+    except ParseError as err:
+        offset = err.position.offset if err.position is not None else 0
+        raise ParseError(err.message, span.position_at(offset)) from None
+
+
+# --- lark ------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _parser() -> Lark:
+    from lark import Lark
+    from lark.lexer import Lexer
+
+    class _TokenFeed(Lexer):
+        """Hands lark the tokens already made by lexer.py (passed in place of the text)."""
+
+        __future_interface__ = 2
+
+        def __init__(self, conf: Any) -> None:
+            pass
+
+        def lex(self, state: Any, parser_state: Any) -> Any:
+            return iter(state.text)
+
+    grammar = resources.files("symattn.reader").joinpath("grammar.lark").read_text("utf-8")
+    return Lark(grammar, parser="lalr", lexer=_TokenFeed, propagate_positions=True)
+
+
+def _run_lark(body: str, tokens: list[Tok]) -> Any:
+    from lark import Token
+    from lark.exceptions import LarkError, UnexpectedToken
+
+    # Only offsets are used downstream; line/column come from LineIndex when an error needs them.
+    feed = [Token(t.kind, t.value, t.start, None, None, None, None, t.end) for t in tokens]
+    try:
+        return _parser().parse(feed)  # type: ignore[arg-type]
+    except UnexpectedToken as err:
+        raise _unexpected(body, err.token) from None
+    except LarkError as err:  # pragma: no cover - lark's other errors need a text lexer
+        raise ParseError(
+            f"cannot read the formula ({type(err).__name__})", Position(1, 1)
+        ) from None
+
+
+_NAMES = {
+    "RBRACE": "'}'",
+    "LBRACE": "'{'",
+    "RPAR": "')'",
+    "RBRACK": "']'",
+    "ROWSEP": "'\\\\'",
+    "QUAD": "\\quad",
+    "TEXT": "\\text{...}",
+    "END_MATRIX": "\\end{...}",
+    "BOXED": "\\boxed",
+}
+
+
+def _unexpected(body: str, token: Any) -> ParseError:
+    if token.type == "$END":
+        return ParseError("unexpected end of formula", position_in(body, len(body)))
+    shown = _NAMES.get(token.type) or repr(body[token.start_pos : token.end_pos])
+    return ParseError(f"unexpected {shown}", position_in(body, token.start_pos))
+
+
+# --- building the AST without recursion ------------------------------------------------------
+
+
+class _Braced:
+    """The contents of `{...}` before the context says what they are."""
+
+    def __init__(self, items: list[tuple[Any, list[tuple[str, Any]]]], start: int, end: int):
+        self.items = items
+        self.start = start
+        self.end = end
+
+
+class _Script:
+    def __init__(self, kind: str, arg: Any, start: int, end: int) -> None:
+        self.kind = kind  # "SUB" | "SUP"
+        self.arg = arg
+        self.start = start
+        self.end = end
+
+
+class _Builder:
+    """Post-order walk over lark's tree with an explicit stack; one handler per rule."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+
+    def fail(self, message: str, offset: int) -> ParseError:
+        return ParseError(message, position_in(self.body, offset))
+
+    def build(self, tree: Any) -> ast.Formula:
+        from lark import Tree
+
+        results: dict[int, Any] = {}
+        stack: list[tuple[Any, bool]] = [(tree, False)]
+        while stack:
+            node, ready = stack.pop()
+            if not ready:
+                stack.append((node, True))
+                stack.extend((c, False) for c in node.children if isinstance(c, Tree))
+                continue
+            kids = [results.pop(id(c)) if isinstance(c, Tree) else c for c in node.children]
+            results[id(node)] = self.handle(node, kids)
+        formula = results[id(tree)]
+        assert isinstance(formula, ast.Formula)
+        return formula
+
+    def handle(self, tree: Any, kids: list[Any]) -> Any:
+        handler: Callable[[list[Any], int, int], Any] = getattr(self, "r_" + tree.data)
+        meta = tree.meta
+        if getattr(meta, "empty", True):
+            start = end = _first_start(kids)
+        else:
+            start, end = meta.start_pos, meta.end_pos
+        return handler(kids, start, end)
+
+    # -- atoms: tokens become nodes where they are used -------------------------------------
+
+    def expr(self, x: Any) -> ast.Expr:
+        """Any child standing as a value: a token, a node, or braces holding one value."""
+        from lark import Token
+
+        if isinstance(x, Token):
+            return self.token_expr(x)
+        if isinstance(x, _Braced):
+            return self.braced_expr(x)
+        if isinstance(x, _Script):  # pragma: no cover - the grammar never puts one here
+            raise self.fail("misplaced script", x.start)
+        return x  # type: ignore[no-any-return]
+
+    def token_expr(self, t: Any) -> ast.Expr:
+        s, e = t.start_pos, t.end_pos
+        kind = t.type
+        if kind == "LETTER":
+            return ast.Symbol(str(t), start=s, end=e)
+        if kind == "SYMBOL":
+            font, name = str(t).split("|")
+            return ast.Symbol(name, font or None, start=s, end=e)
+        if kind == "NUMBER":
+            return ast.Number(str(t), start=s, end=e)
+        if kind == "REALS":
+            return ast.Reals(start=s, end=e)
+        if kind == "DOTS":
+            return ast.Dots(str(t), start=s, end=e)
+        if kind == "TOP":
+            raise self.fail("\\top is only read as a superscript, x^\\top", s)
+        raise self.fail(f"unexpected {str(t)!r}", s)  # pragma: no cover
+
+    def braced_expr(self, b: _Braced) -> ast.Expr:
+        for _value, rels in b.items:
+            if rels:
+                raise self.fail("a relation inside braces is only read in \\sum_{j=1}", b.start)
+        values = [self.expr(v) for v, _ in b.items]
+        if len(values) == 1:
+            return values[0]
+        return ast.Seq(tuple(values), start=b.start, end=b.end)
+
+    # -- statements --------------------------------------------------------------------------
+
+    def r_start(self, kids: list[Any], s: int, e: int) -> ast.Formula:
+        items = kids[0]
+        return ast.Formula(tuple(items), start=0, end=len(self.body))
+
+    def r_items(self, kids: list[Any], s: int, e: int) -> list[ast.Item]:
+        from lark import Token
+
+        return _join_items(kids, Token, self.fail)
+
+    def r_boxed(self, kids: list[Any], s: int, e: int) -> ast.Boxed:
+        return ast.Boxed(tuple(kids[2]), start=s, end=e)
+
+    def r_claim(self, kids: list[Any], s: int, e: int) -> ast.Claim:
+        subject = self.expr(kids[0])
+        return ast.Claim((subject,), tuple(kids[1:]), start=s, end=e)
+
+    def r_continuation(self, kids: list[Any], s: int, e: int) -> ast.Claim:
+        return ast.Claim((), tuple(kids), start=s, end=e)
+
+    def r_step(self, kids: list[Any], s: int, e: int) -> ast.Step:
+        return ast.Step(str(kids[0]), self.expr(kids[1]), start=s, end=e)
+
+    # -- operators ---------------------------------------------------------------------------
+
+    def r_add(self, kids: list[Any], s: int, e: int) -> ast.Add:
+        terms = tuple(self.expr(k) for k in kids[0::2])
+        return ast.Add(terms, tuple(str(o) for o in kids[1::2]), start=s, end=e)
+
+    def r_mul(self, kids: list[Any], s: int, e: int) -> ast.Mul:
+        factors = tuple(self.expr(k) for k in kids[0::2])
+        return ast.Mul(factors, tuple(str(o) for o in kids[1::2]), start=s, end=e)
+
+    def r_juxt(self, kids: list[Any], s: int, e: int) -> ast.Product:
+        return ast.Product(tuple(self.expr(k) for k in kids), start=s, end=e)
+
+    def r_neg(self, kids: list[Any], s: int, e: int) -> ast.Neg:
+        return ast.Neg(self.expr(kids[1]), start=s, end=e)
+
+    def r_pos(self, kids: list[Any], s: int, e: int) -> ast.Expr:
+        raise self.fail("a unary '+' is not read; drop it", s)
+
+    # -- scripts -----------------------------------------------------------------------------
+
+    def r_script(self, kids: list[Any], s: int, e: int) -> _Script:
+        return _Script(kids[0].type, kids[1], s, e)
+
+    def r_postfix(self, kids: list[Any], s: int, e: int) -> ast.Expr:
+        from symattn.reader.scripts import apply_scripts
+
+        return apply_scripts(self.expr(kids[0]), kids[1:], self.expr, self.fail, s)
+
+    # -- groups ------------------------------------------------------------------------------
+
+    def r_group(self, kids: list[Any], s: int, e: int) -> ast.Group:
+        return ast.Group(tuple(kids[1]), delim=str(kids[0]), start=s, end=e)
+
+    def r_exprs(self, kids: list[Any], s: int, e: int) -> list[ast.Expr]:
+        return [self.expr(k) for k in kids[0::2]]
+
+    def r_braced(self, kids: list[Any], s: int, e: int) -> _Braced:
+        return _Braced(list(kids[1:-1:2]), s, e)
+
+    def r_bitem(self, kids: list[Any], s: int, e: int) -> tuple[Any, list[tuple[str, Any]]]:
+        rels = [(str(r), self.expr(x)) for r, x in zip(kids[1::2], kids[2::2], strict=True)]
+        return (kids[0], rels)
+
+    # -- named constructs --------------------------------------------------------------------
+
+    def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call:
+        from symattn.reader.scripts import call_sub
+
+        name = str(kids[0])
+        rest = kids[1:]
+        group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
+        sub = call_sub(name, rest, self.expr, self.fail)
+        if group is not None and group.delim != "(":
+            raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
+        args = group.items if group is not None else ()
+        return ast.Call(name, args, sub, group is not None, start=s, end=e)
+
+    def r_frac(self, kids: list[Any], s: int, e: int) -> ast.Frac:
+        return ast.Frac(self.expr(kids[1]), self.expr(kids[2]), start=s, end=e)
+
+    def r_sqrt(self, kids: list[Any], s: int, e: int) -> ast.Sqrt:
+        return ast.Sqrt(self.expr(kids[1]), start=s, end=e)
+
+    def r_sum(self, kids: list[Any], s: int, e: int) -> ast.Sum:
+        from symattn.reader.scripts import sum_range
+
+        var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
+        return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
+
+    def r_matrix(self, kids: list[Any], s: int, e: int) -> ast.Matrix:
+        env = str(kids[0])
+        rows = list(kids[1:-1:2])
+        if len(rows) > 1 and rows[-1] == [None]:
+            rows.pop()  # a trailing \\ before \end
+        for row in rows:
+            if any(cell is None for cell in row):
+                raise self.fail(f"empty cell in \\begin{{{env}}}", s)
+        return ast.Matrix(env, tuple(tuple(r) for r in rows), start=s, end=e)
+
+    def r_mrow(self, kids: list[Any], s: int, e: int) -> list[ast.Expr | None]:
+        return list(kids[0::2])
+
+    def r_cell(self, kids: list[Any], s: int, e: int) -> ast.Expr | None:
+        return self.expr(kids[0]) if kids else None
+
+
+def _first_start(kids: list[Any]) -> int:
+    for k in kids:
+        start = getattr(k, "start_pos", None)
+        if start is None:
+            start = getattr(k, "start", None)
+        if isinstance(start, int):
+            return start
+    return 0
+
+
+def _join_items(kids: list[Any], token_class: type, fail: Callable[[str, int], ParseError]) -> Any:
+    from symattn.reader.scripts import join_items
+
+    return join_items(kids, token_class, fail)

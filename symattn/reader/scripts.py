@@ -1,0 +1,217 @@
+"""What sub- and superscripts make of their base, sum ranges, and how top-level items join.
+
+Works on ast nodes and duck-typed tokens (`.type`, `.start_pos`); must not import lark/the kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Protocol
+
+from symattn.errors import ParseError
+from symattn.reader import ast
+
+Fail = Callable[[str, int], ParseError]
+ToExpr = Callable[[Any], ast.Expr]
+
+
+class ScriptLike(Protocol):
+    kind: str
+    arg: Any
+    start: int
+    end: int
+
+
+def is_top(arg: Any) -> bool:
+    """Whether a script argument is `\\top`, `{\\top}` or a lone letter T in any font."""
+    items = getattr(arg, "items", None)
+    if items is not None and not isinstance(arg, ast.Node):  # braces
+        if len(items) != 1 or items[0][1]:
+            return False
+        arg = items[0][0]
+    kind = getattr(arg, "type", None)
+    if kind == "TOP":
+        return True
+    if kind == "LETTER":
+        return str(arg) == "T"
+    if kind == "SYMBOL":
+        return str(arg).split("|")[1] == "T"
+    return False
+
+
+def apply_scripts(
+    base: ast.Expr, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail, start: int
+) -> ast.Expr:
+    """Attach `_x` and `^y` to `base` in the written order (TeX forbids two of a kind)."""
+    seen: set[str] = set()
+    for script in scripts:
+        if script.kind in seen:
+            word = "subscript" if script.kind == "SUB" else "superscript"
+            raise fail(f"double {word}: use braces", script.start)
+        seen.add(script.kind)
+        if script.kind == "SUB":
+            base = _subscript(base, expr(script.arg), fail, start, script)
+        else:
+            base = _superscript(base, script, expr, fail, start)
+    return base
+
+
+def _subscript(
+    base: ast.Expr, index: ast.Expr, fail: Fail, start: int, script: ScriptLike
+) -> ast.Expr:
+    end = script.end
+    if isinstance(base, ast.Symbol) and base.sub is None:
+        return replace(base, sub=index, end=end)
+    if isinstance(base, ast.Group) and base.delim == "(":
+        return ast.IndexedGroup(base, index, start=start, end=end)
+    if isinstance(base, ast.Transpose | ast.HeadSup | ast.Power):
+        # x^a_b renders as x_b^a: the subscript belongs to the letter.
+        inner = base.operand if not isinstance(base, ast.Power) else base.base
+        if isinstance(inner, ast.Symbol) and inner.sub is None:
+            moved = replace(inner, sub=index, end=max(inner.end, end))
+            field = "base" if isinstance(base, ast.Power) else "operand"
+            return replace(base, **{field: moved}, end=end)  # type: ignore[arg-type]
+    what = _describe(base)
+    hint = ": write \\sqrt{d_k}, not \\sqrt d_k" if isinstance(base, ast.Sqrt) else ""
+    raise fail(f"cannot put a subscript on {what}{hint}", script.start)
+
+
+def _superscript(
+    base: ast.Expr, script: ScriptLike, expr: ToExpr, fail: Fail, start: int
+) -> ast.Expr:
+    end = script.end
+    if is_top(script.arg):
+        mark = "top" if "TOP" in _kinds(script.arg) else "T"
+        return ast.Transpose(base, mark, start=start, end=end)
+    sup = expr(script.arg)
+    if isinstance(base, ast.Reals):
+        if base.shape:
+            raise fail("\\mathbb R has two superscripts", script.start)
+        return ast.Reals(_shape(sup), start=start, end=end)
+    if isinstance(sup, ast.Group) and sup.delim == "(" and len(sup.items) == 1:
+        return ast.HeadSup(base, sup.items[0], start=start, end=end)
+    return ast.Power(base, sup, start=start, end=end)
+
+
+def _kinds(arg: Any) -> set[str]:
+    items = getattr(arg, "items", None)
+    if items is not None and not isinstance(arg, ast.Node):
+        return {getattr(items[0][0], "type", "")}
+    return {getattr(arg, "type", "")}
+
+
+def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
+    if isinstance(sup, ast.Mul) and all(op == "times" for op in sup.ops):
+        return sup.factors
+    return (sup,)
+
+
+def _describe(node: ast.Expr) -> str:
+    names = {
+        ast.Sqrt: "\\sqrt",
+        ast.Frac: "\\frac",
+        ast.Call: "a function call",
+        ast.Number: "a number",
+        ast.Symbol: "a letter that already has one",
+        ast.Sum: "\\sum",
+    }
+    return names.get(type(node), f"this {type(node).__name__}")
+
+
+def call_sub(name: str, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail) -> ast.Expr | None:
+    """The subscript of an operator name (`\\max_j`); superscripts on names are not read."""
+    sub: ast.Expr | None = None
+    for script in scripts:
+        if script.kind == "SUP":
+            raise fail(f"a superscript on \\{name} is not read", script.start)
+        if sub is not None:
+            raise fail("double subscript: use braces", script.start)
+        sub = expr(script.arg)
+    return sub
+
+
+def sum_range(
+    scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail, start: int
+) -> tuple[ast.Symbol | None, ast.Expr | None, ast.Expr | None]:
+    """`\\sum_{r=1}^{d_k}` -> (r, 1, d_k); `\\sum_j` -> (j, None, None); `\\sum` -> all None."""
+    var: ast.Symbol | None = None
+    lower = upper = None
+    seen: set[str] = set()
+    for script in scripts:
+        if script.kind in seen:
+            raise fail("\\sum has two scripts of the same kind", script.start)
+        seen.add(script.kind)
+        if script.kind == "SUP":
+            upper = expr(script.arg)
+        else:
+            var, lower = _sum_lower(script, expr, fail)
+    return var, lower, upper
+
+
+def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> tuple[ast.Symbol, ast.Expr | None]:
+    arg = script.arg
+    items = getattr(arg, "items", None)
+    if items is not None and not isinstance(arg, ast.Node) and len(items) == 1:
+        value, rels = items[0]
+        if len(rels) == 1 and rels[0][0] == "=":
+            var = expr(value)
+            if isinstance(var, ast.Symbol):
+                return var, rels[0][1]
+        elif not rels:
+            arg = value
+        else:
+            arg = None
+    if arg is not None and not hasattr(arg, "items"):
+        single = expr(arg)
+        if isinstance(single, ast.Symbol):
+            return single, None
+    raise fail("cannot read the range of \\sum: write \\sum_{j=1}^{n} or \\sum_j", script.start)
+
+
+def join_items(kids: list[Any], token_class: type, fail: Fail) -> list[ast.Item]:
+    """Top-level pieces -> items: prose from `\\text`, `Q,K\\in...` as one claim with two
+    subjects, and align rows starting with a relation continuing the claim above."""
+    out: list[ast.Item] = []
+    seps: list[str] = []
+    for kid in kids:
+        if isinstance(kid, token_class):
+            tok: Any = kid
+            if tok.type == "TEXT":
+                out.append(ast.Prose(str(tok), start=tok.start_pos, end=tok.end_pos))
+            seps.append(tok.type)
+            continue
+        _add_item(out, kid, seps, fail)
+        seps = []
+    return [_split_dots(i) for i in out]
+
+
+def _add_item(out: list[ast.Item], item: Any, seps: list[str], fail: Fail) -> None:
+    prev = out[-1] if out else None
+    if isinstance(item, ast.Claim) and not item.subjects:
+        if not isinstance(prev, ast.Claim):
+            raise fail("a row that starts with a relation needs a claim before it", item.start)
+        out[-1] = replace(prev, steps=prev.steps + item.steps, end=item.end)
+        return
+    if isinstance(item, ast.Claim) and isinstance(prev, ast.Claim) and seps == ["COMMA"]:
+        if not prev.steps:
+            out[-1] = ast.Claim(
+                prev.subjects + item.subjects, item.steps, start=prev.start, end=item.end
+            )
+            return
+    out.append(item)
+
+
+def _split_dots(item: ast.Item) -> ast.Item:
+    """`W_V^{(1)}\\ldots` at the end of a list of subjects is two subjects, not a product."""
+    if not isinstance(item, ast.Claim) or item.steps:
+        return item
+    subjects: list[ast.Expr] = []
+    for s in item.subjects:
+        if isinstance(s, ast.Product) and isinstance(s.factors[-1], ast.Dots):
+            rest = s.factors[:-1]
+            head = rest[0] if len(rest) == 1 else ast.Product(rest, start=s.start, end=rest[-1].end)
+            subjects.extend((head, s.factors[-1]))
+        else:
+            subjects.append(s)
+    return replace(item, subjects=tuple(subjects))
