@@ -1,0 +1,352 @@
+"""Canonical form of index sums: equality up to renaming of bound indices, sums split and merged.
+
+Imports sympy, symattn.dims and symattn.expr; nothing from front or back ends.
+
+The normal form of a scalar is a sum of terms `c * f_1 * ... * f_m` where each `f` is an atom
+(an entry, `exp(...)`, a power of a normal form, a `Piecewise`) or a `Sum` whose body cannot be
+split into factors over disjoint indices. Bound indices are renamed canonically, so two
+expressions that differ only in the names of bound indices, in the order of independent sums,
+or in how factors are grouped under sums, have the same normal form. Every rewrite used is an
+identity (distributivity, `sum_comm`, `mul_sum`, counting, the causal-mask cut), so equal
+normal forms prove equality; different normal forms prove nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import sympy
+
+from symattn.dims import dims_equal
+from symattn.expr import Concat, Dot, Entry, MatExpr, MatSum, Row, expand_entries, walk
+
+Range = tuple[sympy.Expr, sympy.Expr]
+_MAX_TERMS = 20_000
+_MAX_PERM_VARS = 6
+
+
+class TooLarge(Exception):
+    """The expansion would exceed the term budget; the caller reports 'not proved'."""
+
+
+@dataclass
+class _Term:
+    coeff: sympy.Expr
+    factors: list[sympy.Expr] = field(default_factory=list)
+    limits: list[tuple[sympy.Symbol, sympy.Expr, sympy.Expr]] = field(default_factory=list)
+
+
+def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
+    """Ranges of free indices read off the entries and rows that mention them.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import index
+    >>> infer_ranges(single_head().scores[index("i"), index("j")])
+    {i: (1, n), j: (1, n)}
+    """
+    out: dict[sympy.Symbol, Range] = {}
+    bound = bound_indices(*exprs)
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, Entry):
+                for idx, size in ((x.args[1], x.matrix.rows), (x.args[2], x.matrix.cols)):
+                    if isinstance(idx, sympy.Symbol):
+                        out.setdefault(idx, (sympy.Integer(1), size))
+            elif isinstance(x, Row) and isinstance(x.index, sympy.Symbol):
+                out.setdefault(x.index, (sympy.Integer(1), x.args[0].rows))
+    return {k: v for k, v in out.items() if k not in bound}
+
+
+def bound_indices(*exprs: sympy.Basic) -> set[sympy.Symbol]:
+    """Indices bound by a sum, a matrix sum or a concatenation somewhere in `exprs`."""
+    out: set[sympy.Symbol] = set()
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, sympy.Sum):
+                out |= {lim[0] for lim in x.limits}
+            elif isinstance(x, (MatSum, Concat)):
+                out.add(x.args[1])
+    return out
+
+
+def normal_form(e: sympy.Expr, ranges: Mapping[sympy.Symbol, Range] | None = None) -> sympy.Expr:
+    """The canonical form of a scalar expression (entries and dot products are expanded first).
+
+    >>> from symattn.expr import MatSym, index
+    >>> from symattn.dims import n, d_k
+    >>> Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
+    >>> i, j, r, s = (index(x) for x in "ijrs")
+    >>> a = sympy.Sum(Q[i, r] * K[j, r], (r, 1, d_k))
+    >>> b = sympy.Sum(K[j, s] * Q[i, s], (s, 1, d_k))
+    >>> a == b, normal_form(a) == normal_form(b)
+    (False, True)
+    """
+    e = expand_entries(sympy.sympify(e))
+    rng = dict(ranges or {})
+    return _canon(_norm(e, _Ctx(rng)))
+
+
+@dataclass
+class _Ctx:
+    ranges: dict[sympy.Symbol, Range]
+    counter: itertools.count = field(default_factory=itertools.count)
+
+    def dummy(self) -> sympy.Symbol:
+        return sympy.Symbol(f"_t{next(self.counter)}", integer=True, positive=True)
+
+
+def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
+    terms = _terms(e, ctx)
+    return sympy.Add(*(_build(t, ctx) for t in terms))
+
+
+def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
+    if e.is_Number:
+        return [] if e == 0 else [_Term(e)]
+    if isinstance(e, sympy.Add):
+        out: list[_Term] = []
+        for a in e.args:
+            out.extend(_terms(a, ctx))
+        _budget(out)
+        return out
+    if isinstance(e, sympy.Mul):
+        acc = [_Term(sympy.Integer(1))]
+        for a in e.args:
+            acc = [_mul(x, y) for x in acc for y in _terms(a, ctx)]
+            _budget(acc)
+        return acc
+    if isinstance(e, sympy.Sum):
+        return _sum_terms(e, ctx)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer and 1 < e.exp <= 6 and _splits(e.base):
+        return _terms(sympy.Mul(*([e.base] * int(e.exp)), evaluate=False), ctx)
+    a = _atom(e, ctx)
+    if a == 0:
+        return []
+    if a.is_Number:
+        return [_Term(a)]
+    return [_Term(sympy.Integer(1), [a])]
+
+
+def _splits(e: sympy.Expr) -> bool:
+    return isinstance(e, (sympy.Add, sympy.Sum, sympy.Mul))
+
+
+def _budget(terms: list[_Term]) -> None:
+    if len(terms) > _MAX_TERMS:
+        raise TooLarge(f"more than {_MAX_TERMS} terms")
+
+
+def _mul(x: _Term, y: _Term) -> _Term:
+    return _Term(x.coeff * y.coeff, x.factors + y.factors, x.limits + y.limits)
+
+
+def _sum_terms(e: sympy.Sum, ctx: _Ctx) -> list[_Term]:
+    body = e.function
+    limits = []
+    # sympy lists limits innermost first; rename each bound index so no capture can happen.
+    for v, lo, hi in reversed(e.limits):
+        nv = ctx.dummy()
+        body = body.xreplace({v: nv})
+        limits.append((v, nv, lo, hi))
+    renamed = []
+    mapping: dict[sympy.Symbol, sympy.Symbol] = {}
+    for v, nv, lo, hi in limits:
+        renamed.append((nv, lo.xreplace(mapping), hi.xreplace(mapping)))
+        mapping[v] = nv
+    out = []
+    for t in _terms(body, ctx):
+        out.append(_Term(t.coeff, t.factors, renamed + t.limits))
+    return out
+
+
+def _atom(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
+    if isinstance(e, sympy.exp):
+        return sympy.exp(_norm(e.args[0], ctx))
+    if isinstance(e, sympy.Pow):
+        return sympy.Pow(_norm(e.base, ctx), _norm(e.exp, ctx))
+    if isinstance(e, sympy.Indexed):
+        return sympy.Indexed(e.base, *(sympy.expand(k) for k in e.indices))
+    if isinstance(e, sympy.Piecewise):
+        pieces = [(_norm(x, ctx), c) for x, c in e.args]
+        return sympy.Piecewise(*pieces)
+    if isinstance(e, (sympy.Symbol, MatExpr, Entry, Dot)) or not e.args:
+        return e
+    return e.func(*(_norm(a, ctx) if isinstance(a, sympy.Expr) else a for a in e.args))
+
+
+def _build(t: _Term, ctx: _Ctx) -> sympy.Expr:
+    factors = _split_exps(t.factors)
+    limits = list(t.limits)
+    while _cut_masks(factors, limits, ctx):
+        factors = _split_exps(factors)
+    coeff, factors, limits = _drop_unused(t.coeff, factors, limits)
+    bound = {v for v, _, _ in limits}
+    outside = [f for f in factors if not (f.free_symbols & bound)]
+    inside = [f for f in factors if f.free_symbols & bound]
+    sums = [_make_sum(fs, ls) for fs, ls in _components(inside, limits)]
+    return coeff * sympy.Mul(*outside) * sympy.Mul(*sums)
+
+
+def _split_exps(factors: list[sympy.Expr]) -> list[sympy.Expr]:
+    out: list[sympy.Expr] = []
+    for f in factors:
+        if isinstance(f, sympy.exp) and isinstance(f.args[0], sympy.Add):
+            out.extend(sympy.exp(a, evaluate=False) for a in f.args[0].args)
+        elif isinstance(f, sympy.Mul):
+            out.extend(_split_exps(list(f.args)))
+        else:
+            out.append(f)
+    return out
+
+
+def _cut_masks(factors: list[sympy.Expr], limits: list, ctx: _Ctx) -> bool:
+    """`sum_{j=1}^{n} [j <= i] x_j = sum_{j=1}^{i} x_j` when i ranges within 1..n."""
+    for pos, f in enumerate(factors):
+        cut = _mask_cut(f, limits, ctx)
+        if cut is not None:
+            k, new_limit, value = cut
+            limits[k] = new_limit
+            factors[pos] = value
+            return True
+    return False
+
+
+def _mask_cut(f: sympy.Expr, limits: list, ctx: _Ctx):
+    if not (isinstance(f, sympy.Piecewise) and len(f.args) == 2):
+        return None
+    (value, cond), (other, otherwise) = f.args
+    if other != 0 or otherwise != sympy.true or not isinstance(cond, (sympy.Le, sympy.Ge)):
+        return None
+    small, big = (cond.lhs, cond.rhs) if isinstance(cond, sympy.Le) else (cond.rhs, cond.lhs)
+    for k, (v, lo, hi) in enumerate(limits):
+        if (v == small and hi == big) or (v == big and lo == small):
+            return k, (v, lo, hi), value  # the limits already imply the condition
+        if v == small and lo == 1 and _within(big, hi, limits[:k], ctx):
+            return k, (v, lo, big), value
+        if v == big and _within(small, hi, limits[:k], ctx) and lo == 1:
+            return k, (v, small, hi), value
+    return None
+
+
+def _within(x: sympy.Expr, hi: sympy.Expr, outer: list, ctx: _Ctx) -> bool:
+    for v, lo, h in outer:
+        if v == x:
+            return lo == 1 and dims_equal(h, hi)
+    r = ctx.ranges.get(x)
+    return r is not None and r[0] == 1 and dims_equal(r[1], hi)
+
+
+def _drop_unused(coeff: sympy.Expr, factors: list[sympy.Expr], limits: list):
+    changed = True
+    while changed:
+        changed = False
+        for k, (v, lo, hi) in enumerate(limits):
+            used = any(v in f.free_symbols for f in factors) or any(
+                v in (l2.free_symbols | h2.free_symbols) for _, l2, h2 in limits
+            )
+            count = sympy.expand(hi - lo + 1)
+            if not used and count.is_nonnegative:
+                del limits[k]
+                if count.free_symbols:
+                    factors.append(count)
+                else:
+                    coeff = coeff * count
+                changed = True
+                break
+    return coeff, factors, limits
+
+
+def _components(inside: list[sympy.Expr], limits: list):
+    parent = {v: v for v, _, _ in limits}
+
+    def find(x: sympy.Symbol) -> sympy.Symbol:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    def link(vs: set[sympy.Symbol]) -> None:
+        vs_ = sorted(vs, key=str)
+        for a in vs_[1:]:
+            parent[find(a)] = find(vs_[0])
+
+    for f in inside:
+        link(f.free_symbols & parent.keys())
+    for v, lo, hi in limits:
+        link(({v} | lo.free_symbols | hi.free_symbols) & parent.keys())
+    groups: dict[sympy.Symbol, tuple[list, list]] = {}
+    for v, lo, hi in limits:
+        groups.setdefault(find(v), ([], []))[1].append((v, lo, hi))
+    for f in inside:
+        root = find(next(iter(sorted(f.free_symbols & parent.keys(), key=str))))
+        groups[root][0].append(f)
+    return list(groups.values())
+
+
+def _make_sum(factors: list[sympy.Expr], limits: list) -> sympy.Expr:
+    # sympy wants the innermost limit first; ours run outermost first.
+    return sympy.Sum(sympy.Mul(*factors), *reversed(limits))
+
+
+# ---- canonical renaming of bound indices --------------------------------------------------
+
+
+def _height(e: sympy.Basic) -> int:
+    if isinstance(e, sympy.Sum):
+        return 1 + _height(e.function)
+    return max((_height(a) for a in e.args), default=0)
+
+
+@lru_cache(maxsize=4096)
+def _canon(e: sympy.Basic) -> sympy.Basic:
+    if isinstance(e, sympy.Sum):
+        return _canon_sum(e)
+    if not e.args or isinstance(e, (sympy.Symbol, sympy.Indexed)):
+        return e
+    return e.func(*(_canon(a) for a in e.args))
+
+
+def _canon_sum(e: sympy.Sum) -> sympy.Expr:
+    height = _height(e)
+    body = e.function
+    lims = list(reversed(e.limits))  # outermost first
+    own = [v for v, _, _ in lims]
+    best: tuple[str, sympy.Expr] | None = None
+    perms = (
+        itertools.permutations(range(len(own)))
+        if len(own) <= _MAX_PERM_VARS
+        else [tuple(range(len(own)))]
+    )
+    for perm in perms:
+        names = {v: _bound_name(height, perm[k]) for k, v in enumerate(own)}
+        new_body = _canon(body.xreplace(names))
+        new_lims = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in lims]
+        new_lims = _order_limits(new_lims)
+        key = str((new_body, new_lims))
+        if best is None or key < best[0]:
+            best = (key, sympy.Sum(new_body, *reversed(new_lims)))
+    assert best is not None
+    return best[1]
+
+
+def _bound_name(height: int, k: int) -> sympy.Symbol:
+    return sympy.Symbol(f"_b{height}_{k}", integer=True, positive=True)
+
+
+def _order_limits(lims: list) -> list:
+    """Independent limits in name order; a limit that mentions another comes after it."""
+    out: list = []
+    pending = sorted(lims, key=lambda x: x[0].name)
+    while pending:
+        placed = {v for v, _, _ in out}
+        for k, (v, lo, hi) in enumerate(pending):
+            deps = (lo.free_symbols | hi.free_symbols) & {w for w, _, _ in pending}
+            if not (deps - placed - {v}):
+                out.append(pending.pop(k))
+                break
+        else:  # a cycle cannot come from real sums; keep the order given
+            out.extend(pending)
+            break
+    return out

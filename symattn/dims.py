@@ -1,0 +1,162 @@
+"""Symbolic dimensions (positive-integer sympy symbols), shapes, and strict dim equality.
+
+Imports only sympy and symattn.errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import sympy
+
+from symattn.errors import DimError
+
+Dim = sympy.Expr
+Shape = tuple[sympy.Expr, sympy.Expr]
+
+
+def dim(name: str) -> sympy.Symbol:
+    """A symbolic dimension: a positive-integer symbol.
+
+    >>> dim("d_k").is_positive, dim("d_k").is_integer
+    (True, True)
+    """
+    return sympy.Symbol(name, integer=True, positive=True)
+
+
+n, d, d_k, d_v, H = (dim(s) for s in ("n", "d", "d_k", "d_v", "H"))
+STANDARD_DIMS: dict[str, sympy.Symbol] = {"n": n, "d": d, "d_k": d_k, "d_v": d_v, "H": H}
+
+
+def as_dim(value: object) -> sympy.Expr:
+    """Turn an int or a sympy expression into a dim, refusing what cannot be a size.
+
+    >>> as_dim(5), as_dim(H * d_v)
+    (5, H*d_v)
+    """
+    if isinstance(value, bool):
+        raise DimError(f"a dimension must be a positive integer, not {value!r}")
+    if isinstance(value, int):
+        if value < 1:
+            raise DimError(f"a dimension must be a positive integer, not {value}")
+        return sympy.Integer(value)
+    if isinstance(value, sympy.Expr):
+        if value.is_number:
+            if not (value.is_integer and value.is_positive):
+                raise DimError(f"a dimension must be a positive integer, not {value}")
+            return value
+        if value.is_positive is False:
+            raise DimError(f"dimension {value} cannot be positive")
+        return value
+    raise DimError(f"a dimension must be an int or a sympy expression, not {type(value).__name__}")
+
+
+@dataclass(frozen=True)
+class DimContext:
+    """Numeric bindings (`n = 5`) and declared equalities (`d_k = d/H`) in force."""
+
+    equalities: Mapping[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
+
+    def resolve(self, e: sympy.Expr) -> sympy.Expr:
+        """Apply the declared equalities until nothing changes (bounded)."""
+        for _ in range(8):
+            new = sympy.sympify(e).xreplace(dict(self.equalities))
+            if new == e:
+                break
+            e = new
+        return e
+
+
+# The default is never mutated: DimContext is frozen and assume() builds a new one.
+_CONTEXT: contextvars.ContextVar[DimContext] = contextvars.ContextVar(
+    "symattn_dims",
+    default=DimContext(),  # noqa: B039
+)
+
+
+def current() -> DimContext:
+    """The dim equalities in force here."""
+    return _CONTEXT.get()
+
+
+@contextlib.contextmanager
+def assume(**equalities: object) -> Iterator[DimContext]:
+    """Declare dims equal to numbers or expressions while the block runs.
+
+    >>> with assume(d_k=d / H):
+    ...     dims_equal(H * d_k, d)
+    True
+    >>> dims_equal(H * d_k, d)
+    False
+    """
+    eqs = dict(current().equalities)
+    for name, value in equalities.items():
+        sym = STANDARD_DIMS.get(name, dim(name))
+        if isinstance(value, int):
+            value = as_dim(value)
+        if not isinstance(value, sympy.Expr):
+            raise DimError(f"cannot declare {name} = {value!r}: not a dim expression")
+        eqs[sym] = value
+    token = _CONTEXT.set(DimContext(eqs))
+    try:
+        yield _CONTEXT.get()
+    finally:
+        _CONTEXT.reset(token)
+
+
+def dims_equal(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """True only when `a = b` is provable from the dims' assumptions and declared equalities.
+
+    Strict: `n` and `d_k` are *not* equal merely because nothing says they differ.
+
+    >>> dims_equal(H * d_v, d_v * H), dims_equal(n, d_k)
+    (True, False)
+    """
+    ctx = current()
+    diff = ctx.resolve(sympy.sympify(a)) - ctx.resolve(sympy.sympify(b))
+    if diff == 0:
+        return True
+    return bool(sympy.simplify(diff) == 0)
+
+
+def shape_str(shape: Shape) -> str:
+    """A shape as the chapter writes it: `n × d_k`.
+
+    >>> shape_str((n, H * d_v))
+    'n × H*d_v'
+    """
+    return f"{dim_str(shape[0])} × {dim_str(shape[1])}"
+
+
+def dim_str(e: sympy.Expr) -> str:
+    """A dim in plain text, factors in a textbook order (`H*d_v`, not `d_v*H`)."""
+    e = sympy.sympify(e)
+    if isinstance(e, sympy.Mul):
+        num = [a for a in e.args if a.is_number]
+        rest = sorted((a for a in e.args if not a.is_number), key=_dim_order)
+        return "*".join(str(a) for a in num + rest)
+    return str(e)
+
+
+def _dim_order(e: sympy.Expr) -> tuple[int, str]:
+    # H before the per-head width, single letters before subscripted names.
+    name = str(e)
+    return (0 if name == "H" else 1 + name.count("_"), name)
+
+
+def bind_map(
+    bindings: Mapping[str, int] | Mapping[sympy.Symbol, int],
+) -> dict[sympy.Symbol, sympy.Integer]:
+    """Validate `{name or symbol: size}` bindings and return them keyed by dim symbol.
+
+    >>> bind_map({"n": 5})
+    {n: 5}
+    """
+    out: dict[sympy.Symbol, sympy.Integer] = {}
+    for key, value in bindings.items():
+        sym = key if isinstance(key, sympy.Symbol) else STANDARD_DIMS.get(key, dim(key))
+        out[sym] = as_dim(int(value)) if not isinstance(value, bool) else as_dim(value)
+    return out

@@ -1,0 +1,300 @@
+"""Claims, verdicts and derivations: the only place a `Proof` is made.
+
+Imports the kernel (dims, expr, index, witness); front ends and back ends import this, never
+the reverse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy
+
+from symattn.canon import Range, infer_ranges
+from symattn.dims import dims_equal, shape_str
+from symattn.errors import ProofError, ShapeError
+from symattn.expr import MatExpr, MatSym
+from symattn.show import plain
+from symattn.witness import Counterexample, WitnessResult, exact, numeric_check, symbolic
+
+Status = Literal["proved", "checked", "agreed", "false", "unknown", "shape_error"]
+Witness = Literal["symbolic", "exact", "numeric"]
+ALL_WITNESSES: tuple[Witness, ...] = ("symbolic", "exact", "numeric")
+
+_KERNEL = object()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the kernel concluded about one claim, and on what evidence.
+
+    - `proved`: the symbolic witness holds, so the claim is true for every size;
+    - `checked`: not proved for all sizes, but the exact witness holds at the sizes listed;
+    - `agreed`: only the numeric witness agrees (evidence, not proof);
+    - `false`: a counterexample shows the sides differ;
+    - `shape_error`: the two sides cannot even be compared;
+    - `unknown`: nothing decided; `reason` says why.
+    """
+
+    status: Status
+    witnesses: tuple[Witness, ...] = ()
+    reason: str = ""
+    counterexample: Counterexample | None = None
+    sizes: tuple[tuple[tuple[str, int], ...], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("proved", "checked")
+
+    def summary(self) -> str:
+        w = "+".join(self.witnesses) or "none"
+        text = f"{self.status} [{w}]"
+        if self.status == "checked" and self.sizes:
+            text += " at " + "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in self.sizes)
+        if self.reason and self.status not in ("proved",):
+            text += f": {self.reason}"
+        if self.counterexample is not None:
+            text += f"\n  counterexample: {self.counterexample}"
+        return text
+
+
+def unfold(term: sympy.Basic, defs: Mapping[MatSym, MatExpr] | None) -> sympy.Basic:
+    """Replace defined names by what they stand for (`Z -> AV`), until none is left."""
+    if not defs:
+        return term
+    for _ in range(len(defs) + 1):
+        new = term.xreplace(dict(defs))
+        if new == term:
+            return term
+        term = new
+    raise ProofError("definitions are circular: " + ", ".join(plain(k) for k in defs))
+
+
+def check_shapes(lhs: sympy.Basic, rhs: sympy.Basic) -> str | None:
+    """None when the two sides are comparable, else a message naming the clash."""
+    lm, rm = isinstance(lhs, MatExpr), isinstance(rhs, MatExpr)
+    if lm != rm:
+        kind = ("a matrix", "a scalar") if lm else ("a scalar", "a matrix")
+        return f"cannot compare {kind[0]} with {kind[1]}: {plain(lhs)} vs {plain(rhs)}"
+    if lm:
+        for k, what in ((0, "rows"), (1, "cols")):
+            if not dims_equal(lhs.shape[k], rhs.shape[k]):
+                return (
+                    f"shapes differ: {plain(lhs)} is {shape_str(lhs.shape)} and "
+                    f"{plain(rhs)} is {shape_str(rhs.shape)} ({what} {lhs.shape[k]} and "
+                    f"{rhs.shape[k]} are not provably equal)"
+                )
+    return None
+
+
+def prove_equal(
+    lhs: sympy.Basic,
+    rhs: sympy.Basic,
+    *,
+    defs: Mapping[MatSym, MatExpr] | None = None,
+    ranges: Mapping[sympy.Symbol, Range] | None = None,
+    assuming: Sequence[sympy.Basic] = (),
+    witnesses: Sequence[Witness] = ALL_WITNESSES,
+) -> Verdict:
+    """Decide `lhs = rhs` (matrices or scalars), with the witnesses asked for.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> prove_equal(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))).summary()
+    'proved [symbolic+exact+numeric]'
+    >>> prove_equal(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i))).status
+    'false'
+    """
+    lhs, rhs = _sympify(lhs), _sympify(rhs)
+    problem = check_shapes(lhs, rhs)
+    if problem is not None:
+        return Verdict("shape_error", reason=problem)
+    a, b = unfold(lhs, defs), unfold(rhs, defs)
+    rng: dict[sympy.Symbol, Range] = {**infer_ranges(a, b), **dict(ranges or {})}
+    a, b = _assume(a, b, assuming, rng)
+    results: dict[str, WitnessResult] = {}
+    if "symbolic" in witnesses:
+        results["symbolic"] = symbolic(a, b, dict(rng))
+    if "exact" in witnesses or results.get("symbolic", WitnessResult(None)).holds is not True:
+        results["exact"] = exact(a, b, rng)
+    if "numeric" in witnesses:
+        results["numeric"] = numeric_check(a, b, rng)
+    return _combine(results, requested=witnesses)
+
+
+def _sympify(x: object) -> sympy.Basic:
+    if isinstance(x, sympy.Basic):
+        return x
+    if isinstance(x, (int, sympy.Rational)):
+        return sympy.Integer(x) if isinstance(x, int) else x
+    raise TypeError(f"expected a kernel expression, got {type(x).__name__}")
+
+
+def _assume(a, b, assuming, rng):  # type: ignore[no-untyped-def]
+    """Use hypotheses like `j > i` by writing j = i + t with t >= 1 (sound and decidable)."""
+    for cond in assuming:
+        if isinstance(cond, sympy.StrictGreaterThan) and all(
+            isinstance(x, sympy.Symbol) for x in cond.args
+        ):
+            big, small = cond.args
+            t = sympy.Symbol(f"{big.name}_minus_{small.name}", integer=True, positive=True)
+            a, b = a.xreplace({big: small + t}), b.xreplace({big: small + t})
+            hi = rng.get(big, (1, small))[1]
+            rng.pop(big, None)
+            rng[t] = (sympy.Integer(1), hi - small) if hi is not None else (1, 1)
+        else:
+            raise ProofError(f"hypothesis {cond} is not supported (only 'j > i' between indices)")
+    return a, b
+
+
+def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness]) -> Verdict:
+    for name, r in results.items():
+        if r.holds is False:
+            other = [n for n, x in results.items() if x.holds is True]
+            if "symbolic" in other:
+                raise AssertionError(
+                    f"kernel soundness alarm: symbolic witness says equal, {name} says "
+                    f"different ({r.detail}); please report this"
+                )
+            return Verdict("false", reason=r.detail, counterexample=r.counterexample)
+    sym = results.get("symbolic")
+    ex = results.get("exact")
+    held = tuple(n for n in ("symbolic", "exact", "numeric") if n in results and results[n].holds)
+    shown = tuple(w for w in held if w in requested or w == "exact")
+    if sym is not None and sym.holds:
+        return Verdict("proved", witnesses=shown)  # type: ignore[arg-type]
+    if ex is not None and ex.holds:
+        why = sym.detail if sym is not None else "symbolic witness not asked for"
+        reason = f"not proved for all sizes: {why}"
+        return Verdict("checked", witnesses=shown, reason=reason, sizes=ex.sizes)  # type: ignore[arg-type]
+    if "numeric" in held:
+        return Verdict(
+            "agreed",
+            witnesses=("numeric",),
+            reason="only numeric agreement; "
+            + "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds),
+        )
+    return Verdict("unknown", reason="; ".join(f"{n}: {r.detail}" for n, r in results.items()))
+
+
+# ---- derivations ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One checked line of a derivation: `before = after`, justified by `by`."""
+
+    before: sympy.Basic
+    after: sympy.Basic
+    by: str
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A derivation every step of which the kernel checked. Only the kernel makes these."""
+
+    title: str
+    steps: tuple[Step, ...]
+    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
+    _token: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self._token is not _KERNEL:
+            raise TypeError("a Proof is made only by the kernel: use Derivation.prove()")
+
+    @property
+    def lhs(self) -> sympy.Basic:
+        return self.steps[0].before
+
+    @property
+    def rhs(self) -> sympy.Basic:
+        return self.steps[-1].after
+
+    @property
+    def for_all_sizes(self) -> bool:
+        """True when every step has the symbolic witness."""
+        return all(s.verdict.status == "proved" for s in self.steps)
+
+    @property
+    def witnesses(self) -> tuple[Witness, ...]:
+        """The witnesses every step has."""
+        common = set(ALL_WITNESSES)
+        for s in self.steps:
+            common &= set(s.verdict.witnesses)
+        return tuple(w for w in ALL_WITNESSES if w in common)
+
+    def __str__(self) -> str:
+        lines = [f"{self.title}:", f"    {plain(self.lhs)}"]
+        for s in self.steps:
+            lines.append(f"  = {plain(s.after)}    [{s.by}; {'+'.join(s.verdict.witnesses)}]")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A chain `e0 = e1 = ... = ek`, each step justified by a rule name or a short phrase.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> s = single_head(); i, j, r = index("i"), index("j"), index("r")
+    >>> d = Derivation(s.scores[i, j], title="score entry")
+    >>> d = d.step(sympy.Sum(s.Q[i, r] * s.K[j, r], (r, 1, s.Q.cols)), by="mul_apply")
+    >>> d = d.step(Dot(s.Q.row(i), s.K.row(j)), by="dot_def")
+    >>> d.prove().for_all_sizes
+    True
+    """
+
+    start: sympy.Basic
+    title: str = "derivation"
+    chain: tuple[tuple[sympy.Basic, str], ...] = ()
+    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
+
+    def step(self, term: sympy.Basic, by: str) -> Derivation:
+        """The derivation with one more line `= term`, justified by `by`."""
+        _validate_by(by)
+        return Derivation(self.start, self.title, self.chain + ((term, by),), self.defs)
+
+    def prove(
+        self,
+        *,
+        require: Literal["symbolic", "exact"] = "symbolic",
+        witnesses: Sequence[Witness] = ALL_WITNESSES,
+        assuming: Sequence[sympy.Basic] = (),
+    ) -> Proof:
+        """Check every step; a `Proof`, or `ProofError` naming the first step that fails."""
+        if not self.chain:
+            raise ProofError(f"{self.title}: a derivation needs at least one step")
+        steps = []
+        before = self.start
+        for k, (after, by) in enumerate(self.chain, start=1):
+            v = prove_equal(before, after, defs=self.defs, assuming=assuming, witnesses=witnesses)
+            _require(v, require, k, self.title, before, after, by)
+            steps.append(Step(before, after, by, v))
+            before = after
+        return Proof(self.title, tuple(steps), self.defs, _token=_KERNEL)
+
+
+def _validate_by(by: str) -> None:
+    from symattn.rules import known_justification
+
+    known_justification(by)
+
+
+def _require(v: Verdict, require: str, k: int, title: str, before, after, by) -> None:  # type: ignore[no-untyped-def]
+    ok = v.status == "proved" or (require == "exact" and v.status == "checked")
+    if ok:
+        return
+    where = f"{title}, step {k} ({by}): {plain(before)} = {plain(after)}"
+    if v.status == "false":
+        raise ProofError(
+            f"step {k} is false: {where}\n  counterexample: {v.counterexample}",
+            step=k,
+            counterexample=v.counterexample,
+        )
+    if v.status == "shape_error":
+        raise ShapeError(f"step {k} does not typecheck: {where}\n  {v.reason}")
+    raise ProofError(f"step {k} not proved ({v.status}): {where}\n  {v.reason}", step=k)

@@ -1,0 +1,277 @@
+"""The library of named identities, each named after its left-hand side (mathlib style).
+
+Imports the kernel (dims, expr, proof); a rule's statement is proved by the kernel on demand.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import sympy
+
+from symattn.dims import d_k, d_v, n
+from symattn.errors import UnknownNameError
+from symattn.expr import (
+    CausalMask,
+    Concat,
+    Dot,
+    Entry,
+    FromColumn,
+    HeadSym,
+    MatSum,
+    MatSym,
+    Ones,
+    RowBlock,
+    Scale,
+    Softmax,
+    index,
+)
+
+m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
+i, j, k, r, u, h = (index(s) for s in "ijkruh")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named identity `lhs = rhs`; `en`/`zh` are the justifications printed beside a step."""
+
+    name: str
+    en: str
+    zh: str
+    statement: Callable[[], tuple[sympy.Basic, sympy.Basic]]
+    assuming: Callable[[], tuple[sympy.Basic, ...]] = lambda: ()
+
+    def sides(self) -> tuple[sympy.Basic, sympy.Basic]:
+        return self.statement()
+
+    def check(self):  # type: ignore[no-untyped-def]
+        """The kernel's verdict on the rule's own statement (cached)."""
+        return _check(self.name)
+
+
+def _A() -> MatSym:
+    return MatSym("A", m, p)
+
+
+def _B() -> MatSym:
+    return MatSym("B", p, q)
+
+
+def _S() -> MatSym:
+    return MatSym("S", n, n)
+
+
+def _rules() -> list[Rule]:
+    A, B, S = _A(), _B(), _S()
+    Qm, Km = MatSym("Q", n, d_k), MatSym("K", n, d_k)
+    Am, Vm = MatSym("A", n, n), MatSym("V", n, d_v)
+    F = sympy.IndexedBase("f")
+    Hs = sympy.Symbol("H", integer=True, positive=True)
+    Zh, WO = HeadSym("Z", h, n, d_v), MatSym("W_O", Hs * d_v, m)
+    masked = Softmax(CausalMask(S))
+    return [
+        Rule(
+            "mul_apply",
+            "definition of the matrix product",
+            "矩阵乘法的定义",
+            lambda: ((A @ B)[i, j], sympy.Sum(A[i, k] * B[k, j], (k, 1, p))),
+        ),
+        Rule(
+            "transpose_apply",
+            "definition of the transpose",
+            "转置的定义",
+            lambda: (A.T[i, j], A[j, i]),
+        ),
+        Rule(
+            "mul_transpose_apply",
+            "entry of a product with a transpose",
+            "与转置相乘的元素",
+            lambda: ((Qm @ Km.T)[i, j], sympy.Sum(Qm[i, r] * Km[j, r], (r, 1, d_k))),
+        ),
+        Rule(
+            "dot_def",
+            "definition of the dot product",
+            "点积的定义",
+            lambda: (Dot(Qm.row(i), Km.row(j)), sympy.Sum(Qm[i, r] * Km[j, r], (r, 1, d_k))),
+        ),
+        Rule(
+            "mul_transpose_apply_dot",
+            "an entry of QK^T is a dot product of rows",
+            "QK^T 的元素是两行的点积",
+            lambda: ((Qm @ Km.T)[i, j], Dot(Qm.row(i), Km.row(j))),
+        ),
+        Rule(
+            "row_mul",
+            "each row is multiplied on its own",
+            "每一行独立相乘",
+            lambda: ((A @ B).row(i), A.row(i) @ B),
+        ),
+        Rule(
+            "mul_row",
+            "a row of AV is a weighted sum of rows of V",
+            "AV 的一行是 V 各行的加权和",
+            lambda: ((Am @ Vm).row(i), MatSum(Scale(Am[i, j], Vm.row(j)), j, 1, n)),
+        ),
+        Rule(
+            "smul_apply",
+            "a scalar multiplies every entry",
+            "数乘作用于每个元素",
+            lambda: (Scale(sympy.Symbol("c"), A)[i, j], sympy.Symbol("c") * A[i, j]),
+        ),
+        Rule(
+            "add_apply",
+            "matrices add entrywise",
+            "矩阵逐元素相加",
+            lambda: ((A + MatSym("C", m, p))[i, j], A[i, j] + MatSym("C", m, p)[i, j]),
+        ),
+        Rule(
+            "sum_comm",
+            "the order of two finite sums can be swapped",
+            "交换两个有限和的次序",
+            lambda: (
+                sympy.Sum(F[i, j], (j, 1, n), (i, 1, m)),
+                sympy.Sum(F[i, j], (i, 1, m), (j, 1, n)),
+            ),
+        ),
+        Rule(
+            "mul_sum",
+            "a factor that does not depend on the index moves into the sum",
+            "与求和指标无关的因子可移入求和",
+            lambda: (
+                sympy.Symbol("c") * sympy.Sum(F[j], (j, 1, n)),
+                sympy.Sum(sympy.Symbol("c") * F[j], (j, 1, n)),
+            ),
+        ),
+        Rule(
+            "softmax_apply",
+            "definition of the row-wise softmax",
+            "逐行 softmax 的定义",
+            lambda: (
+                Softmax(S)[i, j],
+                sympy.exp(S[i, j]) / sympy.Sum(sympy.exp(S[i, k]), (k, 1, n)),
+            ),
+        ),
+        Rule(
+            "softmax_rowsum",
+            "each row of a softmax sums to 1",
+            "softmax 每一行之和为 1",
+            lambda: (Softmax(S) @ Ones(n, 1), Ones(n, 1)),
+        ),
+        Rule(
+            "softmax_add_of_rowconst",
+            "adding a constant to a row leaves softmax unchanged",
+            "同一行加上常数不改变 softmax",
+            lambda: (Softmax(S + FromColumn("c", n, n)), Softmax(S)),
+        ),
+        Rule(
+            "softmax_mask_apply",
+            "masked positions get weight 0; the rest renormalise",
+            "被掩码的位置权重为 0，其余重新归一化",
+            lambda: (
+                masked[i, j],
+                sympy.Piecewise((sympy.exp(S[i, j]), sympy.Le(j, i)), (0, True))
+                / sympy.Sum(sympy.exp(S[i, k]), (k, 1, i)),
+            ),
+        ),
+        Rule(
+            "softmax_mask_rowsum",
+            "rows of a causally masked softmax still sum to 1",
+            "因果掩码后每一行之和仍为 1",
+            lambda: (masked @ Ones(n, 1), Ones(n, 1)),
+        ),
+        Rule(
+            "softmax_mask_apply_of_gt",
+            "under the causal mask a_ij = 0 when j > i",
+            "因果掩码下 j > i 时 a_ij = 0",
+            lambda: (masked[i, j], sympy.Integer(0)),
+            lambda: (sympy.StrictGreaterThan(j, i),),
+        ),
+        Rule(
+            "softmax_mask_mul_row",
+            "under the causal mask z_i uses only v_1..v_i",
+            "因果掩码下 z_i 只用到 v_1..v_i",
+            lambda: ((masked @ Vm).row(i), MatSum(Scale(masked[i, j], Vm.row(j)), j, 1, i)),
+        ),
+        Rule(
+            "rowblock_apply",
+            "W_O^(h) is the h-th block of d_v rows of W_O",
+            "W_O^(h) 是 W_O 的第 h 块（d_v 行）",
+            lambda: (RowBlock(WO, h, d_v, Hs)[u, j], WO[(h - 1) * d_v + u, j]),
+        ),
+        Rule(
+            "concat_mul",
+            "a concatenation times W_O is a sum over heads",
+            "拼接后乘 W_O 等于各头之和",
+            lambda: (Concat(Zh, h, Hs) @ WO, MatSum(Zh @ RowBlock(WO, h, d_v, Hs), h, 1, Hs)),
+        ),
+    ]
+
+
+PHRASES: dict[str, tuple[str, str]] = {
+    "def": ("by definition", "由定义"),
+    "algebra": ("algebra", "代数运算"),
+    "assumption": ("by assumption", "由假设"),
+}
+
+
+@cache
+def registry() -> dict[str, Rule]:
+    """Every named rule, by name (the Python name and the key are the same string)."""
+    return {rule.name: rule for rule in _rules()}
+
+
+def get(name: str) -> Rule:
+    """The rule called `name`, or an error that suggests close names.
+
+    >>> get("mul_apply").en
+    'definition of the matrix product'
+    """
+    rules = registry()
+    if name not in rules:
+        close = difflib.get_close_matches(name, list(rules), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UnknownNameError(f"unknown rule {name!r}{hint}")
+    return rules[name]
+
+
+def known_justification(by: str) -> None:
+    """Accept a rule name or one of the generic phrases; reject anything else."""
+    if by in PHRASES:
+        return
+    get(by)
+
+
+def describe(by: str, lang: str = "en") -> str:
+    """The localised justification text for a rule name or phrase."""
+    if by in PHRASES:
+        en, zh = PHRASES[by]
+    else:
+        rule = get(by)
+        en, zh = rule.en, rule.zh
+    return zh if lang == "zh" else en
+
+
+@cache
+def _check(name: str):  # type: ignore[no-untyped-def]
+    from symattn.proof import prove_equal
+
+    rule = get(name)
+    lhs, rhs = rule.sides()
+    return prove_equal(lhs, rhs, assuming=rule.assuming())
+
+
+def search(words: str) -> list[Rule]:
+    """Rules whose name or description contains every word (case-insensitive)."""
+    terms = words.lower().split()
+    out = []
+    for rule in registry().values():
+        text = f"{rule.name} {rule.en} {rule.zh}".lower()
+        if all(t in text for t in terms):
+            out.append(rule)
+    return out
+
+
+__all__ = ["Rule", "registry", "get", "describe", "search", "known_justification", "Entry"]

@@ -1,0 +1,377 @@
+"""The three witnesses of an equality: symbolic (all sizes), exact (explicit sizes), numeric.
+
+Imports the kernel (dims, expr, index, numeric); never the front or back ends.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+import sympy
+
+from symattn import numeric
+from symattn.canon import Range, TooLarge, bound_indices, normal_form
+from symattn.dims import current
+from symattn.expr import Entry, MatExpr, dims_in, expand_entries, index, walk
+
+Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
+
+# Sizes tried by the exact and numeric witnesses, first one first. Distinct values for
+# n, d_k, d_v catch a confusion of one dim for another.
+SIZE_PLANS: tuple[dict[str, int], ...] = (
+    {"n": 3, "d": 4, "d_k": 2, "d_v": 5, "H": 2},
+    {"n": 4, "d": 6, "d_k": 3, "d_v": 2, "H": 3},
+)
+_DEFAULT_SIZES = (2, 3)
+_MAX_INDEX_POINTS = 40
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """Sizes, index values and entries at which the two sides differ, with both values."""
+
+    sizes: tuple[tuple[str, int], ...]
+    indices: tuple[tuple[str, int], ...]
+    entries: tuple[tuple[str, str], ...]
+    lhs: str
+    rhs: str
+    exact: bool
+
+    def __str__(self) -> str:
+        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes) or "(no dims)"
+        idx = ", ".join(f"{k}={v}" for k, v in self.indices)
+        ents = ", ".join(f"{k}={v}" for k, v in self.entries[:12])
+        more = f" (and {len(self.entries) - 12} more)" if len(self.entries) > 12 else ""
+        how = "exactly" if self.exact else "with 30-digit arithmetic"
+        at = f" at {idx}" if idx else ""
+        return (
+            f"at sizes {sizes}{at}, with {ents}{more}: "
+            f"left side = {self.lhs}, right side = {self.rhs} (evaluated {how})"
+        )
+
+
+@dataclass(frozen=True)
+class WitnessResult:
+    holds: bool | None  # None: this witness could not decide
+    detail: str = ""
+    counterexample: Counterexample | None = None
+    sizes: tuple[tuple[tuple[str, int], ...], ...] = field(default_factory=tuple)
+
+
+# ---- symbolic ------------------------------------------------------------------------------
+
+
+def symbolic(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> WitnessResult:
+    """Equal for all sizes when the canonical index forms agree (sound, not complete)."""
+    try:
+        a, b = _generic_entries(lhs, rhs, ranges)
+        diff = normal_form(a, ranges) - normal_form(b, ranges)
+    except TooLarge as exc:
+        return WitnessResult(None, f"symbolic expansion too large ({exc})")
+    except NotImplementedError as exc:
+        return WitnessResult(None, f"symbolic expansion not supported: {exc}")
+    if diff == 0:
+        return WitnessResult(True, "canonical index forms agree")
+    return WitnessResult(None, "canonical index forms differ")
+
+
+def _generic_entries(
+    lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]
+) -> tuple[sympy.Expr, sympy.Expr]:
+    """Scalars stay; matrices are compared at a generic entry (i, j) with fresh indices."""
+    if not isinstance(lhs, MatExpr):
+        return lhs, rhs
+    used = {s.name for s in _free(lhs) | _free(rhs)}
+    i, j = (index(_unused(p, used)) for p in ("i", "j"))
+    if isinstance(ranges, dict):
+        ranges.setdefault(i, (sympy.Integer(1), lhs.rows))
+        ranges.setdefault(j, (sympy.Integer(1), lhs.cols))
+    return Entry(lhs, i, j), Entry(rhs, i, j)
+
+
+def _unused(prefix: str, used: set[str]) -> str:
+    for k in itertools.count():
+        name = prefix if k == 0 else f"{prefix}{k}"
+        if name not in used:
+            used.add(name)
+            return name
+    raise AssertionError  # pragma: no cover
+
+
+def _free(e: sympy.Basic) -> set[sympy.Symbol]:
+    return {
+        s for x in walk(e) for s in getattr(x, "free_symbols", set()) if isinstance(s, sympy.Symbol)
+    }
+
+
+# ---- explicit sizes -------------------------------------------------------------------------
+
+
+def dims_of(*terms: Term, indices: Iterable[sympy.Symbol] = ()) -> list[sympy.Symbol]:
+    """The dimension symbols a claim depends on (positive-integer symbols that are not indices)."""
+    skip = set(indices) | bound_indices(*terms)
+    found: set[sympy.Symbol] = set()
+    for t in terms:
+        found |= dims_in(t)
+        for x in walk(t):
+            if isinstance(x, sympy.Symbol) and x.is_integer and x.is_positive and x not in skip:
+                found.add(x)
+    ctx = current()
+    resolved: set[sympy.Symbol] = set()
+    for s in found:
+        resolved |= ctx.resolve(s).free_symbols
+    return sorted(resolved - skip, key=lambda s: s.name)
+
+
+def scalars_of(*terms: Term) -> list[sympy.Symbol]:
+    """Free scalar variables (symbols that are neither dims nor indices), e.g. `c` in `cA`."""
+    labels = {b.label for t in terms for b in t.atoms(sympy.IndexedBase)}
+    found = {x for t in terms for x in walk(t) if isinstance(x, sympy.Symbol) and not x.is_integer}
+    return sorted(found - labels, key=lambda s: s.name)
+
+
+def size_plans(dims: Sequence[sympy.Symbol], limit: int = 2) -> list[dict[sympy.Symbol, int]]:
+    """Explicit sizes to try, consistent with the declared dim equalities."""
+    plans: list[dict[sympy.Symbol, int]] = []
+    candidates: list[dict[sympy.Symbol, int]] = []
+    for plan in SIZE_PLANS:
+        candidates.append({s: plan.get(s.name, _DEFAULT_SIZES[0]) for s in dims})
+    for values in itertools.product(range(1, 7), repeat=len(dims)):
+        candidates.append(dict(zip(dims, values, strict=False)))
+    ctx = current()
+    for cand in candidates:
+        if _consistent(cand, ctx) and cand not in plans:
+            plans.append(cand)
+        if len(plans) >= limit:
+            break
+    return plans
+
+
+def _consistent(sizes: Mapping[sympy.Symbol, int], ctx) -> bool:  # type: ignore[no-untyped-def]
+    for _sym, value in ctx.equalities.items():
+        v = ctx.resolve(value).xreplace(dict(sizes))
+        if not (v.is_Integer and v > 0):
+            return False
+    return True
+
+
+def substitution(sizes: Mapping[sympy.Symbol, int]) -> dict[sympy.Symbol, sympy.Integer]:
+    """Every dim (declared-equal ones too) mapped to its number under `sizes`."""
+    ctx = current()
+    out = {s: sympy.Integer(v) for s, v in sizes.items()}
+    for sym, value in ctx.equalities.items():
+        out[sym] = sympy.Integer(int(ctx.resolve(value).xreplace(out)))
+    return out
+
+
+def index_points(
+    free: Mapping[sympy.Symbol, Range], subs: Mapping[sympy.Symbol, sympy.Integer], seed: int = 0
+) -> list[dict[sympy.Symbol, int]]:
+    """All index values (or a seeded sample with the corners) within the ranges at these sizes.
+
+    A range may depend on another index (t in 1..n-i); those are chosen after it.
+    """
+    names = _dependency_order(free)
+    points: list[dict[sympy.Symbol, int]] = [{}]
+    for s in names:
+        nxt: list[dict[sympy.Symbol, int]] = []
+        for pt in points:
+            values = {**subs, **{k: sympy.Integer(v) for k, v in pt.items()}}
+            lo, hi = (sympy.sympify(x).xreplace(values) for x in free[s])
+            if not (lo.is_Integer and hi.is_Integer):
+                raise ValueError(f"range of {s} is not explicit: {lo}..{hi}")
+            nxt.extend({**pt, s: v} for v in range(int(lo), int(hi) + 1))
+        points = nxt
+        if len(points) > 50 * _MAX_INDEX_POINTS:
+            points = _sample(points, seed)
+    return _sample(points, seed) if len(points) > _MAX_INDEX_POINTS else points
+
+
+def _dependency_order(free: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]:
+    pending = sorted(free, key=lambda s: s.name)
+    out: list[sympy.Symbol] = []
+    while pending:
+        for k, s in enumerate(pending):
+            deps = set().union(*(sympy.sympify(x).free_symbols for x in free[s])) & set(pending)
+            if not deps - {s}:
+                out.append(pending.pop(k))
+                break
+        else:
+            raise ValueError("index ranges depend on each other in a cycle")
+    return out
+
+
+def _sample(points: list[dict[sympy.Symbol, int]], seed: int) -> list[dict[sympy.Symbol, int]]:
+    rng = random.Random(seed)
+    keep = [points[0], points[-1]]
+    keep.extend(rng.sample(points[1:-1], min(_MAX_INDEX_POINTS - 2, max(len(points) - 2, 0))))
+    return keep
+
+
+def instantiate(
+    side: Term, subs: Mapping[sympy.Symbol, sympy.Integer], point: Mapping[sympy.Symbol, int]
+) -> sympy.Expr:
+    """One side at explicit sizes and index values, all sums written out."""
+    values = {**subs, **{k: sympy.Integer(v) for k, v in point.items()}}
+    e = expand_entries(side.xreplace(values))
+    return e.doit()
+
+
+def exact(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    plans: Iterable[Mapping[sympy.Symbol, int]] | None = None,
+    assuming: Sequence[sympy.Basic] = (),
+) -> WitnessResult:
+    """Equal at explicit sizes, every entry an independent symbol (full expansion)."""
+    ranges = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, ranges)
+    dims = dims_of(a, b, indices=ranges)
+    if plans is None:
+        plans = size_plans(dims)
+    checked = []
+    for plan in plans:
+        subs = substitution(plan)
+        for point in index_points(ranges, subs):
+            if not _holds(assuming, subs, point):
+                continue
+            try:
+                diff = _zero(instantiate(a, subs, point) - instantiate(b, subs, point))
+            except (ValueError, TypeError, NotImplementedError) as exc:
+                return WitnessResult(None, f"exact expansion failed: {exc}")
+            if diff is not True:
+                cex = counterexample(lhs, rhs, ranges, assuming=assuming)
+                if cex is not None:
+                    return WitnessResult(False, "the two sides differ", cex)
+                return WitnessResult(None, "exact expansion did not simplify to zero")
+        checked.append(tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)))
+    return WitnessResult(True, "equal after full expansion", sizes=tuple(checked))
+
+
+def _holds(assuming: Sequence[sympy.Basic], subs: Mapping, point: Mapping) -> bool:
+    values = {**subs, **{k: sympy.Integer(v) for k, v in point.items()}}
+    return all(bool(cond.xreplace(values)) for cond in assuming)
+
+
+def _zero(diff: sympy.Expr) -> bool:
+    d = sympy.expand(diff)
+    if d == 0:
+        return True
+    d = sympy.expand(sympy.powsimp(sympy.expand_power_exp(d)))
+    if d == 0:
+        return True
+    return bool(sympy.cancel(sympy.together(d)) == 0)
+
+
+# ---- counterexamples ------------------------------------------------------------------------
+
+
+def counterexample(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    assuming: Sequence[sympy.Basic] = (),
+    trials: int = 3,
+    seed: int = 0,
+) -> Counterexample | None:
+    """The smallest sizes (then small integer entries) at which the sides differ, if any."""
+    ranges = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, ranges)
+    dims = dims_of(a, b, indices=ranges)
+    rng = random.Random(seed)
+    for plan in size_plans(dims, limit=12):
+        subs = substitution(plan)
+        for point in index_points(ranges, subs, seed):
+            if not _holds(assuming, subs, point):
+                continue
+            left, right = instantiate(a, subs, point), instantiate(b, subs, point)
+            for _ in range(trials):
+                cex = _try_point(left, right, plan, point, rng)
+                if cex is not None:
+                    return cex
+    return None
+
+
+def _try_point(left, right, plan, point, rng: random.Random) -> Counterexample | None:  # type: ignore[no-untyped-def]
+    atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
+    atoms += scalars_of(left, right)
+    values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
+    lv, rv = left.xreplace(values), right.xreplace(values)
+    if lv.free_symbols or rv.free_symbols:
+        return None  # something stayed symbolic: no honest counterexample here
+    exact = not (lv.has(sympy.exp) or rv.has(sympy.exp) or lv.has(sympy.sqrt) or rv.has(sympy.sqrt))
+    if exact:
+        lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
+        if sympy.simplify(lv - rv) == 0:
+            return None
+    else:
+        lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
+        if abs(lf - rf) <= sympy.Float("1e-20", 30) * (1 + abs(lf) + abs(rf)):
+            return None
+        lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
+    return Counterexample(
+        sizes=tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)),
+        indices=tuple((s.name, v) for s, v in sorted(point.items(), key=lambda x: x[0].name)),
+        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+        lhs=str(lv),
+        rhs=str(rv),
+        exact=exact,
+    )
+
+
+def _entry_name(x: sympy.Basic) -> str:
+    if not isinstance(x, sympy.Indexed):
+        return str(x)
+    name = str(x.base.label)
+    idx = ",".join(str(k) for k in x.indices)
+    if name.endswith("^()"):
+        head, *rest = x.indices
+        return f"{name[:-3]}^({head})[{','.join(str(k) for k in rest)}]"
+    return f"{name}[{idx}]"
+
+
+# ---- numeric --------------------------------------------------------------------------------
+
+
+def numeric_check(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    seed: int = 0,
+    assuming: Sequence[sympy.Basic] = (),
+) -> WitnessResult:
+    """float64 random data: both sides agree within RTOL/ATOL at every index point tried."""
+    ranges = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, ranges)
+    dims = dims_of(a, b, indices=ranges)
+    checked = []
+    for plan in size_plans(dims):
+        subs = substitution(plan)
+        env = numeric.Env(sizes=dict(subs), seed=seed)
+        env.learn(a, b)
+        env.scalars = {c: 0.5 + k for k, c in enumerate(scalars_of(a, b))}
+        for point in index_points(ranges, subs, seed):
+            if not _holds(assuming, subs, point):
+                continue
+            env.indices = dict(point)
+            try:
+                x, y = numeric.scalar(a, env), numeric.scalar(b, env)
+            except numeric.EvalError as exc:
+                return WitnessResult(None, f"numeric evaluation failed: {exc}")
+            if not numeric.close(x, y):
+                where = ", ".join(
+                    f"{k}={v}" for k, v in sorted((s.name, v) for s, v in point.items())
+                )
+                return WitnessResult(False, f"differ numerically at {where}: {x!r} vs {y!r}")
+        checked.append(tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)))
+    return WitnessResult(
+        True, f"agree within rtol={numeric.RTOL}, atol={numeric.ATOL}", sizes=tuple(checked)
+    )
