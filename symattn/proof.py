@@ -16,6 +16,7 @@ from symattn.canon import Range, infer_ranges
 from symattn.dims import dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError
 from symattn.expr import MatExpr, MatSym
+from symattn.ranges import index_range_problem
 from symattn.show import plain
 from symattn.witness import Counterexample, WitnessResult, exact, numeric_check, symbolic
 
@@ -115,6 +116,9 @@ def prove_equal(
     a, b = unfold(lhs, defs), unfold(rhs, defs)
     rng: dict[sympy.Symbol, Range] = {**infer_ranges(a, b), **dict(ranges or {})}
     a, b = _assume(a, b, assuming, rng)
+    bad_index = index_range_problem((a, b), rng)
+    if bad_index is not None:
+        return Verdict("shape_error", reason=bad_index)
     results: dict[str, WitnessResult] = {}
     if "symbolic" in witnesses:
         results["symbolic"] = symbolic(a, b, dict(rng))

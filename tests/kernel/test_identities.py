@@ -116,10 +116,11 @@ def test_swapped_dot_product_is_false():
     assert "i=" in str(v.counterexample) and "j=" in str(v.counterexample)
 
 
-def test_transposed_indices_in_sum_do_not_typecheck_or_are_false():
+def test_transposed_indices_in_sum_are_an_index_range_error():
     # Q_{ri} K_{rj}: r would range over positions, so with d_k != n the sum is over the wrong dim
     v = prove_equal(S.scores[i, j], sympy.Sum(Q[r, i] * K[r, j], (r, 1, d_k)))
-    assert v.status == "false", v.summary()
+    assert v.status == "shape_error", v.summary()
+    assert v.reason == "Q_{r,i}: index r runs over 1..d_k but Q has n rows"
 
 
 def test_av_with_swapped_weight_indices_is_false():

@@ -1,0 +1,100 @@
+"""Index-range checks: an entry `Q_{ri}` whose index runs past the matrix's dims is an error.
+
+Imports sympy and the kernel's dims/expr only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy
+
+from symattn.dims import dims_equal
+from symattn.expr import Entry, HeadSym, MatSym, walk
+from symattn.show import plain
+
+Range = tuple[sympy.Expr, sympy.Expr]
+
+
+def index_range_problem(
+    exprs: tuple[sympy.Basic, ...], ranges: Mapping[sympy.Symbol, Range]
+) -> str | None:
+    """A message when an entry's index provably does not run over its matrix's rows or cols.
+
+    >>> from symattn.expr import MatSym, index
+    >>> from symattn.dims import n, d_k
+    >>> Q = MatSym("Q", n, d_k); i, r = index("i"), index("r")
+    >>> print(index_range_problem((sympy.Sum(Q[r, i], (r, 1, d_k)), Q), {i: (1, n)}))
+    Q_{r,i}: index r runs over 1..d_k but Q has n rows
+    """
+    shapes = _shapes(exprs)
+    for e in exprs:
+        for node, limits in _indexed_with_limits(e):
+            problem = _check_one(node, {**ranges, **limits}, shapes)
+            if problem:
+                return problem
+    return None
+
+
+def _shapes(exprs: tuple[sympy.Basic, ...]) -> dict[str, tuple[sympy.Expr, sympy.Expr]]:
+    out: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, MatSym):
+                out.setdefault(x.name, x.shape)
+            elif isinstance(x, HeadSym):
+                out.setdefault(x.name + "^()", x.shape)
+    return out
+
+
+def _indexed_with_limits(e: sympy.Basic):  # type: ignore[no-untyped-def]
+    """Every Indexed node with the ranges of the sum indices in scope, without recursion."""
+    stack: list[tuple[sympy.Basic, dict]] = [(e, {})]
+    while stack:
+        x, limits = stack.pop()
+        if isinstance(x, (sympy.Indexed, Entry)):
+            yield x, limits
+            continue
+        if isinstance(x, sympy.Sum):
+            limits = {**limits, **{v: (lo, hi) for v, lo, hi in x.limits}}
+        stack.extend((a, limits) for a in x.args)
+
+
+def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | None:
+    if isinstance(node, Entry):
+        name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
+        shown_idx = idx
+    else:
+        name = str(node.base.label)
+        if name not in shapes:
+            return None
+        idx = shown_idx = list(node.indices)
+        if name.endswith("^()"):
+            idx = idx[1:]
+        shape = shapes[name]
+    if len(idx) != 2:
+        return None
+    for k, (ix, size) in enumerate(zip(idx, shape, strict=True)):
+        if not isinstance(ix, sympy.Symbol) or ix not in ranges:
+            continue
+        lo, hi = (sympy.sympify(b) for b in ranges[ix])
+        if _fits(lo, hi, size, ranges):
+            continue
+        what = "rows" if k == 0 else "cols"
+        shown = name[:-3] if name.endswith("^()") else name
+        sub = ",".join(str(s) for s in shown_idx)
+        return f"{shown}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {shown} has {size} {what}"
+    return None
+
+
+def _fits(lo: sympy.Expr, hi: sympy.Expr, size: sympy.Expr, ranges: Mapping) -> bool:
+    """1 <= lo and hi <= size, provably (following the range of an index used as a bound)."""
+    if not (lo - 1).is_nonnegative:
+        return False
+    for _ in range(4):
+        if dims_equal(hi, size) or (size - hi).is_nonnegative:
+            return True
+        if not (isinstance(hi, sympy.Symbol) and hi in ranges):
+            return False
+        hi = sympy.sympify(ranges[hi][1])
+    return False
