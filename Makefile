@@ -18,8 +18,8 @@ derive: $(STAMP)
 	$(BIN)/symattn derive --out build --lang all
 
 lint: $(STAMP)
-	$(BIN)/ruff check symattn tests derivations benchmarks
-	$(BIN)/ruff format --check symattn tests derivations benchmarks
+	$(BIN)/ruff check symattn tests benchmarks
+	$(BIN)/ruff format --check symattn tests benchmarks
 	$(BIN)/mypy
 
 test: lint
