@@ -67,7 +67,7 @@ examples:
 _SHAPES_EPILOG = """\
 examples:
   symattn shapes 'softmax(QK^T/sqrt(d_k))V'
-  symattn shapes '\\operatorname{softmax}(\\frac{QK^T}{\\sqrt{d_k}})V' --dims 'Q,K: 5 x 64; V: 5 x 64'
+  symattn shapes '\\frac{QK^T}{\\sqrt{d_k}}' --dims 'Q,K: 5 x 64'
   symattn shapes 'X + Concat(Z^{(1)},\\ldots,Z^{(H)})W_O' --assume 'd_v=d/H'
 
 Names known without --dims (the chapter's): X n x d, W_Q W_K d x d_k, W_V d x d_v,

@@ -300,7 +300,7 @@ class ShapeReport:
 
 
 def default_matrices() -> dict[str, Declared]:
-    """The chapter's names: X, W_Q, W_K, W_V, Q, K, V, A, Z, S, W_O, Z^{(h)} (override by --dims)."""
+    """The chapter's names: X, W_Q, W_K, W_V, Q, K, V, A, S, Z^{(h)}, W_O (--dims overrides)."""
     n, d, d_k, d_v, H = D.n, D.d, D.d_k, D.d_v, D.H
     table = {
         "X": (n, d),
