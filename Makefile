@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LINT_PATHS := symattn tests $(wildcard benchmarks)
 
 .PHONY: derive test lint install clean
 
@@ -18,8 +19,8 @@ derive: $(STAMP)
 	$(BIN)/symattn derive --out build --lang all
 
 lint: $(STAMP)
-	$(BIN)/ruff check symattn tests benchmarks
-	$(BIN)/ruff format --check symattn tests benchmarks
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
 
 test: lint
