@@ -1,0 +1,122 @@
+"""Kernel `Proof`s as `align*` blocks (one checked step a line, justified) and explicit matrices.
+
+A back end: reads Proofs and verdicts (symattn.proof, symattn.rules) and prints them with the
+textbook printer; must not construct a Proof or import a front end.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import sympy
+
+from symattn.dims import STANDARD_DIMS
+from symattn.expr import dims_in
+from symattn.latex.document import Math, Prose, chain_lines, render_align
+from symattn.latex.matrix import bmatrix, labelled_matrix
+from symattn.latex.printer import latex, written_order
+from symattn.proof import Proof, Step
+from symattn.rules import describe
+
+_SCOPE = {
+    "all": {"en": "all sizes", "zh": "对所有维度成立"},
+    "shown": {"en": "at the sizes shown", "zh": "在所给维度下成立"},
+    "checked": {"en": "checked at {sizes}", "zh": "在 {sizes} 时逐项核对"},
+}
+
+# Plain-text mathematics inside a rule's description (`QK^T`, `a_ij`, `W_O^(h)`, `v_1..v_i`).
+_MATHISH = re.compile(
+    r"v_1\.\.v_i|[A-Z]?[A-Za-z](?:_[A-Za-z0-9]{1,2})?(?:\^\([a-z]\)|\^T)|[a-z]_[a-z0-9]{1,2}\b"
+    r"|\bj > i\b|\bd_v\b|\bW_O\b"
+)
+
+
+def step_scope(step: Step) -> str:
+    """'all' (symbolic, sizes free), 'shown' (symbolic at explicit sizes) or 'checked'."""
+    if step.verdict.status != "proved":
+        return "checked"
+    free = dims_in(step.before) | dims_in(step.after)
+    free |= (step.before.free_symbols | step.after.free_symbols) & set(STANDARD_DIMS.values())
+    return "all" if free else "shown"
+
+
+def math_in_text(text: str) -> list[str | Math]:
+    """Split a rule description into text and inline math for the pieces written as formulas.
+
+    >>> math_in_text("an entry of QK^T is a dot product")
+    ['an entry of ', Math(latex='QK^{\\\\mathsf T}'), ' is a dot product']
+    """
+    out: list[str | Math] = []
+    pos = 0
+    for m in _MATHISH.finditer(text):
+        if m.start() > pos:
+            out.append(text[pos : m.start()])
+        out.append(Math(_formula(m.group())))
+        pos = m.end()
+    if pos < len(text):
+        out.append(text[pos:])
+    return out
+
+
+def _formula(token: str) -> str:
+    if token == "v_1..v_i":
+        return r"v_1,\ldots,v_i"
+    token = token.replace("^T", r"^{\mathsf T}")
+    token = re.sub(r"\^\(([a-z])\)", r"^{(\1)}", token)
+    return re.sub(r"_([a-z0-9]{2})\b", r"_{\1}", token)
+
+
+def justification(step: Step, lang: str) -> list[str | Math]:
+    """The rule's localised description and a short note of what the witnesses established."""
+    pieces = math_in_text(describe(step.by, lang))
+    scope = step_scope(step)
+    note = _SCOPE[scope][lang if lang in ("en", "zh") else "en"]
+    if scope == "checked":
+        sizes = "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in step.verdict.sizes)
+        note = note.format(sizes=sizes or "explicit sizes")
+    sep = "；" if lang == "zh" else "; "
+    mark: list[str | Math] = [Math(r"\checkmark"), " "] if scope != "checked" else []
+    return [*pieces, sep, *mark, note]
+
+
+def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[str, Prose | None]]:
+    """``(line, justification)`` pairs of a proof for ``Document.align``.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import index, Dot
+    >>> from symattn.proof import Derivation
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> p = Derivation(s.scores[i, j]).step(Dot(s.Q.row(i), s.K.row(j)), "mul_transpose_apply_dot")
+    >>> proof_lines(p.prove(witnesses=("symbolic",)))[0][0]
+    '(QK^{\\\\mathsf T})_{ij} &= q_i\\\\cdot k_j'
+    """
+    order = written_order(proof.lhs, *(s.after for s in proof.steps))
+    opts = {"order": order, "lang": lang, **style}
+    steps = [(latex(s.after, **opts), justification(s, lang)) for s in proof.steps]  # type: ignore[arg-type]
+    return chain_lines(latex(proof.lhs, **opts), steps)  # type: ignore[arg-type]
+
+
+def render_proof(proof: Proof, lang: str = "en", **style: object) -> str:
+    """A proof as an ``align*`` block (see ``proof_lines``)."""
+    return render_align(proof_lines(proof, lang, **style), lang=lang)  # type: ignore[arg-type]
+
+
+def matrix_latex(
+    m: sympy.Matrix | Sequence[Sequence[object]],
+    row_labels: Sequence[str | Math] | None = None,
+    col_labels: Sequence[str | Math] | None = None,
+) -> str:
+    """An explicit matrix, exact entries printed by the textbook printer; labelled if asked.
+
+    >>> print(matrix_latex(sympy.Matrix([[1, 0], [sympy.Rational(1, 3), sympy.Rational(2, 3)]])))
+    \\begin{bmatrix}
+    1 & 0 \\\\
+    \\frac{1}{3} & \\frac{2}{3}
+    \\end{bmatrix}
+    """
+    rows = m.tolist() if isinstance(m, sympy.MatrixBase) else [list(r) for r in m]
+    cells = [[latex(sympy.sympify(x)) for x in r] for r in rows]
+    if row_labels is None and col_labels is None:
+        return bmatrix(cells)
+    return labelled_matrix(cells, row_labels or [], col_labels or [])

@@ -1,0 +1,486 @@
+"""The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `K^{\\mathsf T}`).
+
+A back end: reads kernel objects (symattn.expr, symattn.dims); must not import proof, rules or
+any front end, and never creates kernel facts.
+
+Conventions (see docs/derive.md):
+
+- indices are printed as stored, and the kernel stores them 1-based (`\\sum_{r=1}^{d_k}`);
+- bound indices keep the names they were given (`r`, `j`, `u`, `h`); `r1` prints as `r'`;
+- in a product of entries the factors follow ``order`` (by default the written order of the
+  expression a derivation started from, then a fixed textbook order: X, Q, K, S, A, Z, W_Q,
+  W_K, W_V, V, W_O); numbers first, then dims, entries, functions, and a sum last;
+- entries of ``A`` print as ``a_{ij}``; entries of a matrix with a subscripted name as
+  ``(W_O)_{cj}``; a per-head entry as ``Z^{(h)}_{iu}``;
+- the causal mask prints as ``S + M`` with ``M`` the mask matrix (0 on and below the diagonal,
+  ``-\\infty`` above it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import sympy
+
+from symattn import expr as E
+from symattn.dims import Shape
+
+#: Fallback order of matrices in a product of entries, after the written order.
+TEXTBOOK_ORDER: tuple[str, ...] = (
+    "X",
+    "Q",
+    "K",
+    "S",
+    "A",
+    "Z",
+    "W_Q",
+    "W_K",
+    "W_V",
+    "V",
+    "W_O",
+)
+#: Matrices whose entries are written with the lower-case letter (`a_{ij}`).
+LOWER_ENTRIES: tuple[str, ...] = ("A",)
+
+_ADD, _SUM, _MUL, _POW, _ATOM = range(5)
+_OTHERWISE = {"en": r"\text{otherwise}", "zh": r"\text{其他}"}
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to print: transpose mark, bold vectors, renames, factor order, language of text."""
+
+    transpose: str = r"\mathsf T"
+    bold: bool = False
+    names: Mapping[object, str] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    lang: str = "en"
+    mask: str = "M"
+
+    def rank(self, name: str) -> tuple[int, str]:
+        full = (*self.order, *TEXTBOOK_ORDER)
+        return (full.index(name), "") if name in full else (len(full), name)
+
+
+def latex(
+    expr: object,
+    *,
+    transpose: str = r"\mathsf T",
+    bold: bool = False,
+    names: Mapping[object, str] | None = None,
+    order: Sequence[str] = (),
+    lang: str = "en",
+) -> str:
+    """Textbook LaTeX of a kernel expression (matrix or scalar).
+
+    ``names`` renames symbols and matrices (``{"r": "s"}``) or replaces a whole sub-expression
+    (``{expr: "S"}``); ``order`` puts the named matrices first in products of entries.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import index, expand_entries
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> latex(s.weights)
+    '\\\\operatorname{softmax}\\\\left(\\\\frac{QK^{\\\\mathsf T}}{\\\\sqrt{d_k}}\\\\right)'
+    >>> latex(expand_entries(s.scores[i, j]))
+    '\\\\sum_{r=1}^{d_k} Q_{ir}K_{jr}'
+    """
+    style = Style(transpose, bold, dict(names or {}), tuple(order), lang)
+    return _Printer(style).doprint(sympy.sympify(expr))
+
+
+def shape_latex(shape: Shape, **style: object) -> str:
+    """A shape as a space: ``\\mathbb R^{n\\times d_k}``.
+
+    >>> from symattn.dims import n, H, d_v
+    >>> shape_latex((n, H * d_v))
+    '\\\\mathbb R^{n\\\\times Hd_v}'
+    """
+    rows, cols = (latex(s, **style) for s in shape)  # type: ignore[arg-type]
+    return rf"\mathbb R^{{{rows}\times {cols}}}"
+
+
+def written_order(*exprs: sympy.Basic) -> tuple[str, ...]:
+    """Names of the matrices in the order they are written (for ``order=``).
+
+    >>> from symattn.attention import single_head
+    >>> written_order(single_head().output)
+    ('Q', 'K', 'V')
+    """
+    seen: list[str] = []
+    for e in exprs:
+        for x in E.walk(e):
+            name = _matrix_name(x)
+            if name is not None and name not in seen:
+                seen.append(name)
+    return tuple(seen)
+
+
+def _matrix_name(x: sympy.Basic) -> str | None:
+    if isinstance(x, (E.MatSym, E.HeadSym)):
+        return x.name
+    if isinstance(x, sympy.Indexed):
+        return _base_name(x)[0]
+    return None
+
+
+def _base_name(x: sympy.Indexed) -> tuple[str, bool]:
+    """The matrix name of an entry and whether it is a per-head family (`Z^()`)."""
+    label = str(x.base.label)
+    if label.endswith("^()"):
+        return label[:-3], True
+    return label, False
+
+
+def symbol_latex(name: str) -> str:
+    """A symbol name as LaTeX: ``d_k``, ``W_{QK}``; ``r1`` (a second ``r``) as ``r'``.
+
+    >>> symbol_latex("W_Q"), symbol_latex("r1"), symbol_latex("W_QK")
+    ('W_Q', "r'", 'W_{QK}')
+    """
+    base, sep, sub = name.partition("_")
+    if not sep:
+        head = base.rstrip("0123456789")
+        if head and head != base and len(head) == 1:
+            return head + "'" * int(base[len(head) :])
+        return name if len(name) == 1 else _multi_letter(name)
+    return f"{base}_{sub}" if len(sub) == 1 else f"{base}_{{{sub}}}"
+
+
+def _multi_letter(name: str) -> str:
+    greek = {"alpha", "beta", "gamma", "delta", "lambda", "mu", "sigma", "tau", "theta"}
+    return f"\\{name}" if name in greek else rf"\mathit{{{name}}}"
+
+
+class _Printer:
+    def __init__(self, style: Style) -> None:
+        self.s = style
+
+    def doprint(self, e: sympy.Basic) -> str:
+        return self.p(e)[0]
+
+    # -- dispatch -------------------------------------------------------------------------
+    def p(self, e: sympy.Basic) -> tuple[str, int]:
+        if not isinstance(e, sympy.Symbol) and e in self.s.names:
+            return self.s.names[e], _ATOM
+        if isinstance(e, E.MatExpr):
+            return self.matrix(e)
+        if isinstance(e, E.Entry):
+            return self.entry(e.matrix, e.args[1], e.args[2]), _ATOM
+        if isinstance(e, E.Dot):
+            return rf"{self.atom(e.args[0])}\cdot {self.atom(e.args[1])}", _MUL
+        if isinstance(e, sympy.Indexed):
+            return self.indexed(e), _ATOM
+        if isinstance(e, sympy.Symbol):
+            return self.symbol(e), _ATOM
+        if isinstance(e, sympy.Integer):
+            return str(e), (_ATOM if e >= 0 else _ADD)
+        if isinstance(e, sympy.Rational):
+            text = rf"\frac{{{abs(e.p)}}}{{{e.q}}}"
+            return (f"-{text}", _ADD) if e < 0 else (text, _ATOM)
+        if e is sympy.oo or e is sympy.S.NegativeInfinity:
+            return (r"\infty", _ATOM) if e is sympy.oo else (r"-\infty", _ADD)
+        if isinstance(e, sympy.Add):
+            return self.add(e), _ADD
+        if isinstance(e, sympy.Mul):
+            return self.mul(e)
+        if isinstance(e, sympy.Pow):
+            return self.pow(e)
+        if isinstance(e, sympy.exp):
+            return rf"\exp{self.delim(self.p(e.args[0])[0])}", _ATOM
+        if isinstance(e, sympy.Sum):
+            return self.sum(e), _SUM
+        if isinstance(e, sympy.Piecewise):
+            return self.piecewise(e), _ATOM
+        if isinstance(e, sympy.core.relational.Relational):
+            return self.relation(e), _ADD
+        return sympy.latex(e), _ATOM
+
+    def atom(self, e: sympy.Basic, at_least: int = _ATOM) -> str:
+        text, prec = self.p(e)
+        return f"\\left({text}\\right)" if prec < at_least and "\\frac" in text else (
+            f"({text})" if prec < at_least else text
+        )
+
+    @staticmethod
+    def delim(text: str) -> str:
+        tall = any(t in text for t in (r"\frac", r"\sum", r"\begin"))
+        return rf"\left({text}\right)" if tall else f"({text})"
+
+    # -- scalars --------------------------------------------------------------------------
+    def symbol(self, s: sympy.Symbol) -> str:
+        name = self.s.names.get(s.name, s.name)
+        return symbol_latex(name) if name == s.name else name
+
+    def index(self, e: sympy.Expr) -> str:
+        """An index: `i`, `12`, `(h-1)d_v+u` (a block offset kept as written)."""
+        if isinstance(e, sympy.Add):
+            block = _block_form(e)
+            if block is not None:
+                h, m, u = block
+                return f"({self.p(h)[0]}-1){self.atom(m, _MUL)}+{self.p(u)[0]}"
+        return self.p(e)[0]
+
+    def subscript(self, indices: Sequence[sympy.Expr]) -> str:
+        parts = [self.index(i) for i in indices]
+        short = all(len(p) == 1 for p in parts)
+        return "".join(parts) if short else ",".join(parts)
+
+    def indexed(self, e: sympy.Indexed) -> str:
+        name, per_head = _base_name(e)
+        idx = list(e.indices)
+        if per_head:
+            head, idx = idx[0], idx[1:]
+            base = f"{self.name(name)}^{{({self.index(head)})}}"
+            if "_" in name:
+                return f"({base})_{{{self.subscript(idx)}}}"
+            return f"{base}_{{{self.subscript(idx)}}}"
+        return self.entry_of_name(name, idx)
+
+    def name(self, name: str) -> str:
+        renamed = self.s.names.get(name, name)
+        return symbol_latex(name) if renamed == name else renamed
+
+    def entry_of_name(self, name: str, idx: Sequence[sympy.Expr]) -> str:
+        sub = self.subscript(idx)
+        if name in LOWER_ENTRIES and name not in self.s.names:
+            return f"{name.lower()}_{{{sub}}}"
+        tex = self.name(name)
+        if "_" in tex or "^" in tex:
+            return f"({tex})_{{{sub}}}"
+        return f"{tex}_{{{sub}}}"
+
+    def add(self, e: sympy.Add) -> str:
+        terms = sorted(e.args, key=self.term_key)
+        out = self.p(terms[0])[0]
+        for t in terms[1:]:
+            if t.could_extract_minus_sign():
+                out += " - " + self.atom(-t, _ADD + 1)
+            else:
+                out += " + " + self.atom(t, _ADD + 1)
+        return out
+
+    def term_key(self, t: sympy.Expr) -> tuple[object, ...]:
+        factors = sympy.Mul.make_args(t)
+        keys = [self.factor_key(f) for f in factors if not f.is_number]
+        return (bool(t.is_number), len(keys) == 0, keys)
+
+    def factor_key(self, f: sympy.Expr) -> tuple[object, ...]:
+        if f.is_number:
+            return (0, (0, ""), ())
+        if isinstance(f, sympy.Symbol):
+            name = f.name
+            return (1, (0 if name == "H" else 1 + name.count("_"), name), ())
+        if isinstance(f, (sympy.Indexed, E.Entry, E.Dot)):
+            return (2, self.s.rank(_factor_name(f)), _index_key(f))
+        if isinstance(f, sympy.Piecewise):
+            return (4, (0, ""), ())
+        if isinstance(f, sympy.Sum):
+            return (5, (0, ""), ())
+        return (3, (0, ""), ())
+
+    def mul(self, e: sympy.Mul) -> tuple[str, int]:
+        coeff, factors = e.as_coeff_mul()
+        num: list[sympy.Expr] = []
+        den: list[sympy.Expr] = []
+        for f in factors:
+            if isinstance(f, sympy.Pow) and f.exp.is_number and f.exp.is_negative:
+                den.append(f.base ** (-f.exp))
+            else:
+                num.append(f)
+        sign = "-" if coeff < 0 else ""
+        coeff = abs(coeff)
+        c_num, c_den = sympy.fraction(coeff)
+        if c_den != 1:
+            den.insert(0, c_den)
+        if c_num != 1:
+            num.insert(0, c_num)
+        top = self.product(num) if num else "1"
+        if den:
+            return f"{sign}\\frac{{{top}}}{{{self.product(den)}}}", (_ADD if sign else _ATOM)
+        prec = _ADD if sign else (_SUM if _ends_with_sum(num) else _MUL)
+        return sign + top, prec
+
+    def product(self, factors: Sequence[sympy.Expr]) -> str:
+        ordered = sorted(factors, key=self.factor_key)
+        parts = []
+        for k, f in enumerate(ordered):
+            last = k == len(ordered) - 1
+            need = _SUM if last else _MUL
+            if len(ordered) == 1:
+                need = _ADD
+            parts.append(self.atom(f, need))
+        out = parts[0]
+        for prev, part in zip(ordered, parts[1:], strict=False):
+            out += (r"\cdot " if prev.is_number and part[0].isdigit() else "") + part
+        return out
+
+    def pow(self, e: sympy.Pow) -> tuple[str, int]:
+        base, exp = e.args
+        if exp == sympy.Rational(1, 2):
+            return rf"\sqrt{{{self.p(base)[0]}}}", _ATOM
+        if exp.is_number and exp.is_negative:
+            return rf"\frac{{1}}{{{self.p(base ** (-exp))[0]}}}", _ATOM
+        return f"{self.atom(base)}^{{{self.p(exp)[0]}}}", _POW
+
+    def sum(self, e: sympy.Sum) -> str:
+        head = "".join(
+            rf"\sum_{{{self.p(v)[0]}={self.p(lo)[0]}}}^{{{self.p(hi)[0]}}}"
+            for v, lo, hi in reversed(e.limits)
+        )
+        return f"{head} {self.atom(e.function, _MUL)}"
+
+    def piecewise(self, e: sympy.Piecewise) -> str:
+        rows = []
+        for value, cond in e.args:
+            when = _OTHERWISE.get(self.s.lang, _OTHERWISE["en"]) if cond is sympy.true else (
+                self.p(cond)[0]
+            )
+            rows.append(f"{self.p(value)[0]} & {when}")
+        return "\\begin{cases}\n" + " \\\\\n".join(rows) + "\n\\end{cases}"
+
+    def relation(self, e: sympy.core.relational.Relational) -> str:
+        ops = {"<=": r"\le", "<": "<", ">": ">", "==": "=", "!=": r"\ne"}
+        lhs, op, rhs = e.lhs, e.rel_op, e.rhs
+        if op == ">=":  # sympy stores j <= i as i >= j; the textbook writes j \le i
+            lhs, op, rhs = rhs, "<=", lhs
+        return f"{self.p(lhs)[0]} {ops.get(op, op)} {self.p(rhs)[0]}"
+
+    # -- matrices -------------------------------------------------------------------------
+    def matrix(self, e: E.MatExpr) -> tuple[str, int]:
+        if isinstance(e, E.MatSym):
+            return self.name(e.name), _ATOM
+        if isinstance(e, E.HeadSym):
+            return f"{self.name(e.name)}^{{({self.index(e.head)})}}", _ATOM
+        if isinstance(e, E.MatMul):
+            return "".join(self.mat_factor(f) for f in e.factors()), _MUL
+        if isinstance(e, E.MatAdd):
+            return self.mat_add(e), _ADD
+        if isinstance(e, E.Scale):
+            return self.scale(e)
+        if isinstance(e, E.Transpose):
+            inner = e.args[0]
+            simple = isinstance(inner, E.MatSym) or (
+                isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
+            )
+            body = self.p(inner)[0] if simple else f"({self.p(inner)[0]})"
+            return f"{body}^{{{self.s.transpose}}}", _POW
+        if isinstance(e, (E.Softmax, E.ColSoftmax)):
+            op = r"\operatorname{softmax}"
+            if isinstance(e, E.ColSoftmax):
+                op += r"_{\mathrm{col}}"
+            return op + self.delim(self.p(e.args[0])[0]), _ATOM
+        if isinstance(e, E.CausalMask):
+            return f"{self.p(e.args[0])[0]} + {self.s.mask}", _ADD
+        if isinstance(e, E.Row):
+            return self.row(e), _ATOM
+        if isinstance(e, E.RowBlock):
+            return f"{self.atom(e.args[0])}^{{({self.index(e.head)})}}", _ATOM
+        if isinstance(e, E.Concat):
+            return self.concat(e), _ATOM
+        if isinstance(e, E.MatSum):
+            v, lo, hi = e.limits
+            head = rf"\sum_{{{self.p(v)[0]}={self.p(lo)[0]}}}^{{{self.p(hi)[0]}}}"
+            return f"{head} {self.atom(e.body, _MUL)}", _SUM
+        if isinstance(e, E.Ones):
+            return self.ones(e), _ATOM
+        if isinstance(e, E.FromColumn):
+            one = self.ones(E.Ones(e.cols, 1))
+            return f"{self.name(e.name)}{one}^{{{self.s.transpose}}}", _MUL
+        raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
+
+    def mat_factor(self, f: E.MatExpr) -> str:
+        return self.atom(f, _MUL + 1) if isinstance(f, (E.MatAdd, E.MatSum)) else (
+            self.atom(f, _MUL)
+        )
+
+    def mat_add(self, e: E.MatAdd) -> str:
+        a, b = e.args
+        if isinstance(b, E.Scale) and b.scalar == -1:
+            return f"{self.p(a)[0]} - {self.atom(b.args[1], _MUL)}"
+        return f"{self.p(a)[0]} + {self.atom(b, _ADD + 1)}"
+
+    def scale(self, e: E.Scale) -> tuple[str, int]:
+        c, m = e.scalar, e.args[1]
+        if c == -1:
+            return f"-{self.atom(m, _MUL)}", _ADD
+        num, den = sympy.fraction(c)
+        if num == 1 and den != 1:
+            return rf"\frac{{{self.p(m)[0]}}}{{{self.p(den)[0]}}}", _ATOM
+        return f"{self.atom(c, _MUL)}{self.atom(m, _MUL)}", _MUL
+
+    def row(self, e: E.Row) -> str:
+        a, i = e.args[0], self.index(e.index)
+        sub = i if len(i) == 1 else f"{{{i}}}"
+        if isinstance(a, E.MatSym) and len(a.name) == 1:
+            letter = a.name.lower()
+            return rf"\mathbf {letter}_{sub}" if self.s.bold else f"{letter}_{sub}"
+        if isinstance(a, E.HeadSym) and len(a.name) == 1:
+            letter = a.name.lower()
+            letter = rf"\mathbf {letter}" if self.s.bold else letter
+            return f"{letter}^{{({self.index(a.head)})}}_{sub}"
+        return f"({self.p(a)[0]})_{{{i},:}}"
+
+    def concat(self, e: E.Concat) -> str:
+        count = e.count
+        if count.is_Integer and int(count) <= 3:
+            members = [self.p(e.member(h))[0] for h in range(1, int(count) + 1)]
+        else:
+            members = [self.p(e.member(1))[0], r"\ldots", self.p(e.member(count))[0]]
+        return r"\operatorname{Concat}(" + ",".join(members) + ")"
+
+    def ones(self, e: E.Ones) -> str:
+        rows, cols = e.shape
+        if cols == 1:
+            return rf"\mathbf 1_{{{self.p(rows)[0]}}}"
+        if rows == 1:
+            return rf"\mathbf 1_{{{self.p(cols)[0]}}}^{{{self.s.transpose}}}"
+        return rf"\mathbf 1_{{{self.p(rows)[0]}\times {self.p(cols)[0]}}}"
+
+    def entry(self, m: E.MatExpr, i: sympy.Expr, j: sympy.Expr) -> str:
+        if m.shape == (1, 1) and i == 1 and j == 1:
+            return self.p(m)[0]
+        if isinstance(m, E.MatSym):
+            return self.entry_of_name(m.name, [i, j])
+        if isinstance(m, E.HeadSym):
+            return self.indexed(m._entry(i, j, E.Fresh()))  # type: ignore[arg-type]
+        if isinstance(m, E.Row) and i == 1:
+            return f"({self.p(m)[0]})_{{{self.index(j)}}}"
+        return f"({self.p(m)[0]})_{{{self.subscript([i, j])}}}"
+
+
+def _factor_name(f: sympy.Basic) -> str:
+    if isinstance(f, sympy.Indexed):
+        return _base_name(f)[0]
+    if isinstance(f, E.Entry):
+        m = f.matrix
+        return m.name if isinstance(m, (E.MatSym, E.HeadSym)) else ""
+    return ""
+
+
+def _index_key(f: sympy.Basic) -> tuple[tuple[int, int, str], ...]:
+    idx = f.indices if isinstance(f, sympy.Indexed) else f.args[1:]
+    out = []
+    for x in idx:
+        if isinstance(x, sympy.Integer):
+            out.append((0, int(x), ""))
+        else:
+            out.append((1, 0, str(x)))
+    return tuple(out)
+
+
+def _ends_with_sum(factors: Sequence[sympy.Expr]) -> bool:
+    return any(isinstance(f, sympy.Sum) for f in factors)
+
+
+def _block_form(e: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr] | None:
+    """`h*d_v - d_v + u` as `(h, d_v, u)`, i.e. `(h-1)d_v+u`, when the form shows it."""
+    e = sympy.expand(e)
+    for s in sorted(e.free_symbols, key=str):
+        m = e.coeff(s)
+        if m == 0 or m.is_number:
+            continue
+        rest = sympy.expand(e - (s - 1) * m)
+        if isinstance(rest, sympy.Symbol) or (rest.is_Integer and rest > 0):
+            return s, m, rest
+    return None
