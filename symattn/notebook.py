@@ -1,0 +1,136 @@
+"""Jupyter rendering of kernel objects: LaTeX for expressions and proofs, HTML for verdicts.
+
+Imported lazily by the `_repr_*_` hooks of MatExpr, Verdict and Proof; reads kernel objects and
+never creates one. Uses the textbook printer (symattn.latex.printer) when it is installed.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+_BADGE = (
+    "display:inline-block;padding:0 .5em;margin-right:.3em;border-radius:.6em;"
+    "font:600 85% sans-serif;color:#fff;background:{bg}"
+)
+_STATUS_COLOURS = {
+    "proved": "#1a7f37",
+    "checked": "#0969da",
+    "agreed": "#9a6700",
+    "unknown": "#6e7781",
+    "false": "#cf222e",
+    "shape_error": "#cf222e",
+}
+_WITNESS_COLOUR = "#57606a"
+_WITNESS_TITLES = {
+    "symbolic": "holds for every size (canonical index forms agree)",
+    "exact": "holds exactly at explicit sizes, every entry an independent symbol",
+    "numeric": "float64 random data agree within tolerance (evidence, not proof)",
+}
+
+
+def tex(e: Any) -> str:
+    """The LaTeX of a kernel expression (no `$`): the textbook printer, or a plain-text fallback.
+
+    >>> from symattn.attention import single_head
+    >>> tex(single_head().scores)
+    'QK^{\\\\mathsf T}'
+    """
+    try:
+        from symattn.latex.printer import latex
+    except ImportError:  # the printer is optional: fall back to the plain text form
+        return _texttt(_plain(e))
+    return str(latex(e))
+
+
+def _plain(e: Any) -> str:
+    from symattn.commands import text
+
+    return text(e)
+
+
+def _texttt(s: str) -> str:
+    out = "".join("\\" + c if c in "{}_^#%&$" else c for c in s)
+    return r"\mathtt{" + out.replace("·", r"\cdot ").replace("×", r"\times ") + "}"
+
+
+def expr_latex(e: Any) -> str:
+    """`$...$` for Jupyter's `_repr_latex_` of a matrix expression.
+
+    >>> from symattn.attention import single_head
+    >>> expr_latex(single_head().Q)
+    '$Q$'
+    """
+    return f"${tex(e)}$"
+
+
+def proof_latex(p: Any) -> str:
+    """A proof as an `align*` block, each step with its rule name.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> from symattn.proof import Derivation
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> d = Derivation(s.scores[i, j], title="entry").step(Dot(s.Q.row(i), s.K.row(j)),
+    ...                                                     by="mul_transpose_apply_dot")
+    >>> print(proof_latex(d.prove()))
+    \\begin{align*}
+    (QK^{\\mathsf T})_{ij} &= q_i\\cdot k_j && \\text{(mul\\_transpose\\_apply\\_dot)}
+    \\end{align*}
+    """
+    from symattn.latex import chain_lines, render_align
+
+    steps = [(tex(s.after), s.by) for s in p.steps]
+    return render_align(chain_lines(tex(p.lhs), steps))
+
+
+def badge(word: str, colour: str, title: str = "") -> str:
+    """A small coloured label; `title` becomes its tooltip."""
+    tip = f' title="{html.escape(title)}"' if title else ""
+    return f'<span style="{_BADGE.format(bg=colour)}"{tip}>{html.escape(word)}</span>'
+
+
+def witness_badges(witnesses: Any) -> str:
+    return "".join(badge(w, _WITNESS_COLOUR, _WITNESS_TITLES.get(w, "")) for w in witnesses)
+
+
+def status_badge(status: str) -> str:
+    return badge(status.replace("_", " "), _STATUS_COLOURS.get(status, _WITNESS_COLOUR))
+
+
+def verdict_html(v: Any) -> str:
+    """A verdict: its status and witness badges, the reason, and any counterexample.
+
+    >>> from symattn.proof import Verdict
+    >>> print(verdict_html(Verdict("proved", ("symbolic",))))  # doctest: +ELLIPSIS
+    <div class="symattn-verdict"><span style="...">proved</span> <span ...>symbolic</span></div>
+    """
+    parts = [f"{status_badge(v.status)} {witness_badges(v.witnesses)}"]
+    if v.reason and v.status != "proved":
+        parts.append(f'<div style="margin-top:.3em">{html.escape(v.reason)}</div>')
+    if v.counterexample is not None:
+        parts.append(
+            '<div style="margin-top:.3em"><b>counterexample</b>: '
+            f"{html.escape(str(v.counterexample))}</div>"
+        )
+    return '<div class="symattn-verdict">' + "".join(parts) + "</div>"
+
+
+def proof_html(p: Any) -> str:
+    """A proof as a table: one row per step, with its rule and witness badges (MathJax math)."""
+    rows = [
+        f"<tr><td>\\({html.escape(tex(p.lhs))}\\)</td><td></td><td></td></tr>",
+    ]
+    for s in p.steps:
+        rows.append(
+            f"<tr><td>\\(= {html.escape(tex(s.after))}\\)</td>"
+            f"<td><code>{html.escape(s.by)}</code></td>"
+            f"<td>{status_badge(s.verdict.status)} {witness_badges(s.verdict.witnesses)}</td></tr>"
+        )
+    scope = "for all sizes" if p.for_all_sizes else "at the sizes checked"
+    head = (
+        f"<div><b>{html.escape(p.title)}</b> {badge(scope, _STATUS_COLOURS['proved'])}"
+        f"{witness_badges(p.witnesses)}</div>"
+    )
+    table = '<table style="text-align:left">' + "".join(rows) + "</table>"
+    return f'<div class="symattn-proof">{head}{table}</div>'
