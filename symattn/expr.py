@@ -116,6 +116,11 @@ class MatExpr(Basic):
 
     __repr__ = __str__
 
+    def _repr_latex_(self) -> str:
+        from symattn.notebook import expr_latex
+
+        return expr_latex(self)
+
 
 def _symbols_in(*objs: object) -> set[sympy.Symbol]:
     out: set[sympy.Symbol] = set()

@@ -60,6 +60,11 @@ class Verdict:
             text += f"\n  counterexample: {self.counterexample}"
         return text
 
+    def _repr_html_(self) -> str:
+        from symattn.notebook import verdict_html
+
+        return verdict_html(self)
+
 
 def unfold(term: sympy.Basic, defs: Mapping[MatSym, MatExpr] | None) -> sympy.Basic:
     """Replace defined names by what they stand for (`Z -> AV`), until none is left."""
@@ -236,6 +241,16 @@ class Proof:
         for s in self.steps:
             lines.append(f"  = {plain(s.after)}    [{s.by}; {'+'.join(s.verdict.witnesses)}]")
         return "\n".join(lines)
+
+    def _repr_latex_(self) -> str:
+        from symattn.notebook import proof_latex
+
+        return proof_latex(self)
+
+    def _repr_html_(self) -> str:
+        from symattn.notebook import proof_html
+
+        return proof_html(self)
 
 
 @dataclass(frozen=True)
