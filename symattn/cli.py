@@ -127,13 +127,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
 
     for name, (_module, helptext, epilog) in _DELEGATED.items():
+        # no common parent: the front end declares its own options (--color, --format)
         p = sub.add_parser(
-            name,
-            help=helptext,
-            description=helptext,
-            epilog=epilog,
-            formatter_class=raw,
-            parents=[common],
+            name, help=helptext, description=helptext, epilog=epilog, formatter_class=raw
         )
         if name == command:
             _add_delegated(p, name)
@@ -180,10 +176,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _add_delegated(p: argparse.ArgumentParser, name: str) -> None:
-    from symattn.commands import import_optional
+    from symattn.commands import MissingCommand, import_optional
 
     module = import_optional(_DELEGATED[name][0], name)
-    module.add_arguments(p)
+    try:
+        module.add_arguments(p)
+    except (AttributeError, argparse.ArgumentError) as exc:
+        raise MissingCommand(f"'{name}' could not set up its options: {exc}") from None
 
 
 def _command_of(argv: Sequence[str]) -> str | None:

@@ -724,38 +724,57 @@ def print_shapes(report: ShapeReport, out: TextIO, colour: bool) -> None:
 
 
 def run_prove(args: Any, out: TextIO = sys.stdout) -> int:
+    """`symattn prove`: 0 proved or checked, 1 false, a shape error or not proved, 2 unreadable."""
     check = import_optional("symattn.check", "prove")
     with assuming(parse_assume(args.assume)):
         results = check.check_formula(args.formula, args.dims)
-    records = [claim_record(r) for r in results]
-    if not records:
-        raise ParseError(f"no claim to prove in {args.formula!r}: write 'lhs = rhs'")
+    claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
+    code = prove_exit_code([r.kind for r in claims])
     if args.format == "json":
         emit_json(
-            {"formula": args.formula, "ok": all(r["ok"] for r in records), "claims": records}, out
+            {
+                "formula": args.formula,
+                "ok": code == OK,
+                "exit_code": code,
+                "results": [r.to_json() for r in results],
+            },
+            out,
         )
     else:
         colour = use_colour(out, args.color)
-        for r in records:
-            out.write(f"{paint(r['status'], r['status'], colour)}: {r['message']}\n")
-    return OK if all(r["ok"] for r in records) else FALSE
+        for r in results:
+            out.write(check.format_diagnostic(r, colour) + "\n")
+    if not claims:
+        sys.stderr.write(f"symattn prove: error: no claim to prove in {args.formula!r}\n")
+    elif code != OK and args.format != "json":
+        sys.stderr.write(f"symattn prove: {_prove_outcome(claims)}\n")
+    return code
 
 
-def claim_record(result: Any) -> dict[str, Any]:
-    """A checker ClaimResult as data; `ok` only for proved or checked claims."""
-    status = str(getattr(result, "status", "unknown"))
-    message = _message_of(result)
-    return {"status": status, "ok": status in ("proved", "checked"), "message": message}
+def prove_exit_code(kinds: list[str]) -> int:
+    """0 when every claim is verified; 2 when one cannot be read (or there is none); else 1.
+
+    `prove` is asked to prove, so a claim only agreed numerically or undecided fails (1).
+
+    >>> prove_exit_code(["verified"]), prove_exit_code(["false"]), prove_exit_code([])
+    (0, 1, 2)
+    """
+    if not kinds or "not-understood" in kinds:
+        return USAGE
+    return OK if all(k == "verified" for k in kinds) else FALSE
 
 
-def _message_of(result: Any) -> str:
-    for attr in ("render", "message", "rendered"):
-        value = getattr(result, attr, None)
-        if callable(value):
-            value = value()
-        if isinstance(value, str):
-            return value
-    return str(result)
+def _prove_outcome(claims: list[Any]) -> str:
+    kinds = [r.kind for r in claims]
+    for kind, words in (
+        ("not-understood", "the formula could not be read"),
+        ("false", "the claim is false"),
+        ("shape-error", "the shapes do not agree"),
+        ("undecided", "the claim is not proved (undecided or numeric agreement only)"),
+    ):
+        if kind in kinds:
+            return words
+    return "not proved"
 
 
 def import_optional(module: str, command: str) -> Any:
