@@ -231,12 +231,11 @@ class MatMul(MatExpr):
 
     def __new__(cls, a: MatExpr, b: MatExpr) -> MatMul:
         _check_mat(a, b)
-        _require_equal(
-            a.cols,
-            b.rows,
-            f"cannot multiply {a} ({shape_str(a.shape)}) by {b} ({shape_str(b.shape)}): "
-            f"inner dims {a.cols} and {b.rows} are not provably equal" + _mul_hint(a, b),
-        )
+        if not dims_equal(a.cols, b.rows):  # the hint costs two more dim checks: only on failure
+            raise ShapeError(
+                f"cannot multiply {a} ({shape_str(a.shape)}) by {b} ({shape_str(b.shape)}): "
+                f"inner dims {a.cols} and {b.rows} are not provably equal" + _mul_hint(a, b)
+            )
         return Basic.__new__(cls, a, b)
 
     @property
