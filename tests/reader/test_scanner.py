@@ -149,7 +149,7 @@ def test_huge_input_is_linear() -> None:
     started = time.perf_counter()
     scan(nasty, kind="md")
     scan(nasty, kind="tex")
-    assert time.perf_counter() - started < 2.0
+    assert time.perf_counter() - started < 10.0  # a hang guard, not a benchmark
 
 
 def test_bytes_are_decoded() -> None:
