@@ -1,0 +1,545 @@
+"""Document checking: claims -> kernel verdicts -> compiler-style diagnostics, JSON and exit codes.
+
+Imports the kernel (proof) and the reader; the CLI and the pytest plugin import this, never the reverse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import sympy
+
+from symattn.errors import ParseError, Position, SymattnError
+
+__all__ = [
+    "ClaimResult",
+    "InputError",
+    "add_arguments",
+    "check_file",
+    "check_formula",
+    "check_text",
+    "format_json",
+    "format_text",
+    "main",
+    "parse_dims",
+    "run",
+    "summary_counts",
+]
+
+SCHEMA = "symattn-check/1"
+MAX_FILE_BYTES = 5_000_000
+KINDS = (
+    "verified",
+    "false",
+    "shape-error",
+    "not-understood",
+    "undecided",
+    "declaration",
+    "not-a-claim",
+)
+_PROBLEMS = ("false", "shape-error")
+_SOFT = ("not-understood", "undecided")
+
+
+class InputError(SymattnError):
+    """A file cannot be checked at all (missing, a directory, not text); exit code 2."""
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """The verdict on one claim of a document, where it is, and why.
+
+    `kind` is one of `verified`, `false`, `shape-error`, `not-understood`, `undecided`,
+    `declaration`, `not-a-claim`; `status` is the finer kernel status (`proved` for all sizes,
+    `checked` at explicit sizes, `agreed` numerically only, `false`, `shape_error`, `unknown`,
+    `not_understood`, `declared`, `prose`). `witnesses` are those the kernel found.
+    """
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    kind: str
+    status: str
+    message: str
+    witnesses: tuple[str, ...] = ()
+    counterexample: str | None = None
+    source: str = ""
+    source_lines: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    @property
+    def failed(self) -> bool:
+        return self.kind in _PROBLEMS
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable JSON form (schema `symattn-check/1`)."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "end": {"line": self.end_line, "col": self.end_col},
+            "kind": self.kind,
+            "status": self.status,
+            "witnesses": list(self.witnesses),
+            "message": self.message,
+            "counterexample": self.counterexample,
+            "source": self.source,
+        }
+
+
+# ---- checking ------------------------------------------------------------------------------
+
+
+def check_text(text: str, filename: str = "<string>") -> list[ClaimResult]:
+    """Every claim of a Markdown/LaTeX text with its verdict, in file order.
+
+    >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
+    ['verified', 'false']
+    """
+    from symattn.reader.resolve import ResolvedClaim, Resolver, section_lines
+    from symattn.reader.scanner import MathSpan, scan
+
+    lines = text.splitlines()
+    resolver = Resolver(section_lines(text))
+    out: list[ClaimResult] = []
+    for item in scan(text, filename):
+        if isinstance(item, MathSpan):
+            for claim in resolver.resolve_span(item):
+                assert isinstance(claim, ResolvedClaim)
+                out.append(decide(claim, lines))
+        else:
+            out.append(_scan_problem(item.message, item.position, filename, lines))
+    return out
+
+
+def check_file(path: str | os.PathLike[str], display_name: str | None = None) -> list[ClaimResult]:
+    """Check one file; `InputError` if it is missing, a directory, too large or not UTF-8 text.
+
+    >>> check_file("/no/such/file.md")
+    Traceback (most recent call last):
+    symattn.check.InputError: /no/such/file.md: no such file
+    """
+    return check_text(read_document(path), display_name or str(path))
+
+
+def read_document(path: str | os.PathLike[str]) -> str:
+    """The text of a document, or `InputError` saying why it cannot be read."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{path}: no such file")
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory (give the Markdown or LaTeX files inside it)")
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})")
+        data = p.read_bytes()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+    if b"\x00" in data:
+        raise InputError(f"{path}: not a text file (it contains NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
+
+
+def check_formula(latex: str, dims: str | None = None) -> list[ClaimResult]:
+    """Check one formula given in LaTeX, with optional shape declarations `Q,K: n x d_k; V: n x d_v`.
+
+    >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
+    ['proved']
+    >>> check_formula("B = QK^T", "B: n x d")[0].kind
+    'shape-error'
+    """
+    from symattn.reader.resolve import Resolver
+    from symattn.reader.scanner import MathSpan
+
+    resolver = Resolver()
+    for names, shape in parse_dims(dims or ""):
+        for name in names:
+            resolver.declare(name, shape)
+    span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
+    lines = latex.splitlines() or [""]
+    return [decide(c, lines) for c in resolver.resolve_span(span)]
+
+
+_DIM_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z][A-Za-z0-9]*(?:_\{?[A-Za-z0-9]+\}?)?)|(\*))")
+_NAME = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\^\(?[a-z]\)?)?$")
+
+
+def parse_dims(text: str) -> list[tuple[list[str], tuple[sympy.Expr, sympy.Expr]]]:
+    """Read `Q,K: n x d_k; W_O: H*d_v x d` into names and shapes (a tiny parser, no eval).
+
+    >>> parse_dims("Q,K: n x d_k; W_O: H d_v x d")
+    [(['Q', 'K'], (n, d_k)), (['W_O'], (H*d_v, d))]
+    """
+    out = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        if ":" not in part:
+            raise ParseError(f"--dims: expected 'NAMES: ROWS x COLS', got {part!r}")
+        names_text, shape_text = part.split(":", 1)
+        names = [x.strip().replace("{", "").replace("}", "") for x in names_text.split(",")]
+        for name in names:
+            if not _NAME.match(name):
+                raise ParseError(f"--dims: {name!r} is not a matrix name such as Q or W_Q")
+        sides = re.split(r"\s+[x×]\s+|\s*\\times\s*|\s*×\s*", shape_text.strip())
+        if len(sides) != 2:
+            raise ParseError(f"--dims: expected ROWS x COLS, got {shape_text.strip()!r}")
+        shape = (_dim_product(sides[0]), _dim_product(sides[1]))
+        out.append((names, shape))
+    return out
+
+
+def _dim_product(text: str) -> sympy.Expr:
+    from symattn.dims import STANDARD_DIMS, dim
+
+    factors: list[sympy.Expr] = []
+    pos, text = 0, text.strip()
+    while pos < len(text):
+        m = _DIM_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise ParseError(f"--dims: cannot read the size {text!r} at {text[pos:]!r}")
+        pos = m.end()
+        if m.group(1):
+            if int(m.group(1)) < 1:
+                raise ParseError(f"--dims: a size must be positive, not {m.group(1)}")
+            factors.append(sympy.Integer(int(m.group(1))))
+        elif m.group(2):
+            name = m.group(2).replace("{", "").replace("}", "")
+            factors.append(STANDARD_DIMS.get(name, dim(name)))
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+    if not factors:
+        raise ParseError(f"--dims: empty size in {text!r}")
+    return sympy.Mul(*factors)
+
+
+# ---- deciding ------------------------------------------------------------------------------
+
+_KIND_OF_STATUS = {
+    "proved": "verified",
+    "checked": "verified",
+    "agreed": "undecided",
+    "unknown": "undecided",
+    "false": "false",
+    "shape_error": "shape-error",
+    "not_understood": "not-understood",
+    "declared": "declaration",
+    "prose": "not-a-claim",
+}
+_SYMBOLIC: tuple[str, ...] = ("symbolic",)
+
+
+def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
+    """Turn a resolved claim into a verdict, calling the kernel for identities."""
+    status, message, witnesses, cex = claim.status, claim.message, (), None
+    if status == "proved":
+        witnesses = _SYMBOLIC
+        message = message or "shapes agree"
+    elif status == "pending":
+        status, message, witnesses, cex = _kernel(claim)
+    if claim.context and message.startswith("proved for all sizes"):
+        message = message.replace("proved for all sizes", "proved", 1)
+    if claim.context and not message.startswith("worked example"):
+        message = f"{message} ({claim.context})"
+    focus = claim.focus if status in ("not_understood", "shape_error") else (claim.start, claim.end)
+    return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
+    from symattn.proof import Verdict
+
+    verdicts: list[Verdict] = []
+    try:
+        for lhs, rhs in claim.pairs:
+            v = _prove(lhs, rhs, claim.defs)
+            verdicts.append(v)
+            if v.status in ("false", "shape_error"):
+                break
+    except SymattnError as e:
+        return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
+    except (NotImplementedError, RecursionError, ValueError, TypeError) as e:
+        return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
+    worst = max(verdicts, key=lambda v: _RANK[v.status])
+    cex = str(worst.counterexample) if worst.counterexample is not None else None
+    return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+_RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4, "false": 5}
+
+
+def _verdict_message(v: Any) -> str:
+    w = "+".join(v.witnesses) or "none"
+    if v.status == "proved":
+        return f"proved for all sizes [{w}]"
+    if v.status == "checked":
+        sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) for s in v.sizes)
+        return f"checked at explicit sizes only ({sizes}) [{w}]: {v.reason}"
+    if v.status == "false":
+        return f"false: {_one_line(v.reason)}" if v.reason else "false"
+    if v.status == "agreed":
+        return f"only numeric agreement, not a proof [{w}]: {_one_line(v.reason)}"
+    return _one_line(v.reason) or v.status
+
+
+def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
+    """The kernel's verdict, unfolding as few definitions as a proof needs.
+
+    The symbolic witness alone is tried at each level of unfolding (no definitions, then the
+    names the claim mentions, and so on); a proof found there is the kernel's `proved`. When no
+    level proves it, the kernel decides with every definition and every witness, so a `false`
+    always means false given the document's definitions.
+    """
+    from symattn.canon import infer_ranges
+    from symattn.proof import prove_equal, unfold
+    from symattn.witness import symbolic
+
+    levels = _unfold_levels(lhs, rhs, defs)
+    for level in levels:
+        a, b = unfold(lhs, level), unfold(rhs, level)
+        try:
+            probe = symbolic(a, b, dict(infer_ranges(a, b))).holds
+        except SymattnError:
+            probe = False
+        if probe:
+            v = prove_equal(lhs, rhs, defs=level, witnesses=("symbolic",))
+            if v.status == "proved":
+                return v
+    return prove_equal(lhs, rhs, defs=levels[-1])
+
+
+def _unfold_levels(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> list[dict[Any, Any]]:
+    from symattn.expr import walk
+
+    levels: list[dict[Any, Any]] = [{}]
+    frontier = [lhs, rhs]
+    chosen: dict[Any, Any] = {}
+    while True:
+        found = {x for t in frontier for x in walk(t) if x in defs and x not in chosen}
+        if not found:
+            break
+        for x in found:
+            chosen[x] = defs[x]
+        levels.append(dict(chosen))
+        frontier = [defs[x] for x in found]
+    if defs and dict(defs) != levels[-1]:
+        levels.append(dict(defs))
+    return levels
+
+
+def _result(
+    span: Any,
+    focus: tuple[int, int],
+    status: str,
+    message: str,
+    witnesses: tuple[str, ...],
+    cex: str | None,
+    source: str,
+    lines: Sequence[str],
+) -> ClaimResult:
+    start = span.position_at(focus[0])
+    end = span.position_at(max(focus[1], focus[0] + 1))
+    return ClaimResult(
+        file=span.filename,
+        line=start.line,
+        col=start.column,
+        end_line=end.line,
+        end_col=end.column,
+        kind=_KIND_OF_STATUS.get(status, "undecided"),
+        status=status,
+        message=message,
+        witnesses=witnesses,
+        counterexample=cex,
+        source=source,
+        source_lines=tuple(lines[start.line - 1 : end.line]) if lines else (),
+    )
+
+
+def _scan_problem(message: str, pos: Position, filename: str, lines: Sequence[str]) -> ClaimResult:
+    return ClaimResult(
+        filename,
+        pos.line,
+        pos.column,
+        pos.line,
+        pos.column + 1,
+        "not-understood",
+        "not_understood",
+        f"cannot read the math: {message}",
+        source_lines=tuple(lines[pos.line - 1 : pos.line]),
+    )
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---- output ----------------------------------------------------------------------------------
+
+_COLORS = {
+    "verified": "32",
+    "false": "1;31",
+    "shape-error": "1;31",
+    "not-understood": "33",
+    "undecided": "33",
+    "declaration": "36",
+}
+
+
+def summary_counts(results: Iterable[ClaimResult]) -> dict[str, int]:
+    """Counts per kind (every kind present, zeros included), plus proved and checked.
+
+    >>> summary_counts(check_text("$Q=XW_Q$ $A$"))["not-a-claim"]
+    1
+    """
+    results = list(results)
+    c = Counter(r.kind for r in results)
+    out = {k: c.get(k, 0) for k in KINDS}
+    out["proved"] = sum(1 for r in results if r.status == "proved")
+    out["checked"] = sum(1 for r in results if r.status == "checked")
+    return out
+
+
+def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
+    c = summary_counts(results)
+    return (
+        f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
+        f"{c['false']} false, {c['shape-error']} shape errors, {c['not-understood']} not "
+        f"understood, {c['undecided']} undecided; {c['declaration']} declarations, "
+        f"{c['not-a-claim']} not a claim"
+    )
+
+
+def format_diagnostic(r: ClaimResult, color: bool = False) -> str:
+    """`file:line:col: kind: message`, then the source line and a caret under the span."""
+    kind = _paint(r.kind, _COLORS.get(r.kind), color)
+    head = f"{r.location}: {kind}: {r.message}"
+    if r.kind in ("verified", "declaration"):
+        return head + (f": {_one_line(r.source)}" if r.source else "")
+    out = [head]
+    if r.source_lines:
+        text = r.source_lines[0]
+        width = (r.end_col - r.col) if r.end_line == r.line else len(text) - r.col + 1
+        out.append("  " + text)
+        out.append("  " + " " * (r.col - 1) + _paint("^" + "~" * max(0, width - 1), "1;32", color))
+    if r.counterexample:
+        out.append(f"  counterexample: {r.counterexample}")
+    return "\n".join(out)
+
+
+def _paint(text: str, code: str | None, on: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
+
+
+def format_text(results: Sequence[ClaimResult], name: str, color: bool = False) -> str:
+    """Diagnostics of one file (all but not-a-claim), then its summary line."""
+    lines = [format_diagnostic(r, color) for r in results if r.kind != "not-a-claim"]
+    lines.append(summary_line(name, results))
+    return "\n".join(lines)
+
+
+def format_json(per_file: Mapping[str, Sequence[ClaimResult]], errors: Sequence[str] = ()) -> str:
+    """All results as one JSON document (schema `symattn-check/1`)."""
+    doc = {
+        "schema": SCHEMA,
+        "files": [
+            {"file": name, "summary": summary_counts(rs), "results": [r.to_json() for r in rs]}
+            for name, rs in per_file.items()
+        ],
+        "errors": list(errors),
+        "summary": summary_counts(r for rs in per_file.values() for r in rs),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+# ---- command ---------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `symattn check`."""
+    parser.add_argument("files", nargs="+", metavar="FILE", help="Markdown or LaTeX files")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="also fail (exit 1) when a formula is not understood or not decided",
+    )
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+
+def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """Check the files; 0 all good, 1 a claim false or a shape wrong (or, with --strict, a
+    formula not understood), 2 an input error such as a missing file."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    color = _use_color(getattr(args, "color", "auto"), out)
+    per_file: dict[str, list[ClaimResult]] = {}
+    errors: list[str] = []
+    for name in args.files:
+        try:
+            per_file[name] = check_file(name)
+        except InputError as e:
+            errors.append(str(e))
+            if args.format == "text":
+                print(f"{_paint('error', '1;31', color)}: {e}", file=err)
+            continue
+        if args.format == "text":
+            print(format_text(per_file[name], name, color), file=out)
+    if args.format == "json":
+        print(format_json(per_file, errors), file=out)
+    elif len(per_file) > 1:
+        total = [r for rs in per_file.values() for r in rs]
+        print(summary_line(f"total ({len(per_file)} files)", total), file=out)
+    return exit_code(per_file.values(), errors, strict=getattr(args, "strict", False))
+
+
+def exit_code(
+    per_file: Iterable[Sequence[ClaimResult]], errors: Sequence[str] = (), strict: bool = False
+) -> int:
+    if errors:
+        return 2
+    kinds = {r.kind for rs in per_file for r in rs}
+    if kinds & set(_PROBLEMS):
+        return 1
+    if strict and kinds & set(_SOFT):
+        return 1
+    return 0
+
+
+def _use_color(mode: str, stream: IO[str]) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m symattn.check FILE...` (the same as `symattn check`)."""
+    parser = argparse.ArgumentParser(
+        prog="symattn check",
+        description="Check every formula of Markdown/LaTeX documents.",
+        epilog="example: symattn check chapter6.md --format json",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1034 @@
+"""The resolver: syntax trees of a document's formulas -> kernel claims, with a scoped symbol table.
+
+Imports the kernel (dims, expr) and the reader's AST; never the checker, the CLI or the printers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy
+
+from symattn.dims import STANDARD_DIMS, H, d, d_k, d_v, dim, dims_equal, shape_str
+from symattn.errors import ParseError, ShapeError, SymattnError
+from symattn.expr import (
+    Concat,
+    Dot,
+    Entry,
+    HeadSym,
+    MatAdd,
+    MatExpr,
+    MatMul,
+    MatSum,
+    MatSym,
+    Row,
+    RowBlock,
+    Scale,
+    Softmax,
+    index,
+)
+from symattn.reader import ast
+from symattn.reader.scanner import MathSpan
+from symattn.show import plain
+
+__all__ = ["ResolvedClaim", "Resolver", "resolve_document", "section_lines"]
+
+n = STANDARD_DIMS["n"]
+
+#: The chapter's conventional shapes; a declaration in the document overrides them.
+CONVENTIONS: dict[str, tuple[sympy.Expr, sympy.Expr]] = {
+    "X": (n, d),
+    "Q": (n, d_k),
+    "K": (n, d_k),
+    "V": (n, d_v),
+    "A": (n, n),
+    "Z": (n, d_v),
+    "O": (n, d),
+    "W_Q": (d, d_k),
+    "W_K": (d, d_k),
+    "W_V": (d, d_v),
+    "W_O": (H * d_v, d),
+}
+#: Per-head families `F^{(h)}` and their conventional shapes (`W_O^{(h)}` is a row block of W_O).
+FAMILIES: dict[str, tuple[sympy.Expr, sympy.Expr]] = {
+    "Z": (n, d_v),
+    "Q": (n, d_k),
+    "K": (n, d_k),
+    "V": (n, d_v),
+    "A": (n, n),
+    "W_Q": (d, d_k),
+    "W_K": (d, d_k),
+    "W_V": (d, d_v),
+}
+#: What a sum without bounds ranges over, by its letter (`\sum_j` runs over the n positions).
+SUM_LETTERS: dict[str, sympy.Expr] = {
+    **dict.fromkeys("jkl", n),
+    **dict.fromkeys("rst", d_k),
+    **dict.fromkeys("uvw", d_v),
+    **dict.fromkeys("hgf", H),
+}
+_KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
+_MAX_NODES = 3000
+_HEADING = re.compile(
+    r"^(#{1,6}\s|\d+(\.\d+)+\s+\S|\\(part|chapter|section|subsection|subsubsection)\*?\{)"
+)
+
+Status = Literal["pending", "proved", "shape_error", "not_understood", "declared", "prose"]
+Shape = tuple[sympy.Expr, sympy.Expr]
+
+
+@dataclass(frozen=True)
+class ResolvedClaim:
+    """One claim of a formula, resolved to kernel terms or decided by shape algebra alone.
+
+    `start`/`end` are body offsets of the claim; `where` those of the part a diagnostic points
+    at (the unknown symbol, the product that does not typecheck). `status` is `pending` when the
+    kernel still has to decide `pairs` (each `lhs = rhs`, under `defs` and the worked example's
+    `bindings`).
+    """
+
+    span: MathSpan
+    start: int
+    end: int
+    status: Status
+    message: str = ""
+    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = ()
+    defs: dict[sympy.Basic, MatExpr] = field(default_factory=dict)
+    where: tuple[int, int] | None = None
+    source: str = ""
+    context: str = ""
+
+    @property
+    def focus(self) -> tuple[int, int]:
+        return self.where if self.where is not None else (self.start, self.end)
+
+
+class _Problem(SymattnError):
+    """Raised inside the resolver; carries the node it is about."""
+
+    def __init__(self, status: Status, message: str, node: ast.Node | None):
+        super().__init__(message)
+        self.status: Status = status
+        self.message = message
+        self.node = node
+
+
+def _not_understood(message: str, node: ast.Node | None) -> _Problem:
+    return _Problem("not_understood", message, node)
+
+
+@dataclass
+class _Name:
+    """A symbol-table entry: a matrix or a head family, with its shape and definition."""
+
+    shape: Shape
+    origin: Literal["convention", "declared", "defined"]
+    section: int = -1
+    line: int = 0
+    family: bool = False
+    head: sympy.Symbol | None = None
+    definition: MatExpr | None = None
+
+
+@dataclass
+class _Layer:
+    kind: Literal["conventions", "document", "example"]
+    names: dict[str, _Name] = field(default_factory=dict)
+    families: dict[str, _Name] = field(default_factory=dict)
+    bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
+    line: int = 0
+
+
+def section_lines(text: str) -> list[int]:
+    """Line numbers (1-based) of headings: Markdown `#`, LaTeX `\\section{`, numbered `6.2 Title`.
+
+    >>> section_lines("# A\\ntext\\n6.2 Heads\\n\\\\section{B}")
+    [1, 3, 4]
+    """
+    return [k for k, line in enumerate(text.splitlines(), start=1) if _HEADING.match(line)]
+
+
+class Resolver:
+    """Reads formulas in file order, keeping the symbol table: conventions, document, examples.
+
+    >>> from symattn.reader import scan
+    >>> spans = scan("$Q=XW_Q$ and $(QK^T)_{ij}=q_i\\\\cdot k_j$", kind="md")
+    >>> r = Resolver()
+    >>> [c.status for s in spans for c in r.resolve_span(s)]
+    ['proved', 'pending']
+    """
+
+    def __init__(self, sections: Sequence[int] = ()):
+        conv = _Layer("conventions")
+        conv.names = {k: _Name(v, "convention") for k, v in CONVENTIONS.items()}
+        conv.families = {k: _Name(v, "convention", family=True) for k, v in FAMILIES.items()}
+        self.layers: list[_Layer] = [conv, _Layer("document")]
+        self.dims: dict[str, sympy.Symbol] = dict(STANDARD_DIMS)
+        self.sections = sorted(sections)
+        self.section = 0
+        self.line = 0
+
+    def declare(self, name: str, shape: Shape) -> None:
+        """Declare a matrix `Q` (or a head family `Z^(h)`) and its shape before any formula.
+
+        >>> r = Resolver(); r.declare("B", (n, d)); r.lookup("B").shape
+        (n, d)
+        """
+        family = "^" in name
+        base = name.split("^")[0].replace("{", "").replace("}", "")
+        for x in shape:
+            for s in x.free_symbols:
+                if isinstance(s, sympy.Symbol):
+                    self.dims.setdefault(s.name, s)
+        table = self.layers[1].families if family else self.layers[1].names
+        table[base] = _Name(shape, "declared", -1, 0, family, _H if family else None)
+
+    # ---- scopes ----------------------------------------------------------------------------
+
+    def _enter(self, line: int) -> None:
+        self.line = line
+        section = sum(1 for s in self.sections if s <= line)
+        if section != self.section:
+            self.section = section
+            self._close_example()
+
+    def _close_example(self) -> None:
+        while self.layers[-1].kind == "example":
+            self.layers.pop()
+
+    @property
+    def bindings(self) -> dict[sympy.Symbol, sympy.Integer]:
+        out: dict[sympy.Symbol, sympy.Integer] = {}
+        for layer in self.layers:
+            out.update(layer.bindings)
+        return out
+
+    def _top(self) -> _Layer:
+        return self.layers[-1]
+
+    def lookup(self, name: str, family: bool = False) -> _Name | None:
+        for layer in reversed(self.layers):
+            table = layer.families if family else layer.names
+            if name in table:
+                return table[name]
+        return None
+
+    def _bind(self, e: sympy.Basic) -> sympy.Basic:
+        b = self.bindings
+        return e.xreplace(b) if b else e  # type: ignore[no-any-return]
+
+    def known_names(self) -> list[str]:
+        names = set(self.dims)
+        for layer in self.layers:
+            names |= set(layer.names) | {f"{k}^(h)" for k in layer.families}
+        return sorted(names)
+
+    def defs(self) -> dict[sympy.Basic, MatExpr]:
+        """Every definition in force, keyed by the defined symbol, with the example's sizes."""
+        out: dict[sympy.Basic, MatExpr] = {}
+        for layer in self.layers:
+            for key, entry in layer.names.items():
+                if entry.definition is not None:
+                    out[self._bind(MatSym(key, *entry.shape))] = self._bind(entry.definition)
+            for key, entry in layer.families.items():
+                if entry.definition is not None and entry.head is not None:
+                    sym = HeadSym(key, entry.head, *entry.shape)
+                    out[self._bind(sym)] = self._bind(entry.definition)
+        return out
+
+    # ---- spans and claims ------------------------------------------------------------------
+
+    def resolve_span(self, span: MathSpan) -> list[ResolvedClaim]:
+        """Every claim of one span, in order; never raises for what the span says."""
+        from symattn.reader.parse import parse_formula
+
+        self._enter(span.start.line)
+        try:
+            formula = parse_formula(span.body)
+        except ParseError as err:
+            off = err.position.offset if err.position is not None else 0
+            msg = f"cannot read the formula: {err.message}"
+            return [_claim(span, 0, len(span.body), "not_understood", msg, where=(off, off + 1))]
+        if _count_nodes(formula) > _MAX_NODES:
+            msg = f"formula too large to check (more than {_MAX_NODES} nodes)"
+            return [_claim(span, 0, len(span.body), "not_understood", msg)]
+        out: list[ResolvedClaim] = []
+        for item in _claims_of(formula.items):
+            for claim in self._resolve_claim(span, item):
+                b = self.bindings
+                if b and claim.status != "prose":
+                    text = ", ".join(f"{k} = {v}" for k, v in b.items())
+                    claim = dataclasses.replace(claim, context=f"worked example: {text}")
+                out.append(claim)
+        return out
+
+    def _resolve_claim(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim]:
+        if not c.steps:
+            return [_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
+        if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
+            msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
+            return [_claim(span, c.start, c.end, "not_understood", msg)]
+        if c.steps[0].rel == "in":
+            return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
+        out = []
+        left: ast.Node = c.subjects[0]
+        for k, step in enumerate(c.steps):
+            out.append(self._link(span, left, step, first=k == 0))
+            left = step.rhs
+        return out
+
+    def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
+        try:
+            return run()  # type: ignore[no-any-return]
+        except _Problem as p:
+            where = (p.node.start, p.node.end) if p.node is not None else None
+            return _claim(span, start, end, p.status, p.message, where=where)
+        except ShapeError as e:
+            return _claim(span, start, end, "shape_error", _first_line(str(e)))
+        except RecursionError:
+            return _claim(span, start, end, "not_understood", "formula nested too deeply to check")
+        except SymattnError as e:
+            return _claim(span, start, end, "not_understood", _first_line(str(e)))
+
+    # ---- relations --------------------------------------------------------------------------
+
+    def _link(self, span: MathSpan, left: ast.Node, step: ast.Step, first: bool) -> ResolvedClaim:
+        start, end = left.start, step.rhs.end
+        if step.rel == "in":
+            return self._declaration(span, left, step)
+        if step.rel != "=":
+            msg = f"relation '{_REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
+            return _claim(span, start, end, "not_understood", msg, where=(start, end))
+
+        def run() -> ResolvedClaim:
+            if isinstance(step.rhs, ast.Matrix):
+                return self._stack_claim(span, left, step.rhs, start, end)
+            if first:
+                special = self._special_equation(span, left, step.rhs, start, end)
+                if special is not None:
+                    return special
+            lhs, rhs = self.term(left), self.term(step.rhs)
+            lhs, rhs = _as_comparable(lhs, rhs)
+            return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+
+        return self._guard(span, start, end, run)
+
+    def _special_equation(
+        self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+    ) -> ResolvedClaim | None:
+        """`n = 5` binds a size in a worked example; `Q = XW_Q`, `Z^{(h)} = ...` define names."""
+        name = _plain_name(left)
+        if name is not None and name in self.dims:
+            if isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0:
+                return self._bind_dims({self.dims[name]: sympy.Integer(int(right.text))}, span, left)
+            raise _not_understood(
+                f"equations between sizes ({name} = ...) are assumptions the checker does not read",
+                left,
+            )
+        if name is not None and _looks_like_matrix(name):
+            return self._define(span, name, None, right, start, end)
+        if isinstance(left, ast.HeadSup):
+            fam = _plain_name(left.operand)
+            head = _head_symbol(left.head)
+            if fam is not None and head is not None and _looks_like_matrix(fam):
+                return self._define(span, fam, head, right, start, end)
+        return None
+
+    def _define(
+        self,
+        span: MathSpan,
+        name: str,
+        head: sympy.Symbol | None,
+        right: ast.Node,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        family = head is not None
+        rhs = self.term(right)
+        if not isinstance(rhs, MatExpr):
+            raise _not_understood(f"{name} is a matrix but the right side is a scalar", right)
+        current = self.lookup(name, family)
+        here = current is not None and current.definition is not None and self._local(current)
+        if current is not None and here:
+            lhs = self._symbol_term(name, head, current)
+            return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+        label = f"{name}^({head})" if family else name
+        shape = rhs.shape
+        new = _Name(shape, "defined", self.section, self.line, family, _H if family else None)
+        if current is not None and current.origin == "declared":
+            declared = self._bind_shape(current.shape)
+            if not _same_shape(declared, shape):
+                where = f"line {current.line}" if current.line else "the conventions"
+                raise _Problem(
+                    "shape_error",
+                    f"{label} is declared {shape_str(declared)} ({where}) but "
+                    f"{plain(rhs)} is {shape_str(shape)}",
+                    right,
+                )
+        new.definition = _rename_head(rhs, head) if family else rhs
+        table = self._top().families if family else self._top().names
+        table[name] = new
+        if current is not None and _same_shape(self._bind_shape(current.shape), shape):
+            msg = f"definition of {label}: both sides are {shape_str(shape)}"
+            return _claim(span, start, end, "proved", msg)
+        before = ""
+        if current is not None:
+            before = f" (was {shape_str(self._bind_shape(current.shape))})"
+        msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
+        return _claim(span, start, end, "declared", msg)
+
+    def _local(self, entry: _Name) -> bool:
+        """True when a definition was made in this section (or this worked example)."""
+        return entry.section == self.section and entry.origin == "defined"
+
+    def _bind_dims(
+        self, new: dict[sympy.Symbol, sympy.Integer], span: MathSpan, node: ast.Node
+    ) -> ResolvedClaim:
+        top = self._top()
+        if top.kind != "example":
+            top = _Layer("example", line=self.line)
+            self.layers.append(top)
+        top.bindings.update(new)
+        text = ", ".join(f"{k} = {v}" for k, v in new.items())
+        return _claim(span, node.start, node.end, "declared", f"worked example: {text}")
+
+    # ---- shape declarations -----------------------------------------------------------------
+
+    def _declaration(self, span: MathSpan, subject: ast.Node, step: ast.Step) -> ResolvedClaim:
+        start, end = subject.start, step.rhs.end
+
+        def run() -> ResolvedClaim:
+            shape = self._reals_shape(step.rhs)
+            name = _plain_name(subject)
+            fam = None
+            if isinstance(subject, ast.HeadSup):
+                fam = _plain_name(subject.operand)
+            if name is not None and (name in self.lookup_all() or _looks_like_matrix(name)):
+                return self._declare(span, name, False, shape, subject, start, end)
+            if fam is not None and _head_symbol(subject.head) is not None:
+                return self._declare(span, fam, True, shape, subject, start, end)
+            if name is not None and name not in self.dims and len(shape) == 2:
+                return self._declare(span, name, False, shape, subject, start, end)
+            value = self.term(subject)
+            return self._shape_claim(span, value, shape, subject, start, end)
+
+        return self._guard(span, start, end, run)
+
+    def lookup_all(self) -> set[str]:
+        out: set[str] = set()
+        for layer in self.layers:
+            out |= set(layer.names)
+        return out
+
+    def _reals_shape(self, node: ast.Node) -> Shape:
+        if not isinstance(node, ast.Reals):
+            raise _not_understood("the right side of \\in must be \\mathbb R^{rows \\times cols}", node)
+        if len(node.shape) == 1:
+            return (self.dim_term(node.shape[0]), sympy.Integer(1))
+        if len(node.shape) != 2:
+            raise _not_understood(
+                f"only matrices and vectors are checked, not order-{len(node.shape)} arrays", node
+            )
+        return (self.dim_term(node.shape[0]), self.dim_term(node.shape[1]))
+
+    def _declare(
+        self,
+        span: MathSpan,
+        name: str,
+        family: bool,
+        shape: Shape,
+        subject: ast.Node,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        label = f"{name}^(h)" if family else name
+        current = self.lookup(name, family)
+        numeric = [x for x in shape if x.is_number]
+        if current is not None and numeric:
+            self._example_bindings(current.shape, shape, label, subject)
+        elif not numeric and any(x in self.bindings for x in _free_dims(shape)):
+            self._close_example()
+            current = self.lookup(name, family)
+        if current is not None and current.definition is not None:
+            value = self._bind(current.definition)
+            assert isinstance(value, MatExpr)
+            got = self._bind_shape(value.shape)
+            if _same_shape(got, self._bind_shape(shape)):
+                msg = f"{label} = {plain(value)} is {shape_str(got)}"
+                return _claim(span, start, end, "proved", msg)
+            raise _Problem(
+                "shape_error",
+                f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
+                f"not {shape_str(self._bind_shape(shape))}",
+                subject,
+            )
+        if current is not None and current.origin == "declared" and not numeric:
+            if current.section == self.section and not _same_shape(current.shape, shape):
+                raise _Problem(
+                    "shape_error",
+                    f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
+                    f"here {shape_str(shape)}",
+                    subject,
+                )
+        if current is not None and numeric:
+            got = self._bind_shape(current.shape)
+            if not _same_shape(got, shape):
+                raise _Problem(
+                    "shape_error",
+                    f"{label} is {shape_str(got)} in this worked example, not {shape_str(shape)}",
+                    subject,
+                )
+            return _claim(span, start, end, "declared", f"worked example: {label} is {shape_str(got)}")
+        entry = _Name(shape, "declared", self.section, self.line, family, index("h") if family else None)
+        table = self._top().families if family else self._top().names
+        table[name] = entry
+        return _claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
+
+    def _example_bindings(self, have: Shape, want: Shape, label: str, node: ast.Node) -> None:
+        """A declaration with explicit sizes binds the general dims it replaces (`n = 5`)."""
+        new: dict[sympy.Symbol, sympy.Integer] = {}
+        bound = self.bindings
+        for h, w in zip(have, want, strict=True):
+            if not w.is_number or not isinstance(h, sympy.Symbol):
+                continue
+            if h in bound and bound[h] != w:
+                raise _Problem(
+                    "shape_error",
+                    f"{label} needs {h} = {w}, but {h} = {bound[h]} in this worked example",
+                    node,
+                )
+            if h not in bound:
+                new[h] = sympy.Integer(w)
+        if new:
+            top = self._top()
+            if top.kind != "example":
+                top = _Layer("example", line=self.line)
+                self.layers.append(top)
+            top.bindings.update(new)
+
+    def _shape_claim(
+        self, span: MathSpan, value: sympy.Basic, shape: Shape, node: ast.Node, start: int, end: int
+    ) -> ResolvedClaim:
+        if not isinstance(value, MatExpr):
+            if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
+                return _claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+            raise _Problem("shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node)
+        got = self._bind_shape(value.shape)
+        want = self._bind_shape(shape)
+        if _same_shape(got, want):
+            return _claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
+        clash = [f"{a} vs {b}" for a, b in zip(got, want, strict=True) if not dims_equal(a, b)]
+        raise _Problem(
+            "shape_error",
+            f"{plain(value)} is {shape_str(got)}, not {shape_str(want)} "
+            f"({'; '.join(clash)} not provably equal)",
+            node,
+        )
+
+    def _bind_shape(self, shape: Shape) -> Shape:
+        return (self._bind(shape[0]), self._bind(shape[1]))  # type: ignore[return-value]
+
+    # ---- stacked rows: Z = [z_1; ...; z_5] -------------------------------------------------
+
+    def _stack_claim(
+        self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
+    ) -> ResolvedClaim:
+        lhs = self.term(left)
+        if not isinstance(lhs, MatExpr):
+            raise _not_understood("a matrix written out is compared only with a matrix", left)
+        rows = []
+        for row in m.rows:
+            if len(row) != 1:
+                raise _not_understood("matrices written entry by entry are not checked", m)
+            cell = self.term(row[0])
+            if not isinstance(cell, MatExpr) or not dims_equal(cell.rows, 1):
+                raise _not_understood("each row of the matrix must be a row vector", row[0])
+            rows.append(cell)
+        if not dims_equal(lhs.rows, len(rows)):
+            raise _Problem(
+                "shape_error",
+                f"{plain(lhs)} has {lhs.rows} rows but the matrix shows {len(rows)}",
+                m,
+            )
+        pairs = []
+        for k, cell in enumerate(rows, start=1):
+            if not dims_equal(cell.cols, lhs.cols):
+                raise _Problem(
+                    "shape_error",
+                    f"row {k} has {cell.cols} columns but {plain(lhs)} has {lhs.cols}",
+                    m.rows[k - 1][0],
+                )
+            pairs.append((lhs.row(k), cell))
+        return _claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
+
+    # ---- terms ------------------------------------------------------------------------------
+
+    def dim_term(self, node: ast.Node) -> sympy.Expr:
+        """A size as written in a shape: numbers, dim names (new ones become dims), `Hd_v`, `+ - /`."""
+        if isinstance(node, ast.Number):
+            if not node.text.isdigit() or int(node.text) < 1:
+                raise _not_understood(f"a size must be a positive integer, not {node.text}", node)
+            return sympy.Integer(int(node.text))
+        name = _plain_name(node)
+        if name is not None:
+            if name not in self.dims:
+                self.dims[name] = dim(name)
+            return self.dims[name]
+        if isinstance(node, ast.Product):
+            return sympy.Mul(*(self.dim_term(f) for f in node.factors))
+        if isinstance(node, ast.Mul):
+            return self._chain_scalar(node, [self.dim_term(f) for f in node.factors])
+        if isinstance(node, ast.Add):
+            return self._add_scalars(node, [self.dim_term(t) for t in node.terms])
+        if isinstance(node, ast.Group) and len(node.items) == 1:
+            return self.dim_term(node.items[0])
+        if isinstance(node, ast.Frac):
+            return self.dim_term(node.num) / self.dim_term(node.den)
+        raise _not_understood("this size is not a product of dims and numbers", node)
+
+    def term(self, node: ast.Node) -> sympy.Basic:
+        """The kernel term a node stands for: a matrix expression or a scalar."""
+        handler = _TERMS.get(type(node))
+        if handler is None:
+            raise _not_understood(_unsupported(node), node)
+        return handler(self, node)  # type: ignore[no-any-return]
+
+    def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        name = _plain_name(node)
+        if name is not None:
+            if name in self.dims:
+                return self._bind(self.dims[name])
+            entry = self.lookup(name)
+            if entry is not None:
+                return self._symbol_term(name, None, entry)
+        if node.font in _KEEP_FONTS and node.sub is not None:
+            return self._indexed(node)
+        raise self._unknown(node)
+
+    def _symbol_term(self, name: str, head: sympy.Symbol | None, entry: _Name) -> MatExpr:
+        if head is not None:
+            return self._bind(HeadSym(name, head, *entry.shape))  # type: ignore[return-value]
+        return self._bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
+
+    def _indexed(self, node: ast.Symbol) -> sympy.Basic:
+        """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
+        base = node.name
+        assert node.sub is not None
+        idx = self._indices(node.sub)
+        matrix_name = base.upper() if base.islower() else base
+        entry = self.lookup(matrix_name)
+        if entry is None or len(base) != 1:
+            raise self._unknown(node)
+        m = self._symbol_term(matrix_name, None, entry)
+        if len(idx) == 2:
+            return Entry(m, *idx)
+        if len(idx) == 1 and base.islower():
+            return Row(m, idx[0])
+        raise _not_understood(
+            f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
+            f"{base.upper()}_{{ij}} for an entry",
+            node,
+        )
+
+    def _indices(self, sub: ast.Node) -> list[sympy.Expr]:
+        if isinstance(sub, ast.Product) and all(
+            isinstance(f, ast.Symbol | ast.Number) for f in sub.factors
+        ):
+            return [self.index_term(f) for f in sub.factors]
+        if isinstance(sub, ast.Seq):
+            return [self.index_term(f) for f in sub.items]
+        return [self.index_term(sub)]
+
+    def index_term(self, node: ast.Node) -> sympy.Expr:
+        """An index value: a letter (`i`), a number, a dim (`n`), or `+ -` of those."""
+        if isinstance(node, ast.Number):
+            if not node.text.isdigit():
+                raise _not_understood(f"an index must be an integer, not {node.text}", node)
+            return sympy.Integer(int(node.text))
+        if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
+            if node.name in self.dims:
+                return self._bind(self.dims[node.name])  # type: ignore[return-value]
+            if len(node.name) == 1 and node.name.isalpha():
+                return index(node.name)
+        if isinstance(node, ast.Symbol) and _plain_name(node) in self.dims:
+            return self._bind(self.dims[_plain_name(node) or ""])  # type: ignore[return-value]
+        if isinstance(node, ast.Add):
+            return self._add_scalars(node, [self.index_term(t) for t in node.terms])
+        if isinstance(node, ast.Product):
+            return sympy.Mul(*(self.index_term(f) for f in node.factors))
+        raise _not_understood("an index must be a letter, a number or a size", node)
+
+    def _unknown(self, node: ast.Symbol) -> _Problem:
+        label = _label(node)
+        near = difflib.get_close_matches(label, self.known_names(), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        return _not_understood(f"unknown symbol {label} (declare its shape){hint}", node)
+
+    def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
+        fam = _plain_name(node.operand)
+        head = self.index_term(node.head)
+        if fam == "W_O" and self.lookup("W_O") is not None and self.lookup("W_O", True) is None:
+            w_o = self._symbol_term("W_O", None, self.lookup("W_O"))  # type: ignore[arg-type]
+            return RowBlock(w_o, head, self._bind(d_v), self._bind(H))
+        entry = self.lookup(fam, family=True) if fam is not None else None
+        if fam is None or entry is None:
+            text = _label(node.operand) if isinstance(node.operand, ast.Symbol) else "this"
+            raise _not_understood(f"unknown head family {text}^(h) (declare its shape)", node)
+        return self._symbol_term(fam, head, entry)  # type: ignore[arg-type]
+
+    def _product(self, node: ast.Product) -> sympy.Basic:
+        factors = list(node.factors)
+        acc = self.term(factors[0])
+        for f in factors[1:]:
+            acc = self._times(acc, self.term(f), node)
+        return acc
+
+    def _times(self, a: sympy.Basic, b: sympy.Basic, node: ast.Node) -> sympy.Basic:
+        am, bm = isinstance(a, MatExpr), isinstance(b, MatExpr)
+        if am and bm:
+            assert isinstance(a, MatExpr) and isinstance(b, MatExpr)
+            dot = _as_dot(a, b)
+            if dot is not None:
+                return dot
+            try:
+                return MatMul(a, b)
+            except ShapeError as e:
+                raise _Problem("shape_error", _first_line(str(e)), node) from None
+        if am:
+            return Scale(b, a)
+        if bm:
+            return Scale(a, b)
+        return a * b  # type: ignore[operator]
+
+    def _mul(self, node: ast.Mul) -> sympy.Basic:
+        acc = self.term(node.factors[0])
+        for op, f in zip(node.ops, node.factors[1:], strict=True):
+            b = self.term(f)
+            if op == "/":
+                acc = self._divide(acc, b, node)
+            elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
+                acc = self._dot(acc, b, node)
+            else:
+                acc = self._times(acc, b, node)
+        return acc
+
+    def _dot(self, a: MatExpr, b: MatExpr, node: ast.Node) -> sympy.Basic:
+        try:
+            return Dot(a, b)
+        except ShapeError as e:
+            raise _Problem("shape_error", _first_line(str(e)), node) from None
+
+    def _divide(self, a: sympy.Basic, b: sympy.Basic, node: ast.Node) -> sympy.Basic:
+        if isinstance(b, MatExpr):
+            raise _not_understood("cannot divide by a matrix", node)
+        if isinstance(a, MatExpr):
+            return Scale(1 / b, a)
+        return a / b  # type: ignore[operator]
+
+    def _chain_scalar(self, node: ast.Mul, parts: list[sympy.Expr]) -> sympy.Expr:
+        acc = parts[0]
+        for op, p in zip(node.ops, parts[1:], strict=True):
+            acc = acc / p if op == "/" else acc * p
+        return acc
+
+    def _add_scalars(self, node: ast.Add, parts: list[sympy.Expr]) -> sympy.Expr:
+        acc = parts[0]
+        for op, p in zip(node.ops, parts[1:], strict=True):
+            acc = acc - p if op == "-" else acc + p
+        return acc
+
+    def _add(self, node: ast.Add) -> sympy.Basic:
+        parts = [self.term(t) for t in node.terms]
+        kinds = {isinstance(p, MatExpr) for p in parts}
+        if len(kinds) > 1:
+            raise _Problem("shape_error", "cannot add a scalar and a matrix", node)
+        if kinds == {False}:
+            return self._add_scalars(node, parts)  # type: ignore[arg-type]
+        acc = parts[0]
+        for op, p in zip(node.ops, parts[1:], strict=True):
+            try:
+                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)  # type: ignore[arg-type]
+            except ShapeError as e:
+                raise _Problem("shape_error", _first_line(str(e)), node) from None
+        return acc
+
+    def _neg(self, node: ast.Neg) -> sympy.Basic:
+        v = self.term(node.operand)
+        return Scale(-1, v) if isinstance(v, MatExpr) else -v  # type: ignore[operator]
+
+    def _frac(self, node: ast.Frac) -> sympy.Basic:
+        return self._divide(self.term(node.num), self.term(node.den), node)
+
+    def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
+        v = self.term(node.radicand)
+        if isinstance(v, MatExpr):
+            raise _not_understood("the square root of a matrix is not defined here", node)
+        return sympy.sqrt(v)
+
+    def _power(self, node: ast.Power) -> sympy.Basic:
+        base, exp = self.term(node.base), self.term(node.exponent)
+        if isinstance(base, MatExpr) or isinstance(exp, MatExpr):
+            raise _not_understood("powers of matrices are not checked", node)
+        return base**exp  # type: ignore[operator]
+
+    def _number(self, node: ast.Number) -> sympy.Basic:
+        return sympy.Rational(node.text)
+
+    def _group(self, node: ast.Group) -> sympy.Basic:
+        if len(node.items) != 1:
+            raise _not_understood("a list in parentheses is not a value", node)
+        return self.term(node.items[0])
+
+    def _indexed_group(self, node: ast.IndexedGroup) -> sympy.Basic:
+        m = self.term(node.group)
+        idx = self._indices(node.index)
+        if not isinstance(m, MatExpr):
+            raise _not_understood("only a matrix can be indexed", node)
+        if len(idx) != 2:
+            raise _not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
+        return Entry(m, *idx)
+
+    def _transpose(self, node: ast.Transpose) -> sympy.Basic:
+        v = self.term(node.operand)
+        if not isinstance(v, MatExpr):
+            raise _not_understood("only a matrix can be transposed", node)
+        return v.T
+
+    def _sum(self, node: ast.Sum) -> sympy.Basic:
+        if node.var is None or node.var.sub is not None or len(node.var.name) != 1:
+            raise _not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
+        var = index(node.var.name)
+        if node.lower is None:
+            over = SUM_LETTERS.get(node.var.name)
+            if over is None:
+                raise _not_understood(
+                    f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
+                )
+            lo, hi = sympy.Integer(1), self._bind(over)
+        else:
+            lo = self.index_term(node.lower)
+            if node.upper is None:
+                raise _not_understood("a sum with a lower bound needs an upper bound", node)
+            hi = self.index_term(node.upper)
+        body = self.term(node.body)
+        if isinstance(body, MatExpr):
+            return MatSum(body, var, lo, hi)
+        return sympy.Sum(body, (var, lo, hi))
+
+    def _call(self, node: ast.Call) -> sympy.Basic:
+        name = node.name.lower()
+        if not node.parens:
+            raise _not_understood(f"{node.name} needs its argument in parentheses", node)
+        if name == "concat":
+            return self._concat(node)
+        args = [self.term(a) for a in node.args]
+        if name == "softmax" and len(args) == 1 and isinstance(args[0], MatExpr):
+            return Softmax(args[0])
+        if name == "attention" and len(args) == 3 and all(isinstance(a, MatExpr) for a in args):
+            q, k, v = args
+            assert isinstance(q, MatExpr) and isinstance(k, MatExpr) and isinstance(v, MatExpr)
+            try:
+                scores = Scale(1 / sympy.sqrt(k.cols), MatMul(q, k.T))
+                return MatMul(Softmax(scores), v)
+            except ShapeError as e:
+                raise _Problem("shape_error", _first_line(str(e)), node) from None
+        if name == "exp" and len(args) == 1 and not isinstance(args[0], MatExpr):
+            return sympy.exp(args[0])
+        raise _not_understood(
+            f"function {node.name} with {len(args)} argument(s) is not known "
+            "(known: softmax(M), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x))",
+            node,
+        )
+
+    def _concat(self, node: ast.Call) -> sympy.Basic:
+        a = node.args
+        if len(a) != 3 or not isinstance(a[1], ast.Dots):
+            raise _not_understood("write Concat(Z^{(1)},\\ldots,Z^{(H)})", node)
+        first, last = a[0], a[2]
+        if not (isinstance(first, ast.HeadSup) and isinstance(last, ast.HeadSup)):
+            raise _not_understood("Concat takes the members of a head family Z^{(h)}", node)
+        if _plain_name(first.operand) != _plain_name(last.operand):
+            raise _not_understood("Concat's first and last members are of different families", node)
+        if self.index_term(first.head) != 1:
+            raise _not_understood("Concat must start at head 1", first)
+        count = self.index_term(last.head)
+        h = index("h")
+        body = self._head_sup(ast.HeadSup(first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end))
+        assert isinstance(body, MatExpr)
+        return Concat(body, h, count)
+
+
+def _as_dot(a: MatExpr, b: MatExpr) -> sympy.Basic | None:
+    """`u^T v` of two vectors written as rows is their dot product (a common way to write it)."""
+    from symattn.expr import Transpose
+
+    if isinstance(a, Transpose) and isinstance(a.args[0], Row) and isinstance(b, Row):
+        if dims_equal(a.args[0].cols, b.cols):
+            return Dot(a.args[0], b)
+    return None
+
+
+def _as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
+    """A 1 × 1 matrix compared with a scalar is its only entry."""
+    one = sympy.Integer(1)
+    for _ in range(2):
+        if isinstance(lhs, MatExpr) and not isinstance(rhs, MatExpr):
+            if dims_equal(lhs.rows, 1) and dims_equal(lhs.cols, 1):
+                lhs = Entry(lhs, one, one)
+        lhs, rhs = rhs, lhs
+    return lhs, rhs
+
+
+def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
+    """A family's definition is kept with the head letter `h`, the letter Concat uses."""
+    if head is None or head == _H:
+        return e
+    return e.xreplace({head: _H})  # type: ignore[no-any-return]
+
+
+_H = index("h")
+
+
+_TERMS = {
+    ast.Symbol: Resolver._symbol,
+    ast.Number: Resolver._number,
+    ast.Group: Resolver._group,
+    ast.IndexedGroup: Resolver._indexed_group,
+    ast.Transpose: Resolver._transpose,
+    ast.HeadSup: Resolver._head_sup,
+    ast.Power: Resolver._power,
+    ast.Product: Resolver._product,
+    ast.Mul: Resolver._mul,
+    ast.Add: Resolver._add,
+    ast.Neg: Resolver._neg,
+    ast.Frac: Resolver._frac,
+    ast.Sqrt: Resolver._sqrt,
+    ast.Call: Resolver._call,
+    ast.Sum: Resolver._sum,
+}
+
+_REL_TEXT = {"le": "\\le", "ge": "\\ge", "neq": "\\neq", "approx": "\\approx", "lt": "<", "gt": ">"}
+
+
+def _unsupported(node: ast.Node) -> str:
+    what = {
+        ast.Dots: "an ellipsis stands for terms the checker cannot see",
+        ast.Reals: "\\mathbb R is a set, not a value",
+        ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
+        ast.Seq: "a list is not a value",
+    }
+    return what.get(type(node), f"{type(node).__name__} is not supported here")
+
+
+def _label(node: ast.Symbol) -> str:
+    base = node.name if len(node.name) == 1 else "\\" + node.name
+    if node.font not in _KEEP_FONTS:
+        base = f"\\{node.font}{{{base}}}"
+    if node.sub is None:
+        return base
+    sub = _plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
+    return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
+
+
+def _plain_name(node: ast.Node) -> str | None:
+    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else."""
+    if not isinstance(node, ast.Symbol) or node.font not in _KEEP_FONTS:
+        return None
+    if node.sub is None:
+        return node.name
+    sub = node.sub
+    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
+        return None
+    if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
+        return f"{node.name}_{sub.name}"
+    return None
+
+
+def _looks_like_matrix(name: str) -> bool:
+    return name[:1].isupper() and name not in ("H",) and (len(name) == 1 or name[1] == "_")
+
+
+def _head_symbol(node: ast.Node) -> sympy.Symbol | None:
+    if isinstance(node, ast.Symbol) and node.sub is None and len(node.name) == 1:
+        return index(node.name)
+    return None
+
+
+def _same_shape(a: Shape, b: Shape) -> bool:
+    return dims_equal(a[0], b[0]) and dims_equal(a[1], b[1])
+
+
+def _free_dims(shape: Shape) -> set[sympy.Symbol]:
+    out: set[sympy.Symbol] = set()
+    for x in shape:
+        out |= {s for s in x.free_symbols if isinstance(s, sympy.Symbol)}
+    return out
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else text
+
+
+def _claim(
+    span: MathSpan,
+    start: int,
+    end: int,
+    status: Status,
+    message: str = "",
+    *,
+    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = (),
+    defs: dict[sympy.Basic, MatExpr] | None = None,
+    where: tuple[int, int] | None = None,
+) -> ResolvedClaim:
+    return ResolvedClaim(
+        span,
+        start,
+        end,
+        status,
+        message,
+        pairs,
+        defs or {},
+        where,
+        span.body[start:end],
+    )
+
+
+def _claims_of(items: Iterable[ast.Item]) -> Iterator[ast.Claim]:
+    for item in items:
+        if isinstance(item, ast.Claim):
+            yield item
+        elif isinstance(item, ast.Boxed):
+            yield from _claims_of(item.items)
+
+
+def _count_nodes(node: ast.Node) -> int:
+    count, stack = 0, [node]
+    while stack:
+        x = stack.pop()
+        count += 1
+        stack.extend(ast.children(x))
+    return count
+
+
+def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClaim | object]:
+    """Scan, parse and resolve a whole document; scan problems come back as they are.
+
+    >>> out = resolve_document("$Q=XW_Q$, $A$", "x.md")
+    >>> [c.status for c in out]
+    ['proved', 'prose']
+    """
+    from symattn.reader.scanner import scan
+
+    resolver = Resolver(section_lines(text))
+    out: list[ResolvedClaim | object] = []
+    for item in scan(text, filename):
+        if isinstance(item, MathSpan):
+            out.extend(resolver.resolve_span(item))
+        else:
+            out.append(item)
+    return out
