@@ -133,6 +133,7 @@ class _Name:
     family: bool = False
     head: sympy.Symbol | None = None
     definition: MatExpr | None = None
+    label: str = ""
 
 
 @dataclass
@@ -313,6 +314,12 @@ class Resolver:
                 if special is not None:
                     return special
             lhs, rhs = self.term(left), self.term(step.rhs)
+            if self._sizes_only(lhs) and self._sizes_only(rhs):
+                msg = (
+                    f"relation between sizes {plain(lhs)} = {plain(rhs)}: "
+                    "taken as an assumption, not checked"
+                )
+                return _claim(span, start, end, "declared", msg)
             lhs, rhs = _as_comparable(lhs, rhs)
             return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
 
@@ -326,10 +333,6 @@ class Resolver:
         if name is not None and name in self.dims:
             if isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0:
                 return self._bind_dims({self.dims[name]: sympy.Integer(int(right.text))}, span, left)
-            raise _not_understood(
-                f"equations between sizes ({name} = ...) are assumptions the checker does not read",
-                left,
-            )
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
         if isinstance(left, ast.HeadSup):
@@ -386,6 +389,13 @@ class Resolver:
         """True when a definition was made in this section (or this worked example)."""
         return entry.section == self.section and entry.origin == "defined"
 
+    def _sizes_only(self, e: sympy.Basic) -> bool:
+        """A scalar made of dims and numbers only, with at least one dim (`p_o/h`)."""
+        if isinstance(e, MatExpr) or not isinstance(e, sympy.Expr) or e.has(Entry, Dot):
+            return False
+        names = {s.name for s in e.free_symbols if isinstance(s, sympy.Symbol)}
+        return bool(names) and names <= set(self.dims)
+
     def _bind_dims(
         self, new: dict[sympy.Symbol, sympy.Integer], span: MathSpan, node: ast.Node
     ) -> ResolvedClaim:
@@ -430,6 +440,8 @@ class Resolver:
             raise _not_understood("the right side of \\in must be \\mathbb R^{rows \\times cols}", node)
         if len(node.shape) == 1:
             return (self.dim_term(node.shape[0]), sympy.Integer(1))
+        if not node.shape:
+            raise _not_understood("\\mathbb R alone (a scalar) is not checked", node)
         if len(node.shape) != 2:
             raise _not_understood(
                 f"only matrices and vectors are checked, not order-{len(node.shape)} arrays", node
@@ -448,7 +460,7 @@ class Resolver:
     ) -> ResolvedClaim:
         label = f"{name}^(h)" if family else name
         current = self.lookup(name, family)
-        numeric = [x for x in shape if x.is_number]
+        numeric = [x for x in shape if x.is_number and x != 1]
         if current is not None and numeric:
             self._example_bindings(current.shape, shape, label, subject)
         elif not numeric and any(x in self.bindings for x in _free_dims(shape)):
@@ -467,8 +479,14 @@ class Resolver:
                 f"not {shape_str(self._bind_shape(shape))}",
                 subject,
             )
+        label_here = _head_label(subject)
         if current is not None and current.origin == "declared" and not numeric:
-            if current.section == self.section and not _same_shape(current.shape, shape):
+            relabelled = family and current.label != label_here
+            if (
+                current.section == self.section
+                and not relabelled
+                and not _same_shape(current.shape, shape)
+            ):
                 raise _Problem(
                     "shape_error",
                     f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
@@ -484,7 +502,8 @@ class Resolver:
                     subject,
                 )
             return _claim(span, start, end, "declared", f"worked example: {label} is {shape_str(got)}")
-        entry = _Name(shape, "declared", self.section, self.line, family, index("h") if family else None)
+        entry = _Name(shape, "declared", self.section, self.line, family, _H if family else None)
+        entry.label = label_here
         table = self._top().families if family else self._top().names
         table[name] = entry
         return _claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
@@ -940,7 +959,8 @@ def _plain_name(node: ast.Node) -> str | None:
     if not isinstance(node, ast.Symbol) or node.font not in _KEEP_FONTS:
         return None
     if node.sub is None:
-        return node.name
+        bold = node.font in ("mathbf", "boldsymbol", "bm") and node.name.islower()
+        return f"\\{node.font}{{{node.name}}}" if bold else node.name
     sub = node.sub
     if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
         return None
@@ -957,6 +977,10 @@ def _head_symbol(node: ast.Node) -> sympy.Symbol | None:
     if isinstance(node, ast.Symbol) and node.sub is None and len(node.name) == 1:
         return index(node.name)
     return None
+
+
+def _head_label(node: ast.Node) -> str:
+    return ast.dump(node.head) if isinstance(node, ast.HeadSup) else ""
 
 
 def _same_shape(a: Shape, b: Shape) -> bool:
