@@ -150,6 +150,10 @@ _SEP = re.compile(r"\s+x\s+|\s*×\s*|\s*\\times\s*")
 _DIM_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)|([*/()]))")
 
 
+def _key(name: str, family: bool) -> str:
+    return name + "^{(h)}" if family else name
+
+
 def _norm_name(name: str) -> str:
     return re.sub(r"_\{([A-Za-z0-9]+)\}", r"_\1", name.strip())
 
@@ -175,7 +179,7 @@ def parse_dims(spec: str | None) -> dict[str, Declared]:
         rows, cols = (parse_dim(s) for s in sides)
         for raw in names.split(","):
             name, family = _declared_name(raw, part)
-            out[name] = Declared(name, rows, cols, family)
+            out[_key(name, family)] = Declared(name, rows, cols, family)
     return out
 
 
@@ -316,7 +320,7 @@ def default_matrices() -> dict[str, Declared]:
         "W_O": (H * d_v, d),
     }
     out = {k: Declared(k, r, c) for k, (r, c) in table.items()}
-    out["Z"] = Declared("Z", n, d_v, family=True)
+    out["Z^{(h)}"] = Declared("Z", n, d_v, family=True)
     return out
 
 
@@ -462,7 +466,7 @@ class _Builder:
             if not isinstance(node.sub, (ast.Symbol, ast.Number, ast.Product)):
                 raise self._unsupported(node, f"cannot read the subscript of {name}")
             name += "_" + "".join(_leaf_text(f) for f in _flat(node.sub))
-        if name in self.table and not self.table[name].family:
+        if name in self.table:
             m = self.table[name]
             return E.MatSym(name, m.rows, m.cols)
         if name in D.STANDARD_DIMS or _is_declared_dim(name, self.table):
@@ -481,13 +485,21 @@ class _Builder:
         name = op.name + (
             "_" + "".join(_leaf_text(f) for f in _flat(op.sub)) if op.sub is not None else ""
         )
+        head = self._head(node.head)
+        family = self.table.get(_key(name, True))
+        if family is not None:
+            return E.HeadSym(name, head, family.rows, family.cols)
         m = self.table.get(name)
         if m is None:
-            raise UnknownNameError(_unknown(name + "^{(h)}", self.table))
-        head = self._build(node.head)
-        if not m.family:
-            return E.RowBlock(E.MatSym(name, m.rows, m.cols), head, D.d_v, D.H)
-        return E.HeadSym(name, head, m.rows, m.cols)
+            raise UnknownNameError(_unknown(_key(name, True), self.table))
+        return E.RowBlock(E.MatSym(name, m.rows, m.cols), head, D.d_v, D.H)
+
+    def _head(self, node: Any) -> sympy.Basic:
+        from symattn.reader import ast
+
+        if isinstance(node, ast.Symbol) and node.sub is None and node.name.islower():
+            return E.index(node.name)  # the head index h of Z^{(h)}
+        return self._build(node)
 
     # -- structure --
     def _group(self, node: Any) -> sympy.Basic:
@@ -681,7 +693,8 @@ def print_rules(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
 # ---- command runners (called by symattn.cli) -------------------------------------------
 
 
-def run_rules(args: Any, out: TextIO = sys.stdout) -> int:
+def run_rules(args: Any, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     rows = rule_rows(" ".join(args.words), check=not args.no_check, lang=args.lang)
     if not rows:
         sys.stderr.write(f"symattn rules: no rule matches {' '.join(args.words)!r}\n")
@@ -693,7 +706,8 @@ def run_rules(args: Any, out: TextIO = sys.stdout) -> int:
     return FALSE if bad else OK
 
 
-def run_shapes(args: Any, out: TextIO = sys.stdout) -> int:
+def run_shapes(args: Any, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
     report = shapes(args.expression, parse_dims(args.dims), parse_assume(args.assume))
     if args.format == "json":
         emit_json(
@@ -723,8 +737,9 @@ def print_shapes(report: ShapeReport, out: TextIO, colour: bool) -> None:
             out.write(f"  {report.source}\n  {' ' * a}{'^' * max(b - a, 1)}\n")
 
 
-def run_prove(args: Any, out: TextIO = sys.stdout) -> int:
+def run_prove(args: Any, out: TextIO | None = None) -> int:
     """`symattn prove`: 0 proved or checked, 1 false, a shape error or not proved, 2 unreadable."""
+    out = out or sys.stdout
     check = import_optional("symattn.check", "prove")
     with assuming(parse_assume(args.assume)):
         results = check.check_formula(args.formula, args.dims)

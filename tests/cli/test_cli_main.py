@@ -1,0 +1,70 @@
+"""The top level of `symattn`: help, version, usage errors and their exit codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn import __version__
+
+
+def test_help_lists_commands_examples_and_exit_codes(run_cli):
+    r = run_cli("--help")
+    assert r.returncode == 0
+    for word in ("derive", "check", "prove", "rules", "shapes", "examples:", "exit codes"):
+        assert word in r.stdout
+    assert r.stderr == ""
+
+
+@pytest.mark.parametrize("command", ["prove", "rules", "shapes", "derive", "check"])
+def test_each_command_has_help(cli, command):
+    r = cli(command, "--help")
+    if r.returncode != 0:  # a delegated front end that is missing must say so clearly
+        assert command in ("derive", "check")
+        assert r.returncode == 2
+        assert "not available" in r.stderr and "Traceback" not in r.stderr
+        return
+    assert f"usage: symattn {command}" in r.stdout
+    assert "example" in r.stdout
+
+
+def test_version(run_cli):
+    r = run_cli("--version")
+    assert r.returncode == 0
+    assert r.stdout.strip() == f"symattn {__version__}"
+
+
+def test_no_command_is_a_usage_error(run_cli):
+    r = run_cli()
+    assert r.returncode == 2
+    assert "a command is required" in r.stderr
+
+
+def test_unknown_command_is_a_usage_error(run_cli):
+    r = run_cli("frobnicate")
+    assert r.returncode == 2
+    assert "invalid choice: 'frobnicate'" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_option_is_a_usage_error(cli):
+    r = cli("rules", "--frob")
+    assert r.returncode == 2
+    assert "unrecognized arguments: --frob" in r.stderr
+
+
+def test_help_does_not_import_the_front_ends():
+    """`symattn --help` must stay fast: no sympy, no checker, no derivations imported."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from symattn.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "bad = [m for m in ('sympy', 'lark', 'symattn.check', 'symattn.derive', 'numpy') "
+        "if m in sys.modules]\n"
+        "print('IMPORTED:' + ','.join(bad))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "IMPORTED:"
