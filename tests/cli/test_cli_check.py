@@ -1,0 +1,46 @@
+"""`symattn check FILE...` through the command line: exit 0 / 1 (false claim) / 2 (missing file)."""
+
+from __future__ import annotations
+
+import json
+
+GOOD = "Scores: $(QK^T)_{ij} = q_i\\cdot k_j$.\n"
+BAD = "Line one.\n\nWrong: $(QK^T)_{ij} = q_j\\cdot k_i$.\n"
+
+
+def test_a_true_document_exits_0(run_cli, tmp_path):
+    doc = tmp_path / "good.md"
+    doc.write_text(GOOD, encoding="utf-8")
+    r = run_cli("check", str(doc))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 verified" in r.stdout
+
+
+def test_a_false_claim_exits_1_with_its_line(run_cli, tmp_path):
+    doc = tmp_path / "bad.md"
+    doc.write_text(BAD, encoding="utf-8")
+    r = run_cli("check", str(doc))
+    assert r.returncode == 1
+    assert f"{doc}:3:" in r.stdout and "false" in r.stdout
+    assert "counterexample" in r.stdout
+
+
+def test_a_missing_file_exits_2(run_cli, tmp_path):
+    r = run_cli("check", str(tmp_path / "nope.md"))
+    assert r.returncode == 2
+    assert "nope.md" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_json(cli, tmp_path):
+    doc = tmp_path / "bad.md"
+    doc.write_text(BAD, encoding="utf-8")
+    r = cli("check", str(doc), "--format", "json")
+    assert r.returncode == 1
+    data = json.loads(r.stdout)
+    assert data["summary"]["false"] == 1
+
+
+def test_check_needs_a_file(cli):
+    r = cli("check")
+    assert r.returncode == 2
+    assert "the following arguments are required: FILE" in r.stderr
