@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS
-from symattn.expr import dims_in
+from symattn.expr import MatExpr, walk
 from symattn.latex.document import Math, Prose, chain_lines, render_align
 from symattn.latex.matrix import bmatrix, labelled_matrix
 from symattn.latex.printer import latex, written_order
@@ -22,7 +21,7 @@ from symattn.rules import describe
 _SCOPE = {
     "all": {"en": "all sizes", "zh": "对所有维度成立"},
     "shown": {"en": "at the sizes shown", "zh": "在所给维度下成立"},
-    "checked": {"en": "checked at {sizes}", "zh": "在 {sizes} 时逐项核对"},
+    "checked": {"en": "checked exactly at {sizes}", "zh": "在{sizes}下逐项精确核对"},
 }
 
 # Plain-text mathematics inside a rule's description (`QK^T`, `a_ij`, `W_O^(h)`, `v_1..v_i`).
@@ -33,12 +32,20 @@ _MATHISH = re.compile(
 
 
 def step_scope(step: Step) -> str:
-    """'all' (symbolic, sizes free), 'shown' (symbolic at explicit sizes) or 'checked'."""
+    """'all' (symbolic, every size free), 'shown' (symbolic, some sizes explicit) or 'checked'."""
     if step.verdict.status != "proved":
         return "checked"
-    free = dims_in(step.before) | dims_in(step.after)
-    free |= (step.before.free_symbols | step.after.free_symbols) & set(STANDARD_DIMS.values())
-    return "all" if free else "shown"
+    return "shown" if _explicit_sizes(step.before) or _explicit_sizes(step.after) else "all"
+
+
+def _explicit_sizes(e: sympy.Basic) -> bool:
+    """A shape or a summation bound is a number other than 1 (a row vector's 1 is no size)."""
+    for x in walk(e):
+        if isinstance(x, MatExpr) and any(s.is_Integer and s != 1 for s in x.shape):
+            return True
+        if isinstance(x, sympy.Sum) and any(hi.is_Integer for _, _, hi in x.limits):
+            return True
+    return False
 
 
 def math_in_text(text: str) -> list[str | Math]:
@@ -74,7 +81,8 @@ def justification(step: Step, lang: str) -> list[str | Math]:
     note = _SCOPE[scope][lang if lang in ("en", "zh") else "en"]
     if scope == "checked":
         sizes = "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in step.verdict.sizes)
-        note = note.format(sizes=sizes or "explicit sizes")
+        default = "这些尺寸" if lang == "zh" else "these sizes"
+        note = note.format(sizes=sizes or default)
     sep = "；" if lang == "zh" else "; "
     mark: list[str | Math] = [Math(r"\checkmark"), " "] if scope != "checked" else []
     return [*pieces, sep, *mark, note]

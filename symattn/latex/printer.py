@@ -231,7 +231,8 @@ class _Printer:
         idx = list(e.indices)
         if per_head:
             head, idx = idx[0], idx[1:]
-            base = f"{self.name(name)}^{{({self.index(head)})}}"
+            letter = name.lower() if name in LOWER_ENTRIES else self.name(name)
+            base = f"{letter}^{{({self.index(head)})}}"
             if "_" in name:
                 return f"({base})_{{{self.subscript(idx)}}}"
             return f"{base}_{{{self.subscript(idx)}}}"
@@ -268,9 +269,9 @@ class _Printer:
     def factor_key(self, f: sympy.Expr) -> tuple[object, ...]:
         if f.is_number:
             return (0, (0, ""), ())
-        if isinstance(f, sympy.Symbol):
-            name = f.name
-            return (1, (0 if name == "H" else 1 + name.count("_"), name), ())
+        dim = _dim_name(f)
+        if dim is not None:
+            return (1, (_DIM_ORDER.get(dim, len(_DIM_ORDER)), dim), ())
         if isinstance(f, (sympy.Indexed, E.Entry, E.Dot)):
             return (2, self.s.rank(_factor_name(f)), _index_key(f))
         if isinstance(f, sympy.Piecewise):
@@ -311,8 +312,8 @@ class _Printer:
                 need = _ADD
             parts.append(self.atom(f, need))
         out = parts[0]
-        for prev, part in zip(ordered, parts[1:], strict=False):
-            out += (r"\cdot " if prev.is_number and part[0].isdigit() else "") + part
+        for prev, cur, part in zip(ordered, ordered[1:], parts[1:], strict=False):
+            out += _glue(prev, cur, part) + part
         return out
 
     def pow(self, e: sympy.Pow) -> tuple[str, int]:
@@ -360,6 +361,8 @@ class _Printer:
             return self.scale(e)
         if isinstance(e, E.Transpose):
             inner = e.args[0]
+            if isinstance(inner, E.HeadSym):  # K^{(h)\mathsf T}
+                return f"{self.name(inner.name)}^{{({self.index(inner.head)}){self.s.transpose}}}", _POW
             simple = isinstance(inner, E.MatSym) or (
                 isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
             )
@@ -444,9 +447,31 @@ class _Printer:
             return self.entry_of_name(m.name, [i, j])
         if isinstance(m, E.HeadSym):
             return self.indexed(m._entry(i, j, E.Fresh()))  # type: ignore[arg-type]
+        if isinstance(m, (E.Softmax, E.ColSoftmax)):
+            return f"{self.p(m)[0]}_{{{self.subscript([i, j])}}}"
         if isinstance(m, E.Row) and i == 1:
             return f"({self.p(m)[0]})_{{{self.index(j)}}}"
         return f"({self.p(m)[0]})_{{{self.subscript([i, j])}}}"
+
+
+# Dims in a product: n, d, then H directly before the per-head width (`n\,d\,Hd_v`).
+_DIM_ORDER = {"n": 0, "d": 1, "H": 2, "d_k": 3, "d_v": 4}
+
+
+def _dim_name(f: sympy.Basic) -> str | None:
+    """The symbol of a dim-like factor (`n`, `n**2`), else None."""
+    if isinstance(f, sympy.Pow) and isinstance(f.base, sympy.Symbol) and f.exp.is_positive:
+        f = f.base
+    return f.name if isinstance(f, sympy.Symbol) else None
+
+
+def _glue(prev: sympy.Basic, cur: sympy.Basic, text: str) -> str:
+    """What goes between two factors: `\cdot` between numbers, a thin space between dims."""
+    if prev.is_number and text[0].isdigit():
+        return r"\cdot "
+    if isinstance(prev, sympy.Symbol) and prev.name != "H" and _dim_name(cur) is not None:
+        return r"\,"
+    return ""
 
 
 def _factor_name(f: sympy.Basic) -> str:

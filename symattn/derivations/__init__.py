@@ -1,0 +1,86 @@
+"""The chapter's derivations: one module per section (6.1–6.5) and `beyond` (6.6), each checked.
+
+Each module's `content(on_check)` returns a `Section` of blocks; `document()` renders sections
+into a zh or en `Document`. Imports the kernel and symattn.latex; nothing imports this package
+except the `symattn derive` command and tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+
+from symattn.derivations.blocks import OnCheck, Section, Tally, render
+from symattn.latex.document import Document, Lang, Math
+
+#: Section modules in reading order.
+SECTION_MODULES: tuple[str, ...] = ("sec61", "sec62", "sec63", "sec64", "sec65", "beyond")
+
+TITLE = {
+    "zh": "第 6 章的推导：注意力的矩阵形式与多头注意力",
+    "en": "Chapter 6 derivations: attention as matrices, and multi-head attention",
+}
+
+_LEGEND = {
+    "zh": [
+        "本文每一行推导都由 symattn 的内核检查过。行末括号里先写依据，再写检查的范围：",
+        Math(r"\checkmark"),
+        " 对所有维度成立——符号证明，对任意 ",
+        Math("n, d, d_k, d_v, H"),
+        " 都成立；",
+        Math(r"\checkmark"),
+        " 在所给维度下成立——部分维度取了具体数值，其余仍为符号；逐项精确核对——在所列的具体尺寸下，"
+        "把每个元素当作独立符号完全展开后比较。",
+    ],
+    "en": [
+        "Every line below was checked by the symattn kernel. The note at the end of a line "
+        "gives the reason, then the scope of the check: ",
+        Math(r"\checkmark"),
+        " all sizes: a symbolic proof, valid for every ",
+        Math("n, d, d_k, d_v, H"),
+        "; ",
+        Math(r"\checkmark"),
+        " at the sizes shown: some dims are numbers, the rest symbols; checked exactly: "
+        "at the listed explicit sizes, with every entry an independent symbol, both sides were "
+        "expanded and compared.",
+    ],
+}
+
+
+def module(name: str):  # type: ignore[no-untyped-def]
+    """The section module called `name` (one of SECTION_MODULES)."""
+    if name not in SECTION_MODULES:
+        raise KeyError(name)
+    return importlib.import_module(f"symattn.derivations.{name}")
+
+
+def sections(on_check: OnCheck | None = None, names: Sequence[str] = SECTION_MODULES) -> list[Section]:
+    """Build (and check) the sections, in reading order."""
+    return [module(name).content(on_check) for name in names]
+
+
+def document(secs: Sequence[Section], lang: Lang, figures: Path | None) -> Document:
+    """A standalone-ready document of the sections; figures are drawn into `figures`.
+
+    >>> from symattn.derivations.blocks import Section, Text
+    >>> doc = document([Section("x", Text("甲", "A"), ())], "en", None)
+    >>> doc.render_standalone().count("\\\\section{A}")
+    1
+    """
+    doc = Document(lang, TITLE[lang])
+    doc.paragraph(_LEGEND[lang])
+    for sec in secs:
+        render(sec, doc, figures)
+    return doc
+
+
+def tally(secs: Sequence[Section]) -> Tally:
+    """Counts of what the sections establish, by kind of evidence."""
+    t = Tally()
+    for sec in secs:
+        t.add(sec)
+    return t
+
+
+__all__ = ["SECTION_MODULES", "TITLE", "document", "module", "sections", "tally"]

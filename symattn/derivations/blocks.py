@@ -1,0 +1,332 @@
+"""Blocks a section of derivations is made of (bilingual prose, checked proofs, shapes, figures).
+
+Sections build blocks through `Builder`, which asks the kernel to check each claim as it is
+added; rendering into a `Document` only prints. Imports the kernel and symattn.latex.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy
+
+from symattn.dims import Shape, dims_equal, shape_str
+from symattn.errors import ProofError, ShapeError
+from symattn.expr import MatExpr
+from symattn.latex.derivation import matrix_latex, proof_lines, step_scope
+from symattn.latex.document import Document, Math, Prose
+from symattn.latex.printer import latex, shape_latex
+from symattn.proof import Derivation, Proof, Verdict
+
+
+@dataclass(frozen=True)
+class Text:
+    """The same content in Chinese and English (the prose is the project's own)."""
+
+    zh: Prose
+    en: Prose
+
+    def __call__(self, lang: str) -> Prose:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: Text
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: Text
+
+
+@dataclass(frozen=True)
+class ProofBlock:
+    proof: Proof
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """`lhs = expr ∈ R^{r×c}` lines; the kernel computed each shape and it was the expected one."""
+
+    lines: tuple[tuple[str, MatExpr], ...]
+
+
+@dataclass(frozen=True)
+class Display:
+    latex: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A claim decided by the kernel outside a chain (e.g. every entry of A is positive)."""
+
+    text: Text
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Check:
+    """A property of explicit numbers checked by code (exact rational arithmetic)."""
+
+    text: Text
+
+
+@dataclass(frozen=True)
+class Computation:
+    """Lines computed with sympy outside the kernel (not a kernel Proof); `how` says what holds."""
+
+    lines: tuple[tuple[str, Text | None], ...]
+    how: Text
+
+
+@dataclass(frozen=True)
+class Figure:
+    stem: str
+    weights: sympy.Matrix
+    labels: tuple[str, ...]
+    caption: Text
+
+
+Block = Paragraph | Heading | ProofBlock | Shapes | Display | Fact | Check | Computation | Figure
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    title: Text
+    blocks: tuple[Block, ...]
+
+
+OnCheck = Callable[[str, str], None]
+_SCOPE_WORDS = {"all": "all sizes", "shown": "at the sizes shown", "checked": "checked exactly"}
+
+
+@dataclass
+class Builder:
+    """Collects a section's blocks; every claim is checked by the kernel when it is added."""
+
+    key: str
+    title: Text
+    on_check: OnCheck | None = None
+    blocks: list[Block] = field(default_factory=list)
+
+    def _report(self, what: str, status: str) -> None:
+        if self.on_check is not None:
+            self.on_check(what, status)
+
+    def say(self, zh: Prose, en: Prose) -> Builder:
+        self.blocks.append(Paragraph(Text(zh, en)))
+        return self
+
+    def heading(self, zh: Prose, en: Prose) -> Builder:
+        self.blocks.append(Heading(Text(zh, en)))
+        return self
+
+    def prove(self, derivation: Derivation, **options: object) -> Proof:
+        """Check a derivation (all steps, symbolic by default) and add it."""
+        try:
+            proof = derivation.prove(**options)  # type: ignore[arg-type]
+        except (ProofError, ShapeError) as exc:
+            self._report(derivation.title, "FAILED")
+            raise ProofError(f"{self.key}: {derivation.title}: {exc}") from None
+        scopes = Counter(step_scope(s) for s in proof.steps)
+        parts = [f"{scopes[k]} {_SCOPE_WORDS[k]}" for k in _SCOPE_WORDS if scopes[k]]
+        self._report(proof.title, f"{len(proof.steps)} steps: " + ", ".join(parts))
+        self.blocks.append(ProofBlock(proof))
+        return proof
+
+    def shapes(self, lines: Sequence[tuple[str, MatExpr, Shape]]) -> Builder:
+        """Shape lines; each expected shape must equal the kernel's (strictly)."""
+        for lhs, e, want in lines:
+            got = e.shape
+            if not all(dims_equal(a, b) for a, b in zip(got, want, strict=True)):
+                raise ProofError(
+                    f"{self.key}: {lhs} has shape {shape_str(got)}, expected {shape_str(want)}"
+                )
+        self._report(f"{len(lines)} shapes", "typecheck")
+        self.blocks.append(Shapes(tuple((lhs, e) for lhs, e, _ in lines)))
+        return self
+
+    def display(self, tex: str) -> Builder:
+        self.blocks.append(Display(tex))
+        return self
+
+    def fact(self, zh: Prose, en: Prose, verdict: Verdict, *, expect: str = "proved") -> Builder:
+        if verdict.status != expect:
+            self._report(str(en), "FAILED")
+            raise ProofError(f"{self.key}: expected {expect}, got {verdict.summary()}: {en}")
+        self._report(_plain(en), verdict.status)
+        self.blocks.append(Fact(Text(zh, en), verdict))
+        return self
+
+    def check(self, zh: Prose, en: Prose, holds: bool) -> Builder:
+        if not holds:
+            self._report(_plain(en), "FAILED")
+            raise ProofError(f"{self.key}: check failed: {_plain(en)}")
+        self._report(_plain(en), "checked")
+        self.blocks.append(Check(Text(zh, en)))
+        return self
+
+    def computation(self, lines: Sequence[tuple[str, Text | None]], how: Text) -> Builder:
+        self._report(_plain(how.en), "computed")
+        self.blocks.append(Computation(tuple(lines), how))
+        return self
+
+    def figure(self, stem: str, weights: sympy.Matrix, labels: Sequence[str], caption: Text) -> Builder:
+        self.blocks.append(Figure(stem, weights, tuple(labels), caption))
+        return self
+
+    def section(self) -> Section:
+        return Section(self.key, self.title, tuple(self.blocks))
+
+
+def _plain(p: Prose, limit: int = 72) -> str:
+    text = _flatten(p).replace("\\", "")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _flatten(p: Prose) -> str:
+    if isinstance(p, str):
+        return p
+    if isinstance(p, Math):
+        return p.latex
+    return "".join(_flatten(x) for x in p)
+
+
+# ---- tallies ------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What a set of sections establishes, kept apart by the kind of evidence."""
+
+    derivations: int = 0
+    steps_all_sizes: int = 0
+    steps_explicit: int = 0
+    steps_checked: int = 0
+    shapes: int = 0
+    facts: int = 0
+    exact_checks: int = 0
+    computations: int = 0
+    witnesses: Counter[str] = field(default_factory=Counter)
+
+    def add(self, section: Section) -> Tally:
+        for b in section.blocks:
+            if isinstance(b, ProofBlock):
+                self.derivations += 1
+                for s in b.proof.steps:
+                    scope = step_scope(s)
+                    self.steps_all_sizes += scope == "all"
+                    self.steps_explicit += scope == "shown"
+                    self.steps_checked += scope == "checked"
+                    self.witnesses.update(s.verdict.witnesses)
+            elif isinstance(b, Shapes):
+                self.shapes += len(b.lines)
+            elif isinstance(b, Fact):
+                self.facts += 1
+                self.witnesses.update(b.verdict.witnesses)
+            elif isinstance(b, Check):
+                self.exact_checks += 1
+            elif isinstance(b, Computation):
+                self.computations += 1
+        return self
+
+    @property
+    def steps(self) -> int:
+        return self.steps_all_sizes + self.steps_explicit + self.steps_checked
+
+
+# ---- rendering ----------------------------------------------------------------------------
+
+_PROVED_NOTE = {
+    "proved": {"en": "proved for all sizes", "zh": "对所有维度已证明"},
+    "false": {"en": "refuted by a counterexample", "zh": "被反例否定"},
+    "shape_error": {"en": "rejected: the index ranges do not fit the shapes",
+                    "zh": "内核拒绝：下标范围与矩阵形状不符"},
+}
+_SYMPY_NOTE = {"en": "computed with sympy, outside the kernel", "zh": "用 sympy 计算，不属于内核证明"}
+
+
+def render(section: Section, doc: Document, figures: Path | None) -> None:
+    """Append a section to a document; figures are drawn into `figures` (None: left out)."""
+    lang = doc.lang
+    doc.section(section.title(lang))
+    for b in section.blocks:
+        _render_block(b, doc, lang, figures)
+
+
+def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> None:
+    if isinstance(b, Paragraph):
+        doc.paragraph(b.text(lang))
+    elif isinstance(b, Heading):
+        doc.subsection(b.text(lang))
+    elif isinstance(b, ProofBlock):
+        doc.align(proof_lines(b.proof, lang))
+    elif isinstance(b, Shapes):
+        doc.align([(f"{lhs} &\\in {shape_latex(e.shape)}", None) for lhs, e in b.lines])
+    elif isinstance(b, Display):
+        doc.display(b.latex)
+    elif isinstance(b, Fact):
+        note = _PROVED_NOTE.get(b.verdict.status, {}).get(lang, b.verdict.status)
+        doc.paragraph(_with_note(b.text(lang), note, lang, mark=b.verdict.status == "proved"))
+    elif isinstance(b, Check):
+        doc.paragraph(_with_note(b.text(lang), _check_note(lang), lang))
+    elif isinstance(b, Computation):
+        lines = [(tex, None if why is None else why(lang)) for tex, why in b.lines]
+        doc.align(lines)
+        doc.paragraph(_with_note(b.how(lang), _SYMPY_NOTE[lang], lang))
+    elif isinstance(b, Figure) and figures is not None:
+        _render_figure(b, doc, lang, figures)
+
+
+def _check_note(lang: str) -> str:
+    return "由程序用精确有理数核对" if lang == "zh" else "checked by code in exact rational arithmetic"
+
+
+def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[str | Math]:
+    pieces: list[str | Math] = list(text) if isinstance(text, list) else [text]  # type: ignore[list-item]
+    left, right = ("（", "）") if lang == "zh" else (" (", ")")
+    tick: list[str | Math] = [Math(r"\checkmark"), " "] if mark else []
+    return [*pieces, left, *tick, note, right]
+
+
+def _render_figure(b: Figure, doc: Document, lang: str, figures: Path) -> None:
+    from symattn.figures import attention_heatmap
+
+    figures.mkdir(parents=True, exist_ok=True)
+    stem = figures / f"{b.stem}.{lang}"
+    weights = [[float(x) for x in row] for row in b.weights.tolist()]
+    attention_heatmap(weights, list(b.labels), list(b.labels), stem, lang=lang)  # type: ignore[arg-type]
+    doc.figure(f"{figures.name}/{stem.name}.pdf", b.caption(lang), width=0.6)
+
+
+def exact_matrix(m: sympy.Matrix, labels: Sequence[str] | None = None) -> str:
+    """An explicit matrix with exact entries, labelled by tokens when given."""
+    if labels is None:
+        return matrix_latex(m)
+    return matrix_latex(m, list(labels), list(labels))
+
+
+__all__ = [
+    "Block",
+    "Builder",
+    "Check",
+    "Computation",
+    "Display",
+    "Fact",
+    "Figure",
+    "Heading",
+    "Paragraph",
+    "ProofBlock",
+    "Section",
+    "Shapes",
+    "Tally",
+    "Text",
+    "exact_matrix",
+    "latex",
+    "render",
+]
