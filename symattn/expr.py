@@ -14,6 +14,7 @@ from sympy.core.symbol import Str
 
 from symattn.dims import Shape, as_dim, dims_equal, shape_str
 from symattn.errors import DimError, ShapeError
+from symattn.limits import check_depth
 
 # Preferred letters for bound indices, by the dim they range over; the chapter's choices.
 _LETTERS = {"n": "jkl", "d_k": "rst", "d_v": "uvw", "d": "cpq", "H": "hgf"}
@@ -270,6 +271,17 @@ def _check_mat(*xs: object) -> None:
     for x in xs:
         if not isinstance(x, MatExpr):
             raise ShapeError(f"expected a matrix expression, got {type(x).__name__} {x!r}")
+    # sympy recurses on trees (hash, xreplace, printing): refuse a deep one while it is built.
+    check_depth(1 + max(_depth(x) for x in xs))  # type: ignore[arg-type]
+
+
+def _depth(x: MatExpr) -> int:
+    """Nesting depth of a matrix expression, cached on the node (its args are cached already)."""
+    d = x.__dict__.get("_symattn_depth")
+    if d is None:
+        d = 1 + max((_depth(a) for a in x.args if isinstance(a, MatExpr)), default=0)
+        x.__dict__["_symattn_depth"] = d
+    return d
 
 
 class MatAdd(MatExpr):
