@@ -22,6 +22,7 @@ import sympy
 
 from symattn.dims import dims_equal
 from symattn.expr import Concat, Dot, Entry, MatExpr, MatSum, Row, expand_entries, walk
+from symattn.limits import check_time
 
 Range = tuple[sympy.Expr, sympy.Expr]
 _MAX_TERMS = 20_000
@@ -104,6 +105,7 @@ def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
 
 
 def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
+    check_time()  # a deadline set by symattn.limits.time_budget stops the expansion here
     if e.is_Number:
         return [] if e == 0 else [_Term(e)]
     if isinstance(e, sympy.Add):
@@ -320,6 +322,7 @@ def _canon_sum(e: sympy.Sum) -> sympy.Expr:
         else [tuple(range(len(own)))]
     )
     for perm in perms:
+        check_time()
         names = {v: _bound_name(height, perm[k]) for k, v in enumerate(own)}
         new_body = _canon(body.xreplace(names))
         new_lims = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in lims]
