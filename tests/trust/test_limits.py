@@ -1,0 +1,134 @@
+"""Resource limits: nesting, explicit size, numeric arrays and time budgets give clear errors."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import sympy
+
+from symattn import limits
+from symattn.attention import single_head
+from symattn.dims import n
+from symattn.errors import ResourceError
+from symattn.expr import Dot, MatSym, Transpose, expand_entries, index
+from symattn.limits import TimeBudgetExceeded, check_time, prove_within, time_budget
+
+i, j = index("i"), index("j")
+A = MatSym("A", n, n)
+
+
+def _transposes(k: int):
+    e = A
+    for _ in range(k):
+        e = Transpose(e)
+    return e
+
+
+def test_deep_transpose_nest_is_a_clear_error():
+    with pytest.raises(ResourceError, match=r"^matrix expression nested 201 levels deep"):
+        _transposes(300)
+
+
+def test_matmul_chain_of_5000_factors_is_a_clear_error():
+    e = A
+    with pytest.raises(ResourceError, match=r"the limit is 200 \(long products: name"):
+        for _ in range(5000):
+            e = e @ A
+
+
+def test_entry_of_a_too_deep_matrix_is_refused():
+    e = _transposes(limits.MAX_DEPTH - 1)
+    with pytest.raises(ResourceError, match=r"nested 201 levels"):
+        e[i, j]  # noqa: B018
+
+
+def test_nesting_under_the_limit_still_proves():
+    v = prove_within(_transposes(190), A, seconds=60)
+    assert v.status == "proved", v.summary()
+
+
+def test_explicit_expansion_of_a_huge_size_is_refused_with_advice():
+    s = single_head(n=10**6, d_k=64, d_v=64, d=8)
+    entry = expand_entries(s.weights[i, j])
+    assert limits.explicit_terms(entry) > 10**7
+    with pytest.raises(ResourceError, match=r"^writing this out at explicit sizes") as exc:
+        limits.check_explicit(entry)
+    assert "symbolic" in str(exc.value) and "random points" in str(exc.value)
+
+
+def test_explicit_expansion_of_a_small_size_is_allowed():
+    s = single_head(n=5, d_k=4, d_v=4, d=8)
+    limits.check_explicit(expand_entries(s.weights[i, j]))
+
+
+def test_symbolic_sums_count_as_one_term():
+    assert limits.explicit_terms(expand_entries(single_head().weights[i, j])) < 10
+
+
+def test_huge_numeric_array_is_refused():
+    with pytest.raises(ResourceError, match=r"^QK\^T at 1000000 × 1000000 would need"):
+        limits.check_array(10**6, 10**6, "QK^T")
+    limits.check_array(5, 5)
+
+
+def test_time_budget_gives_up_inside_a_library_call():
+    s = single_head(n=50, d_k=64, d_v=64, d=8)
+    start = time.monotonic()
+    v = prove_within(s.weights[i, j], s.weights[i, j], seconds=1)
+    assert time.monotonic() - start < 10
+    assert v.status == "unknown" and v.reason.startswith("gave up after 1 s"), v.summary()
+
+
+def test_time_budget_in_a_thread_stops_at_the_kernels_own_checks():
+    # No timer outside the main thread: canon.py's check_time() must stop the expansion.
+    e = A
+    for _ in range(150):
+        e = e @ A
+    out: dict[str, object] = {}
+
+    def run() -> None:
+        start = time.monotonic()
+        out["v"] = prove_within(e, e, seconds=0.5, witnesses=("symbolic",))
+        out["t"] = time.monotonic() - start
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive()
+    v = out["v"]
+    assert v.status == "unknown" and "gave up after 0.5 s" in v.reason, v.summary()
+    assert out["t"] < 5
+
+
+def test_check_time_raises_only_after_the_deadline():
+    with time_budget(30):
+        check_time()
+    with pytest.raises(TimeBudgetExceeded, match=r"^gave up after 0.01 s"):
+        with time_budget(0.01):
+            time.sleep(0.05)
+            check_time()
+    check_time()  # no budget left in force
+
+
+def test_nested_budget_keeps_the_earlier_deadline():
+    with time_budget(0.2):
+        with time_budget(100):
+            assert limits.remaining() is not None and limits.remaining() < 1
+    assert limits.remaining() is None
+
+
+def test_budget_must_be_positive():
+    with pytest.raises(ValueError, match="positive"):
+        with time_budget(0):
+            pass
+
+
+def test_prove_within_leaves_fast_checks_alone():
+    s = single_head()
+    v = prove_within(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), seconds=60)
+    assert v.status == "proved"
+    v = prove_within(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)), seconds=60)
+    assert v.status == "false"
+    assert isinstance(sympy.Integer(1), sympy.Basic)
