@@ -177,7 +177,7 @@ def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness])
         return Verdict("proved", witnesses=shown)  # type: ignore[arg-type]
     if ex is not None and ex.holds:
         why = sym.detail if sym is not None else "symbolic witness not asked for"
-        reason = f"not proved for all sizes: {why}"
+        reason = f"not proved for all sizes: {why}; exact: {ex.detail}"
         return Verdict("checked", witnesses=shown, reason=reason, sizes=ex.sizes)  # type: ignore[arg-type]
     if "numeric" in held:
         return Verdict(
