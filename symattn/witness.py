@@ -16,7 +16,7 @@ import sympy
 from symattn import numeric
 from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
-from symattn.expr import Entry, MatExpr, dims_in, expand_entries, index, walk
+from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
 
 Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
 
@@ -228,30 +228,183 @@ def exact(
     *,
     plans: Iterable[Mapping[sympy.Symbol, int]] | None = None,
     assuming: Sequence[sympy.Basic] = (),
+    method: str = "auto",
 ) -> WitnessResult:
-    """Equal at explicit sizes, every entry an independent symbol (full expansion)."""
+    """Equal at explicit sizes, every entry an independent symbol.
+
+    Each size plan is checked by full symbolic expansion when that is cheap (estimated terms
+    at most `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`symattn.modp`),
+    whose detail states the chance of a false "equal". `method` forces "expand" or "field".
+
+    >>> from symattn.attention import multi_head
+    >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
+    >>> r = exact(mh.output, mh.blockwise, {})
+    >>> r.holds, r.detail.startswith("equal mod p at 3 independent random points")
+    (True, True)
+    """
     ranges = dict(ranges)
-    a, b = _generic_entries(lhs, rhs, ranges)
-    dims = dims_of(a, b, indices=ranges)
+    generic = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, generic)
+    dims = dims_of(a, b, indices=generic)
     if plans is None:
         plans = size_plans(dims)
-    checked = []
+    checked, details = [], []
     for plan in plans:
         subs = substitution(plan)
-        for point in index_points(ranges, subs):
-            if not _holds(assuming, subs, point):
-                continue
-            try:
-                diff = _zero(instantiate(a, subs, point) - instantiate(b, subs, point))
-            except (ValueError, TypeError, NotImplementedError) as exc:
-                return WitnessResult(None, f"exact expansion failed: {exc}")
-            if diff is not True:
-                cex = counterexample(lhs, rhs, ranges, assuming=assuming)
-                if cex is not None:
-                    return WitnessResult(False, "the two sides differ", cex)
-                return WitnessResult(None, "exact expansion did not simplify to zero")
-        checked.append(tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)))
-    return WitnessResult(True, "equal after full expansion", sizes=tuple(checked))
+        cost = expansion_cost(lhs, rhs, ranges, subs)
+        use_field = method == "field" or (method == "auto" and cost > EXPAND_LIMIT)
+        if use_field:
+            result = _field_plan(lhs, rhs, ranges, subs, assuming, cost)
+        else:
+            result = _expand_plan(lhs, rhs, ranges, subs, assuming)
+        if result.holds is not True:
+            return result
+        details.append(result.detail)
+        if plan:
+            checked.append(_named(plan))
+    return WitnessResult(True, "; ".join(dict.fromkeys(details)), sizes=tuple(checked))
+
+
+# Full expansion above this many estimated terms (index points x terms per entry) is slow in
+# sympy (about a second per few hundred terms); the field evaluation takes milliseconds.
+EXPAND_LIMIT = 64
+_EXPAND_FALLBACK = 20_000  # the field evaluator cannot take the claim: expand up to this
+
+
+def _named(plan: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:
+    return tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
+
+
+def _expand_plan(lhs, rhs, ranges, subs, assuming) -> WitnessResult:  # type: ignore[no-untyped-def]
+    rng = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, rng)
+    for point in index_points(rng, subs):
+        if not _holds(assuming, subs, point):
+            continue
+        try:
+            diff = _zero(instantiate(a, subs, point) - instantiate(b, subs, point))
+        except (ValueError, TypeError, NotImplementedError) as exc:
+            return WitnessResult(None, f"exact expansion failed: {exc}")
+        if diff is not True:
+            cex = counterexample(lhs, rhs, ranges, assuming=assuming)
+            if cex is not None:
+                return WitnessResult(False, "the two sides differ", cex)
+            return WitnessResult(None, "exact expansion did not simplify to zero")
+    return WitnessResult(True, "equal after full expansion")
+
+
+def _field_plan(lhs, rhs, ranges, subs, assuming, cost) -> WitnessResult:  # type: ignore[no-untyped-def]
+    from symattn import modp
+
+    at = {s: sympy.Integer(v) for s, v in subs.items()}
+    rng = {v: tuple(sympy.sympify(x).xreplace(at) for x in r) for v, r in ranges.items()}
+    try:
+        found = modp.check(
+            lhs.xreplace(at),
+            rhs.xreplace(at),
+            rng,
+            assuming=[c.xreplace(at) for c in assuming],
+        )
+    except modp.Unsupported as exc:
+        if cost <= _EXPAND_FALLBACK:
+            return _expand_plan(lhs, rhs, ranges, subs, assuming)
+        return WitnessResult(None, f"exact evaluation not supported ({exc}); too large to expand")
+    if found.equal:
+        return WitnessResult(True, found.detail())
+    if found.uses_atoms and cost <= _EXPAND_FALLBACK:
+        # exp(a + b) = exp(a) exp(b) is invisible to the field model (softmax shift
+        # invariance); full expansion sees it, and gives the counterexample when false.
+        return _expand_plan(lhs, rhs, ranges, subs, assuming)
+    cex = _small_counterexample(lhs, rhs, ranges, subs, assuming, cost)
+    if cex is not None:
+        return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
+    if not found.uses_atoms:
+        # No exp or algebraic atoms: the field values are a certificate that the sides differ.
+        return WitnessResult(False, f"the two sides differ: {found.detail()}")
+    return WitnessResult(
+        None,
+        f"{found.detail()} with exp or algebraic numbers as free values; "
+        "no counterexample confirmed the difference",
+    )
+
+
+def _small_counterexample(lhs, rhs, ranges, subs, assuming, cost) -> Counterexample | None:  # type: ignore[no-untyped-def]
+    """Symbolic dims: the search at small sizes; explicit sizes: only when expansion is cheap."""
+    if dims_of(lhs, rhs, indices=ranges) or cost <= _EXPAND_FALLBACK:
+        return counterexample(lhs, rhs, ranges, assuming=assuming)
+    return None
+
+
+def expansion_cost(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    subs: Mapping[sympy.Symbol, int],
+) -> int:
+    """Estimated work of full expansion: index points x terms in one expanded entry.
+
+    >>> from symattn.attention import multi_head
+    >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
+    >>> expansion_cost(mh.output, mh.blockwise, {}, {})
+    40960
+    """
+    at = {s: sympy.Integer(v) for s, v in subs.items()}
+    points = 1
+    for lo, hi in ranges.values():
+        points *= _count(lo, hi, at)
+    if isinstance(lhs, MatExpr):
+        points *= _size(lhs.rows, at) * _size(lhs.cols, at)
+    # full expansion looks at a sample of at most _MAX_INDEX_POINTS index points
+    return min(points, _MAX_INDEX_POINTS) * (_terms(lhs, at) + _terms(rhs, at))
+
+
+def _size(e: object, at: Mapping, low: bool = False) -> int:
+    v = sympy.sympify(e).xreplace(dict(at))
+    if v.is_Integer:
+        return int(v)
+    return 1 if low else _BIG
+
+
+_BIG = 64  # an index-dependent bound with no number yet
+
+
+def _terms(e: sympy.Basic, at: Mapping) -> int:
+    """Terms in one fully expanded entry (an estimate; softmax counts its row sum)."""
+    from symattn.expr import ColSoftmax, Concat, Dot, MatAdd, MatMul, MatSum, Scale, Softmax
+
+    if isinstance(e, MatMul):
+        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, (MatAdd, sympy.Add)):
+        return sum(_terms(a, at) for a in e.args)
+    if isinstance(e, Scale):
+        return _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, (Softmax, ColSoftmax)):
+        return (_size(e.rows, at) + _size(e.cols, at)) * _terms(e.args[0], at)
+    if isinstance(e, MatSum):
+        return _count(e.args[2], e.args[3], at) * _terms(e.body, at)
+    if isinstance(e, Concat):
+        return _terms(e.body, at)
+    if isinstance(e, Dot):
+        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, sympy.Sum):
+        out = _terms(e.function, at)
+        for _, lo, hi in e.limits:
+            out *= _count(lo, hi, at)
+        return out
+    if isinstance(e, sympy.Mul):
+        out = 1
+        for a in e.args:
+            out *= _terms(a, at)
+        return out
+    if isinstance(e, (sympy.Indexed, sympy.Symbol)) or not e.args:
+        return 1
+    if isinstance(e, MatExpr) and not isinstance(e, MatSym):
+        return max((_terms(a, at) for a in e.args if isinstance(a, MatExpr)), default=1)
+    return max((_terms(a, at) for a in e.args), default=1)
+
+
+def _count(lo: object, hi: object, at: Mapping) -> int:
+    return max(_size(hi, at) - _size(lo, at, low=True) + 1, 1)
 
 
 def _holds(assuming: Sequence[sympy.Basic], subs: Mapping, point: Mapping) -> bool:
