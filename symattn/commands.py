@@ -30,14 +30,22 @@ OK, FALSE, USAGE = 0, 1, 2
 class _TextPrinter(StrPrinter):
     """sympy's str printer, taught the chapter's notation: `A_{ik}`, `sum_{k=1}^{p}`, `q_i·k_j`."""
 
+    printmethod = "_symattn_text"  # not `_sympystr`: Indexed would print itself as f[i, j]
+
     def _print_Entry(self, e: E.Entry) -> str:
         m, i, j = e.args
         if isinstance(m, (E.MatSym, E.HeadSym)):
-            return f"{plain(m)}_{_subscript(i, j)}"
+            name = plain(m)
+            return f"{f'({name})' if '_' in name else name}_{_subscript(i, j)}"
         return f"({plain(m)})_{_subscript(i, j)}"
 
     def _print_Indexed(self, e: sympy.Indexed) -> str:
-        return f"{e.base.label}_{_subscript(*e.indices)}"
+        name = str(e.base.label)
+        if name.endswith("^()"):  # a head family: Z^()[h, i, j] is Z^(h)_{ij}
+            head, *rest = e.indices
+            return f"{name[:-3]}^({head})_{_subscript(*rest)}"
+        name = f"({name})" if "_" in name else name
+        return f"{name}_{_subscript(*e.indices)}"
 
     def _print_Dot(self, e: E.Dot) -> str:
         return f"{plain(e.args[0])}·{plain(e.args[1])}"
@@ -74,6 +82,13 @@ def text(e: sympy.Basic) -> str:
     >>> f"{text(lhs)} = {text(rhs)}"
     '(AB)_{ij} = sum_{k=1}^{p} A_{ik}*B_{kj}'
     """
+    if isinstance(e, E.MatSum):
+        v, lo, hi = e.limits
+        return f"sum_{{{v}={lo}}}^{{{hi}}} {text(e.body)}"
+    if isinstance(e, E.Scale) and e.scalar.has(E.Entry, E.Dot, sympy.Indexed):
+        body = text(e.args[1])
+        body = f"({body})" if isinstance(e.args[1], (E.MatAdd, E.Scale)) else body
+        return f"{text(e.scalar)} {body}"
     if isinstance(e, E.MatExpr):
         return plain(e)
     return str(_TextPrinter().doprint(e))
