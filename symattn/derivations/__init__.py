@@ -26,12 +26,12 @@ _LEGEND = {
     "zh": [
         "本文每一行推导都由 symattn 的内核检查过。行末括号里先写依据，再写检查的范围：",
         Math(r"\checkmark"),
-        " 对所有维度成立——符号证明，对任意 ",
+        " 任意维度——符号证明，对任意 ",
         Math("n, d, d_k, d_v, H"),
         " 都成立；",
         Math(r"\checkmark"),
-        " 在所给维度下成立——部分维度取了具体数值，其余仍为符号；逐项精确核对——在所列的具体尺寸下，"
-        "把每个元素当作独立符号完全展开后比较。",
+        " 所给维度——符号证明，但部分维度取了具体数值，其余仍为符号；精确核对——只在所列的具体尺寸下，"
+        "把每个元素当作独立符号完全展开后比较，不是对所有尺寸的证明。",
     ],
     "en": [
         "Every line below was checked by the symattn kernel. The note at the end of a line "
@@ -41,9 +41,9 @@ _LEGEND = {
         Math("n, d, d_k, d_v, H"),
         "; ",
         Math(r"\checkmark"),
-        " at the sizes shown: some dims are numbers, the rest symbols; checked exactly: "
-        "at the listed explicit sizes, with every entry an independent symbol, both sides were "
-        "expanded and compared.",
+        " sizes shown: a symbolic proof where some dims are numbers and the rest symbols; exact: "
+        "only at the listed explicit sizes, with every entry an independent symbol, both sides "
+        "were expanded and compared (not a proof for all sizes).",
     ],
 }
 
@@ -69,6 +69,7 @@ def document(secs: Sequence[Section], lang: Lang, figures: Path | None) -> Docum
     1
     """
     doc = Document(lang, TITLE[lang])
+    doc.raw(r"\renewcommand{\thesection}{6.\arabic{section}}")
     doc.paragraph(_LEGEND[lang])
     for sec in secs:
         render(sec, doc, figures)

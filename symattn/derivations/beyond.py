@@ -38,7 +38,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.6'
     """
-    b = Builder("6.6", Text("6.6 章节之外的几个推论", "6.6 Beyond the chapter"), on_check)
+    b = Builder("6.6", Text("章节之外的几个推论", "Beyond the chapter"), on_check)
     _block_identity(b)
     _shift(b)
     _sqrt_dk(b)

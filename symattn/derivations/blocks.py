@@ -16,7 +16,7 @@ import sympy
 from symattn.dims import Shape, dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError
 from symattn.expr import MatExpr
-from symattn.latex.derivation import matrix_latex, proof_lines, step_scope
+from symattn.latex.derivation import fit_lines, matrix_latex, proof_lines, step_scope
 from symattn.latex.document import Document, Math, Prose
 from symattn.latex.printer import latex, shape_latex
 from symattn.proof import Derivation, Proof, Verdict
@@ -245,8 +245,8 @@ class Tally:
 _PROVED_NOTE = {
     "proved": {"en": "proved for all sizes", "zh": "对所有维度已证明"},
     "false": {"en": "refuted by a counterexample", "zh": "被反例否定"},
-    "shape_error": {"en": "rejected: the index ranges do not fit the shapes",
-                    "zh": "内核拒绝：下标范围与矩阵形状不符"},
+    "shape_error": {"en": "rejected by the kernel: the shapes do not fit",
+                    "zh": "内核拒绝：形状不相容"},
 }
 _SYMPY_NOTE = {"en": "computed with sympy, outside the kernel", "zh": "用 sympy 计算，不属于内核证明"}
 
@@ -277,7 +277,7 @@ def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> N
         doc.paragraph(_with_note(b.text(lang), _check_note(lang), lang))
     elif isinstance(b, Computation):
         lines = [(tex, None if why is None else why(lang)) for tex, why in b.lines]
-        doc.align(lines)
+        doc.align(fit_lines(lines, lang))
         doc.paragraph(_with_note(b.how(lang), _SYMPY_NOTE[lang], lang))
     elif isinstance(b, Figure) and figures is not None:
         _render_figure(b, doc, lang, figures)

@@ -61,7 +61,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> sec.key, len(sec.blocks) > 10
     ('6.1', True)
     """
-    b = Builder("6.1", Text("6.1 五个词元的算例", "6.1 A worked example with five tokens"), on_check)
+    b = Builder("6.1", Text("五个词元的算例", "A worked example with five tokens"), on_check)
     s5 = single_head(n=5, d_k=64)
     n7 = single_head(n=7, d_k=64)
     i, j, r = index("i"), index("j"), index("r")

@@ -22,7 +22,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.2'
     """
-    b = Builder("6.2", Text("6.2 任意长度 n 的矩阵形式", "6.2 The matrix form for any length n"), on_check)
+    b = Builder("6.2", Text(["任意长度 ", M("n"), " 的矩阵形式"], ["The matrix form for any length ", M("n")]), on_check)
     s = single_head()
     Q, K, V, A, X, Z = s.Q, s.K, s.V, s.A, s.X, s.Z
     i, j, k = index("i"), index("j"), index("l")

@@ -46,7 +46,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.3'
     """
-    b = Builder("6.3", Text("6.3 逐元素核对矩阵写法", "6.3 Checking the matrix form entry by entry"),
+    b = Builder("6.3", Text("逐元素核对矩阵写法", "Checking the matrix form entry by entry"),
                 on_check)
     s = single_head()
     Q, K, V, A, Z = s.Q, s.K, s.V, s.A, s.Z

@@ -26,7 +26,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.4'
     """
-    b = Builder("6.4", Text("6.4 多个注意力头", "6.4 Several attention heads"), on_check)
+    b = Builder("6.4", Text("多个注意力头", "Several attention heads"), on_check)
     mh = multi_head()
     h = mh.h
     i, j = index("i"), index("j")

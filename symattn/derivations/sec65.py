@@ -24,7 +24,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.5'
     """
-    b = Builder("6.5", Text("6.5 拼接之后为什么还要乘 W_O", "6.5 Why the concatenation is multiplied by W_O"),
+    b = Builder("6.5", Text(["拼接之后为什么还要乘 ", M("W_O")], ["Why the concatenation is multiplied by ", M("W_O")]),
                 on_check)
     mh = multi_head()
     X = mh.X

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 import sympy
 
 from symattn.expr import MatExpr, walk
-from symattn.latex.document import Math, Prose, chain_lines, render_align
+from symattn.latex.document import Math, Prose, chain_lines, render_align, render_prose
 from symattn.latex.matrix import bmatrix, labelled_matrix
 from symattn.latex.printer import latex, written_order
 from symattn.proof import Proof, Step
 from symattn.rules import describe
 
 _SCOPE = {
-    "all": {"en": "all sizes", "zh": "对所有维度成立"},
-    "shown": {"en": "at the sizes shown", "zh": "在所给维度下成立"},
-    "checked": {"en": "checked exactly at {sizes}", "zh": "在{sizes}下逐项精确核对"},
+    "all": {"en": "all sizes", "zh": "任意维度"},
+    "shown": {"en": "sizes shown", "zh": "所给维度"},
+    "checked": {"en": "exact at {sizes}", "zh": "{sizes}精确核对"},
 }
 
 # Plain-text mathematics inside a rule's description (`QK^T`, `a_ij`, `W_O^(h)`, `v_1..v_i`).
@@ -81,7 +81,7 @@ def justification(step: Step, lang: str) -> list[str | Math]:
     note = _SCOPE[scope][lang if lang in ("en", "zh") else "en"]
     if scope == "checked":
         sizes = "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in step.verdict.sizes)
-        default = "这些尺寸" if lang == "zh" else "these sizes"
+        default = "在此尺寸下" if lang == "zh" else "these sizes"
         note = note.format(sizes=sizes or default)
     sep = "；" if lang == "zh" else "; "
     mark: list[str | Math] = [Math(r"\checkmark"), " "] if scope != "checked" else []
@@ -101,8 +101,74 @@ def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[s
     """
     order = written_order(proof.lhs, *(s.after for s in proof.steps))
     opts = {"order": order, "lang": lang, **style}
+    lhs = latex(proof.lhs, **opts)  # type: ignore[arg-type]
     steps = [(latex(s.after, **opts), justification(s, lang)) for s in proof.steps]  # type: ignore[arg-type]
-    return chain_lines(latex(proof.lhs, **opts), steps)  # type: ignore[arg-type]
+    return fit_lines(chain_lines(lhs, steps), lang)  # type: ignore[arg-type]
+
+
+def fit_lines(lines: Sequence[tuple[str, Prose | None]], lang: str) -> list[tuple[str, Prose | None]]:
+    """The lines as given when they fit beside their justifications; else stacked.
+
+    Stacked: everything in one left-aligned column, each justification on a line of its own
+    in a paragraph box (the line width is estimated, see ``math_em``).
+
+    >>> fit_lines([("a &= b", "why")], "en")
+    [('a &= b', 'why')]
+    """
+    if not _too_wide(lines):
+        return list(lines)
+    out: list[tuple[str, Prose | None]] = []
+    left, right = ("（", "）") if lang == "zh" else ("(", ")")
+    for tex, why in lines:
+        head, _, rest = tex.partition("&")
+        if head.strip():
+            out.append((f"&{head.strip()}", None))
+        out.append((f"&\\quad {rest.strip()}", None))
+        if why is not None:
+            box = rf"\parbox[t]{{0.8\linewidth}}{{\raggedright {left}{render_prose(why)}{right}}}"
+            out.append((rf"&\qquad {box}", None))
+    return out
+
+
+#: Roughly what fits on a line of the standard article/ctexart text block, in em.
+LINE_EM = 40.0
+_DROP = re.compile(r"\\(?:left|right|operatorname|mathsf|mathbb|mathbf|mathrm|text|qquad|quad)\b")
+_FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
+_SUMSYM = re.compile(r"\\sum_\{[^{}]*\}\^\{[^{}]*\}")
+
+
+def math_em(tex: str) -> float:
+    r"""A rough width of inline/display math in em (fractions count their wider part).
+
+    >>> math_em(r"QK^{\mathsf T}") < math_em(r"\sum_{r=1}^{d_k} Q_{ir}K_{jr}")
+    True
+    """
+    t = _SUMSYM.sub("SS", _DROP.sub("", tex))
+    for _ in range(6):
+        t, k = _FRAC.subn(lambda m: max(m.group(1), m.group(2), key=len), t)
+        if not k:
+            break
+    t = re.sub(r"\\[A-Za-z]+", "x", t)
+    t = re.sub(r"[{}]", "", t)
+    subs = sum(len(m) for m in re.findall(r"[_^]([A-Za-z0-9(),+'-]+)", t))
+    return 0.5 * (len(t) - subs) + 0.3 * subs
+
+
+def prose_em(p: Prose) -> float:
+    """A rough width of prose in em: CJK characters (ctexart sets them larger) 1.3, others 0.45."""
+    if isinstance(p, Math):
+        return math_em(p.latex)
+    if isinstance(p, str):
+        return sum(1.3 if ord(ch) > 0x2E7F else 0.45 for ch in p)
+    return sum(prose_em(x) for x in p)
+
+
+def _too_wide(lines: Sequence[tuple[str, Prose | None]]) -> bool:
+    cols = [tex.partition("&") for tex, _ in lines]
+    left = max(math_em(a) for a, _, _ in cols)
+    right = max(math_em(c) for _, _, c in cols)
+    why = max((prose_em(w) for _, w in lines if w is not None), default=-2.0)
+    return left + right + 2 + why + 2 > LINE_EM
 
 
 def render_proof(proof: Proof, lang: str = "en", **style: object) -> str:

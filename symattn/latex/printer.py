@@ -454,7 +454,7 @@ class _Printer:
         return f"({self.p(m)[0]})_{{{self.subscript([i, j])}}}"
 
 
-# Dims in a product: n, d, then H directly before the per-head width (`n\,d\,Hd_v`).
+# Dims in a product: n, d, then H directly before the per-head width (n, d, Hd_v).
 _DIM_ORDER = {"n": 0, "d": 1, "H": 2, "d_k": 3, "d_v": 4}
 
 
@@ -466,7 +466,7 @@ def _dim_name(f: sympy.Basic) -> str | None:
 
 
 def _glue(prev: sympy.Basic, cur: sympy.Basic, text: str) -> str:
-    """What goes between two factors: `\cdot` between numbers, a thin space between dims."""
+    r"""What goes between two factors: `\cdot` between numbers, a thin space between dims."""
     if prev.is_number and text[0].isdigit():
         return r"\cdot "
     if isinstance(prev, sympy.Symbol) and prev.name != "H" and _dim_name(cur) is not None:
