@@ -122,6 +122,12 @@ class MatExpr(Basic):
 
         return expr_latex(self)
 
+    def _sympystr(self, printer: object) -> str:
+        # sympy's str printer dispatches on class *names*: it would take our MatMul, MatAdd and
+        # Transpose for its own and crash inside str() of an entry; print the generic form.
+        args = ", ".join(printer._print(a) for a in self.args)  # type: ignore[attr-defined]
+        return f"{type(self).__name__}({args})"
+
 
 def _symbols_in(*objs: object) -> set[sympy.Symbol]:
     out: set[sympy.Symbol] = set()
