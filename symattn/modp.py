@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import sympy
@@ -106,9 +107,9 @@ def matmul(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
     return out
 
 
-def power(x: object, k: int, p: int) -> object:
+def power(x: Any, k: int, p: int) -> Any:
     """`x**k mod p` elementwise for k >= 0 (square and multiply; every product below 2^62)."""
-    result: object = np.ones_like(x) if isinstance(x, np.ndarray) else 1
+    result: Any = np.ones_like(x) if isinstance(x, np.ndarray) else 1
     base = x
     while k:
         if k & 1:
@@ -118,7 +119,7 @@ def power(x: object, k: int, p: int) -> object:
     return result
 
 
-def inverse(x: object, p: int) -> object:
+def inverse(x: Any, p: int) -> Any:
     """The modular inverse (Fermat); a zero anywhere means this trial must be drawn again."""
     if np.any(np.asarray(x) % p == 0):
         raise _Resample
@@ -162,7 +163,7 @@ class Field:
     ):
         self.p, self.rng, self.shapes, self.draw = p, rng, dict(shapes), draw
         self.leaves: dict[tuple, np.ndarray] = {}
-        self.env: dict[sympy.Symbol, object] = {}
+        self.env: dict[sympy.Symbol, Any] = {}
         self.depth = 0
         self.cache: dict[tuple, np.ndarray] = {}
         self.oracle: dict[int, int] = {}
@@ -183,7 +184,7 @@ class Field:
             self.atoms[key] = int(self.rng.integers(1, self.p))
         return self.atoms[key]
 
-    def exp(self, x: object) -> object:
+    def exp(self, x: object) -> Any:
         """A random function of the value: the same argument always gets the same exp."""
         arr = np.asarray(x, dtype=np.int64)
         flat = arr.ravel()
@@ -202,7 +203,7 @@ class Field:
             syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
         return tuple(s for s in syms if s in self.env)
 
-    def index(self, e: sympy.Expr) -> object:
+    def index(self, e: sympy.Expr) -> Any:
         """An index expression as an int (or an int array when it ranges over an axis)."""
         if e.is_Integer:
             return int(e)
@@ -251,7 +252,7 @@ class Field:
         return (self.size(m.rows), self.size(m.cols))
 
     # -- scalars --
-    def scalar(self, e: sympy.Basic) -> object:
+    def scalar(self, e: sympy.Basic) -> Any:
         """A scalar as a field element (an array when it ranges over index axes)."""
         p = self.p
         if e.is_Rational:
@@ -264,7 +265,7 @@ class Field:
                 return g(self, e)
         raise Unsupported(f"{type(e).__name__} has no exact field evaluation")
 
-    def bind(self, v: sympy.Symbol, lo: int, hi: int, body: Callable[[], object]) -> object:
+    def bind(self, v: sympy.Symbol, lo: int, hi: int, body: Callable[[], Any]) -> Any:
         """Run `body` with `v` bound to the axis lo..hi (or value by value if it must)."""
         old, d = self.env.get(v, _MISSING), self.depth
         self.env[v] = np.arange(lo, hi + 1, dtype=np.int64).reshape((-1,) + (1,) * d)
@@ -278,7 +279,7 @@ class Field:
             else:
                 self.env[v] = old
 
-    def fix(self, v: sympy.Symbol, value: int, body: Callable[[], object]) -> object:
+    def fix(self, v: sympy.Symbol, value: int, body: Callable[[], Any]) -> Any:
         old = self.env.get(v, _MISSING)
         self.env[v] = value
         try:
@@ -389,7 +390,7 @@ _MATRIX: dict[type, Callable[[Field, MatExpr], np.ndarray]] = {
 # ---- scalar nodes -------------------------------------------------------------------------
 
 
-def _symbol(f: Field, e: sympy.Symbol) -> object:
+def _symbol(f: Field, e: sympy.Symbol) -> Any:
     if e in f.env:
         return f.env[e] % f.p  # type: ignore[operator]
     if e.is_integer:
@@ -397,21 +398,21 @@ def _symbol(f: Field, e: sympy.Symbol) -> object:
     return f.atom(e)
 
 
-def _add(f: Field, e: sympy.Add) -> object:
-    acc: object = 0
+def _add(f: Field, e: sympy.Add) -> Any:
+    acc: Any = 0
     for a in e.args:
         acc = (acc + f.scalar(a)) % f.p  # type: ignore[operator]
     return acc
 
 
-def _mul(f: Field, e: sympy.Mul) -> object:
-    acc: object = 1
+def _mul(f: Field, e: sympy.Mul) -> Any:
+    acc: Any = 1
     for a in e.args:
         acc = acc * f.scalar(a) % f.p  # type: ignore[operator]
     return acc
 
 
-def _pow(f: Field, e: sympy.Pow) -> object:
+def _pow(f: Field, e: sympy.Pow) -> Any:
     if e.exp.is_Integer:
         k = int(e.exp)
         base = f.scalar(e.base)
@@ -423,11 +424,11 @@ def _pow(f: Field, e: sympy.Pow) -> object:
     raise Unsupported(f"cannot evaluate the power {e} exactly")
 
 
-def _sum(f: Field, e: sympy.Sum) -> object:
+def _sum(f: Field, e: sympy.Sum) -> Any:
     return _sum_limits(f, e.function, list(e.limits))
 
 
-def _sum_limits(f: Field, body: sympy.Expr, limits: list) -> object:
+def _sum_limits(f: Field, body: sympy.Expr, limits: list) -> Any:
     if not limits:
         return f.scalar(body)
     v, lo, hi = limits[-1]  # sympy lists the innermost limit first
@@ -448,7 +449,7 @@ def _sum_limits(f: Field, body: sympy.Expr, limits: list) -> object:
     return _reduce(np.asarray(val), d, b - a + 1, f.p)
 
 
-def _reduce(val: np.ndarray, d: int, length: int, p: int) -> object:
+def _reduce(val: np.ndarray, d: int, length: int, p: int) -> Any:
     """Sum over the axis at position d from the right (absent or broadcast: times length)."""
     if val.ndim <= d:
         return val * length % p
@@ -457,7 +458,7 @@ def _reduce(val: np.ndarray, d: int, length: int, p: int) -> object:
     return val.sum(axis=0) % p  # length * 2^31 < 2^63
 
 
-def _indexed(f: Field, e: sympy.Indexed) -> object:
+def _indexed(f: Field, e: sympy.Indexed) -> Any:
     name = str(e.base.label)
     idx = [f.index(k) for k in e.indices]
     if name not in f.shapes:
@@ -478,17 +479,17 @@ def _indexed(f: Field, e: sympy.Indexed) -> object:
     return arr[_at(_check(idx[0], rows, name)), _at(_check(idx[1], cols, name))]
 
 
-def _check(i: object, size: int, name: str) -> object:
+def _check(i: Any, size: int, name: str) -> Any:
     if np.min(i) < 1 or np.max(i) > size:  # type: ignore[call-overload]
         raise Unsupported(f"an index of {name} leaves 1..{size}")
     return i
 
 
-def _at(i: object) -> object:
+def _at(i: object) -> Any:
     return i - 1  # type: ignore[operator]
 
 
-def _entry(f: Field, e: Entry) -> object:
+def _entry(f: Field, e: Entry) -> Any:
     m = f.mat(e.matrix)
     i = _check(f.index(e.args[1]), m.shape[0], str(e.matrix))
     j = _check(f.index(e.args[2]), m.shape[1], str(e.matrix))
@@ -503,13 +504,13 @@ def _rows(f: Field, u: MatExpr) -> np.ndarray:
     return f.mat(u)[0]
 
 
-def _dot(f: Field, e: Dot) -> object:
+def _dot(f: Field, e: Dot) -> Any:
     u, v = _rows(f, e.args[0]), _rows(f, e.args[1])
     return (u * v % f.p).sum(axis=-1) % f.p
 
 
-def _piecewise(f: Field, e: sympy.Piecewise) -> object:
-    out: object = None
+def _piecewise(f: Field, e: sympy.Piecewise) -> Any:
+    out: Any = None
     for value, cond in reversed(e.args):
         if value in (sympy.oo, -sympy.oo):
             raise Unsupported("an infinite branch has no field value")
@@ -518,7 +519,7 @@ def _piecewise(f: Field, e: sympy.Piecewise) -> object:
     return out
 
 
-def _truth(f: Field, cond: sympy.Basic) -> object:
+def _truth(f: Field, cond: sympy.Basic) -> Any:
     if cond in (sympy.true, sympy.false):
         return bool(cond)
     if isinstance(cond, sympy.core.relational.Relational):
@@ -533,7 +534,7 @@ def _truth(f: Field, cond: sympy.Basic) -> object:
     raise Unsupported(f"cannot decide {cond}")
 
 
-_SCALAR: dict[type, Callable[[Field, sympy.Basic], object]] = {
+_SCALAR: dict[type, Callable[[Field, sympy.Basic], Any]] = {
     sympy.Add: _add,  # type: ignore[dict-item]
     sympy.Mul: _mul,  # type: ignore[dict-item]
     sympy.Pow: _pow,  # type: ignore[dict-item]
@@ -801,9 +802,8 @@ def _walk(f: Field, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no
                 raise
     total = 0
     for k in range(a, b + 1):
-        found, count = f.fix(
-            v, k, lambda k=k: _walk(f, lhs, rhs, rest, assuming, matrix, fixed + ((v.name, k),))
-        )
+        here = fixed + ((v.name, k),)
+        found, count = f.fix(v, k, lambda: _walk(f, lhs, rhs, rest, assuming, matrix, here))
         total += count
         if found is not None:
             return found, total
@@ -843,8 +843,126 @@ def _axes(f: Field) -> list[sympy.Symbol]:
     return [s for _, s in sorted(arrays, key=lambda x: -x[0])]
 
 
-def shapes_known(*terms: sympy.Basic) -> bool:
-    """True when every matrix in the terms has explicit (integer) rows and cols."""
-    return all(
-        x.rows.is_Integer and x.cols.is_Integer for t in terms for x in walk(t) if isinstance(x, MatExpr)
-    )
+# ---- a small readable counterexample ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sparse:
+    """Entries (all others 0) at which the two sides differ, with both exact values."""
+
+    entries: tuple[tuple[str, int], ...]
+    left: sympy.Rational
+    right: sympy.Rational
+
+
+def shrink(
+    lhs: sympy.Basic,
+    rhs: sympy.Basic,
+    where: Sequence[tuple[str, int]],
+    *,
+    budget: int = 600,
+    seed: int = 0,
+) -> Sparse | None:
+    """Few small nonzero integer entries at which the sides differ at the point `where`.
+
+    For sides without free atoms (no exp, no algebraic numbers): start from small random
+    integers, then zero out blocks of entries (halving the blocks) while the sides still differ,
+    then try 1 for what is left. A difference mod p of these small values is a real difference.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> s = single_head(n=7, d=512, d_k=64, d_v=64); i, j = index("i"), index("j")
+    >>> shrink(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)), (("i", 2), ("j", 1)))
+    Sparse(entries=(('K[1,4]', 1), ('Q[2,4]', 1)), left=1, right=0)
+    """
+    shapes = learn_shapes(lhs, rhs)
+    names = {s.name: s for t in (lhs, rhs) for s in t.free_symbols if isinstance(s, sympy.Symbol)}
+    at = dict(where)
+    cell = (at.pop("row") - 1, at.pop("col") - 1) if isinstance(lhs, MatExpr) else ()
+    point = {names[k]: v for k, v in at.items() if k in names}
+    for attempt in range(5):
+        values: dict[tuple, np.ndarray] = {}
+        gen = np.random.default_rng([seed, attempt])
+
+        def draw(key, shape, _rng, _p, values=values, gen=gen):  # type: ignore[no-untyped-def]
+            if key not in values:
+                values[key] = gen.integers(-2, 4, size=shape, dtype=np.int64)
+            return values[key]
+
+        def differs(draw=draw, primes=PRIMES[:1]):  # type: ignore[no-untyped-def]
+            # one prime while minimising: a difference mod p is already a real difference
+            return _differs(lhs, rhs, point, cell, shapes, draw, primes)
+
+        if differs(primes=PRIMES[:2]) is None:
+            continue
+        _minimise(values, differs, budget)
+        found = differs()
+        if found is None:  # pragma: no cover - _minimise keeps the difference
+            return None
+        left, right, p = found
+        entries = tuple(
+            (_name(key, int(idx), arr.shape), int(arr.flat[idx]))
+            for key, arr in sorted(values.items(), key=lambda kv: str(kv[0]))
+            for idx in np.flatnonzero(arr)
+        )
+        return Sparse(entries, rational(left, p), rational(right, p))
+    return None
+
+
+def _differs(lhs, rhs, point, cell, shapes, draw, primes=PRIMES[:2]):  # type: ignore[no-untyped-def]
+    for p in primes:
+        f = Field(p, np.random.default_rng(0), shapes, draw)
+        f.env.update(point)
+        try:
+            if cell:
+                x, y = int(f.mat(lhs)[cell]), int(f.mat(rhs)[cell])
+            else:
+                x, y = int(np.asarray(f.scalar(lhs))), int(np.asarray(f.scalar(rhs)))
+        except _Resample:
+            return None
+        if x != y:
+            return x, y, p
+    return None
+
+
+def _minimise(values: dict[tuple, np.ndarray], differs: Callable, budget: int) -> None:
+    """Zero blocks of entries, halving the block size, while `differs()` stays true."""
+    keys = list(values)
+    sizes = [values[k].size for k in keys]
+    flat = np.concatenate([values[k].ravel() for k in keys])
+    start = 0
+    for k, size in zip(keys, sizes, strict=True):
+        values[k] = flat[start : start + size].reshape(values[k].shape)  # a view into flat
+        start += size
+    items = np.flatnonzero(flat)
+    chunk, evals = max(len(items), 1), 0
+    while len(items) and evals < budget:
+        kept = []
+        for s in range(0, len(items), chunk):
+            part = items[s : s + chunk]
+            old = flat[part].copy()
+            flat[part] = 0
+            evals += 1
+            if evals > budget or differs() is None:
+                flat[part] = old
+                kept.append(part)
+        items = np.concatenate(kept) if kept else items[:0]
+        if chunk == 1:
+            break
+        chunk = max(1, chunk // 2)
+    for i in items:
+        old = flat[i]
+        if old != 1 and evals < budget:
+            flat[i] = 1
+            evals += 1
+            if differs() is None:
+                flat[i] = old
+
+
+def _name(key: tuple, idx: int, shape: tuple[int, ...]) -> str:
+    r, c = divmod(idx, shape[1])
+    if len(key) == 2 and key[1] == "column":
+        return f"{key[0]}[{r + 1}]"
+    if len(key) == 2:
+        return f"{key[0]}^({key[1]})[{r + 1},{c + 1}]"
+    return f"{key[0]}[{r + 1},{c + 1}]"

@@ -9,7 +9,7 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import sympy
 
@@ -315,12 +315,17 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost) -> WitnessResult:  # typ
         # exp(a + b) = exp(a) exp(b) is invisible to the field model (softmax shift
         # invariance); full expansion sees it, and gives the counterexample when false.
         return _expand_plan(lhs, rhs, ranges, subs, assuming)
-    cex = _small_counterexample(lhs, rhs, ranges, subs, assuming, cost)
-    if cex is not None:
-        return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
+    if dims_of(lhs, rhs, indices=ranges):
+        cex = counterexample(lhs, rhs, ranges, assuming=assuming)  # at the smallest sizes
+        if cex is not None:
+            return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
     if not found.uses_atoms:
         # No exp or algebraic atoms: the field values are a certificate that the sides differ.
-        return WitnessResult(False, f"the two sides differ: {found.detail()}")
+        cex = _sparse_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+        return WitnessResult(False, f"the two sides differ: {found.detail()}", cex)
+    cex = _confirmed_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+    if cex is not None:
+        return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
     return WitnessResult(
         None,
         f"{found.detail()} with exp or algebraic numbers as free values; "
@@ -328,11 +333,159 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost) -> WitnessResult:  # typ
     )
 
 
-def _small_counterexample(lhs, rhs, ranges, subs, assuming, cost) -> Counterexample | None:  # type: ignore[no-untyped-def]
-    """Symbolic dims: the search at small sizes; explicit sizes: only when expansion is cheap."""
-    if dims_of(lhs, rhs, indices=ranges) or cost <= _EXPAND_FALLBACK:
-        return counterexample(lhs, rhs, ranges, assuming=assuming)
-    return None
+def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
+    """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
+    import numpy as np
+
+    from symattn import modp
+
+    at = dict(where)
+    cell = (at.pop("row"), at.pop("col")) if isinstance(lhs, MatExpr) else None
+    names = {s.name: s for t in (lhs, rhs) for s in _free(t)}
+    point = {names[k]: v for k, v in at.items() if k in names}
+    values: dict[tuple, np.ndarray] = {}
+    gen = np.random.default_rng(0)
+    env = numeric.Env(sizes={}, seed=0)
+    env.learn(lhs, rhs)
+
+    def draw(key: tuple, shape: tuple[int, int]) -> np.ndarray:
+        if key not in values:
+            values[key] = gen.integers(-2, 4, size=shape).astype(np.float64)
+        return values[key]
+
+    env.matrix = draw  # type: ignore[method-assign]
+    env.data = values
+
+    def differs() -> bool | None:
+        env.indices = dict(point)
+        try:
+            if cell is not None:
+                x = numeric.matrix(lhs, env)[cell[0] - 1, cell[1] - 1]
+                y = numeric.matrix(rhs, env)[cell[0] - 1, cell[1] - 1]
+            else:
+                x, y = numeric.scalar(lhs, env), numeric.scalar(rhs, env)
+        except numeric.EvalError:
+            return None
+        return True if abs(x - y) > 1e-6 * (1 + abs(x) + abs(y)) else None
+
+    if differs() is None:
+        return None
+    modp._minimise(values, differs, budget=400)
+    subs = {
+        sympy.Indexed(sympy.IndexedBase(_base(k)), *_idx(k, int(i), arr.shape)): int(arr.flat[i])
+        for k, arr in values.items()
+        for i in np.flatnonzero(arr)
+    }
+    try:
+        lf, rf = (_digits30(_entry_at(t, cell), point, subs) for t in (lhs, rhs))
+    except (ValueError, TypeError, KeyError, ZeroDivisionError):
+        return None
+    if abs(lf - rf) <= 1e-20 * (1 + abs(lf) + abs(rf)):
+        return None
+    shown = [(_entry_name(x), str(v)) for x, v in subs.items()]
+    where_shown = tuple(where) if cell is not None else _names(point)
+    return Counterexample(
+        sizes=(),
+        indices=where_shown,
+        entries=tuple(sorted(shown)) + (("every other entry", "0"),),
+        lhs=str(sympy.Float(lf, 12)),
+        rhs=str(sympy.Float(rf, 12)),
+        exact=False,
+    )
+
+
+def _names(point: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((s.name, v) for s, v in point.items()))
+
+
+def _entry_at(side: Term, cell) -> sympy.Expr:  # type: ignore[no-untyped-def]
+    if cell is not None:
+        side = Entry(side, sympy.Integer(cell[0]), sympy.Integer(cell[1]))
+    return expand_entries(side)
+
+
+def _digits30(e: sympy.Basic, env: Mapping, entries: Mapping) -> Any:
+    """Evaluate a scalar with 30-digit mpmath arithmetic; unlisted entries are 0."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        return _mp(e, dict(env), entries, mpmath)
+
+
+def _mp(e, env, entries, mp):  # type: ignore[no-untyped-def]
+    if e.is_Rational:
+        return mp.mpf(int(e.p)) / int(e.q)
+    if isinstance(e, sympy.Symbol):
+        return mp.mpf(env[e])
+    if isinstance(e, sympy.Add):
+        return mp.fsum(_mp(a, env, entries, mp) for a in e.args)
+    if isinstance(e, sympy.Mul):
+        return mp.fprod(_mp(a, env, entries, mp) for a in e.args)
+    if isinstance(e, sympy.Pow):
+        return _mp(e.base, env, entries, mp) ** _mp(e.exp, env, entries, mp)
+    if isinstance(e, sympy.exp):
+        return mp.exp(_mp(e.args[0], env, entries, mp))
+    if isinstance(e, sympy.Indexed):
+        idx = tuple(int(_index_value(k, env)) for k in e.indices)
+        return mp.mpf(entries.get(sympy.Indexed(e.base, *idx), 0))
+    if isinstance(e, sympy.Sum):
+        return _mp_sum(e.function, list(e.limits), env, entries, mp)
+    if isinstance(e, sympy.Piecewise):
+        for value, cond in e.args:
+            if bool(cond.xreplace({k: sympy.Integer(v) for k, v in env.items()})):
+                return _mp(value, env, entries, mp)
+        raise ValueError(f"no branch of {e} applies")
+    if e.is_number:
+        return mp.mpf(sympy.N(e, 35))
+    raise TypeError(f"cannot evaluate {type(e).__name__}")
+
+
+def _mp_sum(body, limits, env, entries, mp):  # type: ignore[no-untyped-def]
+    if not limits:
+        return _mp(body, env, entries, mp)
+    v, lo, hi = limits[-1]
+    total = mp.mpf(0)
+    for k in range(_index_value(lo, env), _index_value(hi, env) + 1):
+        total += _mp_sum(body, limits[:-1], {**env, v: k}, entries, mp)
+    return total
+
+
+def _index_value(e: sympy.Basic, env: Mapping) -> int:
+    v = sympy.sympify(e).xreplace({k: sympy.Integer(x) for k, x in env.items()})
+    if not v.is_Integer:
+        raise ValueError(f"index {e} has no value")
+    return int(v)
+
+
+def _base(key: tuple) -> str:
+    if len(key) == 3 and key[1] == "head":
+        return key[0] + "^()"
+    return str(key[0])
+
+
+def _idx(key: tuple, flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    r, c = divmod(flat, shape[1])
+    if len(key) == 3 and key[1] == "head":
+        return (key[2], r + 1, c + 1)
+    if len(key) == 2 and key[1] == "column":
+        return (r + 1,)
+    return (r + 1, c + 1)
+
+
+def _sparse_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
+    from symattn import modp
+
+    found = modp.shrink(lhs, rhs, where)
+    if found is None:
+        return None
+    return Counterexample(
+        sizes=(),
+        indices=tuple(where),
+        entries=tuple((k, str(v)) for k, v in found.entries) + (("every other entry", "0"),),
+        lhs=str(found.left),
+        rhs=str(found.right),
+        exact=True,
+    )
 
 
 def expansion_cost(
