@@ -134,3 +134,30 @@ def proof_html(p: Any) -> str:
     )
     table = '<table style="text-align:left">' + "".join(rows) + "</table>"
     return f'<div class="symattn-proof">{head}{table}</div>'
+
+
+class Rendered:
+    """Any kernel expression (a matrix or a scalar such as `(QK^T)_{ij}`) for Jupyter display."""
+
+    def __init__(self, e: Any):
+        self.expr = e
+
+    def _repr_latex_(self) -> str:
+        return f"${tex(self.expr)}$"
+
+    def __repr__(self) -> str:
+        return _plain(self.expr)
+
+
+def rendered(e: Any) -> Rendered:
+    """Wrap an expression so Jupyter shows its textbook LaTeX; scalars included.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import index, expand_entries
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> rendered(expand_entries(s.scores[i, j]))._repr_latex_()
+    '$\\\\sum_{r=1}^{d_k} Q_{ir}K_{jr}$'
+    >>> rendered(s.scores[i, j])
+    (QK^T)_{ij}
+    """
+    return Rendered(e)
