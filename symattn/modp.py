@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -803,7 +804,7 @@ def _walk(f: Field, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no
     total = 0
     for k in range(a, b + 1):
         here = fixed + ((v.name, k),)
-        found, count = f.fix(v, k, lambda: _walk(f, lhs, rhs, rest, assuming, matrix, here))
+        found, count = f.fix(v, k, partial(_walk, f, lhs, rhs, rest, assuming, matrix, here))
         total += count
         if found is not None:
             return found, total
