@@ -13,7 +13,7 @@ from sympy import Basic, Indexed, IndexedBase
 from sympy.core.symbol import Str
 
 from symattn.dims import Shape, as_dim, dims_equal, shape_str
-from symattn.errors import DimError, ShapeError
+from symattn.errors import DimError, ShapeError, SymattnError
 from symattn.limits import check_depth
 
 # Preferred letters for bound indices, by the dim they range over; the chapter's choices.
@@ -67,7 +67,7 @@ class MatExpr(Basic):
         """Entry (i, j) as a sympy scalar, every product expanded into an explicit sum."""
         if fresh is None:
             fresh = Fresh(_symbols_in(self, i, j))
-        return self._entry(sympy.sympify(i), sympy.sympify(j), fresh)
+        return self._entry(_sympify(i), _sympify(j), fresh)
 
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         raise NotImplementedError
@@ -90,12 +90,12 @@ class MatExpr(Basic):
             raise ShapeError(
                 f"use @ for the matrix product of {self} and {c}; * scales by a scalar"
             )
-        return Scale(sympy.sympify(c), self)
+        return Scale(_sympify(c), self)
 
     __rmul__ = __mul__
 
     def __truediv__(self, c: object) -> Scale:
-        return Scale(1 / sympy.sympify(c), self)
+        return Scale(1 / _sympify(c), self)
 
     @property
     def T(self) -> Transpose:
@@ -103,12 +103,12 @@ class MatExpr(Basic):
 
     def __getitem__(self, key: tuple[object, object]) -> sympy.Expr:
         """`M[i, j]`: the entry as an unexpanded `Entry` (a leaf symbol's entry is `Indexed`)."""
-        i, j = (sympy.sympify(k) for k in key)
+        i, j = (_sympify(k) for k in key)
         return Entry(self, i, j)
 
     def row(self, i: object) -> Row:
         """Row `i` as a 1 × cols matrix (the chapter's `q_i` is `Q.row(i)`)."""
-        return Row(self, sympy.sympify(i))
+        return Row(self, _sympify(i))
 
     def __str__(self) -> str:
         from symattn.show import plain
@@ -127,6 +127,16 @@ class MatExpr(Basic):
         # Transpose for its own and crash inside str() of an entry; print the generic form.
         args = ", ".join(printer._print(a) for a in self.args)  # type: ignore[attr-defined]
         return f"{type(self).__name__}({args})"
+
+
+def _sympify(x: object) -> sympy.Basic:
+    """sympify without string parsing: sympify of text runs eval, so text is refused."""
+    if isinstance(x, str):
+        raise SymattnError(
+            f"expected a number or a kernel expression, not the text {x!r} "
+            "(text is never evaluated)"
+        )
+    return sympy.sympify(x, strict=True)
 
 
 def _symbols_in(*objs: object) -> set[sympy.Symbol]:
@@ -176,7 +186,7 @@ class HeadSym(MatExpr):
     """Member `h` of a per-head family such as `Z^{(h)}` or `W_Q^{(h)}` (one shape for all)."""
 
     def __new__(cls, name: str, head: object, rows: object, cols: object) -> HeadSym:
-        return Basic.__new__(cls, Str(str(name)), sympy.sympify(head), as_dim(rows), as_dim(cols))
+        return Basic.__new__(cls, Str(str(name)), _sympify(head), as_dim(rows), as_dim(cols))
 
     @property
     def name(self) -> str:
@@ -317,7 +327,7 @@ class Scale(MatExpr):
 
     def __new__(cls, c: object, a: MatExpr) -> Scale:
         _check_mat(a)
-        c = sympy.sympify(c)
+        c = _sympify(c)
         if isinstance(c, MatExpr):
             raise ShapeError("Scale takes a scalar and a matrix")
         return Basic.__new__(cls, c, a)
@@ -430,7 +440,7 @@ class Row(MatExpr):
 
     def __new__(cls, a: MatExpr, i: object) -> Row:
         _check_mat(a)
-        return Basic.__new__(cls, a, sympy.sympify(i))
+        return Basic.__new__(cls, a, _sympify(i))
 
     @property
     def shape(self) -> Shape:
@@ -457,7 +467,7 @@ class RowBlock(MatExpr):
             f"cannot cut {a} ({shape_str(a.shape)}) into {count} blocks of {m} rows: "
             f"{a.rows} and {count}*{m} are not provably equal",
         )
-        return Basic.__new__(cls, a, sympy.sympify(head), m, count)
+        return Basic.__new__(cls, a, _sympify(head), m, count)
 
     @property
     def head(self) -> sympy.Expr:
@@ -495,7 +505,7 @@ class Concat(MatExpr):
         return (self.body.rows, self.count * self.body.cols)
 
     def member(self, h: object) -> MatExpr:
-        return self.body.xreplace({self.head: sympy.sympify(h)})
+        return self.body.xreplace({self.head: _sympify(h)})
 
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         split = _split_block_index(j, self.body.cols)
@@ -541,7 +551,7 @@ class MatSum(MatExpr):
 
     def __new__(cls, body: MatExpr, var: sympy.Symbol, lo: object, hi: object) -> MatSum:
         _check_mat(body)
-        return Basic.__new__(cls, body, var, sympy.sympify(lo), sympy.sympify(hi))
+        return Basic.__new__(cls, body, var, _sympify(lo), _sympify(hi))
 
     @property
     def body(self) -> MatExpr:
@@ -580,7 +590,7 @@ class Entry(sympy.Expr):
 
     def __new__(cls, m: MatExpr, i: object, j: object) -> Entry:
         _check_mat(m)
-        return sympy.Expr.__new__(cls, m, sympy.sympify(i), sympy.sympify(j))
+        return sympy.Expr.__new__(cls, m, _sympify(i), _sympify(j))
 
     @property
     def matrix(self) -> MatExpr:
@@ -623,7 +633,7 @@ def expand_entries(e: sympy.Expr, fresh: Fresh | None = None) -> sympy.Expr:
     >>> expand_entries((Q @ K.T)[i, j])
     Sum(K[j, r]*Q[i, r], (r, 1, d_k))
     """
-    e = sympy.sympify(e)
+    e = _sympify(e)
     if fresh is None:
         fresh = Fresh(_symbols_in(e))
     if not e.has(Entry, Dot):
