@@ -85,7 +85,7 @@ def normal_form(e: sympy.Expr, ranges: Mapping[sympy.Symbol, Range] | None = Non
     >>> a == b, normal_form(a) == normal_form(b)
     (False, True)
     """
-    e = expand_entries(sympy.sympify(e))
+    e = expand_entries(sympy.sympify(e, strict=True))  # never parse text
     rng = dict(ranges or {})
     return _canon(_norm(e, _Ctx(rng)))
 
