@@ -93,7 +93,7 @@ def _combine(x: Any, kids: list[float], sympy: Any) -> float:
     if isinstance(x, sympy.Sum):
         body = kids[0] if kids else 1.0
         for _, lo, hi in x.limits:
-            size = sympy.sympify(hi - lo + 1)
+            size = sympy.sympify(hi - lo + 1, strict=True)
             body *= float(size) if size.is_Integer and size > 0 else 1.0
         return body
     if isinstance(x, sympy.Mul):
