@@ -282,7 +282,9 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming) -> WitnessResult:  # type: ig
         if not _holds(assuming, subs, point):
             continue
         try:
-            diff = _zero(instantiate(a, subs, point) - instantiate(b, subs, point))
+            left, right = instantiate(a, subs, point), instantiate(b, subs, point)
+            # the same value (even -oo, whose difference would be nan) is equal
+            diff = left == right or _zero(left - right)
         except (ValueError, TypeError, NotImplementedError) as exc:
             return WitnessResult(None, f"exact expansion failed: {exc}")
         if diff is not True:
@@ -387,11 +389,15 @@ def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | N
     return Counterexample(
         sizes=(),
         indices=where_shown,
-        entries=tuple(sorted(shown)) + (("every other entry", "0"),),
+        entries=_sparse_entries(sorted(shown)),
         lhs=str(sympy.Float(lf, 12)),
         rhs=str(sympy.Float(rf, 12)),
         exact=False,
     )
+
+
+def _sparse_entries(shown: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple(shown) + ((("every other entry" if shown else "every entry"), "0"),)
 
 
 def _names(point: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:
@@ -481,7 +487,7 @@ def _sparse_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None
     return Counterexample(
         sizes=(),
         indices=tuple(where),
-        entries=tuple((k, str(v)) for k, v in found.entries) + (("every other entry", "0"),),
+        entries=_sparse_entries([(k, str(v)) for k, v in found.entries]),
         lhs=str(found.left),
         rhs=str(found.right),
         exact=True,
@@ -610,6 +616,8 @@ def _try_point(left, right, plan, point, rng: random.Random) -> Counterexample |
     atoms += scalars_of(left, right)
     values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
     lv, rv = left.xreplace(values), right.xreplace(values)
+    if lv == rv:
+        return None
     if lv.free_symbols or rv.free_symbols:
         return None  # something stayed symbolic: no honest counterexample here
     exact = not (lv.has(sympy.exp) or rv.has(sympy.exp) or lv.has(sympy.sqrt) or rv.has(sympy.sqrt))
