@@ -8,10 +8,10 @@ GOOD = "Scores: $(QK^T)_{ij} = q_i\\cdot k_j$.\n"
 BAD = "Line one.\n\nWrong: $(QK^T)_{ij} = q_j\\cdot k_i$.\n"
 
 
-def test_a_true_document_exits_0(run_cli, tmp_path):
+def test_a_true_document_exits_0(cli, tmp_path):
     doc = tmp_path / "good.md"
     doc.write_text(GOOD, encoding="utf-8")
-    r = run_cli("check", str(doc))
+    r = cli("check", str(doc))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 verified" in r.stdout
 

@@ -68,3 +68,24 @@ def test_help_does_not_import_the_front_ends():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "IMPORTED:"
+
+
+def test_derive_usage_error_exits_2(cli, tmp_path):
+    r = cli("derive", "--lang", "fr", "--out", str(tmp_path))
+    if "not available" in r.stderr:  # the derive front end is not installed here
+        assert r.returncode == 2
+        return
+    assert r.returncode == 2
+    assert "fr" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_missing_front_end_is_reported_not_raised(cli, monkeypatch):
+    """If symattn.check cannot be imported, `check` and `prove` say so and exit 2."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "symattn.check", None)  # makes the import fail
+    for args in (["check", "x.md"], ["prove", "a = b"]):
+        r = cli(*args)
+        assert r.returncode == 2
+        assert f"symattn {args[0]}: error: " in r.stderr
+        assert "is not available in this installation (symattn.check" in r.stderr

@@ -56,8 +56,8 @@ def test_no_match_is_an_empty_answer(cli):
 # ---- prove (needs symattn.check) --------------------------------------------------------
 
 
-def test_prove_true_claim(run_cli):
-    r = run_cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d_k")
+def test_prove_true_claim(cli):
+    r = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d_k")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verified: proved for all sizes [symbolic" in r.stdout
 

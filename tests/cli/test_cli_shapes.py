@@ -9,8 +9,8 @@ import pytest
 from symattn.commands import parse_dim, parse_dims, shapes
 
 
-def test_attention_steps(run_cli):
-    r = run_cli("shapes", "softmax(QK^T/sqrt(d_k))V")
+def test_attention_steps(cli):
+    r = cli("shapes", "softmax(QK^T/sqrt(d_k))V")
     assert r.returncode == 0, r.stderr
     lines = [line.split() for line in r.stdout.splitlines()]
     table = {parts[0]: " ".join(parts[1:]) for parts in lines}
