@@ -54,7 +54,8 @@ examples:
   symattn prove '(AV)_{iu} = \\sum_{j=1}^{n} a_{ij}V_{ju}' --format json
 
 A claim is ok (exit 0) when it is proved for all sizes or checked exactly at explicit sizes;
-false, shape errors, numeric-only agreement and unknown give exit 1.
+false, shape errors, numeric-only agreement and undecided give exit 1; a formula that cannot be
+read, or holds no claim, gives exit 2.
 """
 
 _RULES_EPILOG = """\
@@ -68,7 +69,8 @@ _SHAPES_EPILOG = """\
 examples:
   symattn shapes 'softmax(QK^T/sqrt(d_k))V'
   symattn shapes '\\frac{QK^T}{\\sqrt{d_k}}' --dims 'Q,K: 5 x 64'
-  symattn shapes 'X + Concat(Z^{(1)},\\ldots,Z^{(H)})W_O' --assume 'd_v=d/H'
+  symattn shapes 'X + Concat(Z^{(1)},\\ldots,Z^{(H)})W_O'
+  symattn shapes 'X + AV' --assume d_v=d      # without --assume: exit 1, cols d and d_v
 
 Names known without --dims (the chapter's): X n x d, W_Q W_K d x d_k, W_V d x d_v,
 Q K n x d_k, V n x d_v, A S n x n, Z n x d_v, head family Z^{(h)} n x d_v, W_O H*d_v x d.
@@ -222,10 +224,10 @@ def _main(argv: list[str]) -> int:
     try:
         return _dispatch(args)
     except from_errors.ProofError as exc:
-        sys.stderr.write(f"symattn {args.command}: {_one_line(exc)}\n")
+        sys.stderr.write(f"symattn {args.command}: {_message(exc)}\n")
         return EXIT_FALSE
     except from_errors.SymattnError as exc:
-        sys.stderr.write(f"symattn {args.command}: error: {_one_line(exc)}\n")
+        sys.stderr.write(f"symattn {args.command}: error: {_message(exc)}\n")
         return EXIT_USAGE
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
@@ -239,8 +241,8 @@ def _errors():  # type: ignore[no-untyped-def]
     return errors
 
 
-def _one_line(exc: BaseException) -> str:
-    # The first line carries the message; keep the hint lines, indented, for the reader.
+def _message(exc: BaseException) -> str:
+    # The first line carries the message; indented hint lines, if any, stay for the reader.
     return str(exc).rstrip()
 
 

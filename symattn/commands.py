@@ -756,8 +756,13 @@ def run_prove(args: Any, out: TextIO | None = None) -> int:
     """`symattn prove`: 0 proved or checked, 1 false, a shape error or not proved, 2 unreadable."""
     out = out or sys.stdout
     check = import_optional("symattn.check", "prove")
-    with assuming(parse_assume(args.assume)):
-        results = check.check_formula(args.formula, args.dims)
+    progress = Progress(1, "proving")
+    progress(1, args.formula[:60])
+    try:
+        with assuming(parse_assume(args.assume)):
+            results = check.check_formula(args.formula, args.dims)
+    finally:
+        progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
     code = prove_exit_code([r.kind for r in claims])
     if args.format == "json":

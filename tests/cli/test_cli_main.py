@@ -89,3 +89,45 @@ def test_a_missing_front_end_is_reported_not_raised(cli, monkeypatch):
         assert r.returncode == 2
         assert f"symattn {args[0]}: error: " in r.stderr
         assert "is not available in this installation (symattn.check" in r.stderr
+
+
+class _Tty:
+    def __init__(self, tty: bool):
+        self.tty, self.text = tty, ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, s: str) -> None:
+        self.text += s
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("tty", "mode", "no_color", "expected"),
+    [
+        (True, "auto", "", True),
+        (False, "auto", "", False),
+        (True, "auto", "1", False),
+        (False, "always", "1", True),
+        (True, "never", "", False),
+    ],
+)
+def test_colour_only_on_a_terminal(monkeypatch, tty, mode, no_color, expected):
+    from symattn.commands import use_colour
+
+    monkeypatch.setenv("NO_COLOR", no_color)
+    assert use_colour(_Tty(tty), mode) is expected
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_progress_goes_to_a_terminal_only(tty):
+    from symattn.commands import Progress
+
+    stream = _Tty(tty)
+    p = Progress(3, "checking rule", stream)  # type: ignore[arg-type]
+    p(2, "dot_def")
+    p.done()
+    assert ("checking rule 2/3: dot_def" in stream.text) is tty
