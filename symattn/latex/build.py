@@ -147,7 +147,7 @@ def render_page_png(pdf: Path, page: int = 1, dpi: int = 100) -> Path:
         timeout=120,
         check=False,
     )
-    png = stem.with_suffix(".png")
+    png = stem.with_name(stem.name + ".png")  # the stem may contain dots (chapter6.zh-p1)
     if done.returncode != 0 or not png.is_file():
         raise LatexBuildError(
             f"pdftoppm could not render page {page} of {pdf}: {done.stderr.strip()}"
