@@ -175,7 +175,10 @@ class Field:
     def leaf(self, key: tuple, shape: tuple[int, int]) -> np.ndarray:
         arr = self.leaves.get(key)
         if arr is None:
-            arr = self.leaves[key] = np.asarray(self.draw(key, shape, self.rng, self.p)) % self.p
+            arr = np.asarray(self.draw(key, shape, self.rng, self.p))
+            if self.draw is not uniform:
+                arr = arr % self.p
+            self.leaves[key] = arr
         if arr.shape != shape:
             raise Unsupported(f"{key[0]} is used with shapes {arr.shape} and {shape}")
         return arr
@@ -184,6 +187,13 @@ class Field:
         if key not in self.atoms:
             self.atoms[key] = int(self.rng.integers(1, self.p))
         return self.atoms[key]
+
+    def probe(self, width: int) -> np.ndarray:
+        """A random column vector (the same one for both sides of the claim)."""
+        key = ("probe", width)
+        if key not in self.leaves:
+            self.leaves[key] = self.rng.integers(0, self.p, size=(width, 1), dtype=np.int64)
+        return self.leaves[key]
 
     def exp(self, x: object) -> Any:
         """A random function of the value: the same argument always gets the same exp."""
@@ -312,10 +322,14 @@ def _column(f: Field, m: FromColumn) -> np.ndarray:
 
 
 def _scale(f: Field, m: Scale) -> np.ndarray:
+    return int(_scale_value(f, m)) * f.mat(m.args[1]) % f.p
+
+
+def _scale_value(f: Field, m: Scale) -> Any:
     c = f.scalar(m.scalar)
     if isinstance(c, np.ndarray) and c.ndim:
         raise Unsupported(f"scale {m.scalar} is not a single number here")
-    return int(c) * f.mat(m.args[1]) % f.p
+    return c
 
 
 def _softmax(f: Field, m: MatExpr, axis: int) -> np.ndarray:
@@ -480,8 +494,12 @@ def _indexed(f: Field, e: sympy.Indexed) -> Any:
     return arr[_at(_check(idx[0], rows, name)), _at(_check(idx[1], cols, name))]
 
 
-def _check(i: Any, size: int, name: str) -> Any:
-    if np.min(i) < 1 or np.max(i) > size:  # type: ignore[call-overload]
+def _check(i: Any, size: int, name: object) -> Any:
+    if isinstance(i, int):
+        bad = not 1 <= i <= size
+    else:
+        bad = bool(np.min(i) < 1 or np.max(i) > size)
+    if bad:
         raise Unsupported(f"an index of {name} leaves 1..{size}")
     return i
 
@@ -492,8 +510,8 @@ def _at(i: object) -> Any:
 
 def _entry(f: Field, e: Entry) -> Any:
     m = f.mat(e.matrix)
-    i = _check(f.index(e.args[1]), m.shape[0], str(e.matrix))
-    j = _check(f.index(e.args[2]), m.shape[1], str(e.matrix))
+    i = _check(f.index(e.args[1]), m.shape[0], e.matrix)
+    j = _check(f.index(e.args[2]), m.shape[1], e.matrix)
     return m[_at(i), _at(j)]
 
 
@@ -501,7 +519,7 @@ def _rows(f: Field, u: MatExpr) -> np.ndarray:
     """A row vector, or a stack of rows when its row index ranges over an axis."""
     if isinstance(u, Row) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(u.args[0])):
         m = f.mat(u.args[0])
-        return m[_at(_check(f.index(u.index), m.shape[0], str(u)))]
+        return m[_at(_check(f.index(u.index), m.shape[0], u))]
     return f.mat(u)[0]
 
 
@@ -721,6 +739,7 @@ def check(
             )
         if t == 0:
             degree, denominators, score = degree_bound(lhs, rhs, f)
+            degree += isinstance(lhs, MatExpr)  # the random probe vector
         collisions = len(f.oracle) * (len(f.oracle) - 1) // 2 * score
         bound *= min(1.0, (degree + denominators + collisions) / p)
     return FieldCheck(True, trials, tuple(used), degree, bound, points)
@@ -813,6 +832,13 @@ def _walk(f: Field, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no
 
 def _leaf_compare(f: Field, lhs, rhs, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
     if matrix:
+        if not all(bool(_truth(f, c)) for c in assuming):
+            return None, 0
+        # Freivalds: L x = R x for a random vector x, one more variable of degree 1. Both
+        # sides are linear in x, so a difference here is a difference of the matrices.
+        probe = f.probe(f.size(lhs.cols))
+        if np.array_equal(matvec(f, lhs, probe), matvec(f, rhs, probe)):
+            return None, 1
         x, y = f.mat(lhs), f.mat(rhs)
     else:
         x, y = np.asarray(f.scalar(lhs)), np.asarray(f.scalar(rhs))
@@ -836,6 +862,30 @@ def _leaf_compare(f: Field, lhs, rhs, assuming, matrix, fixed):  # type: ignore[
             where.append((s.name, int(arr[pos[at] if 0 <= at < len(pos) else 0])))
         where.sort()
     return (tuple(where), int(x[tuple(bad[0])]), int(y[tuple(bad[0])])), count
+
+
+def matvec(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
+    """`m @ x mod p` for a column vector x, right to left, never forming a product of matrices."""
+    if isinstance(m, MatMul):
+        return matvec(f, m.args[0], matvec(f, m.args[1], x))
+    if isinstance(m, MatAdd):
+        return (matvec(f, m.args[0], x) + matvec(f, m.args[1], x)) % f.p
+    if isinstance(m, Scale) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(m)):
+        return int(_scale_value(f, m)) * matvec(f, m.args[1], x) % f.p
+    if isinstance(m, Concat):
+        width = f.size(m.body.cols)
+        total = np.zeros((f.size(m.rows), 1), dtype=np.int64)
+        for h in range(1, f.size(m.count) + 1):
+            part = x[(h - 1) * width : h * width]
+            total = (total + matvec(f, m.member(h), part)) % f.p
+        return total
+    if isinstance(m, MatSum):
+        v, lo, hi = m.limits
+        total = np.zeros((f.size(m.rows), 1), dtype=np.int64)
+        for k in range(f.one(lo), f.one(hi) + 1):
+            total = (total + f.fix(v, k, partial(matvec, f, m.body, x))) % f.p
+        return total
+    return matmul(f.mat(m), x, f.p)
 
 
 def _axes(f: Field) -> list[sympy.Symbol]:
