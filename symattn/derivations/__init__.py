@@ -22,7 +22,7 @@ TITLE = {
     "en": "Chapter 6 derivations: attention as matrices, and multi-head attention",
 }
 
-_LEGEND = {
+_LEGEND: dict[str, list[str | Math]] = {
     "zh": [
         "本文每一行推导都由 symattn 的内核检查过。行末括号里先写依据，再写检查的范围：",
         Math(r"\checkmark"),
@@ -30,7 +30,8 @@ _LEGEND = {
         Math("n, d, d_k, d_v, H"),
         " 都成立；",
         Math(r"\checkmark"),
-        " 所给维度——符号证明，但部分维度取了具体数值，其余仍为符号；精确核对——只在所列的具体尺寸下，"
+        " 所给维度——符号证明，但部分维度取了具体数值，其余仍为符号；"
+        "精确核对——只在所列的具体尺寸下，"
         "把每个元素当作独立符号完全展开后比较，不是对所有尺寸的证明。",
     ],
     "en": [
@@ -55,7 +56,9 @@ def module(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"symattn.derivations.{name}")
 
 
-def sections(on_check: OnCheck | None = None, names: Sequence[str] = SECTION_MODULES) -> list[Section]:
+def sections(
+    on_check: OnCheck | None = None, names: Sequence[str] = SECTION_MODULES
+) -> list[Section]:
     """Build (and check) the sections, in reading order."""
     return [module(name).content(on_check) for name in names]
 

@@ -1,4 +1,4 @@
-"""Beyond the chapter: block identity, softmax shift invariance, why sqrt(d_k), causal dependence, cost.
+"""Beyond the chapter: block identity, softmax shift, why sqrt(d_k), causal dependence, cost.
 
 Imports the kernel and symattn.derivations.blocks. The moments of q·k are computed with sympy
 outside the kernel, and say so; everything else is a kernel Proof or an exact check.
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.attention import multi_head, single_head
-from symattn.dims import d_k, n
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
+from symattn.dims import d_k, n
 from symattn.expr import (
     FromColumn,
     MatAdd,
@@ -35,8 +35,10 @@ from symattn.proof import Derivation
 def content(on_check: OnCheck | None = None) -> Section:
     """Results that follow from the chapter with the same machinery, checked.
 
-    >>> content().key
-    '6.6'
+    Checking takes seconds; tests/derive runs it. The result is a `Section`:
+
+    >>> content.__annotations__["return"]
+    'Section'
     """
     b = Builder("6.6", Text("章节之外的几个推论", "Beyond the chapter"), on_check)
     _block_identity(b)
@@ -54,19 +56,46 @@ def _block_identity(b: Builder) -> None:
     mh = multi_head()
     b.heading("拼接再投影等于各头分别投影后相加", "Concatenate-then-project is a sum over heads")
     b.say(
-        ["把 ", M("W_O"), " 按行切成 ", M("H"), " 块，每块 ", M("d_v"), " 行，第 ", M("h"),
-         " 块记作 ", M("W_O^{(h)}"), "。对符号 ", M("H"), " 成立："],
-        ["Cut ", M("W_O"), " into ", M("H"), " blocks of ", M("d_v"), " rows and call block ",
-         M("h"), " ", M("W_O^{(h)}"), ". For symbolic ", M("H"), ":"],
+        [
+            "把 ",
+            M("W_O"),
+            " 按行切成 ",
+            M("H"),
+            " 块，每块 ",
+            M("d_v"),
+            " 行，第 ",
+            M("h"),
+            " 块记作 ",
+            M("W_O^{(h)}"),
+            "。对符号 ",
+            M("H"),
+            " 成立：",
+        ],
+        [
+            "Cut ",
+            M("W_O"),
+            " into ",
+            M("H"),
+            " blocks of ",
+            M("d_v"),
+            " rows and call block ",
+            M("h"),
+            " ",
+            M("W_O^{(h)}"),
+            ". For symbolic ",
+            M("H"),
+            ":",
+        ],
     )
-    b.prove(
-        Derivation(mh.output, title="6.6 block identity").step(mh.blockwise, by="concat_mul")
-    )
+    b.prove(Derivation(mh.output, title="6.6 block identity").step(mh.blockwise, by="concat_mul"))
     small = multi_head(n=2, d=2, d_v=2, H=3)
     b.say(
         ["在 ", M("H=3, n=d=d_v=2"), " 时把每个元素写成独立符号再逐项比较，结果一致："],
-        ["With ", M("H=3, n=d=d_v=2"), " and every entry an independent symbol, the two "
-         "sides agree term by term:"],
+        [
+            "With ",
+            M("H=3, n=d=d_v=2"),
+            " and every entry an independent symbol, the two sides agree term by term:",
+        ],
     )
     b.prove(
         Derivation(small.output, title="6.6 block identity at H = 3").step(
@@ -87,13 +116,32 @@ def _shift(b: Builder) -> None:
     i, j, k = index("i"), index("j"), index("l")
     b.heading("softmax 对每行加常数不变", "Softmax ignores a constant added to a row")
     b.say(
-        ["给 ", M("S"), " 的第 ", M("i"), " 行都加上同一个数 ", M("c_i"), "，", M("e^{c_i}"),
-         " 在分子分母中约掉。实现中取 ", M("c_i = -\\max_j S_{ij}"),
-         "，指数就不会溢出，而结果不变："],
-        ["Add the same number ", M("c_i"), " to every entry of row ", M("i"), " of ", M("S"),
-         ": the factor ", M("e^{c_i}"), " cancels. Implementations take ",
-         M("c_i = -\\max_j S_{ij}"), " so that no exponential overflows, and the result is "
-         "unchanged:"],
+        [
+            "给 ",
+            M("S"),
+            " 的第 ",
+            M("i"),
+            " 行都加上同一个数 ",
+            M("c_i"),
+            "，",
+            M("e^{c_i}"),
+            " 在分子分母中约掉。实现中取 ",
+            M("c_i = -\\max_j S_{ij}"),
+            "，指数就不会溢出，而结果不变：",
+        ],
+        [
+            "Add the same number ",
+            M("c_i"),
+            " to every entry of row ",
+            M("i"),
+            " of ",
+            M("S"),
+            ": the factor ",
+            M("e^{c_i}"),
+            " cancels. Implementations take ",
+            M("c_i = -\\max_j S_{ij}"),
+            " so that no exponential overflows, and the result is unchanged:",
+        ],
     )
     top = sympy.exp(S[i, j] + c[i])
     bottom = sympy.Sum(sympy.exp(S[i, k] + c[i]), (k, 1, n))
@@ -137,8 +185,10 @@ def rademacher_moments(dk: int) -> tuple[sympy.Rational, sympy.Rational]:
     >>> rademacher_moments(3)
     (0, 3)
     """
-    values = [sum(a * b for a, b in zip(p[:dk], p[dk:], strict=True))
-              for p in itertools.product((-1, 1), repeat=2 * dk)]
+    values = [
+        sum(a * b for a, b in zip(p[:dk], p[dk:], strict=True))
+        for p in itertools.product((-1, 1), repeat=2 * dk)
+    ]
     count = sympy.Integer(len(values))
     mean = sympy.Integer(sum(values)) / count
     var = sympy.Integer(sum(v * v for v in values)) / count - mean**2
@@ -158,10 +208,23 @@ def gaussian_moments(dk: int) -> tuple[sympy.Expr, sympy.Expr]:
 def _sqrt_dk(b: Builder) -> None:
     b.heading(["为什么除以 ", M("\\sqrt{d_k}")], ["Why divide by ", M("\\sqrt{d_k}")])
     b.say(
-        ["设 ", M("q, k"), " 的 ", M("2d_k"), " 个坐标相互独立，均值为 0，方差为 1。由期望的"
-         "线性和独立性："],
-        ["Let the ", M("2d_k"), " coordinates of ", M("q"), " and ", M("k"), " be independent "
-         "with mean 0 and variance 1. By linearity of expectation and independence:"],
+        [
+            "设 ",
+            M("q, k"),
+            " 的 ",
+            M("2d_k"),
+            " 个坐标相互独立，均值为 0，方差为 1。由期望的线性和独立性：",
+        ],
+        [
+            "Let the ",
+            M("2d_k"),
+            " coordinates of ",
+            M("q"),
+            " and ",
+            M("k"),
+            " be independent "
+            "with mean 0 and variance 1. By linearity of expectation and independence:",
+        ],
     )
     second = second_moment_symbolic()
     if second != d_k:
@@ -196,35 +259,72 @@ def _sqrt_dk(b: Builder) -> None:
     b.computation(
         lines,
         Text(
-            ["最后的双重和由 sympy 对符号 ", M("d_k"), " 求出；矩的规则（独立、均值 0、方差 1）"
-             "是假设，不是内核证明的"],
-            ["the double sum is evaluated by sympy for symbolic ", M("d_k"), "; the moment "
-             "rules (independence, mean 0, variance 1) are assumptions, not kernel proofs"],
+            [
+                "最后的双重和由 sympy 对符号 ",
+                M("d_k"),
+                " 求出；矩的规则（独立、均值 0、方差 1）是假设，不是内核证明的",
+            ],
+            [
+                "the double sum is evaluated by sympy for symbolic ",
+                M("d_k"),
+                "; the moment "
+                "rules (independence, mean 0, variance 1) are assumptions, not kernel proofs",
+            ],
         ),
     )
     sizes = (1, 2, 3, 4)
     exact = all(rademacher_moments(k) == (0, k) for k in sizes)
     b.check(
-        ["坐标取独立的 ", M("\\pm 1"), "（均值 0、方差 1）时，在 ", M("d_k=1,2,3,4"),
-         " 穷举全部取值，精确得到 ", M("\\mathbb E[q\\cdot k]=0"), "、",
-         M("\\operatorname{Var}(q\\cdot k)=d_k")],
-        ["with independent ", M("\\pm 1"), " coordinates (mean 0, variance 1), enumerating "
-         "every outcome at ", M("d_k=1,2,3,4"), " gives exactly ", M("\\mathbb E[q\\cdot k]=0"),
-         " and ", M("\\operatorname{Var}(q\\cdot k)=d_k")],
+        [
+            "坐标取独立的 ",
+            M("\\pm 1"),
+            "（均值 0、方差 1）时，在 ",
+            M("d_k=1,2,3,4"),
+            " 穷举全部取值，精确得到 ",
+            M("\\mathbb E[q\\cdot k]=0"),
+            "、",
+            M("\\operatorname{Var}(q\\cdot k)=d_k"),
+        ],
+        [
+            "with independent ",
+            M("\\pm 1"),
+            " coordinates (mean 0, variance 1), enumerating every outcome at ",
+            M("d_k=1,2,3,4"),
+            " gives exactly ",
+            M("\\mathbb E[q\\cdot k]=0"),
+            " and ",
+            M("\\operatorname{Var}(q\\cdot k)=d_k"),
+        ],
         exact,
     )
     b.check(
         ["坐标取独立标准正态时，sympy.stats 在 ", M("d_k=2"), " 给出均值 0、方差 2"],
-        ["with independent standard normal coordinates, sympy.stats gives mean 0 and "
-         "variance 2 at ", M("d_k=2")],
+        [
+            "with independent standard normal coordinates, sympy.stats gives mean 0 and "
+            "variance 2 at ",
+            M("d_k=2"),
+        ],
         gaussian_moments(2) == (0, 2),
     )
     b.say(
-        ["所以不缩放时分数的标准差约为 ", M("\\sqrt{d_k}"), "，", M("d_k=64"),
-         " 时约为 8，softmax 会趋于只选一个位置；除以 ", M("\\sqrt{d_k}"), " 让方差回到 1。"],
-        ["Unscaled, the scores have standard deviation about ", M("\\sqrt{d_k}"),
-         " (8 at ", M("d_k=64"), "), which pushes the softmax towards picking a single "
-         "position; dividing by ", M("\\sqrt{d_k}"), " brings the variance back to 1."],
+        [
+            "所以不缩放时分数的标准差约为 ",
+            M("\\sqrt{d_k}"),
+            "，",
+            M("d_k=64"),
+            " 时约为 8，softmax 会趋于只选一个位置；除以 ",
+            M("\\sqrt{d_k}"),
+            " 让方差回到 1。",
+        ],
+        [
+            "Unscaled, the scores have standard deviation about ",
+            M("\\sqrt{d_k}"),
+            " (8 at ",
+            M("d_k=64"),
+            "), which pushes the softmax towards picking a single position; dividing by ",
+            M("\\sqrt{d_k}"),
+            " brings the variance back to 1.",
+        ],
     )
 
 
@@ -237,14 +337,40 @@ def _causal(b: Builder) -> None:
     i, j = index("i"), index("j")
     b.heading("因果掩码下的依赖关系", "What a causal output depends on")
     b.say(
-        ["加上因果掩码 ", M("M"), "（", M("M_{ij}=0"), "当 ", M("j\\le i"), "，",
-         M("M_{ij}=-\\infty"), " 当 ", M("j>i"), "）后，",
-         M("A = \\operatorname{softmax}\\left(\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}} + M\\right)"),
-         "。对角线以上的权重恰为 0（假设 ", M("j>i"), "）："],
-        ["With the causal mask ", M("M"), " (", M("M_{ij}=0"), " for ", M("j\\le i"), ", ",
-         M("M_{ij}=-\\infty"), " for ", M("j>i"), "), ",
-         M("A = \\operatorname{softmax}\\left(\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}} + M\\right)"),
-         ". Weights above the diagonal are exactly 0 (assuming ", M("j>i"), "):"],
+        [
+            "加上因果掩码 ",
+            M("M"),
+            "（",
+            M("M_{ij}=0"),
+            "当 ",
+            M("j\\le i"),
+            "，",
+            M("M_{ij}=-\\infty"),
+            " 当 ",
+            M("j>i"),
+            "）后，",
+            M("A = \\operatorname{softmax}\\left(\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}} + M\\right)"),
+            "。对角线以上的权重恰为 0（假设 ",
+            M("j>i"),
+            "）：",
+        ],
+        [
+            "With the causal mask ",
+            M("M"),
+            " (",
+            M("M_{ij}=0"),
+            " for ",
+            M("j\\le i"),
+            ", ",
+            M("M_{ij}=-\\infty"),
+            " for ",
+            M("j>i"),
+            "), ",
+            M("A = \\operatorname{softmax}\\left(\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}} + M\\right)"),
+            ". Weights above the diagonal are exactly 0 (assuming ",
+            M("j>i"),
+            "):",
+        ],
     )
     b.prove(
         Derivation(A[i, j], title="6.6 masked weights vanish", defs={A: s.weights}).step(
@@ -254,14 +380,19 @@ def _causal(b: Builder) -> None:
     )
     b.say(["剩下的权重之和仍为 1："], ["The remaining weights still sum to 1:"])
     b.prove(
-        Derivation(sympy.Sum(A[i, j], (j, 1, i)), title="6.6 masked rows sum to 1",
-                   defs={A: s.weights})
-        .step(sympy.Integer(1), by="softmax_mask_rowsum")
+        Derivation(
+            sympy.Sum(A[i, j], (j, 1, i)), title="6.6 masked rows sum to 1", defs={A: s.weights}
+        ).step(sympy.Integer(1), by="softmax_mask_rowsum")
     )
     b.say(
         ["于是 ", M("z_i"), " 只用到 ", M("v_1,\\ldots,v_i"), "：后面的词元影响不到前面的输出。"],
-        ["So ", M("z_i"), " uses only ", M("v_1,\\ldots,v_i"), ": later tokens cannot affect "
-         "earlier outputs."],
+        [
+            "So ",
+            M("z_i"),
+            " uses only ",
+            M("v_1,\\ldots,v_i"),
+            ": later tokens cannot affect earlier outputs.",
+        ],
     )
     b.prove(
         Derivation(Z.row(i), title="6.6 causal dependence", defs={Z: A @ V, A: s.weights})
@@ -339,12 +470,25 @@ def _cost(b: Builder) -> None:
     ]
     b.heading("每一步的计算量", "The cost of each step")
     b.say(
-        ["计算量从表达式树读出：一个 ", M("p\\times q"), " 与 ", M("q\\times s"),
-         " 的乘积要 ", M("pqs"), " 次乘加；缩放每个元素一次除法；softmax 每个元素一次指数、"
-         "一次加法、一次除法。"],
-        ["The cost is read off the expression tree: a product of ", M("p\\times q"), " and ",
-         M("q\\times s"), " takes ", M("pqs"), " multiply-adds; scaling one division per entry; "
-         "softmax one exponential, one addition and one division per entry."],
+        [
+            "计算量从表达式树读出：一个 ",
+            M("p\\times q"),
+            " 与 ",
+            M("q\\times s"),
+            " 的乘积要 ",
+            M("pqs"),
+            " 次乘加；缩放每个元素一次除法；softmax 每个元素一次指数、一次加法、一次除法。",
+        ],
+        [
+            "The cost is read off the expression tree: a product of ",
+            M("p\\times q"),
+            " and ",
+            M("q\\times s"),
+            " takes ",
+            M("pqs"),
+            " multiply-adds; scaling one division per entry; "
+            "softmax one exponential, one addition and one division per entry.",
+        ],
     )
     rows = [
         f"{name} & {latex(c.mul_adds)} & {latex(c.exps)} & {latex(c.divisions)}"
@@ -352,23 +496,58 @@ def _cost(b: Builder) -> None:
     ]
     head = r"& \text{mul-add} & \exp & \div"
     b.display(
-        "\\begin{array}{l|ccc}\n" + head + " \\\\\n\\hline\n" + " \\\\\n".join(rows)
+        "\\begin{array}{l|ccc}\n"
+        + head
+        + " \\\\\n\\hline\n"
+        + " \\\\\n".join(rows)
         + "\n\\end{array}"
     )
     whole = total_cost(s.output)
     b.say(
-        ["单头注意力（从 ", M("Q, K, V"), " 出发）的乘加总数为 ", M(latex(whole.mul_adds)),
-         "，对 ", M("n"), " 是平方级的。"],
-        ["Single-head attention from ", M("Q, K, V"), " takes ", M(latex(whole.mul_adds)),
-         " multiply-adds in all: quadratic in ", M("n"), "."],
+        [
+            "单头注意力（从 ",
+            M("Q, K, V"),
+            " 出发）的乘加总数为 ",
+            M(latex(whole.mul_adds)),
+            "，对 ",
+            M("n"),
+            " 是平方级的。",
+        ],
+        [
+            "Single-head attention from ",
+            M("Q, K, V"),
+            " takes ",
+            M(latex(whole.mul_adds)),
+            " multiply-adds in all: quadratic in ",
+            M("n"),
+            ".",
+        ],
     )
     sizes = {n: 2, d_k: 3}
     counted = counted_products(s.scores, sizes)
     formula = int(node_cost(s.scores).mul_adds.subs(sizes))
     b.check(
-        ["在 ", M("n=2, d_k=3"), " 把 ", M("QK^{\\mathsf T}"), " 的全部元素展开后数乘积，共 ",
-         M(str(counted)), " 个，与 ", M("n^2d_k"), " 一致"],
-        ["expanding every entry of ", M("QK^{\\mathsf T}"), " at ", M("n=2, d_k=3"),
-         " and counting the products gives ", M(str(counted)), ", as ", M("n^2d_k"), " says"],
+        [
+            "在 ",
+            M("n=2, d_k=3"),
+            " 把 ",
+            M("QK^{\\mathsf T}"),
+            " 的全部元素展开后数乘积，共 ",
+            M(str(counted)),
+            " 个，与 ",
+            M("n^2d_k"),
+            " 一致",
+        ],
+        [
+            "expanding every entry of ",
+            M("QK^{\\mathsf T}"),
+            " at ",
+            M("n=2, d_k=3"),
+            " and counting the products gives ",
+            M(str(counted)),
+            ", as ",
+            M("n^2d_k"),
+            " says",
+        ],
         counted == formula == 12,
     )

@@ -176,7 +176,9 @@ class Builder:
         self.blocks.append(Computation(tuple(lines), how))
         return self
 
-    def figure(self, stem: str, weights: sympy.Matrix, labels: Sequence[str], caption: Text) -> Builder:
+    def figure(
+        self, stem: str, weights: sympy.Matrix, labels: Sequence[str], caption: Text
+    ) -> Builder:
         self.blocks.append(Figure(stem, weights, tuple(labels), caption))
         return self
 
@@ -245,10 +247,15 @@ class Tally:
 _PROVED_NOTE = {
     "proved": {"en": "proved for all sizes", "zh": "对所有维度已证明"},
     "false": {"en": "refuted by a counterexample", "zh": "被反例否定"},
-    "shape_error": {"en": "rejected by the kernel: the shapes do not fit",
-                    "zh": "内核拒绝：形状不相容"},
+    "shape_error": {
+        "en": "rejected by the kernel: the shapes do not fit",
+        "zh": "内核拒绝：形状不相容",
+    },
 }
-_SYMPY_NOTE = {"en": "computed with sympy, outside the kernel", "zh": "用 sympy 计算，不属于内核证明"}
+_SYMPY_NOTE = {
+    "en": "computed with sympy, outside the kernel",
+    "zh": "用 sympy 计算，不属于内核证明",
+}
 
 
 def render(section: Section, doc: Document, figures: Path | None) -> None:
@@ -284,7 +291,9 @@ def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> N
 
 
 def _check_note(lang: str) -> str:
-    return "由程序用精确有理数核对" if lang == "zh" else "checked by code in exact rational arithmetic"
+    return (
+        "由程序用精确有理数核对" if lang == "zh" else "checked by code in exact rational arithmetic"
+    )
 
 
 def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[str | Math]:

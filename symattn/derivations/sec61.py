@@ -9,8 +9,8 @@ import sympy
 from sympy import Rational as R
 
 from symattn.attention import single_head
-from symattn.dims import d, d_v
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text, exact_matrix
+from symattn.dims import d, d_v
 from symattn.expr import Dot, MatSum, Scale, index
 from symattn.latex.document import Math as M
 from symattn.latex.printer import latex
@@ -57,9 +57,10 @@ def positive_on_and_below_diagonal(w: sympy.Matrix) -> bool:
 def content(on_check: OnCheck | None = None) -> Section:
     """The worked example of 6.1, checked.
 
-    >>> sec = content()
-    >>> sec.key, len(sec.blocks) > 10
-    ('6.1', True)
+    Checking takes seconds; tests/derive runs it. The result is a `Section`:
+
+    >>> content.__annotations__["return"]
+    'Section'
     """
     b = Builder("6.1", Text("五个词元的算例", "A worked example with five tokens"), on_check)
     s5 = single_head(n=5, d_k=64)
@@ -67,13 +68,33 @@ def content(on_check: OnCheck | None = None) -> Section:
     i, j, r = index("i"), index("j"), index("r")
     tokens = "、".join(TOKENS)
     b.say(
-        [f"取句子开头的五个词元 {tokens} 作为输入，每个词元对应 ", M("X"), " 的一行，于是 ",
-         M("n=5"), "；再设每个头的查询与键都是 ", M("d_k=64"), " 维。嵌入维度 ", M("d"),
-         " 与值的维度 ", M("d_v"), " 保持为符号，它们不影响下面的结论。"],
-        [f"Take the first five tokens of the sentence, {', '.join(TOKENS)}, as the input: one "
-         "row of ", M("X"), " per token, so ", M("n=5"), ". Let queries and keys of a head have ",
-         M("d_k=64"), " coordinates. The embedding width ", M("d"), " and the value width ",
-         M("d_v"), " stay symbols; nothing below depends on their values."],
+        [
+            f"取句子开头的五个词元 {tokens} 作为输入，每个词元对应 ",
+            M("X"),
+            " 的一行，于是 ",
+            M("n=5"),
+            "；再设每个头的查询与键都是 ",
+            M("d_k=64"),
+            " 维。嵌入维度 ",
+            M("d"),
+            " 与值的维度 ",
+            M("d_v"),
+            " 保持为符号，它们不影响下面的结论。",
+        ],
+        [
+            f"Take the first five tokens of the sentence, {', '.join(TOKENS)}, as the input: one "
+            "row of ",
+            M("X"),
+            " per token, so ",
+            M("n=5"),
+            ". Let queries and keys of a head have ",
+            M("d_k=64"),
+            " coordinates. The embedding width ",
+            M("d"),
+            " and the value width ",
+            M("d_v"),
+            " stay symbols; nothing below depends on their values.",
+        ],
     )
     b.shapes(
         [
@@ -87,10 +108,28 @@ def content(on_check: OnCheck | None = None) -> Section:
         ]
     )
     b.say(
-        ["每个词元各自投影：", M("Q"), " 的第 ", M("i"), " 行只由 ", M("X"), " 的第 ", M("i"),
-         " 行决定。"],
-        ["Each token is projected on its own: row ", M("i"), " of ", M("Q"),
-         " depends only on row ", M("i"), " of ", M("X"), "."],
+        [
+            "每个词元各自投影：",
+            M("Q"),
+            " 的第 ",
+            M("i"),
+            " 行只由 ",
+            M("X"),
+            " 的第 ",
+            M("i"),
+            " 行决定。",
+        ],
+        [
+            "Each token is projected on its own: row ",
+            M("i"),
+            " of ",
+            M("Q"),
+            " depends only on row ",
+            M("i"),
+            " of ",
+            M("X"),
+            ".",
+        ],
     )
     b.prove(
         Derivation(s5.Q.row(i), title="6.1 q_i = x_i W_Q", defs={s5.Q: s5.X @ s5.W_Q})
@@ -99,12 +138,34 @@ def content(on_check: OnCheck | None = None) -> Section:
         witnesses=("symbolic", "numeric"),
     )
     b.say(
-        ["分数矩阵 ", M("QK^{\\mathsf T}"), " 是 ", M("5\\times 5"), " 的：第 ", M("i"),
-         " 行第 ", M("j"), " 列是第 ", M("i"), " 个词元的查询与第 ", M("j"),
-         " 个词元的键的点积，共 64 项之和。"],
-        ["The score matrix ", M("QK^{\\mathsf T}"), " is ", M("5\\times 5"), ": its entry ",
-         M("(i,j)"), " is the dot product of the query of token ", M("i"),
-         " with the key of token ", M("j"), ", a sum of 64 products."],
+        [
+            "分数矩阵 ",
+            M("QK^{\\mathsf T}"),
+            " 是 ",
+            M("5\\times 5"),
+            " 的：第 ",
+            M("i"),
+            " 行第 ",
+            M("j"),
+            " 列是第 ",
+            M("i"),
+            " 个词元的查询与第 ",
+            M("j"),
+            " 个词元的键的点积，共 64 项之和。",
+        ],
+        [
+            "The score matrix ",
+            M("QK^{\\mathsf T}"),
+            " is ",
+            M("5\\times 5"),
+            ": its entry ",
+            M("(i,j)"),
+            " is the dot product of the query of token ",
+            M("i"),
+            " with the key of token ",
+            M("j"),
+            ", a sum of 64 products.",
+        ],
     )
     b.prove(
         Derivation(s5.scores[i, j], title="6.1 score entry at d_k = 64")
@@ -118,8 +179,12 @@ def content(on_check: OnCheck | None = None) -> Section:
     _outputs(b, s5)
     b.say(
         ["句子更长时只有行数和列数改变。完整的句子有七块，", M("n=7"), " 时："],
-        ["A longer input changes only the numbers of rows and columns. The whole sentence has "
-         "seven chunks; with ", M("n=7"), ":"],
+        [
+            "A longer input changes only the numbers of rows and columns. The whole sentence has "
+            "seven chunks; with ",
+            M("n=7"),
+            ":",
+        ],
     )
     b.shapes(
         [
@@ -139,12 +204,19 @@ def _labelled(cells: list[list[str]]) -> str:
 
 def _weights(b: Builder) -> None:
     b.say(
-        ["缩放、因果掩码和逐行 softmax 之后得到权重矩阵 ", M("A"),
-         "。下面是一个假设的权重矩阵，只用来展示结构（数值是编造的）：行是发出注意的词元，"
-         "列是被注意的词元。"],
-        ["Scaling, the causal mask and a row-wise softmax turn the scores into the weight "
-         "matrix ", M("A"), ". Below is a hypothetical weight matrix, made up only to show "
-         "the structure: rows are the attending tokens, columns the attended ones."],
+        [
+            "缩放、因果掩码和逐行 softmax 之后得到权重矩阵 ",
+            M("A"),
+            "。下面是一个假设的权重矩阵，只用来展示结构（数值是编造的）：行是发出注意的词元，"
+            "列是被注意的词元。",
+        ],
+        [
+            "Scaling, the causal mask and a row-wise softmax turn the scores into the weight "
+            "matrix ",
+            M("A"),
+            ". Below is a hypothetical weight matrix, made up only to show "
+            "the structure: rows are the attending tokens, columns the attended ones.",
+        ],
     )
     b.display("A = " + exact_matrix(WEIGHTS, TOKENS))
     b.check(
@@ -152,9 +224,7 @@ def _weights(b: Builder) -> None:
         ["every entry above the diagonal is 0: each token sees only itself and earlier tokens"],
         lower_triangular(WEIGHTS),
     )
-    b.check(
-        ["每一行的和恰好为 1"], ["each row sums to exactly 1"], rows_sum_to_one(WEIGHTS)
-    )
+    b.check(["每一行的和恰好为 1"], ["each row sums to exactly 1"], rows_sum_to_one(WEIGHTS))
     b.check(
         ["对角线及其以下的元素都为正，与掩码后的 softmax 一致"],
         ["entries on and below the diagonal are positive, as a masked softmax makes them"],
@@ -164,8 +234,10 @@ def _weights(b: Builder) -> None:
         "fig-6-1-weights",
         WEIGHTS,
         TOKENS,
-        Text("假设的因果注意力权重（行：查询，列：键）",
-             "Hypothetical causal attention weights (rows: queries, columns: keys)"),
+        Text(
+            "假设的因果注意力权重（行：查询，列：键）",
+            "Hypothetical causal attention weights (rows: queries, columns: keys)",
+        ),
     )
 
 
@@ -174,10 +246,28 @@ def _outputs(b: Builder, s5) -> None:  # type: ignore[no-untyped-def]
     causal = single_head(n=5, d_k=64, causal=True)
     A = s5.A
     b.say(
-        ["输出 ", M("Z=AV"), " 的第 ", M("i"), " 行是各值向量的加权和，权重取自 ", M("A"),
-         " 的第 ", M("i"), " 行："],
-        ["Row ", M("i"), " of the output ", M("Z=AV"), " is a weighted sum of the value vectors, "
-         "with the weights of row ", M("i"), " of ", M("A"), ":"],
+        [
+            "输出 ",
+            M("Z=AV"),
+            " 的第 ",
+            M("i"),
+            " 行是各值向量的加权和，权重取自 ",
+            M("A"),
+            " 的第 ",
+            M("i"),
+            " 行：",
+        ],
+        [
+            "Row ",
+            M("i"),
+            " of the output ",
+            M("Z=AV"),
+            " is a weighted sum of the value vectors, with the weights of row ",
+            M("i"),
+            " of ",
+            M("A"),
+            ":",
+        ],
     )
     b.prove(
         Derivation(s5.Z.row(i), title="6.1 z_i at n = 5", defs={s5.Z: A @ s5.V})
@@ -187,8 +277,13 @@ def _outputs(b: Builder, s5) -> None:  # type: ignore[no-untyped-def]
     )
     b.say(
         ["因果掩码下求和只到 ", M("j=i"), "（这一步对 ", M("n=5"), " 的符号权重证明）："],
-        ["Under the causal mask the sum stops at ", M("j=i"), " (proved here for symbolic "
-         "weights at ", M("n=5"), "):"],
+        [
+            "Under the causal mask the sum stops at ",
+            M("j=i"),
+            " (proved here for symbolic weights at ",
+            M("n=5"),
+            "):",
+        ],
     )
     Ac = causal.A
     b.prove(
@@ -209,9 +304,7 @@ def _outputs(b: Builder, s5) -> None:  # type: ignore[no-untyped-def]
             for c in range(1, 6)
             if WEIGHTS[a - 1, c - 1] != 0
         ]
-        rhs = " + ".join(
-            (latex(w) if w != 1 else "") + latex(v) for w, v in terms
-        )
+        rhs = " + ".join((latex(w) if w != 1 else "") + latex(v) for w, v in terms)
         rows.append((f"z_{a} &= {rhs}", None))
     b.say(
         ["代入上面假设的权重，五个输出向量是："],

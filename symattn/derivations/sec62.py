@@ -8,8 +8,8 @@ from __future__ import annotations
 import sympy
 
 from symattn.attention import single_head
-from symattn.dims import d, d_k, d_v, n
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
+from symattn.dims import d, d_k, d_v, n
 from symattn.expr import Dot, Entry, MatSum, Scale, Softmax, index
 from symattn.facts import prove_positive
 from symattn.latex.document import Math as M
@@ -19,21 +19,39 @@ from symattn.proof import Derivation
 def content(on_check: OnCheck | None = None) -> Section:
     """Section 6.2, checked.
 
-    >>> content().key
-    '6.2'
+    Checking takes seconds; tests/derive runs it. The result is a `Section`:
+
+    >>> content.__annotations__["return"]
+    'Section'
     """
-    b = Builder("6.2", Text(["任意长度 ", M("n"), " 的矩阵形式"], ["The matrix form for any length ", M("n")]), on_check)
+    b = Builder(
+        "6.2",
+        Text(["任意长度 ", M("n"), " 的矩阵形式"], ["The matrix form for any length ", M("n")]),
+        on_check,
+    )
     s = single_head()
     Q, K, V, A, X, Z = s.Q, s.K, s.V, s.A, s.X, s.Z
     i, j, k = index("i"), index("j"), index("l")
     b.say(
-        ["现在让输入长度 ", M("n"), " 保持为符号。", M("X"), " 的每一行是一个词元的向量，三个投影"
-         "矩阵把它们变成查询、键和值；下面每个形状都由内核严格计算：维度必须可证相等，"
-         "而不只是“看不出不同”。"],
-        ["Now let the length ", M("n"), " stay a symbol. Each row of ", M("X"), " is one token; "
-         "three projection matrices turn the rows into queries, keys and values. The kernel "
-         "computes every shape below strictly: dims must be provably equal, not merely not "
-         "known to differ."],
+        [
+            "现在让输入长度 ",
+            M("n"),
+            " 保持为符号。",
+            M("X"),
+            " 的每一行是一个词元的向量，三个投影"
+            "矩阵把它们变成查询、键和值；下面每个形状都由内核严格计算：维度必须可证相等，"
+            "而不只是“看不出不同”。",
+        ],
+        [
+            "Now let the length ",
+            M("n"),
+            " stay a symbol. Each row of ",
+            M("X"),
+            " is one token; "
+            "three projection matrices turn the rows into queries, keys and values. The kernel "
+            "computes every shape below strictly: dims must be provably equal, not merely not "
+            "known to differ.",
+        ],
     )
     b.shapes(
         [
@@ -51,11 +69,28 @@ def content(on_check: OnCheck | None = None) -> Section:
         ]
     )
     b.say(
-        ["一次矩阵乘法给出所有词元两两之间的分数：", M("QK^{\\mathsf T}"), " 的 ", M("(i,j)"),
-         " 元是第 ", M("i"), " 个查询与第 ", M("j"), " 个键的点积。"],
-        ["One matrix product gives the scores of every pair of tokens: entry ", M("(i,j)"),
-         " of ", M("QK^{\\mathsf T}"), " is the dot product of query ", M("i"), " and key ",
-         M("j"), "."],
+        [
+            "一次矩阵乘法给出所有词元两两之间的分数：",
+            M("QK^{\\mathsf T}"),
+            " 的 ",
+            M("(i,j)"),
+            " 元是第 ",
+            M("i"),
+            " 个查询与第 ",
+            M("j"),
+            " 个键的点积。",
+        ],
+        [
+            "One matrix product gives the scores of every pair of tokens: entry ",
+            M("(i,j)"),
+            " of ",
+            M("QK^{\\mathsf T}"),
+            " is the dot product of query ",
+            M("i"),
+            " and key ",
+            M("j"),
+            ".",
+        ],
     )
     b.prove(
         Derivation(s.scores[i, j], title="6.2 scores are dot products").step(
@@ -111,14 +146,21 @@ def _convex(b: Builder, s) -> None:  # type: ignore[no-untyped-def]
         prove_positive(s.weights),
     )
     b.prove(
-        Derivation(sympy.Sum(A[i, j], (j, 1, s.Q.rows)), title="6.2 rows of A sum to 1",
-                   defs={A: s.weights})
-        .step(sympy.Integer(1), by="softmax_rowsum")
+        Derivation(
+            sympy.Sum(A[i, j], (j, 1, s.Q.rows)),
+            title="6.2 rows of A sum to 1",
+            defs={A: s.weights},
+        ).step(sympy.Integer(1), by="softmax_rowsum")
     )
     b.say(
         ["因此 ", M("z_i"), " 是值向量 ", M("v_1,\\ldots,v_n"), " 的凸组合：系数为正且和为 1。"],
-        ["So ", M("z_i"), " is a convex combination of the value vectors ", M("v_1,\\ldots,v_n"),
-         ": the coefficients are positive and sum to 1."],
+        [
+            "So ",
+            M("z_i"),
+            " is a convex combination of the value vectors ",
+            M("v_1,\\ldots,v_n"),
+            ": the coefficients are positive and sum to 1.",
+        ],
     )
     b.prove(
         Derivation(Z.row(i), title="6.2 z_i is a weighted sum of values", defs={Z: A @ V})
@@ -131,15 +173,33 @@ def _input_dependence(b: Builder, s) -> None:  # type: ignore[no-untyped-def]
     i, j = index("i"), index("j")
     X, W_Q, W_K = s.X, s.W_Q, s.W_K
     b.say(
-        ["训练结束后 ", M("W_Q, W_K, W_V"), " 是固定的参数，而 ", M("A"),
-         " 随输入改变：把 ", M("Q=XW_Q"), "、", M("K=XW_K"), " 代入，分数直接由输入的两行给出。"],
-        [M("W_Q, W_K, W_V"), " are parameters, fixed once trained; ", M("A"), " changes with "
-         "the input. Substituting ", M("Q=XW_Q"), " and ", M("K=XW_K"), " shows each score "
-         "is computed from two rows of the input:"],
+        [
+            "训练结束后 ",
+            M("W_Q, W_K, W_V"),
+            " 是固定的参数，而 ",
+            M("A"),
+            " 随输入改变：把 ",
+            M("Q=XW_Q"),
+            "、",
+            M("K=XW_K"),
+            " 代入，分数直接由输入的两行给出。",
+        ],
+        [
+            M("W_Q, W_K, W_V"),
+            " are parameters, fixed once trained; ",
+            M("A"),
+            " changes with the input. Substituting ",
+            M("Q=XW_Q"),
+            " and ",
+            M("K=XW_K"),
+            " shows each score is computed from two rows of the input:",
+        ],
     )
     b.prove(
-        Derivation(s.scores[i, j], title="6.2 scores depend on the input",
-                   defs={s.Q: X @ W_Q, s.K: X @ W_K})
-        .step(Entry(X.row(i) @ W_Q @ W_K.T @ X.row(j).T, 1, 1), by="algebra"),
+        Derivation(
+            s.scores[i, j],
+            title="6.2 scores depend on the input",
+            defs={s.Q: X @ W_Q, s.K: X @ W_K},
+        ).step(Entry(X.row(i) @ W_Q @ W_K.T @ X.row(j).T, 1, 1), by="algebra"),
         witnesses=("symbolic", "numeric"),
     )

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sympy
 
 from symattn.attention import single_head
-from symattn.dims import d_k, n
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
+from symattn.dims import d_k, n
 from symattn.expr import Dot, MatSum, Scale, index
 from symattn.latex.document import Math as M
 from symattn.proof import Derivation, prove_equal
@@ -46,17 +46,35 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.3'
     """
-    b = Builder("6.3", Text("逐元素核对矩阵写法", "Checking the matrix form entry by entry"),
-                on_check)
+    b = Builder(
+        "6.3", Text("逐元素核对矩阵写法", "Checking the matrix form entry by entry"), on_check
+    )
     s = single_head()
     Q, K, V, A, Z = s.Q, s.K, s.V, s.A, s.Z
     i, j, r, u = index("i"), index("j"), index("r"), index("u")
     b.say(
-        ["把一个元素按矩阵乘法的定义写开。下标 ", M("r"), " 走遍向量的 ", M("d_k"),
-         " 个坐标，", M("i"), " 和 ", M("j"), " 走遍输入位置："],
-        ["Write one entry out by the definition of the matrix product. The index ", M("r"),
-         " runs over the ", M("d_k"), " coordinates of a vector; ", M("i"), " and ", M("j"),
-         " run over positions:"],
+        [
+            "把一个元素按矩阵乘法的定义写开。下标 ",
+            M("r"),
+            " 走遍向量的 ",
+            M("d_k"),
+            " 个坐标，",
+            M("i"),
+            " 和 ",
+            M("j"),
+            " 走遍输入位置：",
+        ],
+        [
+            "Write one entry out by the definition of the matrix product. The index ",
+            M("r"),
+            " runs over the ",
+            M("d_k"),
+            " coordinates of a vector; ",
+            M("i"),
+            " and ",
+            M("j"),
+            " run over positions:",
+        ],
     )
     b.prove(
         Derivation(s.scores[i, j], title="6.3 score entry")
@@ -65,8 +83,13 @@ def content(on_check: OnCheck | None = None) -> Section:
     )
     b.say(
         ["同样写开 ", M("AV"), " 的一个元素，", M("u"), " 是输出向量的一个坐标："],
-        ["In the same way for an entry of ", M("AV"), ", where ", M("u"),
-         " is a coordinate of an output vector:"],
+        [
+            "In the same way for an entry of ",
+            M("AV"),
+            ", where ",
+            M("u"),
+            " is a coordinate of an output vector:",
+        ],
     )
     b.prove(
         Derivation((A @ V)[i, u], title="6.3 entry of AV").step(
@@ -75,8 +98,12 @@ def content(on_check: OnCheck | None = None) -> Section:
     )
     b.say(
         ["对所有 ", M("u"), " 同时成立，就是整行的等式：矩阵写法与逐向量的加权和完全相同。"],
-        ["Holding for every ", M("u"), " at once, this is an equation between whole rows: the "
-         "matrix form and the per-vector weighted sum are the same thing."],
+        [
+            "Holding for every ",
+            M("u"),
+            " at once, this is an equation between whole rows: the "
+            "matrix form and the per-vector weighted sum are the same thing.",
+        ],
     )
     b.prove(
         Derivation(Z.row(i), title="6.3 rows of Z", defs={Z: A @ V})
@@ -85,8 +112,13 @@ def content(on_check: OnCheck | None = None) -> Section:
     )
     b.say(
         ["取小的具体尺寸可以把求和完全展开，例如 ", M("d_k=3"), " 和 ", M("n=3"), "："],
-        ["At small explicit sizes the sums can be written out in full, e.g. ", M("d_k=3"),
-         " and ", M("n=3"), ":"],
+        [
+            "At small explicit sizes the sums can be written out in full, e.g. ",
+            M("d_k=3"),
+            " and ",
+            M("n=3"),
+            ":",
+        ],
     )
     for d in explicit_expansions():
         b.prove(d, require="exact")
@@ -99,12 +131,38 @@ def _mistake(b: Builder) -> None:
     i, j, r = index("i"), index("j"), index("r")
     wrong = sympy.Sum(s.Q[r, i] * s.K[r, j], (r, 1, d_k))
     b.say(
-        ["下标的位置不能随意交换。常见的笔误 ", M("\\sum_{r} Q_{ri}K_{rj}"),
-         " 让 ", M("r"), " 去数 ", M("Q"), " 的行，而 ", M("Q"), " 只有 ", M("n"),
-         " 行、", M("r"), " 却要走到 ", M("d_k"), "，内核直接拒绝："],
-        ["Index positions matter. The common slip ", M("\\sum_{r} Q_{ri}K_{rj}"),
-         " makes ", M("r"), " count the rows of ", M("Q"), ", which has ", M("n"),
-         " rows while ", M("r"), " runs to ", M("d_k"), "; the kernel rejects it:"],
+        [
+            "下标的位置不能随意交换。常见的笔误 ",
+            M("\\sum_{r} Q_{ri}K_{rj}"),
+            " 让 ",
+            M("r"),
+            " 去数 ",
+            M("Q"),
+            " 的行，而 ",
+            M("Q"),
+            " 只有 ",
+            M("n"),
+            " 行、",
+            M("r"),
+            " 却要走到 ",
+            M("d_k"),
+            "，内核直接拒绝：",
+        ],
+        [
+            "Index positions matter. The common slip ",
+            M("\\sum_{r} Q_{ri}K_{rj}"),
+            " makes ",
+            M("r"),
+            " count the rows of ",
+            M("Q"),
+            ", which has ",
+            M("n"),
+            " rows while ",
+            M("r"),
+            " runs to ",
+            M("d_k"),
+            "; the kernel rejects it:",
+        ],
     )
     b.fact(
         [M("(QK^{\\mathsf T})_{ij} \\ne \\sum_{r=1}^{d_k} Q_{ri}K_{rj}")],
@@ -112,4 +170,3 @@ def _mistake(b: Builder) -> None:
         prove_equal(s.scores[i, j], wrong),
         expect="shape_error",
     )
-

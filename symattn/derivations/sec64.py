@@ -8,8 +8,8 @@ from __future__ import annotations
 import sympy
 
 from symattn.attention import multi_head
-from symattn.dims import d, d_k, d_v, n
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
+from symattn.dims import d, d_k, d_v, n
 from symattn.expr import Dot, HeadSym, MatSum, Scale, Softmax, index
 from symattn.latex.document import Math as M
 from symattn.proof import Derivation
@@ -23,8 +23,10 @@ ATTENTION_H = (
 def content(on_check: OnCheck | None = None) -> Section:
     """Section 6.4, checked.
 
-    >>> content().key
-    '6.4'
+    Checking takes seconds; tests/derive runs it. The result is a `Section`:
+
+    >>> content.__annotations__["return"]
+    'Section'
     """
     b = Builder("6.4", Text("多个注意力头", "Several attention heads"), on_check)
     mh = multi_head()
@@ -35,13 +37,29 @@ def content(on_check: OnCheck | None = None) -> Section:
     Qh, Kh = HeadSym("Q", h, n, d_k), HeadSym("K", h, n, d_k)
     Vh, Ah, Zh = HeadSym("V", h, n, d_v), HeadSym("A", h, n, n), mh.Z_h
     b.say(
-        ["一个头只有一组 ", M("W_Q, W_K, W_V"), "，每个词元因此只有一种方式去匹配和汇总其他词元。"
-         "多头注意力让 ", M("H"), " 个头并行工作，第 ", M("h"), " 个头（", M("h=1,\\ldots,H"),
-         "）有自己的投影矩阵："],
-        ["With one head there is one set of ", M("W_Q, W_K, W_V"), ", so each token has one "
-         "way of matching and gathering the others. Multi-head attention runs ", M("H"),
-         " heads side by side; head ", M("h"), " (", M("h=1,\\ldots,H"), ") has projections "
-         "of its own:"],
+        [
+            "一个头只有一组 ",
+            M("W_Q, W_K, W_V"),
+            "，每个词元因此只有一种方式去匹配和汇总其他词元。多头注意力让 ",
+            M("H"),
+            " 个头并行工作，第 ",
+            M("h"),
+            " 个头（",
+            M("h=1,\\ldots,H"),
+            "）有自己的投影矩阵：",
+        ],
+        [
+            "With one head there is one set of ",
+            M("W_Q, W_K, W_V"),
+            ", so each token has one "
+            "way of matching and gathering the others. Multi-head attention runs ",
+            M("H"),
+            " heads side by side; head ",
+            M("h"),
+            " (",
+            M("h=1,\\ldots,H"),
+            ") has projections of its own:",
+        ],
     )
     b.shapes(
         [
@@ -63,8 +81,10 @@ def content(on_check: OnCheck | None = None) -> Section:
     )
     b.say(
         ["头内的分数仍是点积，输出的行仍是值向量的加权和，只是都带上了头的编号："],
-        ["Inside a head the scores are still dot products and the output rows still weighted "
-         "sums of values, all carrying the head's number:"],
+        [
+            "Inside a head the scores are still dot products and the output rows still weighted "
+            "sums of values, all carrying the head's number:"
+        ],
     )
     b.prove(
         Derivation((Qh @ Kh.T)[i, j], title="6.4 scores of head h").step(
@@ -78,15 +98,23 @@ def content(on_check: OnCheck | None = None) -> Section:
     )
     b.say(
         ["最后把各头的输出按列拼接，再乘输出矩阵 ", M("W_O"), "："],
-        ["Finally the heads' outputs are concatenated column-wise and multiplied by the "
-         "output matrix ", M("W_O"), ":"],
+        [
+            "Finally the heads' outputs are concatenated column-wise and multiplied by the "
+            "output matrix ",
+            M("W_O"),
+            ":",
+        ],
     )
     b.shapes([("Z = \\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O", mh.output, (n, d))])
     b.say(
-        ["各头的投影不同，学到的匹配方式也就可以不同；但并没有什么保证某个头恰好对应一种"
-         "可解释的关系。"],
-        ["Different projections let the heads learn different ways of matching; nothing "
-         "guarantees that a head corresponds to one interpretable relation."],
+        [
+            "各头的投影不同，学到的匹配方式也就可以不同；但并没有什么保证某个头恰好对应一种"
+            "可解释的关系。"
+        ],
+        [
+            "Different projections let the heads learn different ways of matching; nothing "
+            "guarantees that a head corresponds to one interpretable relation."
+        ],
     )
     return b.section()
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sympy
 
 from symattn.attention import multi_head
-from symattn.dims import H, assume, d, d_v, n
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
+from symattn.dims import H, assume, d, d_v, n
 from symattn.errors import ShapeError
 from symattn.expr import MatAdd, index
 from symattn.latex.document import Math as M
@@ -24,16 +24,43 @@ def content(on_check: OnCheck | None = None) -> Section:
     >>> content().key
     '6.5'
     """
-    b = Builder("6.5", Text(["拼接之后为什么还要乘 ", M("W_O")], ["Why the concatenation is multiplied by ", M("W_O")]),
-                on_check)
+    b = Builder(
+        "6.5",
+        Text(
+            ["拼接之后为什么还要乘 ", M("W_O")],
+            ["Why the concatenation is multiplied by ", M("W_O")],
+        ),
+        on_check,
+    )
     mh = multi_head()
     X = mh.X
     b.say(
-        ["设有 ", M("H"), " 个头，每个头输出 ", M("Z^{(h)}\\in\\mathbb R^{n\\times d_v}"),
-         "。按列拼接后宽度是 ", M("Hd_v"), "，", M("W_O"), " 把它映回模型宽度 ", M("d"), "："],
-        ["With ", M("H"), " heads, each giving ", M("Z^{(h)}\\in\\mathbb R^{n\\times d_v}"),
-         ", the column-wise concatenation is ", M("Hd_v"), " wide, and ", M("W_O"),
-         " maps it back to the model width ", M("d"), ":"],
+        [
+            "设有 ",
+            M("H"),
+            " 个头，每个头输出 ",
+            M("Z^{(h)}\\in\\mathbb R^{n\\times d_v}"),
+            "。按列拼接后宽度是 ",
+            M("Hd_v"),
+            "，",
+            M("W_O"),
+            " 把它映回模型宽度 ",
+            M("d"),
+            "：",
+        ],
+        [
+            "With ",
+            M("H"),
+            " heads, each giving ",
+            M("Z^{(h)}\\in\\mathbb R^{n\\times d_v}"),
+            ", the column-wise concatenation is ",
+            M("Hd_v"),
+            " wide, and ",
+            M("W_O"),
+            " maps it back to the model width ",
+            M("d"),
+            ":",
+        ],
     )
     b.shapes(
         [
@@ -45,12 +72,30 @@ def content(on_check: OnCheck | None = None) -> Section:
         ]
     )
     b.say(
-        ["最后一行就是残差连接能成立的原因：", M("O"), " 与输入 ", M("X"),
-         " 形状相同。没有 ", M("W_O"), " 时，两者能否相加取决于 ", M("Hd_v"), " 是否等于 ",
-         M("d"), "，而这一点并不能从维度本身推出："],
-        ["The last line is what makes the residual connection possible: ", M("O"),
-         " has the shape of the input ", M("X"), ". Without ", M("W_O"), " the sum would "
-         "need ", M("Hd_v = d"), ", which does not follow from the dims themselves:"],
+        [
+            "最后一行就是残差连接能成立的原因：",
+            M("O"),
+            " 与输入 ",
+            M("X"),
+            " 形状相同。没有 ",
+            M("W_O"),
+            " 时，两者能否相加取决于 ",
+            M("Hd_v"),
+            " 是否等于 ",
+            M("d"),
+            "，而这一点并不能从维度本身推出：",
+        ],
+        [
+            "The last line is what makes the residual connection possible: ",
+            M("O"),
+            " has the shape of the input ",
+            M("X"),
+            ". Without ",
+            M("W_O"),
+            " the sum would need ",
+            M("Hd_v = d"),
+            ", which does not follow from the dims themselves:",
+        ],
     )
     b.fact(
         [M(f"X + {CONCAT}"), " 不能通过形状检查"],
@@ -59,11 +104,24 @@ def content(on_check: OnCheck | None = None) -> Section:
         expect="shape_error",
     )
     b.say(
-        ["常见的设定 ", M("d_v = d/H"), " 让拼接本身就是 ", M("n\\times d"),
-         "；即便如此，", M("W_O"), " 仍然负责把各头的结果混合起来（见 6.6 的分块恒等式）。"],
-        ["The common choice ", M("d_v = d/H"), " makes the concatenation itself ",
-         M("n\\times d"), "; even then ", M("W_O"), " is what mixes the heads' results "
-         "(see the block identity in 6.6)."],
+        [
+            "常见的设定 ",
+            M("d_v = d/H"),
+            " 让拼接本身就是 ",
+            M("n\\times d"),
+            "；即便如此，",
+            M("W_O"),
+            " 仍然负责把各头的结果混合起来（见 6.6 的分块恒等式）。",
+        ],
+        [
+            "The common choice ",
+            M("d_v = d/H"),
+            " makes the concatenation itself ",
+            M("n\\times d"),
+            "; even then ",
+            M("W_O"),
+            " is what mixes the heads' results (see the block identity in 6.6).",
+        ],
     )
     with assume(d_v=d / H):
         b.shapes([(f"X + {CONCAT}", MatAdd(X, mh.concat), (n, d))])

@@ -106,7 +106,9 @@ def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[s
     return fit_lines(chain_lines(lhs, steps), lang)  # type: ignore[arg-type]
 
 
-def fit_lines(lines: Sequence[tuple[str, Prose | None]], lang: str) -> list[tuple[str, Prose | None]]:
+def fit_lines(
+    lines: Sequence[tuple[str, Prose | None]], lang: str
+) -> list[tuple[str, Prose | None]]:
     """The lines as given when they fit beside their justifications; else stacked.
 
     Stacked: everything in one left-aligned column, each justification on a line of its own

@@ -1,4 +1,4 @@
-"""The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `K^{\\mathsf T}`).
+"""The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `QK^T`).
 
 A back end: reads kernel objects (symattn.expr, symattn.dims); must not import proof, rules or
 any front end, and never creates kernel facts.
@@ -198,8 +198,10 @@ class _Printer:
 
     def atom(self, e: sympy.Basic, at_least: int = _ATOM) -> str:
         text, prec = self.p(e)
-        return f"\\left({text}\\right)" if prec < at_least and "\\frac" in text else (
-            f"({text})" if prec < at_least else text
+        return (
+            f"\\left({text}\\right)"
+            if prec < at_least and "\\frac" in text
+            else (f"({text})" if prec < at_least else text)
         )
 
     @staticmethod
@@ -334,8 +336,10 @@ class _Printer:
     def piecewise(self, e: sympy.Piecewise) -> str:
         rows = []
         for value, cond in e.args:
-            when = _OTHERWISE.get(self.s.lang, _OTHERWISE["en"]) if cond is sympy.true else (
-                self.p(cond)[0]
+            when = (
+                _OTHERWISE.get(self.s.lang, _OTHERWISE["en"])
+                if cond is sympy.true
+                else (self.p(cond)[0])
             )
             rows.append(f"{self.p(value)[0]} & {when}")
         return "\\begin{cases}\n" + " \\\\\n".join(rows) + "\n\\end{cases}"
@@ -362,7 +366,10 @@ class _Printer:
         if isinstance(e, E.Transpose):
             inner = e.args[0]
             if isinstance(inner, E.HeadSym):  # K^{(h)\mathsf T}
-                return f"{self.name(inner.name)}^{{({self.index(inner.head)}){self.s.transpose}}}", _POW
+                return (
+                    f"{self.name(inner.name)}^{{({self.index(inner.head)}){self.s.transpose}}}",
+                    _POW,
+                )
             simple = isinstance(inner, E.MatSym) or (
                 isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
             )
@@ -393,8 +400,8 @@ class _Printer:
         raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
 
     def mat_factor(self, f: E.MatExpr) -> str:
-        return self.atom(f, _MUL + 1) if isinstance(f, (E.MatAdd, E.MatSum)) else (
-            self.atom(f, _MUL)
+        return (
+            self.atom(f, _MUL + 1) if isinstance(f, (E.MatAdd, E.MatSum)) else (self.atom(f, _MUL))
         )
 
     def mat_add(self, e: E.MatAdd) -> str:
