@@ -62,10 +62,11 @@ class _TextPrinter(StrPrinter):
         ]
         return "{" + "; otherwise ".join(parts) + "}"
 
-    def _print_Basic(self, e: sympy.Basic) -> str:
-        if isinstance(e, E.MatExpr):
-            return plain(e)
-        return super()._print_Basic(e)
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        # before name dispatch: sympy would take our MatMul/MatAdd/Transpose for its own
+        if isinstance(expr, E.MatExpr):
+            return plain(expr)
+        return str(super()._print(expr, **kwargs))
 
 
 def _subscript(*ks: sympy.Basic) -> str:
@@ -319,7 +320,7 @@ class ShapeReport:
 
 
 def default_matrices() -> dict[str, Declared]:
-    """The chapter's names: X, W_Q, W_K, W_V, Q, K, V, A, S, Z^{(h)}, W_O (--dims overrides)."""
+    """The chapter's names (X, W_Q, ..., W_O, O) and head families Z^{(h)}, Q^{(h)}, ... ."""
     n, d, d_k, d_v, H = D.n, D.d, D.d_k, D.d_v, D.H
     table = {
         "X": (n, d),
@@ -333,9 +334,12 @@ def default_matrices() -> dict[str, Declared]:
         "S": (n, n),
         "Z": (n, d_v),
         "W_O": (H * d_v, d),
+        "O": (n, d),
     }
     out = {k: Declared(k, r, c) for k, (r, c) in table.items()}
-    out["Z^{(h)}"] = Declared("Z", n, d_v, family=True)
+    for name in ("Z", "Q", "K", "V", "A", "W_Q", "W_K", "W_V"):  # per-head families
+        r, c = table[name]
+        out[_key(name, True)] = Declared(name, r, c, family=True)
     return out
 
 
@@ -505,8 +509,9 @@ class _Builder:
         if family is not None:
             return E.HeadSym(name, head, family.rows, family.cols)
         m = self.table.get(name)
-        if m is None:
+        if m is None or name != "W_O":
             raise UnknownNameError(_unknown(_key(name, True), self.table))
+        # W_O^{(h)} is the h-th block of d_v rows of W_O (the chapter's block identity)
         return E.RowBlock(E.MatSym(name, m.rows, m.cols), head, D.d_v, D.H)
 
     def _head(self, node: Any) -> sympy.Basic:
@@ -515,6 +520,13 @@ class _Builder:
         if isinstance(node, ast.Symbol) and node.sub is None and node.name.islower():
             return E.index(node.name)  # the head index h of Z^{(h)}
         return self._build(node)
+
+    def _power(self, node: Any) -> sympy.Basic:
+        raise self._unsupported(
+            node,
+            "a power or mixed superscript is not supported by shapes: write ^T for a "
+            "transpose and (K^{(h)})^T for the transpose of a head",
+        )
 
     # -- structure --
     def _group(self, node: Any) -> sympy.Basic:

@@ -142,3 +142,21 @@ def test_unknown_name_from_a_subprocess_has_no_traceback(run_cli):
     assert r.stderr == (
         "symattn shapes: error: unknown name 'W': declare it with --dims 'W: rows x cols'\n"
     )
+
+
+def test_head_families_and_the_blocks_of_w_o(cli):
+    r = cli("shapes", r"\operatorname{softmax}(Q^{(h)}(K^{(h)})^T)V^{(h)} + Z^{(h)}W_O^{(h)}")
+    rows = {
+        line.rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1] for line in r.stdout.splitlines()
+    }
+    assert rows["W_O^(h)"] == "d_v × d"
+    assert rows["Q^(h)K^(h)^T"] == "n × n"
+    assert r.returncode == 1  # n × d_v plus n × d
+    assert "cannot add" in r.stdout
+
+
+def test_unknown_family_and_powers_are_input_errors(cli):
+    r = cli("shapes", "X^{(h)}")
+    assert r.returncode == 2 and "unknown name 'X^{(h)}'" in r.stderr
+    r = cli("shapes", "Q^{(h)}K^{(h)T}")
+    assert r.returncode == 2 and "write ^T for a transpose" in r.stderr
