@@ -552,6 +552,22 @@ def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
     return Outcome(mutant, t, status, reason, time.monotonic() - start)
 
 
+def _stratified(pool: list[Mutant], size: int, seed: int) -> list[Mutant]:
+    """A seeded sample that takes the operators in turn, so a small sample still covers each."""
+    rng = random.Random(seed)
+    groups: dict[str, list[Mutant]] = {}
+    for mutant in pool:
+        groups.setdefault(mutant.operator, []).append(mutant)
+    for group in groups.values():
+        rng.shuffle(group)
+    out: list[Mutant] = []
+    while len(out) < size:
+        for name in sorted(groups):
+            if groups[name] and len(out) < size:
+                out.append(groups[name].pop())
+    return out
+
+
 def _where(exc: BaseException) -> str:
     """The innermost symattn frames of a traceback, as `file:line` (where a crash happened)."""
     import traceback
@@ -665,7 +681,7 @@ def run(
             continue
         pool.extend(mutants(c))
     if sample is not None and sample < len(pool):
-        pool = random.Random(seed).sample(pool, sample)
+        pool = _stratified(pool, sample, seed)
     outcomes = []
     for k, mutant in enumerate(pool, start=1):
         o = judge(mutant, seconds)
