@@ -641,7 +641,7 @@ class Report:
         for prob in self.base_problems:
             lines.append(f"  base claim problem: {prob}")
         for o in self.disagreements():
-            tag = "ESCAPE" if o.escape or o.status == "alarm" else o.truth
+            tag: str = "ESCAPE" if o.escape or o.status == "alarm" else o.truth
             tag = "CRASH" if o.status == "crash" else tag
             lines.append(f"  [{tag}] {o.mutant.label} -> {o.status}: {o.reason[:160]}")
         return "\n".join(lines)

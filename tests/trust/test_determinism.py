@@ -1,4 +1,4 @@
-"""Determinism: the same input gives the same verdicts and the same LaTeX bytes, whatever the hash seed."""
+"""Determinism: same input, same verdicts and LaTeX bytes, whatever PYTHONHASHSEED is."""
 
 from __future__ import annotations
 
