@@ -146,9 +146,8 @@ def test_unknown_name_from_a_subprocess_has_no_traceback(run_cli):
 
 def test_head_families_and_the_blocks_of_w_o(cli):
     r = cli("shapes", r"\operatorname{softmax}(Q^{(h)}(K^{(h)})^T)V^{(h)} + Z^{(h)}W_O^{(h)}")
-    rows = {
-        line.rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1] for line in r.stdout.splitlines()
-    }
+    steps = r.stdout.split("error[shape]")[0].splitlines()
+    rows = {line.rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1] for line in steps}
     assert rows["W_O^(h)"] == "d_v × d"
     assert rows["Q^(h)K^(h)^T"] == "n × n"
     assert r.returncode == 1  # n × d_v plus n × d
