@@ -145,7 +145,11 @@ def derivation_claims() -> list[Claim]:
 
 
 def corpus(derivations: bool = True) -> list[Claim]:
-    """Rules, chapter identities and (optionally) derivation steps."""
+    """Rules, chapter identities and (optionally) derivation steps.
+
+    >>> len(corpus(derivations=False)) == len(rule_claims()) + len(chapter_claims())
+    True
+    """
     return rule_claims() + chapter_claims() + (derivation_claims() if derivations else [])
 
 
@@ -529,7 +533,12 @@ class Outcome:
 
 
 def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
-    """Decide the mutant's truth independently, then ask the kernel (under a time budget)."""
+    """Decide the mutant's truth independently, then ask the kernel (under a time budget).
+
+    >>> mu = [x for x in mutants(chapter_claims()[1]) if x.operator == "indices_swapped"][0]
+    >>> o = judge(mu); o.truth, o.status
+    ('false', 'false')
+    """
     from symattn.limits import prove_within
 
     start = time.monotonic()
@@ -669,7 +678,12 @@ def run(
     seconds: float = 30.0,
     progress: Callable[[str], None] | None = None,
 ) -> Report:
-    """Mutate every claim, judge every mutant (or a seeded sample of them), and sum up."""
+    """Mutate every claim, judge every mutant (or a seeded sample of them), and sum up.
+
+    >>> r = run([chapter_claims()[1]], sample=2, seed=0)
+    >>> r.figures()["mutants"], r.escapes
+    (2, [])
+    """
     start = time.monotonic()
     claims = corpus() if claims is None else list(claims)
     problems: list[str] = []
