@@ -798,6 +798,8 @@ def _trial(lhs, rhs, free, shapes, p, seed, assuming):  # type: ignore[no-untype
             return f, found, points
         except _Resample:
             continue
+        except _Loop as exc:  # an index bound nowhere we can loop over
+            raise Unsupported(f"index {exc.var} has no single value here") from None
     raise Unsupported("a denominator vanished mod p at every point drawn")
 
 
