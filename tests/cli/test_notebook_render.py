@@ -1,0 +1,74 @@
+"""Jupyter hooks in-process: LaTeX of expressions and proofs, HTML of verdicts with badges."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+import sympy
+
+from symattn import Derivation, Dot, index, prove_equal, single_head
+from symattn.notebook import rendered, tex, verdict_html
+from symattn.proof import Verdict
+
+S = single_head()
+II, JJ, RR = index("i"), index("j"), index("r")
+
+
+def _proof():
+    return (
+        Derivation(S.scores[II, JJ], title="score <entry>")
+        .step(sympy.Sum(S.Q[II, RR] * S.K[JJ, RR], (RR, 1, S.Q.cols)), by="mul_transpose_apply")
+        .step(Dot(S.Q.row(II), S.K.row(JJ)), by="dot_def")
+        .prove()
+    )
+
+
+@pytest.mark.parametrize(
+    ("expr", "latex"),
+    [
+        (S.Q, "$Q$"),
+        (S.scores, r"$QK^{\mathsf T}$"),
+        (S.output, r"$\operatorname{softmax}\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)V$"),
+    ],
+)
+def test_matrix_expressions_render_as_latex(expr, latex):
+    assert expr._repr_latex_() == latex
+
+
+def test_scalars_render_through_rendered():
+    assert rendered(S.scores[II, JJ])._repr_latex_() == r"$(QK^{\mathsf T})_{ij}$"
+    assert repr(rendered(Dot(S.Q.row(II), S.K.row(JJ)))) == "q_i·k_j"
+
+
+def test_without_the_printer_the_plain_text_is_shown(monkeypatch):
+    monkeypatch.setitem(sys.modules, "symattn.latex.printer", None)
+    assert tex(S.scores) == r"\mathtt{QK\^T}"
+    assert S.scores._repr_latex_() == r"$\mathtt{QK\^T}$"
+
+
+def test_verdict_html_has_status_and_witness_badges():
+    html = prove_equal(S.scores[II, JJ], Dot(S.Q.row(II), S.K.row(JJ)))._repr_html_()
+    for word in (">proved<", ">symbolic<", ">exact<", ">numeric<"):
+        assert word in html
+    assert "counterexample" not in html
+
+
+def test_false_verdict_html_shows_the_counterexample():
+    html = prove_equal(S.scores[II, JJ], Dot(S.Q.row(JJ), S.K.row(II)))._repr_html_()
+    assert ">false<" in html and "<b>counterexample</b>: at sizes" in html
+
+
+def test_verdict_html_escapes_text():
+    html = verdict_html(Verdict("unknown", reason="a < b & <script>"))
+    assert "<script>" not in html and "a &lt; b &amp; &lt;script&gt;" in html
+
+
+def test_proof_renders_as_align_and_as_a_table():
+    p = _proof()
+    latex = p._repr_latex_()
+    assert latex.startswith(r"\begin{align*}") and r"\text{(dot\_def)}" in latex
+    html = p._repr_html_()
+    assert "score &lt;entry&gt;" in html  # the title is escaped
+    assert html.count("<tr>") == 3 and "<code>mul_transpose_apply</code>" in html
+    assert "for all sizes" in html
