@@ -12,14 +12,14 @@ from symattn.notebook import rendered, tex, verdict_html
 from symattn.proof import Verdict
 
 S = single_head()
-II, JJ, RR = index("i"), index("j"), index("r")
+i, j, r = index("i"), index("j"), index("r")
 
 
 def _proof():
     return (
-        Derivation(S.scores[II, JJ], title="score <entry>")
-        .step(sympy.Sum(S.Q[II, RR] * S.K[JJ, RR], (RR, 1, S.Q.cols)), by="mul_transpose_apply")
-        .step(Dot(S.Q.row(II), S.K.row(JJ)), by="dot_def")
+        Derivation(S.scores[i, j], title="score <entry>")
+        .step(sympy.Sum(S.Q[i, r] * S.K[j, r], (r, 1, S.Q.cols)), by="mul_transpose_apply")
+        .step(Dot(S.Q.row(i), S.K.row(j)), by="dot_def")
         .prove()
     )
 
@@ -37,8 +37,8 @@ def test_matrix_expressions_render_as_latex(expr, latex):
 
 
 def test_scalars_render_through_rendered():
-    assert rendered(S.scores[II, JJ])._repr_latex_() == r"$(QK^{\mathsf T})_{ij}$"
-    assert repr(rendered(Dot(S.Q.row(II), S.K.row(JJ)))) == "q_i·k_j"
+    assert rendered(S.scores[i, j])._repr_latex_() == r"$(QK^{\mathsf T})_{ij}$"
+    assert repr(rendered(Dot(S.Q.row(i), S.K.row(j)))) == "q_i·k_j"
 
 
 def test_without_the_printer_the_plain_text_is_shown(monkeypatch):
@@ -48,14 +48,14 @@ def test_without_the_printer_the_plain_text_is_shown(monkeypatch):
 
 
 def test_verdict_html_has_status_and_witness_badges():
-    html = prove_equal(S.scores[II, JJ], Dot(S.Q.row(II), S.K.row(JJ)))._repr_html_()
+    html = prove_equal(S.scores[i, j], Dot(S.Q.row(i), S.K.row(j)))._repr_html_()
     for word in (">proved<", ">symbolic<", ">exact<", ">numeric<"):
         assert word in html
     assert "counterexample" not in html
 
 
 def test_false_verdict_html_shows_the_counterexample():
-    html = prove_equal(S.scores[II, JJ], Dot(S.Q.row(JJ), S.K.row(II)))._repr_html_()
+    html = prove_equal(S.scores[i, j], Dot(S.Q.row(j), S.K.row(i)))._repr_html_()
     assert ">false<" in html and "<b>counterexample</b>: at sizes" in html
 
 
