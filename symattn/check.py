@@ -6,12 +6,15 @@ Imports the kernel (proof) and the reader; the CLI and the pytest plugin import 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -268,11 +271,15 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
 
     verdicts: list[Verdict] = []
     try:
-        for lhs, rhs in claim.pairs:
-            v = _prove(lhs, rhs, claim.defs)
-            verdicts.append(v)
-            if v.status in ("false", "shape_error"):
-                break
+        with _time_limit(CLAIM_SECONDS):
+            for lhs, rhs in claim.pairs:
+                v = _prove(lhs, rhs, claim.defs)
+                verdicts.append(v)
+                if v.status in ("false", "shape_error"):
+                    break
+    except _OutOfTime:
+        msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
+        return "unknown", msg, (), None
     except SymattnError as e:
         return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
     except (NotImplementedError, RecursionError, ValueError, TypeError) as e:
@@ -280,6 +287,37 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     worst = max(verdicts, key=lambda v: _RANK[v.status])
     cex = str(worst.counterexample) if worst.counterexample is not None else None
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+CLAIM_SECONDS = float(os.environ.get("SYMATTN_CLAIM_SECONDS", "30"))
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Stop a kernel call that runs past `seconds` (main thread on POSIX; elsewhere no limit)."""
+    usable = (
+        seconds > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _OutOfTime
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 _RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4, "false": 5}
@@ -293,7 +331,7 @@ def _verdict_message(v: Any) -> str:
         sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) for s in v.sizes)
         return f"checked at explicit sizes only ({sizes}) [{w}]: {v.reason}"
     if v.status == "false":
-        return f"false: {_one_line(v.reason)}" if v.reason else "false"
+        return _one_line(v.reason) or "the two sides differ"
     if v.status == "agreed":
         return f"only numeric agreement, not a proof [{w}]: {_one_line(v.reason)}"
     return _one_line(v.reason) or v.status
@@ -322,7 +360,27 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
             v = prove_equal(lhs, rhs, defs=level, witnesses=("symbolic",))
             if v.status == "proved":
                 return v
-    return prove_equal(lhs, rhs, defs=levels[-1])
+    return prove_equal(lhs, rhs, defs=_without_free_products(levels[-1]))
+
+
+def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Drop definitions like `Q = XW_Q`: a product of free matrices over a free inner dim.
+
+    For a large enough inner dim such a product takes every value, so a counterexample with `Q`
+    free is one for `XW_Q` too; keeping `Q` folded keeps the kernel's search small. Definitions
+    that constrain their values (`A = softmax(...)`, `Z = AV` with A defined) are kept.
+    """
+    from symattn.expr import HeadSym, MatMul, MatSym
+
+    def free(rhs: Any) -> bool:
+        if not isinstance(rhs, MatMul):
+            return False
+        factors = rhs.factors()
+        leaves = all(isinstance(f, MatSym | HeadSym) and f not in defs for f in factors)
+        inner = [f.cols for f in factors[:-1]]
+        return leaves and len(set(factors)) == len(factors) and all(x.is_Symbol for x in inner)
+
+    return {k: v for k, v in defs.items() if not free(v)}
 
 
 def _unfold_levels(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> list[dict[Any, Any]]:
