@@ -298,6 +298,8 @@ def _check_note(lang: str) -> str:
 
 def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[str | Math]:
     pieces: list[str | Math] = list(text) if isinstance(text, list) else [text]  # type: ignore[list-item]
+    if pieces and isinstance(pieces[0], str) and pieces[0][:1].islower():
+        pieces[0] = pieces[0][0].upper() + pieces[0][1:]  # a sentence of its own
     left, right = ("（", "）") if lang == "zh" else (" (", ")")
     tick: list[str | Math] = [Math(r"\checkmark"), " "] if mark else []
     return [*pieces, left, *tick, note, right]

@@ -109,27 +109,40 @@ def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[s
 def fit_lines(
     lines: Sequence[tuple[str, Prose | None]], lang: str
 ) -> list[tuple[str, Prose | None]]:
-    """The lines as given when they fit beside their justifications; else stacked.
+    """The lines as given when they fit beside their justifications; else re-laid out.
 
-    Stacked: everything in one left-aligned column, each justification on a line of its own
-    in a paragraph box (the line width is estimated, see ``math_em``).
+    Too wide with the justification column: each justification goes on a line of its own
+    under its step, in a paragraph box. Too wide even without it: the left-hand side goes
+    on a line of its own too. Widths are estimated (see ``math_em``).
 
     >>> fit_lines([("a &= b", "why")], "en")
     [('a &= b', 'why')]
     """
     if not _too_wide(lines):
         return list(lines)
+    cols = [tex.partition("&") for tex, _ in lines]
+    left_em = max(math_em(a) for a, _, _ in cols)
+    right_em = max(math_em(c) for _, _, c in cols)
+    stacked = left_em + right_em + 2 > LINE_EM
+    # The box starts after the left column and a \qquad; a text line is about 34.5 em.
+    box = 0.85 if stacked else max(0.3, 0.86 - (left_em + 2) / 34.5)
     out: list[tuple[str, Prose | None]] = []
-    left, right = ("（", "）") if lang == "zh" else ("(", ")")
-    for tex, why in lines:
-        head, _, rest = tex.partition("&")
-        if head.strip():
-            out.append((f"&{head.strip()}", None))
-        out.append((f"&\\quad {rest.strip()}", None))
+    for (tex, why), (head, _, rest) in zip(lines, cols, strict=True):
+        if not stacked:
+            out.append((tex, None))
+        else:
+            if head.strip():
+                out.append((f"&{head.strip()}", None))
+            out.append((f"&\\quad {rest.strip()}", None))
         if why is not None:
-            box = rf"\parbox[t]{{0.8\linewidth}}{{\raggedright {left}{render_prose(why)}{right}}}"
-            out.append((rf"&\qquad {box}", None))
+            out.append((rf"&\qquad {_box(why, lang, box)}", None))
     return out
+
+
+def _box(why: Prose, lang: str, fraction: float) -> str:
+    left, right = ("（", "）") if lang == "zh" else ("(", ")")
+    text = f"{left}{render_prose(why)}{right}"
+    return rf"\parbox[t]{{{fraction:.2f}\linewidth}}{{\raggedright {text}}}"
 
 
 #: Roughly what fits on a line of the standard article/ctexart text block, in em.
