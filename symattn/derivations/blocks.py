@@ -291,9 +291,7 @@ def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> N
 
 
 def _check_note(lang: str) -> str:
-    return (
-        "由程序用精确有理数核对" if lang == "zh" else "checked by code in exact rational arithmetic"
-    )
+    return "由程序精确核对" if lang == "zh" else "checked by code in exact arithmetic"
 
 
 def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[str | Math]:
