@@ -230,7 +230,8 @@ def _disarm(previous: Any, outer: _Deadline | None) -> None:
 def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **options: Any) -> Any:
     """`proof.prove_equal` under a time budget: `unknown` ("gave up after N s") when it runs out.
 
-    Deep recursion inside a library also becomes `unknown`, never a traceback.
+    A size refused by a budget, deep recursion inside a library, or memory exhausted by a
+    witness also becomes `unknown` with a message saying what to do, never a traceback.
 
     >>> from symattn.attention import single_head
     >>> from symattn.expr import Dot, index
@@ -243,7 +244,9 @@ def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **opti
     try:
         with time_budget(seconds):
             return prove_equal(lhs, rhs, **options)
-    except TimeBudgetExceeded as exc:
+    except (TimeBudgetExceeded, ResourceError) as exc:
         return Verdict("unknown", reason=str(exc))
     except RecursionError:
         return Verdict("unknown", reason=f"expression too deeply nested (limit {MAX_DEPTH})")
+    except MemoryError:
+        return Verdict("unknown", reason=f"ran out of memory at these sizes; {_ADVICE}")

@@ -132,3 +132,26 @@ def test_prove_within_leaves_fast_checks_alone():
     v = prove_within(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)), seconds=60)
     assert v.status == "false"
     assert isinstance(sympy.Integer(1), sympy.Basic)
+
+
+def test_memory_exhausted_by_a_witness_becomes_unknown_with_advice(monkeypatch):
+    import symattn.proof
+
+    def greedy(lhs, rhs, **options):
+        raise MemoryError("Unable to allocate 7.28 TiB")
+
+    monkeypatch.setattr(symattn.proof, "prove_equal", greedy)
+    v = prove_within(A, A, seconds=5)
+    assert v.status == "unknown" and v.reason.startswith("ran out of memory at these sizes")
+    assert "symbolic" in v.reason
+
+
+def test_a_refused_size_becomes_unknown(monkeypatch):
+    import symattn.proof
+
+    def refuse(lhs, rhs, **options):
+        limits.check_array(10**6, 10**6, "QK^T")
+
+    monkeypatch.setattr(symattn.proof, "prove_equal", refuse)
+    v = prove_within(A, A, seconds=5)
+    assert v.status == "unknown" and v.reason.startswith("QK^T at 1000000 × 1000000")
