@@ -136,8 +136,8 @@ def test_steps_follow_the_written_order():
     assert [(s.start, s.end) for s in r.steps] == [(0, 1), (1, 4), (0, 4)]
 
 
-def test_unknown_name_from_a_subprocess_has_no_traceback(run_cli):
-    r = run_cli("shapes", "QW^T")
+def test_unknown_name_is_one_line_on_stderr(cli):
+    r = cli("shapes", "QW^T")
     assert r.returncode == 2
     assert r.stderr == (
         "symattn shapes: error: unknown name 'W': declare it with --dims 'W: rows x cols'\n"
