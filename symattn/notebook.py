@@ -39,7 +39,7 @@ def tex(e: Any) -> str:
     try:
         from symattn.latex.printer import latex
     except ImportError:  # the printer is optional: fall back to the plain text form
-        return _texttt(_plain(e))
+        return _near_latex(_plain(e))
     return str(latex(e))
 
 
@@ -49,9 +49,11 @@ def _plain(e: Any) -> str:
     return text(e)
 
 
-def _texttt(s: str) -> str:
-    out = "".join("\\" + c if c in "{}_^#%&$" else c for c in s)
-    return r"\mathtt{" + out.replace("·", r"\cdot ").replace("×", r"\times ") + "}"
+def _near_latex(s: str) -> str:
+    # The plain form (`QK^T`, `(QK^T)_{ij}`, `sum_{r=1}^{d_k} ...`) is already near-LaTeX:
+    # keep its scripts and braces, escape only what TeX would misread.
+    out = "".join("\\" + c if c in "#%&$" else c for c in s)
+    return out.replace("·", r"\cdot ").replace("×", r"\times ")
 
 
 def expr_latex(e: Any) -> str:

@@ -43,8 +43,9 @@ def test_scalars_render_through_rendered():
 
 def test_without_the_printer_the_plain_text_is_shown(monkeypatch):
     monkeypatch.setitem(sys.modules, "symattn.latex.printer", None)
-    assert tex(S.scores) == r"\mathtt{QK\^T}"
-    assert S.scores._repr_latex_() == r"$\mathtt{QK\^T}$"
+    assert tex(S.scores) == "QK^T"
+    assert S.scores._repr_latex_() == "$QK^T$"
+    assert tex(Dot(S.Q.row(i), S.K.row(j))) == r"q_i\cdot k_j"
 
 
 def test_verdict_html_has_status_and_witness_badges():
