@@ -151,6 +151,7 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         assert pdf.is_file() and str(pdf) in stdout
         log = (tmp_path / f"chapter6.{lang}.log").read_text(errors="replace")
         assert "Missing character" not in log
+        assert "Overfull \\hbox" not in log  # fit_lines keeps derivations inside the margins
         assert not png_is_blank(render_page_png(pdf, page=1, dpi=60))
 
 
