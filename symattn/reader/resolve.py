@@ -541,11 +541,15 @@ class Resolver:
         want = self._bind_shape(shape)
         if _same_shape(got, want):
             return _claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
-        clash = [f"{a} vs {b}" for a, b in zip(got, want, strict=True) if not dims_equal(a, b)]
+        clash = [
+            f"{what} {a} vs {b}"
+            for what, a, b in zip(("rows", "cols"), got, want, strict=True)
+            if not dims_equal(a, b)
+        ]
         raise _Problem(
             "shape_error",
             f"{plain(value)} is {shape_str(got)}, not {shape_str(want)} "
-            f"({'; '.join(clash)} not provably equal)",
+            f"({'; '.join(clash)}: not provably equal)",
             node,
         )
 
@@ -684,7 +688,12 @@ class Resolver:
 
     def _unknown(self, node: ast.Symbol) -> _Problem:
         label = _label(node)
-        near = difflib.get_close_matches(label, self.known_names(), n=3, cutoff=0.5)
+        known = self.known_names()
+        same = [k for k in known if k.lower() == label.lower() and k != label]
+        near = same + [
+            k for k in difflib.get_close_matches(label, known, n=3, cutoff=0.5) if k not in same
+        ]
+        near = near[:3]
         hint = f"; did you mean {', '.join(near)}?" if near else ""
         return _not_understood(f"unknown symbol {label} (declare its shape){hint}", node)
 

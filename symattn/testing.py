@@ -1,0 +1,74 @@
+"""Assertions for derivation scripts and test suites: proved, false, same shape.
+
+Imports the kernel (proof, dims, show) only; a failed assertion says what the kernel found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from symattn.dims import dims_equal, shape_str
+from symattn.expr import MatExpr
+from symattn.show import plain
+
+__all__ = ["assert_false", "assert_proved", "assert_same_shape"]
+
+
+def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = False, **kw: Any):  # type: ignore[no-untyped-def]
+    """Assert the kernel proves `lhs = rhs` for all sizes (or, with `allow_checked`, at explicit
+    sizes); keyword arguments go to `prove_equal` (defs, ranges, assuming, witnesses).
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> assert_proved(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))).status
+    'proved'
+    """
+    from symattn.proof import prove_equal
+
+    v = prove_equal(lhs, rhs, **kw)
+    ok = v.status == "proved" or (allow_checked and v.status == "checked")
+    if not ok:
+        raise AssertionError(f"not proved: {plain(lhs)} = {plain(rhs)}\n  {v.summary()}")
+    return v
+
+
+def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any):  # type: ignore[no-untyped-def]
+    """Assert the kernel refutes `lhs = rhs`; returns the counterexample.
+
+    >>> from symattn.attention import single_head
+    >>> from symattn.expr import Dot, index
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> cex = assert_false(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)))
+    >>> "i=" in str(cex)
+    True
+    """
+    from symattn.proof import prove_equal
+
+    v = prove_equal(lhs, rhs, **kw)
+    if v.status != "false":
+        raise AssertionError(f"expected false: {plain(lhs)} = {plain(rhs)}\n  {v.summary()}")
+    return v.counterexample
+
+
+def assert_same_shape(a: MatExpr, b: MatExpr) -> None:
+    """Assert two matrix expressions have provably equal shapes.
+
+    >>> from symattn.attention import single_head
+    >>> s = single_head()
+    >>> assert_same_shape(s.scores, s.A)
+    >>> assert_same_shape(s.Q, s.V)
+    Traceback (most recent call last):
+    AssertionError: shapes differ: Q is n × d_k, V is n × d_v (cols d_k and d_v are not provably equal)
+    """
+    for x in (a, b):
+        if not isinstance(x, MatExpr):
+            raise AssertionError(f"{plain(x)} is not a matrix expression")
+    for k, what in ((0, "rows"), (1, "cols")):
+        if not dims_equal(a.shape[k], b.shape[k]):
+            raise AssertionError(
+                f"shapes differ: {plain(a)} is {shape_str(a.shape)}, {plain(b)} is "
+                f"{shape_str(b.shape)} ({what} {a.shape[k]} and {b.shape[k]} are not provably equal)"
+            )

@@ -1,0 +1,39 @@
+"""Fixtures for the checker's tests: pytester for the plugin, cached results of the test documents."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).resolve().parents[2]
+CHAPTER = REPO / ".." / "shared" / "chapter6.md"
+D2L = REPO / ".." / "shared" / "corpus" / "d2l-en"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest_plugins is refused outside the top-level conftest; register pytester this way.
+    if not config.pluginmanager.has_plugin("pytester"):
+        config.pluginmanager.import_plugin("pytester")
+
+
+@functools.cache
+def _checked(path: str):  # type: ignore[no-untyped-def]
+    from symattn.check import check_file
+
+    return tuple(check_file(path))
+
+
+@pytest.fixture(scope="session")
+def checked():  # type: ignore[no-untyped-def]
+    """check_file(path), computed once per test session (the kernel is the slow part)."""
+    return _checked
+
+
+@pytest.fixture(scope="session")
+def chapter() -> Path:
+    if not CHAPTER.exists():
+        pytest.skip(f"{CHAPTER} is absent (it lives outside the repository)")
+    return CHAPTER
