@@ -8,6 +8,7 @@ Imports symattn only inside the child processes that measure it.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
@@ -29,7 +30,10 @@ CHAPTER = ROOT.parent / "shared" / "chapter6.md"
 
 
 def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+    """Peak RSS of this process. VmHWM, not ru_maxrss: after fork + exec, Linux's ru_maxrss
+    keeps the parent's peak as a floor, which hid the children's own figures."""
+    hwm = _vm_hwm(os.getpid())
+    return hwm or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # ---- children ---------------------------------------------------------------------------
@@ -220,9 +224,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _available(engine: str) -> bool:
-    try:
-        __import__(engine)
-    except ImportError:
+    # find_spec, not import: the parent stays small, its children are measured
+    if importlib.util.find_spec(engine) is None:
         print(f"{engine} is not installed: skipped (pip install '.[bench]')", file=sys.stderr)
         return False
     return True

@@ -54,6 +54,7 @@ from symattn.expr import (
 PRIMES: tuple[int, ...] = (2_147_483_647, 2_147_483_629, 2_147_483_587)
 _LIMB = 11  # limb width of the smaller matmul factor
 _CHUNK = 1 << 11  # inner dimension per float64 product: 2^11 * 2^11 * 2^31 = 2^53
+_SMALL = 1 << 16  # products with at most this many multiplications skip the limbs
 
 Range = tuple[sympy.Expr, sympy.Expr]
 Draw = Callable[[tuple, tuple[int, int], np.random.Generator, int], np.ndarray]
@@ -89,6 +90,9 @@ def matmul(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
     >>> int(matmul(a, a.T, p)[0, 0]) == (3 * (p - 1) ** 2) % p
     True
     """
+    if a.shape[0] * a.shape[1] * b.shape[1] <= _SMALL:
+        # every product reduced below 2^31 before the sum: no overflow, no float
+        return (a[:, :, None] * b[None, :, :] % p).sum(axis=1) % p
     if a.size > b.size:
         return matmul(b.T, a.T, p).T
     inner = a.shape[1]
@@ -309,16 +313,20 @@ _MISSING = object()
 
 
 def _leaf(f: Field, m: MatSym) -> np.ndarray:
-    return f.leaf((m.name,), f.shape(m))
+    return f.leaf((_label(m),), f.shape(m))
 
 
 def _head(f: Field, m: HeadSym) -> np.ndarray:
-    return f.leaf((m.name, f.one(m.head)), f.shape(m))
+    return f.leaf((_label(m), f.one(m.head)), f.shape(m))
 
 
 def _column(f: Field, m: FromColumn) -> np.ndarray:
     rows, cols = f.shape(m)
-    return np.repeat(f.leaf((m.name, "column"), (rows, 1)), cols, axis=1)
+    return np.repeat(f.leaf((_label(m), "column"), (rows, 1)), cols, axis=1)
+
+
+def _label(m: MatExpr) -> str:
+    return m.args[0].name  # the Str's text, without sympy's printer
 
 
 def _scale(f: Field, m: Scale) -> np.ndarray:
@@ -751,7 +759,7 @@ def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
     for t in terms:
         for x in walk(t):
             if isinstance(x, (MatSym, FromColumn, HeadSym)):
-                name = x.name + "^()" if isinstance(x, HeadSym) else x.name
+                name = _label(x) + "^()" if isinstance(x, HeadSym) else _label(x)
                 rows, cols = x.shape
                 if rows.is_Integer and cols.is_Integer:
                     out.setdefault(name, (int(rows), int(cols)))
