@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+from cli_helpers import cli, run_cli
+
 GOOD = "Scores: $(QK^T)_{ij} = q_i\\cdot k_j$.\n"
 BAD = "Line one.\n\nWrong: $(QK^T)_{ij} = q_j\\cdot k_i$.\n"
 
 
-def test_a_true_document_exits_0(cli, tmp_path):
+def test_a_true_document_exits_0(tmp_path):
     doc = tmp_path / "good.md"
     doc.write_text(GOOD, encoding="utf-8")
     r = cli("check", str(doc))
@@ -16,7 +18,7 @@ def test_a_true_document_exits_0(cli, tmp_path):
     assert "1 verified" in r.stdout
 
 
-def test_a_false_claim_exits_1_with_its_line(run_cli, tmp_path):
+def test_a_false_claim_exits_1_with_its_line(tmp_path):
     doc = tmp_path / "bad.md"
     doc.write_text(BAD, encoding="utf-8")
     r = run_cli("check", str(doc))
@@ -25,13 +27,13 @@ def test_a_false_claim_exits_1_with_its_line(run_cli, tmp_path):
     assert "counterexample" in r.stdout
 
 
-def test_a_missing_file_exits_2(run_cli, tmp_path):
+def test_a_missing_file_exits_2(tmp_path):
     r = run_cli("check", str(tmp_path / "nope.md"))
     assert r.returncode == 2
     assert "nope.md" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_json(cli, tmp_path):
+def test_json(tmp_path):
     doc = tmp_path / "bad.md"
     doc.write_text(BAD, encoding="utf-8")
     r = cli("check", str(doc), "--format", "json")
@@ -40,7 +42,7 @@ def test_json(cli, tmp_path):
     assert data["summary"]["false"] == 1
 
 
-def test_check_needs_a_file(cli):
+def test_check_needs_a_file():
     r = cli("check")
     assert r.returncode == 2
     assert "the following arguments are required: FILE" in r.stderr

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from cli_helpers import cli, run_cli
 
 from symattn import __version__
 
 
-def test_help_lists_commands_examples_and_exit_codes(run_cli):
+def test_help_lists_commands_examples_and_exit_codes():
     r = run_cli("--help")
     assert r.returncode == 0
     for word in ("derive", "check", "prove", "rules", "shapes", "examples:", "exit codes"):
@@ -16,7 +17,7 @@ def test_help_lists_commands_examples_and_exit_codes(run_cli):
 
 
 @pytest.mark.parametrize("command", ["prove", "rules", "shapes", "derive", "check"])
-def test_each_command_has_help(cli, command):
+def test_each_command_has_help(command):
     r = cli(command, "--help")
     if r.returncode != 0:  # a delegated front end that is missing must say so clearly
         assert command in ("derive", "check")
@@ -27,26 +28,26 @@ def test_each_command_has_help(cli, command):
     assert "example" in r.stdout
 
 
-def test_version(run_cli):
+def test_version():
     r = run_cli("--version")
     assert r.returncode == 0
     assert r.stdout.strip() == f"symattn {__version__}"
 
 
-def test_no_command_is_a_usage_error(run_cli):
+def test_no_command_is_a_usage_error():
     r = run_cli()
     assert r.returncode == 2
     assert "a command is required" in r.stderr
 
 
-def test_unknown_command_is_a_usage_error(run_cli):
+def test_unknown_command_is_a_usage_error():
     r = run_cli("frobnicate")
     assert r.returncode == 2
     assert "invalid choice: 'frobnicate'" in r.stderr
     assert "Traceback" not in r.stderr
 
 
-def test_unknown_option_is_a_usage_error(cli):
+def test_unknown_option_is_a_usage_error():
     r = cli("rules", "--frob")
     assert r.returncode == 2
     assert "unrecognized arguments: --frob" in r.stderr
@@ -70,7 +71,7 @@ def test_help_does_not_import_the_front_ends():
     assert r.stdout.strip().splitlines()[-1] == "IMPORTED:"
 
 
-def test_derive_usage_error_exits_2(cli, tmp_path):
+def test_derive_usage_error_exits_2(tmp_path):
     r = cli("derive", "--lang", "fr", "--out", str(tmp_path))
     if "not available" in r.stderr:  # the derive front end is not installed here
         assert r.returncode == 2
@@ -79,7 +80,7 @@ def test_derive_usage_error_exits_2(cli, tmp_path):
     assert "fr" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_a_missing_front_end_is_reported_not_raised(cli, monkeypatch):
+def test_a_missing_front_end_is_reported_not_raised(monkeypatch):
     """If symattn.check cannot be imported, `check` and `prove` say so and exit 2."""
     import sys
 

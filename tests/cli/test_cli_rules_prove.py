@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import cli, run_cli
 
 from symattn import rules
 
 
-def test_search_shows_statement_verdict_and_witnesses(cli):
+def test_search_shows_statement_verdict_and_witnesses():
     r = cli("rules", "mul_transpose_apply_dot")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -18,19 +19,19 @@ def test_search_shows_statement_verdict_and_witnesses(cli):
     assert lines[2].strip() == "an entry of QK^T is a dot product of rows"
 
 
-def test_search_needs_every_word(cli):
+def test_search_needs_every_word():
     r = cli("rules", "--no-check", "softmax", "mask")
     names = [line.split()[0] for line in r.stdout.splitlines() if not line.startswith(" ")]
     assert names and all("mask" in n for n in names)
     assert "softmax_apply" not in names
 
 
-def test_condition_is_shown(cli):
+def test_condition_is_shown():
     r = cli("rules", "softmax_mask_apply_of_gt")
     assert "(when j > i)" in r.stdout
 
 
-def test_json_lists_every_rule_without_checking(cli):
+def test_json_lists_every_rule_without_checking():
     r = cli("rules", "--no-check", "--format", "json")
     data = json.loads(r.stdout)
     assert [row["name"] for row in data] == list(rules.registry())
@@ -38,7 +39,7 @@ def test_json_lists_every_rule_without_checking(cli):
     assert "status" not in data[0]
 
 
-def test_json_with_verdicts_and_chinese(cli):
+def test_json_with_verdicts_and_chinese():
     r = cli("rules", "softmax_rowsum", "--format", "json", "--lang", "zh")
     (row,) = json.loads(r.stdout)
     assert row["status"] == "proved"
@@ -46,7 +47,7 @@ def test_json_with_verdicts_and_chinese(cli):
     assert row["description"] == "softmax 每一行之和为 1"
 
 
-def test_no_match_is_an_empty_answer(cli):
+def test_no_match_is_an_empty_answer():
     r = cli("rules", "--no-check", "nosuchword", "--format", "json")
     assert r.returncode == 0
     assert json.loads(r.stdout) == []
@@ -56,20 +57,20 @@ def test_no_match_is_an_empty_answer(cli):
 # ---- prove (needs symattn.check) --------------------------------------------------------
 
 
-def test_prove_true_claim(cli):
+def test_prove_true_claim():
     r = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d_k")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verified: proved for all sizes [symbolic" in r.stdout
 
 
-def test_prove_false_claim_exits_1_with_counterexample(run_cli):
+def test_prove_false_claim_exits_1_with_counterexample():
     r = run_cli("prove", r"(QK^T)_{ij} = q_j\cdot k_i", "--dims", "Q,K: n x d_k")
     assert r.returncode == 1
     assert "false" in r.stdout and "counterexample: at sizes" in r.stdout
     assert r.stderr == "symattn prove: the claim is false\n"
 
 
-def test_prove_json(cli):
+def test_prove_json():
     r = cli("prove", r"(AV)_{iu} = \sum_{j=1}^{n} a_{ij}V_{ju}", "--format", "json")
     data = json.loads(r.stdout)
     assert r.returncode == 0 and data["ok"] is True and data["exit_code"] == 0
@@ -77,7 +78,7 @@ def test_prove_json(cli):
     assert claim["status"] == "proved" and claim["kind"] == "verified"
 
 
-def test_prove_shape_error_exits_1(cli):
+def test_prove_shape_error_exits_1():
     r = cli("prove", "B = QK^T", "--dims", "B: n x d")
     assert r.returncode == 1
     assert "shape-error" in r.stdout
@@ -91,7 +92,7 @@ def test_prove_shape_error_exits_1(cli):
         (["Q = K", "--dims", "Q: n x"], "symattn prove: error: --dims: expected ROWS x COLS"),
     ],
 )
-def test_prove_input_errors_exit_2(cli, args, message):
+def test_prove_input_errors_exit_2(args, message):
     r = cli("prove", *args)
     assert r.returncode == 2
     assert message in r.stderr

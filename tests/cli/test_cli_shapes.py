@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_helpers import cli, run_cli
 
 from symattn.commands import parse_dim, parse_dims, shapes
 
 
-def test_attention_steps(cli):
+def test_attention_steps():
     r = cli("shapes", "softmax(QK^T/sqrt(d_k))V")
     assert r.returncode == 0, r.stderr
     lines = [line.split() for line in r.stdout.splitlines()]
@@ -22,7 +23,7 @@ def test_attention_steps(cli):
     assert r.stdout.splitlines()[-1].startswith("softmax(QK^T/sqrt(d_k))V")
 
 
-def test_latex_input_and_explicit_dims(cli):
+def test_latex_input_and_explicit_dims():
     r = cli(
         "shapes",
         r"\operatorname{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)V",
@@ -33,7 +34,7 @@ def test_latex_input_and_explicit_dims(cli):
     assert r.stdout.splitlines()[-1].split()[-3:] == ["5", "×", "32"]
 
 
-def test_shape_error_exits_1_with_caret(run_cli):
+def test_shape_error_exits_1_with_caret():
     r = run_cli("shapes", "softmax(QK/sqrt(d_k))V")
     assert r.returncode == 1
     out = r.stdout.splitlines()
@@ -42,7 +43,7 @@ def test_shape_error_exits_1_with_caret(run_cli):
     assert out[caret] == "          ^^"  # under "QK" in the user's text
 
 
-def test_multi_head_residual_needs_the_declared_equality(cli):
+def test_multi_head_residual_needs_the_declared_equality():
     expr = r"X + Concat(Z^{(1)},\ldots,Z^{(H)})W_O"
     ok = cli("shapes", expr)
     assert ok.returncode == 0, ok.stdout + ok.stderr
@@ -58,14 +59,14 @@ def test_multi_head_residual_needs_the_declared_equality(cli):
     assert fixed.returncode == 0, fixed.stdout
 
 
-def test_equation_sides_must_agree(cli):
+def test_equation_sides_must_agree():
     assert cli("shapes", "Z = AV").returncode == 0
     r = cli("shapes", "Z = QK^T")
     assert r.returncode == 1
     assert "the sides of '=' differ" in r.stdout
 
 
-def test_json(cli):
+def test_json():
     r = cli("shapes", "QK^T", "--format", "json")
     data = json.loads(r.stdout)
     assert data["ok"] is True and data["error"] is None
@@ -85,7 +86,7 @@ def test_json(cli):
         ([r"\operatorname{foo}(Q)"], "unknown operator 'foo'"),
     ],
 )
-def test_input_errors_exit_2_with_one_clear_line(cli, args, message):
+def test_input_errors_exit_2_with_one_clear_line(args, message):
     # in-process: the same main() as the script; a subprocess test below covers one of these
     r = cli("shapes", *args)
     assert r.returncode == 2
@@ -95,7 +96,7 @@ def test_input_errors_exit_2_with_one_clear_line(cli, args, message):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_colour_only_when_asked_and_not_with_no_color(cli):
+def test_colour_only_when_asked_and_not_with_no_color():
     forced = cli("shapes", "QK", "--color", "always")
     assert "\033[31merror[shape]\033[0m" in forced.stdout
     assert "\033[" not in cli("shapes", "QK").stdout  # not a terminal
@@ -136,7 +137,7 @@ def test_steps_follow_the_written_order():
     assert [(s.start, s.end) for s in r.steps] == [(0, 1), (1, 4), (0, 4)]
 
 
-def test_unknown_name_is_one_line_on_stderr(cli):
+def test_unknown_name_is_one_line_on_stderr():
     r = cli("shapes", "QW^T")
     assert r.returncode == 2
     assert r.stderr == (
@@ -144,7 +145,7 @@ def test_unknown_name_is_one_line_on_stderr(cli):
     )
 
 
-def test_head_families_and_the_blocks_of_w_o(cli):
+def test_head_families_and_the_blocks_of_w_o():
     r = cli("shapes", r"\operatorname{softmax}(Q^{(h)}(K^{(h)})^T)V^{(h)} + Z^{(h)}W_O^{(h)}")
     steps = r.stdout.split("error[shape]")[0].splitlines()
     rows = {line.rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1] for line in steps}
@@ -154,7 +155,7 @@ def test_head_families_and_the_blocks_of_w_o(cli):
     assert "cannot add" in r.stdout
 
 
-def test_unknown_family_and_powers_are_input_errors(cli):
+def test_unknown_family_and_powers_are_input_errors():
     r = cli("shapes", "X^{(h)}")
     assert r.returncode == 2 and "unknown name 'X^{(h)}'" in r.stderr
     r = cli("shapes", "Q^{(h)}K^{(h)T}")
