@@ -135,7 +135,8 @@ class Builder:
             raise ProofError(f"{self.key}: {derivation.title}: {exc}") from None
         scopes = Counter(step_scope(s) for s in proof.steps)
         parts = [f"{scopes[k]} {_SCOPE_WORDS[k]}" for k in _SCOPE_WORDS if scopes[k]]
-        self._report(proof.title, f"{len(proof.steps)} steps: " + ", ".join(parts))
+        count = len(proof.steps)
+        self._report(proof.title, f"{count} step{'s' * (count != 1)}: " + ", ".join(parts))
         self.blocks.append(ProofBlock(proof))
         return proof
 
