@@ -494,14 +494,15 @@ def _cost(b: Builder) -> None:
         f"{name} & {latex(c.mul_adds)} & {latex(c.exps)} & {latex(c.divisions)}"
         for name, _, c in steps
     ]
-    head = r"& \text{mul-add} & \exp & \div"
-    b.display(
-        "\\begin{array}{l|ccc}\n"
-        + head
+    body = " \\\\\n".join(rows) + "\n\\end{array}"
+    table = {
+        lang: "\\begin{array}{l|ccc}\n"
+        + rf"& \text{{{words[0]}}} & \text{{{words[1]}}} & \text{{{words[2]}}}"
         + " \\\\\n\\hline\n"
-        + " \\\\\n".join(rows)
-        + "\n\\end{array}"
-    )
+        + body
+        for lang, words in (("zh", ("乘加", "指数", "除法")), ("en", ("mul-add", "exp", "div")))
+    }
+    b.display(Text(table["zh"], table["en"]))
     whole = total_cost(s.output)
     b.say(
         [

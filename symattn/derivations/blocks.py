@@ -57,7 +57,9 @@ class Shapes:
 
 @dataclass(frozen=True)
 class Display:
-    latex: str
+    """Display math; a `Text` when the two languages differ (e.g. table headers)."""
+
+    latex: str | Text
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ class Builder:
         self.blocks.append(Shapes(tuple((lhs, e) for lhs, e, _ in lines)))
         return self
 
-    def display(self, tex: str) -> Builder:
+    def display(self, tex: str | Text) -> Builder:
         self.blocks.append(Display(tex))
         return self
 
@@ -277,7 +279,7 @@ def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> N
     elif isinstance(b, Shapes):
         doc.align([(f"{lhs} &\\in {shape_latex(e.shape)}", None) for lhs, e in b.lines])
     elif isinstance(b, Display):
-        doc.display(b.latex)
+        doc.display(b.latex(lang) if isinstance(b.latex, Text) else b.latex)  # type: ignore[arg-type]
     elif isinstance(b, Fact):
         note = _PROVED_NOTE.get(b.verdict.status, {}).get(lang, b.verdict.status)
         doc.paragraph(_with_note(b.text(lang), note, lang, mark=b.verdict.status == "proved"))
