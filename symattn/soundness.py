@@ -995,9 +995,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=30.0, help="time budget per mutant")
     ap.add_argument("--no-derivations", action="store_true", help="rules and chapter only")
     ap.add_argument("--verbose", action="store_true", help="one line per mutant on stderr")
+    ap.add_argument("--only", default="", help="only claims whose name contains this text")
     opts = ap.parse_args(args)
+    claims = [c for c in corpus(derivations=not opts.no_derivations) if opts.only in c.name]
     report = run(
-        corpus(derivations=not opts.no_derivations),
+        claims,
         sample=opts.sample,
         seed=opts.seed,
         seconds=opts.seconds,

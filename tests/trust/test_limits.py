@@ -77,8 +77,9 @@ def test_time_budget_gives_up_inside_a_library_call():
     s = single_head(n=50, d_k=64, d_v=64, d=8)
     start = time.monotonic()
     v = prove_within(s.weights[i, j], s.weights[i, j], seconds=1)
-    assert time.monotonic() - start < 10
+    took = time.monotonic() - start
     assert v.status == "unknown" and v.reason.startswith("gave up after 1 s"), v.summary()
+    assert took < 30, took  # unbudgeted, this check ran for more than 300 s
 
 
 def test_time_budget_in_a_thread_stops_at_the_kernels_own_checks():
@@ -98,8 +99,9 @@ def test_time_budget_in_a_thread_stops_at_the_kernels_own_checks():
     worker.join(60)
     assert not worker.is_alive()
     v = out["v"]
+    # no timer in a thread: only canon's check_time() can have produced this reason
     assert v.status == "unknown" and "gave up after 0.5 s" in v.reason, v.summary()
-    assert out["t"] < 5
+    assert out["t"] < 30
 
 
 def test_check_time_raises_only_after_the_deadline():

@@ -19,7 +19,6 @@ from symattn.soundness import (
     judge,
     main,
     mutants,
-    rule_claims,
     run,
     truth,
 )
@@ -54,7 +53,7 @@ def _numeric_backend_crash(o) -> bool:
 
 @pytest.fixture(scope="module")
 def report():
-    return run(corpus(derivations=False), sample=40, seed=2026, seconds=20)
+    return run(corpus(derivations=False), sample=36, seed=2026, seconds=20)
 
 
 def test_no_false_mutant_is_reported_proved_or_checked(report):
@@ -83,11 +82,6 @@ def test_sample_covers_every_operator_and_decides_every_truth(report):
 def test_true_mutants_are_accepted(report):
     f = report.figures()
     assert f["true_accepted"] == f["true"], report.text()
-
-
-def test_the_full_corpus_has_every_operator():
-    ops = {mu.operator for c in rule_claims() + chapter_claims() for mu in mutants(c)}
-    assert ops == OPERATORS
 
 
 @pytest.mark.parametrize(
@@ -127,7 +121,7 @@ def test_judge_flags_an_escape():
 
 
 def test_command_line_json(capsys):
-    code = main(["--sample", "2", "--seed", "1", "--no-derivations", "--json"])
+    code = main(["--only", "score entry = dot", "--sample", "2", "--no-derivations", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code in (0, 1)
     assert data["figures"]["mutants"] == 2
