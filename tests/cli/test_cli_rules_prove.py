@@ -97,3 +97,10 @@ def test_prove_input_errors_exit_2(args, message):
     assert r.returncode == 2
     assert message in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_prove_assume_declares_a_dim_equality():
+    assert cli("prove", "X + Z = Z + X").returncode == 1  # cols d and d_v differ
+    r = cli("prove", "X + Z = Z + X", "--assume", "d_v=d")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified" in r.stdout
