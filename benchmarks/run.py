@@ -297,7 +297,7 @@ def report(results: dict, a: argparse.Namespace) -> str:
                 cells += f" > {done + cap:.3g} s | | > {(done + cap) / total:,.0f}× |"
             else:
                 s = sum(r["seconds"] for r in rs)
-                cells += f" {s:.3g} s | | {s / total:,.0f}× |"
+                cells += f" {s:.3g} s | | {ratio({'seconds': s}, total)} |"
         lines.append(cells)
         lines += [
             "",
