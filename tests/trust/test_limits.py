@@ -157,3 +157,10 @@ def test_a_refused_size_becomes_unknown(monkeypatch):
     monkeypatch.setattr(symattn.proof, "prove_equal", refuse)
     v = prove_within(A, A, seconds=5)
     assert v.status == "unknown" and v.reason.startswith("QK^T at 1000000 × 1000000")
+
+
+def test_a_300_factor_product_in_a_document_is_a_diagnostic():
+    check = pytest.importorskip("symattn.check")
+    results = check.check_formula("(" + "A" * 300 + ")_{ij} = 1", "A: n x n")
+    assert [r.kind for r in results] == ["not-understood"]
+    assert "nested 201 levels deep; the limit is 200" in results[0].message
