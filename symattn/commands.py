@@ -81,7 +81,7 @@ def text(e: sympy.Basic) -> str:
     >>> from symattn.rules import get
     >>> lhs, rhs = get("mul_apply").sides()
     >>> f"{text(lhs)} = {text(rhs)}"
-    '(AB)_{ij} = sum_{k=1}^{p} A_{ik}*B_{kj}'
+    '(AB)_{ij} = sum_{k=1}^{p} A_{ik}B_{kj}'
     """
     if isinstance(e, E.MatSum):
         v, lo, hi = e.limits
@@ -92,7 +92,11 @@ def text(e: sympy.Basic) -> str:
         return f"{text(e.scalar)} {body}"
     if isinstance(e, E.MatExpr):
         return plain(e)
-    return str(_TextPrinter().doprint(e))
+    # entries side by side, as the chapter writes them: A_{ik}B_{kj}, not A_{ik}*B_{kj}
+    return _JUXTAPOSE.sub("", str(_TextPrinter().doprint(e)))
+
+
+_JUXTAPOSE = re.compile(r"(?<=\})\*(?=[A-Za-z(])")
 
 
 # ---- colour -----------------------------------------------------------------------------
