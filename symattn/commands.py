@@ -114,7 +114,12 @@ _COLOURS = {
 
 
 def use_colour(stream: TextIO, mode: str = "auto") -> bool:
-    """Colour only on a terminal, never when NO_COLOR is set (unless forced with `always`)."""
+    """Colour only on a terminal, never when NO_COLOR is set (unless forced with `always`).
+
+    >>> import io
+    >>> use_colour(io.StringIO()), use_colour(io.StringIO(), "always")
+    (False, True)
+    """
     if mode == "always":
         return True
     if mode == "never" or os.environ.get("NO_COLOR"):
@@ -123,12 +128,16 @@ def use_colour(stream: TextIO, mode: str = "auto") -> bool:
 
 
 def paint(word: str, key: str, on: bool) -> str:
-    """`word` in the colour of `key` (a status) when `on`."""
+    """`word` in the colour of `key` (a status) when `on`.
+
+    >>> paint("false", "false", True), paint("false", "false", False)
+    ('\\x1b[31mfalse\\x1b[0m', 'false')
+    """
     code = _COLOURS.get(key)
     return f"\033[{code}m{word}\033[0m" if on and code else word
 
 
-def emit_json(data: object, out: TextIO) -> None:
+def _emit_json(data: object, out: TextIO) -> None:
     json.dump(data, out, ensure_ascii=False, indent=2)
     out.write("\n")
 
@@ -284,7 +293,7 @@ def parse_assume(items: list[str] | None) -> dict[str, sympy.Expr]:
     return out
 
 
-def assuming(equalities: Mapping[str, sympy.Expr]) -> AbstractContextManager[Any]:
+def _assuming(equalities: Mapping[str, sympy.Expr]) -> AbstractContextManager[Any]:
     return D.assume(**equalities) if equalities else nullcontext()
 
 
@@ -324,7 +333,12 @@ class ShapeReport:
 
 
 def default_matrices() -> dict[str, Declared]:
-    """The chapter's names (X, W_Q, ..., W_O, O) and head families Z^{(h)}, Q^{(h)}, ... ."""
+    """The chapter's names (X, W_Q, ..., W_O, O) and head families Z^{(h)}, Q^{(h)}, ... .
+
+    >>> m = default_matrices()
+    >>> (m["W_O"].rows, m["W_O"].cols), m["Z^{(h)}"].family
+    ((H*d_v, d), True)
+    """
     n, d, d_k, d_v, H = D.n, D.d, D.d_k, D.d_v, D.H
     table = {
         "X": (n, d),
@@ -405,7 +419,7 @@ def shapes(
     if len(claims) != 1 or len(claims[0].subjects) != 1:
         raise ParseError("shapes takes one expression (or one chain 'a = b = ...')")
     claim = claims[0]
-    with assuming(equalities or {}):
+    with _assuming(equalities or {}):
         try:
             sides = [builder.build(claims[0].subjects[0])]
             for step in claim.steps:
@@ -695,11 +709,11 @@ def _rule_row(rule: Any, check: bool, lang: str) -> dict[str, Any]:
     }
     if check:
         verdict = rule.check()
-        row.update(verdict_record(verdict))
+        row.update(_verdict_record(verdict))
     return row
 
 
-def verdict_record(v: Any) -> dict[str, Any]:
+def _verdict_record(v: Any) -> dict[str, Any]:
     """A verdict as JSON-ready data."""
     return {
         "status": v.status,
@@ -709,7 +723,7 @@ def verdict_record(v: Any) -> dict[str, Any]:
     }
 
 
-def print_rules(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
+def _print_rules(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
     width = max((len(r["name"]) for r in rows), default=0)
     for r in rows:
         head = r["name"].ljust(width)
@@ -730,9 +744,9 @@ def run_rules(args: Any, out: TextIO | None = None) -> int:
     if not rows:
         sys.stderr.write(f"symattn rules: no rule matches {' '.join(args.words)!r}\n")
     if args.format == "json":
-        emit_json(rows, out)
+        _emit_json(rows, out)
     else:
-        print_rules(rows, out, use_colour(out, args.color))
+        _print_rules(rows, out, use_colour(out, args.color))
     bad = [r for r in rows if "status" in r and r["status"] not in ("proved", "checked")]
     return FALSE if bad else OK
 
@@ -741,7 +755,7 @@ def run_shapes(args: Any, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     report = shapes(args.expression, parse_dims(args.dims), parse_assume(args.assume))
     if args.format == "json":
-        emit_json(
+        _emit_json(
             {
                 "expression": report.source,
                 "ok": report.ok,
@@ -752,11 +766,11 @@ def run_shapes(args: Any, out: TextIO | None = None) -> int:
             out,
         )
     else:
-        print_shapes(report, out, use_colour(out, args.color))
+        _print_shapes(report, out, use_colour(out, args.color))
     return OK if report.ok else FALSE
 
 
-def print_shapes(report: ShapeReport, out: TextIO, colour: bool) -> None:
+def _print_shapes(report: ShapeReport, out: TextIO, colour: bool) -> None:
     width = min(max((len(s.text) for s in report.steps), default=0), 48)
     for s in report.steps:
         shape = " × ".join(s.shape) if s.shape else "scalar"
@@ -775,14 +789,14 @@ def run_prove(args: Any, out: TextIO | None = None) -> int:
     progress = Progress(1, "proving")
     progress(1, args.formula[:60])
     try:
-        with assuming(parse_assume(args.assume)):
+        with _assuming(parse_assume(args.assume)):
             results = check.check_formula(args.formula, args.dims)
     finally:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
     code = prove_exit_code([r.kind for r in claims])
     if args.format == "json":
-        emit_json(
+        _emit_json(
             {
                 "formula": args.formula,
                 "ok": code == OK,
@@ -829,7 +843,12 @@ def _prove_outcome(claims: list[Any]) -> str:
 
 
 def import_optional(module: str, command: str) -> Any:
-    """Import a front-end module for a subcommand, or say clearly that it is missing."""
+    """Import a front-end module for a subcommand, or say clearly that it is missing.
+
+    >>> import_optional("symattn.no_such_front_end", "frob")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    symattn.commands.MissingCommand: 'frob' is not available in this installation (...)
+    """
     import importlib
 
     try:

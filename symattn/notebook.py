@@ -87,16 +87,24 @@ def proof_latex(p: Any) -> str:
 
 
 def badge(word: str, colour: str, title: str = "") -> str:
-    """A small coloured label; `title` becomes its tooltip."""
+    """A small coloured label; `title` becomes its tooltip.
+
+    >>> badge("exact", "#57606a", "a < b")  # doctest: +ELLIPSIS
+    '<span style="...background:#57606a" title="a &lt; b">exact</span>'
+    """
     tip = f' title="{html.escape(title)}"' if title else ""
     return f'<span style="{_BADGE.format(bg=colour)}"{tip}>{html.escape(word)}</span>'
 
 
-def witness_badges(witnesses: Any) -> str:
+def _witness_badges(witnesses: Any) -> str:
     return "".join(badge(w, _WITNESS_COLOUR, _WITNESS_TITLES.get(w, "")) for w in witnesses)
 
 
-def status_badge(status: str) -> str:
+def _badges(v: Any) -> str:
+    return f"{_status_badge(v.status)} {_witness_badges(v.witnesses)}"
+
+
+def _status_badge(status: str) -> str:
     return badge(status.replace("_", " "), _STATUS_COLOURS.get(status, _WITNESS_COLOUR))
 
 
@@ -107,7 +115,7 @@ def verdict_html(v: Any) -> str:
     >>> print(verdict_html(Verdict("proved", ("symbolic",))))  # doctest: +ELLIPSIS
     <div class="symattn-verdict"><span style="...">proved</span> <span ...>symbolic</span></div>
     """
-    parts = [f"{status_badge(v.status)} {witness_badges(v.witnesses)}"]
+    parts = [f"{_status_badge(v.status)} {_witness_badges(v.witnesses)}"]
     if v.reason and v.status != "proved":
         parts.append(f'<div style="margin-top:.3em">{html.escape(v.reason)}</div>')
     if v.counterexample is not None:
@@ -127,12 +135,12 @@ def proof_html(p: Any) -> str:
         rows.append(
             f"<tr><td>\\(= {html.escape(tex(s.after))}\\)</td>"
             f"<td><code>{html.escape(s.by)}</code></td>"
-            f"<td>{status_badge(s.verdict.status)} {witness_badges(s.verdict.witnesses)}</td></tr>"
+            f"<td>{_badges(s.verdict)}</td></tr>"
         )
     scope = "for all sizes" if p.for_all_sizes else "at the sizes checked"
     head = (
         f"<div><b>{html.escape(p.title)}</b> {badge(scope, _STATUS_COLOURS['proved'])}"
-        f"{witness_badges(p.witnesses)}</div>"
+        f"{_witness_badges(p.witnesses)}</div>"
     )
     table = '<table style="text-align:left">' + "".join(rows) + "</table>"
     return f'<div class="symattn-proof">{head}{table}</div>'
