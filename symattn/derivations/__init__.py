@@ -72,7 +72,8 @@ def document(secs: Sequence[Section], lang: Lang, figures: Path | None) -> Docum
     1
     """
     doc = Document(lang, TITLE[lang])
-    doc.raw(r"\renewcommand{\thesection}{6.\arabic{section}}")
+    # Sections are numbered as in the chapter; long derivations may break across pages.
+    doc.raw(r"\renewcommand{\thesection}{6.\arabic{section}}\allowdisplaybreaks")
     doc.paragraph(_LEGEND[lang])
     for sec in secs:
         render(sec, doc, figures)

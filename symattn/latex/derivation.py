@@ -123,9 +123,10 @@ def fit_lines(
     cols = [tex.partition("&") for tex, _ in lines]
     left_em = max(math_em(a) for a, _, _ in cols)
     right_em = max(math_em(c) for _, _, c in cols)
-    stacked = left_em + right_em + 2 > LINE_EM
     # The box starts after the left column and a \qquad; a text line is about 34.5 em.
-    box = 0.85 if stacked else max(0.3, 0.86 - (left_em + 2) / 34.5)
+    box = 0.86 - (left_em + 2) / 34.5
+    stacked = left_em + right_em + 2 > LINE_EM or box < 0.55
+    box = 0.85 if stacked else box
     out: list[tuple[str, Prose | None]] = []
     for (tex, why), (head, _, rest) in zip(lines, cols, strict=True):
         if not stacked:

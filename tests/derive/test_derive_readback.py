@@ -12,6 +12,9 @@ from symattn.derivations.sec63 import explicit_expansions
 from symattn.expr import expand_entries
 from symattn.latex.printer import latex
 
+# latex2sympy2's pinned antlr4 runtime imports typing.io; that is its business, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:typing.io is deprecated:DeprecationWarning")
+
 
 def read_back(tex: str) -> sympy.Expr:
     from latex2sympy2 import latex2sympy  # noqa: PLC0415 - the test extra provides it
