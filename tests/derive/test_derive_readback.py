@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from symattn.attention import single_head
 from symattn.derivations.sec63 import explicit_expansions
 from symattn.expr import expand_entries
 from symattn.latex.printer import latex
@@ -48,3 +51,21 @@ def test_a_misprinted_expansion_is_caught():
     proof = derivation.prove(require="exact")
     wrong = latex(proof.rhs).replace("K_{13}", "K_{31}")
     assert sympy.expand(read_back(wrong) - by_name(kernel_expansion(proof.lhs))) != 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    n=st.integers(1, 3),
+    dk=st.integers(1, 4),
+    data=st.data(),
+)
+def test_any_explicit_score_entry_reads_back(n, dk, data):
+    """Property: at random small sizes, the printed expansion of (QK^T)_{ij} reads back."""
+    s = single_head(n=n, d_k=dk)
+    i = data.draw(st.integers(1, n))
+    j = data.draw(st.integers(1, n))
+    kernel = kernel_expansion(s.scores[i, j])
+    printed = latex(kernel)
+    expected_text = " + ".join(f"Q_{{{i}{r}}}K_{{{j}{r}}}" for r in range(1, dk + 1))
+    assert printed == expected_text
+    assert sympy.expand(read_back(printed) - by_name(kernel)) == 0
