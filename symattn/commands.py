@@ -467,8 +467,8 @@ class _Builder:
         self._record(node, value)
         return value
 
-    def _record(self, node: Any, value: sympy.Basic) -> None:
-        start, end = self.back(node.start), self.back(node.end)
+    def _record(self, node: Any, value: sympy.Basic, end_node: Any = None) -> None:
+        start, end = self.back(node.start), self.back((end_node or node).end)
         if self.report.steps and (self.report.steps[-1].start, self.report.steps[-1].end) == (
             start,
             end,
@@ -553,16 +553,23 @@ class _Builder:
         return self.build(node.items[0])
 
     def _product(self, node: Any) -> sympy.Basic:
-        value = self.build(node.factors[0])
-        for f in node.factors[1:]:
-            value = _times(value, self.build(f))
-        return value
+        return self._fold(node, ["*"] * (len(node.factors) - 1))
 
     def _mul(self, node: Any) -> sympy.Basic:
+        return self._fold(node, list(node.ops))
+
+    def _fold(self, node: Any, ops: list[str]) -> sympy.Basic:
+        """Left to right; each partial product is a step, and an error points at its span."""
         value = self.build(node.factors[0])
-        for op, f in zip(node.ops, node.factors[1:], strict=True):
+        for k, (op, f) in enumerate(zip(ops, node.factors[1:], strict=True), start=2):
             rhs = self.build(f)
-            value = _divide(value, rhs) if op == "/" else _times(value, rhs)
+            try:
+                value = _divide(value, rhs) if op == "/" else _times(value, rhs)
+            except ShapeError:
+                self.report.error_span = (self.back(node.start), self.back(f.end))
+                raise
+            if k < len(node.factors):  # the whole node is recorded by build()
+                self._record(node, value, end_node=f)
         return value
 
     def _frac(self, node: Any) -> sympy.Basic:

@@ -160,3 +160,9 @@ def test_unknown_family_and_powers_are_input_errors():
     assert r.returncode == 2 and "unknown name 'X^{(h)}'" in r.stderr
     r = cli("shapes", "Q^{(h)}K^{(h)T}")
     assert r.returncode == 2 and "write ^T for a transpose" in r.stderr
+
+
+def test_partial_products_are_steps_and_the_caret_ends_at_the_bad_factor():
+    r = shapes("XW_QKW_V")
+    assert [s.text for s in r.steps] == ["X", "W_Q", "XW_Q", "K"]
+    assert r.error_span == (0, 5)  # "XW_QK": the product up to the factor that fails
