@@ -198,11 +198,7 @@ class _Printer:
 
     def atom(self, e: sympy.Basic, at_least: int = _ATOM) -> str:
         text, prec = self.p(e)
-        return (
-            f"\\left({text}\\right)"
-            if prec < at_least and "\\frac" in text
-            else (f"({text})" if prec < at_least else text)
-        )
+        return text if prec >= at_least else self.delim(text)
 
     @staticmethod
     def delim(text: str) -> str:
