@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+# pytester's in-process runs drop the modules they import; import the checker out here once so
+# each run does not import sympy and build the parser again.
+from symattn.check import check_text
+
+check_text("$(QK^T)_{ij}=q_i\\cdot k_j$", "warm.md")
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    # --assert=plain: rewriting every plugin module again in each in-process run costs seconds
+    return pytester.runpytest("--assert=plain", "-p", "no:hypothesispytest", *args)
+
+
 DOC = (
     "# Scores\n\n"
     "$(QK^T)_{ij}=q_i\\cdot k_j$ and $A$ and $X\\in\\mathbb R^{n\\times d}$\n\n"
@@ -18,7 +29,7 @@ def doc(pytester: pytest.Pytester):
 
 
 def test_each_claim_is_an_item_named_file_line_col(pytester, doc):
-    result = pytester.runpytest("--symattn", str(doc), "--collect-only", "-q")
+    result = run(pytester, "--symattn", str(doc), "--collect-only", "-q")
     out = result.stdout.str()
     assert f"{doc.name}:3:2" in out and f"{doc.name}:5:3" in out and f"{doc.name}:7:5" in out
     assert f"{doc.name}:3:29" not in out  # $A$ is a mention, not a claim
@@ -26,7 +37,7 @@ def test_each_claim_is_an_item_named_file_line_col(pytester, doc):
 
 
 def test_outcomes_and_failure_report(pytester, doc):
-    result = pytester.runpytest("--symattn", str(doc), "-rs")
+    result = run(pytester, "--symattn", str(doc), "-rs")
     result.assert_outcomes(passed=1, failed=1, skipped=1)
     out = result.stdout.str()
     assert f"{doc.name}:5:3: false: " in out
@@ -36,23 +47,23 @@ def test_outcomes_and_failure_report(pytester, doc):
 
 
 def test_strict_fails_what_is_not_understood(pytester, doc):
-    result = pytester.runpytest("--symattn", str(doc), "--symattn-strict")
+    result = run(pytester, "--symattn", str(doc), "--symattn-strict")
     result.assert_outcomes(passed=1, failed=2)
 
 
 def test_ini_option(pytester, doc):
     pytester.makeini(f"[pytest]\nsymattn_paths = {doc.name}\n")
-    result = pytester.runpytest()
+    result = run(pytester, )
     result.assert_outcomes(passed=1, failed=1, skipped=1)
 
 
 def test_keyword_selection_sees_the_items(pytester, doc):
-    result = pytester.runpytest("--symattn", str(doc), "-k", "3:2")
+    result = run(pytester, "--symattn", str(doc), "-k", "3:2")
     result.assert_outcomes(passed=1)
 
 
 def test_a_missing_document_is_a_usage_error(pytester):
-    result = pytester.runpytest("--symattn", "nope.md")
+    result = run(pytester, "--symattn", "nope.md")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--symattn" in result.stderr.str() and "no such file" in result.stderr.str()
 
@@ -60,12 +71,12 @@ def test_a_missing_document_is_a_usage_error(pytester):
 def test_a_binary_document_is_a_collection_error(pytester):
     p = pytester.path / "bin.md"
     p.write_bytes(b"\x00\x01\x02")
-    result = pytester.runpytest("--symattn", str(p))
+    result = run(pytester, "--symattn", str(p))
     assert result.ret == pytest.ExitCode.INTERRUPTED or result.ret != 0
     assert "not a text file" in result.stdout.str()
 
 
 def test_without_the_option_nothing_is_added(pytester, doc):
     pytester.makepyfile(test_one="def test_ok():\n    pass\n")
-    result = pytester.runpytest()
+    result = run(pytester, )
     result.assert_outcomes(passed=1)
