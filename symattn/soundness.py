@@ -639,7 +639,8 @@ class Report:
             f"soundness: {f['mutants']} mutants of {f['claims']} true claims in {f['seconds']} s",
             f"  false mutants rejected: {f['false_rejected']}/{f['false']} "
             f"({pct(f['false_rejected'], f['false'])}); "
-            f"{f['rejected_at_construction']} of them refused at construction",
+            f"{f['rejected_at_construction']} of them refused at construction, "
+            f"{f['crashes']} only by a crash",
             f"  false mutants reported proved/checked (escapes): {len(self.escapes)}",
             f"  true mutants accepted: {f['true_accepted']}/{f['true']} "
             f"({pct(f['true_accepted'], f['true'])})",
