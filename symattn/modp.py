@@ -9,8 +9,9 @@ are *free atoms*, random field elements chosen once per trial:
 - `exp(x)` is a random function of the value of `x` (one fresh element per distinct value, so
   the same score gives the same exp on both sides); softmax divides by the row sum's inverse;
 - an algebraic number such as `sqrt(2)` (from `1/sqrt(d_k)` at `d_k = 32`) is one fresh element
-  per distinct number; this is sound for identities that hold with that number as a variable;
-- a free scalar symbol such as `c` in `c A`.
+  per distinct number; this is sound for identities that hold with that number as a variable.
+
+A free scalar symbol such as `c` in `c A` is an ordinary variable, drawn like an entry.
 
 If the two sides are equal as functions of leaves and atoms, they are equal for real. If not,
 a trial says "equal" with probability at most `degree / p` (plus the chance that two different
@@ -188,9 +189,14 @@ class Field:
         return arr
 
     def atom(self, key: sympy.Basic) -> int:
+        """A free element for an algebraic number such as sqrt(2) (not a real value of it)."""
         if key not in self.atoms:
             self.atoms[key] = int(self.rng.integers(1, self.p))
         return self.atoms[key]
+
+    def variable(self, s: sympy.Symbol) -> int:
+        """A free scalar such as `c` in `c A`: a genuine variable, drawn like an entry."""
+        return int(self.leaf(("scalar", s.name), (1, 1))[0, 0])
 
     def probe(self, width: int) -> np.ndarray:
         """A random column vector (the same one for both sides of the claim)."""
@@ -418,7 +424,7 @@ def _symbol(f: Field, e: sympy.Symbol) -> Any:
         return f.env[e] % f.p  # type: ignore[operator]
     if e.is_integer:
         raise Unsupported(f"no value for {e}")
-    return f.atom(e)
+    return f.variable(e)
 
 
 def _add(f: Field, e: sympy.Add) -> Any:
@@ -1022,6 +1028,8 @@ def _minimise(values: dict[tuple, np.ndarray], differs: Callable, budget: int) -
 
 def _name(key: tuple, idx: int, shape: tuple[int, ...]) -> str:
     r, c = divmod(idx, shape[1])
+    if key[0] == "scalar":
+        return str(key[1])
     if len(key) == 2 and key[1] == "column":
         return f"{key[0]}[{r + 1}]"
     if len(key) == 2:

@@ -268,7 +268,7 @@ def exact(
 # Full expansion above this many estimated terms (index points x terms per entry) is slow in
 # sympy (about a second per few hundred terms); the field evaluation takes milliseconds.
 EXPAND_LIMIT = 64
-_EXPAND_FALLBACK = 20_000  # the field evaluator cannot take the claim: expand up to this
+_EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up to this
 
 
 def _named(plan: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:

@@ -184,3 +184,23 @@ def test_field_model_never_calls_a_true_identity_false():
     w = s.weights
     v = prove_equal(w @ Ones(5, 1), Ones(5, 1), witnesses=("exact",))
     assert v.status == "checked", v.summary()
+
+
+def test_free_scalar_is_a_variable_not_an_atom():
+    A, B = MatSym("A", 7, 300), MatSym("B", 300, 5)
+    c = sympy.Symbol("c")
+    assert modp.check(Scale(c, A) @ B, Scale(c, A @ B), {}).equal
+    v = prove_equal(Scale(c, A) @ B, Scale(c + 1, A @ B), witnesses=("exact",))
+    assert v.status == "false" and v.counterexample is not None, v.summary()
+
+
+def test_true_identity_the_field_model_cannot_see_is_never_called_false():
+    # sqrt(2) is a free element, so sqrt(2) * sqrt(2) = 2 is invisible to the field model
+    Q, K = MatSym("Q", 7, 64), MatSym("K", 7, 64)
+    r2 = 1 / sympy.sqrt(2)
+    v = prove_equal(Scale(r2, Q) @ Scale(r2, K).T, Scale(sympy.Rational(1, 2), Q @ K.T))
+    assert v.status in ("proved", "checked", "unknown"), v.summary()
+    small = (MatSym("Q", 2, 2), MatSym("K", 2, 2))
+    lhs = Scale(r2, small[0]) @ Scale(r2, small[1]).T
+    v = prove_equal(lhs, Scale(sympy.Rational(1, 2), small[0] @ small[1].T), witnesses=("exact",))
+    assert v.status == "checked", v.summary()
