@@ -74,5 +74,10 @@ def test_the_worked_example_does_not_leak_into_the_general_case():
         "## General\n\n$$QK^T\\in\\mathbb R^{5\\times5}$$\n"
     )
     kinds = [(r.line, r.kind) for r in check_text(text, "p.md")]
-    assert kinds == [(1, "declaration"), (1, "verified"), (1, "verified"), (1, "verified"),
-                     (5, "shape-error")]
+    assert kinds == [
+        (1, "declaration"),
+        (1, "declaration"),
+        (1, "declaration"),
+        (1, "verified"),
+        (5, "shape-error"),
+    ]
