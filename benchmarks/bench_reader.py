@@ -55,7 +55,12 @@ def main(argv: list[str]) -> int:
 
     def read_all() -> object:
         resolver = Resolver(section_lines(text))
-        return [c for s in scan(text, str(path)) if isinstance(s, MathSpan) for c in resolver.resolve_span(s)]
+        return [
+            c
+            for s in scan(text, str(path))
+            if isinstance(s, MathSpan)
+            for c in resolver.resolve_span(s)
+        ]
 
     def check_all() -> object:
         return check_text(text, str(path))

@@ -1,6 +1,6 @@
 """Document checking: claims -> kernel verdicts -> compiler-style diagnostics, JSON and exit codes.
 
-Imports the kernel (proof) and the reader; the CLI and the pytest plugin import this, never the reverse.
+Imports the kernel (proof) and the reader; the CLI and the pytest plugin import it, not the reverse.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def read_document(path: str | os.PathLike[str]) -> str:
 
 
 def check_formula(latex: str, dims: str | None = None) -> list[ClaimResult]:
-    """Check one formula given in LaTeX, with optional shape declarations `Q,K: n x d_k; V: n x d_v`.
+    """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`.
 
     >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
     ['proved']
@@ -252,7 +252,8 @@ _SYMBOLIC: tuple[str, ...] = ("symbolic",)
 
 def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     """Turn a resolved claim into a verdict, calling the kernel for identities."""
-    status, message, witnesses, cex = claim.status, claim.message, (), None
+    status, message, cex = claim.status, claim.message, None
+    witnesses: tuple[str, ...] = ()
     if status == "proved":
         witnesses = _SYMBOLIC
         message = message or "shapes agree"

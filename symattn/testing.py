@@ -61,7 +61,7 @@ def assert_same_shape(a: MatExpr, b: MatExpr) -> None:
     >>> assert_same_shape(s.scores, s.A)
     >>> assert_same_shape(s.Q, s.V)
     Traceback (most recent call last):
-    AssertionError: shapes differ: Q is n × d_k, V is n × d_v (cols d_k and d_v are not provably equal)
+    AssertionError: shapes differ: Q is n × d_k, V is n × d_v (cols d_k and d_v differ)
     """
     for x in (a, b):
         if not isinstance(x, MatExpr):
@@ -70,5 +70,5 @@ def assert_same_shape(a: MatExpr, b: MatExpr) -> None:
         if not dims_equal(a.shape[k], b.shape[k]):
             raise AssertionError(
                 f"shapes differ: {plain(a)} is {shape_str(a.shape)}, {plain(b)} is "
-                f"{shape_str(b.shape)} ({what} {a.shape[k]} and {b.shape[k]} are not provably equal)"
+                f"{shape_str(b.shape)} ({what} {a.shape[k]} and {b.shape[k]} differ)"
             )

@@ -10,7 +10,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import sympy
 
@@ -332,7 +332,9 @@ class Resolver:
         name = _plain_name(left)
         if name is not None and name in self.dims:
             if isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0:
-                return self._bind_dims({self.dims[name]: sympy.Integer(int(right.text))}, span, left)
+                return self._bind_dims(
+                    {self.dims[name]: sympy.Integer(int(right.text))}, span, left
+                )
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
         if isinstance(left, ast.HeadSup):
@@ -415,12 +417,12 @@ class Resolver:
         def run() -> ResolvedClaim:
             shape = self._reals_shape(step.rhs)
             name = _plain_name(subject)
-            fam = None
+            fam, head = None, None
             if isinstance(subject, ast.HeadSup):
-                fam = _plain_name(subject.operand)
+                fam, head = _plain_name(subject.operand), _head_symbol(subject.head)
             if name is not None and (name in self.lookup_all() or _looks_like_matrix(name)):
                 return self._declare(span, name, False, shape, subject, start, end)
-            if fam is not None and _head_symbol(subject.head) is not None:
+            if fam is not None and head is not None:
                 return self._declare(span, fam, True, shape, subject, start, end)
             if name is not None and name not in self.dims and len(shape) == 2:
                 return self._declare(span, name, False, shape, subject, start, end)
@@ -437,7 +439,9 @@ class Resolver:
 
     def _reals_shape(self, node: ast.Node) -> Shape:
         if not isinstance(node, ast.Reals):
-            raise _not_understood("the right side of \\in must be \\mathbb R^{rows \\times cols}", node)
+            raise _not_understood(
+                "the right side of \\in must be \\mathbb R^{rows \\times cols}", node
+            )
         if len(node.shape) == 1:
             return (self.dim_term(node.shape[0]), sympy.Integer(1))
         if not node.shape:
@@ -501,7 +505,9 @@ class Resolver:
                     f"{label} is {shape_str(got)} in this worked example, not {shape_str(shape)}",
                     subject,
                 )
-            return _claim(span, start, end, "declared", f"worked example: {label} is {shape_str(got)}")
+            return _claim(
+                span, start, end, "declared", f"worked example: {label} is {shape_str(got)}"
+            )
         entry = _Name(shape, "declared", self.section, self.line, family, _H if family else None)
         entry.label = label_here
         table = self._top().families if family else self._top().names
@@ -536,7 +542,9 @@ class Resolver:
         if not isinstance(value, MatExpr):
             if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
                 return _claim(span, start, end, "proved", f"{plain(value)} is a scalar")
-            raise _Problem("shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node)
+            raise _Problem(
+                "shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node
+            )
         got = self._bind_shape(value.shape)
         want = self._bind_shape(shape)
         if _same_shape(got, want):
@@ -592,7 +600,7 @@ class Resolver:
     # ---- terms ------------------------------------------------------------------------------
 
     def dim_term(self, node: ast.Node) -> sympy.Expr:
-        """A size as written in a shape: numbers, dim names (new ones become dims), `Hd_v`, `+ - /`."""
+        """A size as written in a shape: numbers, dims (new names become dims), `Hd_v`, `+-/`."""
         if isinstance(node, ast.Number):
             if not node.text.isdigit() or int(node.text) < 1:
                 raise _not_understood(f"a size must be a positive integer, not {node.text}", node)
@@ -616,7 +624,7 @@ class Resolver:
 
     def term(self, node: ast.Node) -> sympy.Basic:
         """The kernel term a node stands for: a matrix expression or a scalar."""
-        handler = _TERMS.get(type(node))
+        handler: Any = _TERMS.get(type(node))
         if handler is None:
             raise _not_understood(_unsupported(node), node)
         return handler(self, node)  # type: ignore[no-any-return]
@@ -886,7 +894,11 @@ class Resolver:
             raise _not_understood("Concat must start at head 1", first)
         count = self.index_term(last.head)
         h = index("h")
-        body = self._head_sup(ast.HeadSup(first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end))
+        body = self._head_sup(
+            ast.HeadSup(
+                first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end
+            )
+        )
         assert isinstance(body, MatExpr)
         return Concat(body, h, count)
 

@@ -1,4 +1,4 @@
-"""Fixtures for the checker's tests: pytester for the plugin, cached results of the test documents."""
+"""Fixtures for the checker's tests: pytester for the plugin, cached results of documents."""
 
 from __future__ import annotations
 

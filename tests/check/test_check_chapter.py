@@ -49,7 +49,9 @@ def test_every_span_of_the_chapter_gets_a_verdict(chapter, checked):
     for s in spans:
         end = s.position_at(len(s.body))
         inside = [
-            r for r in results if (s.start.line, s.start.column) <= (r.line, r.col) <= (end.line, end.column)
+            r
+            for r in results
+            if (s.start.line, s.start.column) <= (r.line, r.col) <= (end.line, end.column)
         ]
         assert inside, f"no verdict for the span at {s.location()}"
 

@@ -54,7 +54,12 @@ def test_a_long_valid_chain_is_checked_or_refused_without_hanging():
     start = time.perf_counter()
     results = check_text(f"$${body}$$", "chain.md")
     assert time.perf_counter() - start < 30
-    assert len(results) == 1 and results[0].kind in ("shape-error", "not-understood", "declaration", "verified")
+    assert len(results) == 1 and results[0].kind in (
+        "shape-error",
+        "not-understood",
+        "declaration",
+        "verified",
+    )
 
 
 def test_binary_garbage_is_an_input_error(tmp_path):
@@ -88,9 +93,40 @@ def test_a_missing_file_does_not_hide_the_others(tmp_path):
 
 
 _TOKENS = st.sampled_from(
-    ["Q", "K", "V", "A", "X", "W_Q", "^T", "_{ij}", "q_i", "\\cdot", "k_j", "=", "\\in",
-     "\\mathbb R^{n\\times d_k}", "(", ")", "{", "}", "\\frac{", "\\sqrt{d_k}", "\\sum_j",
-     "\\operatorname{softmax}", "\\foo", ",", "\\quad", "5", "\\times", "&", "\\\\", "$", "%", "é"]
+    [
+        "Q",
+        "K",
+        "V",
+        "A",
+        "X",
+        "W_Q",
+        "^T",
+        "_{ij}",
+        "q_i",
+        "\\cdot",
+        "k_j",
+        "=",
+        "\\in",
+        "\\mathbb R^{n\\times d_k}",
+        "(",
+        ")",
+        "{",
+        "}",
+        "\\frac{",
+        "\\sqrt{d_k}",
+        "\\sum_j",
+        "\\operatorname{softmax}",
+        "\\foo",
+        ",",
+        "\\quad",
+        "5",
+        "\\times",
+        "&",
+        "\\\\",
+        "$",
+        "%",
+        "é",
+    ]
 )
 
 
@@ -99,8 +135,15 @@ _TOKENS = st.sampled_from(
 def test_token_soup_never_raises(tokens):
     text = "$" + "".join(tokens) + "$\n\n$$" + " ".join(tokens) + "$$\n"
     for r in check_text(text, "soup.md"):
-        assert r.kind in ("verified", "false", "shape-error", "not-understood", "undecided",
-                          "declaration", "not-a-claim")
+        assert r.kind in (
+            "verified",
+            "false",
+            "shape-error",
+            "not-understood",
+            "undecided",
+            "declaration",
+            "not-a-claim",
+        )
         assert r.line >= 1 and r.col >= 1
 
 
@@ -117,7 +160,10 @@ def test_the_command_prints_no_traceback(tmp_path):
     env = {**os.environ, "NO_COLOR": "1"}
     r = subprocess.run(
         [sys.executable, "-m", "symattn.check", str(bad), str(Path(bad).parent / "missing.md")],
-        capture_output=True, text=True, timeout=120, env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert r.returncode == 2, r.stderr
     assert "Traceback" not in r.stdout + r.stderr

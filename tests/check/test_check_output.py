@@ -76,8 +76,16 @@ def test_json_schema(tmp_path):
     (f,) = doc["files"]
     first = f["results"][0]
     assert set(first) == {
-        "file", "line", "col", "end", "kind", "status", "witnesses", "message",
-        "counterexample", "source",
+        "file",
+        "line",
+        "col",
+        "end",
+        "kind",
+        "status",
+        "witnesses",
+        "message",
+        "counterexample",
+        "source",
     }
     assert first["kind"] == "verified" and first["status"] == "proved"
     assert first["witnesses"] == ["symbolic"] and first["end"] == {"line": 3, "col": 35}

@@ -10,6 +10,7 @@ from symattn.check import check_text
 
 check_text("$(QK^T)_{ij}=q_i\\cdot k_j$", "warm.md")
 
+
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # --assert=plain: rewriting every plugin module again in each in-process run costs seconds
     return pytester.runpytest("--assert=plain", "-p", "no:hypothesispytest", *args)
@@ -53,7 +54,9 @@ def test_strict_fails_what_is_not_understood(pytester, doc):
 
 def test_ini_option(pytester, doc):
     pytester.makeini(f"[pytest]\nsymattn_paths = {doc.name}\n")
-    result = run(pytester, )
+    result = run(
+        pytester,
+    )
     result.assert_outcomes(passed=1, failed=1, skipped=1)
 
 
@@ -78,5 +81,7 @@ def test_a_binary_document_is_a_collection_error(pytester):
 
 def test_without_the_option_nothing_is_added(pytester, doc):
     pytester.makepyfile(test_one="def test_ok():\n    pass\n")
-    result = run(pytester, )
+    result = run(
+        pytester,
+    )
     result.assert_outcomes(passed=1)

@@ -82,14 +82,15 @@ def test_head_family_definition_and_declaration():
 
 def test_block_identity_of_w_o():
     text = (
-        "$$\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O"
-        "=\\sum_{h=1}^{H}Z^{(h)}W_O^{(h)}$$\n"
+        "$$\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O=\\sum_{h=1}^{H}Z^{(h)}W_O^{(h)}$$\n"
     )
     assert [k for k, _ in kinds(text)] == ["verified"]
 
 
 def test_residual_typechecks_and_a_wrong_residual_does_not():
-    text = "$O=\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O$ so $X+O\\in\\mathbb R^{n\\times d}$"
+    text = (
+        "$O=\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O$ so $X+O\\in\\mathbb R^{n\\times d}$"
+    )
     assert [k for k, _ in kinds(text)] == ["verified", "verified"]
     (r,) = check_text("$X+Q\\in\\mathbb R^{n\\times d}$", "x.md")
     assert r.kind == "shape-error" and r.message.startswith("cannot add X (n × d) and Q (n × d_k)")
