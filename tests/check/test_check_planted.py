@@ -81,3 +81,23 @@ def test_the_worked_example_does_not_leak_into_the_general_case():
         (1, "verified"),
         (5, "shape-error"),
     ]
+
+
+TEX = str(Path(__file__).parent / "data" / "derivation.tex")
+
+
+def test_latex_document_with_align_chain_and_sections():
+    from symattn.check import check_file
+
+    got = [(r.line, r.col, r.kind) for r in check_file(TEX)]
+    assert got == [
+        (4, 6, "declaration"),
+        (4, 8, "declaration"),
+        (4, 42, "declaration"),
+        (6, 1, "verified"),  # (QK^T)_{ij} = sum_r Q_{ir} K_{jr}
+        (6, 26, "verified"),  # = q_i . k_j  (the align row continues the chain)
+        (7, 6, "shape-error"),  # = sum_r Q_{ri} K_{rj}: swapped indices, r would run over rows
+        (12, 1, "verified"),
+        (12, 5, "verified"),
+        (15, 5, "shape-error"),  # V^T: impossible shape
+    ]
