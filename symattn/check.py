@@ -285,6 +285,9 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
         return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
     except (NotImplementedError, RecursionError, ValueError, TypeError) as e:
         return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
+    except Exception as e:  # noqa: BLE001 - never a traceback; never a verdict either
+        msg = f"internal error in the kernel (please report): {type(e).__name__}: {e}"
+        return "not_understood", _one_line(msg), (), None
     worst = max(verdicts, key=lambda v: _RANK[v.status])
     cex = str(worst.counterexample) if worst.counterexample is not None else None
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
@@ -347,9 +350,11 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
     always means false given the document's definitions.
     """
     from symattn.canon import infer_ranges
-    from symattn.proof import prove_equal, unfold
+    from symattn.proof import check_shapes, prove_equal, unfold
     from symattn.witness import symbolic
 
+    if check_shapes(lhs, rhs) is not None:
+        return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
     levels = _unfold_levels(lhs, rhs, defs)
     for level in levels:
         a, b = unfold(lhs, level), unfold(rhs, level)

@@ -295,6 +295,11 @@ class Resolver:
             return _claim(span, start, end, "not_understood", "formula nested too deeply to check")
         except SymattnError as e:
             return _claim(span, start, end, "not_understood", _first_line(str(e)))
+        except Exception as e:  # noqa: BLE001 - a bug must not become a traceback
+            msg = (
+                f"internal error while reading this claim (please report): {type(e).__name__}: {e}"
+            )
+            return _claim(span, start, end, "not_understood", _first_line(msg))
 
     # ---- relations --------------------------------------------------------------------------
 

@@ -136,3 +136,8 @@ def test_parse_dims(text, expected):
 def test_parse_dims_errors(text, match):
     with pytest.raises(ParseError, match=match):
         parse_dims(text)
+
+
+def test_a_scalar_compared_with_a_matrix_is_a_shape_error():
+    (r,) = check_text("$$d=X$$", "s.md")
+    assert r.kind == "shape-error" and "cannot compare a scalar with a matrix" in r.message
