@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from symattn.dims import H, d, d_k, d_v, n
+from symattn.dims import H, as_dim, d, d_k, d_v, n
 from symattn.expr import (
     CausalMask,
     Concat,
@@ -147,10 +147,10 @@ def multi_head(
     """
     h = index("h")
     return MultiHead(
-        heads=sympy.sympify(H),
+        heads=as_dim(H),
         Z_h=HeadSym("Z", h, n, d_v),
-        W_O=MatSym("W_O", sympy.sympify(H) * sympy.sympify(d_v), d),
+        W_O=MatSym("W_O", as_dim(H) * as_dim(d_v), d),
         X=MatSym("X", n, d),
         h=h,
-        d_k=sympy.sympify(d_k),
+        d_k=as_dim(d_k),
     )

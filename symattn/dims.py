@@ -63,7 +63,7 @@ class DimContext:
     def resolve(self, e: sympy.Expr) -> sympy.Expr:
         """Apply the declared equalities until nothing changes (bounded)."""
         for _ in range(8):
-            new = sympy.sympify(e).xreplace(dict(self.equalities))
+            new = _strict(e).xreplace(dict(self.equalities))
             if new == e:
                 break
             e = new
@@ -116,10 +116,17 @@ def dims_equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     (True, False)
     """
     ctx = current()
-    diff = ctx.resolve(sympy.sympify(a)) - ctx.resolve(sympy.sympify(b))
+    diff = ctx.resolve(_strict(a)) - ctx.resolve(_strict(b))
     if diff == 0:
         return True
     return bool(sympy.simplify(diff) == 0)
+
+
+def _strict(x: object) -> sympy.Expr:
+    """sympify that never parses text (sympify of a string runs eval)."""
+    if isinstance(x, str):
+        raise DimError(f"a dimension must be an int or a sympy expression, not the text {x!r}")
+    return sympy.sympify(x, strict=True)
 
 
 def shape_str(shape: Shape) -> str:
@@ -133,7 +140,7 @@ def shape_str(shape: Shape) -> str:
 
 def dim_str(e: sympy.Expr) -> str:
     """A dim in plain text, factors in a textbook order (`H*d_v`, not `d_v*H`)."""
-    e = sympy.sympify(e)
+    e = _strict(e)
     if isinstance(e, sympy.Mul):
         num = [a for a in e.args if a.is_number]
         rest = sorted((a for a in e.args if not a.is_number), key=_dim_order)

@@ -166,6 +166,8 @@ def _concat(m: Concat, env: Env) -> np.ndarray:
 def _rowblock(m: RowBlock, env: Env) -> np.ndarray:
     a = matrix(m.args[0], env)
     h, size = env.size(m.head), env.size(m.args[2])
+    if h * size > a.shape[0]:
+        raise EvalError(f"block {h} of {size} rows is out of range for {a.shape[0]} rows")
     return a[(h - 1) * size : h * size]
 
 
@@ -196,6 +198,8 @@ def _range(lo: sympy.Expr, hi: sympy.Expr, env: Env) -> range:
 def _row(m: Row, env: Env) -> np.ndarray:
     a = matrix(m.args[0], env)
     i = int(round(scalar(m.index, env)))
+    if not 1 <= i <= a.shape[0]:
+        raise EvalError(f"row {i} is out of range for a matrix of {a.shape[0]} rows")
     return a[i - 1 : i]
 
 
@@ -243,7 +247,10 @@ def scalar(e: sympy.Basic, env: Env) -> float:
             out *= scalar(a, env)
         return out
     if isinstance(e, sympy.Pow):
-        return float(scalar(e.base, env) ** scalar(e.exp, env))
+        base, power = scalar(e.base, env), scalar(e.exp, env)
+        if base == 0 and power < 0:
+            raise EvalError(f"division by zero in {e}")
+        return float(base**power)
     if isinstance(e, sympy.exp):
         return float(np.exp(scalar(e.args[0], env)))
     if isinstance(e, sympy.Sum):
@@ -253,6 +260,9 @@ def scalar(e: sympy.Basic, env: Env) -> float:
     if isinstance(e, Entry):
         m = matrix(e.matrix, env)
         i, j = (int(round(scalar(x, env))) for x in e.args[1:])
+        if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
+            rows, cols = m.shape
+            raise EvalError(f"entry ({i}, {j}) is out of range for a {rows} × {cols} matrix")
         return float(m[i - 1, j - 1])
     if isinstance(e, Dot):
         return float((matrix(e.args[0], env) @ matrix(e.args[1], env).T)[0, 0])

@@ -16,7 +16,7 @@ from symattn.canon import Range, infer_ranges
 from symattn.dims import dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError
 from symattn.expr import MatExpr, MatSym
-from symattn.ranges import index_range_problem
+from symattn.ranges import index_range_problem, name_clash
 from symattn.show import plain
 from symattn.witness import Counterexample, WitnessResult, exact, numeric_check, symbolic
 
@@ -70,6 +70,11 @@ def unfold(term: sympy.Basic, defs: Mapping[MatSym, MatExpr] | None) -> sympy.Ba
     """Replace defined names by what they stand for (`Z -> AV`), until none is left."""
     if not defs:
         return term
+    for name, value in defs.items():
+        problem = check_shapes(name, value)
+        if problem is not None:
+            what = f"{plain(name)} = {plain(value)}"
+            raise ShapeError(f"definition {what} does not typecheck: {problem}")
     for _ in range(len(defs) + 1):
         new = term.xreplace(dict(defs))
         if new == term:
@@ -121,6 +126,9 @@ def prove_equal(
     a, b = unfold(lhs, defs), unfold(rhs, defs)
     rng: dict[sympy.Symbol, Range] = {**infer_ranges(a, b), **dict(ranges or {})}
     a, b = _assume(a, b, assuming, rng)
+    clash = name_clash(lhs, rhs, *(defs or {}).keys(), *(defs or {}).values(), a, b)
+    if clash is not None:
+        return Verdict("shape_error", reason=clash)
     bad_index = index_range_problem((a, b), rng)
     if bad_index is not None:
         return Verdict("shape_error", reason=bad_index)

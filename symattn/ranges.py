@@ -9,8 +9,8 @@ from collections.abc import Mapping
 
 import sympy
 
-from symattn.dims import dims_equal
-from symattn.expr import Entry, HeadSym, MatSym, walk
+from symattn.dims import dims_equal, shape_str
+from symattn.expr import Entry, FromColumn, HeadSym, MatSum, MatSym, walk
 from symattn.show import plain
 
 Range = tuple[sympy.Expr, sympy.Expr]
@@ -57,6 +57,8 @@ def _indexed_with_limits(e: sympy.Basic):  # type: ignore[no-untyped-def]
             continue
         if isinstance(x, sympy.Sum):
             limits = {**limits, **{v: (lo, hi) for v, lo, hi in x.limits}}
+        elif isinstance(x, MatSum):
+            limits = {**limits, x.var: (x.args[2], x.args[3])}
         stack.extend((a, limits) for a in x.args)
 
 
@@ -98,3 +100,26 @@ def _fits(lo: sympy.Expr, hi: sympy.Expr, size: sympy.Expr, ranges: Mapping) -> 
             return False
         hi = sympy.sympify(ranges[hi][1])
     return False
+
+
+def name_clash(*terms: sympy.Basic) -> str | None:
+    """A message when one matrix name is used with two shapes that are not provably equal.
+
+    Entries are compared by name, so `W_O` (H d_v × d) and `W_O` (H d_k × d) in one claim
+    would otherwise be taken for the same matrix.
+
+    >>> from symattn.expr import MatSym
+    >>> from symattn.dims import n, d_k, d_v
+    >>> print(name_clash(MatSym("V", n, d_v), MatSym("V", n, d_k)))
+    V is used with two shapes: n × d_v and n × d_k
+    """
+    seen: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, (MatSym, HeadSym, FromColumn)):
+                key = x.name + ("^()" if isinstance(x, HeadSym) else "")
+                shape = seen.setdefault(key, x.shape)
+                if not all(dims_equal(a, b) for a, b in zip(shape, x.shape, strict=True)):
+                    two = f"{shape_str(shape)} and {shape_str(x.shape)}"
+                    return f"{x.name} is used with two shapes: {two}"
+    return None

@@ -461,7 +461,7 @@ def _truth_at(a, b, free, plan, seed, assuming) -> Truth:  # type: ignore[no-unt
             x, y = _value(a, env), _value(b, env)
         except numeric.EvalError as exc:
             # an index outside its matrix, or one name with two shapes: an ill-formed claim
-            ill = "out of range" in str(exc) or " expected (" in str(exc)
+            ill = any(s in str(exc) for s in ("out of range", " expected (", "division by zero"))
             return "false" if ill else "undecided"
         except (IndexError, ValueError, ZeroDivisionError, OverflowError):
             return "false"

@@ -86,7 +86,7 @@ def latex(
     '\\\\sum_{r=1}^{d_k} Q_{ir}K_{jr}'
     """
     style = Style(transpose, bold, dict(names or {}), tuple(order), lang)
-    return _Printer(style).doprint(sympy.sympify(expr))
+    return _Printer(style).doprint(sympy.sympify(expr, strict=True))
 
 
 def shape_latex(shape: Shape, **style: object) -> str:

@@ -237,14 +237,8 @@ def _known_text_eval():
     return out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: attention.multi_head, dims.dims_equal/dim_str and latex.printer.latex call "
-    "sympy.sympify on text (eval); the fix is sympify(x, strict=True). Not reachable from "
-    "documents or the CLI (their parsers build kernel objects), only from Python code.",
-)
 @pytest.mark.parametrize("name", ["multi_head", "dims_equal", "dim_str", "latex"])
-def test_python_api_refuses_text_known_gaps(name):
+def test_python_api_refuses_text(name):
     MARK.unlink(missing_ok=True)
     with contextlib.suppress(Exception):
         _known_text_eval()[name]()

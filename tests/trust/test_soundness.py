@@ -128,22 +128,12 @@ def test_command_line_json(capsys):
     assert set(data["figures"]) >= {"false_rejected", "true_accepted", "rejected_at_construction"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kernel gap: one matrix name with two shapes (W_O as H d_v x m and H d_k x m) is "
-    "proved, since entries are compared by name; proof.check_shapes should refuse it",
-)
 def test_one_name_with_two_shapes_is_not_proved():
     wo, wrong = MatSym("W_O", H * d_v, m), MatSym("W_O", H * d_k, m)
     v = prove_equal(RowBlock(wo, h, d_v, H)[u, j], wrong[(h - 1) * d_v + u, j])
     assert v.status not in ("proved", "checked"), v.summary()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="numeric backend gap: numeric.scalar reads an Entry outside its matrix with numpy "
-    "and prove_equal raises IndexError instead of giving a verdict",
-)
 def test_sum_past_the_end_gives_a_verdict_not_an_exception():
     s = single_head()
     v = prove_equal((s.A @ s.V).row(i), MatSum(Scale(s.A[i, j], s.V.row(j)), j, 1, n + 1))
