@@ -268,11 +268,12 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
 
 
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
+    from symattn.dims import assume
     from symattn.proof import Verdict
 
     verdicts: list[Verdict] = []
     try:
-        with _time_limit(CLAIM_SECONDS):
+        with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
             for lhs, rhs in claim.pairs:
                 v = _prove(lhs, rhs, claim.defs)
                 verdicts.append(v)

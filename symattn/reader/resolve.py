@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS, H, d, d_k, d_v, dim, dims_equal, shape_str
+from symattn.dims import STANDARD_DIMS, H, assume, d, d_k, d_v, dim, dims_equal, shape_str
 from symattn.errors import ParseError, ShapeError, SymattnError
 from symattn.expr import (
     Concat,
@@ -102,6 +102,7 @@ class ResolvedClaim:
     where: tuple[int, int] | None = None
     source: str = ""
     context: str = ""
+    assumptions: dict[str, sympy.Expr] = field(default_factory=dict)
 
     @property
     def focus(self) -> tuple[int, int]:
@@ -171,6 +172,7 @@ class Resolver:
         self.layers: list[_Layer] = [conv, _Layer("document")]
         self.dims: dict[str, sympy.Symbol] = dict(STANDARD_DIMS)
         self.sections = sorted(sections)
+        self.assumptions: dict[str, sympy.Expr] = {}
         self.section = 0
         self.line = 0
 
@@ -260,7 +262,11 @@ class Resolver:
             return [_claim(span, 0, len(span.body), "not_understood", msg)]
         out: list[ResolvedClaim] = []
         for item in _claims_of(formula.items):
-            for claim in self._resolve_claim(span, item):
+            with assume(**self.assumptions):
+                claims = self._resolve_claim(span, item)
+            for claim in claims:
+                if self.assumptions:
+                    claim = dataclasses.replace(claim, assumptions=dict(self.assumptions))
                 b = self.bindings
                 if b and claim.status != "prose":
                     text = ", ".join(f"{k} = {v}" for k, v in b.items())
@@ -320,11 +326,7 @@ class Resolver:
                     return special
             lhs, rhs = self.term(left), self.term(step.rhs)
             if self._sizes_only(lhs) and self._sizes_only(rhs):
-                msg = (
-                    f"relation between sizes {plain(lhs)} = {plain(rhs)}: "
-                    "taken as an assumption, not checked"
-                )
-                return _claim(span, start, end, "declared", msg)
+                return self._assume(span, lhs, rhs, start, end)
             lhs, rhs = _as_comparable(lhs, rhs)
             return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
 
@@ -395,6 +397,17 @@ class Resolver:
     def _local(self, entry: _Name) -> bool:
         """True when a definition was made in this section (or this worked example)."""
         return entry.section == self.section and entry.origin == "defined"
+
+    def _assume(
+        self, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
+    ) -> ResolvedClaim:
+        """`d_k = d/H`: a relation between sizes, assumed (not checked) from here on."""
+        text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
+        usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
+        if usable and lhs.name not in self.assumptions:
+            self.assumptions[lhs.name] = rhs  # type: ignore[assignment]
+            return _claim(span, start, end, "declared", f"{text}: assumed from here on")
+        return _claim(span, start, end, "declared", f"{text}: taken as an assumption, not used")
 
     def _sizes_only(self, e: sympy.Basic) -> bool:
         """A scalar made of dims and numbers only, with at least one dim (`p_o/h`)."""

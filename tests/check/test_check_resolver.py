@@ -68,7 +68,7 @@ def test_worked_example_binding_conflict():
 
 def test_relations_between_sizes_are_assumptions_and_other_relations_not_understood():
     got = kinds("$d_k = d/H$ and $i \\le n$\n")
-    assert got[0][0] == "declaration" and "taken as an assumption" in got[0][1]
+    assert got[0] == ("declaration", "relation between sizes d_k = d/H: assumed from here on")
     assert got[1] == ("not-understood", "relation '\\le' is not checked (only = and \\in)")
 
 
@@ -99,3 +99,9 @@ def test_residual_typechecks_and_a_wrong_residual_does_not():
 def test_undefined_function_is_not_understood():
     (r,) = check_text("$A=\\operatorname{relu}(QK^T)$", "f.md")
     assert r.kind == "not-understood" and "function relu" in r.message
+
+
+def test_assumed_size_relations_are_used_by_later_shape_checks():
+    concat = "\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})\\in\\mathbb R^{n\\times d}"
+    assert [k for k, _ in kinds(f"${concat}$")] == ["shape-error"]
+    assert [k for k, _ in kinds(f"$d_v = d/H$ so ${concat}$")] == ["declaration", "verified"]
