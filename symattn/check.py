@@ -347,8 +347,8 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
 
     The symbolic witness alone is tried at each level of unfolding (no definitions, then the
     names the claim mentions, and so on); a proof found there is the kernel's `proved`. When no
-    level proves it, the kernel decides with every definition and every witness, so a `false`
-    always means false given the document's definitions.
+    level proves it, the kernel decides with every definition the claim reaches and every
+    witness, so a `false` always means false given the document's definitions.
     """
     from symattn.canon import infer_ranges
     from symattn.proof import check_shapes, prove_equal, unfold
@@ -404,8 +404,7 @@ def _unfold_levels(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> list[dict[Any
             chosen[x] = defs[x]
         levels.append(dict(chosen))
         frontier = [defs[x] for x in found]
-    if defs and dict(defs) != levels[-1]:
-        levels.append(dict(defs))
+    # the last level unfolds every definition the claim can reach; the others cannot matter
     return levels
 
 
