@@ -30,6 +30,9 @@ __all__ = [
     "check_file",
     "check_formula",
     "check_text",
+    "claim_position",
+    "decide",
+    "resolve_text",
     "format_json",
     "format_text",
     "main",
@@ -113,20 +116,37 @@ def check_text(text: str, filename: str = "<string>") -> list[ClaimResult]:
     >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
     ['verified', 'false']
     """
-    from symattn.reader.resolve import ResolvedClaim, Resolver, section_lines
+    lines = text.splitlines()
+    return [
+        x if isinstance(x, ClaimResult) else decide(x, lines) for x in resolve_text(text, filename)
+    ]
+
+
+def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
+    """Every claim resolved but not yet decided (`ResolvedClaim`), in file order; what the
+    scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
+
+    >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
+    ['proved', 'pending', 'prose']
+    """
+    from symattn.reader.resolve import Resolver, section_lines
     from symattn.reader.scanner import MathSpan, scan
 
     lines = text.splitlines()
     resolver = Resolver(section_lines(text))
-    out: list[ClaimResult] = []
+    out: list[Any] = []
     for item in scan(text, filename):
         if isinstance(item, MathSpan):
-            for claim in resolver.resolve_span(item):
-                assert isinstance(claim, ResolvedClaim)
-                out.append(decide(claim, lines))
+            out.extend(resolver.resolve_span(item))
         else:
             out.append(_scan_problem(item.message, item.position, filename, lines))
     return out
+
+
+def claim_position(claim: Any) -> Position:
+    """Where `decide` will place the claim's diagnostic (known before the kernel runs)."""
+    start = claim.focus[0] if claim.status in ("not_understood", "shape_error") else claim.start
+    return claim.span.position_at(start)  # type: ignore[no-any-return]
 
 
 def check_file(path: str | os.PathLike[str], display_name: str | None = None) -> list[ClaimResult]:

@@ -43,27 +43,46 @@ class SymattnDocument(pytest.File):
     """One document; its items are its claims (mentions and declarations are not items)."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from symattn.check import InputError, check_file
+        """Claims are read here (cheap); the kernel decides each one when its item runs."""
+        from symattn.check import (
+            ClaimResult,
+            InputError,
+            claim_position,
+            read_document,
+            resolve_text,
+        )
 
+        name = _display(self.path, self.config)
         try:
-            results = check_file(self.path, display_name=_display(self.path, self.config))
+            text = read_document(self.path)
         except InputError as e:
             raise self.CollectError(str(e)) from None
-        for r in results:
-            if r.kind in ("declaration", "not-a-claim"):
+        lines = text.splitlines()
+        for c in resolve_text(text, name):
+            if isinstance(c, ClaimResult):
+                item_name = f"{c.file}:{c.line}:{c.col}"
+            elif c.status in ("prose", "declared"):
                 continue
-            yield SymattnClaim.from_parent(self, name=f"{r.file}:{r.line}:{r.col}", result=r)
+            else:
+                item_name = f"{name}:{claim_position(c)}"
+            yield SymattnClaim.from_parent(self, name=item_name, claim=c, lines=lines)
 
 
 class SymattnClaim(pytest.Item):
     """One claim: passes when verified, fails when false or ill-shaped, else skips (or fails)."""
 
-    def __init__(self, *, result: Any, **kwargs: Any) -> None:
+    def __init__(self, *, claim: Any, lines: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.result = result
+        self.claim = claim
+        self.lines = lines
+        self.result: Any = None
 
     def runtest(self) -> None:
-        r = self.result
+        from symattn.check import ClaimResult, decide
+
+        c = self.claim
+        r = c if isinstance(c, ClaimResult) else decide(c, self.lines)
+        self.result = r
         if r.kind == "verified":
             return
         if r.failed or self.config.getoption("symattn_strict"):
@@ -78,8 +97,8 @@ class SymattnClaim(pytest.Item):
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        r = self.result
-        return self.path, r.line - 1, f"{r.location}: {r.source or r.message}"
+        line = int(self.name.rsplit(":", 2)[-2])
+        return self.path, line - 1, self.name
 
 
 def _display(path: Path, config: pytest.Config) -> str:

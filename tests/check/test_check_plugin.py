@@ -85,3 +85,14 @@ def test_without_the_option_nothing_is_added(pytester, doc):
         pytester,
     )
     result.assert_outcomes(passed=1)
+
+
+def test_collecting_does_not_run_the_kernel(pytester, doc, monkeypatch):
+    import symattn.check
+
+    def boom(*a, **k):  # type: ignore[no-untyped-def]
+        raise AssertionError("the kernel ran during collection")
+
+    monkeypatch.setattr(symattn.check, "_kernel", boom)
+    result = run(pytester, "--symattn", str(doc), "--collect-only", "-q")
+    assert result.ret == 0 and "3 tests collected" in result.stdout.str()
