@@ -153,8 +153,25 @@ def rational(v: int, p: int) -> sympy.Rational:
 
 
 def uniform(key: tuple, shape: tuple[int, int], rng: np.random.Generator, p: int) -> np.ndarray:
-    """Independent uniform entries mod p: the default point of a trial."""
-    return rng.integers(0, p, size=shape, dtype=np.int64)
+    """Independent uniform entries in 0..p-1: the default point of a trial.
+
+    31 random bits per entry, redrawn where they reach p (at most 61 values of 2^31), so the
+    entries are exactly uniform; about twice as fast as `rng.integers` for W_O's 512 x 512.
+    """
+    if p <= 1 << 30:  # far below 2^31 the redraws would never end
+        return rng.integers(0, p, size=shape, dtype=np.int64)
+    count = shape[0] * shape[1]
+    out = _bits31(rng, count)
+    bad = np.flatnonzero(out >= p)
+    while len(bad):
+        out[bad] = _bits31(rng, len(bad))
+        bad = bad[out[bad] >= p]
+    return out.reshape(shape)
+
+
+def _bits31(rng: np.random.Generator, count: int) -> np.ndarray:
+    raw = rng.bit_generator.random_raw((count + 1) // 2).view(np.uint32)[:count]
+    return (raw >> np.uint32(1)).astype(np.int64)
 
 
 class Field:
@@ -172,6 +189,7 @@ class Field:
         self.env: dict[sympy.Symbol, Any] = {}
         self.depth = 0
         self.cache: dict[tuple, np.ndarray] = {}
+        self.products: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self.oracle: dict[int, int] = {}
         self.atoms: dict[sympy.Basic, int] = {}
         self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
@@ -883,7 +901,7 @@ def _leaf_compare(f: Field, lhs, rhs, assuming, matrix, fixed):  # type: ignore[
 def matvec(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
     """`m @ x mod p` for a column vector x, right to left, never forming a product of matrices."""
     if isinstance(m, MatMul):
-        return matvec(f, m.args[0], matvec(f, m.args[1], x))
+        return matvec(f, m.args[0], _matvec_cached(f, m.args[1], x))
     if isinstance(m, MatAdd):
         return (matvec(f, m.args[0], x) + matvec(f, m.args[1], x)) % f.p
     if isinstance(m, Scale) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(m)):
@@ -901,7 +919,21 @@ def matvec(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
         for k in range(f.one(lo), f.one(hi) + 1):
             total = (total + f.fix(v, k, partial(matvec, f, m.body, x))) % f.p
         return total
+    if isinstance(m, RowBlock):
+        # W_O^{(h)} x is a block of W_O x: one product of W_O serves every head and both sides
+        h, size = f.one(m.head), f.size(m.args[2])
+        whole = _matvec_cached(f, m.args[0], x)
+        _in_range(h * size, whole.shape[0], m)
+        return whole[(h - 1) * size : h * size]
     return matmul(f.mat(m), x, f.p)
+
+
+def _matvec_cached(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
+    key = (m, tuple(f.env[s] for s in f.deps(m)), id(x))
+    hit = f.products.get(key)
+    if hit is None or hit[0] is not x:  # the id of a freed vector may be reused
+        hit = f.products[key] = (x, matvec(f, m, x))
+    return hit[1]
 
 
 def _axes(f: Field) -> list[sympy.Symbol]:

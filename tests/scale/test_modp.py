@@ -204,3 +204,25 @@ def test_true_identity_the_field_model_cannot_see_is_never_called_false():
     lhs = Scale(r2, small[0]) @ Scale(r2, small[1]).T
     v = prove_equal(lhs, Scale(sympy.Rational(1, 2), small[0] @ small[1].T), witnesses=("exact",))
     assert v.status == "checked", v.summary()
+
+
+@pytest.mark.parametrize("p", [*modp.PRIMES, 5, (1 << 31) - 1 - (1 << 29)])
+def test_uniform_entries_stay_below_p_and_cover_the_field(p):
+    values = modp.uniform(("Q",), (200, 50), np.random.default_rng(1), p)
+    assert values.dtype == np.int64 and values.shape == (200, 50)
+    assert values.min() >= 0 and values.max() < p
+    if p == 5:  # every residue, about equally
+        counts = np.bincount(values.ravel(), minlength=5)
+        assert counts.min() > 1800 and counts.max() < 2200
+
+
+def test_row_blocks_share_one_product_per_trial():
+    from symattn.attention import multi_head
+
+    mh = multi_head(n=3, d=8, d_v=2, H=4, d_k=2)
+    f = modp.Field(modp.PRIMES[0], np.random.default_rng(0), modp.learn_shapes(mh.output))
+    x = f.probe(8)
+    assert np.array_equal(modp.matvec(f, mh.output, x), modp.matmul(f.mat(mh.output), x, f.p))
+    assert np.array_equal(modp.matvec(f, mh.blockwise, x), modp.matvec(f, mh.output, x))
+    whole = [k for k in f.products if k[0] == mh.W_O]
+    assert len(whole) == 1  # W_O x, computed once; every W_O^(h) x is a slice of it
