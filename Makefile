@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_PATHS := symattn tests $(wildcard benchmarks)
 
-.PHONY: derive test lint install clean
+.PHONY: derive test lint bench install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,6 +25,10 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest -q
+
+bench: $(STAMP)
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) build
