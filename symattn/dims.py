@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -116,9 +117,18 @@ def dims_equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     (True, False)
     """
     ctx = current()
-    diff = ctx.resolve(_strict(a)) - ctx.resolve(_strict(b))
+    return _equal_cached(_strict(a), _strict(b), frozenset(ctx.equalities.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _equal_cached(a: sympy.Expr, b: sympy.Expr, eqs: frozenset) -> bool:
+    ctx = DimContext(dict(eqs))
+    diff = ctx.resolve(a) - ctx.resolve(b)
     if diff == 0:
         return True
+    if diff.is_rational_function():
+        # Dims are rational functions of positive-integer symbols: `cancel` decides them.
+        return bool(sympy.cancel(sympy.together(sympy.expand(diff))) == 0)
     return bool(sympy.simplify(diff) == 0)
 
 
