@@ -217,6 +217,7 @@ class Proof:
     title: str
     steps: tuple[Step, ...]
     defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
+    assuming: tuple[sympy.Basic, ...] = ()  # hypotheses every step was checked under (`j > i`)
     _token: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -302,7 +303,7 @@ class Derivation:
             _require(v, require, k, self.title, before, after, by)
             steps.append(Step(before, after, by, v))
             before = after
-        return Proof(self.title, tuple(steps), self.defs, _token=_KERNEL)
+        return Proof(self.title, tuple(steps), self.defs, tuple(assuming), _token=_KERNEL)
 
 
 def _validate_by(by: str) -> None:

@@ -140,7 +140,7 @@ def derivation_claims() -> list[Claim]:
             pr = block.proof
             for k, st in enumerate(pr.steps, start=1):
                 name = f"derivation {pr.title}, step {k} ({st.by})"
-                out.append(Claim(name, st.before, st.after, dict(pr.defs)))
+                out.append(Claim(name, st.before, st.after, dict(pr.defs), pr.assuming))
     return out
 
 
