@@ -44,7 +44,7 @@ def tex(e: Any) -> str:
 
 
 def _plain(e: Any) -> str:
-    from symattn.commands import text
+    from symattn.show import text
 
     return text(e)
 
