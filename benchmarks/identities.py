@@ -28,20 +28,9 @@ NAMES = ("I1", "I2", "I3", "I4")
 
 def claims(n: Any, d: Any, d_k: Any, d_v: Any, H: Any) -> dict[str, tuple]:  # noqa: N803
     """symattn claims (lhs, rhs, defs) of I1-I4 at these sizes (ints or symbolic dims)."""
-    from symattn.attention import multi_head, single_head
-    from symattn.expr import Dot, MatSum, MatSym, Scale, index
+    from symattn.attention import chapter_identities
 
-    i, j = index("i"), index("j")
-    s = single_head(n=n, d=d, d_k=d_k, d_v=d_v)
-    A, Z = MatSym("A", n, n), MatSym("Z", n, d_v)
-    mh = multi_head(n=n, d=d, d_v=d_v, H=H, d_k=d_k)
-    w = single_head(n=n, d=d, d_k=d_k, d_v=d_v, causal=True).weights
-    return {
-        "I1": (s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), None),
-        "I2": (Z.row(i), MatSum(Scale(A[i, j], s.V.row(j)), j, 1, n), {Z: A @ s.V}),
-        "I3": (mh.output, mh.blockwise, None),
-        "I4": ((w @ s.V).row(i), MatSum(Scale(w[i, j], s.V.row(j)), j, 1, i), None),
-    }
+    return chapter_identities(n=n, d=d, d_k=d_k, d_v=d_v, H=H)
 
 
 # ---- naive baselines ------------------------------------------------------------------------

@@ -13,11 +13,13 @@ from symattn.dims import H, as_dim, d, d_k, d_v, n
 from symattn.expr import (
     CausalMask,
     Concat,
+    Dot,
     HeadSym,
     MatExpr,
     MatSum,
     MatSym,
     RowBlock,
+    Scale,
     Softmax,
     index,
 )
@@ -154,3 +156,28 @@ def multi_head(
         h=h,
         d_k=as_dim(d_k),
     )
+
+
+def chapter_identities(
+    n: object = n, d: object = d, d_k: object = d_k, d_v: object = d_v, H: object = H
+) -> dict[str, tuple[sympy.Basic, sympy.Basic, dict[MatSym, MatExpr] | None]]:
+    """The four identities I1-I4 of the chapter as claims `(lhs, rhs, defs)`, at any sizes.
+
+    I1 `(QK^T)_{ij} = q_i·k_j`; I2 `z_i = sum_j a_ij v_j` with `Z = AV`;
+    I3 `Concat(Z^(1..H)) W_O = sum_h Z^(h) W_O^(h)`; I4 under the causal mask
+    `z_i = sum_{j<=i} a_ij v_j`. The scale benchmark and its tests check these.
+
+    >>> sorted(chapter_identities(n=7, d=512, d_k=64, d_v=64, H=8))
+    ['I1', 'I2', 'I3', 'I4']
+    """
+    i, j = index("i"), index("j")
+    s = single_head(n=n, d=d, d_k=d_k, d_v=d_v)
+    A, Z = MatSym("A", n, n), MatSym("Z", n, d_v)
+    mh = multi_head(n=n, d=d, d_v=d_v, H=H, d_k=d_k)
+    w = single_head(n=n, d=d, d_k=d_k, d_v=d_v, causal=True).weights
+    return {
+        "I1": (s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), None),
+        "I2": (Z.row(i), MatSum(Scale(A[i, j], s.V.row(j)), j, 1, n), {Z: A @ s.V}),
+        "I3": (mh.output, mh.blockwise, None),
+        "I4": ((w @ s.V).row(i), MatSum(Scale(w[i, j], s.V.row(j)), j, 1, i), None),
+    }

@@ -10,9 +10,9 @@ import re
 import pytest
 import sympy
 
-from symattn.attention import multi_head, single_head
+from symattn.attention import chapter_identities, multi_head, single_head
 from symattn.dims import H, d, d_k, d_v, n
-from symattn.expr import CausalMask, Dot, MatSum, MatSym, RowBlock, Scale, Softmax, index
+from symattn.expr import CausalMask, Dot, MatSum, RowBlock, Scale, Softmax, index
 from symattn.proof import prove_equal
 
 i, j = index("i"), index("j")
@@ -20,17 +20,7 @@ ORIGINAL = {"n": 7, "d": 512, "d_k": 64, "d_v": 64, "H": 8}
 SYMBOLIC = {"n": n, "d": d, "d_k": d_k, "d_v": d_v, "H": H}
 
 
-def identities(n, d, d_k, d_v, H):  # noqa: N803 - the chapter's names
-    s = single_head(n=n, d=d, d_k=d_k, d_v=d_v)
-    A, Z = MatSym("A", n, n), MatSym("Z", n, d_v)
-    mh = multi_head(n=n, d=d, d_v=d_v, H=H, d_k=d_k)
-    w = single_head(n=n, d=d, d_k=d_k, d_v=d_v, causal=True).weights
-    return {
-        "I1": (s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), None),
-        "I2": (Z.row(i), MatSum(Scale(A[i, j], s.V.row(j)), j, 1, n), {Z: A @ s.V}),
-        "I3": (mh.output, mh.blockwise, None),
-        "I4": ((w @ s.V).row(i), MatSum(Scale(w[i, j], s.V.row(j)), j, 1, i), None),
-    }
+identities = chapter_identities
 
 
 def false_variants(n, d, d_k, d_v, H):  # noqa: N803
