@@ -50,6 +50,7 @@ from symattn.expr import (
     Transpose,
     walk,
 )
+from symattn.ranges import dependency_order
 
 # Primes below 2^31: a product of two reduced values is below 2^62 and fits in int64.
 PRIMES: tuple[int, ...] = (2_147_483_647, 2_147_483_629, 2_147_483_587)
@@ -747,7 +748,10 @@ def check(
     (('i', 2), ('j', 1))
     """
     shapes = learn_shapes(lhs, rhs)
-    free = _order(ranges)
+    try:
+        free = [(s, ranges[s]) for s in dependency_order(ranges)]
+    except ValueError as exc:
+        raise Unsupported(str(exc)) from None
     bound, degree = 1.0, 0
     used: list[int] = []
     points = 1
@@ -806,20 +810,6 @@ def _largest(e: sympy.Expr, f: Field) -> int:
     # An index-dependent bound (sum_{j <= i}): bounded by the largest size in the claim.
     biggest = max((max(s) for s in f.shapes.values()), default=1)
     return max(int(e.xreplace({s: biggest for s in e.free_symbols})), 1)
-
-
-def _order(ranges: Mapping[sympy.Symbol, Range]) -> list[tuple[sympy.Symbol, Range]]:
-    pending = sorted(ranges, key=lambda s: s.name)
-    out: list[tuple[sympy.Symbol, Range]] = []
-    while pending:
-        for k, s in enumerate(pending):
-            deps = set().union(*(sympy.sympify(x).free_symbols for x in ranges[s]))
-            if not deps & (set(pending) - {s}):
-                out.append((s, ranges[pending.pop(k)]))
-                break
-        else:
-            raise Unsupported("index ranges depend on each other in a cycle")
-    return out
 
 
 def _trial(lhs, rhs, free, shapes, p, seed, assuming):  # type: ignore[no-untyped-def]

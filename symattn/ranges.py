@@ -123,3 +123,25 @@ def name_clash(*terms: sympy.Basic) -> str | None:
                     two = f"{shape_str(shape)} and {shape_str(x.shape)}"
                     return f"{x.name} is used with two shapes: {two}"
     return None
+
+
+def dependency_order(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]:
+    """Indices ordered so that a range mentioning another index (t in 1..n-i) comes after it.
+
+    >>> from symattn.expr import index
+    >>> from symattn.dims import n
+    >>> i, t = index("i"), index("t")
+    >>> dependency_order({t: (1, n - i), i: (1, n)})
+    [i, t]
+    """
+    pending = sorted(ranges, key=lambda s: s.name)
+    out: list[sympy.Symbol] = []
+    while pending:
+        for k, s in enumerate(pending):
+            deps = set().union(*(sympy.sympify(x).free_symbols for x in ranges[s])) & set(pending)
+            if not deps - {s}:
+                out.append(pending.pop(k))
+                break
+        else:
+            raise ValueError("index ranges depend on each other in a cycle")
+    return out

@@ -17,6 +17,7 @@ from symattn import numeric
 from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
 from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
+from symattn.ranges import dependency_order
 
 Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
 
@@ -175,7 +176,7 @@ def index_points(
 
     A range may depend on another index (t in 1..n-i); those are chosen after it.
     """
-    names = _dependency_order(free)
+    names = dependency_order(free)
     points: list[dict[sympy.Symbol, int]] = [{}]
     for s in names:
         nxt: list[dict[sympy.Symbol, int]] = []
@@ -189,20 +190,6 @@ def index_points(
         if len(points) > 50 * _MAX_INDEX_POINTS:
             points = _sample(points, seed)
     return _sample(points, seed) if len(points) > _MAX_INDEX_POINTS else points
-
-
-def _dependency_order(free: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]:
-    pending = sorted(free, key=lambda s: s.name)
-    out: list[sympy.Symbol] = []
-    while pending:
-        for k, s in enumerate(pending):
-            deps = set().union(*(sympy.sympify(x).free_symbols for x in free[s])) & set(pending)
-            if not deps - {s}:
-                out.append(pending.pop(k))
-                break
-        else:
-            raise ValueError("index ranges depend on each other in a cycle")
-    return out
 
 
 def _sample(points: list[dict[sympy.Symbol, int]], seed: int) -> list[dict[sympy.Symbol, int]]:
