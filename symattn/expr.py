@@ -658,6 +658,29 @@ def walk(e: sympy.Basic) -> Iterator[sympy.Basic]:
         stack.extend(reversed(x.args))
 
 
+def named_leaves(*terms: sympy.Basic) -> Iterator[tuple[str, MatExpr]]:
+    """Every named matrix with the label its entries are `Indexed` by (`Z^()` for heads)."""
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, (MatSym, FromColumn)):
+                yield x.name, x
+            elif isinstance(x, HeadSym):
+                yield x.name + "^()", x
+
+
+def named_shapes(*terms: sympy.Basic) -> dict[str, Shape]:
+    """The shape of each named matrix by entry label (the first one met, if several).
+
+    >>> from symattn.dims import n, d_k
+    >>> named_shapes(MatSym("Q", n, d_k) @ HeadSym("W", 1, d_k, n))
+    {'Q': (n, d_k), 'W^()': (d_k, n)}
+    """
+    out: dict[str, Shape] = {}
+    for label, leaf in named_leaves(*terms):
+        out.setdefault(label, leaf.shape)
+    return out
+
+
 def dims_in(e: sympy.Basic) -> set[sympy.Symbol]:
     """The dimension symbols an expression's shapes mention."""
     out: set[sympy.Symbol] = set()

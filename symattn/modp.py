@@ -48,7 +48,7 @@ from symattn.expr import (
     Scale,
     Softmax,
     Transpose,
-    walk,
+    named_shapes,
 )
 from symattn.ranges import dependency_order
 
@@ -783,15 +783,11 @@ def check(
 
 def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
     """Explicit shapes of the named matrices, so bare entries like `Q[i, r]` can be evaluated."""
-    out: dict[str, tuple[int, int]] = {}
-    for t in terms:
-        for x in walk(t):
-            if isinstance(x, (MatSym, FromColumn, HeadSym)):
-                name = _label(x) + "^()" if isinstance(x, HeadSym) else _label(x)
-                rows, cols = x.shape
-                if rows.is_Integer and cols.is_Integer:
-                    out.setdefault(name, (int(rows), int(cols)))
-    return out
+    return {
+        label: (int(rows), int(cols))
+        for label, (rows, cols) in named_shapes(*terms).items()
+        if rows.is_Integer and cols.is_Integer
+    }
 
 
 def degree_bound(lhs: sympy.Basic, rhs: sympy.Basic, f: Field) -> tuple[int, int, int]:

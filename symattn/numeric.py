@@ -31,7 +31,7 @@ from symattn.expr import (
     Scale,
     Softmax,
     Transpose,
-    walk,
+    named_shapes,
 )
 
 RTOL = 1e-9
@@ -103,12 +103,8 @@ class Env:
 
     def learn(self, *exprs: sympy.Basic) -> None:
         """Record the shapes of the named matrices in `exprs`, so bare entries can be evaluated."""
-        for e in exprs:
-            for x in walk(e):
-                if isinstance(x, (MatSym, FromColumn)):
-                    self.shapes.setdefault(x.name, x.shape)
-                elif isinstance(x, HeadSym):
-                    self.shapes.setdefault(x.name + "^()", x.shape)
+        for label, shape in named_shapes(*exprs).items():
+            self.shapes.setdefault(label, shape)
 
     def size(self, e: sympy.Expr) -> int:
         v = scalar(sympy.sympify(e), self)

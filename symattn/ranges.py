@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import sympy
 
 from symattn.dims import dims_equal, shape_str
-from symattn.expr import Entry, FromColumn, HeadSym, MatSum, MatSym, walk
+from symattn.expr import Entry, MatSum, named_leaves, named_shapes
 from symattn.show import plain
 
 Range = tuple[sympy.Expr, sympy.Expr]
@@ -27,24 +27,13 @@ def index_range_problem(
     >>> print(index_range_problem((sympy.Sum(Q[r, i], (r, 1, d_k)), Q), {i: (1, n)}))
     Q_{r,i}: index r runs over 1..d_k but Q has n rows
     """
-    shapes = _shapes(exprs)
+    shapes = named_shapes(*exprs)
     for e in exprs:
         for node, limits in _indexed_with_limits(e):
             problem = _check_one(node, {**ranges, **limits}, shapes)
             if problem:
                 return problem
     return None
-
-
-def _shapes(exprs: tuple[sympy.Basic, ...]) -> dict[str, tuple[sympy.Expr, sympy.Expr]]:
-    out: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
-    for e in exprs:
-        for x in walk(e):
-            if isinstance(x, MatSym):
-                out.setdefault(x.name, x.shape)
-            elif isinstance(x, HeadSym):
-                out.setdefault(x.name + "^()", x.shape)
-    return out
 
 
 def _indexed_with_limits(e: sympy.Basic):  # type: ignore[no-untyped-def]
@@ -114,14 +103,11 @@ def name_clash(*terms: sympy.Basic) -> str | None:
     V is used with two shapes: n × d_v and n × d_k
     """
     seen: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
-    for t in terms:
-        for x in walk(t):
-            if isinstance(x, (MatSym, HeadSym, FromColumn)):
-                key = x.name + ("^()" if isinstance(x, HeadSym) else "")
-                shape = seen.setdefault(key, x.shape)
-                if not all(dims_equal(a, b) for a, b in zip(shape, x.shape, strict=True)):
-                    two = f"{shape_str(shape)} and {shape_str(x.shape)}"
-                    return f"{x.name} is used with two shapes: {two}"
+    for label, x in named_leaves(*terms):
+        shape = seen.setdefault(label, x.shape)
+        if not all(dims_equal(a, b) for a, b in zip(shape, x.shape, strict=True)):
+            two = f"{shape_str(shape)} and {shape_str(x.shape)}"
+            return f"{label.removesuffix('^()')} is used with two shapes: {two}"
     return None
 
 
