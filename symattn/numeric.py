@@ -90,6 +90,12 @@ class EvalError(SymattnError):
     """An expression cannot be evaluated numerically (unknown node or unbound symbol)."""
 
 
+class IllFormed(EvalError):
+    """The expression is ill-formed at these sizes: it reads outside a matrix, gives one name
+    two shapes, or divides by zero. Unlike a plain EvalError, this says something about the claim.
+    """
+
+
 @dataclass
 class Env:
     """Sizes of dims, values of free indices, and the random data behind every named matrix."""
@@ -118,7 +124,7 @@ class Env:
             self.data[key] = rng.standard_normal(shape)
         arr = self.data[key]
         if arr.shape != shape:
-            raise EvalError(f"{key[0]} is {arr.shape}, expected {shape}")
+            raise IllFormed(f"{key[0]} is {arr.shape}, expected {shape}")
         return arr
 
 
@@ -163,7 +169,7 @@ def _rowblock(m: RowBlock, env: Env) -> np.ndarray:
     a = matrix(m.args[0], env)
     h, size = env.size(m.head), env.size(m.args[2])
     if h * size > a.shape[0]:
-        raise EvalError(f"block {h} of {size} rows is out of range for {a.shape[0]} rows")
+        raise IllFormed(f"block {h} of {size} rows is out of range for {a.shape[0]} rows")
     return a[(h - 1) * size : h * size]
 
 
@@ -195,7 +201,7 @@ def _row(m: Row, env: Env) -> np.ndarray:
     a = matrix(m.args[0], env)
     i = int(round(scalar(m.index, env)))
     if not 1 <= i <= a.shape[0]:
-        raise EvalError(f"row {i} is out of range for a matrix of {a.shape[0]} rows")
+        raise IllFormed(f"row {i} is out of range for a matrix of {a.shape[0]} rows")
     return a[i - 1 : i]
 
 
@@ -245,7 +251,7 @@ def scalar(e: sympy.Basic, env: Env) -> float:
     if isinstance(e, sympy.Pow):
         base, power = scalar(e.base, env), scalar(e.exp, env)
         if base == 0 and power < 0:
-            raise EvalError(f"division by zero in {e}")
+            raise IllFormed(f"division by zero in {e}")
         return float(base**power)
     if isinstance(e, sympy.exp):
         return float(np.exp(scalar(e.args[0], env)))
@@ -258,7 +264,7 @@ def scalar(e: sympy.Basic, env: Env) -> float:
         i, j = (int(round(scalar(x, env))) for x in e.args[1:])
         if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
             rows, cols = m.shape
-            raise EvalError(f"entry ({i}, {j}) is out of range for a {rows} × {cols} matrix")
+            raise IllFormed(f"entry ({i}, {j}) is out of range for a {rows} × {cols} matrix")
         return float(m[i - 1, j - 1])
     if isinstance(e, Dot):
         return float((matrix(e.args[0], env) @ matrix(e.args[1], env).T)[0, 0])
@@ -315,7 +321,7 @@ def _indexed(e: sympy.Indexed, env: Env) -> float:
     arr = env.data[key]
     i, j = idx
     if not (1 <= i <= arr.shape[0] and 1 <= j <= arr.shape[1]):
-        raise EvalError(f"index ({i}, {j}) out of range for {name} of shape {arr.shape}")
+        raise IllFormed(f"index ({i}, {j}) out of range for {name} of shape {arr.shape}")
     return float(arr[i - 1, j - 1])
 
 

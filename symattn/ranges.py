@@ -124,7 +124,9 @@ def dependency_order(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]
     out: list[sympy.Symbol] = []
     while pending:
         for k, s in enumerate(pending):
-            deps = set().union(*(sympy.sympify(x).free_symbols for x in ranges[s])) & set(pending)
+            deps = set().union(
+                *(sympy.sympify(x, strict=True).free_symbols for x in ranges[s])
+            ) & set(pending)
             if not deps - {s}:
                 out.append(pending.pop(k))
                 break

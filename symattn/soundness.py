@@ -459,10 +459,10 @@ def _truth_at(a, b, free, plan, seed, assuming) -> Truth:  # type: ignore[no-unt
         env.indices = dict(point)
         try:
             x, y = _value(a, env), _value(b, env)
-        except numeric.EvalError as exc:
-            # an index outside its matrix, or one name with two shapes: an ill-formed claim
-            ill = any(s in str(exc) for s in ("out of range", " expected (", "division by zero"))
-            return "false" if ill else "undecided"
+        except numeric.IllFormed:
+            return "false"  # reads outside a matrix, two shapes for one name, or divides by 0
+        except numeric.EvalError:
+            return "undecided"
         except (IndexError, ValueError, ZeroDivisionError, OverflowError):
             return "false"
         if getattr(x, "shape", None) != getattr(y, "shape", None) or not numeric.close(x, y):

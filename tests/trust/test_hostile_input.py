@@ -59,13 +59,11 @@ POSITIONS = (
 # Reviewed calls of sympify without strict=True: the argument is a kernel object, never text.
 REVIEWED_SYMPIFY = {
     ("dims.py", "resolve"),
-    ("modp.py", "_order"),
     ("modp.py", "_walk"),
     ("numeric.py", "size"),
     ("ranges.py", "_check_one"),
     ("ranges.py", "_fits"),
     ("witness.py", "index_points"),
-    ("witness.py", "_dependency_order"),
     ("witness.py", "_field_plan"),
     ("witness.py", "_index_value"),
     ("witness.py", "_size"),
