@@ -360,16 +360,20 @@ class Transpose(MatExpr):
         return self.args[0]._entry(j, i, fresh)
 
 
-class Softmax(MatExpr):
-    """Row-wise softmax: entry (i, j) is exp(S_ij) / sum_k exp(S_ik)."""
+class _SameShape(MatExpr):
+    """A one-argument operation whose result has its argument's shape."""
 
-    def __new__(cls, a: MatExpr) -> Softmax:
+    def __new__(cls, a: MatExpr) -> _SameShape:
         _check_mat(a)
         return Basic.__new__(cls, a)
 
     @property
     def shape(self) -> Shape:
         return self.args[0].shape
+
+
+class Softmax(_SameShape):
+    """Row-wise softmax: entry (i, j) is exp(S_ij) / sum_k exp(S_ik)."""
 
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         s = self.args[0]
@@ -377,16 +381,8 @@ class Softmax(MatExpr):
         return _exp_entry(s, i, j, fresh) / sympy.Sum(_exp_entry(s, i, k, fresh), (k, 1, s.cols))
 
 
-class ColSoftmax(MatExpr):
+class ColSoftmax(_SameShape):
     """Column-wise softmax (entries of each column sum to 1); a common mistake, kept for checks."""
-
-    def __new__(cls, a: MatExpr) -> ColSoftmax:
-        _check_mat(a)
-        return Basic.__new__(cls, a)
-
-    @property
-    def shape(self) -> Shape:
-        return self.args[0].shape
 
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         s = self.args[0]

@@ -72,3 +72,22 @@ def assert_same_shape(a: MatExpr, b: MatExpr) -> None:
                 f"shapes differ: {plain(a)} is {shape_str(a.shape)}, {plain(b)} is "
                 f"{shape_str(b.shape)} ({what} {a.shape[k]} and {b.shape[k]} differ)"
             )
+
+
+def require_tex() -> None:
+    """Skip the calling test without a TeX engine, except under SYMATTN_REQUIRE_TEX=1 (as in CI),
+    where a missing engine fails it: a build that must be tested is never silently skipped.
+    """
+    import os
+    import shutil
+
+    import pytest
+
+    from symattn.latex.build import install_hint, tex_engine_available
+
+    if tex_engine_available() and shutil.which("pdftoppm") is not None:
+        return
+    reason = f"no TeX engine (latexmk, xelatex, pdftoppm); {install_hint()}"
+    if os.environ.get("SYMATTN_REQUIRE_TEX") == "1":
+        pytest.fail(f"SYMATTN_REQUIRE_TEX=1 but {reason}")
+    pytest.skip(reason)

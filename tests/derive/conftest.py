@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
-import shutil
 
 import pytest
 
 from symattn import derive
-from symattn.latex import install_hint, tex_engine_available
-
-
-def require_tex_or_skip() -> None:
-    """Skip without TeX, except under SYMATTN_REQUIRE_TEX=1 (CI), where a missing engine fails."""
-    if tex_engine_available() and shutil.which("pdftoppm") is not None:
-        return
-    reason = f"no TeX engine (latexmk, xelatex, pdftoppm); {install_hint()}"
-    if os.environ.get("SYMATTN_REQUIRE_TEX") == "1":
-        pytest.fail(f"SYMATTN_REQUIRE_TEX=1 but {reason}")
-    pytest.skip(reason)
+from symattn.testing import require_tex
 
 
 @pytest.fixture
 def tex() -> None:
-    require_tex_or_skip()
+    require_tex()
 
 
 @pytest.fixture(scope="session")
