@@ -205,6 +205,9 @@ def time_budget(seconds: float | None = DEFAULT_SECONDS) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+_REPEAT = 1.0  # seconds between repeated alarms once a deadline has passed
+
+
 def _alarm_usable() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
@@ -215,8 +218,10 @@ def _arm(d: _Deadline) -> Any:
             raise TimeBudgetExceeded(d.message())
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    # Repeat: library code that swallows one exception (`except Exception`) gets another.
-    signal.setitimer(signal.ITIMER_REAL, max(d.at - time.monotonic(), 1e-3), 0.25)
+    # Repeat: library code that swallows one exception (`except Exception`) gets another. The
+    # interval is long enough for an honest unwind to reach _disarm first; a short one fired
+    # again inside finalizers run during the unwind ("exception ignored" warnings).
+    signal.setitimer(signal.ITIMER_REAL, max(d.at - time.monotonic(), 1e-3), _REPEAT)
     return previous
 
 
@@ -224,7 +229,7 @@ def _disarm(previous: Any, outer: _Deadline | None) -> None:
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
     if outer is not None:
-        signal.setitimer(signal.ITIMER_REAL, max(outer.at - time.monotonic(), 1e-3), 0.25)
+        signal.setitimer(signal.ITIMER_REAL, max(outer.at - time.monotonic(), 1e-3), _REPEAT)
 
 
 def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **options: Any) -> Any:
