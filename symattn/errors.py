@@ -33,6 +33,13 @@ class ProofError(SymattnError):
         self.counterexample = counterexample
 
 
+class SoundnessAlarm(SymattnError):
+    """Two witnesses contradict each other (one says proved, another found a difference).
+
+    Never turned into a verdict: front ends report it as an internal error (exit 2).
+    """
+
+
 class ResourceError(SymattnError):
     """A request would exceed a size or time budget; the message says what to do instead."""
 

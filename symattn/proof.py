@@ -14,7 +14,7 @@ import sympy
 
 from symattn.canon import Range, infer_ranges
 from symattn.dims import dims_equal, shape_str
-from symattn.errors import ProofError, ShapeError
+from symattn.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.expr import MatExpr, MatSym
 from symattn.ranges import index_range_problem, name_clash
 from symattn.show import plain
@@ -172,7 +172,7 @@ def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness])
         if r.holds is False:
             other = [n for n, x in results.items() if x.holds is True]
             if "symbolic" in other:
-                raise AssertionError(
+                raise SoundnessAlarm(
                     f"kernel soundness alarm: symbolic witness says equal, {name} says "
                     f"different ({r.detail}); please report this"
                 )

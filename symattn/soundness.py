@@ -28,7 +28,7 @@ from symattn import numeric
 from symattn.attention import multi_head, single_head
 from symattn.canon import bound_indices, infer_ranges
 from symattn.dims import H, d, d_k, d_v, n
-from symattn.errors import SymattnError
+from symattn.errors import SoundnessAlarm, SymattnError
 from symattn.expr import (
     CausalMask,
     ColSoftmax,
@@ -552,7 +552,7 @@ def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
     try:
         v = prove_within(mutant.lhs, mutant.rhs, seconds=seconds, defs=c.defs, assuming=c.assuming)
         status, reason = v.status, v.reason
-    except AssertionError as exc:  # the kernel's own soundness alarm
+    except SoundnessAlarm as exc:  # the kernel's own soundness alarm
         status, reason = "alarm", str(exc)
     except SymattnError as exc:
         status, reason = "error", f"{type(exc).__name__}: {exc}"
