@@ -95,8 +95,10 @@ class _Ctx:
     ranges: dict[sympy.Symbol, Range]
     counter: itertools.count = field(default_factory=itertools.count)
 
-    def dummy(self) -> sympy.Symbol:
-        return sympy.Symbol(f"_t{next(self.counter)}", integer=True, positive=True)
+    def dummy(self) -> sympy.Dummy:
+        # a Dummy never equals a user's symbol, so renaming cannot capture a free index; it
+        # carries no assumption but integrality (its limits say the rest)
+        return sympy.Dummy(f"t{next(self.counter)}", integer=True)
 
 
 def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
@@ -334,8 +336,13 @@ def _canon_sum(e: sympy.Sum) -> sympy.Expr:
     return best[1]
 
 
-def _bound_name(height: int, k: int) -> sympy.Symbol:
-    return sympy.Symbol(f"_b{height}_{k}", integer=True, positive=True)
+def _bound_name(height: int, k: int) -> sympy.Dummy:
+    # Canonical names must compare equal across calls: a Dummy with a fixed name and index is
+    # one symbol, and still never equal to any Symbol a user can write.
+    return sympy.Dummy(f"b{height}_{k}", dummy_index=_DUMMY_INDEX, integer=True)
+
+
+_DUMMY_INDEX = 0x5A7_7E4
 
 
 def _order_limits(lims: list) -> list:

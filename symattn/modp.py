@@ -51,6 +51,7 @@ from symattn.expr import (
     named_shapes,
 )
 from symattn.ranges import dependency_order
+from symattn.semantics import summation_range
 
 # Primes below 2^31: a product of two reduced values is below 2^62 and fits in int64.
 PRIMES: tuple[int, ...] = (2_147_483_647, 2_147_483_629, 2_147_483_587)
@@ -405,7 +406,7 @@ def _concat(f: Field, m: Concat) -> np.ndarray:
 def _matsum(f: Field, m: MatSum) -> np.ndarray:
     v, lo, hi = m.limits
     total = np.zeros(f.shape(m), dtype=np.int64)
-    for k in range(f.one(lo), f.one(hi) + 1):
+    for k in summation_range(f.one(lo), f.one(hi), v):
         total = (total + f.fix(v, k, lambda: f.mat(m.body))) % f.p  # type: ignore[operator]
     return total
 
@@ -482,6 +483,7 @@ def _sum_limits(f: Field, body: sympy.Expr, limits: list) -> Any:
     v, lo, hi = limits[-1]  # sympy lists the innermost limit first
     a, b = f.one(lo), f.one(hi)
     if b < a:
+        summation_range(a, b, v)  # refuses a reversed range; hi = lo - 1 is the empty sum
         return 0
     d = f.depth
     try:
@@ -902,7 +904,7 @@ def matvec(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
     if isinstance(m, MatSum):
         v, lo, hi = m.limits
         total = np.zeros((f.size(m.rows), 1), dtype=np.int64)
-        for k in range(f.one(lo), f.one(hi) + 1):
+        for k in summation_range(f.one(lo), f.one(hi), v):
             total = (total + f.fix(v, k, partial(matvec, f, m.body, x))) % f.p
         return total
     if isinstance(m, RowBlock):

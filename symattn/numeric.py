@@ -33,6 +33,7 @@ from symattn.expr import (
     Transpose,
     named_shapes,
 )
+from symattn.semantics import summation_range
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -106,6 +107,23 @@ class Env:
     data: dict[tuple, np.ndarray] = field(default_factory=dict)
     shapes: dict[str, tuple[sympy.Expr, sympy.Expr]] = field(default_factory=dict)
     scalars: dict[sympy.Symbol, float] = field(default_factory=dict)
+    _values: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)
+    _frees: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = field(default_factory=dict, repr=False)
+
+    def forget(self) -> None:
+        """Drop computed values (after the data behind them changed)."""
+        self._values.clear()
+
+    def value(self, m: MatExpr) -> np.ndarray:
+        """`matrix(m, self)`, computed once per values of the indices it depends on."""
+        frees = self._frees.get(m)
+        if frees is None:
+            frees = self._frees[m] = tuple(sorted(m.free_symbols, key=str))
+        key = (m, tuple(self.indices.get(s) for s in frees))
+        out = self._values.get(key)
+        if out is None:
+            out = self._values[key] = matrix(m, self)
+        return out
 
     def learn(self, *exprs: sympy.Basic) -> None:
         """Record the shapes of the named matrices in `exprs`, so bare entries can be evaluated."""
@@ -176,7 +194,7 @@ def _rowblock(m: RowBlock, env: Env) -> np.ndarray:
 def _matsum(m: MatSum, env: Env) -> np.ndarray:
     v, lo, hi = m.limits
     total = np.zeros((env.size(m.rows), env.size(m.cols)))
-    for value in _range(lo, hi, env):
+    for value in _range(lo, hi, env, v):
         total = total + _with_index(env, v, value, lambda: matrix(m.body, env))
     return total
 
@@ -193,8 +211,8 @@ def _with_index(env: Env, v: sympy.Symbol, value: int, f):  # type: ignore[no-un
             env.indices[v] = old
 
 
-def _range(lo: sympy.Expr, hi: sympy.Expr, env: Env) -> range:
-    return range(int(round(scalar(lo, env))), int(round(scalar(hi, env))) + 1)
+def _range(lo: sympy.Expr, hi: sympy.Expr, env: Env, var: object = "the index") -> range:
+    return summation_range(int(round(scalar(lo, env))), int(round(scalar(hi, env))), var)
 
 
 def _row(m: Row, env: Env) -> np.ndarray:
@@ -260,7 +278,7 @@ def scalar(e: sympy.Basic, env: Env) -> float:
     if isinstance(e, sympy.Indexed):
         return _indexed(e, env)
     if isinstance(e, Entry):
-        m = matrix(e.matrix, env)
+        m = env.value(e.matrix)
         i, j = (int(round(scalar(x, env))) for x in e.args[1:])
         if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
             rows, cols = m.shape
@@ -294,7 +312,7 @@ def _sum(e: sympy.Sum, env: Env) -> float:
             return scalar(e.function, env)
         v, lo, hi = limits[k]
         total = 0.0
-        for value in _range(lo, hi, env):
+        for value in _range(lo, hi, env, v):
             total += _with_index(env, v, value, lambda: go(limits, k - 1))
         return total
 
@@ -323,6 +341,11 @@ def _indexed(e: sympy.Indexed, env: Env) -> float:
     if not (1 <= i <= arr.shape[0] and 1 <= j <= arr.shape[1]):
         raise IllFormed(f"index ({i}, {j}) out of range for {name} of shape {arr.shape}")
     return float(arr[i - 1, j - 1])
+
+
+def far(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The positions at which two arrays differ beyond the stated tolerances."""
+    return np.argwhere(~np.isclose(a, b, rtol=RTOL, atol=ATOL))
 
 
 def close(a: float | np.ndarray, b: float | np.ndarray) -> bool:

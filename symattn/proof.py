@@ -17,8 +17,16 @@ from symattn.dims import dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.expr import MatExpr, MatSym
 from symattn.ranges import index_range_problem, name_clash
+from symattn.semantics import ReversedRange
 from symattn.show import plain
-from symattn.witness import Counterexample, WitnessResult, exact, numeric_check, symbolic
+from symattn.witness import (
+    Counterexample,
+    Evidence,
+    WitnessResult,
+    exact,
+    numeric_check,
+    symbolic,
+)
 
 Status = Literal["proved", "checked", "agreed", "false", "unknown", "shape_error"]
 Witness = Literal["symbolic", "exact", "numeric"]
@@ -32,8 +40,9 @@ class Verdict:
     """What the kernel concluded about one claim, and on what evidence.
 
     - `proved`: the symbolic witness holds, so the claim is true for every size;
-    - `checked`: not proved for all sizes, but the exact witness holds at the sizes listed;
-    - `agreed`: only the numeric witness agrees (evidence, not proof);
+    - `checked`: not proved for all sizes, but the exact witness evaluated every index point
+      at the sizes listed and found the sides equal;
+    - `agreed`: evidence, not proof: float64 agreement, or exact agreement at sampled points;
     - `false`: a counterexample shows the sides differ;
     - `shape_error`: the two sides cannot even be compared;
     - `unknown`: nothing decided; `reason` says why.
@@ -44,18 +53,27 @@ class Verdict:
     reason: str = ""
     counterexample: Counterexample | None = None
     sizes: tuple[tuple[tuple[str, int], ...], ...] = ()
+    evidence: tuple[Evidence, ...] = ()  # what the exact and numeric witnesses evaluated
+
+    def __post_init__(self) -> None:
+        if self.status == "checked" and not self.sizes:
+            raise ValueError("a 'checked' verdict needs the sizes it was checked at")
 
     @property
     def ok(self) -> bool:
         return self.status in ("proved", "checked")
 
     def summary(self) -> str:
+        """One line of status and witnesses; the evidence follows for checked and agreed."""
         w = "+".join(self.witnesses) or "none"
         text = f"{self.status} [{w}]"
         if self.status == "checked" and self.sizes:
-            text += " at " + "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in self.sizes)
+            plans = (", ".join(f"{k}={v}" for k, v in s) or "the sizes given" for s in self.sizes)
+            text += " at " + "; ".join(plans)
         if self.reason and self.status not in ("proved",):
             text += f": {self.reason}"
+        if self.status in ("checked", "agreed") and self.evidence:
+            text += "\n  evidence: " + "; ".join(str(e) for e in self.evidence)
         if self.counterexample is not None:
             text += f"\n  counterexample: {self.counterexample}"
         return text
@@ -125,7 +143,7 @@ def prove_equal(
         return Verdict("shape_error", reason=problem)
     a, b = unfold(lhs, defs), unfold(rhs, defs)
     rng: dict[sympy.Symbol, Range] = {**infer_ranges(a, b), **dict(ranges or {})}
-    a, b = _assume(a, b, assuming, rng)
+    a, b, rng = _assume(a, b, assuming, rng)
     clash = name_clash(lhs, rhs, *(defs or {}).keys(), *(defs or {}).values(), a, b)
     if clash is not None:
         return Verdict("shape_error", reason=clash)
@@ -133,12 +151,15 @@ def prove_equal(
     if bad_index is not None:
         return Verdict("shape_error", reason=bad_index)
     results: dict[str, WitnessResult] = {}
-    if "symbolic" in witnesses:
-        results["symbolic"] = symbolic(a, b, dict(rng))
-    if "exact" in witnesses or results.get("symbolic", WitnessResult(None)).holds is not True:
-        results["exact"] = exact(a, b, rng)
-    if "numeric" in witnesses:
-        results["numeric"] = numeric_check(a, b, rng)
+    try:
+        if "symbolic" in witnesses:
+            results["symbolic"] = symbolic(a, b, dict(rng))
+        if "exact" in witnesses or results.get("symbolic", WitnessResult(None)).holds is not True:
+            results["exact"] = exact(a, b, rng)
+        if "numeric" in witnesses:
+            results["numeric"] = numeric_check(a, b, rng)
+    except ReversedRange as exc:
+        return Verdict("shape_error", reason=f"ill-formed: {exc}")
     return _combine(results, requested=witnesses)
 
 
@@ -151,50 +172,100 @@ def _sympify(x: object) -> sympy.Basic:
 
 
 def _assume(a, b, assuming, rng):  # type: ignore[no-untyped-def]
-    """Use hypotheses like `j > i` by writing j = i + t with t >= 1 (sound and decidable)."""
+    """Use hypotheses between free indices (`j > i`, `i < j`, `j >= i + 1`, `i <= j`) by writing
+    the larger index as the smaller plus a new index over the rest of its range: j = i + t with
+    t >= 1 for `j > i` (sound, and decidable by the witnesses).
+    """
     for cond in assuming:
-        if isinstance(cond, sympy.StrictGreaterThan) and all(
-            isinstance(x, sympy.Symbol) for x in cond.args
-        ):
-            big, small = cond.args
-            t = sympy.Symbol(f"{big.name}_minus_{small.name}", integer=True, positive=True)
-            a, b = a.xreplace({big: small + t}), b.xreplace({big: small + t})
-            hi = rng.get(big, (1, small))[1]
-            rng.pop(big, None)
-            rng[t] = (sympy.Integer(1), hi - small) if hi is not None else (1, 1)
-        else:
-            raise ProofError(f"hypothesis {cond} is not supported (only 'j > i' between indices)")
-    return a, b
+        big, small, gap = _hypothesis(cond, rng)
+        lo, hi = rng.pop(big)
+        if small is None:  # j >= c: the range of j starts at c
+            rng[big] = (sympy.Max(sympy.sympify(lo, strict=True), gap), hi)
+            continue
+        # its assumptions are what its range gives: t >= gap
+        sign = {"positive": True} if gap >= 1 else {"nonnegative": True}
+        t = sympy.Dummy(f"{big.name}_minus_{small.name}", integer=True, **sign)
+        a, b = a.xreplace({big: small + t}), b.xreplace({big: small + t})
+        rng = {
+            k: tuple(sympy.sympify(x, strict=True).xreplace({big: small + t}) for x in r)
+            for k, r in rng.items()
+        }
+        rng[t] = (gap, sympy.sympify(hi, strict=True) - small)
+    return a, b, rng
+
+
+def _replaced(r: Range, values: Mapping) -> Range:
+    lo, hi = (sympy.sympify(x, strict=True).xreplace(values) for x in r)
+    return (lo, hi)
+
+
+def _hypothesis(cond, rng):  # type: ignore[no-untyped-def]
+    """(big, small, gap) with the hypothesis meaning big - small >= gap (small None: big >= gap)."""
+    strict = isinstance(cond, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+    if not isinstance(cond, (sympy.GreaterThan, sympy.LessThan)) and not strict:
+        raise ProofError(f"hypothesis {cond} is not supported (only <, >, <=, >= between indices)")
+    diff = sympy.expand(cond.gts - cond.lts)
+    plus = [s for s in diff.free_symbols if diff.coeff(s) == 1]
+    minus = [s for s in diff.free_symbols if diff.coeff(s) == -1]
+    const = diff.subs({s: 0 for s in diff.free_symbols})
+    ok = const.is_Integer and len(plus) == 1 and len(minus) <= 1
+    ok = ok and len(diff.free_symbols) == len(plus) + len(minus)
+    if not ok or plus[0] not in rng:
+        raise ProofError(
+            f"hypothesis {cond} is not supported: it must compare a free index of the claim "
+            "with another index or a number (j > i, i < j, j >= i + 1, j > 2)"
+        )
+    gap = int(not strict) * 0 + (1 if strict else 0) - int(const)
+    if minus and (minus[0] not in rng and not minus[0].is_integer):
+        raise ProofError(f"hypothesis {cond}: {minus[0]} is not an index")
+    if minus and gap < 0:
+        raise ProofError(f"hypothesis {cond} is not supported (only j >= i + c with c >= 0)")
+    return plus[0], (minus[0] if minus else None), sympy.Integer(gap)
 
 
 def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness]) -> Verdict:
-    for name, r in results.items():
+    evidence = tuple(e for r in results.values() for e in r.evidence)
+    _alarm(results)
+    for r in results.values():
         if r.holds is False:
-            other = [n for n, x in results.items() if x.holds is True]
-            if "symbolic" in other:
-                raise SoundnessAlarm(
-                    f"kernel soundness alarm: symbolic witness says equal, {name} says "
-                    f"different ({r.detail}); please report this"
-                )
             return Verdict("false", reason=r.detail, counterexample=r.counterexample)
     sym = results.get("symbolic")
     ex = results.get("exact")
     held = tuple(n for n in ("symbolic", "exact", "numeric") if n in results and results[n].holds)
     shown = tuple(w for w in held if w in requested or w == "exact")
     if sym is not None and sym.holds:
-        return Verdict("proved", witnesses=shown)  # type: ignore[arg-type]
-    if ex is not None and ex.holds:
-        why = sym.detail if sym is not None else "symbolic witness not asked for"
-        reason = f"not proved for all sizes: {why}; exact: {ex.detail}"
-        return Verdict("checked", witnesses=shown, reason=reason, sizes=ex.sizes)  # type: ignore[arg-type]
-    if "numeric" in held:
-        return Verdict(
-            "agreed",
-            witnesses=("numeric",),
-            reason="only numeric agreement; "
-            + "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds),
-        )
-    return Verdict("unknown", reason="; ".join(f"{n}: {r.detail}" for n, r in results.items()))
+        return Verdict("proved", witnesses=shown, evidence=evidence)  # type: ignore[arg-type]
+    why = sym.detail if sym is not None else "symbolic witness not asked for"
+    if ex is not None and ex.holds and ex.exhaustive:
+        reason = f"not proved for all sizes: {why}"
+        return Verdict("checked", shown, reason, None, ex.sizes, evidence)  # type: ignore[arg-type]
+    if held:
+        unsettled = "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds)
+        reason = f"evidence only, not a proof: {unsettled}" if unsettled else "evidence only"
+        if ex is not None and ex.holds:
+            reason += "; exact: not every index point was evaluated"
+        return Verdict("agreed", held, reason, evidence=evidence)  # type: ignore[arg-type]
+    return Verdict(
+        "unknown",
+        reason="; ".join(f"{n}: {r.detail}" for n, r in results.items()),
+        evidence=evidence,
+    )
+
+
+def _alarm(results: Mapping[str, WitnessResult]) -> None:
+    """Two witnesses that contradict each other: a bug in one of them, never a verdict."""
+    said = {n: r for n, r in results.items() if r.holds is not None}
+    for name, r in said.items():
+        if r.holds is not False:
+            continue
+        for other, o in said.items():
+            settled = other == "symbolic" or (other == "exact" and o.exhaustive)
+            if o.holds is True and settled:
+                raise SoundnessAlarm(
+                    f"kernel soundness alarm: the {other} witness says equal "
+                    f"({o.detail}), the {name} witness says different ({r.detail}); "
+                    "please report this"
+                )
 
 
 # ---- derivations ------------------------------------------------------------------------

@@ -8,27 +8,23 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
 
 import sympy
 
-from symattn import numeric
+from symattn import numeric, sizes
 from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
 from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
 from symattn.ranges import dependency_order
+from symattn.semantics import ReversedRange, summation_range
 
 Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
 
-# Sizes tried by the exact and numeric witnesses, first one first. Distinct values for
-# n, d_k, d_v catch a confusion of one dim for another.
-SIZE_PLANS: tuple[dict[str, int], ...] = (
-    {"n": 3, "d": 4, "d_k": 2, "d_v": 5, "H": 2},
-    {"n": 4, "d": 6, "d_k": 3, "d_v": 2, "H": 3},
-)
-_DEFAULT_SIZES = (2, 3)
-_MAX_INDEX_POINTS = 40
+_MAX_SAMPLE = 40  # index points looked at when there are too many to look at all
+_EXHAUSTIVE = 400  # full expansion looks at every index point up to this many
+_ENUMERATE = 200_000  # index points counted, at most, before the count is given as a floor
 
 
 @dataclass(frozen=True)
@@ -55,12 +51,93 @@ class Counterexample:
         )
 
 
+Method = Literal["expansion", "mod p", "float64"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one witness evaluated at one size plan: the sizes, how, and how many points.
+
+    `total` counts the index points (entries, for a matrix claim) the claim ranges over at these
+    sizes, hypotheses applied; `points` those actually evaluated. `total` is None when there
+    were too many to count.
+
+    >>> print(Evidence((("n", 3), ("d_k", 2)), "expansion", 9, 9))
+    exactly by full expansion at n=3, d_k=2: all 9 index points
+    >>> print(Evidence((("n", 9),), "expansion", 40, 81))
+    exactly by full expansion at n=9: 40 of 81 index points sampled
+    """
+
+    sizes: tuple[tuple[str, int], ...]
+    method: Method
+    points: int
+    total: int | None
+    unit: str = "index points"
+    trials: int = 0
+    primes: tuple[int, ...] = ()
+    bound: float | None = None
+
+    @property
+    def exhaustive(self) -> bool:
+        return self.total is not None and self.points >= self.total
+
+    def __str__(self) -> str:
+        at = ", ".join(f"{k}={v}" for k, v in self.sizes) or "the sizes given"
+        if self.total == 0:
+            what = f"no {self.unit} (every range is empty)"
+        elif self.exhaustive:
+            what = f"all {self.total} {self.unit}"
+        else:
+            of = f"{self.total}" if self.total is not None else f"more than {_ENUMERATE}"
+            what = f"{self.points} of {of} {self.unit} sampled"
+        how = {
+            "expansion": "exactly by full expansion",
+            "mod p": "exactly mod p",
+            "float64": "in float64",
+        }[self.method]
+        text = f"{how} at {at}: {what}"
+        if self.method == "mod p":
+            ps = ", ".join(str(p) for p in self.primes)
+            text += (
+                f", {self.trials} random trials (p = {ps}); "
+                f"chance of a false 'equal' <= {self.bound:.1e}"
+            )
+        elif self.method == "float64":
+            text += f", within rtol={numeric.RTOL}, atol={numeric.ATOL}"
+        return text
+
+
 @dataclass(frozen=True)
 class WitnessResult:
+    """One witness's answer. `holds` is True only with evidence that evaluated something."""
+
     holds: bool | None  # None: this witness could not decide
     detail: str = ""
     counterexample: Counterexample | None = None
-    sizes: tuple[tuple[tuple[str, int], ...], ...] = field(default_factory=tuple)
+    evidence: tuple[Evidence, ...] = ()
+
+    @property
+    def sizes(self) -> tuple[tuple[tuple[str, int], ...], ...]:
+        """The size plans at which every index point was evaluated."""
+        return tuple(e.sizes for e in self.evidence if e.exhaustive and e.points)
+
+    @property
+    def evaluated(self) -> int:
+        return sum(e.points for e in self.evidence)
+
+    @property
+    def exhaustive(self) -> bool:
+        """Some plan was evaluated at every one of its index points (and there was one)."""
+        return any(e.exhaustive and e.points for e in self.evidence)
+
+
+def _supported(evidence: Sequence[Evidence], detail: str) -> WitnessResult:
+    """'holds' when the evidence evaluated something; otherwise 'no evidence', never 'holds'."""
+    evidence = tuple(evidence)
+    if not any(e.points for e in evidence):
+        shown = "; ".join(str(e) for e in evidence) or "no size plan"
+        return WitnessResult(None, f"no evidence: nothing was evaluated ({shown})", None, evidence)
+    return WitnessResult(True, detail, None, evidence)
 
 
 # ---- symbolic ------------------------------------------------------------------------------
@@ -135,77 +212,101 @@ def scalars_of(*terms: Term) -> list[sympy.Symbol]:
     return sorted(found - labels, key=lambda s: s.name)
 
 
-def size_plans(dims: Sequence[sympy.Symbol], limit: int = 2) -> list[dict[sympy.Symbol, int]]:
-    """Explicit sizes to try, consistent with the declared dim equalities."""
-    plans: list[dict[sympy.Symbol, int]] = []
-    candidates: list[dict[sympy.Symbol, int]] = []
-    for plan in SIZE_PLANS:
-        candidates.append({s: plan.get(s.name, _DEFAULT_SIZES[0]) for s in dims})
-    for values in itertools.product(range(1, 7), repeat=len(dims)):
-        candidates.append(dict(zip(dims, values, strict=False)))
-    ctx = current()
-    for cand in candidates:
-        if _consistent(cand, ctx) and cand not in plans:
-            plans.append(cand)
-        if len(plans) >= limit:
-            break
-    return plans
-
-
-def _consistent(sizes: Mapping[sympy.Symbol, int], ctx) -> bool:  # type: ignore[no-untyped-def]
-    for _sym, value in ctx.equalities.items():
-        v = ctx.resolve(value).xreplace(dict(sizes))
-        if not (v.is_Integer and v > 0):
-            return False
-    return True
-
-
-def substitution(sizes: Mapping[sympy.Symbol, int]) -> dict[sympy.Symbol, sympy.Integer]:
-    """Every dim (declared-equal ones too) mapped to its number under `sizes`."""
-    ctx = current()
-    out = {s: sympy.Integer(v) for s, v in sizes.items()}
-    for sym, value in ctx.equalities.items():
-        out[sym] = sympy.Integer(int(ctx.resolve(value).xreplace(out)))
-    return out
-
-
 def index_points(
-    free: Mapping[sympy.Symbol, Range], subs: Mapping[sympy.Symbol, sympy.Integer], seed: int = 0
-) -> list[dict[sympy.Symbol, int]]:
-    """All index values (or a seeded sample with the corners) within the ranges at these sizes.
+    free: Mapping[sympy.Symbol, Range],
+    subs: Mapping[sympy.Symbol, sympy.Integer],
+    assuming: Sequence[sympy.Basic] = (),
+    *,
+    limit: int = _EXHAUSTIVE,
+    seed: int = 0,
+) -> tuple[list[dict[sympy.Symbol, int]], int | None]:
+    """(points to evaluate, how many there are): every point when at most `limit`, else a
+    seeded sample of `_MAX_SAMPLE` with the first and last. Hypotheses (`j > i`) filter points;
+    a range may depend on another index (t in 1..n-i), which is then chosen first. The count is
+    None when there are more than `_ENUMERATE`.
 
-    A range may depend on another index (t in 1..n-i); those are chosen after it.
+    >>> from symattn.expr import index
+    >>> i, j = index("i"), index("j")
+    >>> pts, total = index_points({i: (1, 3), j: (1, i)}, {})
+    >>> total, pts[-1]
+    (6, {i: 3, j: 3})
     """
     names = dependency_order(free)
-    points: list[dict[sympy.Symbol, int]] = [{}]
-    for s in names:
-        nxt: list[dict[sympy.Symbol, int]] = []
-        for pt in points:
-            values = {**subs, **{k: sympy.Integer(v) for k, v in pt.items()}}
-            lo, hi = (sympy.sympify(x).xreplace(values) for x in free[s])
-            if not (lo.is_Integer and hi.is_Integer):
-                raise ValueError(f"range of {s} is not explicit: {lo}..{hi}")
-            nxt.extend({**pt, s: v} for v in range(int(lo), int(hi) + 1))
-        points = nxt
-        if len(points) > 50 * _MAX_INDEX_POINTS:
-            points = _sample(points, seed)
-    return _sample(points, seed) if len(points) > _MAX_INDEX_POINTS else points
-
-
-def _sample(points: list[dict[sympy.Symbol, int]], seed: int) -> list[dict[sympy.Symbol, int]]:
     rng = random.Random(seed)
-    keep = [points[0], points[-1]]
-    keep.extend(rng.sample(points[1:-1], min(_MAX_INDEX_POINTS - 2, max(len(points) - 2, 0))))
-    return keep
+    size = max(min(limit, _MAX_SAMPLE), 2)
+    kept: list[dict[sympy.Symbol, int]] = []
+    count = 0
+    for point in _enumerate(names, free, subs):
+        if not _holds(assuming, subs, point):
+            continue
+        count += 1
+        if count <= limit:
+            kept.append(point)
+        elif count == limit + 1:
+            kept = [kept[0], *rng.sample(kept[1:], size - 2), point]
+        else:  # reservoir sampling: the last point seen is always kept
+            k = rng.randrange(count)
+            if 0 < k < size - 1:
+                kept[k] = kept[-1]
+            kept[-1] = point
+        if count >= _ENUMERATE:
+            return kept, None
+    return kept, count
+
+
+def _enumerate(names, free, subs):  # type: ignore[no-untyped-def]
+    if not names:
+        yield {}
+        return
+    first, rest = names[0], names[1:]
+    lo, hi = (sympy.sympify(x, strict=True).xreplace(dict(subs)) for x in free[first])
+    if not (lo.is_Integer and hi.is_Integer):
+        raise ValueError(f"range of {first} is not explicit: {lo}..{hi}")
+    for v in range(int(lo), int(hi) + 1):  # a free index over an empty range: no points
+        inner = {**subs, first: sympy.Integer(v)}
+        narrowed = {k: _at(r, {first: v}) for k, r in free.items()}
+        for tail in _enumerate(rest, narrowed, inner):
+            yield {first: v, **tail}
+
+
+def _at(r: Range, values: Mapping) -> Range:
+    lo, hi = (sympy.sympify(x, strict=True).xreplace(values) for x in r)
+    return (lo, hi)
 
 
 def instantiate(
     side: Term, subs: Mapping[sympy.Symbol, sympy.Integer], point: Mapping[sympy.Symbol, int]
 ) -> sympy.Expr:
-    """One side at explicit sizes and index values, all sums written out."""
+    """One side at explicit sizes and index values, all sums written out (`write_out`)."""
     values = {**subs, **{k: sympy.Integer(v) for k, v in point.items()}}
-    e = expand_entries(side.xreplace(values))
-    return e.doit()
+    return write_out(expand_entries(side.xreplace(values)))
+
+
+def write_out(e: sympy.Basic) -> sympy.Basic:
+    """Every sum with explicit limits written out term by term, by the one semantics of sums.
+
+    An empty range (`hi = lo - 1`) gives 0; a reversed one is refused (`summation_range`).
+    sympy's own `doit` would give Karr's convention instead (sum_{j=3}^{1} x_j = -x_2).
+
+    >>> j = index("j")
+    >>> write_out(sympy.Sum(j, (j, 2, 4))), write_out(sympy.Sum(j, (j, 3, 2)))
+    (9, 0)
+    """
+    if isinstance(e, sympy.Sum):
+        *inner, (v, lo, hi) = e.limits  # sympy lists the innermost limit first
+        lo, hi = write_out(lo), write_out(hi)
+        if not (lo.is_Integer and hi.is_Integer):
+            raise ValueError(f"the sum over {v} has no explicit range: {lo}..{hi}")
+        body = sympy.Sum(e.function, *inner) if inner else e.function
+        return sympy.Add(
+            *(
+                write_out(body.xreplace({v: sympy.Integer(k)}))
+                for k in summation_range(int(lo), int(hi), v)
+            )
+        )
+    if not e.args or isinstance(e, (MatExpr, sympy.Indexed)):
+        return e
+    return e.func(*(write_out(a) for a in e.args))
 
 
 def exact(
@@ -219,37 +320,49 @@ def exact(
 ) -> WitnessResult:
     """Equal at explicit sizes, every entry an independent symbol.
 
-    Each size plan is checked by full symbolic expansion when that is cheap (estimated terms
-    at most `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`symattn.modp`),
-    whose detail states the chance of a false "equal". `method` forces "expand" or "field".
+    The sizes are plans that satisfy the declared dim relations (`symattn.sizes`). Each plan is
+    checked by full symbolic expansion when that is cheap (estimated terms at most
+    `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`symattn.modp`), whose
+    evidence states the chance of a false "equal". `method` forces "expand" or "field".
 
     >>> from symattn.attention import multi_head
     >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
     >>> r = exact(mh.output, mh.blockwise, {})
-    >>> r.holds, r.detail.startswith("equal mod p at 3 independent random points")
+    >>> r.holds, str(r.evidence[0]).startswith("exactly mod p at the sizes given: all 3584 entries")
     (True, True)
     """
     ranges = dict(ranges)
     generic = dict(ranges)
     a, b = _generic_entries(lhs, rhs, generic)
-    dims = dims_of(a, b, indices=generic)
+    dims = dims_of(a, b, *_bounds(generic), indices=generic)
     if plans is None:
-        plans = size_plans(dims)
-    checked, details = [], []
+        plans = sizes.plans(dims)
+        if not plans:
+            return WitnessResult(
+                None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
+            )
+    evidence: list[Evidence] = []
+    details: list[str] = []
     for plan in plans:
-        subs = substitution(plan)
+        try:
+            subs = sizes.substitution(plan)
+        except sizes.NoPlan as exc:
+            return WitnessResult(None, f"no evidence: {exc}")
         cost = expansion_cost(lhs, rhs, ranges, subs)
         use_field = method == "field" or (method == "auto" and cost > EXPAND_LIMIT)
         if use_field:
-            result = _field_plan(lhs, rhs, ranges, subs, assuming, cost)
+            result = _field_plan(lhs, rhs, ranges, subs, assuming, cost, _named(plan))
         else:
-            result = _expand_plan(lhs, rhs, ranges, subs, assuming)
+            result = _expand_plan(lhs, rhs, ranges, subs, assuming, _named(plan))
         if result.holds is not True:
             return result
+        evidence.extend(result.evidence)
         details.append(result.detail)
-        if plan:
-            checked.append(_named(plan))
-    return WitnessResult(True, "; ".join(dict.fromkeys(details)), sizes=tuple(checked))
+    return _supported(evidence, "; ".join(dict.fromkeys(details)))
+
+
+def _bounds(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Basic]:
+    return [sympy.Tuple(*r) for r in ranges.values()]
 
 
 # Full expansion above this many estimated terms (index points x terms per entry) is slow in
@@ -259,19 +372,29 @@ _EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up t
 
 
 def _named(plan: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:
-    return tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
+    return tuple((s.name, int(v)) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
 
 
-def _expand_plan(lhs, rhs, ranges, subs, assuming) -> WitnessResult:  # type: ignore[no-untyped-def]
+def _unit(lhs: Term) -> str:
+    return "entries" if isinstance(lhs, MatExpr) else "index points"
+
+
+def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:  # type: ignore[no-untyped-def]
     rng = dict(ranges)
     a, b = _generic_entries(lhs, rhs, rng)
-    for point in index_points(rng, subs):
-        if not _holds(assuming, subs, point):
-            continue
+    try:
+        points, total = index_points(rng, subs, assuming)
+    except ReversedRange:
+        raise
+    except ValueError as exc:
+        return WitnessResult(None, f"exact expansion failed: {exc}")
+    for point in points:
         try:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
             # the same value (even -oo, whose difference would be nan) is equal
             diff = left == right or _zero(left - right)
+        except ReversedRange:
+            raise
         except (ValueError, TypeError, NotImplementedError) as exc:
             return WitnessResult(None, f"exact expansion failed: {exc}")
         if diff is not True:
@@ -279,14 +402,17 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming) -> WitnessResult:  # type: ig
             if cex is not None:
                 return WitnessResult(False, "the two sides differ", cex)
             return WitnessResult(None, "exact expansion did not simplify to zero")
-    return WitnessResult(True, "equal after full expansion")
+    ev = Evidence(named, "expansion", len(points), total, _unit(lhs))
+    return _supported([ev], "equal after full expansion")
 
 
-def _field_plan(lhs, rhs, ranges, subs, assuming, cost) -> WitnessResult:  # type: ignore[no-untyped-def]
+def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:  # type: ignore[no-untyped-def]
     from symattn import modp
 
     at = {s: sympy.Integer(v) for s, v in subs.items()}
-    rng = {v: tuple(sympy.sympify(x).xreplace(at) for x in r) for v, r in ranges.items()}
+    rng = {
+        v: tuple(sympy.sympify(x, strict=True).xreplace(at) for x in r) for v, r in ranges.items()
+    }
     try:
         found = modp.check(
             lhs.xreplace(at),
@@ -296,14 +422,20 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost) -> WitnessResult:  # typ
         )
     except modp.Unsupported as exc:
         if cost <= _EXPAND_FALLBACK:
-            return _expand_plan(lhs, rhs, ranges, subs, assuming)
+            return _expand_plan(lhs, rhs, ranges, subs, assuming, named)
         return WitnessResult(None, f"exact evaluation not supported ({exc}); too large to expand")
     if found.equal:
-        return WitnessResult(True, found.detail())
+        points = found.points
+        if isinstance(lhs, MatExpr):  # each point compared every entry at once (L x = R x)
+            points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
+        ev = Evidence(
+            named, "mod p", points, points, _unit(lhs), found.trials, found.primes, found.bound
+        )
+        return _supported([ev], "equal mod p")
     if found.uses_atoms and cost <= _EXPAND_FALLBACK:
         # exp(a + b) = exp(a) exp(b) is invisible to the field model (softmax shift
         # invariance); full expansion sees it, and gives the counterexample when false.
-        return _expand_plan(lhs, rhs, ranges, subs, assuming)
+        return _expand_plan(lhs, rhs, ranges, subs, assuming, named)
     if dims_of(lhs, rhs, indices=ranges):
         cex = counterexample(lhs, rhs, ranges, assuming=assuming)  # at the smallest sizes
         if cex is not None:
@@ -347,6 +479,7 @@ def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | N
 
     def differs() -> bool | None:
         env.indices = dict(point)
+        env.forget()
         try:
             if cell is not None:
                 x = numeric.matrix(lhs, env)[cell[0] - 1, cell[1] - 1]
@@ -438,13 +571,13 @@ def _mp_sum(body, limits, env, entries, mp):  # type: ignore[no-untyped-def]
         return _mp(body, env, entries, mp)
     v, lo, hi = limits[-1]
     total = mp.mpf(0)
-    for k in range(_index_value(lo, env), _index_value(hi, env) + 1):
+    for k in summation_range(_index_value(lo, env), _index_value(hi, env), v):
         total += _mp_sum(body, limits[:-1], {**env, v: k}, entries, mp)
     return total
 
 
 def _index_value(e: sympy.Basic, env: Mapping) -> int:
-    v = sympy.sympify(e).xreplace({k: sympy.Integer(x) for k, x in env.items()})
+    v = sympy.sympify(e, strict=True).xreplace({k: sympy.Integer(x) for k, x in env.items()})
     if not v.is_Integer:
         raise ValueError(f"index {e} has no value")
     return int(v)
@@ -492,7 +625,7 @@ def expansion_cost(
     >>> from symattn.attention import multi_head
     >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
     >>> expansion_cost(mh.output, mh.blockwise, {}, {})
-    40960
+    409600
     """
     at = {s: sympy.Integer(v) for s, v in subs.items()}
     points = 1
@@ -500,8 +633,7 @@ def expansion_cost(
         points *= _count(lo, hi, at)
     if isinstance(lhs, MatExpr):
         points *= _size(lhs.rows, at) * _size(lhs.cols, at)
-    # full expansion looks at a sample of at most _MAX_INDEX_POINTS index points
-    return min(points, _MAX_INDEX_POINTS) * (_terms(lhs, at) + _terms(rhs, at))
+    return min(points, _EXHAUSTIVE) * (_terms(lhs, at) + _terms(rhs, at))
 
 
 def _size(e: object, at: Mapping, low: bool = False) -> int:
@@ -583,13 +715,15 @@ def counterexample(
     """The smallest sizes (then small integer entries) at which the sides differ, if any."""
     ranges = dict(ranges)
     a, b = _generic_entries(lhs, rhs, ranges)
-    dims = dims_of(a, b, indices=ranges)
+    dims = dims_of(a, b, *_bounds(ranges), indices=ranges)
     rng = random.Random(seed)
-    for plan in size_plans(dims, limit=12):
-        subs = substitution(plan)
-        for point in index_points(ranges, subs, seed):
-            if not _holds(assuming, subs, point):
-                continue
+    for plan in sizes.plans(dims, limit=12):
+        try:
+            subs = sizes.substitution(plan)
+        except sizes.NoPlan:
+            continue
+        points, _ = index_points(ranges, subs, assuming, limit=_MAX_SAMPLE, seed=seed)
+        for point in points:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
             for _ in range(trials):
                 cex = _try_point(left, right, plan, point, rng)
@@ -641,6 +775,9 @@ def _entry_name(x: sympy.Basic) -> str:
 # ---- numeric --------------------------------------------------------------------------------
 
 
+_NUMERIC_POINTS = 2_000  # float64 evaluates every index point up to this many
+
+
 def numeric_check(
     lhs: Term,
     rhs: Term,
@@ -649,30 +786,63 @@ def numeric_check(
     seed: int = 0,
     assuming: Sequence[sympy.Basic] = (),
 ) -> WitnessResult:
-    """float64 random data: both sides agree within RTOL/ATOL at every index point tried."""
+    """float64 random data: both sides agree within RTOL/ATOL at every index point evaluated.
+
+    A matrix claim is compared whole (every entry at once); a scalar one point by point.
+    """
     ranges = dict(ranges)
-    a, b = _generic_entries(lhs, rhs, ranges)
-    dims = dims_of(a, b, indices=ranges)
-    checked = []
-    for plan in size_plans(dims):
-        subs = substitution(plan)
-        env = numeric.Env(sizes=dict(subs), seed=seed)
-        env.learn(a, b)
-        env.scalars = {c: 0.5 + k for k, c in enumerate(scalars_of(a, b))}
-        for point in index_points(ranges, subs, seed):
-            if not _holds(assuming, subs, point):
-                continue
-            env.indices = dict(point)
-            try:
-                x, y = numeric.scalar(a, env), numeric.scalar(b, env)
-            except numeric.EvalError as exc:
-                return WitnessResult(None, f"numeric evaluation failed: {exc}")
-            if not numeric.close(x, y):
-                where = ", ".join(
-                    f"{k}={v}" for k, v in sorted((s.name, v) for s, v in point.items())
-                )
-                return WitnessResult(False, f"differ numerically at {where}: {x!r} vs {y!r}")
-        checked.append(tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)))
-    return WitnessResult(
-        True, f"agree within rtol={numeric.RTOL}, atol={numeric.ATOL}", sizes=tuple(checked)
-    )
+    generic = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, generic)
+    dims = dims_of(a, b, *_bounds(generic), indices=generic)
+    plans = sizes.plans(dims)
+    if not plans:
+        return WitnessResult(
+            None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
+        )
+    whole = isinstance(lhs, MatExpr) and not assuming
+    evidence = []
+    for plan in plans:
+        try:
+            subs = sizes.substitution(plan)
+            env = numeric.Env(sizes=dict(subs), seed=seed)
+            env.learn(a, b)
+            env.scalars = {c: 0.5 + k for k, c in enumerate(scalars_of(a, b))}
+            points, total = index_points(
+                ranges if whole else generic, subs, assuming, limit=_NUMERIC_POINTS, seed=seed
+            )
+            found = _float_compare(lhs, rhs, a, b, env, points, whole)
+        except ReversedRange:
+            raise
+        except (numeric.EvalError, sizes.NoPlan, ValueError) as exc:
+            return WitnessResult(None, f"numeric evaluation failed: {exc}")
+        if isinstance(found, str):
+            return WitnessResult(False, found)
+        per_point = found
+        if total is not None:
+            total *= per_point
+        ev = Evidence(_named(plan), "float64", len(points) * per_point, total, _unit(lhs))
+        evidence.append(ev)
+    return _supported(evidence, f"agree within rtol={numeric.RTOL}, atol={numeric.ATOL}")
+
+
+def _float_compare(lhs, rhs, a, b, env, points, whole) -> int | str:  # type: ignore[no-untyped-def]
+    """Entries compared per point, or a message saying where the sides differ."""
+    per_point = 1
+    for point in points:
+        env.indices = dict(point)
+        where = [f"{k}={v}" for k, v in _names(point)]
+        if whole:
+            x, y = numeric.matrix(lhs, env), numeric.matrix(rhs, env)
+            if x.shape != y.shape:
+                raise numeric.IllFormed(f"the sides are {x.shape} and {y.shape} here")
+            per_point = x.size
+            bad = numeric.far(x, y)
+            if len(bad):
+                r, c = (int(k) for k in bad[0])
+                at = ", ".join([*where, f"row={r + 1}", f"col={c + 1}"])
+                return f"differ numerically at {at}: {x[r, c]!r} vs {y[r, c]!r}"
+        else:
+            u, w = numeric.scalar(a, env), numeric.scalar(b, env)
+            if not numeric.close(u, w):
+                return f"differ numerically at {', '.join(where) or 'the claim'}: {u!r} vs {w!r}"
+    return per_point

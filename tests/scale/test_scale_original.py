@@ -50,10 +50,13 @@ def test_identity_checked_exactly_at_the_original_size(name):
     v = prove_equal(lhs, rhs, defs=defs, witnesses=("exact",))
     assert v.status == "checked", v.summary()
     assert v.witnesses == ("exact",)
-    bound = re.search(r"chance of a false 'equal' <= ([0-9.e+-]+)", v.reason)
-    assert bound is not None, v.reason
+    bound = re.search(r"chance of a false 'equal' <= ([0-9.e+-]+)", v.summary())
+    assert bound is not None, v.summary()
     assert float(bound.group(1)) < 1e-15
-    assert "p = 2147483647" in v.reason
+    assert "p = 2147483647" in v.summary()
+    (ev,) = v.evidence
+    assert ev.method == "mod p" and ev.exhaustive and ev.points > 0
+    assert ev.bound is not None and ev.bound < 1e-15
 
 
 @pytest.mark.parametrize("name", ["I1", "I2", "I3", "I4"])
