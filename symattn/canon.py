@@ -21,7 +21,7 @@ from functools import lru_cache
 import sympy
 
 from symattn.dims import dims_equal
-from symattn.expr import Concat, Dot, Entry, MatExpr, MatSum, Row, expand_entries, walk
+from symattn.expr import Concat, Dot, Entry, MatExpr, MatSum, Row, RowBlock, expand_entries, walk
 from symattn.limits import check_time
 
 Range = tuple[sympy.Expr, sympy.Expr]
@@ -58,6 +58,8 @@ def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
                         out.setdefault(idx, (sympy.Integer(1), size))
             elif isinstance(x, Row) and isinstance(x.index, sympy.Symbol):
                 out.setdefault(x.index, (sympy.Integer(1), x.args[0].rows))
+            elif isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
+                out.setdefault(x.head, (sympy.Integer(1), x.args[3]))  # block h of H
     return {k: v for k, v in out.items() if k not in bound}
 
 
