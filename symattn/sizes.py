@@ -193,7 +193,7 @@ def substitution(plan: Mapping[sympy.Symbol, int], ctx: DimContext | None = None
     ctx = ctx if ctx is not None else current()
     out = {s: sympy.Integer(int(v)) for s, v in plan.items()}
     for s, value in ctx.equalities.items():
-        v = ctx.resolve(sympy.sympify(value)).xreplace(out)
+        v = ctx.resolve(sympy.sympify(value, strict=True)).xreplace(out)
         if v.is_Integer and v > 0:
             out[s] = sympy.Integer(int(v))
         elif v.is_number:
