@@ -1,8 +1,8 @@
 """The soundness suite: wrong variants (mutants) of every true identity, judged by the kernel.
 
 Imports the kernel, symattn.numeric and symattn.limits; the reader and the derivations lazily.
-Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]` and
-`python -m symattn.soundness fuzz --examples N`.
+Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]`,
+`python -m symattn.soundness fuzz --examples N` and `python -m symattn.soundness diff ...`.
 
 Each mutant's truth is decided by an independent route (numpy on random data at two explicit
 size plans, every index point), never by the kernel and never by a hand-written list. The kernel

@@ -1,0 +1,83 @@
+"""The soundness suite: mutation corpus, reader fuzzing, and the differential suite.
+
+- `symattn.soundness.mutation`: wrong variants (mutants) of every true identity the project
+  proves, judged by the kernel; the reader fuzzer (`fuzz`).
+- `symattn.soundness.oracle`: an independent evaluator (numpy and the standard library only) of
+  a small claim AST of its own.
+- `symattn.soundness.generate`: seeded random claims (true identities and mutants) over that AST.
+- `symattn.soundness.render`: each claim as kernel terms, as a LaTeX formula for `symattn
+  prove`, and as a Markdown document for `symattn check`.
+- `symattn.soundness.differential`: every claim through every front end under every context.
+
+Run: `python -m symattn.soundness [--sample N]`, `python -m symattn.soundness fuzz ...`,
+`python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json`.
+"""
+
+from __future__ import annotations
+
+from symattn.soundness.mutation import (
+    ATOMS,
+    DIMS,
+    TOKENS,
+    TRUTH_PLANS,
+    UNICODE,
+    Claim,
+    FuzzProblem,
+    Mutant,
+    Outcome,
+    Report,
+    chapter_claims,
+    corpus,
+    derivation_claims,
+    fuzz,
+    fuzz_main,
+    fuzz_one,
+    judge,
+    mangle,
+    mutants,
+    random_formula,
+    rule_claims,
+    run,
+    truth,
+)
+from symattn.soundness.mutation import main as _mutation_main
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m symattn.soundness [fuzz | diff] ...`; exit 1 when a false claim escaped."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["diff"]:
+        from symattn.soundness.differential import diff_main
+
+        return diff_main(args[1:])
+    return _mutation_main(args)
+
+
+__all__ = [
+    "ATOMS",
+    "DIMS",
+    "TOKENS",
+    "TRUTH_PLANS",
+    "UNICODE",
+    "Claim",
+    "FuzzProblem",
+    "Mutant",
+    "Outcome",
+    "Report",
+    "chapter_claims",
+    "corpus",
+    "derivation_claims",
+    "fuzz",
+    "fuzz_main",
+    "fuzz_one",
+    "judge",
+    "main",
+    "mangle",
+    "mutants",
+    "random_formula",
+    "rule_claims",
+    "run",
+    "truth",
+]
