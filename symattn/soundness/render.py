@@ -169,8 +169,15 @@ def tex_dim(x: Dim, numbers: Mapping[str, int] | None = None) -> str:
     return "".join(parts)
 
 
+# Explicit sizes written as numbers in formulas (set by `formula` while it renders).
+_NUMBERS: dict[str, int] = {}
+
+
 def tex_ix(e: Ix) -> str:
-    return str(e)
+    if not _NUMBERS or not any(name in _NUMBERS for name, _ in e.terms):
+        return str(e)
+    const = e.const + sum(c * _NUMBERS[name] for name, c in e.terms if name in _NUMBERS)
+    return str(Ix(tuple((name, c) for name, c in e.terms if name not in _NUMBERS), const))
 
 
 def _sub(i: Ix, j: Ix) -> str:
@@ -220,7 +227,8 @@ def latex(x: Node) -> str:
             and x.count.factors == ("H",)
             and x.count.coef == 1
         ):
-            return f"\\operatorname{{Concat}}({body.name}^{{(1)}},\\ldots,{body.name}^{{(H)}})"
+            last = tex_dim(x.count, _NUMBERS or None)
+            return f"\\operatorname{{Concat}}({body.name}^{{(1)}},\\ldots,{body.name}^{{({last})}})"
         raise NotExpressible("Concat of a compound head body")
     if isinstance(x, Block):
         if (
@@ -269,7 +277,7 @@ def _coef(c: Node) -> str:
     if isinstance(c, Num):
         return _num(c.value)
     if isinstance(c, Sqrt):
-        root = f"\\sqrt{{{tex_dim(c.dim)}}}"
+        root = f"\\sqrt{{{tex_dim(c.dim, _NUMBERS or None)}}}"
         if c.power == 1:
             return root
         if c.power == -1:
@@ -277,8 +285,15 @@ def _coef(c: Node) -> str:
     return _sfactor(c)
 
 
-def formula(spec: ClaimSpec) -> str:
-    return f"{latex(spec.lhs)}={latex(spec.rhs)}"
+def formula(spec: ClaimSpec, numbers: Mapping[str, int] | None = None) -> str:
+    """`lhs=rhs` in LaTeX; with `numbers`, dims in bounds, scales and Concat are written as
+    numbers (a claim stated at explicit sizes)."""
+    _NUMBERS.clear()
+    _NUMBERS.update(numbers or {})
+    try:
+        return f"{latex(spec.lhs)}={latex(spec.rhs)}"
+    finally:
+        _NUMBERS.clear()
 
 
 def names_used(spec: ClaimSpec) -> dict[str, tuple[Dim, Dim, bool]]:
@@ -311,7 +326,7 @@ def prove_argv(spec: ClaimSpec, ctx: Context) -> list[str]:
     for name, rows, cols, head in _all_shapes(spec):
         label = f"{name}^{{(h)}}" if head else name
         decls.append(f"{label}: {_dims_text(rows, numbers)} x {_dims_text(cols, numbers)}")
-    argv = ["prove", formula(spec), "--format", "json"]
+    argv = ["prove", formula(spec, numbers), "--format", "json"]
     if decls:
         argv += ["--dims", "; ".join(decls)]
     if ctx.relation:
@@ -347,7 +362,7 @@ def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
         sizes = ctx.explicit or {}
         said = ", ".join(f"${TEX_DIM[k]}={v}$" for k, v in sizes.items())
         lines += [f"A worked example: take {said}.", ""]
-    lines.append(f"$${formula(spec)}$$")
+    lines.append(f"$${formula(spec, numbers)}$$")
     line = len(lines)
     lines.append("")
     return "\n".join(lines), line
