@@ -20,6 +20,7 @@ exp arguments collide); trials use different primes and independent points.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -581,10 +582,10 @@ def _truth(f: Field, cond: sympy.Basic) -> Any:
         ops = {"<=": np.less_equal, ">=": np.greater_equal, "<": np.less, ">": np.greater}
         ops |= {"==": np.equal, "!=": np.not_equal}
         return ops[cond.rel_op](a, b)
-    if isinstance(cond, sympy.And):
-        return np.logical_and.reduce([_truth(f, c) for c in cond.args])
-    if isinstance(cond, sympy.Or):
-        return np.logical_or.reduce([_truth(f, c) for c in cond.args])
+    if isinstance(cond, (sympy.And, sympy.Or)):
+        # the parts may range over different index axes: combine them by broadcasting
+        op = np.logical_and if isinstance(cond, sympy.And) else np.logical_or
+        return functools.reduce(op, [_truth(f, c) for c in cond.args])
     raise Unsupported(f"cannot decide {cond}")
 
 
@@ -645,8 +646,12 @@ class _Deg:
         return max(self.sizes(hi) - low + 1, 1)
 
     def scalar(self, e: sympy.Basic) -> tuple[int, int]:
-        if e.is_number:
-            return (0, 0) if e.is_Rational else (1, 0)
+        if e.is_Rational:
+            return (0, 0)
+        if e.is_number and not isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)):
+            return (1, 0)  # pi, E: one free element
+        if e.is_number and isinstance(e, sympy.Pow) and not e.exp.is_Integer:
+            return (1, 0)  # sqrt(2): one free element; (1 + sqrt(2))^5 has degree 5
         if isinstance(e, sympy.Symbol):
             return (0, 0) if e.is_integer else (1, 0)
         if isinstance(e, sympy.Add):

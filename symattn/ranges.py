@@ -85,9 +85,11 @@ def _fits(lo: sympy.Expr, hi: sympy.Expr, size: sympy.Expr, ranges: Mapping) -> 
     for _ in range(4):
         if dims_equal(hi, size) or (size - hi).is_nonnegative:
             return True
-        if not (isinstance(hi, sympy.Symbol) and hi in ranges):
+        # hi = i + c with c <= 0 (sum_{j=1}^{i-1}): it fits when i's own upper bound does
+        head = next((s for s in hi.free_symbols if s in ranges), None)
+        if head is None or not (hi - head).is_nonpositive:
             return False
-        hi = sympy.sympify(ranges[hi][1])
+        hi = sympy.sympify(ranges[head][1], strict=True) + (hi - head)
     return False
 
 

@@ -97,7 +97,8 @@ def _relevant(
             if s in derived:
                 continue
             syms = v.free_symbols
-            if s in dims or (syms and syms & free) or (not syms and s in free):
+            # a relation that fixes a number (d_k = d/H = 3/2) must hold whatever the claim is
+            if s in dims or not syms or syms & free:
                 derived[s] = v
                 free |= syms
                 changed = True

@@ -16,9 +16,12 @@ import sympy
 from symattn import numeric, sizes
 from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
+from symattn.errors import ResourceError
 from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
+from symattn.limits import check_array
 from symattn.ranges import dependency_order
 from symattn.semantics import ReversedRange, summation_range
+from symattn.show import plain
 
 Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
 
@@ -348,6 +351,9 @@ def exact(
             subs = sizes.substitution(plan)
         except sizes.NoPlan as exc:
             return WitnessResult(None, f"no evidence: {exc}")
+        too_large = _over_budget(lhs, rhs, subs)
+        if too_large is not None:
+            return WitnessResult(None, f"not evaluated: {too_large}")
         cost = expansion_cost(lhs, rhs, ranges, subs)
         use_field = method == "field" or (method == "auto" and cost > EXPAND_LIMIT)
         if use_field:
@@ -359,6 +365,21 @@ def exact(
         evidence.extend(result.evidence)
         details.append(result.detail)
     return _supported(evidence, "; ".join(dict.fromkeys(details)))
+
+
+def _over_budget(lhs: Term, rhs: Term, subs: Mapping[sympy.Symbol, sympy.Integer]) -> str | None:
+    """Why evaluating these sides at these sizes would exceed the array budget, if it would."""
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if not isinstance(x, MatExpr):
+                continue
+            rows, cols = (sympy.sympify(k, strict=True).xreplace(dict(subs)) for k in x.shape)
+            if rows.is_Integer and cols.is_Integer:
+                try:
+                    check_array(int(rows), int(cols), plain(x))
+                except ResourceError as exc:
+                    return str(exc)
+    return None
 
 
 def _bounds(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Basic]:
@@ -804,6 +825,9 @@ def numeric_check(
     for plan in plans:
         try:
             subs = sizes.substitution(plan)
+            too_large = _over_budget(lhs, rhs, subs)
+            if too_large is not None:
+                return WitnessResult(None, f"not evaluated: {too_large}")
             env = numeric.Env(sizes=dict(subs), seed=seed)
             env.learn(a, b)
             env.scalars = {c: 0.5 + k for k, c in enumerate(scalars_of(a, b))}
