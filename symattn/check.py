@@ -51,8 +51,11 @@ KINDS = (
     "undecided",
     "declaration",
     "not-a-claim",
+    "error",
 )
 _PROBLEMS = ("false", "shape-error")
+#: The kernel failed (a soundness alarm, an internal error): never a verdict; exit code 2.
+_ERRORS = ("error",)
 _SOFT = ("not-understood", "undecided")
 
 
@@ -65,9 +68,11 @@ class ClaimResult:
     """The verdict on one claim of a document, where it is, and why.
 
     `kind` is one of `verified`, `false`, `shape-error`, `not-understood`, `undecided`,
-    `declaration`, `not-a-claim`; `status` is the finer kernel status (`proved` for all sizes,
-    `checked` at explicit sizes, `agreed` numerically only, `false`, `shape_error`, `unknown`,
-    `not_understood`, `declared`, `prose`). `witnesses` are those the kernel found.
+    `declaration`, `not-a-claim`, `error`; `status` is the finer kernel status (`proved` for all
+    sizes, `checked` at explicit sizes, `agreed` numerically only, `false`, `shape_error`,
+    `unknown`, `not_understood`, `declared`, `prose`, and for `error` either `soundness_alarm`
+    (two witnesses contradict each other) or `internal_error` (the kernel raised something that
+    is not a SymattnError)). `witnesses` are those the kernel found.
     """
 
     file: str
@@ -89,7 +94,7 @@ class ClaimResult:
 
     @property
     def failed(self) -> bool:
-        return self.kind in _PROBLEMS
+        return self.kind in _PROBLEMS or self.kind in _ERRORS
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON form (schema `symattn-check/1`)."""
@@ -129,7 +134,7 @@ def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
     >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
     ['proved', 'pending', 'prose']
     """
-    from symattn.reader.resolve import Resolver, section_lines
+    from symattn.reader.resolve import Resolver, attach_conditions, section_lines
     from symattn.reader.scanner import MathSpan, scan
 
     lines = text.splitlines()
@@ -140,7 +145,7 @@ def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
             out.extend(resolver.resolve_span(item))
         else:
             out.append(_scan_problem(item.message, item.position, filename, lines))
-    return out
+    return attach_conditions(out, text)
 
 
 def claim_position(claim: Any) -> Position:
@@ -181,24 +186,28 @@ def read_document(path: str | os.PathLike[str]) -> str:
         raise InputError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
 
 
-def check_formula(latex: str, dims: str | None = None) -> list[ClaimResult]:
-    """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`.
+def check_formula(
+    latex: str, dims: str | None = None, assume: Mapping[str, sympy.Expr] | None = None
+) -> list[ClaimResult]:
+    """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`
+    and size relations `{"d_v": d/H}` or values `{"n": Integer(5)}` (`--assume`).
 
     >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
     ['proved']
     >>> check_formula("B = QK^T", "B: n x d")[0].kind
     'shape-error'
     """
-    from symattn.reader.resolve import Resolver
+    from symattn.reader.resolve import Resolver, attach_conditions
     from symattn.reader.scanner import MathSpan
 
-    resolver = Resolver()
+    resolver = Resolver(assume=dict(assume or {}))
     for names, shape in parse_dims(dims or ""):
         for name in names:
             resolver.declare(name, shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
     lines = latex.splitlines() or [""]
-    return [decide(c, lines) for c in resolver.resolve_span(span)]
+    claims = attach_conditions(resolver.resolve_span(span), latex)
+    return [decide(c, lines) for c in claims]
 
 
 _DIM_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z][A-Za-z0-9]*(?:_\{?[A-Za-z0-9]+\}?)?)|(\*))")
@@ -266,6 +275,8 @@ _KIND_OF_STATUS = {
     "not_understood": "not-understood",
     "declared": "declaration",
     "prose": "not-a-claim",
+    "soundness_alarm": "error",
+    "internal_error": "error",
 }
 _SYMBOLIC: tuple[str, ...] = ("symbolic",)
 
@@ -289,29 +300,40 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
 
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     from symattn.dims import assume
+    from symattn.errors import SoundnessAlarm
     from symattn.proof import Verdict
 
     verdicts: list[Verdict] = []
+    hypotheses = tuple(getattr(claim, "hypotheses", ()))
     try:
         with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
             for lhs, rhs in claim.pairs:
-                v = _prove(lhs, rhs, claim.defs)
+                v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
                 if v.status in ("false", "shape_error"):
                     break
     except _OutOfTime:
         msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
         return "unknown", msg, (), None
+    except SoundnessAlarm as e:
+        msg = f"soundness alarm while checking {_quote(claim)}: {_one_line(str(e))}"
+        return "soundness_alarm", msg, (), None
     except SymattnError as e:
         return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
-    except (NotImplementedError, RecursionError, ValueError, TypeError) as e:
-        return "not_understood", f"the kernel cannot check this: {_one_line(str(e))}", (), None
-    except Exception as e:  # noqa: BLE001 - never a traceback; never a verdict either
-        msg = f"internal error in the kernel (please report): {type(e).__name__}: {e}"
-        return "not_understood", _one_line(msg), (), None
+    except Exception as e:  # noqa: BLE001 - never a traceback, never a verdict: an error (exit 2)
+        msg = (
+            f"internal error in the kernel while checking {_quote(claim)} (please report): "
+            f"{type(e).__name__}: {e}"
+        )
+        return "internal_error", _one_line(msg), (), None
     worst = max(verdicts, key=lambda v: _RANK[v.status])
     cex = str(worst.counterexample) if worst.counterexample is not None else None
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _quote(claim: Any) -> str:
+    text = _one_line(claim.source)
+    return f"'{text[:117]}...'" if len(text) > 120 else f"'{text}'"
 
 
 CLAIM_SECONDS = float(os.environ.get("SYMATTN_CLAIM_SECONDS", "30"))
@@ -362,13 +384,16 @@ def _verdict_message(v: Any) -> str:
     return _one_line(v.reason) or v.status
 
 
-def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
+def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] = ()) -> Any:
     """The kernel's verdict, unfolding as few definitions as a proof needs.
 
-    The symbolic witness alone is tried at each level of unfolding (no definitions, then the
-    names the claim mentions, and so on); a proof found there is the kernel's `proved`. When no
-    level proves it, the kernel decides with every definition the claim reaches and every
-    witness, so a `false` always means false given the document's definitions.
+    The symbolic witness alone is probed at each level of unfolding (no definitions, then the
+    names the claim mentions, and so on) to find the level a proof needs; the claim is then
+    decided there by `prove_equal` with every witness (symbolic, exact and numeric), the same
+    safety net as the API, so a witness that contradicts the proof raises the kernel's
+    `SoundnessAlarm`. When no level proves it, the kernel decides with every definition the
+    claim reaches and every witness, so a `false` always means false given the document's
+    definitions. Under hypotheses (`j > i`) the probe is skipped: the kernel decides at once.
     """
     from symattn.canon import infer_ranges
     from symattn.proof import check_shapes, prove_equal, unfold
@@ -377,17 +402,18 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Any:
     if check_shapes(lhs, rhs) is not None:
         return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
     levels = _unfold_levels(lhs, rhs, defs)
-    for level in levels:
+    assuming = list(assuming)
+    for level in levels if not assuming else ():
         a, b = unfold(lhs, level), unfold(rhs, level)
         try:
             probe = symbolic(a, b, dict(infer_ranges(a, b))).holds
         except SymattnError:
             probe = False
         if probe:
-            v = prove_equal(lhs, rhs, defs=level, witnesses=("symbolic",))
+            v = prove_equal(lhs, rhs, defs=level)
             if v.status == "proved":
                 return v
-    return prove_equal(lhs, rhs, defs=_without_free_products(levels[-1]))
+    return prove_equal(lhs, rhs, defs=_without_free_products(levels[-1]), assuming=assuming)
 
 
 def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:
@@ -483,6 +509,7 @@ _COLORS = {
     "not-understood": "33",
     "undecided": "33",
     "declaration": "36",
+    "error": "1;31",
 }
 
 
@@ -505,8 +532,9 @@ def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
     return (
         f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
         f"{c['false']} false, {c['shape-error']} shape errors, {c['not-understood']} not "
-        f"understood, {c['undecided']} undecided; {c['declaration']} declarations, "
-        f"{c['not-a-claim']} not a claim"
+        f"understood, {c['undecided']} undecided"
+        + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
+        + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
     )
 
 
@@ -569,7 +597,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """Check the files; 0 all good, 1 a claim false or a shape wrong (or, with --strict, a
-    formula not understood), 2 an input error such as a missing file."""
+    formula not understood), 2 an input error such as a missing file, or a kernel error (a
+    soundness alarm or an internal error) on some claim."""
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     color = _use_color(getattr(args, "color", "auto"), out)
@@ -596,9 +625,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
 def exit_code(
     per_file: Iterable[Sequence[ClaimResult]], errors: Sequence[str] = (), strict: bool = False
 ) -> int:
-    if errors:
-        return 2
     kinds = {r.kind for rs in per_file for r in rs}
+    if errors or kinds & set(_ERRORS):
+        return 2
     if kinds & set(_PROBLEMS):
         return 1
     if strict and kinds & set(_SOFT):

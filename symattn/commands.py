@@ -720,8 +720,9 @@ def run_prove(args: Any, out: TextIO | None = None) -> int:
     progress = Progress(1, "proving")
     progress(1, args.formula[:60])
     try:
-        with _assuming(parse_assume(args.assume)):
-            results = check.check_formula(args.formula, args.dims)
+        equalities = parse_assume(args.assume)
+        with _assuming(equalities):
+            results = check.check_formula(args.formula, args.dims, assume=equalities)
     finally:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
@@ -748,14 +749,15 @@ def run_prove(args: Any, out: TextIO | None = None) -> int:
 
 
 def prove_exit_code(kinds: list[str]) -> int:
-    """0 when every claim is verified; 2 when one cannot be read (or there is none); else 1.
+    """0 when every claim is verified; 2 when one cannot be read, the kernel failed on one (a
+    soundness alarm, an internal error) or there is none; else 1.
 
     `prove` is asked to prove, so a claim only agreed numerically or undecided fails (1).
 
     >>> prove_exit_code(["verified"]), prove_exit_code(["false"]), prove_exit_code([])
     (0, 1, 2)
     """
-    if not kinds or "not-understood" in kinds:
+    if not kinds or "not-understood" in kinds or "error" in kinds:
         return USAGE
     return OK if all(k == "verified" for k in kinds) else FALSE
 
@@ -763,6 +765,7 @@ def prove_exit_code(kinds: list[str]) -> int:
 def _prove_outcome(claims: list[Any]) -> str:
     kinds = [r.kind for r in claims]
     for kind, words in (
+        ("error", "the kernel failed on this claim (a soundness alarm or an internal error)"),
         ("not-understood", "the formula could not be read"),
         ("false", "the claim is false"),
         ("shape-error", "the shapes do not agree"),

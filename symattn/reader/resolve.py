@@ -15,8 +15,9 @@ from typing import Any, Literal
 import sympy
 
 from symattn.dims import STANDARD_DIMS, H, assume, d, d_k, d_v, dim, dims_equal, shape_str
-from symattn.errors import ParseError, ShapeError, SymattnError
+from symattn.errors import DimError, ParseError, ShapeError, SymattnError
 from symattn.expr import (
+    CausalMask,
     Concat,
     Dot,
     Entry,
@@ -36,7 +37,7 @@ from symattn.reader import ast
 from symattn.reader.scanner import MathSpan
 from symattn.show import plain
 
-__all__ = ["ResolvedClaim", "Resolver", "resolve_document", "section_lines"]
+__all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
 n = STANDARD_DIMS["n"]
 
@@ -78,7 +79,9 @@ _HEADING = re.compile(
     r"^(#{1,6}\s|\d+(\.\d+)+\s+\S|\\(part|chapter|section|subsection|subsubsection)\*?\{)"
 )
 
-Status = Literal["pending", "proved", "shape_error", "not_understood", "declared", "prose"]
+Status = Literal[
+    "pending", "proved", "shape_error", "not_understood", "declared", "prose", "internal_error"
+]
 Shape = tuple[sympy.Expr, sympy.Expr]
 
 
@@ -89,7 +92,10 @@ class ResolvedClaim:
     `start`/`end` are body offsets of the claim; `where` those of the part a diagnostic points
     at (the unknown symbol, the product that does not typecheck). `status` is `pending` when the
     kernel still has to decide `pairs` (each `lhs = rhs`, under `defs` and the worked example's
-    `bindings`).
+    `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
+    `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
+    A condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
+    before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     """
 
     span: MathSpan
@@ -103,6 +109,9 @@ class ResolvedClaim:
     source: str = ""
     context: str = ""
     assumptions: dict[str, sympy.Expr] = field(default_factory=dict)
+    hypotheses: tuple[sympy.Basic, ...] = ()
+    conditions: tuple[sympy.Basic, ...] = ()
+    attached: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:
@@ -143,6 +152,7 @@ class _Layer:
     names: dict[str, _Name] = field(default_factory=dict)
     families: dict[str, _Name] = field(default_factory=dict)
     bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
+    relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     line: int = 0
 
 
@@ -165,16 +175,42 @@ class Resolver:
     ['proved', 'pending']
     """
 
-    def __init__(self, sections: Sequence[int] = ()):
+    def __init__(
+        self, sections: Sequence[int] = (), assume: dict[str, sympy.Expr] | None = None
+    ) -> None:
         conv = _Layer("conventions")
         conv.names = {k: _Name(v, "convention") for k, v in CONVENTIONS.items()}
         conv.families = {k: _Name(v, "convention", family=True) for k, v in FAMILIES.items()}
         self.layers: list[_Layer] = [conv, _Layer("document")]
         self.dims: dict[str, sympy.Symbol] = dict(STANDARD_DIMS)
         self.sections = sorted(sections)
-        self.assumptions: dict[str, sympy.Expr] = {}
         self.section = 0
         self.line = 0
+        self._memo: tuple[Any, _Context] | None = None
+        for name, value in (assume or {}).items():
+            self.assume_size(name, value)
+
+    def assume_size(self, name: str, value: sympy.Expr | int) -> None:
+        """A size relation given before any formula (`--assume d_k=d/H`, `--assume n=5`).
+
+        >>> r = Resolver(assume={"d_k": d_v}); r.assumptions
+        {'d_k': d_v}
+        >>> Resolver(assume={"n": 5}).bindings
+        {n: 5}
+        """
+        sym = self.dims.setdefault(name, STANDARD_DIMS.get(name, dim(name)))
+        val = sympy.sympify(value, strict=True)
+        for x in val.free_symbols:
+            if isinstance(x, sympy.Symbol):
+                self.dims.setdefault(x.name, x)
+        doc = self.layers[1]
+        if val.free_symbols:
+            doc.relations[sym] = val
+        else:
+            doc.bindings[sym] = _size_value(val, f"{name} = {val}", None)
+        problems = self._context().problems
+        if problems:
+            raise DimError(problems[0])
 
     def declare(self, name: str, shape: Shape) -> None:
         """Declare a matrix `Q` (or a head family `Z^(h)`) and its shape before any formula.
@@ -206,10 +242,30 @@ class Resolver:
 
     @property
     def bindings(self) -> dict[sympy.Symbol, sympy.Integer]:
-        out: dict[sympy.Symbol, sympy.Integer] = {}
-        for layer in self.layers:
-            out.update(layer.bindings)
-        return out
+        """Every size with a value here: the worked example's (`n = 5`) and those that follow
+        from them and the relations in force (`d_v = d/H` with `d = 512`, `H = 8`)."""
+        return dict(self._context().bindings)
+
+    @property
+    def assumptions(self) -> dict[str, sympy.Expr]:
+        """The relations between sizes in force (`d_v = d/H`), bindings substituted, by name:
+        keyword arguments for `dims.assume`. Their values are sympy expressions, never ints."""
+        return {k.name: v for k, v in self._context().relations.items()}
+
+    def _context(self, upto: int | None = None) -> _Context:
+        layers = self.layers if upto is None else self.layers[:upto]
+        key = tuple((tuple(x.bindings.items()), tuple(x.relations.items())) for x in layers)
+        if upto is None and self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
+        bindings: dict[sympy.Symbol, sympy.Integer] = {}
+        relations: dict[sympy.Symbol, sympy.Expr] = {}
+        for layer in layers:  # inner layers override outer ones
+            bindings.update(layer.bindings)
+            relations.update(layer.relations)
+        ctx = _close(bindings, relations)
+        if upto is None:
+            self._memo = (key, ctx)
+        return ctx
 
     def _top(self) -> _Layer:
         return self.layers[-1]
@@ -272,7 +328,7 @@ class Resolver:
                     text = ", ".join(f"{k} = {v}" for k, v in b.items())
                     claim = dataclasses.replace(claim, context=f"worked example: {text}")
                 out.append(claim)
-        return out
+        return _attach_within(out)
 
     def _resolve_claim(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim]:
         if not c.steps:
@@ -282,6 +338,12 @@ class Resolver:
             return [_claim(span, c.start, c.end, "not_understood", msg)]
         if c.steps[0].rel == "in":
             return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
+        if all(step.rel in _ORDER for step in c.steps):
+            return [self._condition(span, c)]
+        if all(step.rel == "=" for step in c.steps):
+            chain = self._size_chain(span, c)
+            if chain is not None:
+                return chain
         out = []
         left: ast.Node = c.subjects[0]
         for k, step in enumerate(c.steps):
@@ -301,11 +363,12 @@ class Resolver:
             return _claim(span, start, end, "not_understood", "formula nested too deeply to check")
         except SymattnError as e:
             return _claim(span, start, end, "not_understood", _first_line(str(e)))
-        except Exception as e:  # noqa: BLE001 - a bug must not become a traceback
+        except Exception as e:  # noqa: BLE001 - a bug is an error (exit 2), never a traceback
             msg = (
-                f"internal error while reading this claim (please report): {type(e).__name__}: {e}"
+                f"internal error while reading '{span.body[start:end]}' (please report): "
+                f"{type(e).__name__}: {e}"
             )
-            return _claim(span, start, end, "not_understood", _first_line(msg))
+            return _claim(span, start, end, "internal_error", " ".join(msg.split()))
 
     # ---- relations --------------------------------------------------------------------------
 
@@ -328,6 +391,17 @@ class Resolver:
             if self._sizes_only(lhs) and self._sizes_only(rhs):
                 return self._assume(span, lhs, rhs, start, end)
             lhs, rhs = _as_comparable(lhs, rhs)
+            if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+                m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
+                assert isinstance(m, MatExpr)
+                kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
+                raise _Problem(
+                    "shape_error",
+                    f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
+                    f"{_orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
+                    "a scalar stands only for a 1 × 1 matrix",
+                    None,
+                )
             return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
 
         return self._guard(span, start, end, run)
@@ -401,13 +475,249 @@ class Resolver:
     def _assume(
         self, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
     ) -> ResolvedClaim:
-        """`d_k = d/H`: a relation between sizes, assumed (not checked) from here on."""
+        """`d_k = d/H` written with more than a product of sizes (`\\sqrt{d_k} = 8`): a relation
+        between sizes kept only when its left side is one size not yet related."""
         text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
+        doc = self.layers[1]
         usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
-        if usable and lhs.name not in self.assumptions:
-            self.assumptions[lhs.name] = rhs  # type: ignore[assignment]
+        if usable and lhs not in doc.relations and lhs not in self.bindings:
+            assert isinstance(lhs, sympy.Symbol) and isinstance(rhs, sympy.Expr)
+            doc.relations[lhs] = rhs
+            problems = self._context().problems
+            if problems:
+                del doc.relations[lhs]
+                raise _Problem(
+                    "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", None
+                )
             return _claim(span, start, end, "declared", f"{text}: assumed from here on")
         return _claim(span, start, end, "declared", f"{text}: taken as an assumption, not used")
+
+    # ---- relations between sizes: d_v = d/H, d_k = d_v = 64, H = 8 ---------------------------
+
+    def _size_expr(self, node: ast.Node) -> sympy.Expr | None:
+        """A size as written, with no worked-example values substituted: known dims and numbers
+        under `+ - * /` and juxtaposition; None for anything else (an index, a matrix)."""
+        if isinstance(node, ast.Number):
+            try:
+                return sympy.Rational(node.text)
+            except (TypeError, ValueError):
+                return None
+        name = _plain_name(node)
+        if name is not None:
+            return self.dims.get(name)
+        parts: list[sympy.Expr] = []
+        kids: Sequence[ast.Node] = ()
+        if isinstance(node, ast.Product):
+            kids = node.factors
+        elif isinstance(node, ast.Mul):
+            kids = node.factors
+        elif isinstance(node, ast.Add):
+            kids = node.terms
+        elif isinstance(node, ast.Group) and len(node.items) == 1:
+            kids = node.items
+        elif isinstance(node, ast.Frac):
+            kids = (node.num, node.den)
+        elif isinstance(node, ast.Neg):
+            kids = (node.operand,)
+        else:
+            return None
+        for k in kids:
+            x = self._size_expr(k)
+            if x is None:
+                return None
+            parts.append(x)
+        if isinstance(node, ast.Product):
+            return sympy.Mul(*parts)
+        if isinstance(node, ast.Mul):
+            return self._chain_scalar(node, parts)
+        if isinstance(node, ast.Add):
+            return self._add_scalars(node, parts)
+        if isinstance(node, ast.Frac):
+            return parts[0] / parts[1]
+        if isinstance(node, ast.Neg):
+            return -parts[0]
+        return parts[0]
+
+    def _size_chain(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim] | None:
+        """`d_v = d/H`, `d_k = d_v = 64`, `H = 8`: a chain whose members are all sizes.
+
+        A chain means each link (`a = b = c` is `a = b` and `b = c`). With a number in it, it is
+        a worked example: every size written alone gets that value in the example's scope, and
+        any other member is a relation solved for one size (`d/H = 64` gives `d = 64*H`) or,
+        when its value is already known, a claim checked by the kernel (`d/H = 64` after `d =
+        512`, `H = 8`). Without a number, each link is a relation assumed from here on.
+        """
+        if len(c.subjects) != 1:
+            return None
+        members = [c.subjects[0], *(step.rhs for step in c.steps)]
+        raw = [self._size_expr(m) for m in members]
+        if any(r is None for r in raw):
+            return None
+        sizes: list[sympy.Expr] = raw  # type: ignore[assignment]
+        if not any(r.free_symbols for r in sizes):
+            return None  # numbers only: arithmetic, an ordinary claim
+        saved = [(dict(x.bindings), dict(x.relations)) for x in self.layers]
+        opened = False
+        try:
+            with assume(**self.assumptions):
+                if any(not r.free_symbols for r in sizes):
+                    opened = self._top().kind != "example"
+                    return self._example_chain(span, members, sizes)
+                return self._relation_chain(span, members, sizes)
+        except _Problem as p:
+            for layer, (b, r) in zip(self.layers, saved, strict=False):
+                layer.bindings, layer.relations = b, r
+            if opened and self._top().kind == "example" and len(self.layers) > len(saved):
+                self.layers.pop()
+            where = (p.node.start, p.node.end) if p.node is not None else None
+            return [_claim(span, c.start, c.end, p.status, p.message, where=where)]
+
+    def _example_chain(
+        self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
+    ) -> list[ResolvedClaim]:
+        value = next(r for r in sizes if not r.free_symbols)
+        top = self._top()
+        if top.kind != "example":
+            top = _Layer("example", line=self.line)
+            self.layers.append(top)
+        notes: list[str] = []
+        checks: dict[int, sympy.Expr] = {}
+        for k, (node, r) in enumerate(zip(members, sizes, strict=True)):
+            if not r.free_symbols:
+                continue
+            if isinstance(r, sympy.Symbol) and _plain_name(node) is not None:
+                top.bindings[r] = _size_value(value, f"{r} = {value}", node)
+                notes.append(f"{r} = {value}")
+                continue
+            known = _substitute(r, self.bindings, self._context().relations)
+            if not known.free_symbols:
+                checks[k] = known  # its value follows already: a claim to check
+                continue
+            solved = _solve_for(known, value, [], set(self.bindings) | set(self.assumptions_sym))
+            if solved is None:
+                raise _not_understood(
+                    f"cannot tell which size {plain(r)} = {value} determines", node
+                )
+            sym, sol = solved
+            if sol.free_symbols:
+                top.relations[sym] = sol
+            else:
+                top.bindings[sym] = _size_value(sol, f"{plain(r)} = {value}", node)
+            notes.append(f"{sym} = {plain(sol)}")
+        problems = self._context().problems
+        if problems:
+            raise _Problem(
+                "shape_error", f"these sizes contradict the worked example: {problems[0]}", None
+            )
+        out: list[ResolvedClaim] = []
+        said = False
+        for k in range(len(members) - 1):
+            left, right = members[k], members[k + 1]
+            start, end = left.start, right.end
+            a = checks.get(k, sizes[k] if not sizes[k].free_symbols else None)
+            b = checks.get(k + 1, sizes[k + 1] if not sizes[k + 1].free_symbols else None)
+            if a is not None and b is not None:
+                pair = ((sympy.sympify(a), sympy.sympify(b)),)
+                out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
+                continue
+            text = ", ".join(notes) if notes and not said else "the same sizes"
+            said = True
+            msg = f"worked example: {text}"
+            out.append(_claim(span, start, end, "declared", msg))
+        return out
+
+    def _relation_chain(
+        self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
+    ) -> list[ResolvedClaim]:
+        doc = self.layers[1]
+        out: list[ResolvedClaim] = []
+        for k in range(len(members) - 1):
+            left, right = members[k], members[k + 1]
+            lhs, rhs = sizes[k], sizes[k + 1]
+            start, end = left.start, right.end
+            text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
+            ctx = self._context()
+            a = _substitute(lhs, ctx.bindings, ctx.relations)
+            b = _substitute(rhs, ctx.bindings, ctx.relations)
+            diff = sympy.cancel(sympy.together(a - b))
+            if not diff.free_symbols and diff != 0:
+                pair = ((a, b),)  # both known here and different: the kernel says false
+                out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
+                continue
+            general = self._context(upto=2)
+            ga = _substitute(lhs, general.bindings, general.relations)
+            gb = _substitute(rhs, general.bindings, general.relations)
+            if sympy.cancel(sympy.together(ga - gb)) == 0:
+                msg = f"{text}: follows from the sizes in force"
+                out.append(_claim(span, start, end, "declared", msg))
+                continue
+            prefer = [x for x in (lhs, rhs) if isinstance(x, sympy.Symbol)]
+            taken = set(general.relations) | set(general.bindings)
+            solved = _solve_for(ga, gb, [x for x in prefer if x not in taken], taken)
+            if solved is None:
+                msg = f"{text}: taken as an assumption, not used"
+                out.append(_claim(span, start, end, "declared", msg))
+                continue
+            sym, sol = solved
+            if not sol.free_symbols:
+                raise _Problem(
+                    "shape_error",
+                    f"{text} gives {sym} = {sol} for every example: write it as {sym} = {sol}",
+                    right,
+                )
+            doc.relations[sym] = sol
+            problems = self._context().problems
+            if problems:
+                raise _Problem(
+                    "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", right
+                )
+            out.append(_claim(span, start, end, "declared", f"{text}: assumed from here on"))
+        return out
+
+    @property
+    def assumptions_sym(self) -> set[sympy.Symbol]:
+        return set(self._context().relations)
+
+    # ---- conditions on indices: a_{ij} = 0 for j > i ----------------------------------------
+
+    def _condition(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim:
+        """`j > i`, `i < j`, `j \\ge i+1`, `i \\le j`: a premise on indices for the claim before
+        it (chains such as `i < j \\le n` give one relation per link)."""
+        if len(c.subjects) != 1:
+            msg = "a condition relates two indices, as in j > i"
+            return _claim(span, c.start, c.end, "not_understood", msg)
+        members = [c.subjects[0], *(step.rhs for step in c.steps)]
+        values: list[sympy.Expr] = []
+        for m in members:
+            try:
+                values.append(self.index_term(m))
+            except _Problem:
+                msg = (
+                    f"relation '{_REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
+                    "between indices (j > i, i < j, j \\ge i+1), not checked as a claim"
+                )
+                return _claim(span, c.start, c.end, "not_understood", msg, where=(m.start, m.end))
+        dims = set(self.dims.values()) | set(self.bindings)
+        relations: list[sympy.Basic] = []
+        for k, step in enumerate(c.steps):
+            a, b = values[k], values[k + 1]
+            free = (a.free_symbols | b.free_symbols) - dims
+            if not free:
+                msg = "a condition on sizes alone (n > 5) is not read; conditions relate indices"
+                return _claim(span, c.start, c.end, "not_understood", msg)
+            rel = _ORDER[step.rel](a, b)
+            if rel is sympy.true:
+                continue
+            if rel is sympy.false:
+                shown = f"{plain(a)} {_REL_TEXT.get(step.rel, step.rel)} {plain(b)}"
+                msg = f"the condition {shown} never holds"
+                return _claim(span, c.start, c.end, "not_understood", msg)
+            relations.append(rel)
+        text = ", ".join(_rel_text(r) for r in relations) or "true for every index"
+        return dataclasses.replace(
+            _claim(span, c.start, c.end, "declared", f"condition {text}"),
+            conditions=tuple(relations) or (sympy.true,),
+        )
 
     def _sizes_only(self, e: sympy.Basic) -> bool:
         """A scalar made of dims and numbers only, with at least one dim (`p_o/h`)."""
@@ -746,9 +1056,8 @@ class Resolver:
         am, bm = isinstance(a, MatExpr), isinstance(b, MatExpr)
         if am and bm:
             assert isinstance(a, MatExpr) and isinstance(b, MatExpr)
-            dot = _as_dot(a, b)
-            if dot is not None:
-                return dot
+            # orientation is part of the shape: q_i^T k_j is (d_k × 1)(1 × d_k), a d_k × d_k
+            # matrix, and k_j q_i^T is 1 × 1; neither is turned into a dot product here
             try:
                 return MatMul(a, b)
             except ShapeError as e:
@@ -772,6 +1081,17 @@ class Resolver:
         return acc
 
     def _dot(self, a: MatExpr, b: MatExpr, node: ast.Node) -> sympy.Basic:
+        r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
+        `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
+        if _is_column(a) and _is_column(b):
+            a, b = a.T, b.T
+        elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
+            which = [f"{plain(x)} is {_orientation(x)} ({shape_str(x.shape)})" for x in (a, b)]
+            raise _Problem(
+                "shape_error",
+                f"cannot take the dot product of a row and a column: {which[0]}, {which[1]}",
+                node,
+            )
         try:
             return Dot(a, b)
         except ShapeError as e:
@@ -883,6 +1203,11 @@ class Resolver:
         args = [self.term(a) for a in node.args]
         if name == "softmax" and len(args) == 1 and isinstance(args[0], MatExpr):
             return Softmax(args[0])
+        if name == "mask" and len(args) == 1 and isinstance(args[0], MatExpr):
+            try:
+                return CausalMask(args[0])
+            except ShapeError as e:
+                raise _Problem("shape_error", _first_line(str(e)), node) from None
         if name == "attention" and len(args) == 3 and all(isinstance(a, MatExpr) for a in args):
             q, k, v = args
             assert isinstance(q, MatExpr) and isinstance(k, MatExpr) and isinstance(v, MatExpr)
@@ -895,7 +1220,7 @@ class Resolver:
             return sympy.exp(args[0])
         raise _not_understood(
             f"function {node.name} with {len(args)} argument(s) is not known "
-            "(known: softmax(M), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x))",
+            "(known: softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x))",
             node,
         )
 
@@ -921,14 +1246,20 @@ class Resolver:
         return Concat(body, h, count)
 
 
-def _as_dot(a: MatExpr, b: MatExpr) -> sympy.Basic | None:
-    """`u^T v` of two vectors written as rows is their dot product (a common way to write it)."""
-    from symattn.expr import Transpose
+def _is_row(x: MatExpr) -> bool:
+    return bool(dims_equal(x.rows, 1)) and not dims_equal(x.cols, 1)
 
-    if isinstance(a, Transpose) and isinstance(a.args[0], Row) and isinstance(b, Row):
-        if dims_equal(a.args[0].cols, b.cols):
-            return Dot(a.args[0], b)
-    return None
+
+def _is_column(x: MatExpr) -> bool:
+    return bool(dims_equal(x.cols, 1)) and not dims_equal(x.rows, 1)
+
+
+def _orientation(x: MatExpr) -> str:
+    if _is_row(x):
+        return "a row vector"
+    if _is_column(x):
+        return "a column vector"
+    return "a 1 × 1 matrix" if dims_equal(x.rows, 1) else "a matrix"
 
 
 def _as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
@@ -940,6 +1271,117 @@ def _as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sym
                 lhs = Entry(lhs, one, one)
         lhs, rhs = rhs, lhs
     return lhs, rhs
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The sizes in force: values (`n = 5`, and what follows from them) and relations left."""
+
+    bindings: dict[sympy.Symbol, sympy.Integer]
+    relations: dict[sympy.Symbol, sympy.Expr]
+    problems: tuple[str, ...] = ()
+
+
+def _close(
+    bindings: dict[sympy.Symbol, sympy.Integer], relations: dict[sympy.Symbol, sympy.Expr]
+) -> _Context:
+    """Close bindings and relations under substitution: `d_v = d/H` with `d = 512, H = 8` gives
+    `d_v = 64`; `d_v = 64` with `d_v = d/H` gives `d = 64*H`. Contradictions (`d_v = 32` with
+    `d_v = d/H = 64`) and values that are not positive integers are reported in `problems`.
+
+    >>> from symattn.dims import d, d_v, H
+    >>> _close({d: sympy.Integer(512), H: sympy.Integer(8)}, {d_v: d / H}).bindings[d_v]
+    64
+    >>> _close({d_v: sympy.Integer(64)}, {d_v: d / H}).relations
+    {d: 64*H}
+    """
+    b = dict(bindings)
+    written = dict(relations)
+    rel: dict[sympy.Symbol, sympy.Expr] = {}
+    problems: list[str] = []
+    todo = list(relations.items())
+    for _ in range(64):
+        if not todo:
+            break
+        x, e = todo.pop(0)
+        value = _substitute(e, b, rel)
+        target = _substitute(x, b, rel)
+        diff = sympy.cancel(sympy.together(target - value))
+        if diff == 0:
+            continue
+        if not diff.free_symbols:
+            shown = f"{x} = {written.get(x, e)}"
+            problems.append(f"{shown} = {value}, but {x} = {target} here")
+            continue
+        solved = _solve_for(target, value, [x], set(b) | set(rel))
+        if solved is None:
+            continue  # not solvable for one size: kept by the kernel as written, unused here
+        sym, sol = solved
+        if sol.free_symbols:
+            rel[sym] = sol
+            rel = {k: _substitute(v, b, rel) for k, v in rel.items()}
+            continue
+        if not (sol.is_Integer and sol > 0):
+            problems.append(
+                f"{x} = {written.get(x, e)} gives {sym} = {sol}: not a positive integer"
+            )
+            continue
+        b[sym] = sympy.Integer(sol)
+        # a new value: earlier relations may now give values too
+        todo.extend(rel.items())
+        rel = {}
+    return _Context(b, rel, tuple(problems))
+
+
+def _substitute(
+    e: sympy.Expr, b: dict[sympy.Symbol, sympy.Integer], rel: dict[sympy.Symbol, sympy.Expr]
+) -> sympy.Expr:
+    for _ in range(16):
+        new = e.xreplace(b).xreplace(rel)
+        if new == e:
+            break
+        e = new
+    return sympy.cancel(e) if e.free_symbols else e
+
+
+def _solve_for(
+    lhs: sympy.Expr, rhs: sympy.Expr, prefer: list[sympy.Symbol], taken: set[sympy.Symbol]
+) -> tuple[sympy.Symbol, sympy.Expr] | None:
+    """Solve `lhs = rhs` for one size not yet given: the preferred ones first, then a size
+    whose solution is a polynomial with integer coefficients (`d = 64*H` before `H = d/64`)."""
+    free = sorted((lhs - rhs).free_symbols, key=lambda x: x.name)
+    order = [x for x in prefer if x in free] + [x for x in free if x not in prefer]
+    fallback = None
+    for sym in order:
+        if sym in taken or not isinstance(sym, sympy.Symbol):
+            continue
+        try:
+            sols = sympy.solve(sympy.Eq(lhs, rhs), sym)
+        except (NotImplementedError, ValueError):
+            continue
+        if len(sols) != 1 or sym in sols[0].free_symbols:
+            continue
+        sol = sympy.cancel(sols[0])
+        if sym in prefer or _integer_polynomial(sol):
+            return sym, sol
+        fallback = fallback or (sym, sol)
+    return fallback
+
+
+def _integer_polynomial(e: sympy.Expr) -> bool:
+    if not e.free_symbols:
+        return bool(e.is_Integer)
+    try:
+        poly = sympy.Poly(e, *sorted(e.free_symbols, key=lambda x: x.name))
+    except sympy.PolynomialError:
+        return False
+    return all(c.is_Integer for c in poly.coeffs())
+
+
+def _size_value(v: sympy.Expr, what: str, node: ast.Node | None) -> sympy.Integer:
+    if not (v.is_Integer and v > 0):
+        raise _Problem("shape_error", f"{what}: a size must be a positive integer", node)
+    return sympy.Integer(v)
 
 
 def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
@@ -969,6 +1411,20 @@ _TERMS = {
     ast.Call: Resolver._call,
     ast.Sum: Resolver._sum,
 }
+
+_ORDER: dict[str, Any] = {
+    "<": sympy.StrictLessThan,
+    ">": sympy.StrictGreaterThan,
+    "le": sympy.LessThan,
+    "ge": sympy.GreaterThan,
+}
+_REL_SIGN = {"StrictLessThan": "<", "StrictGreaterThan": ">", "LessThan": "≤", "GreaterThan": "≥"}
+
+
+def _rel_text(r: sympy.Basic) -> str:
+    sign = _REL_SIGN.get(type(r).__name__, "?")
+    return f"{plain(r.args[0])} {sign} {plain(r.args[1])}"
+
 
 _REL_TEXT = {"le": "\\le", "ge": "\\ge", "neq": "\\neq", "approx": "\\approx", "lt": "<", "gt": ">"}
 
@@ -1061,6 +1517,110 @@ def _claim(
     )
 
 
+def _with_hypotheses(claim: ResolvedClaim, condition: ResolvedClaim) -> ResolvedClaim:
+    new = tuple(x for x in condition.conditions if x is not sympy.true)
+    return dataclasses.replace(claim, hypotheses=claim.hypotheses + new)
+
+
+def _premise(condition: ResolvedClaim, where: str) -> ResolvedClaim:
+    msg = f"{condition.message}: a premise of the claim {where}"
+    return dataclasses.replace(condition, message=msg, attached=True)
+
+
+def _attach_within(claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
+    """A condition after claims in the same formula (`a_{ij}=0 \\text{ for } j>i`,
+    `a_{ij}=0,\\quad j>i`) is a premise of the claims before it, back to the last condition."""
+    out = list(claims)
+    waiting: list[int] = []
+    for k, c in enumerate(out):
+        if c.conditions:
+            if waiting:
+                for w in waiting:
+                    out[w] = _with_hypotheses(out[w], c)
+                out[k] = _premise(c, "before it")
+            waiting = []
+        elif c.status == "pending":
+            waiting.append(k)
+    return out
+
+
+_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
+_AFTER = re.compile(
+    r"^[\s,，;；]*(?:for(?:\s+(?:all|every|each|any))?|if|when|whenever|where|with|given|"
+    r"provided(?:\s+that)?|当|若|如果|其中)[\s:：,，]*$",
+    re.IGNORECASE,
+)
+_BEFORE = re.compile(
+    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|当|若|如果|对于)\s*$",
+    re.IGNORECASE,
+)
+_THEN = re.compile(
+    r"^\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
+)
+
+
+def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
+    """Join conditions written in their own formula to the claim they qualify.
+
+    `$a_{ij}=0$ for $j>i$` (after the claim, joined by for / if / when / where / with / given,
+    or 当, 若, 如果), and `for $j>i$, $a_{ij}=0$` or `当 $j>i$ 时，$a_{ij}=0$` (before it). A
+    condition that qualifies no claim is reported as not understood: it says so, rather than
+    leaving the claim checked without it. `items` are the resolver's claims in file order (other
+    objects pass through); `text` is the document they were read from.
+    """
+    out = list(items)
+    spans: list[tuple[MathSpan, list[int]]] = []
+    for k, c in enumerate(out):
+        if not isinstance(c, ResolvedClaim):
+            continue
+        if spans and spans[-1][0] is c.span:
+            spans[-1][1].append(k)
+        else:
+            spans.append((c.span, [k]))
+    for s_idx, (span, idxs) in enumerate(spans):
+        for k in idxs:
+            c = out[k]
+            if not c.conditions or c.attached:
+                continue
+            target: list[int] = []
+            where = "before it"
+            if s_idx > 0 and idxs[0] == k:
+                prev_span, prev = spans[s_idx - 1]
+                if _AFTER.match(_gap(text, prev_span, span)):
+                    target = [p for p in prev if out[p].status == "pending"]
+            if not target and s_idx + 1 < len(spans) and idxs[-1] == k:
+                next_span, nxt = spans[s_idx + 1]
+                before = _text_before(text, spans[s_idx - 1][0] if s_idx else None, span)
+                if _BEFORE.search(before) and _THEN.match(_gap(text, span, next_span)):
+                    target = [p for p in nxt if out[p].status == "pending"]
+                    where = "after it"
+            if target:
+                for p in target:
+                    out[p] = _with_hypotheses(out[p], c)
+                out[k] = _premise(c, where)
+            else:
+                msg = (
+                    f"{c.message}: not joined to a claim; write it in the claim's formula "
+                    "(a_{ij}=0 \\text{ for } j>i) or right after it ($a_{ij}=0$ for $j>i$)"
+                )
+                out[k] = dataclasses.replace(c, status="not_understood", message=msg)
+    return out
+
+
+def _end_offset(text: str, span: MathSpan) -> int:
+    return span.start.offset + len(span.body)
+
+
+def _gap(text: str, a: MathSpan, b: MathSpan) -> str:
+    return _DELIMS.sub("", text[_end_offset(text, a) : b.start.offset])
+
+
+def _text_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
+    start = _end_offset(text, prev) if prev is not None else 0
+    line_start = text.rfind("\n", 0, span.start.offset) + 1
+    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+
+
 def _claims_of(items: Iterable[ast.Item]) -> Iterator[ast.Claim]:
     for item in items:
         if isinstance(item, ast.Claim):
@@ -1094,4 +1654,4 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
             out.extend(resolver.resolve_span(item))
         else:
             out.append(item)
-    return out
+    return attach_conditions(out, text)

@@ -59,7 +59,8 @@ def test_text_output_summary_and_exit_code(tmp_path):
         "1 verified (1 proved, 0 checked), 1 false, 0 shape errors, 1 not understood, "
         "0 undecided; 0 declarations, 0 not a claim"
     )
-    assert "verified: proved for all sizes [symbolic]" in out
+    # the checker decides with every witness, like the API (the safety net of issue 10)
+    assert "verified: proved for all sizes [symbolic+exact+numeric]" in out
 
 
 def test_strict_fails_on_not_understood(tmp_path):
@@ -88,7 +89,8 @@ def test_json_schema(tmp_path):
         "source",
     }
     assert first["kind"] == "verified" and first["status"] == "proved"
-    assert first["witnesses"] == ["symbolic"] and first["end"] == {"line": 3, "col": 35}
+    assert first["witnesses"] == ["symbolic", "exact", "numeric"]
+    assert first["end"] == {"line": 3, "col": 35}
     assert f["results"][1]["counterexample"].startswith("at sizes")
     assert doc["summary"]["false"] == 1 and doc["summary"]["verified"] == 1
 
