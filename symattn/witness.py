@@ -18,7 +18,7 @@ from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
 from symattn.errors import ResourceError
 from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
-from symattn.limits import check_array
+from symattn.limits import MAX_ARRAY_ENTRIES, check_array
 from symattn.ranges import dependency_order
 from symattn.semantics import ReversedRange, summation_range
 from symattn.show import plain
@@ -374,7 +374,7 @@ def _over_budget(lhs: Term, rhs: Term, subs: Mapping[sympy.Symbol, sympy.Integer
             if not isinstance(x, MatExpr):
                 continue
             rows, cols = (sympy.sympify(k, strict=True).xreplace(dict(subs)) for k in x.shape)
-            if rows.is_Integer and cols.is_Integer:
+            if rows.is_Integer and cols.is_Integer and int(rows) * int(cols) > MAX_ARRAY_ENTRIES:
                 try:
                     check_array(int(rows), int(cols), plain(x))
                 except ResourceError as exc:
