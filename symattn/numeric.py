@@ -146,6 +146,21 @@ class Env:
         return arr
 
 
+_SMALL_PRODUCT = 1 << 22  # multiply-adds below which einsum beats threaded BLAS here
+
+
+def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b`; small products with einsum, since multithreaded BLAS is erratic (up to 30x
+    slower) on a busy 2-core machine, and the kernel's products are small.
+
+    >>> product(np.eye(2), np.ones((2, 1))).tolist()
+    [[1.0], [1.0]]
+    """
+    if a.shape[0] * a.shape[1] * b.shape[1] <= _SMALL_PRODUCT:
+        return np.einsum("ik,kj->ij", a, b)
+    return a @ b
+
+
 def _stable_hash(key: tuple) -> int:
     # Python's hash() of str is salted per process; this must not be.
     text = repr(key).encode()
@@ -228,7 +243,7 @@ _MATRIX = {
     HeadSym: _head,
     FromColumn: _col,
     Ones: lambda m, env: np.ones((env.size(m.rows), env.size(m.cols))),
-    MatMul: lambda m, env: matrix(m.args[0], env) @ matrix(m.args[1], env),
+    MatMul: lambda m, env: product(matrix(m.args[0], env), matrix(m.args[1], env)),
     MatAdd: lambda m, env: matrix(m.args[0], env) + matrix(m.args[1], env),
     Scale: lambda m, env: scalar(m.scalar, env) * matrix(m.args[1], env),
     Transpose: lambda m, env: matrix(m.args[0], env).T,
@@ -285,7 +300,7 @@ def scalar(e: sympy.Basic, env: Env) -> float:
             raise IllFormed(f"entry ({i}, {j}) is out of range for a {rows} × {cols} matrix")
         return float(m[i - 1, j - 1])
     if isinstance(e, Dot):
-        return float((matrix(e.args[0], env) @ matrix(e.args[1], env).T)[0, 0])
+        return float(product(matrix(e.args[0], env), matrix(e.args[1], env).T)[0, 0])
     if isinstance(e, sympy.Piecewise):
         for value, cond in e.args:
             if _truth(cond, env):
