@@ -112,6 +112,32 @@ def child_symbolic(repeat: int) -> dict:
     return out
 
 
+def child_witnesses(size: str, repeat: int) -> dict:
+    """The exact and the float64 witness alone, on the same claims, interleaved run by run."""
+    from identities import claims
+
+    from symattn.canon import infer_ranges
+    from symattn.proof import unfold
+    from symattn.witness import exact, numeric_check
+
+    out: dict = {"exact": {}, "float64": {}, "evidence": {}}
+    for name, (lhs, rhs, defs) in claims(**SIZES[size]).items():
+        a, b = unfold(lhs, defs), unfold(rhs, defs)
+        rng = infer_ranges(a, b)
+        times: dict[str, list[float]] = {"exact": [], "float64": []}
+        for _ in range(repeat + 1):  # the first run of each is a warm-up
+            for label, f in (("exact", exact), ("float64", numeric_check)):
+                t = time.perf_counter()
+                r = f(a, b, rng)
+                times[label].append(time.perf_counter() - t)
+                if not r.holds:
+                    raise SystemExit(f"{label} witness does not hold on {name}: {r.detail}")
+                out["evidence"].setdefault(name, {})[label] = str(r.evidence[0])
+        for label, ts in times.items():
+            out[label][name] = statistics.median(ts[1:])
+    return out
+
+
 # ---- the parent ---------------------------------------------------------------------------
 
 
@@ -213,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
                 row[f"{engine}/{name}"] = r
                 print(f"[{size}] {engine} {name}: {fmt_time(r)}", flush=True)
         results["sizes"][size] = row
+    results["witnesses"] = spawn(["witnesses", sizes[-1], str(a.repeat)], cap=600)
+    results["witnesses"]["size"] = sizes[-1]
     results["symbolic"] = spawn(["symbolic", str(max(3, a.repeat // 2))], cap=600)
     results["startup"] = startup(a.repeat)
     text = report(results, a)
@@ -239,6 +267,8 @@ def _run_child(args: list[str], repeat: int) -> int:
         out = child_symattn(rest[0], int(rest[1]))
     elif kind == "symbolic":
         out = child_symbolic(int(rest[0]))
+    elif kind == "witnesses":
+        out = child_witnesses(rest[0], int(rest[1]))
     else:
         raise SystemExit(f"unknown child {kind}")
     print(json.dumps(out))
@@ -309,9 +339,32 @@ def report(results: dict, a: argparse.Namespace) -> str:
             f"Verdict text (I3): {ours['reason']['I3']}",
             "",
         ]
+    lines += _witness_section(results["witnesses"])
     lines += _symbolic_section(results["symbolic"])
     lines += _startup_section(results["startup"])
     return "\n".join(lines) + "\n"
+
+
+def _witness_section(w: dict) -> list[str]:
+    size = w.get("size", "?")
+    lines = [f"## The float64 witness against the exact one ({size})", ""]
+    if "exact" not in w:
+        return lines + [f"failed: {w}", ""]
+    lines += [
+        "`witness.exact` and `witness.numeric_check` alone on the same unfolded claims, "
+        "interleaved, median after a warm-up run; each compares every entry.",
+        "",
+        "| identity | exact | float64 | float64 / exact |",
+        "|---|---|---|---|",
+    ]
+    for name in NAMES:
+        e, f = w["exact"][name], w["float64"][name]
+        lines.append(f"| {name} | {e * 1000:.1f} ms | {f * 1000:.1f} ms | {f / e:.2f} |")
+    e, f = sum(w["exact"].values()), sum(w["float64"].values())
+    lines.append(f"| **I1–I4** | **{e * 1000:.1f} ms** | **{f * 1000:.1f} ms** | **{f / e:.2f}** |")
+    ev = w["evidence"]["I3"]
+    lines += ["", f"Evidence (I3): {ev['exact']}; {ev['float64']}"]
+    return lines + [""]
 
 
 def _symbolic_section(sym: dict) -> list[str]:

@@ -262,13 +262,22 @@ def _enumerate(names, free, subs):  # type: ignore[no-untyped-def]
         yield {}
         return
     first, rest = names[0], names[1:]
-    lo, hi = (sympy.sympify(x, strict=True).xreplace(dict(subs)) for x in free[first])
+    lo, hi = _at(free[first], subs)
     if not (lo.is_Integer and hi.is_Integer):
         raise ValueError(f"range of {first} is not explicit: {lo}..{hi}")
-    for v in range(int(lo), int(hi) + 1):  # a free index over an empty range: no points
-        inner = {**subs, first: sympy.Integer(v)}
-        narrowed = {k: _at(r, {first: v}) for k, r in free.items()}
-        for tail in _enumerate(rest, narrowed, inner):
+    values = range(int(lo), int(hi) + 1)  # a free index over an empty range: no points
+    if not rest:
+        for v in values:
+            yield {first: v}
+        return
+    later = {k: _at(free[k], subs) for k in rest}
+    for v in values:
+        at = {first: sympy.Integer(v)}
+        narrowed = {
+            k: (_at(r, at) if r[0].free_symbols or r[1].free_symbols else r)
+            for k, r in later.items()
+        }
+        for tail in _enumerate(rest, narrowed, subs):
             yield {first: v, **tail}
 
 
