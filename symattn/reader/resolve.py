@@ -617,7 +617,7 @@ class Resolver:
             a = checks.get(k, sizes[k] if not sizes[k].free_symbols else None)
             b = checks.get(k + 1, sizes[k + 1] if not sizes[k + 1].free_symbols else None)
             if a is not None and b is not None:
-                pair = ((sympy.sympify(a), sympy.sympify(b)),)
+                pair = ((sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)),)
                 out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
                 continue
             text = ", ".join(notes) if notes and not said else "the same sizes"
