@@ -230,6 +230,11 @@ class _Builder:
         subject = self.expr(kids[0])
         return ast.Claim((subject,), tuple(kids[1:]), start=s, end=e)
 
+    def r_condition(self, kids: list[Any], s: int, e: int) -> ast.Claim:
+        subject = self.expr(kids[1])
+        steps = tuple(k for k in kids[2:-1] if isinstance(k, ast.Step))
+        return ast.Claim((subject,), steps, start=subject.start, end=steps[-1].end)
+
     def r_continuation(self, kids: list[Any], s: int, e: int) -> ast.Claim:
         return ast.Claim((), tuple(kids), start=s, end=e)
 

@@ -299,6 +299,31 @@ def test_a_wrong_hypothesis_is_not_enough(tmp_path, condition):
     assert _claim(results, "a_{ij}=0")["kind"] == "false"
 
 
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "a_{ij}=0 \\quad (j>i)",
+        "a_{ij}=0,\\quad i<j",
+        "a_{ij}=0 \\text{ if } j\\geq i+1",
+        "a_{ij}=0,\\quad 1\\le i<j",
+    ],
+)
+def test_hypothesis_written_in_other_ways(tmp_path, formula):
+    path = _doc(tmp_path, MASKED + "$$" + formula + "$$\n")
+    code, results = _check_json(path)
+    assert code == 0, results
+    assert _claim(results, "a_{ij}=0")["kind"] == "verified"
+
+
+def test_a_condition_joined_to_nothing_is_said(tmp_path):
+    path = _doc(tmp_path, MASKED + "$a_{ij}=0$ and $j>i$\n")
+    code, results = _check_json(path)
+    assert code == 1, results  # the claim alone is false, and the condition says why
+    assert _claim(results, "a_{ij}=0")["kind"] == "false"
+    cond = _claim(results, "j>i")
+    assert cond["kind"] == "not-understood" and "not joined to a claim" in cond["message"]
+
+
 def test_hypothesis_with_prove():
     r = cli(
         "prove",

@@ -82,6 +82,10 @@ GOLDEN = [
     (r"A &= B \\ &= C", "[A = B = C]"),
     (r"a=b \\ c=d", "[a = b] ; [c = d]"),
     (r"a=b \text{ for all } i", "[a = b] ; text(' for all ') ; [i]"),
+    # a condition in parentheses after a claim is a claim of its own (issue 10: hypotheses)
+    (r"a_{ij}=0 \quad (j>i)", "[a_{(* i j)} = 0] ; [j > i]"),
+    (r"a_{ij}=0, (i \lt j \le n)", "[a_{(* i j)} = 0] ; [i < j \\le n]"),
+    (r"a=0 \text{ if } j\gt i", "[a = 0] ; text(' if ') ; [j > i]"),
     (r"\boxed{Z=AV}", "boxed{[Z = (* A V)]}"),
     (r"Z=AV;", "[Z = (* A V)]"),
     (r"a\,b\;c\!d~e\ f", "[(* a b c d e f)]"),
