@@ -1529,18 +1529,66 @@ def _premise(condition: ResolvedClaim, where: str) -> ResolvedClaim:
 
 def _attach_within(claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
     """A condition after claims in the same formula (`a_{ij}=0 \\text{ for } j>i`,
-    `a_{ij}=0,\\quad j>i`) is a premise of the claims before it, back to the last condition."""
+    `a_{ij}=0,\\quad j>i`) is a premise of the claims before it, back to the last condition,
+    that have its indices free (`\\sum_j a_{ij} = 1` is not qualified by `j > i`)."""
     out = list(claims)
     waiting: list[int] = []
     for k, c in enumerate(out):
         if c.conditions:
-            if waiting:
-                for w in waiting:
+            target = [w for w in waiting if _qualifies(c, out[w])]
+            if target:
+                for w in target:
                     out[w] = _with_hypotheses(out[w], c)
                 out[k] = _premise(c, "before it")
             waiting = []
         elif c.status == "pending":
             waiting.append(k)
+    return out
+
+
+def _qualifies(condition: ResolvedClaim, claim: ResolvedClaim) -> bool:
+    """The condition's indices are all free in the claim (a premise about a bound index, or an
+    index the claim does not mention, would say nothing about it)."""
+    wanted: set[sympy.Basic] = set()
+    for r in condition.conditions:
+        wanted |= {x for x in r.free_symbols if not _is_dim_symbol(x)}
+    have: set[sympy.Basic] = set()
+    for lhs, rhs in claim.pairs:
+        have |= _free_indices(lhs) | _free_indices(rhs)
+    return bool(wanted) and wanted <= have
+
+
+def _is_dim_symbol(x: sympy.Basic) -> bool:
+    """Sizes in a condition (`j \\le n`) are not indices it must find free in the claim."""
+    return not isinstance(x, sympy.Symbol) or x.name in STANDARD_DIMS or len(x.name) != 1
+
+
+def _free_indices(e: sympy.Basic) -> set[sympy.Basic]:
+    """The index symbols free in a kernel term: those of `sympy.Sum`, `MatSum` and `Concat`
+    bodies are bound (`MatSum.free_symbols` would count its own index)."""
+    out: set[sympy.Basic] = set()
+    stack: list[tuple[sympy.Basic, frozenset[sympy.Basic]]] = [(e, frozenset())]
+    while stack:
+        x, bound = stack.pop()
+        if isinstance(x, sympy.Symbol):
+            if x not in bound:
+                out.add(x)
+            continue
+        if isinstance(x, MatSum):
+            stack.append((x.body, bound | {x.var}))
+            stack.extend((a, bound) for a in x.args[2:])
+            continue
+        if isinstance(x, Concat):
+            stack.append((x.body, bound | {x.head}))
+            stack.append((x.count, bound))
+            continue
+        if isinstance(x, sympy.Sum):
+            inner = bound | {lim[0] for lim in x.limits}
+            stack.append((x.function, inner))
+            for lim in x.limits:
+                stack.extend((a, bound) for a in lim[1:])
+            continue
+        stack.extend((a, bound) for a in x.args)
     return out
 
 
@@ -1588,11 +1636,13 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
                 prev_span, prev = spans[s_idx - 1]
                 if _AFTER.match(_gap(text, prev_span, span)):
                     target = [p for p in prev if out[p].status == "pending"]
+                    target = [p for p in target if _qualifies(c, out[p])]
             if not target and s_idx + 1 < len(spans) and idxs[-1] == k:
                 next_span, nxt = spans[s_idx + 1]
                 before = _text_before(text, spans[s_idx - 1][0] if s_idx else None, span)
                 if _BEFORE.search(before) and _THEN.match(_gap(text, span, next_span)):
                     target = [p for p in nxt if out[p].status == "pending"]
+                    target = [p for p in target if _qualifies(c, out[p])]
                     where = "after it"
             if target:
                 for p in target:

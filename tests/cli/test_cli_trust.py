@@ -315,6 +315,18 @@ def test_hypothesis_written_in_other_ways(tmp_path, formula):
     assert _claim(results, "a_{ij}=0")["kind"] == "verified"
 
 
+def test_a_condition_qualifies_only_claims_with_its_indices_free(tmp_path):
+    """`j` is bound in the sum: `j > i` says nothing about it, and is not passed to the kernel."""
+    from symattn.check import resolve_text
+
+    text = MASKED + "$$\\sum_{j=1}^{n} a_{ij} = 1, \\quad a_{ij}=0 \\text{ for } j>i$$\n"
+    claims = [c for c in resolve_text(text, "doc.md") if c.status == "pending"]
+    assert [len(c.hypotheses) for c in claims] == [0, 1]
+    code, results = _check_json(_doc(tmp_path, text))
+    assert code == 0, results
+    assert [r["kind"] for r in results if r["status"] != "declared"] == ["verified"] * 3
+
+
 def test_a_condition_joined_to_nothing_is_said(tmp_path):
     path = _doc(tmp_path, MASKED + "$a_{ij}=0$ and $j>i$\n")
     code, results = _check_json(path)
