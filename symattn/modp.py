@@ -1,6 +1,8 @@
 """Exact evaluation of kernel expressions at random points over a prime field (Schwartz–Zippel).
 
-Imports numpy, sympy and symattn.expr only; never the front or back ends.
+The arithmetic mod p (`ModP`) for the one evaluator (`symattn.evaluate`), the degree bound, the
+check and the shrinking of a difference to a small counterexample. Imports numpy, sympy and the
+kernel's expr, evaluate, ranges and semantics; never the front or back ends.
 
 Every named matrix gets independent uniform entries mod p; products, transposes, slices, sums,
 rational scales (modular inverses) and masks are computed exactly mod p. Three kinds of value
@@ -20,16 +22,24 @@ exp arguments collide); trials use different primes and independent points.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import numpy as np
 import sympy
 
+from symattn.evaluate import (
+    Arithmetic,
+    Evaluator,
+    Resample,
+    Unsupported,
+    _Loop,
+    compare,
+    learn_shapes,
+    ordered,
+)
 from symattn.expr import (
     CausalMask,
     ColSoftmax,
@@ -49,10 +59,7 @@ from symattn.expr import (
     Scale,
     Softmax,
     Transpose,
-    named_shapes,
 )
-from symattn.ranges import dependency_order
-from symattn.semantics import summation_range
 
 # Primes below 2^31: a product of two reduced values is below 2^62 and fits in int64.
 PRIMES: tuple[int, ...] = (2_147_483_647, 2_147_483_629, 2_147_483_587)
@@ -62,22 +69,6 @@ _SMALL = 1 << 16  # products with at most this many multiplications skip the lim
 
 Range = tuple[sympy.Expr, sympy.Expr]
 Draw = Callable[[tuple, tuple[int, int], np.random.Generator, int], np.ndarray]
-
-
-class Unsupported(Exception):
-    """A node the field evaluator cannot take; the caller falls back to full expansion."""
-
-
-class _Resample(Exception):
-    """A denominator vanished mod p: the trial is drawn again."""
-
-
-class _Loop(Exception):
-    """A matrix depends on an index bound to a whole range: evaluate that index value by value."""
-
-    def __init__(self, var: sympy.Symbol):
-        super().__init__(str(var))
-        self.var = var
 
 
 # ---- field arithmetic ---------------------------------------------------------------------
@@ -131,7 +122,7 @@ def power(x: Any, k: int, p: int) -> Any:
 def inverse(x: Any, p: int) -> Any:
     """The modular inverse (Fermat); a zero anywhere means this trial must be drawn again."""
     if np.any(np.asarray(x) % p == 0):
-        raise _Resample
+        raise Resample
     return power(x, p - 2, p)
 
 
@@ -177,430 +168,86 @@ def _bits31(rng: np.random.Generator, count: int) -> np.ndarray:
     return (raw >> np.uint32(1)).astype(np.int64)
 
 
-class Field:
-    """One evaluation point: leaf matrices, atoms and the values of the indices in scope."""
+class ModP(Arithmetic):
+    """Exact arithmetic mod a prime p below 2^31 (every product of two values fits in int64).
 
-    def __init__(
-        self,
-        p: int,
-        rng: np.random.Generator,
-        shapes: Mapping[str, tuple[int, int]],
-        draw: Draw = uniform,
-    ):
-        self.p, self.rng, self.shapes, self.draw = p, rng, dict(shapes), draw
-        self.leaves: dict[tuple, np.ndarray] = {}
-        self.env: dict[sympy.Symbol, Any] = {}
-        self.depth = 0
-        self.cache: dict[tuple, np.ndarray] = {}
-        self.products: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        self.oracle: dict[int, int] = {}
-        self.atoms: dict[sympy.Basic, int] = {}
-        self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+    `exp(x)` is a random function of the value of x (one fresh element per distinct value, the
+    same on both sides); an algebraic number such as `sqrt(2)` is one fresh element; softmax
+    divides by the modular inverse of the row sum; masked entries are exact zeros in a softmax.
+    """
 
-    # -- leaves and atoms --
-    def leaf(self, key: tuple, shape: tuple[int, int]) -> np.ndarray:
-        arr = self.leaves.get(key)
-        if arr is None:
-            arr = np.asarray(self.draw(key, shape, self.rng, self.p))
-            if self.draw is not uniform:
-                arr = arr % self.p
-            self.leaves[key] = arr
-        if arr.shape != shape:
-            raise Unsupported(f"{key[0]} is used with shapes {arr.shape} and {shape}")
-        return arr
+    name = "mod p"
+    dtype = np.int64
+    probes = True
 
-    def atom(self, key: sympy.Basic) -> int:
-        """A free element for an algebraic number such as sqrt(2) (not a real value of it)."""
-        if key not in self.atoms:
-            self.atoms[key] = int(self.rng.integers(1, self.p))
-        return self.atoms[key]
+    def __init__(self, p: int):
+        self.p = p
 
-    def variable(self, s: sympy.Symbol) -> int:
-        """A free scalar such as `c` in `c A`: a genuine variable, drawn like an entry."""
-        return int(self.leaf(("scalar", s.name), (1, 1))[0, 0])
+    def draw(self, key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        return uniform(key, shape, rng, self.p)
 
-    def probe(self, width: int) -> np.ndarray:
-        """A random column vector (the same one for both sides of the claim)."""
-        key = ("probe", width)
-        if key not in self.leaves:
-            self.leaves[key] = self.rng.integers(0, self.p, size=(width, 1), dtype=np.int64)
-        return self.leaves[key]
+    def adopt(self, arr: np.ndarray) -> np.ndarray:
+        return np.asarray(arr, dtype=np.int64) % self.p
 
-    def exp(self, x: object) -> Any:
+    def constant(self, e: sympy.Basic, ev: Evaluator) -> Any:
+        p = self.p
+        if e.is_Rational:
+            return int(e.p) % p * pow(int(e.q) % p, -1, p) % p
+        if e in (sympy.oo, -sympy.oo):
+            raise Unsupported(
+                "an infinite value (a causal mask outside a softmax) has no field value"
+            )
+        if e.is_number and e.is_algebraic:
+            if e not in ev.atoms:  # sqrt(2): a free element, the same one wherever it appears
+                ev.atoms[e] = int(ev.rng.integers(1, p))
+            return ev.atoms[e]
+        raise Unsupported(f"cannot evaluate the number {e} exactly")
+
+    def index(self, v: Any) -> Any:
+        return v % self.p
+
+    def add(self, a: Any, b: Any) -> Any:
+        return (a + b) % self.p
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return a * b % self.p
+
+    def inverse(self, a: Any) -> Any:
+        return inverse(a, self.p)
+
+    def power(self, a: Any, k: int) -> Any:
+        return power(a, k, self.p)
+
+    def exp(self, x: Any, ev: Evaluator) -> Any:
         """A random function of the value: the same argument always gets the same exp."""
         arr = np.asarray(x, dtype=np.int64)
         flat = arr.ravel()
         out = np.empty_like(flat)
         for k, v in enumerate(flat.tolist()):
-            e = self.oracle.get(v)
+            e = ev.oracle.get(v)
             if e is None:
-                e = self.oracle[v] = int(self.rng.integers(1, self.p))
+                e = ev.oracle[v] = int(ev.rng.integers(1, self.p))
             out[k] = e
         return out.reshape(arr.shape) if arr.ndim else int(out[0])
 
-    # -- indices --
-    def deps(self, e: sympy.Basic) -> tuple[sympy.Symbol, ...]:
-        syms = self._free.get(e)
-        if syms is None:
-            syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
-        return tuple(s for s in syms if s in self.env)
-
-    def index(self, e: sympy.Expr) -> Any:
-        """An index expression as an int (or an int array when it ranges over an axis)."""
-        if e.is_Integer:
-            return int(e)
-        if isinstance(e, sympy.Symbol):
-            if e in self.env:
-                return self.env[e]
-            raise Unsupported(f"no value for the index {e}")
-        if isinstance(e, sympy.Add):
-            return sum((self.index(a) for a in e.args), 0)
-        if isinstance(e, sympy.Mul):
-            return math.prod((self.index(a) for a in e.args), start=1)
-        raise Unsupported(f"cannot use {e} as an index")
-
-    def one(self, e: sympy.Expr) -> int:
-        """An index expression that must be a single int here."""
-        v = self.index(e)
-        if isinstance(v, np.ndarray):
-            raise _Loop(next(s for s in self.deps(e) if isinstance(self.env[s], np.ndarray)))
-        return int(v)
-
-    # -- matrices --
-    def mat(self, m: MatExpr) -> np.ndarray:
-        """A matrix expression as a reduced int64 array; cached per values of its indices."""
-        values = []
-        for s in self.deps(m):
-            v = self.env[s]
-            if isinstance(v, np.ndarray):
-                raise _Loop(s)
-            values.append(v)
-        key = (m, tuple(values))
-        out = self.cache.get(key)
-        if out is None:
-            f = _MATRIX.get(type(m))
-            if f is None:
-                raise Unsupported(f"{type(m).__name__} has no exact field evaluation")
-            out = self.cache[key] = f(self, m)
-        return out
-
-    def size(self, e: sympy.Expr) -> int:
-        v = self.one(e)
-        if v < 1:
-            raise Unsupported(f"size {e} is {v}")
-        return v
-
-    def shape(self, m: MatExpr) -> tuple[int, int]:
-        return (self.size(m.rows), self.size(m.cols))
-
-    # -- scalars --
-    def scalar(self, e: sympy.Basic) -> Any:
-        """A scalar as a field element (an array when it ranges over index axes)."""
-        p = self.p
-        if e.is_Rational:
-            return int(e.p) % p * pow(int(e.q) % p, -1, p) % p
-        f = _SCALAR.get(type(e))
-        if f is not None:
-            return f(self, e)
-        for cls, g in _SCALAR_BASES:
-            if isinstance(e, cls):
-                return g(self, e)
-        raise Unsupported(f"{type(e).__name__} has no exact field evaluation")
-
-    def bind(self, v: sympy.Symbol, lo: int, hi: int, body: Callable[[], Any]) -> Any:
-        """Run `body` with `v` bound to the axis lo..hi (or value by value if it must)."""
-        old, d = self.env.get(v, _MISSING), self.depth
-        self.env[v] = np.arange(lo, hi + 1, dtype=np.int64).reshape((-1,) + (1,) * d)
-        self.depth = d + 1
-        try:
-            return body()
-        finally:
-            self.depth = d
-            if old is _MISSING:
-                self.env.pop(v, None)
-            else:
-                self.env[v] = old
-
-    def fix(self, v: sympy.Symbol, value: int, body: Callable[[], Any]) -> Any:
-        old = self.env.get(v, _MISSING)
-        self.env[v] = value
-        try:
-            return body()
-        finally:
-            if old is _MISSING:
-                self.env.pop(v, None)
-            else:
-                self.env[v] = old
-
-
-_MISSING = object()
-
-
-# ---- matrix nodes -------------------------------------------------------------------------
-
-
-def _leaf(f: Field, m: MatSym) -> np.ndarray:
-    return f.leaf((_label(m),), f.shape(m))
-
-
-def _head(f: Field, m: HeadSym) -> np.ndarray:
-    return f.leaf((_label(m), f.one(m.head)), f.shape(m))
-
-
-def _column(f: Field, m: FromColumn) -> np.ndarray:
-    rows, cols = f.shape(m)
-    return np.repeat(f.leaf((_label(m), "column"), (rows, 1)), cols, axis=1)
-
-
-def _label(m: MatExpr) -> str:
-    return m.args[0].name  # the Str's text, without sympy's printer
-
-
-def _scale(f: Field, m: Scale) -> np.ndarray:
-    return int(_scale_value(f, m)) * f.mat(m.args[1]) % f.p
-
-
-def _scale_value(f: Field, m: Scale) -> Any:
-    c = f.scalar(m.scalar)
-    if isinstance(c, np.ndarray) and c.ndim:
-        raise Unsupported(f"scale {m.scalar} is not a single number here")
-    return c
-
-
-def _softmax(f: Field, m: MatExpr, axis: int) -> np.ndarray:
-    s = m.args[0]
-    keep = None
-    if isinstance(s, CausalMask):
-        rows, cols = f.shape(s)
-        tri = np.triu if s.upper else np.tril
-        keep = tri(np.ones((rows, cols), dtype=np.int64))
-        s = s.args[0]
-    e = np.asarray(f.exp(f.mat(s)), dtype=np.int64)
-    if keep is not None:
-        e = e * keep  # exp(-inf) is exactly 0
-    total = e.sum(axis=axis, keepdims=True) % f.p
-    return e * inverse(total, f.p) % f.p
-
-
-def _mask(f: Field, m: CausalMask) -> np.ndarray:
-    raise Unsupported("a causal mask outside a softmax has entries -oo")
-
-
-def _row(f: Field, m: Row) -> np.ndarray:
-    a = f.mat(m.args[0])
-    i = _in_range(f.one(m.index), a.shape[0], m)
-    return a[i - 1 : i]
-
-
-def _rowblock(f: Field, m: RowBlock) -> np.ndarray:
-    a = f.mat(m.args[0])
-    h, size = f.one(m.head), f.size(m.args[2])
-    _in_range((h - 1) * size + 1, a.shape[0], m)
-    _in_range(h * size, a.shape[0], m)
-    return a[(h - 1) * size : h * size]
-
-
-def _concat(f: Field, m: Concat) -> np.ndarray:
-    return np.hstack([f.mat(m.member(h)) for h in range(1, f.size(m.count) + 1)])
-
-
-def _matsum(f: Field, m: MatSum) -> np.ndarray:
-    v, lo, hi = m.limits
-    total = np.zeros(f.shape(m), dtype=np.int64)
-    for k in summation_range(f.one(lo), f.one(hi), v):
-        total = (total + f.fix(v, k, lambda: f.mat(m.body))) % f.p  # type: ignore[operator]
-    return total
-
-
-def _in_range(i: int, size: int, where: object) -> int:
-    if not 1 <= i <= size:
-        raise Unsupported(f"index {i} outside 1..{size} in {where}")
-    return i
-
-
-_MATRIX: dict[type, Callable[[Field, MatExpr], np.ndarray]] = {
-    MatSym: _leaf,  # type: ignore[dict-item]
-    HeadSym: _head,  # type: ignore[dict-item]
-    FromColumn: _column,  # type: ignore[dict-item]
-    Ones: lambda f, m: np.ones(f.shape(m), dtype=np.int64),
-    MatMul: lambda f, m: matmul(f.mat(m.args[0]), f.mat(m.args[1]), f.p),
-    MatAdd: lambda f, m: (f.mat(m.args[0]) + f.mat(m.args[1])) % f.p,
-    Scale: _scale,  # type: ignore[dict-item]
-    Transpose: lambda f, m: f.mat(m.args[0]).T,
-    Softmax: lambda f, m: _softmax(f, m, 1),
-    ColSoftmax: lambda f, m: _softmax(f, m, 0),
-    CausalMask: _mask,  # type: ignore[dict-item]
-    Row: _row,  # type: ignore[dict-item]
-    RowBlock: _rowblock,  # type: ignore[dict-item]
-    Concat: _concat,  # type: ignore[dict-item]
-    MatSum: _matsum,  # type: ignore[dict-item]
-}
-
-
-# ---- scalar nodes -------------------------------------------------------------------------
-
-
-def _symbol(f: Field, e: sympy.Symbol) -> Any:
-    if e in f.env:
-        return f.env[e] % f.p  # type: ignore[operator]
-    if e.is_integer:
-        raise Unsupported(f"no value for {e}")
-    return f.variable(e)
-
-
-def _add(f: Field, e: sympy.Add) -> Any:
-    acc: Any = 0
-    for a in e.args:
-        acc = (acc + f.scalar(a)) % f.p  # type: ignore[operator]
-    return acc
-
-
-def _mul(f: Field, e: sympy.Mul) -> Any:
-    acc: Any = 1
-    for a in e.args:
-        acc = acc * f.scalar(a) % f.p  # type: ignore[operator]
-    return acc
-
-
-def _pow(f: Field, e: sympy.Pow) -> Any:
-    if e.exp.is_Integer:
-        k = int(e.exp)
-        base = f.scalar(e.base)
-        if k < 0:
-            base, k = inverse(base, f.p), -k
-        return power(base, k, f.p)
-    if e.is_number and e.is_algebraic:
-        return f.atom(e)  # sqrt(2): a free element, the same one wherever it appears
-    raise Unsupported(f"cannot evaluate the power {e} exactly")
-
-
-def _sum(f: Field, e: sympy.Sum) -> Any:
-    return _sum_limits(f, e.function, list(e.limits))
-
-
-def _sum_limits(f: Field, body: sympy.Expr, limits: list) -> Any:
-    if not limits:
-        return f.scalar(body)
-    v, lo, hi = limits[-1]  # sympy lists the innermost limit first
-    a, b = f.one(lo), f.one(hi)
-    if b < a:
-        summation_range(a, b, v)  # refuses a reversed range; hi = lo - 1 is the empty sum
-        return 0
-    d = f.depth
-    try:
-        val = f.bind(v, a, b, lambda: _sum_limits(f, body, limits[:-1]))
-    except _Loop as exc:
-        if exc.var != v:
-            raise
-        total = 0
-        for k in range(a, b + 1):
-            x = f.fix(v, k, lambda: _sum_limits(f, body, limits[:-1]))
-            total = (total + x) % f.p  # type: ignore[operator]
-        return total
-    return _reduce(np.asarray(val), d, b - a + 1, f.p)
-
-
-def _reduce(val: np.ndarray, d: int, length: int, p: int) -> Any:
-    """Sum over the axis at position d from the right (absent or broadcast: times length)."""
-    if val.ndim <= d:
-        return val * length % p
-    if val.shape[0] == 1:
-        return val[0] * length % p
-    return val.sum(axis=0) % p  # length * 2^31 < 2^63
-
-
-def _indexed(f: Field, e: sympy.Indexed) -> Any:
-    name = str(e.base.label)
-    idx = [f.index(k) for k in e.indices]
-    if name not in f.shapes:
-        raise Unsupported(f"no shape known for {name}")
-    rows, cols = f.shapes[name]
-    if name.endswith("^()") and len(idx) == 3:
-        h, i, j = idx
-        top = int(np.max(h))
-        _check(h, top + 1, name)
-        arr = np.stack([f.leaf((name[:-3], k), (rows, cols)) for k in range(1, top + 1)])
-        return arr[_at(h), _at(_check(i, rows, name)), _at(_check(j, cols, name))]
-    if len(idx) == 1:
-        col = f.leaf((name, "column"), (rows, 1))
-        return col[_at(_check(idx[0], rows, name)), 0]
-    if len(idx) != 2:
-        raise Unsupported(f"{e} has {len(idx)} indices")
-    arr = f.leaf((name,), (rows, cols))
-    return arr[_at(_check(idx[0], rows, name)), _at(_check(idx[1], cols, name))]
-
-
-def _check(i: Any, size: int, name: object) -> Any:
-    if isinstance(i, int):
-        bad = not 1 <= i <= size
-    else:
-        bad = bool(np.min(i) < 1 or np.max(i) > size)
-    if bad:
-        raise Unsupported(f"an index of {name} leaves 1..{size}")
-    return i
-
-
-def _at(i: object) -> Any:
-    return i - 1  # type: ignore[operator]
-
-
-def _entry(f: Field, e: Entry) -> Any:
-    m = f.mat(e.matrix)
-    i = _check(f.index(e.args[1]), m.shape[0], e.matrix)
-    j = _check(f.index(e.args[2]), m.shape[1], e.matrix)
-    return m[_at(i), _at(j)]
-
-
-def _rows(f: Field, u: MatExpr) -> np.ndarray:
-    """A row vector, or a stack of rows when its row index ranges over an axis."""
-    if isinstance(u, Row) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(u.args[0])):
-        m = f.mat(u.args[0])
-        return m[_at(_check(f.index(u.index), m.shape[0], u))]
-    return f.mat(u)[0]
-
-
-def _dot(f: Field, e: Dot) -> Any:
-    u, v = _rows(f, e.args[0]), _rows(f, e.args[1])
-    return (u * v % f.p).sum(axis=-1) % f.p
-
-
-def _piecewise(f: Field, e: sympy.Piecewise) -> Any:
-    out: Any = None
-    for value, cond in reversed(e.args):
-        if value in (sympy.oo, -sympy.oo):
-            raise Unsupported("an infinite branch has no field value")
-        x = f.scalar(value)
-        out = x if out is None else np.where(_truth(f, cond), x, out)
-    return out
-
-
-def _truth(f: Field, cond: sympy.Basic) -> Any:
-    if cond in (sympy.true, sympy.false):
-        return bool(cond)
-    if isinstance(cond, sympy.core.relational.Relational):
-        a, b = f.index(cond.lhs), f.index(cond.rhs)
-        ops = {"<=": np.less_equal, ">=": np.greater_equal, "<": np.less, ">": np.greater}
-        ops |= {"==": np.equal, "!=": np.not_equal}
-        return ops[cond.rel_op](a, b)
-    if isinstance(cond, (sympy.And, sympy.Or)):
-        # the parts may range over different index axes: combine them by broadcasting
-        op = np.logical_and if isinstance(cond, sympy.And) else np.logical_or
-        return functools.reduce(op, [_truth(f, c) for c in cond.args])
-    raise Unsupported(f"cannot decide {cond}")
-
-
-_SCALAR: dict[type, Callable[[Field, sympy.Basic], Any]] = {
-    sympy.Add: _add,  # type: ignore[dict-item]
-    sympy.Mul: _mul,  # type: ignore[dict-item]
-    sympy.Pow: _pow,  # type: ignore[dict-item]
-    sympy.exp: lambda f, e: f.exp(f.scalar(e.args[0])),
-    sympy.Sum: _sum,  # type: ignore[dict-item]
-    sympy.Indexed: _indexed,  # type: ignore[dict-item]
-    Entry: _entry,  # type: ignore[dict-item]
-    Dot: _dot,  # type: ignore[dict-item]
-    sympy.Piecewise: _piecewise,  # type: ignore[dict-item]
-}
-_SCALAR_BASES: tuple[tuple[type, Callable], ...] = ((sympy.Symbol, _symbol),)
+    def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return matmul(a, b, self.p)
+
+    def total(self, a: np.ndarray, axis: int, keepdims: bool = False) -> Any:
+        # reduced values below 2^31: a sum of fewer than 2^32 of them fits in int64
+        return np.asarray(a).sum(axis=axis, keepdims=keepdims) % self.p
+
+    def times(self, a: Any, count: int) -> Any:
+        return a * count % self.p
+
+    def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
+        e = np.asarray(self.exp(s, ev), dtype=np.int64)
+        if keep is not None:
+            e = e * keep  # exp(-inf) is exactly 0
+        return e * inverse(self.total(e, axis, keepdims=True), self.p) % self.p
+
+    def equal(self, x: Any, y: Any) -> Any:
+        return np.asarray(x) == np.asarray(y)
 
 
 # ---- degree bound -------------------------------------------------------------------------
@@ -755,10 +402,7 @@ def check(
     (('i', 2), ('j', 1))
     """
     shapes = learn_shapes(lhs, rhs)
-    try:
-        free = [(s, ranges[s]) for s in dependency_order(ranges)]
-    except ValueError as exc:
-        raise Unsupported(str(exc)) from None
+    free = ordered(ranges)
     bound, degree = 1.0, 0
     used: list[int] = []
     points = 1
@@ -788,16 +432,7 @@ def check(
     return FieldCheck(True, trials, tuple(used), degree, bound, points)
 
 
-def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
-    """Explicit shapes of the named matrices, so bare entries like `Q[i, r]` can be evaluated."""
-    return {
-        label: (int(rows), int(cols))
-        for label, (rows, cols) in named_shapes(*terms).items()
-        if rows.is_Integer and cols.is_Integer
-    }
-
-
-def degree_bound(lhs: sympy.Basic, rhs: sympy.Basic, f: Field) -> tuple[int, int, int]:
+def degree_bound(lhs: sympy.Basic, rhs: sympy.Basic, f: Evaluator) -> tuple[int, int, int]:
     """(degree of lhs - rhs cleared of denominators, degree of the denominators, exp-arg degree)."""
 
     def sizes(e: sympy.Expr) -> int:
@@ -809,7 +444,7 @@ def degree_bound(lhs: sympy.Basic, rhs: sympy.Basic, f: Field) -> tuple[int, int
     return max(a[0] + b[1], b[0] + a[1], 1), a[1] + b[1], deg.score
 
 
-def _largest(e: sympy.Expr, f: Field) -> int:
+def _largest(e: sympy.Expr, f: Evaluator) -> int:
     # An index-dependent bound (sum_{j <= i}): bounded by the largest size in the claim.
     biggest = max((max(s) for s in f.shapes.values()), default=1)
     return max(int(e.xreplace({s: biggest for s in e.free_symbols})), 1)
@@ -817,122 +452,18 @@ def _largest(e: sympy.Expr, f: Field) -> int:
 
 def _trial(lhs, rhs, free, shapes, p, seed, assuming):  # type: ignore[no-untyped-def]
     for attempt in range(8):
-        f = Field(p, np.random.default_rng([seed, attempt]), shapes)
+        f = Evaluator(ModP(p), np.random.default_rng([seed, attempt]), shapes)
         try:
-            found, points = _compare(f, lhs, rhs, free, assuming)
-            return f, found, points
-        except _Resample:
+            found, points = compare(f, lhs, rhs, free, assuming)
+        except Resample:
             continue
         except _Loop as exc:  # an index bound nowhere we can loop over
             raise Unsupported(f"index {exc.var} has no single value here") from None
-    raise Unsupported("a denominator vanished mod p at every point drawn")
-
-
-def _compare(f: Field, lhs, rhs, free, assuming):  # type: ignore[no-untyped-def]
-    """(first differing point or None, number of index points compared)."""
-    matrix = isinstance(lhs, MatExpr)
-    return _walk(f, lhs, rhs, list(free), assuming, matrix, ())
-
-
-def _walk(f: Field, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
-    if not free:
-        return _leaf_compare(f, lhs, rhs, assuming, matrix, fixed)
-    (v, (lo, hi)), rest = free[0], free[1:]
-    a, b = f.one(sympy.sympify(lo)), f.one(sympy.sympify(hi))
-    if b < a:
-        return None, 0
-    if not matrix:
-        try:
-            return f.bind(v, a, b, lambda: _walk(f, lhs, rhs, rest, assuming, matrix, fixed))
-        except _Loop as exc:
-            if exc.var != v:
-                raise
-    total = 0
-    for k in range(a, b + 1):
-        here = fixed + ((v.name, k),)
-        found, count = f.fix(v, k, partial(_walk, f, lhs, rhs, rest, assuming, matrix, here))
-        total += count
         if found is not None:
-            return found, total
-    return None, total
-
-
-def _leaf_compare(f: Field, lhs, rhs, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
-    if matrix:
-        if not all(bool(_truth(f, c)) for c in assuming):
-            return None, 0
-        # Freivalds: L x = R x for a random vector x, one more variable of degree 1. Both
-        # sides are linear in x, so a difference here is a difference of the matrices.
-        probe = f.probe(f.size(lhs.cols))
-        if np.array_equal(matvec(f, lhs, probe), matvec(f, rhs, probe)):
-            return None, 1
-        x, y = f.mat(lhs), f.mat(rhs)
-    else:
-        x, y = np.asarray(f.scalar(lhs)), np.asarray(f.scalar(rhs))
-    keep = np.asarray(True)
-    for cond in assuming:
-        keep = keep & np.asarray(_truth(f, cond))
-    x, y, keep = np.broadcast_arrays(x, y, keep)
-    axes = _axes(f)
-    count = int(np.prod([len(np.ravel(f.env[s])) for s in axes], dtype=np.int64)) if axes else 1
-    bad = np.argwhere((x != y) & keep)
-    if len(bad) == 0:
-        return None, count
-    pos = tuple(int(k) for k in bad[0])
-    where = list(fixed)
-    if matrix:
-        where += [("row", pos[-2] + 1), ("col", pos[-1] + 1)]
-    else:
-        for k, s in enumerate(reversed(axes)):
-            arr = np.ravel(f.env[s])
-            at = len(pos) - 1 - k
-            where.append((s.name, int(arr[pos[at] if 0 <= at < len(pos) else 0])))
-        where.sort()
-    return (tuple(where), int(x[tuple(bad[0])]), int(y[tuple(bad[0])])), count
-
-
-def matvec(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
-    """`m @ x mod p` for a column vector x, right to left, never forming a product of matrices."""
-    if isinstance(m, MatMul):
-        return matvec(f, m.args[0], _matvec_cached(f, m.args[1], x))
-    if isinstance(m, MatAdd):
-        return (matvec(f, m.args[0], x) + matvec(f, m.args[1], x)) % f.p
-    if isinstance(m, Scale) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(m)):
-        return int(_scale_value(f, m)) * matvec(f, m.args[1], x) % f.p
-    if isinstance(m, Concat):
-        width = f.size(m.body.cols)
-        total = np.zeros((f.size(m.rows), 1), dtype=np.int64)
-        for h in range(1, f.size(m.count) + 1):
-            part = x[(h - 1) * width : h * width]
-            total = (total + matvec(f, m.member(h), part)) % f.p
-        return total
-    if isinstance(m, MatSum):
-        v, lo, hi = m.limits
-        total = np.zeros((f.size(m.rows), 1), dtype=np.int64)
-        for k in summation_range(f.one(lo), f.one(hi), v):
-            total = (total + f.fix(v, k, partial(matvec, f, m.body, x))) % f.p
-        return total
-    if isinstance(m, RowBlock):
-        # W_O^{(h)} x is a block of W_O x: one product of W_O serves every head and both sides
-        h, size = f.one(m.head), f.size(m.args[2])
-        whole = _matvec_cached(f, m.args[0], x)
-        _in_range(h * size, whole.shape[0], m)
-        return whole[(h - 1) * size : h * size]
-    return matmul(f.mat(m), x, f.p)
-
-
-def _matvec_cached(f: Field, m: MatExpr, x: np.ndarray) -> np.ndarray:
-    key = (m, tuple(f.env[s] for s in f.deps(m)), id(x))
-    hit = f.products.get(key)
-    if hit is None or hit[0] is not x:  # the id of a freed vector may be reused
-        hit = f.products[key] = (x, matvec(f, m, x))
-    return hit[1]
-
-
-def _axes(f: Field) -> list[sympy.Symbol]:
-    """Index symbols bound to axes, outermost (depth 0) last."""
-    arrays = [(np.ndim(v), s) for s, v in f.env.items() if isinstance(v, np.ndarray)]
-    return [s for _, s in sorted(arrays, key=lambda x: -x[0])]
+            where, left, right = found
+            found = (where, int(left), int(right))
+        return f, found, points
+    raise Unsupported("a denominator vanished mod p at every point drawn")
 
 
 # ---- a small readable counterexample ------------------------------------------------------
@@ -976,7 +507,7 @@ def shrink(
         values: dict[tuple, np.ndarray] = {}
         gen = np.random.default_rng([seed, attempt])
 
-        def draw(key, shape, _rng, _p, values=values, gen=gen):  # type: ignore[no-untyped-def]
+        def draw(key, shape, _rng, values=values, gen=gen):  # type: ignore[no-untyped-def]
             if key not in values:
                 values[key] = gen.integers(-2, 4, size=shape, dtype=np.int64)
             return values[key]
@@ -1003,14 +534,14 @@ def shrink(
 
 def _differs(lhs, rhs, point, cell, shapes, draw, primes=PRIMES[:2]):  # type: ignore[no-untyped-def]
     for p in primes:
-        f = Field(p, np.random.default_rng(0), shapes, draw)
+        f = Evaluator(ModP(p), np.random.default_rng(0), shapes, draw)
         f.env.update(point)
         try:
             if cell:
                 x, y = int(f.mat(lhs)[cell]), int(f.mat(rhs)[cell])
             else:
                 x, y = int(np.asarray(f.scalar(lhs))), int(np.asarray(f.scalar(rhs)))
-        except _Resample:
+        except Resample:
             return None
         if x != y:
             return x, y, p

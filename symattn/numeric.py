@@ -5,35 +5,23 @@ Imports numpy, sympy and the kernel (expr); floats live here and nowhere else in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import sympy
 
 from symattn.errors import SymattnError
-from symattn.expr import (
-    CausalMask,
-    ColSoftmax,
-    Concat,
-    Dot,
-    Entry,
-    FromColumn,
-    HeadSym,
-    MatAdd,
-    MatExpr,
-    MatMul,
-    MatSum,
-    MatSym,
-    Ones,
-    Row,
-    RowBlock,
-    Scale,
-    Softmax,
-    Transpose,
-    named_shapes,
+from symattn.evaluate import (
+    Arithmetic,
+    Evaluator,
+    IllFormedHere,
+    Unsupported,
+    _Loop,
+    learn_shapes,
 )
-from symattn.semantics import summation_range
+from symattn.expr import MatExpr, named_shapes
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -97,9 +85,183 @@ class IllFormed(EvalError):
     """
 
 
+class Float64(Arithmetic):
+    """float64 arithmetic for the one evaluator: standard-normal data, real exp, -inf masks.
+
+    Each leaf's data depends only on the seed and the leaf's name (never on the order in which
+    leaves are met), so both sides of a claim and every run see the same matrices.
+    """
+
+    name = "float64"
+    dtype = np.float64
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def draw(self, key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        return np.random.default_rng([self.seed, _stable_hash(key)]).standard_normal(shape)
+
+    def constant(self, e: sympy.Basic, ev: Evaluator) -> Any:
+        if e == -sympy.oo:
+            return -np.inf
+        if e == sympy.oo:
+            return np.inf
+        return float(e) if e.is_Rational else float(sympy.N(e, 20))
+
+    def index(self, v: Any) -> Any:
+        return np.asarray(v, dtype=np.float64) if isinstance(v, np.ndarray) else float(v)
+
+    def add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return a * b
+
+    def inverse(self, a: Any) -> Any:
+        if np.any(np.asarray(a) == 0):
+            raise IllFormed("division by zero")
+        return 1.0 / a
+
+    def power(self, a: Any, k: int) -> Any:
+        return a**k
+
+    def exp(self, a: Any, ev: Evaluator) -> Any:
+        return np.exp(a)
+
+    def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
+        if np.any(np.asarray(base) < 0):
+            raise IllFormed(f"{e}: a negative number to a fractional power")
+        if np.any(np.asarray(base) == 0) and np.any(np.asarray(exponent) < 0):
+            raise IllFormed(f"division by zero in {e}")
+        return np.power(base, exponent)
+
+    def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return product(a, b)
+
+    def total(self, a: np.ndarray, axis: int, keepdims: bool = False) -> Any:
+        return np.sum(a, axis=axis, keepdims=keepdims)
+
+    def times(self, a: Any, count: int) -> Any:
+        return a * count
+
+    def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
+        if keep is not None:
+            if not keep.any(axis=axis).all():
+                raise IllFormed("a softmax over a fully masked row or column has no value")
+            s = np.where(keep, s, -np.inf)
+        if axis == 0:
+            return softmax_rows(s.T).T
+        return softmax_rows(s)
+
+    def equal(self, x: Any, y: Any) -> Any:
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        return (x == y) | np.isclose(x, y, rtol=RTOL, atol=ATOL)
+
+
+class Digits30(Arithmetic):
+    """30-digit mpmath arithmetic (object arrays), to confirm a difference float64 found."""
+
+    name = "30-digit"
+    dtype = object
+
+    def __init__(self) -> None:
+        import mpmath
+
+        self.mp = mpmath
+
+    def adopt(self, arr: np.ndarray) -> np.ndarray:
+        flat = [
+            self.mp.mpf(int(x)) if float(x).is_integer() else self.mp.mpf(float(x))
+            for x in np.ravel(arr)
+        ]
+        return np.array(flat, dtype=object).reshape(np.shape(arr))
+
+    def constant(self, e: sympy.Basic, ev: Evaluator) -> Any:
+        if e in (sympy.oo, -sympy.oo):
+            return self.mp.mpf("inf") if e == sympy.oo else self.mp.mpf("-inf")
+        if e.is_Rational:
+            return self.mp.mpf(int(e.p)) / int(e.q)
+        return self.mp.mpf(str(sympy.N(e, 40)))
+
+    def index(self, v: Any) -> Any:
+        return v
+
+    def add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return a * b
+
+    def inverse(self, a: Any) -> Any:
+        if np.any(np.asarray(a) == 0):
+            raise IllFormed("division by zero")
+        return 1 / a
+
+    def power(self, a: Any, k: int) -> Any:
+        return a**k
+
+    def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
+        return base**exponent
+
+    def exp(self, a: Any, ev: Evaluator) -> Any:
+        if isinstance(a, np.ndarray):
+            return np.array([self.mp.exp(x) for x in a.ravel()], dtype=object).reshape(a.shape)
+        return self.mp.exp(a)
+
+    def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.dot(a, b)
+
+    def total(self, a: np.ndarray, axis: int, keepdims: bool = False) -> Any:
+        return np.sum(a, axis=axis, keepdims=keepdims)
+
+    def times(self, a: Any, count: int) -> Any:
+        return a * count
+
+    def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
+        e = self.exp(s, ev)
+        if keep is not None:
+            e = np.where(keep, e, 0)
+        return e / self.total(e, axis, keepdims=True)
+
+    def equal(self, x: Any, y: Any) -> Any:
+        return np.asarray(x == y)
+
+
+def digits30(
+    sides: Sequence[sympy.Basic],
+    cell: tuple[int, int] | None,
+    point: Mapping[sympy.Symbol, int],
+    values: Mapping[tuple, np.ndarray],
+) -> list[Any]:
+    """Each side at `point` (entry `cell` of a matrix) with 30-digit arithmetic, the entries of
+    `values` (keyed as in `Env.data`) and every other entry 0."""
+    import mpmath
+
+    def draw(key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        if len(key) == 2 and key[1] != "column":
+            key = (key[0], "head", key[1])
+        return np.asarray(values.get(key, np.zeros(shape)))
+
+    with mpmath.workdps(30):
+        ev = Evaluator(Digits30(), np.random.default_rng(0), learn_shapes(*sides), draw)
+        ev.env = dict(point)
+        try:
+            if cell is not None:
+                return [ev.mat(side)[cell[0] - 1, cell[1] - 1] for side in sides]
+            return [np.asarray(ev.scalar(side), dtype=object).item() for side in sides]
+        except IllFormedHere as exc:
+            raise IllFormed(str(exc)) from None
+        except (Unsupported, _Loop) as exc:
+            raise EvalError(str(exc)) from None
+
+
 @dataclass
 class Env:
-    """Sizes of dims, values of free indices, and the random data behind every named matrix."""
+    """Sizes of dims, values of free indices, and the random data behind every named matrix.
+
+    A view of the one evaluator (`symattn.evaluate`) with float64 arithmetic, for the numeric
+    backend's callers: `matrix(m, env)` and `scalar(e, env)`.
+    """
 
     sizes: Mapping[sympy.Symbol, int]
     indices: dict[sympy.Symbol, int] = field(default_factory=dict)
@@ -107,39 +269,20 @@ class Env:
     data: dict[tuple, np.ndarray] = field(default_factory=dict)
     shapes: dict[str, tuple[sympy.Expr, sympy.Expr]] = field(default_factory=dict)
     scalars: dict[sympy.Symbol, float] = field(default_factory=dict)
-    _values: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)
-    _frees: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = field(default_factory=dict, repr=False)
-
-    def forget(self) -> None:
-        """Drop computed values (after the data behind them changed)."""
-        self._values.clear()
-
-    def value(self, m: MatExpr) -> np.ndarray:
-        """`matrix(m, self)`, computed once per values of the indices it depends on."""
-        frees = self._frees.get(m)
-        if frees is None:
-            frees = self._frees[m] = tuple(sorted(m.free_symbols, key=str))
-        key = (m, tuple(self.indices.get(s) for s in frees))
-        out = self._values.get(key)
-        if out is None:
-            out = self._values[key] = matrix(m, self)
-        return out
+    _evaluator: Evaluator | None = field(default=None, repr=False)
 
     def learn(self, *exprs: sympy.Basic) -> None:
         """Record the shapes of the named matrices in `exprs`, so bare entries can be evaluated."""
         for label, shape in named_shapes(*exprs).items():
             self.shapes.setdefault(label, shape)
+        self._evaluator = None
 
     def size(self, e: sympy.Expr) -> int:
-        if isinstance(e, sympy.Integer):
-            v = float(e)
-            if v < 1:
-                raise EvalError(f"size {e} is not a positive integer")
-            return int(e)
-        v = scalar(sympy.sympify(e, strict=True), self)
-        if abs(v - round(v)) > 1e-9 or round(v) < 1:
+        values = {**self.sizes, **self.indices}
+        v = sympy.sympify(e, strict=True).xreplace({k: sympy.Integer(x) for k, x in values.items()})
+        if not (v.is_Integer and v >= 1):
             raise EvalError(f"size {e} evaluates to {v}, not a positive integer")
-        return int(round(v))
+        return int(v)
 
     def matrix(self, key: tuple, shape: tuple[int, int]) -> np.ndarray:
         if key not in self.data:
@@ -149,6 +292,39 @@ class Env:
         if arr.shape != shape:
             raise IllFormed(f"{key[0]} is {arr.shape}, expected {shape}")
         return arr
+
+    def forget(self) -> None:
+        """Drop computed values (after the data behind them changed)."""
+        self._evaluator = None
+
+    def value(self, m: MatExpr) -> np.ndarray:
+        """`matrix(m, self)`, computed once per values of the indices it depends on."""
+        return matrix(m, self)
+
+    def evaluator(self) -> Evaluator:
+        """The evaluator behind this environment, with its sizes and indices in scope."""
+        ev = self._evaluator
+        if ev is None:
+            shapes = {}
+            for label, (rows, cols) in self.shapes.items():
+                try:
+                    shapes[label] = (self.size(rows), self.size(cols))
+                except EvalError:
+                    continue
+            ev = Evaluator(Float64(self.seed), np.random.default_rng(self.seed), shapes, self._draw)
+            self._evaluator = ev
+        ev.env = {**{k: int(v) for k, v in self.sizes.items()}, **dict(self.indices)}
+        return ev
+
+    def _draw(self, key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        if key[0] == "scalar":
+            for sym, value in self.scalars.items():
+                if sym.name == key[1]:
+                    return np.full(shape, float(value))
+            raise EvalError(f"no value for {key[1]}")
+        if len(key) == 2 and key[1] != "column":  # a head: (name, h)
+            return self.matrix((key[0], "head", key[1]), shape)
+        return self.matrix(key, shape)
 
 
 _SMALL_PRODUCT = 1 << 22  # multiply-adds below which einsum beats threaded BLAS here
@@ -176,191 +352,24 @@ def _stable_hash(key: tuple) -> int:
 
 
 def matrix(m: MatExpr, env: Env) -> np.ndarray:
-    """Evaluate a matrix expression to a float64 array."""
-    f = _MATRIX.get(type(m))
-    if f is None:
-        raise EvalError(f"cannot evaluate {type(m).__name__} numerically")
-    return f(m, env)
-
-
-def _sym(m: MatSym, env: Env) -> np.ndarray:
-    return env.matrix((m.name,), (env.size(m.rows), env.size(m.cols)))
-
-
-def _head(m: HeadSym, env: Env) -> np.ndarray:
-    h = env.size(m.head)
-    return env.matrix((m.name, "head", h), (env.size(m.rows), env.size(m.cols)))
-
-
-def _col(m: FromColumn, env: Env) -> np.ndarray:
-    c = env.matrix((m.name, "column"), (env.size(m.rows), 1))
-    return np.repeat(c, env.size(m.cols), axis=1)
-
-
-def _concat(m: Concat, env: Env) -> np.ndarray:
-    return np.concatenate(
-        [matrix(m.member(h), env) for h in range(1, env.size(m.count) + 1)], axis=1
-    )
-
-
-def _rowblock(m: RowBlock, env: Env) -> np.ndarray:
-    a = matrix(m.args[0], env)
-    h, size = env.size(m.head), env.size(m.args[2])
-    if h * size > a.shape[0]:
-        raise IllFormed(f"block {h} of {size} rows is out of range for {a.shape[0]} rows")
-    return a[(h - 1) * size : h * size]
-
-
-def _matsum(m: MatSum, env: Env) -> np.ndarray:
-    v, lo, hi = m.limits
-    total = np.zeros((env.size(m.rows), env.size(m.cols)))
-    for value in _range(lo, hi, env, v):
-        total = total + _with_index(env, v, value, lambda: matrix(m.body, env))
-    return total
-
-
-def _with_index(env: Env, v: sympy.Symbol, value: int, f):  # type: ignore[no-untyped-def]
-    old = env.indices.get(v)
-    env.indices[v] = value
-    try:
-        return f()
-    finally:
-        if old is None:
-            env.indices.pop(v, None)
-        else:
-            env.indices[v] = old
-
-
-def _range(lo: sympy.Expr, hi: sympy.Expr, env: Env, var: object = "the index") -> range:
-    return summation_range(int(round(scalar(lo, env))), int(round(scalar(hi, env))), var)
-
-
-def _row(m: Row, env: Env) -> np.ndarray:
-    a = matrix(m.args[0], env)
-    i = int(round(scalar(m.index, env)))
-    if not 1 <= i <= a.shape[0]:
-        raise IllFormed(f"row {i} is out of range for a matrix of {a.shape[0]} rows")
-    return a[i - 1 : i]
-
-
-_MATRIX = {
-    MatSym: _sym,
-    HeadSym: _head,
-    FromColumn: _col,
-    Ones: lambda m, env: np.ones((env.size(m.rows), env.size(m.cols))),
-    MatMul: lambda m, env: product(matrix(m.args[0], env), matrix(m.args[1], env)),
-    MatAdd: lambda m, env: matrix(m.args[0], env) + matrix(m.args[1], env),
-    Scale: lambda m, env: scalar(m.scalar, env) * matrix(m.args[1], env),
-    Transpose: lambda m, env: matrix(m.args[0], env).T,
-    Softmax: lambda m, env: softmax_rows(matrix(m.args[0], env)),
-    ColSoftmax: lambda m, env: softmax_rows(matrix(m.args[0], env).T).T,
-    CausalMask: lambda m, env: _mask(m, env),
-    Row: _row,
-    RowBlock: _rowblock,
-    Concat: _concat,
-    MatSum: _matsum,
-}
-
-
-def _mask(m: CausalMask, env: Env) -> np.ndarray:
-    s = matrix(m.args[0], env)
-    return causal_mask(s.T).T if m.upper else causal_mask(s)
+    """Evaluate a matrix expression to a float64 array (with the one evaluator)."""
+    return _run(lambda ev: np.asarray(ev.mat(m), dtype=np.float64), env)
 
 
 def scalar(e: sympy.Basic, env: Env) -> float:
     """Evaluate a scalar (sums, entries, exp, Piecewise) with the sizes and data of `env`."""
-    if e.is_Number:
-        return float(e)
-    if isinstance(e, sympy.Symbol):
-        if e in env.indices:
-            return float(env.indices[e])
-        if e in env.sizes:
-            return float(env.sizes[e])
-        if e in env.scalars:
-            return env.scalars[e]
-        raise EvalError(f"no value for {e}")
-    if isinstance(e, sympy.Add):
-        return float(sum(scalar(a, env) for a in e.args))
-    if isinstance(e, sympy.Mul):
-        out = 1.0
-        for a in e.args:
-            out *= scalar(a, env)
-        return out
-    if isinstance(e, sympy.Pow):
-        base, power = scalar(e.base, env), scalar(e.exp, env)
-        if base == 0 and power < 0:
-            raise IllFormed(f"division by zero in {e}")
-        return float(base**power)
-    if isinstance(e, sympy.exp):
-        return float(np.exp(scalar(e.args[0], env)))
-    if isinstance(e, sympy.Sum):
-        return _sum(e, env)
-    if isinstance(e, sympy.Indexed):
-        return _indexed(e, env)
-    if isinstance(e, Entry):
-        m = env.value(e.matrix)
-        i, j = (int(round(scalar(x, env))) for x in e.args[1:])
-        if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
-            rows, cols = m.shape
-            raise IllFormed(f"entry ({i}, {j}) is out of range for a {rows} × {cols} matrix")
-        return float(m[i - 1, j - 1])
-    if isinstance(e, Dot):
-        return float(product(env.value(e.args[0]), env.value(e.args[1]).T)[0, 0])
-    if isinstance(e, sympy.Piecewise):
-        for value, cond in e.args:
-            if _truth(cond, env):
-                return scalar(value, env)
-        raise EvalError(f"no branch of {e} applies")
-    if e in (sympy.oo, -sympy.oo):
-        return float(e)
-    raise EvalError(f"cannot evaluate {type(e).__name__} numerically")
+    return float(_run(lambda ev: np.asarray(ev.scalar(sympy.sympify(e, strict=True))), env))
 
 
-def _truth(cond: sympy.Basic, env: Env) -> bool:
-    if cond in (sympy.true, sympy.false):
-        return bool(cond)
-    if isinstance(cond, sympy.core.relational.Relational):
-        a, b = scalar(cond.lhs, env), scalar(cond.rhs, env)
-        ops = {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b, "==": a == b, "!=": a != b}
-        return ops[cond.rel_op]
-    raise EvalError(f"cannot decide {cond}")
-
-
-def _sum(e: sympy.Sum, env: Env) -> float:
-    def go(limits: list, k: int) -> float:
-        if k < 0:
-            return scalar(e.function, env)
-        v, lo, hi = limits[k]
-        total = 0.0
-        for value in _range(lo, hi, env, v):
-            total += _with_index(env, v, value, lambda: go(limits, k - 1))
-        return total
-
-    return go(list(e.limits), len(e.limits) - 1)
-
-
-def _indexed(e: sympy.Indexed, env: Env) -> float:
-    name = str(e.base.label)
-    idx = [int(round(scalar(x, env))) for x in e.indices]
-    if name.endswith("^()"):
-        key: tuple = (name[:-3], "head", idx[0])
-        idx = idx[1:]
-    elif len(idx) == 1:
-        key = (name, "column")
-        idx = [idx[0], 1]
-    else:
-        key = (name,)
-    if key not in env.data:
-        if name not in env.shapes:
-            raise EvalError(f"no shape known for {name}")
-        rows, cols = env.shapes[name]
-        shape = (env.size(rows), 1 if key[-1] == "column" else env.size(cols))
-        env.matrix(key, shape)
-    arr = env.data[key]
-    i, j = idx
-    if not (1 <= i <= arr.shape[0] and 1 <= j <= arr.shape[1]):
-        raise IllFormed(f"index ({i}, {j}) out of range for {name} of shape {arr.shape}")
-    return float(arr[i - 1, j - 1])
+def _run(f: Callable[[Evaluator], Any], env: Env) -> Any:
+    try:
+        return f(env.evaluator())
+    except IllFormedHere as exc:
+        raise IllFormed(str(exc)) from None
+    except Unsupported as exc:
+        raise EvalError(str(exc)) from None
+    except _Loop as exc:
+        raise EvalError(f"index {exc.var} has no single value here") from None
 
 
 def far(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -9,11 +9,12 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Literal, TypeAlias
 
+import numpy as np
 import sympy
 
-from symattn import numeric, sizes
+from symattn import evaluate, numeric, sizes
 from symattn.canon import Range, TooLarge, bound_indices, normal_form
 from symattn.dims import current
 from symattn.errors import ResourceError
@@ -486,8 +487,6 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
 
 def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
     """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
-    import numpy as np
-
     from symattn import modp
 
     at = dict(where)
@@ -529,8 +528,8 @@ def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | N
         for i in np.flatnonzero(arr)
     }
     try:
-        lf, rf = (_digits30(_entry_at(t, cell), point, subs) for t in (lhs, rhs))
-    except (ValueError, TypeError, KeyError, ZeroDivisionError):
+        lf, rf = numeric.digits30((lhs, rhs), cell, point, values)
+    except (numeric.EvalError, ValueError, TypeError, ZeroDivisionError):
         return None
     if abs(lf - rf) <= 1e-20 * (1 + abs(lf) + abs(rf)):
         return None
@@ -552,65 +551,6 @@ def _sparse_entries(shown: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]
 
 def _names(point: Mapping[sympy.Symbol, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((s.name, v) for s, v in point.items()))
-
-
-def _entry_at(side: Term, cell) -> sympy.Expr:  # type: ignore[no-untyped-def]
-    if cell is not None:
-        side = Entry(side, sympy.Integer(cell[0]), sympy.Integer(cell[1]))
-    return expand_entries(side)
-
-
-def _digits30(e: sympy.Basic, env: Mapping, entries: Mapping) -> Any:
-    """Evaluate a scalar with 30-digit mpmath arithmetic; unlisted entries are 0."""
-    import mpmath
-
-    with mpmath.workdps(30):
-        return _mp(e, dict(env), entries, mpmath)
-
-
-def _mp(e, env, entries, mp):  # type: ignore[no-untyped-def]
-    if e.is_Rational:
-        return mp.mpf(int(e.p)) / int(e.q)
-    if isinstance(e, sympy.Symbol):
-        return mp.mpf(env[e])
-    if isinstance(e, sympy.Add):
-        return mp.fsum(_mp(a, env, entries, mp) for a in e.args)
-    if isinstance(e, sympy.Mul):
-        return mp.fprod(_mp(a, env, entries, mp) for a in e.args)
-    if isinstance(e, sympy.Pow):
-        return _mp(e.base, env, entries, mp) ** _mp(e.exp, env, entries, mp)
-    if isinstance(e, sympy.exp):
-        return mp.exp(_mp(e.args[0], env, entries, mp))
-    if isinstance(e, sympy.Indexed):
-        idx = tuple(int(_index_value(k, env)) for k in e.indices)
-        return mp.mpf(entries.get(sympy.Indexed(e.base, *idx), 0))
-    if isinstance(e, sympy.Sum):
-        return _mp_sum(e.function, list(e.limits), env, entries, mp)
-    if isinstance(e, sympy.Piecewise):
-        for value, cond in e.args:
-            if bool(cond.xreplace({k: sympy.Integer(v) for k, v in env.items()})):
-                return _mp(value, env, entries, mp)
-        raise ValueError(f"no branch of {e} applies")
-    if e.is_number:
-        return mp.mpf(sympy.N(e, 35))
-    raise TypeError(f"cannot evaluate {type(e).__name__}")
-
-
-def _mp_sum(body, limits, env, entries, mp):  # type: ignore[no-untyped-def]
-    if not limits:
-        return _mp(body, env, entries, mp)
-    v, lo, hi = limits[-1]
-    total = mp.mpf(0)
-    for k in summation_range(_index_value(lo, env), _index_value(hi, env), v):
-        total += _mp_sum(body, limits[:-1], {**env, v: k}, entries, mp)
-    return total
-
-
-def _index_value(e: sympy.Basic, env: Mapping) -> int:
-    v = sympy.sympify(e, strict=True).xreplace({k: sympy.Integer(x) for k, x in env.items()})
-    if not v.is_Integer:
-        raise ValueError(f"index {e} has no value")
-    return int(v)
 
 
 def _base(key: tuple) -> str:
@@ -805,9 +745,6 @@ def _entry_name(x: sympy.Basic) -> str:
 # ---- numeric --------------------------------------------------------------------------------
 
 
-_NUMERIC_POINTS = 2_000  # float64 evaluates every index point up to this many
-
-
 def numeric_check(
     lhs: Term,
     rhs: Term,
@@ -816,9 +753,10 @@ def numeric_check(
     seed: int = 0,
     assuming: Sequence[sympy.Basic] = (),
 ) -> WitnessResult:
-    """float64 random data: both sides agree within RTOL/ATOL at every index point evaluated.
+    """float64 random data: both sides agree within RTOL/ATOL at every index point.
 
-    A matrix claim is compared whole (every entry at once); a scalar one point by point.
+    The same walker as the exact witness (`symattn.evaluate`) with float64 arithmetic
+    (`numeric.Float64`): every index point at once, every entry of a matrix claim.
     """
     ranges = dict(ranges)
     generic = dict(ranges)
@@ -829,53 +767,36 @@ def numeric_check(
         return WitnessResult(
             None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
         )
-    whole = isinstance(lhs, MatExpr) and not assuming
     evidence = []
     for plan in plans:
         try:
             subs = sizes.substitution(plan)
-            too_large = _over_budget(lhs, rhs, subs)
-            if too_large is not None:
-                return WitnessResult(None, f"not evaluated: {too_large}")
-            env = numeric.Env(sizes=dict(subs), seed=seed)
-            env.learn(a, b)
-            env.scalars = {c: 0.5 + k for k, c in enumerate(scalars_of(a, b))}
-            points, total = index_points(
-                ranges if whole else generic, subs, assuming, limit=_NUMERIC_POINTS, seed=seed
+        except sizes.NoPlan as exc:
+            return WitnessResult(None, f"no evidence: {exc}")
+        too_large = _over_budget(lhs, rhs, subs)
+        if too_large is not None:
+            return WitnessResult(None, f"not evaluated: {too_large}")
+        at = {s: sympy.Integer(v) for s, v in subs.items()}
+        left, right = lhs.xreplace(at), rhs.xreplace(at)
+        rng = {v: _at(r, at) for v, r in ranges.items()}
+        f = evaluate.Evaluator(
+            numeric.Float64(seed), np.random.default_rng(seed), evaluate.learn_shapes(left, right)
+        )
+        try:
+            found, points = evaluate.compare(
+                f, left, right, evaluate.ordered(rng), [c.xreplace(at) for c in assuming]
             )
-            found = _float_compare(lhs, rhs, a, b, env, points, whole)
         except ReversedRange:
             raise
-        except (numeric.EvalError, sizes.NoPlan, ValueError) as exc:
+        except (evaluate.Unsupported, evaluate._Loop, numeric.EvalError, ValueError) as exc:
             return WitnessResult(None, f"numeric evaluation failed: {exc}")
-        if isinstance(found, str):
-            return WitnessResult(False, found)
-        per_point = found
-        if total is not None:
-            total *= per_point
-        ev = Evidence(_named(plan), "float64", len(points) * per_point, total, _unit(lhs))
-        evidence.append(ev)
+        if found is not None:
+            where, x, y = found
+            at_text = ", ".join(f"{k}={v}" for k, v in where) or "the claim"
+            return WitnessResult(
+                False, f"differ numerically at {at_text}: {float(x)!r} vs {float(y)!r}"
+            )
+        if isinstance(lhs, MatExpr):
+            points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
+        evidence.append(Evidence(_named(plan), "float64", points, points, _unit(lhs)))
     return _supported(evidence, f"agree within rtol={numeric.RTOL}, atol={numeric.ATOL}")
-
-
-def _float_compare(lhs, rhs, a, b, env, points, whole) -> int | str:  # type: ignore[no-untyped-def]
-    """Entries compared per point, or a message saying where the sides differ."""
-    per_point = 1
-    for point in points:
-        env.indices = dict(point)
-        where = [f"{k}={v}" for k, v in _names(point)]
-        if whole:
-            x, y = numeric.matrix(lhs, env), numeric.matrix(rhs, env)
-            if x.shape != y.shape:
-                raise numeric.IllFormed(f"the sides are {x.shape} and {y.shape} here")
-            per_point = x.size
-            bad = numeric.far(x, y)
-            if len(bad):
-                r, c = (int(k) for k in bad[0])
-                at = ", ".join([*where, f"row={r + 1}", f"col={c + 1}"])
-                return f"differ numerically at {at}: {x[r, c]!r} vs {y[r, c]!r}"
-        else:
-            u, w = numeric.scalar(a, env), numeric.scalar(b, env)
-            if not numeric.close(u, w):
-                return f"differ numerically at {', '.join(where) or 'the claim'}: {u!r} vs {w!r}"
-    return per_point

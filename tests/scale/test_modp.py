@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn import modp
+from symattn.evaluate import Evaluator, matvec
 from symattn.attention import single_head
 from symattn.dims import n
 from symattn.expr import (
@@ -71,7 +72,7 @@ def test_power_and_inverse_at_p_minus_1(p):
 
 
 def test_inverse_of_zero_asks_for_a_new_point():
-    with pytest.raises(modp._Resample):
+    with pytest.raises(modp.Resample):
         modp.inverse(np.array([3, 0]), modp.PRIMES[0])
 
 
@@ -81,10 +82,10 @@ def test_field_values_at_p_minus_1_match_exact_rationals():
     Q, K, V = MatSym("Q", 3, 4096), MatSym("K", 3, 4096), MatSym("V", 3, 2)
     term = Scale(sympy.Rational(1, 8), Q @ K.T) @ V
 
-    def minus_one(key, shape, rng, p):
+    def minus_one(key, shape, rng):
         return np.full(shape, p - 1, dtype=np.int64)
 
-    f = modp.Field(p, np.random.default_rng(0), modp.learn_shapes(term), minus_one)
+    f = Evaluator(modp.ModP(p), np.random.default_rng(0), modp.learn_shapes(term), minus_one)
     value = f.mat(term)
     # every entry: sum_k (4096 / 8) * (-1) = -3 * 512
     expected = sympy.Rational(-3 * 4096, 8)
@@ -93,7 +94,7 @@ def test_field_values_at_p_minus_1_match_exact_rationals():
 
 def test_softmax_rows_sum_to_one_in_the_field():
     S = MatSym("S", 5, 5)
-    f = modp.Field(modp.PRIMES[1], np.random.default_rng(3), modp.learn_shapes(S))
+    f = Evaluator(modp.ModP(modp.PRIMES[1]), np.random.default_rng(3), modp.learn_shapes(S))
     for w in (Softmax(S), Softmax(CausalMask(S))):
         rows = f.mat(w @ Ones(5, 1))
         assert (rows == 1).all()
@@ -220,9 +221,10 @@ def test_row_blocks_share_one_product_per_trial():
     from symattn.attention import multi_head
 
     mh = multi_head(n=3, d=8, d_v=2, H=4, d_k=2)
-    f = modp.Field(modp.PRIMES[0], np.random.default_rng(0), modp.learn_shapes(mh.output))
+    p = modp.PRIMES[0]
+    f = Evaluator(modp.ModP(p), np.random.default_rng(0), modp.learn_shapes(mh.output))
     x = f.probe(8)
-    assert np.array_equal(modp.matvec(f, mh.output, x), modp.matmul(f.mat(mh.output), x, f.p))
-    assert np.array_equal(modp.matvec(f, mh.blockwise, x), modp.matvec(f, mh.output, x))
+    assert np.array_equal(matvec(f, mh.output, x), modp.matmul(f.mat(mh.output), x, p))
+    assert np.array_equal(matvec(f, mh.blockwise, x), matvec(f, mh.output, x))
     whole = [k for k in f.products if k[0] == mh.W_O]
     assert len(whole) == 1  # W_O x, computed once; every W_O^(h) x is a slice of it

@@ -20,7 +20,7 @@ def test_scale_page_names_the_public_api():
     from symattn import modp, witness
 
     page = DOC.read_text(encoding="utf-8")
-    for name in ("check", "shrink", "matmul", "power", "inverse", "rational", "Field"):
+    for name in ("check", "shrink", "matmul", "power", "inverse", "rational", "ModP"):
         assert hasattr(modp, name) and f"`{name}(" in page, name
     for name in ("exact", "expansion_cost", "EXPAND_LIMIT"):
         assert hasattr(witness, name) and name in page, name

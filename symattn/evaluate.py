@@ -1,0 +1,665 @@
+"""The one evaluator of kernel expressions: a walker over the nodes with pluggable arithmetic.
+
+Imports numpy, sympy and the kernel's expr, ranges and semantics; the arithmetics live beside it
+(`modp.ModP`: exact mod p; `numeric.Float64`) and are passed in, so there is one walker and one
+meaning of every node, sum and index, whatever the numbers are.
+
+Free indices can be bound to whole axes (`bind`), so a claim is evaluated at every index point at
+once; a matrix that depends on such an index is evaluated value by value instead (`_Loop`).
+Sums follow `symattn.semantics`: an empty range is 0, a reversed range is refused.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+import numpy as np
+import sympy
+
+from symattn.expr import (
+    CausalMask,
+    ColSoftmax,
+    Concat,
+    Dot,
+    Entry,
+    FromColumn,
+    HeadSym,
+    MatAdd,
+    MatExpr,
+    MatMul,
+    MatSum,
+    MatSym,
+    Ones,
+    Row,
+    RowBlock,
+    Scale,
+    Softmax,
+    Transpose,
+    named_shapes,
+)
+from symattn.semantics import summation_range
+
+Range = tuple[sympy.Expr, sympy.Expr]
+Draw = Callable[[tuple, tuple[int, int], np.random.Generator], np.ndarray]
+
+
+class Unsupported(Exception):
+    """A node or value this arithmetic cannot take; the caller tries another witness."""
+
+
+class IllFormedHere(Unsupported):
+    """The claim is ill-formed at these sizes: it reads an entry, row or block outside its
+    matrix, or uses one name with two shapes."""
+
+
+class Resample(Exception):
+    """A denominator vanished at this random point: the point is drawn again."""
+
+
+class _Loop(Exception):
+    """A matrix depends on an index bound to a whole range: evaluate that index value by value."""
+
+    def __init__(self, var: sympy.Symbol):
+        super().__init__(str(var))
+        self.var = var
+
+
+class Arithmetic:
+    """How values are drawn and combined. Subclasses: `modp.ModP`, `numeric.Float64`."""
+
+    name = "arithmetic"
+    dtype: Any = np.float64
+    probes = False  # compare matrices as L x = R x for a random x (exact arithmetics only)
+
+    def draw(self, key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def adopt(self, arr: np.ndarray) -> np.ndarray:
+        """Values supplied from outside (a user's draw), brought into this arithmetic."""
+        return np.asarray(arr, dtype=self.dtype)
+
+    def constant(self, e: sympy.Basic, ev: Evaluator) -> Any:
+        raise NotImplementedError
+
+    def index(self, v: Any) -> Any:
+        """An index value used as a number in a formula."""
+        raise NotImplementedError
+
+    def add(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def mul(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def inverse(self, a: Any) -> Any:
+        raise NotImplementedError
+
+    def power(self, a: Any, k: int) -> Any:
+        raise NotImplementedError
+
+    def exp(self, a: Any, ev: Evaluator) -> Any:
+        raise NotImplementedError
+
+    def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
+        """`base ** exponent` for a non-integer exponent (`d_k^{-1/2}` at a size)."""
+        raise Unsupported(f"cannot evaluate the power {e} in {self.name}")
+
+    def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def total(self, a: np.ndarray, axis: int, keepdims: bool = False) -> Any:
+        raise NotImplementedError
+
+    def times(self, a: Any, count: int) -> Any:
+        """`a` added `count` times."""
+        raise NotImplementedError
+
+    def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
+        raise NotImplementedError
+
+    def equal(self, x: Any, y: Any) -> Any:
+        """Elementwise: are the two values the same in this arithmetic?"""
+        raise NotImplementedError
+
+
+class Evaluator:
+    """One evaluation point: leaf matrices, atoms and the values of the indices in scope."""
+
+    def __init__(
+        self,
+        arith: Arithmetic,
+        rng: np.random.Generator,
+        shapes: Mapping[str, tuple[int, int]],
+        draw: Draw | None = None,
+    ):
+        self.arith, self.rng, self.shapes, self.draw = arith, rng, dict(shapes), draw
+        self.leaves: dict[tuple, np.ndarray] = {}
+        self.env: dict[sympy.Symbol, Any] = {}
+        self.depth = 0
+        self.cache: dict[tuple, np.ndarray] = {}
+        self.products: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self.oracle: dict[Any, Any] = {}  # exp as a random function, for exact arithmetics
+        self.atoms: dict[sympy.Basic, Any] = {}  # algebraic numbers as free elements
+        self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+
+    # -- leaves --
+    def leaf(self, key: tuple, shape: tuple[int, int]) -> np.ndarray:
+        arr = self.leaves.get(key)
+        if arr is None:
+            if self.draw is not None:
+                arr = self.arith.adopt(self.draw(key, shape, self.rng))
+            else:
+                arr = self.arith.draw(key, shape, self.rng)
+            self.leaves[key] = arr
+        if arr.shape != shape:
+            raise IllFormedHere(f"{key[0]} is used with shapes {arr.shape} and {shape}")
+        return arr
+
+    def variable(self, s: sympy.Symbol) -> Any:
+        """A free scalar such as `c` in `c A`: a genuine variable, drawn like an entry."""
+        return self.leaf(("scalar", s.name), (1, 1))[0, 0]
+
+    def probe(self, width: int) -> np.ndarray:
+        """A random column vector (the same one for both sides of the claim)."""
+        return self.leaf(("probe", width), (width, 1))
+
+    # -- indices --
+    def deps(self, e: sympy.Basic) -> tuple[sympy.Symbol, ...]:
+        syms = self._free.get(e)
+        if syms is None:
+            syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
+        return tuple(s for s in syms if s in self.env)
+
+    def index(self, e: sympy.Expr) -> Any:
+        """An index expression as an int (or an int array when it ranges over an axis)."""
+        if e.is_Integer:
+            return int(e)
+        if isinstance(e, sympy.Symbol):
+            if e in self.env:
+                return self.env[e]
+            raise Unsupported(f"no value for the index {e}")
+        if isinstance(e, sympy.Add):
+            return sum((self.index(a) for a in e.args), 0)
+        if isinstance(e, sympy.Mul):
+            return math.prod((self.index(a) for a in e.args), start=1)
+        raise Unsupported(f"cannot use {e} as an index")
+
+    def one(self, e: sympy.Expr) -> int:
+        """An index expression that must be a single int here."""
+        v = self.index(e)
+        if isinstance(v, np.ndarray):
+            raise _Loop(next(s for s in self.deps(e) if isinstance(self.env[s], np.ndarray)))
+        return int(v)
+
+    def size(self, e: sympy.Expr) -> int:
+        v = self.one(e)
+        if v < 1:
+            raise Unsupported(f"size {e} is {v}")
+        return v
+
+    def shape(self, m: MatExpr) -> tuple[int, int]:
+        return (self.size(m.rows), self.size(m.cols))
+
+    # -- values --
+    def mat(self, m: MatExpr) -> np.ndarray:
+        """A matrix expression as an array; cached per values of the indices it depends on."""
+        values = []
+        for s in self.deps(m):
+            v = self.env[s]
+            if isinstance(v, np.ndarray):
+                raise _Loop(s)
+            values.append(v)
+        key = (m, tuple(values))
+        out = self.cache.get(key)
+        if out is None:
+            f = _MATRIX.get(type(m))
+            if f is None:
+                raise Unsupported(f"{type(m).__name__} has no evaluation")
+            out = self.cache[key] = f(self, m)
+        return out
+
+    def scalar(self, e: sympy.Basic) -> Any:
+        """A scalar (an array when it ranges over index axes)."""
+        if e.is_Number or e.is_NumberSymbol or e in (sympy.oo, -sympy.oo):
+            return self.arith.constant(e, self)
+        f = _SCALAR.get(type(e))
+        if f is not None:
+            return f(self, e)
+        if isinstance(e, sympy.Symbol):
+            return _symbol(self, e)
+        if e.is_number:
+            return self.arith.constant(e, self)
+        raise Unsupported(f"{type(e).__name__} has no evaluation")
+
+    def bind(self, v: sympy.Symbol, lo: int, hi: int, body: Callable[[], Any]) -> Any:
+        """Run `body` with `v` bound to the axis lo..hi."""
+        old, d = self.env.get(v, _MISSING), self.depth
+        self.env[v] = np.arange(lo, hi + 1, dtype=np.int64).reshape((-1,) + (1,) * d)
+        self.depth = d + 1
+        try:
+            return body()
+        finally:
+            self.depth = d
+            if old is _MISSING:
+                self.env.pop(v, None)
+            else:
+                self.env[v] = old
+
+    def fix(self, v: sympy.Symbol, value: int, body: Callable[[], Any]) -> Any:
+        old = self.env.get(v, _MISSING)
+        self.env[v] = value
+        try:
+            return body()
+        finally:
+            if old is _MISSING:
+                self.env.pop(v, None)
+            else:
+                self.env[v] = old
+
+
+_MISSING = object()
+
+
+# ---- matrix nodes -------------------------------------------------------------------------
+
+
+def _label(m: MatExpr) -> str:
+    return m.args[0].name  # the Str's text, without sympy's printer
+
+
+def _leaf(f: Evaluator, m: MatSym) -> np.ndarray:
+    return f.leaf((_label(m),), f.shape(m))
+
+
+def _head(f: Evaluator, m: HeadSym) -> np.ndarray:
+    return f.leaf((_label(m), f.one(m.head)), f.shape(m))
+
+
+def _column(f: Evaluator, m: FromColumn) -> np.ndarray:
+    rows, cols = f.shape(m)
+    return np.repeat(f.leaf((_label(m), "column"), (rows, 1)), cols, axis=1)
+
+
+def _scale(f: Evaluator, m: Scale) -> np.ndarray:
+    return f.arith.mul(_scale_value(f, m), f.mat(m.args[1]))
+
+
+def _scale_value(f: Evaluator, m: Scale) -> Any:
+    c = f.scalar(m.scalar)
+    if isinstance(c, np.ndarray) and c.ndim:
+        raise Unsupported(f"scale {m.scalar} is not a single number here")
+    return c
+
+
+def _softmax(f: Evaluator, m: MatExpr, axis: int) -> np.ndarray:
+    s = m.args[0]
+    keep = None
+    if isinstance(s, CausalMask):
+        rows, cols = f.shape(s)
+        tri = np.triu if s.upper else np.tril
+        keep = tri(np.ones((rows, cols), dtype=bool))
+        s = s.args[0]
+    return f.arith.softmax(f.mat(s), keep, axis, f)
+
+
+def _mask(f: Evaluator, m: CausalMask) -> np.ndarray:
+    s = f.mat(m.args[0])
+    tri = np.triu if m.upper else np.tril
+    keep = tri(np.ones(s.shape, dtype=bool))
+    return np.where(keep, s, f.arith.constant(-sympy.oo, f))
+
+
+def _row(f: Evaluator, m: Row) -> np.ndarray:
+    a = f.mat(m.args[0])
+    i = _in_range(f.one(m.index), a.shape[0], m)
+    return a[i - 1 : i]
+
+
+def _rowblock(f: Evaluator, m: RowBlock) -> np.ndarray:
+    a = f.mat(m.args[0])
+    h, size = f.one(m.head), f.size(m.args[2])
+    _in_range((h - 1) * size + 1, a.shape[0], m)
+    _in_range(h * size, a.shape[0], m)
+    return a[(h - 1) * size : h * size]
+
+
+def _concat(f: Evaluator, m: Concat) -> np.ndarray:
+    return np.hstack([f.mat(m.member(h)) for h in range(1, f.size(m.count) + 1)])
+
+
+def _matsum(f: Evaluator, m: MatSum) -> np.ndarray:
+    v, lo, hi = m.limits
+    total = np.zeros(f.shape(m), dtype=f.arith.dtype)
+    for k in summation_range(f.one(lo), f.one(hi), v):
+        total = f.arith.add(total, f.fix(v, k, lambda: f.mat(m.body)))
+    return total
+
+
+def _in_range(i: int, size: int, where: object) -> int:
+    if not 1 <= i <= size:
+        raise IllFormedHere(f"index {i} outside 1..{size} in {where}")
+    return i
+
+
+_MATRIX: dict[type, Callable[[Evaluator, Any], np.ndarray]] = {
+    MatSym: _leaf,
+    HeadSym: _head,
+    FromColumn: _column,
+    Ones: lambda f, m: np.ones(f.shape(m), dtype=f.arith.dtype),
+    MatMul: lambda f, m: f.arith.matmul(f.mat(m.args[0]), f.mat(m.args[1])),
+    MatAdd: lambda f, m: f.arith.add(f.mat(m.args[0]), f.mat(m.args[1])),
+    Scale: _scale,
+    Transpose: lambda f, m: f.mat(m.args[0]).T,
+    Softmax: lambda f, m: _softmax(f, m, 1),
+    ColSoftmax: lambda f, m: _softmax(f, m, 0),
+    CausalMask: _mask,
+    Row: _row,
+    RowBlock: _rowblock,
+    Concat: _concat,
+    MatSum: _matsum,
+}
+
+
+# ---- scalar nodes -------------------------------------------------------------------------
+
+
+def _symbol(f: Evaluator, e: sympy.Symbol) -> Any:
+    if e in f.env:
+        return f.arith.index(f.env[e])
+    if e.is_integer:
+        raise Unsupported(f"no value for {e}")
+    return f.variable(e)
+
+
+def _add(f: Evaluator, e: sympy.Add) -> Any:
+    acc: Any = None
+    for a in e.args:
+        x = f.scalar(a)
+        acc = x if acc is None else f.arith.add(acc, x)
+    return acc
+
+
+def _mul(f: Evaluator, e: sympy.Mul) -> Any:
+    acc: Any = None
+    for a in e.args:
+        x = f.scalar(a)
+        acc = x if acc is None else f.arith.mul(acc, x)
+    return acc
+
+
+def _pow(f: Evaluator, e: sympy.Pow) -> Any:
+    if e.exp.is_Integer:
+        k = int(e.exp)
+        base = f.scalar(e.base)
+        if k < 0:
+            base, k = f.arith.inverse(base), -k
+        return f.arith.power(base, k)
+    if e.is_number:
+        return f.arith.constant(e, f)  # sqrt(2)
+    return f.arith.real_power(f.scalar(e.base), f.scalar(e.exp), e)
+
+
+def _sum(f: Evaluator, e: sympy.Sum) -> Any:
+    return _sum_limits(f, e.function, list(e.limits))
+
+
+def _sum_limits(f: Evaluator, body: sympy.Expr, limits: list) -> Any:
+    if not limits:
+        return f.scalar(body)
+    v, lo, hi = limits[-1]  # sympy lists the innermost limit first
+    a, b = f.one(lo), f.one(hi)
+    if b < a:
+        summation_range(a, b, v)  # refuses a reversed range; hi = lo - 1 is the empty sum
+        return f.arith.constant(sympy.Integer(0), f)
+    d = f.depth
+    try:
+        val = f.bind(v, a, b, lambda: _sum_limits(f, body, limits[:-1]))
+    except _Loop as exc:
+        if exc.var != v:
+            raise
+        total: Any = None
+        for k in range(a, b + 1):
+            x = f.fix(v, k, lambda: _sum_limits(f, body, limits[:-1]))
+            total = x if total is None else f.arith.add(total, x)
+        return total
+    return _reduce(f, np.asarray(val), d, b - a + 1)
+
+
+def _reduce(f: Evaluator, val: np.ndarray, d: int, length: int) -> Any:
+    """Sum over the axis at position d from the right (absent or broadcast: times length)."""
+    if val.ndim <= d:
+        return f.arith.times(val, length)
+    if val.shape[0] == 1:
+        return f.arith.times(val[0], length)
+    return f.arith.total(val, axis=0)
+
+
+def _indexed(f: Evaluator, e: sympy.Indexed) -> Any:
+    name = str(e.base.label)
+    idx = [f.index(k) for k in e.indices]
+    if name not in f.shapes:
+        raise Unsupported(f"no shape known for {name}")
+    rows, cols = f.shapes[name]
+    if name.endswith("^()") and len(idx) == 3:
+        h, i, j = idx
+        top = int(np.max(h))
+        _check(h, top + 1, name)
+        arr = np.stack([f.leaf((name[:-3], k), (rows, cols)) for k in range(1, top + 1)])
+        return arr[_at(h), _at(_check(i, rows, name)), _at(_check(j, cols, name))]
+    if len(idx) == 1:
+        col = f.leaf((name, "column"), (rows, 1))
+        return col[_at(_check(idx[0], rows, name)), 0]
+    if len(idx) != 2:
+        raise Unsupported(f"{e} has {len(idx)} indices")
+    arr = f.leaf((name,), (rows, cols))
+    return arr[_at(_check(idx[0], rows, name)), _at(_check(idx[1], cols, name))]
+
+
+def _check(i: Any, size: int, name: object) -> Any:
+    if isinstance(i, int):
+        bad = not 1 <= i <= size
+    else:
+        bad = bool(np.min(i) < 1 or np.max(i) > size)
+    if bad:
+        raise IllFormedHere(f"an index of {name} leaves 1..{size}")
+    return i
+
+
+def _at(i: object) -> Any:
+    return i - 1  # type: ignore[operator]
+
+
+def _entry(f: Evaluator, e: Entry) -> Any:
+    m = f.mat(e.matrix)
+    i = _check(f.index(e.args[1]), m.shape[0], e.matrix)
+    j = _check(f.index(e.args[2]), m.shape[1], e.matrix)
+    return m[_at(i), _at(j)]
+
+
+def _rows(f: Evaluator, u: MatExpr) -> np.ndarray:
+    """A row vector, or a stack of rows when its row index ranges over an axis."""
+    if isinstance(u, Row) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(u.args[0])):
+        m = f.mat(u.args[0])
+        return m[_at(_check(f.index(u.index), m.shape[0], u))]
+    return f.mat(u)[0]
+
+
+def _dot(f: Evaluator, e: Dot) -> Any:
+    u, v = _rows(f, e.args[0]), _rows(f, e.args[1])
+    return f.arith.total(f.arith.mul(u, v), axis=-1)
+
+
+def _piecewise(f: Evaluator, e: sympy.Piecewise) -> Any:
+    out: Any = None
+    for value, cond in reversed(e.args):
+        x = f.scalar(value)
+        out = x if out is None else np.where(_truth(f, cond), x, out)
+    return out
+
+
+def _truth(f: Evaluator, cond: sympy.Basic) -> Any:
+    if cond in (sympy.true, sympy.false):
+        return bool(cond)
+    if isinstance(cond, sympy.core.relational.Relational):
+        a, b = f.index(cond.lhs), f.index(cond.rhs)
+        ops = {"<=": np.less_equal, ">=": np.greater_equal, "<": np.less, ">": np.greater}
+        ops |= {"==": np.equal, "!=": np.not_equal}
+        return ops[cond.rel_op](a, b)
+    if isinstance(cond, (sympy.And, sympy.Or)):
+        # the parts may range over different index axes: combine them by broadcasting
+        op = np.logical_and if isinstance(cond, sympy.And) else np.logical_or
+        return functools.reduce(op, [_truth(f, c) for c in cond.args])
+    raise Unsupported(f"cannot decide {cond}")
+
+
+_SCALAR: dict[type, Callable[[Evaluator, Any], Any]] = {
+    sympy.Add: _add,
+    sympy.Mul: _mul,
+    sympy.Pow: _pow,
+    sympy.exp: lambda f, e: f.arith.exp(f.scalar(e.args[0]), f),
+    sympy.Sum: _sum,
+    sympy.Indexed: _indexed,
+    Entry: _entry,
+    Dot: _dot,
+    sympy.Piecewise: _piecewise,
+}
+
+
+def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
+    """Explicit shapes of the named matrices, so bare entries like `Q[i, r]` can be evaluated."""
+    return {
+        label: (int(rows), int(cols))
+        for label, (rows, cols) in named_shapes(*terms).items()
+        if rows.is_Integer and cols.is_Integer
+    }
+
+
+# ---- comparing two sides at every index point ---------------------------------------------
+
+
+def compare(f: Evaluator, lhs, rhs, free, assuming):  # type: ignore[no-untyped-def]
+    """(first differing point as ((name, value), ...), left, right) or None, and the number of
+    index points compared (entries count once per point for a matrix claim)."""
+    matrix = isinstance(lhs, MatExpr)
+    return _walk(f, lhs, rhs, list(free), assuming, matrix, ())
+
+
+def _walk(f: Evaluator, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
+    if not free:
+        return _leaf_compare(f, lhs, rhs, assuming, matrix, fixed)
+    (v, (lo, hi)), rest = free[0], free[1:]
+    a, b = f.one(sympy.sympify(lo, strict=True)), f.one(sympy.sympify(hi, strict=True))
+    if b < a:
+        return None, 0
+    if not matrix:
+        try:
+            return f.bind(v, a, b, lambda: _walk(f, lhs, rhs, rest, assuming, matrix, fixed))
+        except _Loop as exc:
+            if exc.var != v:
+                raise
+    total = 0
+    for k in range(a, b + 1):
+        here = fixed + ((v.name, k),)
+        found, count = f.fix(v, k, partial(_walk, f, lhs, rhs, rest, assuming, matrix, here))
+        total += count
+        if found is not None:
+            return found, total
+    return None, total
+
+
+def _leaf_compare(f: Evaluator, lhs, rhs, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
+    if matrix:
+        if not all(bool(_truth(f, c)) for c in assuming):
+            return None, 0
+        if f.arith.probes:
+            # Freivalds: L x = R x for a random vector x, one more variable of degree 1. Both
+            # sides are linear in x, so a difference here is a difference of the matrices.
+            probe = f.probe(f.size(lhs.cols))
+            if np.array_equal(matvec(f, lhs, probe), matvec(f, rhs, probe)):
+                return None, 1
+        x, y = f.mat(lhs), f.mat(rhs)
+        if x.shape != y.shape:
+            raise Unsupported(f"the sides are {x.shape} and {y.shape} here")
+    else:
+        x, y = np.asarray(f.scalar(lhs)), np.asarray(f.scalar(rhs))
+    keep = np.asarray(True)
+    for cond in assuming:
+        keep = keep & np.asarray(_truth(f, cond))
+    axes = _axes(f)
+    if axes:  # count the points where the hypotheses hold, over every bound axis
+        keep = np.broadcast_arrays(keep, *(f.env[s] for s in axes))[0]
+    x, y, keep = np.broadcast_arrays(x, y, keep)
+    count = 1 if matrix else int(np.count_nonzero(keep))
+    bad = np.argwhere(~np.asarray(f.arith.equal(x, y), dtype=bool) & keep)
+    if len(bad) == 0:
+        return None, count
+    pos = tuple(int(k) for k in bad[0])
+    where = list(fixed)
+    if matrix:
+        where += [("row", pos[-2] + 1), ("col", pos[-1] + 1)]
+    else:
+        for k, s in enumerate(reversed(axes)):
+            arr = np.ravel(f.env[s])
+            at = len(pos) - 1 - k
+            where.append((s.name, int(arr[pos[at] if 0 <= at < len(pos) else 0])))
+        where.sort()
+    return (tuple(where), x[tuple(bad[0])], y[tuple(bad[0])]), count
+
+
+def matvec(f: Evaluator, m: MatExpr, x: np.ndarray) -> np.ndarray:
+    """`m @ x` for a column vector x, right to left, never forming a product of matrices."""
+    ar = f.arith
+    if isinstance(m, MatMul):
+        return matvec(f, m.args[0], _matvec_cached(f, m.args[1], x))
+    if isinstance(m, MatAdd):
+        return ar.add(matvec(f, m.args[0], x), matvec(f, m.args[1], x))
+    if isinstance(m, Scale) and not any(isinstance(f.env[s], np.ndarray) for s in f.deps(m)):
+        return ar.mul(_scale_value(f, m), matvec(f, m.args[1], x))
+    if isinstance(m, Concat):
+        width = f.size(m.body.cols)
+        total = np.zeros((f.size(m.rows), 1), dtype=ar.dtype)
+        for h in range(1, f.size(m.count) + 1):
+            part = x[(h - 1) * width : h * width]
+            total = ar.add(total, matvec(f, m.member(h), part))
+        return total
+    if isinstance(m, MatSum):
+        v, lo, hi = m.limits
+        total = np.zeros((f.size(m.rows), 1), dtype=ar.dtype)
+        for k in summation_range(f.one(lo), f.one(hi), v):
+            total = ar.add(total, f.fix(v, k, partial(matvec, f, m.body, x)))
+        return total
+    if isinstance(m, RowBlock):
+        # W_O^{(h)} x is a block of W_O x: one product of W_O serves every head and both sides
+        h, size = f.one(m.head), f.size(m.args[2])
+        whole = _matvec_cached(f, m.args[0], x)
+        _in_range(h * size, whole.shape[0], m)
+        return whole[(h - 1) * size : h * size]
+    return ar.matmul(f.mat(m), x)
+
+
+def _matvec_cached(f: Evaluator, m: MatExpr, x: np.ndarray) -> np.ndarray:
+    key = (m, tuple(f.env[s] for s in f.deps(m)), id(x))
+    hit = f.products.get(key)
+    if hit is None or hit[0] is not x:  # the id of a freed vector may be reused
+        hit = f.products[key] = (x, matvec(f, m, x))
+    return hit[1]
+
+
+def _axes(f: Evaluator) -> list[sympy.Symbol]:
+    """Index symbols bound to axes, outermost (depth 0) last."""
+    arrays = [(np.ndim(v), s) for s, v in f.env.items() if isinstance(v, np.ndarray)]
+    return [s for _, s in sorted(arrays, key=lambda x: -x[0])]
+
+
+def ordered(ranges: Mapping[sympy.Symbol, Range]) -> Sequence[tuple[sympy.Symbol, Range]]:
+    """Free indices with their ranges, an index before any range that mentions it."""
+    from symattn.ranges import dependency_order
+
+    try:
+        return [(s, ranges[s]) for s in dependency_order(ranges)]
+    except ValueError as exc:
+        raise Unsupported(str(exc)) from None
