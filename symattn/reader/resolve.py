@@ -616,6 +616,10 @@ class Resolver:
             start, end = left.start, right.end
             a = checks.get(k, sizes[k] if not sizes[k].free_symbols else None)
             b = checks.get(k + 1, sizes[k + 1] if not sizes[k + 1].free_symbols else None)
+            if (a is None or b is None) and (k in checks or k + 1 in checks):
+                # a member whose value is known (d/H after d = 512, H = 8) next to a size that
+                # gets the chain's value: the known value is checked against the chain's
+                a, b = checks.get(k, value), checks.get(k + 1, value)
             if a is not None and b is not None:
                 pair = ((sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)),)
                 out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))

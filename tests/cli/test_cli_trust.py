@@ -248,6 +248,13 @@ def test_a_wrong_number_in_a_chain_is_rejected(tmp_path):
     assert results[-1]["kind"] == "false"
 
 
+def test_a_known_value_next_to_a_bound_size_is_checked(tmp_path):
+    path = _doc(tmp_path, "# Example\n\n$$H=8,\\quad d=512$$\n\n$$d/H=d_k=32$$\n")
+    code, results = _check_json(path)
+    assert code == 1, results
+    assert _claim(results, "d/H=d_k")["kind"] == "false"
+
+
 def test_a_relation_contradicting_a_binding_is_a_shape_error(tmp_path):
     path = _doc(tmp_path, "$d_v=d/H$\n\n# Example\n\n$$H=8,\\quad d=512,\\quad d_v=32$$\n")
     code, results = _check_json(path)
