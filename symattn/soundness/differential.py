@@ -331,10 +331,15 @@ def run_claims(
     front_ends: Sequence[str] = FRONT_ENDS,
     seconds: float = 10.0,
     progress: bool = False,
+    per_claim: Sequence[Sequence[str]] | None = None,
 ) -> list[Item]:
-    """Judge every claim (in `jobs` processes)."""
+    """Judge every claim (in `jobs` processes) under `contexts` (default: all), or under
+    `per_claim[k]` for claim k (a CI sample that rotates the contexts)."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
-    tasks = [(c, names, tuple(front_ends), seconds) for c in claims]
+    tasks = [
+        (c, tuple(per_claim[k]) if per_claim is not None else names, tuple(front_ends), seconds)
+        for k, c in enumerate(claims)
+    ]
     out: list[Item] = []
     start = time.monotonic()
     if jobs <= 1:
