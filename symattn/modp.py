@@ -551,6 +551,8 @@ def _differs(lhs, rhs, point, cell, shapes, draw, primes=PRIMES[:2]):  # type: i
 def _minimise(values: dict[tuple, np.ndarray], differs: Callable, budget: int) -> None:
     """Zero blocks of entries, halving the block size, while `differs()` stays true."""
     keys = list(values)
+    if not keys:  # the sides differ with no entry at all (an empty sum against 1)
+        return
     sizes = [values[k].size for k in keys]
     flat = np.concatenate([values[k].ravel() for k in keys])
     start = 0

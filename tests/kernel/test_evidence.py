@@ -172,3 +172,12 @@ def test_float64_compares_whole_matrices_and_says_how_many_entries():
         sizes = dict(ev.sizes)
         assert ev.points == sizes["n"] ** 2
     assert re.search(r"in float64 at d_k=\d, n=\d: all \d+ entries", str(result.evidence[0]))
+
+
+def test_a_difference_with_no_entry_at_all_has_a_counterexample():
+    # found by the differential suite: at i = 1 the left side is an empty sum, so the shrinking
+    # of the counterexample starts from no entries at all
+    A = MatSym("S", 5, 5)
+    v = prove_equal(sympy.Sum(Softmax(2 * A)[i, j], (j, 1, i - 1)), sympy.Integer(1))
+    assert v.status == "false", v.summary()
+    assert "every entry=0" in str(v.counterexample)
