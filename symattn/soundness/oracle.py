@@ -730,11 +730,39 @@ def points(free: Sequence[tuple[str, Dim]], plan: Mapping[str, int], seed: int) 
     return pts
 
 
+def with_inferred_ranges(c: ClaimSpec, shapes: Shapes) -> ClaimSpec:
+    """A free index ranges over the dim it indexes (rows of `M` in `M_{ij}` or `m_i`, cols of
+    `M` in `M_{ij}`), as a reader of the claim infers it; the declared range is kept when the
+    index indexes nothing, or dims that differ under the context."""
+    found: dict[str, list[Dim]] = {}
+    for side in (c.lhs, c.rhs):
+        for x in nodes(side):
+            pairs: list[tuple[Ix, Dim]] = []
+            if isinstance(x, Entry):
+                rows, cols = shapes.mat(x.m)
+                pairs = [(x.i, rows), (x.j, cols)]
+            elif isinstance(x, Row):
+                pairs = [(x.i, shapes.mat(x.a)[0])]
+            for e, dim in pairs:
+                if len(e.terms) == 1 and e.terms[0][1] == 1 and e.const == 0:
+                    found.setdefault(e.terms[0][0], []).append(dim)
+    free = []
+    for name, declared in c.free:
+        dims = found.get(name, [])
+        if dims and all(shapes.eq(dims[0], x) for x in dims[1:]):
+            free.append((name, dims[0]))
+        else:
+            free.append((name, declared))
+    return ClaimSpec(c.lhs, c.rhs, tuple(free))
+
+
 def decide_at(c: ClaimSpec, plan: Mapping[str, int], seeds: Sequence[int] = (0, 1)) -> Decision:
     """Truth of the claim at one plan only (used for the sizes a 'checked' verdict lists)."""
     ctx = Context("at", explicit=dict(plan))
     try:
-        Shapes(ctx).claim(c)
+        shapes = Shapes(ctx)
+        shapes.claim(c)
+        c = with_inferred_ranges(c, shapes)
     except IllTyped as exc:
         return Decision("ill_typed", str(exc))
     return _evaluate(c, [dict(plan)], seeds)
@@ -751,7 +779,9 @@ def decide(c: ClaimSpec, ctx: Context = NO_ASSUMPTION, count: int = 3) -> Decisi
     'false'
     """
     try:
-        Shapes(ctx).claim(c)
+        shapes = Shapes(ctx)
+        shapes.claim(c)
+        c = with_inferred_ranges(c, shapes)
     except IllTyped as exc:
         return Decision("ill_typed", str(exc))
     ps = plans(ctx, count)
