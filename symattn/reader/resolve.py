@@ -153,6 +153,7 @@ class _Layer:
     families: dict[str, _Name] = field(default_factory=dict)
     bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
+    orient: dict[str, str] = field(default_factory=dict)
     line: int = 0
 
 
@@ -752,6 +753,11 @@ class Resolver:
             fam, head = None, None
             if isinstance(subject, ast.HeadSup):
                 fam, head = _plain_name(subject.operand), _head_symbol(subject.head)
+            vector = self._vector_of(subject)
+            if vector is not None and (
+                self._document_matrix(vector[0].upper()) or _fits_row(vector[1], shape)
+            ):
+                return self._vector_declaration(span, subject, vector, shape, start, end)
             if name is not None and (name in self.lookup_all() or _looks_like_matrix(name)):
                 return self._declare(span, name, False, shape, subject, start, end)
             if fam is not None and head is not None:
@@ -762,6 +768,81 @@ class Resolver:
             return self._shape_claim(span, value, shape, subject, start, end)
 
         return self._guard(span, start, end, run)
+
+    def _vector_of(self, node: ast.Node) -> tuple[str, MatExpr] | None:
+        """`q_i` (also bold) when Q is a matrix in force: its letter and row i of Q."""
+        if not (
+            isinstance(node, ast.Symbol)
+            and node.sub is not None
+            and node.font in _KEEP_FONTS
+            and len(node.name) == 1
+            and node.name.islower()
+        ):
+            return None
+        entry = self.lookup(node.name.upper())
+        if entry is None or self.lookup(_plain_name(node) or "") is not None:
+            return None
+        try:
+            idx = self._indices(node.sub)
+        except _Problem:
+            return None
+        if len(idx) != 1:
+            return None
+        m = self._symbol_term(node.name.upper(), None, entry)
+        return node.name, Row(m, idx[0])
+
+    def _vector_declaration(
+        self,
+        span: MathSpan,
+        subject: ast.Node,
+        vector: tuple[str, MatExpr],
+        shape: Shape,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        """`q_i\\in\\mathbb R^{1\\times d_k}` states the row convention (checked: row i of Q has
+        d_k entries); `k_j\\in\\mathbb R^{d_k}` (or `d_k\\times 1`) states that the document
+        writes the rows of K as columns: from here on `k_j` is `(row j of K)^T`, d_k × 1, so
+        `q_i^\\top k_j` is a 1 × 1 product there. Any other shape is a shape error."""
+        letter, row = vector
+        label = f"{plain(row)}, row {plain(row.args[1])} of {plain(row.args[0])},"
+        want = self._bind_shape(shape)
+        as_row = self._bind_shape(row.shape)
+        as_col = (as_row[1], as_row[0])
+        layer = self.layers[1] if self._top().kind != "example" else self._top()
+        if _same_shape(want, as_row) and not _same_shape(want, as_col):
+            layer.orient[letter] = "row"
+            msg = f"{label} is a row vector, {shape_str(as_row)}"
+            return _claim(span, start, end, "proved", msg)
+        if _same_shape(want, as_col) and not _same_shape(want, as_row):
+            layer.orient[letter] = "column"
+            msg = (
+                f"{label} is written as a column, {shape_str(as_col)}: "
+                f"the document's convention for {letter} from here on"
+            )
+            return _claim(span, start, end, "declared", msg)
+        if _same_shape(want, as_row):
+            return _claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
+        raise _Problem(
+            "shape_error",
+            f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
+            f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
+            subject,
+        )
+
+    def _document_matrix(self, name: str) -> bool:
+        """Declared or defined by the document, not only one of the chapter's conventions (a
+        document that says `\\mathbf k_i\\in\\mathbb R^d` without a K of its own means a vector
+        of its own, not a row of the conventional n × d_k K)."""
+        entry = self.lookup(name)
+        return entry is not None and entry.origin != "convention"
+
+    def orientation(self, letter: str) -> str:
+        """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`)."""
+        for layer in reversed(self.layers):
+            if letter in layer.orient:
+                return layer.orient[letter]
+        return "row"
 
     def lookup_all(self) -> set[str]:
         out: set[str] = set()
@@ -991,7 +1072,8 @@ class Resolver:
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
-            return Row(m, idx[0])
+            row = Row(m, idx[0])
+            return row.T if self.orientation(base) == "column" else row
         raise _not_understood(
             f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
             f"{base.upper()}_{{ij}} for an entry",
@@ -1248,6 +1330,12 @@ class Resolver:
         )
         assert isinstance(body, MatExpr)
         return Concat(body, h, count)
+
+
+def _fits_row(row: MatExpr, shape: Shape) -> bool:
+    """The shape of the row, or of the row written as a column."""
+    r, c = row.shape
+    return _same_shape(shape, (r, c)) or _same_shape(shape, (c, r))
 
 
 def _is_row(x: MatExpr) -> bool:

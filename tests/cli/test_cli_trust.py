@@ -84,6 +84,37 @@ def test_orientation_in_a_document(tmp_path):
     assert _claim(results, r"(QK^T)_{ij}=q_ik_j^\top")["kind"] == "verified"
 
 
+def test_declared_orientation_of_rows(tmp_path):
+    """`q_i\\in\\mathbb R^{1\\times d_k}` is the row convention (checked), `k_j\\in\\mathbb R^{d_k}`
+    says the document writes k_j as a column: then q_ik_j is the 1 x 1 product, q_i^T k_j^T the
+    d_k x d_k one. Neither declaration makes q_i or k_j a new matrix unrelated to Q and K."""
+    path = _doc(
+        tmp_path,
+        "$Q,K\\in\\mathbb R^{n\\times d_k}$, rows $q_i\\in\\mathbb R^{1\\times d_k}$ and "
+        "columns $k_j\\in\\mathbb R^{d_k}$.\n\n"
+        "$$(QK^T)_{ij}=q_ik_j$$\n\n$$(QK^T)_{ij}=q_i\\cdot k_j^\\top$$\n\n"
+        "$$q_ik_j=k_j^\\top q_i^\\top$$\n\n$$q_i^\\top k_j^\\top = q_ik_j$$\n\n"
+        "$$(QK^T)_{ij}=q_jk_i$$\n",
+    )
+    code, results = _check_json(path)
+    assert code == 1, results
+    kinds = {r["source"]: r["kind"] for r in results}
+    assert kinds["q_i\\in\\mathbb R^{1\\times d_k}"] == "verified"
+    assert kinds["k_j\\in\\mathbb R^{d_k}"] == "declaration"
+    assert kinds["(QK^T)_{ij}=q_ik_j"] == "verified"
+    assert kinds["(QK^T)_{ij}=q_i\\cdot k_j^\\top"] == "verified"
+    assert kinds["q_ik_j=k_j^\\top q_i^\\top"] == "verified"
+    assert kinds["q_i^\\top k_j^\\top = q_ik_j"] == "shape-error"
+    assert kinds["(QK^T)_{ij}=q_jk_i"] == "false"
+
+
+def test_a_row_declared_with_the_wrong_length_is_a_shape_error(tmp_path):
+    path = _doc(tmp_path, "$Q\\in\\mathbb R^{n\\times d_k}$ and $q_i\\in\\mathbb R^{n}$\n")
+    code, results = _check_json(path)
+    assert code == 1
+    assert results[-1]["kind"] == "shape-error" and "row i of Q" in results[-1]["message"]
+
+
 # ---- (7) the checker uses the API's safety net: alarms and internal errors exit 2 -------------
 
 
