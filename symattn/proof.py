@@ -172,26 +172,48 @@ def _sympify(x: object) -> sympy.Basic:
 
 
 def _assume(a, b, assuming, rng):  # type: ignore[no-untyped-def]
-    """Use hypotheses between free indices (`j > i`, `i < j`, `j >= i + 1`, `i <= j`) by writing
-    the larger index as the smaller plus a new index over the rest of its range: j = i + t with
-    t >= 1 for `j > i` (sound, and decidable by the witnesses).
+    """Use hypotheses on free indices, soundly and decidably:
+
+    - between two indices (`j > i`, `i < j`, `j >= i + 1`, `i <= j`): the larger is written as
+      the smaller plus a new index over the rest of its range (j = i + t, t >= 1 for `j > i`);
+    - an index against a number or a size (`j > 2`, `j <= n`, `1 <= i`): its range is narrowed,
+      when the new bound is provably inside or equal to the old one.
     """
-    for cond in assuming:
-        big, small, gap = _hypothesis(cond, rng)
-        lo, hi = rng.pop(big)
-        if small is None:  # j >= c: the range of j starts at c
-            rng[big] = (sympy.Max(sympy.sympify(lo, strict=True), gap), hi)
-            continue
-        # its assumptions are what its range gives: t >= gap
-        sign = {"positive": True} if gap >= 1 else {"nonnegative": True}
-        t = sympy.Dummy(f"{big.name}_minus_{small.name}", integer=True, **sign)
-        a, b = a.xreplace({big: small + t}), b.xreplace({big: small + t})
-        rng = {
-            k: tuple(sympy.sympify(x, strict=True).xreplace({big: small + t}) for x in r)
-            for k, r in rng.items()
-        }
-        rng[t] = (gap, sympy.sympify(hi, strict=True) - small)
+    if any(c == sympy.false for c in assuming):
+        raise ProofError("a hypothesis is false for every index: the claim would hold vacuously")
+    assuming = [c for c in assuming if c != sympy.true]  # `1 <= i`: already known
+    # bounds by numbers and sizes first: they narrow ranges that a substitution then inherits
+    order = sorted(assuming, key=lambda c: _hypothesis(c, rng)[0] == "between")
+    done: dict[sympy.Symbol, sympy.Expr] = {}
+    for cond in order:
+        kind, big, small, gap = _hypothesis(cond.xreplace(done), rng)
+        if kind == "between":
+            lo, hi = rng.pop(big)
+            # its assumptions are what its range gives: t >= gap
+            sign = {"positive": True} if gap >= 1 else {"nonnegative": True}
+            t = sympy.Dummy(f"{big.name}_minus_{small.name}", integer=True, **sign)
+            a, b = a.xreplace({big: small + t}), b.xreplace({big: small + t})
+            rng = {k: _replaced(r, {big: small + t}) for k, r in rng.items()}
+            rng[t] = (gap, sympy.sympify(hi, strict=True) - small)
+            done[big] = small + t
+        else:
+            rng[big] = _narrowed(cond, kind, rng[big], gap)
     return a, b, rng
+
+
+def _narrowed(cond, kind, r, bound):  # type: ignore[no-untyped-def]
+    """The range of an index under `index >= bound` (kind "above") or `<= bound` ("below")."""
+    lo, hi = (sympy.sympify(x, strict=True) for x in r)
+    old = lo if kind == "above" else hi
+    slack = (bound - old) if kind == "above" else (old - bound)  # >= 0: the bound narrows
+    if slack.is_nonpositive:
+        return (lo, hi)  # the range already implies it
+    if slack.is_nonnegative:
+        return (bound, hi) if kind == "above" else (lo, bound)
+    raise ProofError(
+        f"hypothesis {cond} is not supported: cannot tell whether it narrows the range "
+        f"{lo}..{hi} of its index"
+    )
 
 
 def _replaced(r: Range, values: Mapping) -> Range:
@@ -200,27 +222,31 @@ def _replaced(r: Range, values: Mapping) -> Range:
 
 
 def _hypothesis(cond, rng):  # type: ignore[no-untyped-def]
-    """(big, small, gap) with the hypothesis meaning big - small >= gap (small None: big >= gap)."""
+    """(kind, index, other, bound): "between" means index - other >= bound; "above" means
+    index >= bound; "below" means index <= bound."""
     strict = isinstance(cond, (sympy.StrictGreaterThan, sympy.StrictLessThan))
     if not isinstance(cond, (sympy.GreaterThan, sympy.LessThan)) and not strict:
         raise ProofError(f"hypothesis {cond} is not supported (only <, >, <=, >= between indices)")
-    diff = sympy.expand(cond.gts - cond.lts)
-    plus = [s for s in diff.free_symbols if diff.coeff(s) == 1]
-    minus = [s for s in diff.free_symbols if diff.coeff(s) == -1]
-    const = diff.subs({s: 0 for s in diff.free_symbols})
-    ok = const.is_Integer and len(plus) == 1 and len(minus) <= 1
-    ok = ok and len(diff.free_symbols) == len(plus) + len(minus)
-    if not ok or plus[0] not in rng:
-        raise ProofError(
-            f"hypothesis {cond} is not supported: it must compare a free index of the claim "
-            "with another index or a number (j > i, i < j, j >= i + 1, j > 2)"
-        )
-    gap = int(not strict) * 0 + (1 if strict else 0) - int(const)
-    if minus and (minus[0] not in rng and not minus[0].is_integer):
-        raise ProofError(f"hypothesis {cond}: {minus[0]} is not an index")
-    if minus and gap < 0:
-        raise ProofError(f"hypothesis {cond} is not supported (only j >= i + c with c >= 0)")
-    return plus[0], (minus[0] if minus else None), sympy.Integer(gap)
+    diff = sympy.expand(cond.gts - cond.lts) - (1 if strict else 0)  # the hypothesis: diff >= 0
+    syms = diff.free_symbols
+    up = [s for s in syms if s in rng and diff.coeff(s) == 1]
+    down = [s for s in syms if s in rng and diff.coeff(s) == -1]
+    rest = sympy.expand(diff - sum(up) + sum(down))
+    sizes_only = not (rest.free_symbols & set(rng)) and all(
+        s.is_integer and s.is_positive for s in rest.free_symbols
+    )
+    if len(up) + len(down) == len(syms & set(rng)) and sizes_only:
+        if len(up) == 1 and len(down) == 1 and rest.is_Integer and -rest >= 0:
+            return "between", up[0], down[0], sympy.Integer(-rest)  # up - down >= -rest
+        if len(up) == 1 and not down and rest.is_Integer:
+            return "above", up[0], None, -rest  # up >= -rest
+        if len(down) == 1 and not up:
+            return "below", down[0], None, rest  # down <= rest
+    raise ProofError(
+        f"hypothesis {cond} is not supported: it must compare a free index of the claim with "
+        "another index (j > i, i < j, j >= i + 1) or bound one by a number or a size "
+        "(j > 2, j <= n)"
+    )
 
 
 def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness]) -> Verdict:

@@ -43,14 +43,16 @@ class Counterexample:
     exact: bool
 
     def __str__(self) -> str:
-        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes) or "(no dims)"
+        sizes = ", ".join(f"{k}={v}" for k, v in self.sizes)
         idx = ", ".join(f"{k}={v}" for k, v in self.indices)
         ents = ", ".join(f"{k}={v}" for k, v in self.entries[:12])
         more = f" (and {len(self.entries) - 12} more)" if len(self.entries) > 12 else ""
         how = "exactly" if self.exact else "with 30-digit arithmetic"
-        at = f" at {idx}" if idx else ""
+        where = [f"at sizes {sizes}" if sizes else "", f"at {idx}" if idx else ""]
+        where.append(f"with {ents}{more}" if ents else "")
+        head = ", ".join(w for w in where if w)
         return (
-            f"at sizes {sizes}{at}, with {ents}{more}: "
+            f"{head + ': ' if head else ''}"
             f"left side = {self.lhs}, right side = {self.rhs} (evaluated {how})"
         )
 
@@ -348,15 +350,21 @@ def exact(
     generic = dict(ranges)
     a, b = _generic_entries(lhs, rhs, generic)
     dims = dims_of(a, b, *_bounds(generic), indices=generic)
+    wanted = 2
     if plans is None:
-        plans = sizes.plans(dims)
+        plans = sizes.plans(dims, limit=_SPARE_PLANS)
         if not plans:
             return WitnessResult(
                 None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
             )
+    else:
+        plans = list(plans)
+        wanted = len(plans)
     evidence: list[Evidence] = []
     details: list[str] = []
     for plan in plans:
+        if sum(1 for e in evidence if e.points) >= wanted:
+            break
         try:
             subs = sizes.substitution(plan)
         except sizes.NoPlan as exc:
@@ -370,11 +378,19 @@ def exact(
             result = _field_plan(lhs, rhs, ranges, subs, assuming, cost, _named(plan))
         else:
             result = _expand_plan(lhs, rhs, ranges, subs, assuming, _named(plan))
+        if result.holds is None and result.evidence and not result.evaluated:
+            evidence.extend(result.evidence)  # no index point at these sizes: try the next plan
+            continue
         if result.holds is not True:
             return result
         evidence.extend(result.evidence)
         details.append(result.detail)
     return _supported(evidence, "; ".join(dict.fromkeys(details)))
+
+
+# Plans looked at, at most, to find two at which the claim has index points (j <= n - 1, i < j
+# has none at n = 2).
+_SPARE_PLANS = 6
 
 
 def _over_budget(lhs: Term, rhs: Term, subs: Mapping[sympy.Symbol, sympy.Integer]) -> str | None:
@@ -684,7 +700,10 @@ def counterexample(
 ) -> Counterexample | None:
     """The smallest sizes (then small integer entries) at which the sides differ, if any."""
     ranges = dict(ranges)
+    given = set(ranges)
     a, b = _generic_entries(lhs, rhs, ranges)
+    # the generic entry of a matrix claim is shown as row and col, not as invented indices
+    labels = dict(zip([s for s in ranges if s not in given], ("row", "col"), strict=False))
     dims = dims_of(a, b, *_bounds(ranges), indices=ranges)
     rng = random.Random(seed)
     for plan in sizes.plans(dims, limit=12):
@@ -696,13 +715,13 @@ def counterexample(
         for point in points:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
             for _ in range(trials):
-                cex = _try_point(left, right, plan, point, rng)
+                cex = _try_point(left, right, plan, point, rng, labels)
                 if cex is not None:
                     return cex
     return None
 
 
-def _try_point(left, right, plan, point, rng: random.Random) -> Counterexample | None:  # type: ignore[no-untyped-def]
+def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Counterexample | None:  # type: ignore[no-untyped-def]
     atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
     atoms += scalars_of(left, right)
     values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
@@ -723,12 +742,18 @@ def _try_point(left, right, plan, point, rng: random.Random) -> Counterexample |
         lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
     return Counterexample(
         sizes=tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)),
-        indices=tuple((s.name, v) for s, v in sorted(point.items(), key=lambda x: x[0].name)),
+        indices=_shown_point(point, labels or {}),
         entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
         lhs=str(lv),
         rhs=str(rv),
         exact=exact,
     )
+
+
+def _shown_point(point: Mapping[sympy.Symbol, int], labels: Mapping) -> tuple[tuple[str, int], ...]:
+    named = [(s.name, v) for s, v in point.items() if s not in labels]
+    cells = [(labels[s], v) for s, v in point.items() if s in labels]
+    return tuple(sorted(named)) + tuple(sorted(cells, key=lambda x: x[0] != "row"))
 
 
 def _entry_name(x: sympy.Basic) -> str:
@@ -762,13 +787,15 @@ def numeric_check(
     generic = dict(ranges)
     a, b = _generic_entries(lhs, rhs, generic)
     dims = dims_of(a, b, *_bounds(generic), indices=generic)
-    plans = sizes.plans(dims)
+    plans = sizes.plans(dims, limit=_SPARE_PLANS)
     if not plans:
         return WitnessResult(
             None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
         )
-    evidence = []
+    evidence: list[Evidence] = []
     for plan in plans:
+        if sum(1 for e in evidence if e.points) >= 2:
+            break
         try:
             subs = sizes.substitution(plan)
         except sizes.NoPlan as exc:
