@@ -181,3 +181,36 @@ def test_a_difference_with_no_entry_at_all_has_a_counterexample():
     v = prove_equal(sympy.Sum(Softmax(2 * A)[i, j], (j, 1, i - 1)), sympy.Integer(1))
     assert v.status == "false", v.summary()
     assert "every entry=0" in str(v.counterexample)
+
+
+@pytest.mark.parametrize(
+    "hypotheses",
+    [
+        [sympy.Lt(i, j), sympy.Le(j, n)],
+        [sympy.Le(1, i), sympy.Lt(i, j), sympy.Le(j, n)],
+        [sympy.Ge(j, 2), sympy.Lt(i, j)],
+        [sympy.Le(j, n - 1), sympy.Lt(i, j)],  # no index point at n = 2: other plans are used
+    ],
+    ids=str,
+)
+def test_hypotheses_that_bound_an_index_by_a_size(hypotheses):
+    w = single_head(causal=True).weights
+    v = prove_equal(w[i, j], 0, assuming=hypotheses)
+    assert v.status == "proved" and set(v.witnesses) == {"symbolic", "exact", "numeric"}, v.summary()
+
+
+def test_bounds_alone_do_not_prove_the_masked_zero():
+    w = single_head(causal=True).weights
+    assert prove_equal(w[i, j], 0, assuming=[sympy.Le(j, n - 1)]).status == "false"
+    with pytest.raises(Exception, match="not supported"):
+        prove_equal(w[i, j], 0, assuming=[sympy.Le(j, 2 * i)])
+
+
+def test_a_counterexample_names_the_cell_of_a_matrix_claim():
+    qi, kj = Q.row(i), K.row(j)
+    v = prove_equal(qi.T @ kj, (qi.T @ kj).T)
+    assert v.status == "false"
+    assert "row=" in str(v.counterexample) and "i1" not in str(v.counterexample)
+    assert str(prove_equal(sympy.Integer(64), sympy.Integer(32)).counterexample).startswith(
+        "left side = 64"
+    )
