@@ -374,13 +374,15 @@ def _verdict_message(v: Any) -> str:
     w = "+".join(v.witnesses) or "none"
     if v.status == "proved":
         return f"proved for all sizes [{w}]"
+    evidence = "; ".join(str(e) for e in getattr(v, "evidence", ()))
     if v.status == "checked":
-        sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) for s in v.sizes)
-        return f"checked at explicit sizes only ({sizes}) [{w}]: {v.reason}"
+        sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) or "the sizes given" for s in v.sizes)
+        return f"checked at explicit sizes only ({sizes}) [{w}]: {v.reason}; evidence: {evidence}"
     if v.status == "false":
         return _one_line(v.reason) or "the two sides differ"
     if v.status == "agreed":
-        return f"only numeric agreement, not a proof [{w}]: {_one_line(v.reason)}"
+        why = _one_line(v.reason)
+        return f"evidence only, not a proof [{w}]: {why}; evidence: {evidence}"
     return _one_line(v.reason) or v.status
 
 

@@ -382,3 +382,27 @@ def test_hypothesis_with_prove():
         QK,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+# ---- every checked verdict states its evidence -------------------------------------------
+
+
+REVERSED_SUM = r"\sum_{j=1}^{n} S_{ij} = \sum_{j=1}^{n} S_{i,n+1-j}"  # true; not proved by renaming
+
+
+def test_a_checked_verdict_states_the_sizes_and_points_it_rests_on():
+    r = cli("prove", REVERSED_SUM, "--dims", "S: n x n")
+    assert r.returncode == 0, r.stdout
+    assert "checked at explicit sizes only (n=2; n=3)" in r.stdout
+    assert "exactly by full expansion at n=2: all 2 index points" in r.stdout
+    assert "in float64 at n=3: all 3 index points" in r.stdout
+
+
+def test_a_checked_verdict_under_a_relation_rests_on_sizes_that_satisfy_it():
+    r = cli("prove", REVERSED_SUM, "--dims", "S: n x n", "--assume", "n=d/H")
+    assert r.returncode == 0, r.stdout
+    sizes = r.stdout.split("checked at explicit sizes only (")[1].split(")")[0]
+    for plan in sizes.split("; "):
+        values = dict(kv.split("=") for kv in plan.split(", "))
+        assert int(values["d"]) % int(values["H"]) == 0, plan
+    assert "all " in r.stdout and "index points" in r.stdout
