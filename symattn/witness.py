@@ -820,9 +820,11 @@ def numeric_check(
         if found is not None:
             where, x, y = found
             at_text = ", ".join(f"{k}={v}" for k, v in where) or "the claim"
-            return WitnessResult(
-                False, f"differ numerically at {at_text}: {float(x)!r} vs {float(y)!r}"
-            )
+            values = f"{float(x)!r} vs {float(y)!r}"
+            if not (np.isfinite(float(x)) and np.isfinite(float(y))):
+                # overflow or inf - inf: float64 cannot tell, which is no evidence either way
+                return WitnessResult(None, f"float64 gave no finite value at {at_text}: {values}")
+            return WitnessResult(False, f"differ numerically at {at_text}: {values}")
         if isinstance(lhs, MatExpr):
             points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
         evidence.append(Evidence(_named(plan), "float64", points, points, _unit(lhs)))
