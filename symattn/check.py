@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import signal
 import sys
 import threading
@@ -21,7 +20,8 @@ from typing import IO, Any
 
 import sympy
 
-from symattn.errors import ParseError, Position, SymattnError
+from symattn.errors import Position, SymattnError
+from symattn.reader.declarations import parse_dims
 
 __all__ = [
     "ClaimResult",
@@ -36,7 +36,6 @@ __all__ = [
     "format_json",
     "format_text",
     "main",
-    "parse_dims",
     "run",
     "summary_counts",
 ]
@@ -201,66 +200,12 @@ def check_formula(
     from symattn.reader.scanner import MathSpan
 
     resolver = Resolver(assume=dict(assume or {}))
-    for names, shape in parse_dims(dims or ""):
-        for name in names:
-            resolver.declare(name, shape)
+    for declared in parse_dims(dims).values():
+        resolver.declare(declared.key, declared.shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
     lines = latex.splitlines() or [""]
     claims = attach_conditions(resolver.resolve_span(span), latex)
     return [decide(c, lines) for c in claims]
-
-
-_DIM_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z][A-Za-z0-9]*(?:_\{?[A-Za-z0-9]+\}?)?)|(\*))")
-_NAME = re.compile(r"^[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\^\(?[a-z]\)?)?$")
-
-
-def parse_dims(text: str) -> list[tuple[list[str], tuple[sympy.Expr, sympy.Expr]]]:
-    """Read `Q,K: n x d_k; W_O: H*d_v x d` into names and shapes (a tiny parser, no eval).
-
-    >>> parse_dims("Q,K: n x d_k; W_O: H d_v x d")
-    [(['Q', 'K'], (n, d_k)), (['W_O'], (H*d_v, d))]
-    """
-    out = []
-    for part in (p.strip() for p in text.split(";")):
-        if not part:
-            continue
-        if ":" not in part:
-            raise ParseError(f"--dims: expected 'NAMES: ROWS x COLS', got {part!r}")
-        names_text, shape_text = part.split(":", 1)
-        names = [x.strip().replace("{", "").replace("}", "") for x in names_text.split(",")]
-        for name in names:
-            if not _NAME.match(name):
-                raise ParseError(f"--dims: {name!r} is not a matrix name such as Q or W_Q")
-        sides = re.split(r"\s+[x×]\s+|\s*\\times\s*|\s*×\s*", shape_text.strip())
-        if len(sides) != 2:
-            raise ParseError(f"--dims: expected ROWS x COLS, got {shape_text.strip()!r}")
-        shape = (_dim_product(sides[0]), _dim_product(sides[1]))
-        out.append((names, shape))
-    return out
-
-
-def _dim_product(text: str) -> sympy.Expr:
-    from symattn.dims import STANDARD_DIMS, dim
-
-    factors: list[sympy.Expr] = []
-    pos, text = 0, text.strip()
-    while pos < len(text):
-        m = _DIM_TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            raise ParseError(f"--dims: cannot read the size {text!r} at {text[pos:]!r}")
-        pos = m.end()
-        if m.group(1):
-            if int(m.group(1)) < 1:
-                raise ParseError(f"--dims: a size must be positive, not {m.group(1)}")
-            factors.append(sympy.Integer(int(m.group(1))))
-        elif m.group(2):
-            name = m.group(2).replace("{", "").replace("}", "")
-            factors.append(STANDARD_DIMS.get(name, dim(name)))
-        while pos < len(text) and text[pos] == " ":
-            pos += 1
-    if not factors:
-        raise ParseError(f"--dims: empty size in {text!r}")
-    return sympy.Mul(*factors)
 
 
 # ---- deciding ------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ Imports the kernel (dims, expr) and the reader's AST; never the checker, the CLI
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -14,66 +13,27 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS, H, assume, d, d_k, d_v, dim, dims_equal, shape_str
+from symattn.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
 from symattn.errors import DimError, ParseError, ShapeError, SymattnError
-from symattn.expr import (
-    CausalMask,
-    Concat,
-    Dot,
-    Entry,
-    HeadSym,
-    MatAdd,
-    MatExpr,
-    MatMul,
-    MatSum,
-    MatSym,
-    Row,
-    RowBlock,
-    Scale,
-    Softmax,
-    index,
-)
+from symattn.expr import Concat, Dot, Entry, HeadSym, MatExpr, MatSum, MatSym, Row, index
 from symattn.reader import ast
+from symattn.reader.conventions import CONVENTIONS, FAMILIES
 from symattn.reader.scanner import MathSpan
+from symattn.reader.terms import (
+    KEEP_FONTS,
+    Problem,
+    Terms,
+    add_scalars,
+    as_comparable,
+    chain_scalar,
+    not_understood,
+    orientation,
+    plain_name,
+)
 from symattn.show import plain
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
-n = STANDARD_DIMS["n"]
-
-#: The chapter's conventional shapes; a declaration in the document overrides them.
-CONVENTIONS: dict[str, tuple[sympy.Expr, sympy.Expr]] = {
-    "X": (n, d),
-    "Q": (n, d_k),
-    "K": (n, d_k),
-    "V": (n, d_v),
-    "A": (n, n),
-    "Z": (n, d_v),
-    "O": (n, d),
-    "W_Q": (d, d_k),
-    "W_K": (d, d_k),
-    "W_V": (d, d_v),
-    "W_O": (H * d_v, d),
-}
-#: Per-head families `F^{(h)}` and their conventional shapes (`W_O^{(h)}` is a row block of W_O).
-FAMILIES: dict[str, tuple[sympy.Expr, sympy.Expr]] = {
-    "Z": (n, d_v),
-    "Q": (n, d_k),
-    "K": (n, d_k),
-    "V": (n, d_v),
-    "A": (n, n),
-    "W_Q": (d, d_k),
-    "W_K": (d, d_k),
-    "W_V": (d, d_v),
-}
-#: What a sum without bounds ranges over, by its letter (`\sum_j` runs over the n positions).
-SUM_LETTERS: dict[str, sympy.Expr] = {
-    **dict.fromkeys("jkl", n),
-    **dict.fromkeys("rst", d_k),
-    **dict.fromkeys("uvw", d_v),
-    **dict.fromkeys("hgf", H),
-}
-_KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
 _MAX_NODES = 3000
 _HEADING = re.compile(
     r"^(#{1,6}\s|\d+(\.\d+)+\s+\S|\\(part|chapter|section|subsection|subsubsection)\*?\{)"
@@ -116,20 +76,6 @@ class ResolvedClaim:
     @property
     def focus(self) -> tuple[int, int]:
         return self.where if self.where is not None else (self.start, self.end)
-
-
-class _Problem(SymattnError):
-    """Raised inside the resolver; carries the node it is about."""
-
-    def __init__(self, status: Status, message: str, node: ast.Node | None):
-        super().__init__(message)
-        self.status: Status = status
-        self.message = message
-        self.node = node
-
-
-def _not_understood(message: str, node: ast.Node | None) -> _Problem:
-    return _Problem("not_understood", message, node)
 
 
 @dataclass
@@ -188,12 +134,14 @@ class Resolver:
         self.section = 0
         self.line = 0
         self._memo: tuple[Any, _Context] | None = None
+        self.terms = Terms(self)
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
     def assume_size(self, name: str, value: sympy.Expr | int) -> None:
         """A size relation given before any formula (`--assume d_k=d/H`, `--assume n=5`).
 
+        >>> from symattn.dims import d_v
         >>> r = Resolver(assume={"d_k": d_v}); r.assumptions
         {'d_k': d_v}
         >>> Resolver(assume={"n": 5}).bindings
@@ -216,6 +164,7 @@ class Resolver:
     def declare(self, name: str, shape: Shape) -> None:
         """Declare a matrix `Q` (or a head family `Z^(h)`) and its shape before any formula.
 
+        >>> from symattn.dims import d, n
         >>> r = Resolver(); r.declare("B", (n, d)); r.lookup("B").shape
         (n, d)
         """
@@ -278,7 +227,7 @@ class Resolver:
                 return table[name]
         return None
 
-    def _bind(self, e: sympy.Basic) -> sympy.Basic:
+    def bind(self, e: sympy.Basic) -> sympy.Basic:
         b = self.bindings
         return e.xreplace(b) if b else e  # type: ignore[no-any-return]
 
@@ -294,11 +243,11 @@ class Resolver:
         for layer in self.layers:
             for key, entry in layer.names.items():
                 if entry.definition is not None:
-                    out[self._bind(MatSym(key, *entry.shape))] = self._bind(entry.definition)
+                    out[self.bind(MatSym(key, *entry.shape))] = self.bind(entry.definition)
             for key, entry in layer.families.items():
                 if entry.definition is not None and entry.head is not None:
                     sym = HeadSym(key, entry.head, *entry.shape)
-                    out[self._bind(sym)] = self._bind(entry.definition)
+                    out[self.bind(sym)] = self.bind(entry.definition)
         return out
 
     # ---- spans and claims ------------------------------------------------------------------
@@ -355,8 +304,8 @@ class Resolver:
     def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
         try:
             return run()  # type: ignore[no-any-return]
-        except _Problem as p:
-            where = (p.node.start, p.node.end) if p.node is not None else None
+        except Problem as p:
+            where = p.where
             return _claim(span, start, end, p.status, p.message, where=where)
         except ShapeError as e:
             return _claim(span, start, end, "shape_error", _first_line(str(e)))
@@ -388,18 +337,18 @@ class Resolver:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
-            lhs, rhs = self.term(left), self.term(step.rhs)
+            lhs, rhs = self.terms.term(left), self.terms.term(step.rhs)
             if self._sizes_only(lhs) and self._sizes_only(rhs):
                 return self._assume(span, lhs, rhs, start, end)
-            lhs, rhs = _as_comparable(lhs, rhs)
+            lhs, rhs = as_comparable(lhs, rhs)
             if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
                 m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
                 assert isinstance(m, MatExpr)
                 kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
-                    f"{_orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
+                    f"{orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
                     "a scalar stands only for a 1 × 1 matrix",
                     None,
                 )
@@ -411,7 +360,7 @@ class Resolver:
         self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
     ) -> ResolvedClaim | None:
         """`n = 5` binds a size in a worked example; `Q = XW_Q`, `Z^{(h)} = ...` define names."""
-        name = _plain_name(left)
+        name = plain_name(left)
         if name is not None and name in self.dims:
             if isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0:
                 return self._bind_dims(
@@ -420,7 +369,7 @@ class Resolver:
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
         if isinstance(left, ast.HeadSup):
-            fam = _plain_name(left.operand)
+            fam = plain_name(left.operand)
             head = _head_symbol(left.head)
             if fam is not None and head is not None and _looks_like_matrix(fam):
                 return self._define(span, fam, head, right, start, end)
@@ -436,13 +385,13 @@ class Resolver:
         end: int,
     ) -> ResolvedClaim:
         family = head is not None
-        rhs = self.term(right)
+        rhs = self.terms.term(right)
         if not isinstance(rhs, MatExpr):
-            raise _not_understood(f"{name} is a matrix but the right side is a scalar", right)
+            raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
         current = self.lookup(name, family)
         here = current is not None and current.definition is not None and self._local(current)
         if current is not None and here:
-            lhs = self._symbol_term(name, head, current)
+            lhs = self.terms.named(name, head, current)
             return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
         label = f"{name}^({head})" if family else name
         shape = rhs.shape
@@ -451,7 +400,7 @@ class Resolver:
             declared = self._bind_shape(current.shape)
             if not _same_shape(declared, shape):
                 where = f"line {current.line}" if current.line else "the conventions"
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"{label} is declared {shape_str(declared)} ({where}) but "
                     f"{plain(rhs)} is {shape_str(shape)}",
@@ -487,7 +436,7 @@ class Resolver:
             problems = self._context().problems
             if problems:
                 del doc.relations[lhs]
-                raise _Problem(
+                raise Problem(
                     "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", None
                 )
             return _claim(span, start, end, "declared", f"{text}: assumed from here on")
@@ -503,7 +452,7 @@ class Resolver:
                 return sympy.Rational(node.text)
             except (TypeError, ValueError):
                 return None
-        name = _plain_name(node)
+        name = plain_name(node)
         if name is not None:
             return self.dims.get(name)
         parts: list[sympy.Expr] = []
@@ -530,9 +479,9 @@ class Resolver:
         if isinstance(node, ast.Product):
             return sympy.Mul(*parts)
         if isinstance(node, ast.Mul):
-            return self._chain_scalar(node, parts)
+            return chain_scalar(node, parts)
         if isinstance(node, ast.Add):
-            return self._add_scalars(node, parts)
+            return add_scalars(node, parts)
         if isinstance(node, ast.Frac):
             return parts[0] / parts[1]
         if isinstance(node, ast.Neg):
@@ -565,12 +514,12 @@ class Resolver:
                     opened = self._top().kind != "example"
                     return self._example_chain(span, members, sizes)
                 return self._relation_chain(span, members, sizes)
-        except _Problem as p:
+        except Problem as p:
             for layer, (b, r) in zip(self.layers, saved, strict=False):
                 layer.bindings, layer.relations = b, r
             if opened and self._top().kind == "example" and len(self.layers) > len(saved):
                 self.layers.pop()
-            where = (p.node.start, p.node.end) if p.node is not None else None
+            where = p.where
             return [_claim(span, c.start, c.end, p.status, p.message, where=where)]
 
     def _example_chain(
@@ -586,7 +535,7 @@ class Resolver:
         for k, (node, r) in enumerate(zip(members, sizes, strict=True)):
             if not r.free_symbols:
                 continue
-            if isinstance(r, sympy.Symbol) and _plain_name(node) is not None:
+            if isinstance(r, sympy.Symbol) and plain_name(node) is not None:
                 top.bindings[r] = _size_value(value, f"{r} = {value}", node)
                 notes.append(f"{r} = {value}")
                 continue
@@ -596,7 +545,7 @@ class Resolver:
                 continue
             solved = _solve_for(known, value, [], set(self.bindings) | set(self.assumptions_sym))
             if solved is None:
-                raise _not_understood(
+                raise not_understood(
                     f"cannot tell which size {plain(r)} = {value} determines", node
                 )
             sym, sol = solved
@@ -607,7 +556,7 @@ class Resolver:
             notes.append(f"{sym} = {plain(sol)}")
         problems = self._context().problems
         if problems:
-            raise _Problem(
+            raise Problem(
                 "shape_error", f"these sizes contradict the worked example: {problems[0]}", None
             )
         out: list[ResolvedClaim] = []
@@ -665,7 +614,7 @@ class Resolver:
                 continue
             sym, sol = solved
             if not sol.free_symbols:
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"{text} gives {sym} = {sol} for every example: write it as {sym} = {sol}",
                     right,
@@ -673,7 +622,7 @@ class Resolver:
             doc.relations[sym] = sol
             problems = self._context().problems
             if problems:
-                raise _Problem(
+                raise Problem(
                     "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", right
                 )
             out.append(_claim(span, start, end, "declared", f"{text}: assumed from here on"))
@@ -695,8 +644,8 @@ class Resolver:
         values: list[sympy.Expr] = []
         for m in members:
             try:
-                values.append(self.index_term(m))
-            except _Problem:
+                values.append(self.terms.index_term(m))
+            except Problem:
                 msg = (
                     f"relation '{_REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
                     "between indices (j > i, i < j, j \\ge i+1), not checked as a claim"
@@ -749,10 +698,10 @@ class Resolver:
 
         def run() -> ResolvedClaim:
             shape = self._reals_shape(step.rhs)
-            name = _plain_name(subject)
+            name = plain_name(subject)
             fam, head = None, None
             if isinstance(subject, ast.HeadSup):
-                fam, head = _plain_name(subject.operand), _head_symbol(subject.head)
+                fam, head = plain_name(subject.operand), _head_symbol(subject.head)
             vector = self._vector_of(subject)
             if vector is not None and (
                 self._document_matrix(vector[0].upper()) or _fits_row(vector[1], shape)
@@ -764,7 +713,7 @@ class Resolver:
                 return self._declare(span, fam, True, shape, subject, start, end)
             if name is not None and name not in self.dims and len(shape) == 2:
                 return self._declare(span, name, False, shape, subject, start, end)
-            value = self.term(subject)
+            value = self.terms.term(subject)
             return self._shape_claim(span, value, shape, subject, start, end)
 
         return self._guard(span, start, end, run)
@@ -774,21 +723,21 @@ class Resolver:
         if not (
             isinstance(node, ast.Symbol)
             and node.sub is not None
-            and node.font in _KEEP_FONTS
+            and node.font in KEEP_FONTS
             and len(node.name) == 1
             and node.name.islower()
         ):
             return None
         entry = self.lookup(node.name.upper())
-        if entry is None or self.lookup(_plain_name(node) or "") is not None:
+        if entry is None or self.lookup(plain_name(node) or "") is not None:
             return None
         try:
-            idx = self._indices(node.sub)
-        except _Problem:
+            idx = self.terms.indices(node.sub)
+        except Problem:
             return None
         if len(idx) != 1:
             return None
-        m = self._symbol_term(node.name.upper(), None, entry)
+        m = self.terms.named(node.name.upper(), None, entry)
         return node.name, Row(m, idx[0])
 
     def _vector_declaration(
@@ -823,7 +772,7 @@ class Resolver:
             return _claim(span, start, end, "declared", msg)
         if _same_shape(want, as_row):
             return _claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
-        raise _Problem(
+        raise Problem(
             "shape_error",
             f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
             f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
@@ -852,18 +801,18 @@ class Resolver:
 
     def _reals_shape(self, node: ast.Node) -> Shape:
         if not isinstance(node, ast.Reals):
-            raise _not_understood(
+            raise not_understood(
                 "the right side of \\in must be \\mathbb R^{rows \\times cols}", node
             )
         if len(node.shape) == 1:
-            return (self.dim_term(node.shape[0]), sympy.Integer(1))
+            return (self.terms.dim_term(node.shape[0]), sympy.Integer(1))
         if not node.shape:
-            raise _not_understood("\\mathbb R alone (a scalar) is not checked", node)
+            raise not_understood("\\mathbb R alone (a scalar) is not checked", node)
         if len(node.shape) != 2:
-            raise _not_understood(
+            raise not_understood(
                 f"only matrices and vectors are checked, not order-{len(node.shape)} arrays", node
             )
-        return (self.dim_term(node.shape[0]), self.dim_term(node.shape[1]))
+        return (self.terms.dim_term(node.shape[0]), self.terms.dim_term(node.shape[1]))
 
     def _declare(
         self,
@@ -884,13 +833,13 @@ class Resolver:
             self._close_example()
             current = self.lookup(name, family)
         if current is not None and current.definition is not None:
-            value = self._bind(current.definition)
+            value = self.bind(current.definition)
             assert isinstance(value, MatExpr)
             got = self._bind_shape(value.shape)
             if _same_shape(got, self._bind_shape(shape)):
                 msg = f"{label} = {plain(value)} is {shape_str(got)}"
                 return _claim(span, start, end, "proved", msg)
-            raise _Problem(
+            raise Problem(
                 "shape_error",
                 f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
                 f"not {shape_str(self._bind_shape(shape))}",
@@ -904,7 +853,7 @@ class Resolver:
                 and not relabelled
                 and not _same_shape(current.shape, shape)
             ):
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
                     f"here {shape_str(shape)}",
@@ -913,7 +862,7 @@ class Resolver:
         if current is not None and numeric:
             got = self._bind_shape(current.shape)
             if not _same_shape(got, shape):
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"{label} is {shape_str(got)} in this worked example, not {shape_str(shape)}",
                     subject,
@@ -935,7 +884,7 @@ class Resolver:
             if not w.is_number or not isinstance(h, sympy.Symbol):
                 continue
             if h in bound and bound[h] != w:
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"{label} needs {h} = {w}, but {h} = {bound[h]} in this worked example",
                     node,
@@ -955,7 +904,7 @@ class Resolver:
         if not isinstance(value, MatExpr):
             if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
                 return _claim(span, start, end, "proved", f"{plain(value)} is a scalar")
-            raise _Problem(
+            raise Problem(
                 "shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node
             )
         got = self._bind_shape(value.shape)
@@ -967,7 +916,7 @@ class Resolver:
             for what, a, b in zip(("rows", "cols"), got, want, strict=True)
             if not dims_equal(a, b)
         ]
-        raise _Problem(
+        raise Problem(
             "shape_error",
             f"{plain(value)} is {shape_str(got)}, not {shape_str(want)} "
             f"({'; '.join(clash)}: not provably equal)",
@@ -975,26 +924,26 @@ class Resolver:
         )
 
     def _bind_shape(self, shape: Shape) -> Shape:
-        return (self._bind(shape[0]), self._bind(shape[1]))  # type: ignore[return-value]
+        return (self.bind(shape[0]), self.bind(shape[1]))  # type: ignore[return-value]
 
     # ---- stacked rows: Z = [z_1; ...; z_5] -------------------------------------------------
 
     def _stack_claim(
         self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
     ) -> ResolvedClaim:
-        lhs = self.term(left)
+        lhs = self.terms.term(left)
         if not isinstance(lhs, MatExpr):
-            raise _not_understood("a matrix written out is compared only with a matrix", left)
+            raise not_understood("a matrix written out is compared only with a matrix", left)
         rows = []
         for row in m.rows:
             if len(row) != 1:
-                raise _not_understood("matrices written entry by entry are not checked", m)
-            cell = self.term(row[0])
+                raise not_understood("matrices written entry by entry are not checked", m)
+            cell = self.terms.term(row[0])
             if not isinstance(cell, MatExpr) or not dims_equal(cell.rows, 1):
-                raise _not_understood("each row of the matrix must be a row vector", row[0])
+                raise not_understood("each row of the matrix must be a row vector", row[0])
             rows.append(cell)
         if not dims_equal(lhs.rows, len(rows)):
-            raise _Problem(
+            raise Problem(
                 "shape_error",
                 f"{plain(lhs)} has {lhs.rows} rows but the matrix shows {len(rows)}",
                 m,
@@ -1002,7 +951,7 @@ class Resolver:
         pairs = []
         for k, cell in enumerate(rows, start=1):
             if not dims_equal(cell.cols, lhs.cols):
-                raise _Problem(
+                raise Problem(
                     "shape_error",
                     f"row {k} has {cell.cols} columns but {plain(lhs)} has {lhs.cols}",
                     m.rows[k - 1][0],
@@ -1010,359 +959,11 @@ class Resolver:
             pairs.append((lhs.row(k), cell))
         return _claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
 
-    # ---- terms ------------------------------------------------------------------------------
-
-    def dim_term(self, node: ast.Node) -> sympy.Expr:
-        """A size as written in a shape: numbers, dims (new names become dims), `Hd_v`, `+-/`."""
-        if isinstance(node, ast.Number):
-            if not node.text.isdigit() or int(node.text) < 1:
-                raise _not_understood(f"a size must be a positive integer, not {node.text}", node)
-            return sympy.Integer(int(node.text))
-        name = _plain_name(node)
-        if name is not None:
-            if name not in self.dims:
-                self.dims[name] = dim(name)
-            return self.dims[name]
-        if isinstance(node, ast.Product):
-            return sympy.Mul(*(self.dim_term(f) for f in node.factors))
-        if isinstance(node, ast.Mul):
-            return self._chain_scalar(node, [self.dim_term(f) for f in node.factors])
-        if isinstance(node, ast.Add):
-            return self._add_scalars(node, [self.dim_term(t) for t in node.terms])
-        if isinstance(node, ast.Group) and len(node.items) == 1:
-            return self.dim_term(node.items[0])
-        if isinstance(node, ast.Frac):
-            return self.dim_term(node.num) / self.dim_term(node.den)
-        raise _not_understood("this size is not a product of dims and numbers", node)
-
-    def term(self, node: ast.Node) -> sympy.Basic:
-        """The kernel term a node stands for: a matrix expression or a scalar."""
-        handler: Any = _TERMS.get(type(node))
-        if handler is None:
-            raise _not_understood(_unsupported(node), node)
-        return handler(self, node)  # type: ignore[no-any-return]
-
-    def _symbol(self, node: ast.Symbol) -> sympy.Basic:
-        name = _plain_name(node)
-        if name is not None:
-            if name in self.dims:
-                return self._bind(self.dims[name])
-            entry = self.lookup(name)
-            if entry is not None:
-                return self._symbol_term(name, None, entry)
-        if node.font in _KEEP_FONTS and node.sub is not None:
-            return self._indexed(node)
-        raise self._unknown(node)
-
-    def _symbol_term(self, name: str, head: sympy.Symbol | None, entry: _Name) -> MatExpr:
-        if head is not None:
-            return self._bind(HeadSym(name, head, *entry.shape))  # type: ignore[return-value]
-        return self._bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
-
-    def _indexed(self, node: ast.Symbol) -> sympy.Basic:
-        """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
-        base = node.name
-        assert node.sub is not None
-        idx = self._indices(node.sub)
-        matrix_name = base.upper() if base.islower() else base
-        entry = self.lookup(matrix_name)
-        if entry is None or len(base) != 1:
-            raise self._unknown(node)
-        m = self._symbol_term(matrix_name, None, entry)
-        if len(idx) == 2:
-            return Entry(m, *idx)
-        if len(idx) == 1 and base.islower():
-            row = Row(m, idx[0])
-            return row.T if self.orientation(base) == "column" else row
-        raise _not_understood(
-            f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
-            f"{base.upper()}_{{ij}} for an entry",
-            node,
-        )
-
-    def _indices(self, sub: ast.Node) -> list[sympy.Expr]:
-        if isinstance(sub, ast.Product) and all(
-            isinstance(f, ast.Symbol | ast.Number) for f in sub.factors
-        ):
-            return [self.index_term(f) for f in sub.factors]
-        if isinstance(sub, ast.Seq):
-            return [self.index_term(f) for f in sub.items]
-        return [self.index_term(sub)]
-
-    def index_term(self, node: ast.Node) -> sympy.Expr:
-        """An index value: a letter (`i`), a number, a dim (`n`), or `+ -` of those."""
-        if isinstance(node, ast.Number):
-            if not node.text.isdigit():
-                raise _not_understood(f"an index must be an integer, not {node.text}", node)
-            return sympy.Integer(int(node.text))
-        if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
-            if node.name in self.dims:
-                return self._bind(self.dims[node.name])  # type: ignore[return-value]
-            if len(node.name) == 1 and node.name.isalpha():
-                return index(node.name)
-        if isinstance(node, ast.Symbol) and _plain_name(node) in self.dims:
-            return self._bind(self.dims[_plain_name(node) or ""])  # type: ignore[return-value]
-        if isinstance(node, ast.Add):
-            return self._add_scalars(node, [self.index_term(t) for t in node.terms])
-        if isinstance(node, ast.Product):
-            return sympy.Mul(*(self.index_term(f) for f in node.factors))
-        raise _not_understood("an index must be a letter, a number or a size", node)
-
-    def _unknown(self, node: ast.Symbol) -> _Problem:
-        label = _label(node)
-        known = self.known_names()
-        same = [k for k in known if k.lower() == label.lower() and k != label]
-        near = same + [
-            k for k in difflib.get_close_matches(label, known, n=3, cutoff=0.5) if k not in same
-        ]
-        near = near[:3]
-        hint = f"; did you mean {', '.join(near)}?" if near else ""
-        return _not_understood(f"unknown symbol {label} (declare its shape){hint}", node)
-
-    def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
-        fam = _plain_name(node.operand)
-        head = self.index_term(node.head)
-        if fam == "W_O" and self.lookup("W_O") is not None and self.lookup("W_O", True) is None:
-            w_o = self._symbol_term("W_O", None, self.lookup("W_O"))  # type: ignore[arg-type]
-            return RowBlock(w_o, head, self._bind(d_v), self._bind(H))
-        entry = self.lookup(fam, family=True) if fam is not None else None
-        if fam is None or entry is None:
-            text = _label(node.operand) if isinstance(node.operand, ast.Symbol) else "this"
-            raise _not_understood(f"unknown head family {text}^(h) (declare its shape)", node)
-        return self._symbol_term(fam, head, entry)  # type: ignore[arg-type]
-
-    def _product(self, node: ast.Product) -> sympy.Basic:
-        factors = list(node.factors)
-        acc = self.term(factors[0])
-        for f in factors[1:]:
-            acc = self._times(acc, self.term(f), node)
-        return acc
-
-    def _times(self, a: sympy.Basic, b: sympy.Basic, node: ast.Node) -> sympy.Basic:
-        am, bm = isinstance(a, MatExpr), isinstance(b, MatExpr)
-        if am and bm:
-            assert isinstance(a, MatExpr) and isinstance(b, MatExpr)
-            # orientation is part of the shape: q_i^T k_j is (d_k × 1)(1 × d_k), a d_k × d_k
-            # matrix, and k_j q_i^T is 1 × 1; neither is turned into a dot product here
-            try:
-                return MatMul(a, b)
-            except ShapeError as e:
-                raise _Problem("shape_error", _first_line(str(e)), node) from None
-        if am:
-            return Scale(b, a)
-        if bm:
-            return Scale(a, b)
-        return a * b  # type: ignore[operator]
-
-    def _mul(self, node: ast.Mul) -> sympy.Basic:
-        acc = self.term(node.factors[0])
-        for op, f in zip(node.ops, node.factors[1:], strict=True):
-            b = self.term(f)
-            if op == "/":
-                acc = self._divide(acc, b, node)
-            elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
-                acc = self._dot(acc, b, node)
-            else:
-                acc = self._times(acc, b, node)
-        return acc
-
-    def _dot(self, a: MatExpr, b: MatExpr, node: ast.Node) -> sympy.Basic:
-        r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
-        `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
-        if _is_column(a) and _is_column(b):
-            a, b = a.T, b.T
-        elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
-            which = [f"{plain(x)} is {_orientation(x)} ({shape_str(x.shape)})" for x in (a, b)]
-            raise _Problem(
-                "shape_error",
-                f"cannot take the dot product of a row and a column: {which[0]}, {which[1]}",
-                node,
-            )
-        try:
-            return Dot(a, b)
-        except ShapeError as e:
-            raise _Problem("shape_error", _first_line(str(e)), node) from None
-
-    def _divide(self, a: sympy.Basic, b: sympy.Basic, node: ast.Node) -> sympy.Basic:
-        if isinstance(b, MatExpr):
-            raise _not_understood("cannot divide by a matrix", node)
-        if isinstance(a, MatExpr):
-            return Scale(1 / b, a)
-        return a / b  # type: ignore[operator]
-
-    def _chain_scalar(self, node: ast.Mul, parts: list[sympy.Expr]) -> sympy.Expr:
-        acc = parts[0]
-        for op, p in zip(node.ops, parts[1:], strict=True):
-            acc = acc / p if op == "/" else acc * p
-        return acc
-
-    def _add_scalars(self, node: ast.Add, parts: list[sympy.Expr]) -> sympy.Expr:
-        acc = parts[0]
-        for op, p in zip(node.ops, parts[1:], strict=True):
-            acc = acc - p if op == "-" else acc + p
-        return acc
-
-    def _add(self, node: ast.Add) -> sympy.Basic:
-        parts = [self.term(t) for t in node.terms]
-        kinds = {isinstance(p, MatExpr) for p in parts}
-        if len(kinds) > 1:
-            raise _Problem("shape_error", "cannot add a scalar and a matrix", node)
-        if kinds == {False}:
-            return self._add_scalars(node, parts)  # type: ignore[arg-type]
-        acc = parts[0]
-        for op, p in zip(node.ops, parts[1:], strict=True):
-            try:
-                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)  # type: ignore[arg-type]
-            except ShapeError as e:
-                raise _Problem("shape_error", _first_line(str(e)), node) from None
-        return acc
-
-    def _neg(self, node: ast.Neg) -> sympy.Basic:
-        v = self.term(node.operand)
-        return Scale(-1, v) if isinstance(v, MatExpr) else -v  # type: ignore[operator]
-
-    def _frac(self, node: ast.Frac) -> sympy.Basic:
-        return self._divide(self.term(node.num), self.term(node.den), node)
-
-    def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
-        v = self.term(node.radicand)
-        if isinstance(v, MatExpr):
-            raise _not_understood("the square root of a matrix is not defined here", node)
-        return sympy.sqrt(v)
-
-    def _power(self, node: ast.Power) -> sympy.Basic:
-        base, exp = self.term(node.base), self.term(node.exponent)
-        if isinstance(base, MatExpr) or isinstance(exp, MatExpr):
-            raise _not_understood("powers of matrices are not checked", node)
-        return base**exp  # type: ignore[operator]
-
-    def _number(self, node: ast.Number) -> sympy.Basic:
-        return sympy.Rational(node.text)
-
-    def _group(self, node: ast.Group) -> sympy.Basic:
-        if len(node.items) != 1:
-            raise _not_understood("a list in parentheses is not a value", node)
-        return self.term(node.items[0])
-
-    def _indexed_group(self, node: ast.IndexedGroup) -> sympy.Basic:
-        m = self.term(node.group)
-        idx = self._indices(node.index)
-        if not isinstance(m, MatExpr):
-            raise _not_understood("only a matrix can be indexed", node)
-        if len(idx) != 2:
-            raise _not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
-        return Entry(m, *idx)
-
-    def _transpose(self, node: ast.Transpose) -> sympy.Basic:
-        v = self.term(node.operand)
-        if not isinstance(v, MatExpr):
-            raise _not_understood("only a matrix can be transposed", node)
-        return v.T
-
-    def _sum(self, node: ast.Sum) -> sympy.Basic:
-        if node.var is None or node.var.sub is not None or len(node.var.name) != 1:
-            raise _not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
-        var = index(node.var.name)
-        if node.lower is None:
-            over = SUM_LETTERS.get(node.var.name)
-            if over is None:
-                raise _not_understood(
-                    f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
-                )
-            lo, hi = sympy.Integer(1), self._bind(over)
-        else:
-            lo = self.index_term(node.lower)
-            if node.upper is None:
-                raise _not_understood("a sum with a lower bound needs an upper bound", node)
-            hi = self.index_term(node.upper)
-        body = self.term(node.body)
-        if isinstance(body, MatExpr):
-            return MatSum(body, var, lo, hi)
-        return sympy.Sum(body, (var, lo, hi))
-
-    def _call(self, node: ast.Call) -> sympy.Basic:
-        name = node.name.lower()
-        if not node.parens:
-            raise _not_understood(f"{node.name} needs its argument in parentheses", node)
-        if name == "concat":
-            return self._concat(node)
-        args = [self.term(a) for a in node.args]
-        if name == "softmax" and len(args) == 1 and isinstance(args[0], MatExpr):
-            return Softmax(args[0])
-        if name == "mask" and len(args) == 1 and isinstance(args[0], MatExpr):
-            try:
-                return CausalMask(args[0])
-            except ShapeError as e:
-                raise _Problem("shape_error", _first_line(str(e)), node) from None
-        if name == "attention" and len(args) == 3 and all(isinstance(a, MatExpr) for a in args):
-            q, k, v = args
-            assert isinstance(q, MatExpr) and isinstance(k, MatExpr) and isinstance(v, MatExpr)
-            try:
-                scores = Scale(1 / sympy.sqrt(k.cols), MatMul(q, k.T))
-                return MatMul(Softmax(scores), v)
-            except ShapeError as e:
-                raise _Problem("shape_error", _first_line(str(e)), node) from None
-        if name == "exp" and len(args) == 1 and not isinstance(args[0], MatExpr):
-            return sympy.exp(args[0])
-        raise _not_understood(
-            f"function {node.name} with {len(args)} argument(s) is not known "
-            "(known: softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x))",
-            node,
-        )
-
-    def _concat(self, node: ast.Call) -> sympy.Basic:
-        a = node.args
-        if len(a) != 3 or not isinstance(a[1], ast.Dots):
-            raise _not_understood("write Concat(Z^{(1)},\\ldots,Z^{(H)})", node)
-        first, last = a[0], a[2]
-        if not (isinstance(first, ast.HeadSup) and isinstance(last, ast.HeadSup)):
-            raise _not_understood("Concat takes the members of a head family Z^{(h)}", node)
-        if _plain_name(first.operand) != _plain_name(last.operand):
-            raise _not_understood("Concat's first and last members are of different families", node)
-        if self.index_term(first.head) != 1:
-            raise _not_understood("Concat must start at head 1", first)
-        count = self.index_term(last.head)
-        h = index("h")
-        body = self._head_sup(
-            ast.HeadSup(
-                first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end
-            )
-        )
-        assert isinstance(body, MatExpr)
-        return Concat(body, h, count)
-
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:
     """The shape of the row, or of the row written as a column."""
     r, c = row.shape
     return _same_shape(shape, (r, c)) or _same_shape(shape, (c, r))
-
-
-def _is_row(x: MatExpr) -> bool:
-    return bool(dims_equal(x.rows, 1)) and not dims_equal(x.cols, 1)
-
-
-def _is_column(x: MatExpr) -> bool:
-    return bool(dims_equal(x.cols, 1)) and not dims_equal(x.rows, 1)
-
-
-def _orientation(x: MatExpr) -> str:
-    if _is_row(x):
-        return "a row vector"
-    if _is_column(x):
-        return "a column vector"
-    return "a 1 × 1 matrix" if dims_equal(x.rows, 1) else "a matrix"
-
-
-def _as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
-    """A 1 × 1 matrix compared with a scalar is its only entry."""
-    one = sympy.Integer(1)
-    for _ in range(2):
-        if isinstance(lhs, MatExpr) and not isinstance(rhs, MatExpr):
-            if dims_equal(lhs.rows, 1) and dims_equal(lhs.cols, 1):
-                lhs = Entry(lhs, one, one)
-        lhs, rhs = rhs, lhs
-    return lhs, rhs
 
 
 @dataclass(frozen=True)
@@ -1472,7 +1073,7 @@ def _integer_polynomial(e: sympy.Expr) -> bool:
 
 def _size_value(v: sympy.Expr, what: str, node: ast.Node | None) -> sympy.Integer:
     if not (v.is_Integer and v > 0):
-        raise _Problem("shape_error", f"{what}: a size must be a positive integer", node)
+        raise Problem("shape_error", f"{what}: a size must be a positive integer", node)
     return sympy.Integer(v)
 
 
@@ -1485,24 +1086,6 @@ def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
 
 _H = index("h")
 
-
-_TERMS = {
-    ast.Symbol: Resolver._symbol,
-    ast.Number: Resolver._number,
-    ast.Group: Resolver._group,
-    ast.IndexedGroup: Resolver._indexed_group,
-    ast.Transpose: Resolver._transpose,
-    ast.HeadSup: Resolver._head_sup,
-    ast.Power: Resolver._power,
-    ast.Product: Resolver._product,
-    ast.Mul: Resolver._mul,
-    ast.Add: Resolver._add,
-    ast.Neg: Resolver._neg,
-    ast.Frac: Resolver._frac,
-    ast.Sqrt: Resolver._sqrt,
-    ast.Call: Resolver._call,
-    ast.Sum: Resolver._sum,
-}
 
 _ORDER: dict[str, Any] = {
     "<": sympy.StrictLessThan,
@@ -1519,41 +1102,6 @@ def _rel_text(r: sympy.Basic) -> str:
 
 
 _REL_TEXT = {"le": "\\le", "ge": "\\ge", "neq": "\\neq", "approx": "\\approx", "lt": "<", "gt": ">"}
-
-
-def _unsupported(node: ast.Node) -> str:
-    what = {
-        ast.Dots: "an ellipsis stands for terms the checker cannot see",
-        ast.Reals: "\\mathbb R is a set, not a value",
-        ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
-        ast.Seq: "a list is not a value",
-    }
-    return what.get(type(node), f"{type(node).__name__} is not supported here")
-
-
-def _label(node: ast.Symbol) -> str:
-    base = node.name if len(node.name) == 1 else "\\" + node.name
-    if node.font not in _KEEP_FONTS:
-        base = f"\\{node.font}{{{base}}}"
-    if node.sub is None:
-        return base
-    sub = _plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
-    return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
-
-
-def _plain_name(node: ast.Node) -> str | None:
-    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else."""
-    if not isinstance(node, ast.Symbol) or node.font not in _KEEP_FONTS:
-        return None
-    if node.sub is None:
-        bold = node.font in ("mathbf", "boldsymbol", "bm") and node.name.islower()
-        return f"\\{node.font}{{{node.name}}}" if bold else node.name
-    sub = node.sub
-    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
-        return None
-    if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
-        return f"{node.name}_{sub.name}"
-    return None
 
 
 def _looks_like_matrix(name: str) -> bool:

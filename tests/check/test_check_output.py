@@ -1,4 +1,4 @@
-"""Diagnostics, JSON schema, colour, exit codes, check_formula and the --dims parser."""
+"""Diagnostics, JSON schema, colour, exit codes and check_formula (--dims: tests/reader)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ from symattn.check import (
     check_formula,
     check_text,
     format_diagnostic,
-    parse_dims,
     run,
 )
-from symattn.errors import ParseError
 
 DOC = (
     "# Scores\n\n"
@@ -110,34 +108,6 @@ def test_check_formula_with_dims():
     assert r.kind == "not-a-claim"
     (r,) = check_formula(r"O = B W_O", "B: n x H d_v; O: n x d")
     assert r.kind == "verified"
-
-
-@pytest.mark.parametrize(
-    "text,expected",
-    [
-        ("Q,K: n x d_k", "[(['Q', 'K'], (n, d_k))]"),
-        ("W_O: H*d_v x d; X: 5 x 64", "[(['W_O'], (H*d_v, d)), (['X'], (5, 64))]"),
-        ("Z^(h): n × d_v", "[(['Z^(h)'], (n, d_v))]"),
-        ("", "[]"),
-    ],
-)
-def test_parse_dims(text, expected):
-    assert str(parse_dims(text)) == expected
-
-
-@pytest.mark.parametrize(
-    "text,match",
-    [
-        ("Q n x d", "expected 'NAMES: ROWS x COLS'"),
-        ("Q: n", "expected ROWS x COLS"),
-        ("Q: n x 0", "a size must be positive"),
-        ("__import__('os'): n x d", "is not a matrix name"),
-        ("Q: n x d+1", "cannot read the size"),
-    ],
-)
-def test_parse_dims_errors(text, match):
-    with pytest.raises(ParseError, match=match):
-        parse_dims(text)
 
 
 def test_a_scalar_compared_with_a_matrix_is_a_shape_error():

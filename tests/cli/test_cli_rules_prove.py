@@ -89,7 +89,7 @@ def test_prove_shape_error_exits_1():
     [
         ([r"\foo = 1"], "symattn prove: the formula could not be read"),
         (["Q"], "symattn prove: error: no claim to prove in 'Q'"),
-        (["Q = K", "--dims", "Q: n x"], "symattn prove: error: --dims: expected ROWS x COLS"),
+        (["Q = K", "--dims", "Q: n x"], "symattn prove: error: cannot read --dims entry 'Q: n x'"),
     ],
 )
 def test_prove_input_errors_exit_2(args, message):

@@ -7,7 +7,7 @@ import json
 import pytest
 from cli_helpers import cli, run_cli
 
-from symattn.commands import parse_dim, parse_dims, shapes
+from symattn.commands import shapes
 
 
 def test_attention_steps():
@@ -103,32 +103,7 @@ def test_colour_only_when_asked_and_not_with_no_color():
     assert "\033[" not in cli("shapes", "QK", "--color", "auto", env={"NO_COLOR": ""}).stdout
 
 
-# ---- in-process: the small readers behind --dims ----------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("n", "n"),
-        ("d_k", "d_k"),
-        ("d_{k}", "d_k"),
-        ("64", "64"),
-        ("H*d_v", "H*d_v"),
-        ("H d_v", "H*d_v"),
-        ("d/H", "d/H"),
-        ("2*(n)", "2*n"),
-    ],
-)
-def test_parse_dim(text, expected):
-    assert str(parse_dim(text)) == expected
-
-
-def test_parse_dims_head_family_and_separators():
-    table = parse_dims(r"Z^{(h)}: n × d_v; W_{O}: H d_v \times d")
-    family = table["Z^{(h)}"]
-    assert family.family and (str(family.rows), str(family.cols)) == ("n", "d_v")
-    assert "Z" not in table
-    assert str(table["W_O"].rows) == "H*d_v"
+# ---- in-process ----------------------------------------------------------------------
 
 
 def test_steps_follow_the_written_order():

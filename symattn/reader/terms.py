@@ -1,0 +1,605 @@
+"""The one translator from formulas to kernel terms: reader AST -> matrix expressions and scalars.
+
+Imports the kernel (dims, expr, errors, show), the reader's AST and conventions; never the
+resolver's scope, the checker or the CLI: names and sizes come from the `Scope` it is given.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any, Literal, Protocol
+
+import sympy
+
+from symattn.dims import H, d_v, dim, dims_equal, shape_str
+from symattn.errors import ShapeError, SymattnError
+from symattn.expr import (
+    CausalMask,
+    Concat,
+    Dot,
+    Entry,
+    HeadSym,
+    MatAdd,
+    MatExpr,
+    MatMul,
+    MatSum,
+    MatSym,
+    Row,
+    RowBlock,
+    Scale,
+    Softmax,
+    index,
+)
+from symattn.reader import ast
+from symattn.reader.conventions import SUM_LETTERS
+from symattn.show import plain
+
+__all__ = [
+    "KEEP_FONTS",
+    "Problem",
+    "Scope",
+    "Terms",
+    "UnknownName",
+    "as_comparable",
+    "orientation",
+    "plain_name",
+]
+
+Shape = tuple[sympy.Expr, sympy.Expr]
+Kind = Literal["not_understood", "shape_error"]
+#: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
+KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
+
+
+class Problem(SymattnError):
+    """A formula the translator refuses: `not_understood` (cannot read it) or `shape_error`.
+
+    `node` is what it is about; `span` (body offsets), when set, is narrower or wider than the
+    node (the product up to the factor that does not fit); `detail` is the full message, hint
+    lines included, where `message` is its first line.
+    """
+
+    def __init__(
+        self,
+        status: Kind,
+        message: str,
+        node: ast.Node | None,
+        *,
+        detail: str = "",
+        span: tuple[int, int] | None = None,
+    ):
+        super().__init__(message)
+        self.status: Kind = status
+        self.message = message
+        self.node = node
+        self.detail = detail or message
+        self.span = span
+
+    @property
+    def where(self) -> tuple[int, int] | None:
+        if self.span is not None:
+            return self.span
+        return (self.node.start, self.node.end) if self.node is not None else None
+
+
+class UnknownName(Problem):
+    """A name with no shape in scope; `label` is how it was written, `near` the close names."""
+
+    def __init__(self, message: str, node: ast.Node, label: str, near: list[str]):
+        super().__init__("not_understood", message, node)
+        self.label = label
+        self.near = near
+
+
+def not_understood(message: str, node: ast.Node | None) -> Problem:
+    return Problem("not_understood", message, node)
+
+
+def shape_problem(exc: ShapeError, node: ast.Node, span: tuple[int, int] | None = None) -> Problem:
+    text = str(exc)
+    return Problem("shape_error", _first_line(text), node, detail=text, span=span)
+
+
+class NameEntry(Protocol):
+    """What the translator needs of a name in scope: its shape."""
+
+    shape: Shape
+
+
+class Scope(Protocol):
+    """The names and sizes in force (the resolver's symbol table implements it)."""
+
+    dims: dict[str, sympy.Symbol]
+
+    def lookup(self, name: str, family: bool = False) -> Any: ...
+
+    def bind(self, e: sympy.Basic) -> sympy.Basic: ...
+
+    def orientation(self, letter: str) -> str: ...
+
+    def known_names(self) -> list[str]: ...
+
+
+#: Called with each node translated, its value and where its text ends (a partial product of
+#: `XW_QK` ends before the whole product does): how `symattn shapes` lists every step.
+Observer = Callable[[ast.Node, sympy.Basic, int], None]
+
+
+class Terms:
+    """Translate syntax trees into kernel terms in a scope; the only place that does.
+
+    >>> from symattn.reader import parse_formula
+    >>> from symattn.reader.resolve import Resolver
+    >>> claim = parse_formula("QK^T").items[0]
+    >>> Terms(Resolver()).term(claim.subjects[0]).shape
+    (n, n)
+    """
+
+    def __init__(self, scope: Scope, observer: Observer | None = None) -> None:
+        self.scope = scope
+        self.observer = observer
+
+    def term(self, node: ast.Node) -> sympy.Basic:
+        """The kernel term a node stands for: a matrix expression or a scalar."""
+        handler: Any = _TERMS.get(type(node))
+        if handler is None:
+            raise not_understood(_unsupported(node), node)
+        value: sympy.Basic = handler(self, node)
+        if self.observer is not None:
+            self.observer(node, value, node.end)
+        return value
+
+    # ---- sizes and indices ------------------------------------------------------------------
+
+    def dim_term(self, node: ast.Node) -> sympy.Expr:
+        """A size as written in a shape: numbers, dims (new names become dims), `Hd_v`, `+-/`."""
+        if isinstance(node, ast.Number):
+            if not node.text.isdigit() or int(node.text) < 1:
+                raise not_understood(f"a size must be a positive integer, not {node.text}", node)
+            return sympy.Integer(int(node.text))
+        dims = self.scope.dims
+        name = plain_name(node)
+        if name is not None:
+            if name not in dims:
+                dims[name] = dim(name)
+            return dims[name]
+        if isinstance(node, ast.Product):
+            return sympy.Mul(*(self.dim_term(f) for f in node.factors))
+        if isinstance(node, ast.Mul):
+            return chain_scalar(node, [self.dim_term(f) for f in node.factors])
+        if isinstance(node, ast.Add):
+            return add_scalars(node, [self.dim_term(t) for t in node.terms])
+        if isinstance(node, ast.Group) and len(node.items) == 1:
+            return self.dim_term(node.items[0])
+        if isinstance(node, ast.Frac):
+            return self.dim_term(node.num) / self.dim_term(node.den)
+        raise not_understood("this size is not a product of dims and numbers", node)
+
+    def index_term(self, node: ast.Node) -> sympy.Expr:
+        """An index value: a letter (`i`), a number, a dim (`n`), or `+ -` of those."""
+        dims = self.scope.dims
+        if isinstance(node, ast.Number):
+            if not node.text.isdigit():
+                raise not_understood(f"an index must be an integer, not {node.text}", node)
+            return sympy.Integer(int(node.text))
+        if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
+            if node.name in dims:
+                return self.scope.bind(dims[node.name])  # type: ignore[return-value]
+            if len(node.name) == 1 and node.name.isalpha():
+                return index(node.name)
+        if isinstance(node, ast.Symbol) and plain_name(node) in dims:
+            return self.scope.bind(dims[plain_name(node) or ""])  # type: ignore[return-value]
+        if isinstance(node, ast.Add):
+            return add_scalars(node, [self.index_term(t) for t in node.terms])
+        if isinstance(node, ast.Product):
+            return sympy.Mul(*(self.index_term(f) for f in node.factors))
+        raise not_understood("an index must be a letter, a number or a size", node)
+
+    def indices(self, sub: ast.Node) -> list[sympy.Expr]:
+        """The indices of a subscript: `ij`, `i,j`, `i+1`."""
+        if isinstance(sub, ast.Product) and all(
+            isinstance(f, ast.Symbol | ast.Number) for f in sub.factors
+        ):
+            return [self.index_term(f) for f in sub.factors]
+        if isinstance(sub, ast.Seq):
+            return [self.index_term(f) for f in sub.items]
+        return [self.index_term(sub)]
+
+    # ---- names ------------------------------------------------------------------------------
+
+    def named(self, name: str, head: sympy.Basic | None, entry: NameEntry) -> MatExpr:
+        """The matrix `name` (or member `head` of the family `name`) with its shape in scope."""
+        if head is not None:
+            return self.scope.bind(HeadSym(name, head, *entry.shape))  # type: ignore[return-value]
+        return self.scope.bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
+
+    def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        name = plain_name(node)
+        if name is not None:
+            if name in self.scope.dims:
+                return self.scope.bind(self.scope.dims[name])
+            entry = self.scope.lookup(name)
+            if entry is not None:
+                return self.named(name, None, entry)
+        if node.font in KEEP_FONTS and node.sub is not None:
+            return self._indexed(node)
+        raise self._unknown(node)
+
+    def _indexed(self, node: ast.Symbol) -> sympy.Basic:
+        """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
+        base = node.name
+        assert node.sub is not None
+        idx = self.indices(node.sub)
+        matrix_name = base.upper() if base.islower() else base
+        entry = self.scope.lookup(matrix_name)
+        if entry is None or len(base) != 1:
+            raise self._unknown(node)
+        m = self.named(matrix_name, None, entry)
+        if len(idx) == 2:
+            return Entry(m, *idx)
+        if len(idx) == 1 and base.islower():
+            row = Row(m, idx[0])
+            return row.T if self.scope.orientation(base) == "column" else row
+        raise not_understood(
+            f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
+            f"{base.upper()}_{{ij}} for an entry",
+            node,
+        )
+
+    def _unknown(self, node: ast.Symbol) -> UnknownName:
+        label = _label(node)
+        known = self.scope.known_names()
+        same = [k for k in known if k.lower() == label.lower() and k != label]
+        near = same + [
+            k for k in difflib.get_close_matches(label, known, n=3, cutoff=0.5) if k not in same
+        ]
+        near = near[:3]
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        msg = f"unknown symbol {label} (declare its shape){hint}"
+        return UnknownName(msg, node, label, near)
+
+    def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
+        fam = plain_name(node.operand)
+        head = self.index_term(node.head)
+        lookup = self.scope.lookup
+        if fam == "W_O" and lookup("W_O") is not None and lookup("W_O", True) is None:
+            w_o = self.named("W_O", None, lookup("W_O"))
+            return RowBlock(w_o, head, self.scope.bind(d_v), self.scope.bind(H))
+        entry = lookup(fam, True) if fam is not None else None
+        if fam is None or entry is None:
+            text = _label(node.operand) if isinstance(node.operand, ast.Symbol) else "this"
+            msg = f"unknown head family {text}^(h) (declare its shape)"
+            raise UnknownName(msg, node, f"{text}^{{(h)}}", [])
+        return self.named(fam, head, entry)
+
+    # ---- products, sums, quotients ----------------------------------------------------------
+
+    def _product(self, node: ast.Product) -> sympy.Basic:
+        return self._fold(node, ["*"] * (len(node.factors) - 1))
+
+    def _mul(self, node: ast.Mul) -> sympy.Basic:
+        return self._fold(node, list(node.ops))
+
+    def _fold(self, node: ast.Product | ast.Mul, ops: list[str]) -> sympy.Basic:
+        """Left to right; each partial product is a step, and an error spans the factors so far."""
+        factors = node.factors
+        acc = self.term(factors[0])
+        for k, (op, f) in enumerate(zip(ops, factors[1:], strict=True), start=2):
+            b = self.term(f)
+            span = (node.start, f.end)
+            if op == "/":
+                acc = _divide(acc, b, node, span)
+            elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
+                acc = _dot(acc, b, node, span)
+            else:
+                acc = _times(acc, b, node, span)
+            if k < len(factors) and self.observer is not None:
+                self.observer(node, acc, f.end)
+        return acc
+
+    def _add(self, node: ast.Add) -> sympy.Basic:
+        parts = [self.term(t) for t in node.terms]
+        if all(not isinstance(p, MatExpr) for p in parts):
+            return add_scalars(node, parts)  # type: ignore[arg-type]
+        acc = parts[0]
+        for op, p, t in zip(node.ops, parts[1:], node.terms[1:], strict=True):
+            span = (node.start, t.end)
+            if isinstance(acc, MatExpr) != isinstance(p, MatExpr):
+                kinds = [("a matrix" if isinstance(x, MatExpr) else "a scalar") for x in (acc, p)]
+                msg = f"cannot add {kinds[0]} and {kinds[1]}: {plain(acc)} and {plain(p)}"
+                raise Problem("shape_error", msg, node, span=span)
+            try:
+                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)  # type: ignore[arg-type]
+            except ShapeError as e:
+                raise shape_problem(e, node, span) from None
+        return acc
+
+    def _neg(self, node: ast.Neg) -> sympy.Basic:
+        v = self.term(node.operand)
+        return Scale(-1, v) if isinstance(v, MatExpr) else -v  # type: ignore[operator]
+
+    def _frac(self, node: ast.Frac) -> sympy.Basic:
+        return _divide(self.term(node.num), self.term(node.den), node, None)
+
+    def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
+        return _sqrt_of(self.term(node.radicand), node)
+
+    def _power(self, node: ast.Power) -> sympy.Basic:
+        base = self.term(node.base)
+        if isinstance(base, MatExpr):
+            raise not_understood(
+                "powers of matrices are not checked: write ^T for a transpose and "
+                "(K^{(h)})^T for the transpose of a head",
+                node,
+            )
+        exp = self.term(node.exponent)
+        if isinstance(exp, MatExpr):
+            raise not_understood("a matrix as an exponent is not checked", node)
+        return base**exp  # type: ignore[operator]
+
+    def _number(self, node: ast.Number) -> sympy.Basic:
+        return sympy.Rational(node.text)
+
+    def _group(self, node: ast.Group) -> sympy.Basic:
+        if len(node.items) != 1:
+            raise not_understood("a list in parentheses is not a value", node)
+        return self.term(node.items[0])
+
+    def _indexed_group(self, node: ast.IndexedGroup) -> sympy.Basic:
+        m = self.term(node.group)
+        idx = self.indices(node.index)
+        if not isinstance(m, MatExpr):
+            raise not_understood("only a matrix can be indexed", node)
+        if len(idx) != 2:
+            raise not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
+        return Entry(m, *idx)
+
+    def _transpose(self, node: ast.Transpose) -> sympy.Basic:
+        v = self.term(node.operand)
+        if not isinstance(v, MatExpr):
+            raise Problem("shape_error", f"cannot transpose the scalar {plain(v)}", node)
+        return v.T
+
+    def _sum(self, node: ast.Sum) -> sympy.Basic:
+        if node.var is None or node.var.sub is not None or len(node.var.name) != 1:
+            raise not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
+        var = index(node.var.name)
+        if node.lower is None:
+            over = SUM_LETTERS.get(node.var.name)
+            if over is None:
+                raise not_understood(
+                    f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
+                )
+            lo, hi = sympy.Integer(1), self.scope.bind(over)
+        else:
+            lo = self.index_term(node.lower)
+            if node.upper is None:
+                raise not_understood("a sum with a lower bound needs an upper bound", node)
+            hi = self.index_term(node.upper)
+        body = self.term(node.body)
+        if isinstance(body, MatExpr):
+            return MatSum(body, var, lo, hi)
+        return sympy.Sum(body, (var, lo, hi))
+
+    # ---- operators --------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> sympy.Basic:
+        name = node.name.lower()
+        if not node.parens:
+            raise not_understood(f"{node.name} needs its argument in parentheses", node)
+        if name == "concat":
+            return self._concat(node)
+        args = [self.term(a) for a in node.args]
+        if name in ("softmax", "mask") and len(args) == 1:
+            x = args[0]
+            if not isinstance(x, MatExpr):
+                msg = f"{name} needs a matrix, got the scalar {plain(x)}"
+                raise Problem("shape_error", msg, node)
+            try:
+                return Softmax(x) if name == "softmax" else CausalMask(x)
+            except ShapeError as e:
+                raise shape_problem(e, node) from None
+        if name == "attention" and len(args) == 3 and all(isinstance(a, MatExpr) for a in args):
+            q, k, v = args
+            assert isinstance(q, MatExpr) and isinstance(k, MatExpr) and isinstance(v, MatExpr)
+            try:
+                scores = Scale(1 / sympy.sqrt(k.cols), MatMul(q, k.T))
+                return MatMul(Softmax(scores), v)
+            except ShapeError as e:
+                raise shape_problem(e, node) from None
+        if name == "sqrt" and len(args) == 1:
+            return _sqrt_of(args[0], node)
+        if name == "exp" and len(args) == 1 and not isinstance(args[0], MatExpr):
+            return sympy.exp(args[0])
+        known = (
+            "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
+        )
+        if name in ("softmax", "mask", "attention", "exp", "sqrt"):
+            msg = f"{node.name} with these {len(args)} argument(s) is not known (known: {known})"
+        else:
+            msg = f"unknown operator {node.name!r} (known: {known})"
+        raise not_understood(msg, node)
+
+    def _concat(self, node: ast.Call) -> sympy.Basic:
+        a = node.args
+        if len(a) != 3 or not isinstance(a[1], ast.Dots):
+            raise not_understood("write Concat(Z^{(1)},\\ldots,Z^{(H)})", node)
+        first, last = a[0], a[2]
+        if not (isinstance(first, ast.HeadSup) and isinstance(last, ast.HeadSup)):
+            raise not_understood("Concat takes the members of a head family Z^{(h)}", node)
+        if plain_name(first.operand) != plain_name(last.operand):
+            raise not_understood("Concat's first and last members are of different families", node)
+        if self.index_term(first.head) != 1:
+            raise not_understood("Concat must start at head 1", first)
+        self.term(first)  # each member is a step of its own, and must be known
+        self.term(last)
+        count = self.index_term(last.head)
+        h = index("h")
+        member = ast.HeadSup(
+            first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end
+        )
+        body = self._head_sup(member)
+        assert isinstance(body, MatExpr)
+        return Concat(body, h, count)
+
+
+# ---- products and quotients of a matrix or a scalar --------------------------------------
+
+
+def _times(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.Basic:
+    am, bm = isinstance(a, MatExpr), isinstance(b, MatExpr)
+    if am and bm:
+        assert isinstance(a, MatExpr) and isinstance(b, MatExpr)
+        # orientation is part of the shape: q_i^T k_j is (d_k × 1)(1 × d_k), a d_k × d_k
+        # matrix, and k_j q_i^T is 1 × 1; neither is turned into a dot product here
+        try:
+            return MatMul(a, b)
+        except ShapeError as e:
+            raise shape_problem(e, node, span) from None
+    if am:
+        return Scale(b, a)
+    if bm:
+        return Scale(a, b)
+    return a * b  # type: ignore[operator]
+
+
+def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
+    r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
+    `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
+    if _is_column(a) and _is_column(b):
+        a, b = a.T, b.T
+    elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
+        which = [f"{plain(x)} is {orientation(x)} ({shape_str(x.shape)})" for x in (a, b)]
+        raise Problem(
+            "shape_error",
+            f"cannot take the dot product of a row and a column: {which[0]}, {which[1]}",
+            node,
+            span=span,
+        )
+    try:
+        return Dot(a, b)
+    except ShapeError as e:
+        raise shape_problem(e, node, span) from None
+
+
+def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.Basic:
+    if isinstance(b, MatExpr):
+        raise Problem("shape_error", f"cannot divide by the matrix {plain(b)}", node, span=span)
+    if isinstance(a, MatExpr):
+        return Scale(1 / b, a)
+    return a / b  # type: ignore[operator]
+
+
+def _sqrt_of(v: sympy.Basic, node: ast.Node) -> sympy.Basic:
+    if isinstance(v, MatExpr):
+        raise Problem("shape_error", f"cannot take the square root of the matrix {plain(v)}", node)
+    return sympy.sqrt(v)
+
+
+def chain_scalar(node: ast.Mul, parts: list[sympy.Expr]) -> sympy.Expr:
+    """Scalars joined by `\\cdot`, `\\times` and `/`, left to right."""
+    acc = parts[0]
+    for op, p in zip(node.ops, parts[1:], strict=True):
+        acc = acc / p if op == "/" else acc * p
+    return acc
+
+
+def add_scalars(node: ast.Add, parts: list[sympy.Expr]) -> sympy.Expr:
+    """Scalars joined by `+` and `-`, left to right."""
+    acc = parts[0]
+    for op, p in zip(node.ops, parts[1:], strict=True):
+        acc = acc - p if op == "-" else acc + p
+    return acc
+
+
+# ---- vectors ------------------------------------------------------------------------------
+
+
+def _is_row(x: MatExpr) -> bool:
+    return bool(dims_equal(x.rows, 1)) and not dims_equal(x.cols, 1)
+
+
+def _is_column(x: MatExpr) -> bool:
+    return bool(dims_equal(x.cols, 1)) and not dims_equal(x.rows, 1)
+
+
+def orientation(x: MatExpr) -> str:
+    """`a row vector`, `a column vector`, `a 1 × 1 matrix` or `a matrix`."""
+    if _is_row(x):
+        return "a row vector"
+    if _is_column(x):
+        return "a column vector"
+    return "a 1 × 1 matrix" if dims_equal(x.rows, 1) else "a matrix"
+
+
+def as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
+    """A 1 × 1 matrix compared with a scalar is its only entry."""
+    one = sympy.Integer(1)
+    for _ in range(2):
+        if isinstance(lhs, MatExpr) and not isinstance(rhs, MatExpr):
+            if dims_equal(lhs.rows, 1) and dims_equal(lhs.cols, 1):
+                lhs = Entry(lhs, one, one)
+        lhs, rhs = rhs, lhs
+    return lhs, rhs
+
+
+# ---- names as written ---------------------------------------------------------------------
+
+
+def plain_name(node: ast.Node) -> str | None:
+    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else."""
+    if not isinstance(node, ast.Symbol) or node.font not in KEEP_FONTS:
+        return None
+    if node.sub is None:
+        bold = node.font in ("mathbf", "boldsymbol", "bm") and node.name.islower()
+        return f"\\{node.font}{{{node.name}}}" if bold else node.name
+    sub = node.sub
+    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
+        return None
+    if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
+        return f"{node.name}_{sub.name}"
+    return None
+
+
+def _label(node: ast.Symbol) -> str:
+    base = node.name if len(node.name) == 1 else "\\" + node.name
+    if node.font not in KEEP_FONTS:
+        base = f"\\{node.font}{{{base}}}"
+    if node.sub is None:
+        return base
+    sub = plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
+    return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0] if text else text
+
+
+def _unsupported(node: ast.Node) -> str:
+    what = {
+        ast.Dots: "an ellipsis stands for terms the checker cannot see",
+        ast.Reals: "\\mathbb R is a set, not a value",
+        ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
+        ast.Seq: "a list is not a value",
+    }
+    return what.get(type(node), f"{type(node).__name__} is not supported here")
+
+
+_TERMS = {
+    ast.Symbol: Terms._symbol,
+    ast.Number: Terms._number,
+    ast.Group: Terms._group,
+    ast.IndexedGroup: Terms._indexed_group,
+    ast.Transpose: Terms._transpose,
+    ast.HeadSup: Terms._head_sup,
+    ast.Power: Terms._power,
+    ast.Product: Terms._product,
+    ast.Mul: Terms._mul,
+    ast.Add: Terms._add,
+    ast.Neg: Terms._neg,
+    ast.Frac: Terms._frac,
+    ast.Sqrt: Terms._sqrt,
+    ast.Call: Terms._call,
+    ast.Sum: Terms._sum,
+}
