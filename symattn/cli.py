@@ -72,8 +72,8 @@ examples:
   symattn shapes 'X + Concat(Z^{(1)},\\ldots,Z^{(H)})W_O'
   symattn shapes 'X + AV' --assume d_v=d      # without --assume: exit 1, cols d and d_v
 
-Names known without --dims (the chapter's): X n x d, W_Q W_K d x d_k, W_V d x d_v,
-Q K n x d_k, V n x d_v, A S n x n, Z n x d_v, W_O H*d_v x d, O n x d; the head families
+Names known without --dims (the chapter's, as in check and prove): X n x d, W_Q W_K d x d_k,
+W_V d x d_v, Q K n x d_k, V n x d_v, A n x n, Z n x d_v, W_O H*d_v x d, O n x d; the families
 Z^{(h)}, Q^{(h)}, K^{(h)}, V^{(h)}, A^{(h)}, W_Q^{(h)}, ... have the same shapes, and W_O^{(h)}
 is the h-th block of d_v rows of W_O.
 --dims 'NAMES: ROWS x COLS; ...' declares or overrides them (x, × or \\times; dims like n, d_k,

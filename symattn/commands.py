@@ -246,16 +246,17 @@ class _Steps:
         self.report, self.back = report, back
 
     def __call__(self, node: ast.Node, value: sympy.Basic, end: int) -> None:
-        start, stop = self.back(node.start), self.back(end)
-        steps = self.report.steps
-        if steps and (steps[-1].start, steps[-1].end) == (start, stop):
-            return  # a group and what it holds: show once
-        shape = None
-        if isinstance(value, E.MatExpr):
-            shape = (D.dim_str(value.rows), D.dim_str(value.cols))
-        elif isinstance(value, (sympy.Symbol, sympy.Number)):
+        if isinstance(value, (sympy.Symbol, sympy.Number)):
             return  # a bare dim or number needs no line of its own
-        steps.append(ShapeStep(text(value), shape, start, stop))
+        step = ShapeStep(text(value), None, self.back(node.start), self.back(end))
+        if isinstance(value, E.MatExpr):
+            step.shape = (D.dim_str(value.rows), D.dim_str(value.cols))
+        steps = self.report.steps
+        last = steps[-1] if steps else None
+        if last is not None and (last.text, last.shape) == (step.text, step.shape):
+            if step.start <= last.start and last.end <= step.end:
+                return  # a group and what it holds: show once
+        steps.append(step)
 
 
 # ---- rules ------------------------------------------------------------------------------
