@@ -1,6 +1,7 @@
-"""The resolver: syntax trees of a document's formulas -> kernel claims, with a scoped symbol table.
+"""The resolver: the scope of a document (conventions, declarations, definitions, worked
+examples, size relations) and the claims of each formula; terms are built by `reader.terms`.
 
-Imports the kernel (dims, expr) and the reader's AST; never the checker, the CLI or the printers.
+Imports the kernel and the reader's other modules; never the checker, the CLI or the printers.
 """
 
 from __future__ import annotations
@@ -15,10 +16,19 @@ import sympy
 
 from symattn.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
 from symattn.errors import DimError, ParseError, ShapeError, SymattnError
-from symattn.expr import Concat, Dot, Entry, HeadSym, MatExpr, MatSum, MatSym, Row, index
+from symattn.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index
 from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, Shape, new_claim
+from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
 from symattn.reader.conventions import CONVENTIONS, FAMILIES
 from symattn.reader.scanner import MathSpan
+from symattn.reader.size_relations import (
+    SizeContext,
+    close_sizes,
+    size_value,
+    solve_for,
+    substitute,
+)
 from symattn.reader.terms import (
     KEEP_FONTS,
     Problem,
@@ -38,44 +48,6 @@ _MAX_NODES = 3000
 _HEADING = re.compile(
     r"^(#{1,6}\s|\d+(\.\d+)+\s+\S|\\(part|chapter|section|subsection|subsubsection)\*?\{)"
 )
-
-Status = Literal[
-    "pending", "proved", "shape_error", "not_understood", "declared", "prose", "internal_error"
-]
-Shape = tuple[sympy.Expr, sympy.Expr]
-
-
-@dataclass(frozen=True)
-class ResolvedClaim:
-    """One claim of a formula, resolved to kernel terms or decided by shape algebra alone.
-
-    `start`/`end` are body offsets of the claim; `where` those of the part a diagnostic points
-    at (the unknown symbol, the product that does not typecheck). `status` is `pending` when the
-    kernel still has to decide `pairs` (each `lhs = rhs`, under `defs` and the worked example's
-    `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
-    `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
-    A condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
-    before it (same formula, or the formula before it joined by "for", "if", "when", ...).
-    """
-
-    span: MathSpan
-    start: int
-    end: int
-    status: Status
-    message: str = ""
-    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = ()
-    defs: dict[sympy.Basic, MatExpr] = field(default_factory=dict)
-    where: tuple[int, int] | None = None
-    source: str = ""
-    context: str = ""
-    assumptions: dict[str, sympy.Expr] = field(default_factory=dict)
-    hypotheses: tuple[sympy.Basic, ...] = ()
-    conditions: tuple[sympy.Basic, ...] = ()
-    attached: bool = False
-
-    @property
-    def focus(self) -> tuple[int, int]:
-        return self.where if self.where is not None else (self.start, self.end)
 
 
 @dataclass
@@ -133,7 +105,7 @@ class Resolver:
         self.sections = sorted(sections)
         self.section = 0
         self.line = 0
-        self._memo: tuple[Any, _Context] | None = None
+        self._memo: tuple[Any, SizeContext] | None = None
         self.terms = Terms(self)
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
@@ -156,7 +128,7 @@ class Resolver:
         if val.free_symbols:
             doc.relations[sym] = val
         else:
-            doc.bindings[sym] = _size_value(val, f"{name} = {val}", None)
+            doc.bindings[sym] = size_value(val, f"{name} = {val}", None)
         problems = self._context().problems
         if problems:
             raise DimError(problems[0])
@@ -202,7 +174,7 @@ class Resolver:
         keyword arguments for `dims.assume`. Their values are sympy expressions, never ints."""
         return {k.name: v for k, v in self._context().relations.items()}
 
-    def _context(self, upto: int | None = None) -> _Context:
+    def _context(self, upto: int | None = None) -> SizeContext:
         layers = self.layers if upto is None else self.layers[:upto]
         key = tuple((tuple(x.bindings.items()), tuple(x.relations.items())) for x in layers)
         if upto is None and self._memo is not None and self._memo[0] == key:
@@ -212,7 +184,7 @@ class Resolver:
         for layer in layers:  # inner layers override outer ones
             bindings.update(layer.bindings)
             relations.update(layer.relations)
-        ctx = _close(bindings, relations)
+        ctx = close_sizes(bindings, relations)
         if upto is None:
             self._memo = (key, ctx)
         return ctx
@@ -262,10 +234,10 @@ class Resolver:
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             msg = f"cannot read the formula: {err.message}"
-            return [_claim(span, 0, len(span.body), "not_understood", msg, where=(off, off + 1))]
+            return [new_claim(span, 0, len(span.body), "not_understood", msg, where=(off, off + 1))]
         if _count_nodes(formula) > _MAX_NODES:
             msg = f"formula too large to check (more than {_MAX_NODES} nodes)"
-            return [_claim(span, 0, len(span.body), "not_understood", msg)]
+            return [new_claim(span, 0, len(span.body), "not_understood", msg)]
         out: list[ResolvedClaim] = []
         for item in _claims_of(formula.items):
             with assume(**self.assumptions):
@@ -278,17 +250,17 @@ class Resolver:
                     text = ", ".join(f"{k} = {v}" for k, v in b.items())
                     claim = dataclasses.replace(claim, context=f"worked example: {text}")
                 out.append(claim)
-        return _attach_within(out)
+        return attach_within(out)
 
     def _resolve_claim(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim]:
         if not c.steps:
-            return [_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
+            return [new_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
         if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
-            return [_claim(span, c.start, c.end, "not_understood", msg)]
+            return [new_claim(span, c.start, c.end, "not_understood", msg)]
         if c.steps[0].rel == "in":
             return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
-        if all(step.rel in _ORDER for step in c.steps):
+        if all(step.rel in ORDER for step in c.steps):
             return [self._condition(span, c)]
         if all(step.rel == "=" for step in c.steps):
             chain = self._size_chain(span, c)
@@ -306,19 +278,21 @@ class Resolver:
             return run()  # type: ignore[no-any-return]
         except Problem as p:
             where = p.where
-            return _claim(span, start, end, p.status, p.message, where=where)
+            return new_claim(span, start, end, p.status, p.message, where=where)
         except ShapeError as e:
-            return _claim(span, start, end, "shape_error", _first_line(str(e)))
+            return new_claim(span, start, end, "shape_error", _first_line(str(e)))
         except RecursionError:
-            return _claim(span, start, end, "not_understood", "formula nested too deeply to check")
+            return new_claim(
+                span, start, end, "not_understood", "formula nested too deeply to check"
+            )
         except SymattnError as e:
-            return _claim(span, start, end, "not_understood", _first_line(str(e)))
+            return new_claim(span, start, end, "not_understood", _first_line(str(e)))
         except Exception as e:  # noqa: BLE001 - a bug is an error (exit 2), never a traceback
             msg = (
                 f"internal error while reading '{span.body[start:end]}' (please report): "
                 f"{type(e).__name__}: {e}"
             )
-            return _claim(span, start, end, "internal_error", " ".join(msg.split()))
+            return new_claim(span, start, end, "internal_error", " ".join(msg.split()))
 
     # ---- relations --------------------------------------------------------------------------
 
@@ -327,8 +301,8 @@ class Resolver:
         if step.rel == "in":
             return self._declaration(span, left, step)
         if step.rel != "=":
-            msg = f"relation '{_REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
-            return _claim(span, start, end, "not_understood", msg, where=(start, end))
+            msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
+            return new_claim(span, start, end, "not_understood", msg, where=(start, end))
 
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
@@ -352,7 +326,7 @@ class Resolver:
                     "a scalar stands only for a 1 × 1 matrix",
                     None,
                 )
-            return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
 
         return self._guard(span, start, end, run)
 
@@ -392,7 +366,7 @@ class Resolver:
         here = current is not None and current.definition is not None and self._local(current)
         if current is not None and here:
             lhs = self.terms.named(name, head, current)
-            return _claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
         label = f"{name}^({head})" if family else name
         shape = rhs.shape
         new = _Name(shape, "defined", self.section, self.line, family, _H if family else None)
@@ -411,12 +385,12 @@ class Resolver:
         table[name] = new
         if current is not None and _same_shape(self._bind_shape(current.shape), shape):
             msg = f"definition of {label}: both sides are {shape_str(shape)}"
-            return _claim(span, start, end, "proved", msg)
+            return new_claim(span, start, end, "proved", msg)
         before = ""
         if current is not None:
             before = f" (was {shape_str(self._bind_shape(current.shape))})"
         msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
-        return _claim(span, start, end, "declared", msg)
+        return new_claim(span, start, end, "declared", msg)
 
     def _local(self, entry: _Name) -> bool:
         """True when a definition was made in this section (or this worked example)."""
@@ -439,8 +413,8 @@ class Resolver:
                 raise Problem(
                     "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", None
                 )
-            return _claim(span, start, end, "declared", f"{text}: assumed from here on")
-        return _claim(span, start, end, "declared", f"{text}: taken as an assumption, not used")
+            return new_claim(span, start, end, "declared", f"{text}: assumed from here on")
+        return new_claim(span, start, end, "declared", f"{text}: taken as an assumption, not used")
 
     # ---- relations between sizes: d_v = d/H, d_k = d_v = 64, H = 8 ---------------------------
 
@@ -520,7 +494,7 @@ class Resolver:
             if opened and self._top().kind == "example" and len(self.layers) > len(saved):
                 self.layers.pop()
             where = p.where
-            return [_claim(span, c.start, c.end, p.status, p.message, where=where)]
+            return [new_claim(span, c.start, c.end, p.status, p.message, where=where)]
 
     def _example_chain(
         self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
@@ -536,14 +510,14 @@ class Resolver:
             if not r.free_symbols:
                 continue
             if isinstance(r, sympy.Symbol) and plain_name(node) is not None:
-                top.bindings[r] = _size_value(value, f"{r} = {value}", node)
+                top.bindings[r] = size_value(value, f"{r} = {value}", node)
                 notes.append(f"{r} = {value}")
                 continue
-            known = _substitute(r, self.bindings, self._context().relations)
+            known = substitute(r, self.bindings, self._context().relations)
             if not known.free_symbols:
                 checks[k] = known  # its value follows already: a claim to check
                 continue
-            solved = _solve_for(known, value, [], set(self.bindings) | set(self.assumptions_sym))
+            solved = solve_for(known, value, [], set(self.bindings) | set(self.assumptions_sym))
             if solved is None:
                 raise not_understood(
                     f"cannot tell which size {plain(r)} = {value} determines", node
@@ -552,7 +526,7 @@ class Resolver:
             if sol.free_symbols:
                 top.relations[sym] = sol
             else:
-                top.bindings[sym] = _size_value(sol, f"{plain(r)} = {value}", node)
+                top.bindings[sym] = size_value(sol, f"{plain(r)} = {value}", node)
             notes.append(f"{sym} = {plain(sol)}")
         problems = self._context().problems
         if problems:
@@ -572,12 +546,12 @@ class Resolver:
                 a, b = checks.get(k, value), checks.get(k + 1, value)
             if a is not None and b is not None:
                 pair = ((sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)),)
-                out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
+                out.append(new_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
                 continue
             text = ", ".join(notes) if notes and not said else "the same sizes"
             said = True
             msg = f"worked example: {text}"
-            out.append(_claim(span, start, end, "declared", msg))
+            out.append(new_claim(span, start, end, "declared", msg))
         return out
 
     def _relation_chain(
@@ -591,26 +565,26 @@ class Resolver:
             start, end = left.start, right.end
             text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
             ctx = self._context()
-            a = _substitute(lhs, ctx.bindings, ctx.relations)
-            b = _substitute(rhs, ctx.bindings, ctx.relations)
+            a = substitute(lhs, ctx.bindings, ctx.relations)
+            b = substitute(rhs, ctx.bindings, ctx.relations)
             diff = sympy.cancel(sympy.together(a - b))
             if not diff.free_symbols and diff != 0:
                 pair = ((a, b),)  # both known here and different: the kernel says false
-                out.append(_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
+                out.append(new_claim(span, start, end, "pending", pairs=pair, defs=self.defs()))
                 continue
             general = self._context(upto=2)
-            ga = _substitute(lhs, general.bindings, general.relations)
-            gb = _substitute(rhs, general.bindings, general.relations)
+            ga = substitute(lhs, general.bindings, general.relations)
+            gb = substitute(rhs, general.bindings, general.relations)
             if sympy.cancel(sympy.together(ga - gb)) == 0:
                 msg = f"{text}: follows from the sizes in force"
-                out.append(_claim(span, start, end, "declared", msg))
+                out.append(new_claim(span, start, end, "declared", msg))
                 continue
             prefer = [x for x in (lhs, rhs) if isinstance(x, sympy.Symbol)]
             taken = set(general.relations) | set(general.bindings)
-            solved = _solve_for(ga, gb, [x for x in prefer if x not in taken], taken)
+            solved = solve_for(ga, gb, [x for x in prefer if x not in taken], taken)
             if solved is None:
                 msg = f"{text}: taken as an assumption, not used"
-                out.append(_claim(span, start, end, "declared", msg))
+                out.append(new_claim(span, start, end, "declared", msg))
                 continue
             sym, sol = solved
             if not sol.free_symbols:
@@ -625,7 +599,7 @@ class Resolver:
                 raise Problem(
                     "shape_error", f"{text} contradicts the sizes in force: {problems[0]}", right
                 )
-            out.append(_claim(span, start, end, "declared", f"{text}: assumed from here on"))
+            out.append(new_claim(span, start, end, "declared", f"{text}: assumed from here on"))
         return out
 
     @property
@@ -639,7 +613,7 @@ class Resolver:
         it (chains such as `i < j \\le n` give one relation per link)."""
         if len(c.subjects) != 1:
             msg = "a condition relates two indices, as in j > i"
-            return _claim(span, c.start, c.end, "not_understood", msg)
+            return new_claim(span, c.start, c.end, "not_understood", msg)
         members = [c.subjects[0], *(step.rhs for step in c.steps)]
         values: list[sympy.Expr] = []
         for m in members:
@@ -647,10 +621,12 @@ class Resolver:
                 values.append(self.terms.index_term(m))
             except Problem:
                 msg = (
-                    f"relation '{_REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
+                    f"relation '{REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
                     "between indices (j > i, i < j, j \\ge i+1), not checked as a claim"
                 )
-                return _claim(span, c.start, c.end, "not_understood", msg, where=(m.start, m.end))
+                return new_claim(
+                    span, c.start, c.end, "not_understood", msg, where=(m.start, m.end)
+                )
         dims = set(self.dims.values()) | set(self.bindings)
         relations: list[sympy.Basic] = []
         for k, step in enumerate(c.steps):
@@ -658,18 +634,18 @@ class Resolver:
             free = (a.free_symbols | b.free_symbols) - dims
             if not free:
                 msg = "a condition on sizes alone (n > 5) is not read; conditions relate indices"
-                return _claim(span, c.start, c.end, "not_understood", msg)
-            rel = _ORDER[step.rel](a, b)
+                return new_claim(span, c.start, c.end, "not_understood", msg)
+            rel = ORDER[step.rel](a, b)
             if rel is sympy.true:
                 continue
             if rel is sympy.false:
-                shown = f"{plain(a)} {_REL_TEXT.get(step.rel, step.rel)} {plain(b)}"
+                shown = f"{plain(a)} {REL_TEXT.get(step.rel, step.rel)} {plain(b)}"
                 msg = f"the condition {shown} never holds"
-                return _claim(span, c.start, c.end, "not_understood", msg)
+                return new_claim(span, c.start, c.end, "not_understood", msg)
             relations.append(rel)
-        text = ", ".join(_rel_text(r) for r in relations) or "true for every index"
+        text = ", ".join(rel_text(r) for r in relations) or "true for every index"
         return dataclasses.replace(
-            _claim(span, c.start, c.end, "declared", f"condition {text}"),
+            new_claim(span, c.start, c.end, "declared", f"condition {text}"),
             conditions=tuple(relations) or (sympy.true,),
         )
 
@@ -689,7 +665,7 @@ class Resolver:
             self.layers.append(top)
         top.bindings.update(new)
         text = ", ".join(f"{k} = {v}" for k, v in new.items())
-        return _claim(span, node.start, node.end, "declared", f"worked example: {text}")
+        return new_claim(span, node.start, node.end, "declared", f"worked example: {text}")
 
     # ---- shape declarations -----------------------------------------------------------------
 
@@ -762,16 +738,16 @@ class Resolver:
         if _same_shape(want, as_row) and not _same_shape(want, as_col):
             layer.orient[letter] = "row"
             msg = f"{label} is a row vector, {shape_str(as_row)}"
-            return _claim(span, start, end, "proved", msg)
+            return new_claim(span, start, end, "proved", msg)
         if _same_shape(want, as_col) and not _same_shape(want, as_row):
             layer.orient[letter] = "column"
             msg = (
                 f"{label} is written as a column, {shape_str(as_col)}: "
                 f"the document's convention for {letter} from here on"
             )
-            return _claim(span, start, end, "declared", msg)
+            return new_claim(span, start, end, "declared", msg)
         if _same_shape(want, as_row):
-            return _claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
+            return new_claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
         raise Problem(
             "shape_error",
             f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
@@ -838,7 +814,7 @@ class Resolver:
             got = self._bind_shape(value.shape)
             if _same_shape(got, self._bind_shape(shape)):
                 msg = f"{label} = {plain(value)} is {shape_str(got)}"
-                return _claim(span, start, end, "proved", msg)
+                return new_claim(span, start, end, "proved", msg)
             raise Problem(
                 "shape_error",
                 f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
@@ -867,14 +843,14 @@ class Resolver:
                     f"{label} is {shape_str(got)} in this worked example, not {shape_str(shape)}",
                     subject,
                 )
-            return _claim(
+            return new_claim(
                 span, start, end, "declared", f"worked example: {label} is {shape_str(got)}"
             )
         entry = _Name(shape, "declared", self.section, self.line, family, _H if family else None)
         entry.label = label_here
         table = self._top().families if family else self._top().names
         table[name] = entry
-        return _claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
+        return new_claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
 
     def _example_bindings(self, have: Shape, want: Shape, label: str, node: ast.Node) -> None:
         """A declaration with explicit sizes binds the general dims it replaces (`n = 5`)."""
@@ -903,14 +879,14 @@ class Resolver:
     ) -> ResolvedClaim:
         if not isinstance(value, MatExpr):
             if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
-                return _claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+                return new_claim(span, start, end, "proved", f"{plain(value)} is a scalar")
             raise Problem(
                 "shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node
             )
         got = self._bind_shape(value.shape)
         want = self._bind_shape(shape)
         if _same_shape(got, want):
-            return _claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
+            return new_claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
         clash = [
             f"{what} {a} vs {b}"
             for what, a, b in zip(("rows", "cols"), got, want, strict=True)
@@ -957,124 +933,13 @@ class Resolver:
                     m.rows[k - 1][0],
                 )
             pairs.append((lhs.row(k), cell))
-        return _claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
+        return new_claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
 
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:
     """The shape of the row, or of the row written as a column."""
     r, c = row.shape
     return _same_shape(shape, (r, c)) or _same_shape(shape, (c, r))
-
-
-@dataclass(frozen=True)
-class _Context:
-    """The sizes in force: values (`n = 5`, and what follows from them) and relations left."""
-
-    bindings: dict[sympy.Symbol, sympy.Integer]
-    relations: dict[sympy.Symbol, sympy.Expr]
-    problems: tuple[str, ...] = ()
-
-
-def _close(
-    bindings: dict[sympy.Symbol, sympy.Integer], relations: dict[sympy.Symbol, sympy.Expr]
-) -> _Context:
-    """Close bindings and relations under substitution: `d_v = d/H` with `d = 512, H = 8` gives
-    `d_v = 64`; `d_v = 64` with `d_v = d/H` gives `d = 64*H`. Contradictions (`d_v = 32` with
-    `d_v = d/H = 64`) and values that are not positive integers are reported in `problems`.
-
-    >>> from symattn.dims import d, d_v, H
-    >>> _close({d: sympy.Integer(512), H: sympy.Integer(8)}, {d_v: d / H}).bindings[d_v]
-    64
-    >>> _close({d_v: sympy.Integer(64)}, {d_v: d / H}).relations
-    {d: 64*H}
-    """
-    b = dict(bindings)
-    written = dict(relations)
-    rel: dict[sympy.Symbol, sympy.Expr] = {}
-    problems: list[str] = []
-    todo = list(relations.items())
-    for _ in range(64):
-        if not todo:
-            break
-        x, e = todo.pop(0)
-        value = _substitute(e, b, rel)
-        target = _substitute(x, b, rel)
-        diff = sympy.cancel(sympy.together(target - value))
-        if diff == 0:
-            continue
-        if not diff.free_symbols:
-            shown = f"{x} = {written.get(x, e)}"
-            problems.append(f"{shown} = {value}, but {x} = {target} here")
-            continue
-        solved = _solve_for(target, value, [x], set(b) | set(rel))
-        if solved is None:
-            continue  # not solvable for one size: kept by the kernel as written, unused here
-        sym, sol = solved
-        if sol.free_symbols:
-            rel[sym] = sol
-            rel = {k: _substitute(v, b, rel) for k, v in rel.items()}
-            continue
-        if not (sol.is_Integer and sol > 0):
-            problems.append(
-                f"{x} = {written.get(x, e)} gives {sym} = {sol}: not a positive integer"
-            )
-            continue
-        b[sym] = sympy.Integer(sol)
-        # a new value: earlier relations may now give values too
-        todo.extend(rel.items())
-        rel = {}
-    return _Context(b, rel, tuple(problems))
-
-
-def _substitute(
-    e: sympy.Expr, b: dict[sympy.Symbol, sympy.Integer], rel: dict[sympy.Symbol, sympy.Expr]
-) -> sympy.Expr:
-    for _ in range(16):
-        new = e.xreplace(b).xreplace(rel)
-        if new == e:
-            break
-        e = new
-    return sympy.cancel(e) if e.free_symbols else e
-
-
-def _solve_for(
-    lhs: sympy.Expr, rhs: sympy.Expr, prefer: list[sympy.Symbol], taken: set[sympy.Symbol]
-) -> tuple[sympy.Symbol, sympy.Expr] | None:
-    """Solve `lhs = rhs` for one size not yet given: the preferred ones first, then a size
-    whose solution is a polynomial with integer coefficients (`d = 64*H` before `H = d/64`)."""
-    free = sorted((lhs - rhs).free_symbols, key=lambda x: x.name)
-    order = [x for x in prefer if x in free] + [x for x in free if x not in prefer]
-    fallback = None
-    for sym in order:
-        if sym in taken or not isinstance(sym, sympy.Symbol):
-            continue
-        try:
-            sols = sympy.solve(sympy.Eq(lhs, rhs), sym)
-        except (NotImplementedError, ValueError):
-            continue
-        if len(sols) != 1 or sym in sols[0].free_symbols:
-            continue
-        sol = sympy.cancel(sols[0])
-        if sym in prefer or _integer_polynomial(sol):
-            return sym, sol
-        fallback = fallback or (sym, sol)
-    return fallback
-
-
-def _integer_polynomial(e: sympy.Expr) -> bool:
-    if not e.free_symbols:
-        return bool(e.is_Integer)
-    try:
-        poly = sympy.Poly(e, *sorted(e.free_symbols, key=lambda x: x.name))
-    except sympy.PolynomialError:
-        return False
-    return all(c.is_Integer for c in poly.coeffs())
-
-
-def _size_value(v: sympy.Expr, what: str, node: ast.Node | None) -> sympy.Integer:
-    if not (v.is_Integer and v > 0):
-        raise Problem("shape_error", f"{what}: a size must be a positive integer", node)
-    return sympy.Integer(v)
 
 
 def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
@@ -1085,23 +950,6 @@ def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
 
 
 _H = index("h")
-
-
-_ORDER: dict[str, Any] = {
-    "<": sympy.StrictLessThan,
-    ">": sympy.StrictGreaterThan,
-    "le": sympy.LessThan,
-    "ge": sympy.GreaterThan,
-}
-_REL_SIGN = {"StrictLessThan": "<", "StrictGreaterThan": ">", "LessThan": "≤", "GreaterThan": "≥"}
-
-
-def _rel_text(r: sympy.Basic) -> str:
-    sign = _REL_SIGN.get(type(r).__name__, "?")
-    return f"{plain(r.args[0])} {sign} {plain(r.args[1])}"
-
-
-_REL_TEXT = {"le": "\\le", "ge": "\\ge", "neq": "\\neq", "approx": "\\approx", "lt": "<", "gt": ">"}
 
 
 def _looks_like_matrix(name: str) -> bool:
@@ -1131,184 +979,6 @@ def _free_dims(shape: Shape) -> set[sympy.Symbol]:
 
 def _first_line(text: str) -> str:
     return text.splitlines()[0] if text else text
-
-
-def _claim(
-    span: MathSpan,
-    start: int,
-    end: int,
-    status: Status,
-    message: str = "",
-    *,
-    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = (),
-    defs: dict[sympy.Basic, MatExpr] | None = None,
-    where: tuple[int, int] | None = None,
-) -> ResolvedClaim:
-    return ResolvedClaim(
-        span,
-        start,
-        end,
-        status,
-        message,
-        pairs,
-        defs or {},
-        where,
-        span.body[start:end],
-    )
-
-
-def _with_hypotheses(claim: ResolvedClaim, condition: ResolvedClaim) -> ResolvedClaim:
-    new = tuple(x for x in condition.conditions if x is not sympy.true)
-    return dataclasses.replace(claim, hypotheses=claim.hypotheses + new)
-
-
-def _premise(condition: ResolvedClaim, where: str) -> ResolvedClaim:
-    msg = f"{condition.message}: a premise of the claim {where}"
-    return dataclasses.replace(condition, message=msg, attached=True)
-
-
-def _attach_within(claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
-    """A condition after claims in the same formula (`a_{ij}=0 \\text{ for } j>i`,
-    `a_{ij}=0,\\quad j>i`) is a premise of the claims before it, back to the last condition,
-    that have its indices free (`\\sum_j a_{ij} = 1` is not qualified by `j > i`)."""
-    out = list(claims)
-    waiting: list[int] = []
-    for k, c in enumerate(out):
-        if c.conditions:
-            target = [w for w in waiting if _qualifies(c, out[w])]
-            if target:
-                for w in target:
-                    out[w] = _with_hypotheses(out[w], c)
-                out[k] = _premise(c, "before it")
-            waiting = []
-        elif c.status == "pending":
-            waiting.append(k)
-    return out
-
-
-def _qualifies(condition: ResolvedClaim, claim: ResolvedClaim) -> bool:
-    """The condition's indices are all free in the claim (a premise about a bound index, or an
-    index the claim does not mention, would say nothing about it)."""
-    wanted: set[sympy.Basic] = set()
-    for r in condition.conditions:
-        wanted |= {x for x in r.free_symbols if not _is_dim_symbol(x)}
-    have: set[sympy.Basic] = set()
-    for lhs, rhs in claim.pairs:
-        have |= _free_indices(lhs) | _free_indices(rhs)
-    return bool(wanted) and wanted <= have
-
-
-def _is_dim_symbol(x: sympy.Basic) -> bool:
-    """Sizes in a condition (`j \\le n`) are not indices it must find free in the claim."""
-    return not isinstance(x, sympy.Symbol) or x.name in STANDARD_DIMS or len(x.name) != 1
-
-
-def _free_indices(e: sympy.Basic) -> set[sympy.Basic]:
-    """The index symbols free in a kernel term: those of `sympy.Sum`, `MatSum` and `Concat`
-    bodies are bound (`MatSum.free_symbols` would count its own index)."""
-    out: set[sympy.Basic] = set()
-    stack: list[tuple[sympy.Basic, frozenset[sympy.Basic]]] = [(e, frozenset())]
-    while stack:
-        x, bound = stack.pop()
-        if isinstance(x, sympy.Symbol):
-            if x not in bound:
-                out.add(x)
-            continue
-        if isinstance(x, MatSum):
-            stack.append((x.body, bound | {x.var}))
-            stack.extend((a, bound) for a in x.args[2:])
-            continue
-        if isinstance(x, Concat):
-            stack.append((x.body, bound | {x.head}))
-            stack.append((x.count, bound))
-            continue
-        if isinstance(x, sympy.Sum):
-            inner = bound | {lim[0] for lim in x.limits}
-            stack.append((x.function, inner))
-            for lim in x.limits:
-                stack.extend((a, bound) for a in lim[1:])
-            continue
-        stack.extend((a, bound) for a in x.args)
-    return out
-
-
-_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
-_AFTER = re.compile(
-    r"^[\s,，;；]*(?:for(?:\s+(?:all|every|each|any))?|if|when|whenever|where|with|given|"
-    r"provided(?:\s+that)?|当|若|如果|其中)[\s:：,，]*$",
-    re.IGNORECASE,
-)
-_BEFORE = re.compile(
-    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|当|若|如果|对于)\s*$",
-    re.IGNORECASE,
-)
-_THEN = re.compile(
-    r"^\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
-)
-
-
-def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
-    """Join conditions written in their own formula to the claim they qualify.
-
-    `$a_{ij}=0$ for $j>i$` (after the claim, joined by for / if / when / where / with / given,
-    or 当, 若, 如果), and `for $j>i$, $a_{ij}=0$` or `当 $j>i$ 时，$a_{ij}=0$` (before it). A
-    condition that qualifies no claim is reported as not understood: it says so, rather than
-    leaving the claim checked without it. `items` are the resolver's claims in file order (other
-    objects pass through); `text` is the document they were read from.
-    """
-    out = list(items)
-    spans: list[tuple[MathSpan, list[int]]] = []
-    for k, c in enumerate(out):
-        if not isinstance(c, ResolvedClaim):
-            continue
-        if spans and spans[-1][0] is c.span:
-            spans[-1][1].append(k)
-        else:
-            spans.append((c.span, [k]))
-    for s_idx, (span, idxs) in enumerate(spans):
-        for k in idxs:
-            c = out[k]
-            if not c.conditions or c.attached:
-                continue
-            target: list[int] = []
-            where = "before it"
-            if s_idx > 0 and idxs[0] == k:
-                prev_span, prev = spans[s_idx - 1]
-                if _AFTER.match(_gap(text, prev_span, span)):
-                    target = [p for p in prev if out[p].status == "pending"]
-                    target = [p for p in target if _qualifies(c, out[p])]
-            if not target and s_idx + 1 < len(spans) and idxs[-1] == k:
-                next_span, nxt = spans[s_idx + 1]
-                before = _text_before(text, spans[s_idx - 1][0] if s_idx else None, span)
-                if _BEFORE.search(before) and _THEN.match(_gap(text, span, next_span)):
-                    target = [p for p in nxt if out[p].status == "pending"]
-                    target = [p for p in target if _qualifies(c, out[p])]
-                    where = "after it"
-            if target:
-                for p in target:
-                    out[p] = _with_hypotheses(out[p], c)
-                out[k] = _premise(c, where)
-            else:
-                msg = (
-                    f"{c.message}: not joined to a claim; write it in the claim's formula "
-                    "(a_{ij}=0 \\text{ for } j>i) or right after it ($a_{ij}=0$ for $j>i$)"
-                )
-                out[k] = dataclasses.replace(c, status="not_understood", message=msg)
-    return out
-
-
-def _end_offset(text: str, span: MathSpan) -> int:
-    return span.start.offset + len(span.body)
-
-
-def _gap(text: str, a: MathSpan, b: MathSpan) -> str:
-    return _DELIMS.sub("", text[_end_offset(text, a) : b.start.offset])
-
-
-def _text_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
-    start = _end_offset(text, prev) if prev is not None else 0
-    line_start = text.rfind("\n", 0, span.start.offset) + 1
-    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
 
 
 def _claims_of(items: Iterable[ast.Item]) -> Iterator[ast.Claim]:

@@ -1,0 +1,78 @@
+"""A formula's claims as the resolver hands them to the checker: `ResolvedClaim` and its status.
+
+Imports sympy, the kernel's expression nodes and the scanner's spans; nothing else of symattn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import sympy
+
+from symattn.expr import MatExpr
+from symattn.reader.scanner import MathSpan
+
+__all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]
+
+Status = Literal[
+    "pending", "proved", "shape_error", "not_understood", "declared", "prose", "internal_error"
+]
+Shape = tuple[sympy.Expr, sympy.Expr]
+
+
+@dataclass(frozen=True)
+class ResolvedClaim:
+    """One claim of a formula, resolved to kernel terms or decided by shape algebra alone.
+
+    `start`/`end` are body offsets of the claim; `where` those of the part a diagnostic points
+    at (the unknown symbol, the product that does not typecheck). `status` is `pending` when the
+    kernel still has to decide `pairs` (each `lhs = rhs`, under `defs` and the worked example's
+    `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
+    `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
+    A condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
+    before it (same formula, or the formula before it joined by "for", "if", "when", ...).
+    """
+
+    span: MathSpan
+    start: int
+    end: int
+    status: Status
+    message: str = ""
+    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = ()
+    defs: dict[sympy.Basic, MatExpr] = field(default_factory=dict)
+    where: tuple[int, int] | None = None
+    source: str = ""
+    context: str = ""
+    assumptions: dict[str, sympy.Expr] = field(default_factory=dict)
+    hypotheses: tuple[sympy.Basic, ...] = ()
+    conditions: tuple[sympy.Basic, ...] = ()
+    attached: bool = False
+
+    @property
+    def focus(self) -> tuple[int, int]:
+        return self.where if self.where is not None else (self.start, self.end)
+
+
+def new_claim(
+    span: MathSpan,
+    start: int,
+    end: int,
+    status: Status,
+    message: str = "",
+    *,
+    pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...] = (),
+    defs: dict[sympy.Basic, MatExpr] | None = None,
+    where: tuple[int, int] | None = None,
+) -> ResolvedClaim:
+    return ResolvedClaim(
+        span,
+        start,
+        end,
+        status,
+        message,
+        pairs,
+        defs or {},
+        where,
+        span.body[start:end],
+    )
