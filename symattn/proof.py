@@ -6,6 +6,7 @@ the reverse.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -13,7 +14,7 @@ from typing import Literal
 import sympy
 
 from symattn.canon import Range, infer_ranges
-from symattn.dims import dims_equal, shape_str
+from symattn.dims import current, dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.expr import MatExpr, MatSym
 from symattn.ranges import index_range_problem, name_clash
@@ -138,6 +139,42 @@ def prove_equal(
     'false'
     """
     lhs, rhs = _sympify(lhs), _sympify(rhs)
+    key = (
+        lhs,
+        rhs,
+        frozenset((defs or {}).items()),
+        frozenset((ranges or {}).items()),
+        tuple(assuming),
+        tuple(witnesses),
+        frozenset(current().equalities.items()),
+        (symbolic, exact, numeric_check),  # a replaced witness (in a test) is another kernel
+    )
+    hit = _DECIDED.get(key)
+    if hit is not None:
+        _DECIDED.move_to_end(key)
+        return hit
+    verdict = _decide(lhs, rhs, defs, ranges, assuming, witnesses)
+    _DECIDED[key] = verdict
+    if len(_DECIDED) > _DECIDED_SIZE:
+        _DECIDED.popitem(last=False)
+    return verdict
+
+
+# The kernel is deterministic (seeded evaluation points), so the same claim in the same context
+# always gets the same verdict: a document, the plugin and the CLI asking twice pay once.
+_DECIDED: OrderedDict[tuple, Verdict] = OrderedDict()
+_DECIDED_SIZE = 512
+
+
+def forget() -> None:
+    """Drop remembered verdicts (after replacing a witness, as tests of the alarm do)."""
+    from symattn import witness
+
+    _DECIDED.clear()
+    witness._SYMBOLIC.clear()
+
+
+def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:  # type: ignore[no-untyped-def]
     problem = check_shapes(lhs, rhs)
     if problem is not None:
         return Verdict("shape_error", reason=problem)

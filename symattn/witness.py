@@ -151,6 +151,19 @@ def _supported(evidence: Sequence[Evidence], detail: str) -> WitnessResult:
 
 def symbolic(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> WitnessResult:
     """Equal for all sizes when the canonical index forms agree (sound, not complete)."""
+    key = (lhs, rhs, frozenset(ranges.items()), frozenset(current().equalities.items()))
+    hit = _SYMBOLIC.get(key)
+    if hit is None:
+        hit = _SYMBOLIC[key] = _symbolic(lhs, rhs, dict(ranges))
+        if len(_SYMBOLIC) > 1024:
+            _SYMBOLIC.pop(next(iter(_SYMBOLIC)))
+    return hit
+
+
+_SYMBOLIC: dict[tuple, WitnessResult] = {}  # deterministic, so asked twice it answers once
+
+
+def _symbolic(lhs: Term, rhs: Term, ranges: dict[sympy.Symbol, Range]) -> WitnessResult:
     try:
         a, b = _generic_entries(lhs, rhs, ranges)
         diff = normal_form(a, ranges) - normal_form(b, ranges)

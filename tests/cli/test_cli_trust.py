@@ -193,6 +193,7 @@ def test_a_real_witness_contradiction_raises_the_alarm_through_check(tmp_path, m
     monkeypatch.setattr(
         symattn.proof, "numeric_check", lambda *a, **k: WitnessResult(None, "not run")
     )
+    symattn.proof.forget()  # verdicts are remembered: this claim may have been decided before
     path = _doc(tmp_path, "$$(QK^T)_{ij}=q_i\\cdot k_j$$\n")
     r = cli("check", path)
     assert r.returncode == 2, r.stdout
