@@ -196,7 +196,9 @@ def test_a_difference_with_no_entry_at_all_has_a_counterexample():
 def test_hypotheses_that_bound_an_index_by_a_size(hypotheses):
     w = single_head(causal=True).weights
     v = prove_equal(w[i, j], 0, assuming=hypotheses)
-    assert v.status == "proved" and set(v.witnesses) == {"symbolic", "exact", "numeric"}, v.summary()
+    assert v.status == "proved" and set(v.witnesses) == {"symbolic", "exact", "numeric"}, (
+        v.summary()
+    )
 
 
 def test_bounds_alone_do_not_prove_the_masked_zero():

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn import modp
-from symattn.evaluate import Evaluator, matvec
 from symattn.attention import single_head
 from symattn.dims import n
+from symattn.evaluate import Evaluator, matvec
 from symattn.expr import (
     CausalMask,
     Dot,
