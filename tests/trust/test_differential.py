@@ -174,7 +174,7 @@ def test_plans_satisfy_the_relations_and_keep_dims_apart():
 
 
 def test_every_template_unmutated_is_true_in_every_context():
-    claims = generate(150, seed=7, mutant_share=0.0)
+    claims = generate(240, seed=7, mutant_share=0.0)
     assert {c.template for c in claims} == set(TEMPLATES)
     for c in claims:
         want = "ill_typed" if c.template == "mixed_orientation" else "true"
