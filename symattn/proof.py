@@ -16,7 +16,7 @@ import sympy
 from symattn.canon import Range, infer_ranges
 from symattn.dims import current, dims_equal, shape_str
 from symattn.errors import ProofError, ShapeError, SoundnessAlarm
-from symattn.expr import MatExpr, MatSym
+from symattn.expr import Entry, MatExpr, MatSym
 from symattn.ranges import index_range_problem, name_clash
 from symattn.semantics import ReversedRange
 from symattn.show import plain
@@ -175,6 +175,7 @@ def forget() -> None:
 
 
 def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:  # type: ignore[no-untyped-def]
+    lhs, rhs = _as_scalar(lhs, rhs), _as_scalar(rhs, lhs)
     problem = check_shapes(lhs, rhs)
     if problem is not None:
         return Verdict("shape_error", reason=problem)
@@ -198,6 +199,15 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:  # type: ig
     except ReversedRange as exc:
         return Verdict("shape_error", reason=f"ill-formed: {exc}")
     return _combine(results, requested=witnesses)
+
+
+def _as_scalar(side: sympy.Basic, other: sympy.Basic) -> sympy.Basic:
+    """A provably 1 x 1 matrix compared with a scalar stands for its one entry (`q_i k_j^T`, as
+    textbooks write it); any other matrix against a scalar stays a shape error."""
+    if isinstance(side, MatExpr) and not isinstance(other, MatExpr):
+        if dims_equal(side.rows, 1) and dims_equal(side.cols, 1):
+            return Entry(side, sympy.Integer(1), sympy.Integer(1))
+    return side
 
 
 def _sympify(x: object) -> sympy.Basic:

@@ -98,6 +98,11 @@ def test_mixed_orientations_are_shape_errors():
     assert prove_equal(qi.T @ kj, kj @ qi.T).status == "shape_error"
     assert prove_equal(qi.T @ qi, qi @ qi.T).status == "shape_error"
     assert prove_equal(qi @ kj.T, kj @ qi.T).status == "proved"
+    # a scalar may stand for a 1 x 1 product, as textbooks write q_i k_j^T = q_i . k_j ...
+    assert prove_equal(qi @ kj.T, Dot(qi, kj)).status == "proved"
+    assert prove_equal(qi @ kj.T, Dot(Q.row(j), K.row(i))).status == "false"
+    # ... but never for a d_k x d_k one
+    assert prove_equal(qi.T @ kj, Dot(qi, kj)).status == "shape_error"
 
 
 def test_empty_sums_are_zero_and_reversed_sums_are_ill_formed():
