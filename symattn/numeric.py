@@ -93,7 +93,7 @@ class Float64(Arithmetic):
     """
 
     name = "float64"
-    dtype = np.float64
+    dtype: Any = np.float64
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -158,8 +158,12 @@ class Float64(Arithmetic):
         return (x == y) | np.isclose(x, y, rtol=RTOL, atol=ATOL)
 
 
-class Digits30(Arithmetic):
-    """30-digit mpmath arithmetic (object arrays), to confirm a difference float64 found."""
+class Digits30(Float64):
+    """30-digit mpmath arithmetic (object arrays), to confirm a difference float64 found.
+
+    Sums, products, powers and inverses are Float64's; values, exp, products of matrices and
+    softmax are mpmath's.
+    """
 
     name = "30-digit"
     dtype = object
@@ -167,13 +171,11 @@ class Digits30(Arithmetic):
     def __init__(self) -> None:
         import mpmath
 
+        super().__init__(seed=0)
         self.mp = mpmath
 
     def adopt(self, arr: np.ndarray) -> np.ndarray:
-        flat = [
-            self.mp.mpf(int(x)) if float(x).is_integer() else self.mp.mpf(float(x))
-            for x in np.ravel(arr)
-        ]
+        flat = [self.mp.mpf(float(x)) for x in np.ravel(arr)]  # small integers: exact
         return np.array(flat, dtype=object).reshape(np.shape(arr))
 
     def constant(self, e: sympy.Basic, ev: Evaluator) -> Any:
@@ -186,20 +188,6 @@ class Digits30(Arithmetic):
     def index(self, v: Any) -> Any:
         return v
 
-    def add(self, a: Any, b: Any) -> Any:
-        return a + b
-
-    def mul(self, a: Any, b: Any) -> Any:
-        return a * b
-
-    def inverse(self, a: Any) -> Any:
-        if np.any(np.asarray(a) == 0):
-            raise IllFormed("division by zero")
-        return 1 / a
-
-    def power(self, a: Any, k: int) -> Any:
-        return a**k
-
     def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
         return base**exponent
 
@@ -210,12 +198,6 @@ class Digits30(Arithmetic):
 
     def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.dot(a, b)
-
-    def total(self, a: np.ndarray, axis: int, keepdims: bool = False) -> Any:
-        return np.sum(a, axis=axis, keepdims=keepdims)
-
-    def times(self, a: Any, count: int) -> Any:
-        return a * count
 
     def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
         e = self.exp(s, ev)
@@ -297,10 +279,6 @@ class Env:
         """Drop computed values (after the data behind them changed)."""
         self._evaluator = None
 
-    def value(self, m: MatExpr) -> np.ndarray:
-        """`matrix(m, self)`, computed once per values of the indices it depends on."""
-        return matrix(m, self)
-
     def evaluator(self) -> Evaluator:
         """The evaluator behind this environment, with its sizes and indices in scope."""
         ev = self._evaluator
@@ -370,11 +348,6 @@ def _run(f: Callable[[Evaluator], Any], env: Env) -> Any:
         raise EvalError(str(exc)) from None
     except _Loop as exc:
         raise EvalError(f"index {exc.var} has no single value here") from None
-
-
-def far(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The positions at which two arrays differ beyond the stated tolerances."""
-    return np.argwhere(~np.isclose(a, b, rtol=RTOL, atol=ATOL))
 
 
 def close(a: float | np.ndarray, b: float | np.ndarray) -> bool:
