@@ -360,16 +360,11 @@ def exact(
     (True, True)
     """
     ranges = dict(ranges)
-    generic = dict(ranges)
-    a, b = _generic_entries(lhs, rhs, generic)
-    dims = dims_of(a, b, *_bounds(generic), indices=generic)
     wanted = 2
     if plans is None:
-        plans = sizes.plans(dims, limit=_SPARE_PLANS)
+        plans = _plans(lhs, rhs, ranges)
         if not plans:
-            return WitnessResult(
-                None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
-            )
+            return _no_plan()
     else:
         plans = list(plans)
         wanted = len(plans)
@@ -419,6 +414,19 @@ def _over_budget(lhs: Term, rhs: Term, subs: Mapping[sympy.Symbol, sympy.Integer
                 except ResourceError as exc:
                     return str(exc)
     return None
+
+
+def _plans(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> list[sizes.Plan]:
+    """The size plans for a claim: its dims, the generic entry's included, under the relations."""
+    generic = dict(ranges)
+    a, b = _generic_entries(lhs, rhs, generic)
+    return sizes.plans(dims_of(a, b, *_bounds(generic), indices=generic), limit=_SPARE_PLANS)
+
+
+def _no_plan() -> WitnessResult:
+    return WitnessResult(
+        None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
+    )
 
 
 def _bounds(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Basic]:
@@ -797,14 +805,9 @@ def numeric_check(
     (`numeric.Float64`): every index point at once, every entry of a matrix claim.
     """
     ranges = dict(ranges)
-    generic = dict(ranges)
-    a, b = _generic_entries(lhs, rhs, generic)
-    dims = dims_of(a, b, *_bounds(generic), indices=generic)
-    plans = sizes.plans(dims, limit=_SPARE_PLANS)
+    plans = _plans(lhs, rhs, ranges)
     if not plans:
-        return WitnessResult(
-            None, f"no evidence: no explicit sizes satisfy the assumptions ({sizes.describe()})"
-        )
+        return _no_plan()
     evidence: list[Evidence] = []
     for plan in plans:
         if sum(1 for e in evidence if e.points) >= 2:
