@@ -529,19 +529,7 @@ def table(items: Sequence[Item]) -> dict[str, dict[str, Counter[str]]]:
 
 
 def text_table(items: Sequence[Item]) -> str:
-    cols = (
-        "false_accepted",
-        "crash",
-        "alarm",
-        "true_rejected",
-        "checked_false_elsewhere",
-        "unknown",
-        "true_not_accepted",
-        "not_understood",
-        "rejected",
-        "accepted",
-        "not_expressible",
-    )
+    cols = CATEGORIES
     short = (
         "FALSE-ACC",
         "CRASH",
