@@ -28,7 +28,7 @@ def timed(fn: Callable[[], object], repeat: int) -> float:
 
 def main(argv: list[str]) -> int:
     from symattn.check import check_text
-    from symattn.proof import forget
+    from symattn.kernel.proof import forget
     from symattn.reader import MathSpan, parse_formula, scan
     from symattn.reader.resolve import Resolver, section_lines
 

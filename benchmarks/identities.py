@@ -28,7 +28,7 @@ NAMES = ("I1", "I2", "I3", "I4")
 
 def claims(n: Any, d: Any, d_k: Any, d_v: Any, H: Any) -> dict[str, tuple]:  # noqa: N803
     """symattn claims (lhs, rhs, defs) of I1-I4 at these sizes (ints or symbolic dims)."""
-    from symattn.attention import chapter_identities
+    from symattn.kernel.attention import chapter_identities
 
     return chapter_identities(n=n, d=d, d_k=d_k, d_v=d_v, H=H)
 

@@ -51,7 +51,7 @@ def child_baseline(engine: str, name: str, size: str) -> dict:
 def child_symattn(size: str, repeat: int) -> dict:
     from identities import claims
 
-    from symattn.proof import forget, prove_equal
+    from symattn.kernel.proof import forget, prove_equal
 
     made = claims(**SIZES[size])
 
@@ -89,8 +89,8 @@ def child_symattn(size: str, repeat: int) -> dict:
 def child_symbolic(repeat: int) -> dict:
     from identities import claims
 
-    from symattn.dims import H, d, d_k, d_v, n
-    from symattn.proof import forget, prove_equal
+    from symattn.kernel.dims import H, d, d_k, d_v, n
+    from symattn.kernel.proof import forget, prove_equal
 
     out: dict = {}
     cases = {"symbolic dims": claims(n, d, d_k, d_v, H)}
@@ -118,9 +118,9 @@ def child_witnesses(size: str, repeat: int) -> dict:
     """The exact and the float64 witness alone, on the same claims, interleaved run by run."""
     from identities import claims
 
-    from symattn.canon import infer_ranges
-    from symattn.proof import unfold
-    from symattn.witness import exact, numeric_check
+    from symattn.kernel.canon import infer_ranges
+    from symattn.kernel.proof import unfold
+    from symattn.kernel.witness import exact, numeric_check
 
     out: dict = {"exact": {}, "float64": {}, "evidence": {}}
     for name, (lhs, rhs, defs) in claims(**SIZES[size]).items():
@@ -186,8 +186,8 @@ def startup(repeat: int) -> dict:
     out = {
         "python -c pass": wall([py, "-c", "pass"], repeat),
         "python -c 'import symattn'": wall([py, "-c", "import symattn"], repeat),
-        "python -c 'import symattn.proof' (kernel)": wall(
-            [py, "-c", "import symattn.proof"], repeat
+        "python -c 'import symattn.kernel.proof' (kernel)": wall(
+            [py, "-c", "import symattn.kernel.proof"], repeat
         ),
     }
     if (ROOT / "symattn" / "cli.py").exists():

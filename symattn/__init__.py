@@ -11,63 +11,71 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     # dims
-    "dim": "symattn.dims",
-    "assume": "symattn.dims",
-    "dims_equal": "symattn.dims",
-    "n": "symattn.dims",
-    "d": "symattn.dims",
-    "d_k": "symattn.dims",
-    "d_v": "symattn.dims",
-    "H": "symattn.dims",
+    "dim": "symattn.kernel.dims",
+    "assume": "symattn.kernel.dims",
+    "dims_equal": "symattn.kernel.dims",
+    "n": "symattn.kernel.dims",
+    "d": "symattn.kernel.dims",
+    "d_k": "symattn.kernel.dims",
+    "d_v": "symattn.kernel.dims",
+    "H": "symattn.kernel.dims",
     # expressions
-    "index": "symattn.expr",
-    "MatExpr": "symattn.expr",
-    "MatSym": "symattn.expr",
-    "HeadSym": "symattn.expr",
-    "Ones": "symattn.expr",
-    "FromColumn": "symattn.expr",
-    "MatMul": "symattn.expr",
-    "MatAdd": "symattn.expr",
-    "Scale": "symattn.expr",
-    "Transpose": "symattn.expr",
-    "Softmax": "symattn.expr",
-    "ColSoftmax": "symattn.expr",
-    "CausalMask": "symattn.expr",
-    "Row": "symattn.expr",
-    "RowBlock": "symattn.expr",
-    "Concat": "symattn.expr",
-    "MatSum": "symattn.expr",
-    "Entry": "symattn.expr",
-    "Dot": "symattn.expr",
-    "expand_entries": "symattn.expr",
+    "index": "symattn.kernel.expr",
+    "MatExpr": "symattn.kernel.expr",
+    "MatSym": "symattn.kernel.expr",
+    "HeadSym": "symattn.kernel.expr",
+    "Ones": "symattn.kernel.expr",
+    "FromColumn": "symattn.kernel.expr",
+    "MatMul": "symattn.kernel.expr",
+    "MatAdd": "symattn.kernel.expr",
+    "Scale": "symattn.kernel.expr",
+    "Transpose": "symattn.kernel.expr",
+    "Softmax": "symattn.kernel.expr",
+    "ColSoftmax": "symattn.kernel.expr",
+    "CausalMask": "symattn.kernel.expr",
+    "Row": "symattn.kernel.expr",
+    "RowBlock": "symattn.kernel.expr",
+    "Concat": "symattn.kernel.expr",
+    "MatSum": "symattn.kernel.expr",
+    "Entry": "symattn.kernel.expr",
+    "Dot": "symattn.kernel.expr",
+    "expand_entries": "symattn.kernel.expr",
     # canonical forms, proofs
-    "normal_form": "symattn.canon",
-    "prove_equal": "symattn.proof",
-    "Verdict": "symattn.proof",
-    "Derivation": "symattn.proof",
-    "Proof": "symattn.proof",
-    "prove_positive": "symattn.facts",
+    "normal_form": "symattn.kernel.canon",
+    "prove_equal": "symattn.kernel.proof",
+    "Verdict": "symattn.kernel.proof",
+    "Derivation": "symattn.kernel.proof",
+    "Proof": "symattn.kernel.proof",
+    "prove_positive": "symattn.kernel.facts",
     # the chapter's objects
-    "single_head": "symattn.attention",
-    "multi_head": "symattn.attention",
+    "single_head": "symattn.kernel.attention",
+    "multi_head": "symattn.kernel.attention",
     # errors
-    "SymattnError": "symattn.errors",
-    "ShapeError": "symattn.errors",
-    "ProofError": "symattn.errors",
-    "ParseError": "symattn.errors",
-    "DimError": "symattn.errors",
+    "SymattnError": "symattn.kernel.errors",
+    "ShapeError": "symattn.kernel.errors",
+    "ProofError": "symattn.kernel.errors",
+    "ParseError": "symattn.kernel.errors",
+    "DimError": "symattn.kernel.errors",
 }
 
-__all__ = sorted(_EXPORTS)
+# Modules a user reaches as `symattn.numeric` or `from symattn import rules`.
+_MODULES = {
+    "numeric": "symattn.kernel.witness.numeric",
+    "rules": "symattn.kernel.rules",
+}
+
+__all__ = sorted([*_EXPORTS, *_MODULES])
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'symattn' has no attribute {name!r}")
     import importlib
 
-    value = getattr(importlib.import_module(module), name)
+    if name in _MODULES:
+        value: Any = importlib.import_module(_MODULES[name])
+    elif name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    else:
+        raise AttributeError(f"module 'symattn' has no attribute {name!r}")
     globals()[name] = value
     return value
 

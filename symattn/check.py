@@ -20,7 +20,7 @@ from typing import IO, Any
 
 import sympy
 
-from symattn.errors import Position, SymattnError
+from symattn.kernel.errors import Position, SymattnError
 from symattn.reader.declarations import parse_dims
 
 __all__ = [
@@ -244,9 +244,9 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
 
 
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
-    from symattn.dims import assume
-    from symattn.errors import SoundnessAlarm
-    from symattn.proof import Verdict
+    from symattn.kernel.dims import assume
+    from symattn.kernel.errors import SoundnessAlarm
+    from symattn.kernel.proof import Verdict
 
     verdicts: list[Verdict] = []
     hypotheses = tuple(getattr(claim, "hypotheses", ()))
@@ -342,9 +342,9 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
     claim reaches and every witness, so a `false` always means false given the document's
     definitions. Under hypotheses (`j > i`) the probe is skipped: the kernel decides at once.
     """
-    from symattn.canon import infer_ranges
-    from symattn.proof import check_shapes, prove_equal, unfold
-    from symattn.witness import symbolic
+    from symattn.kernel.canon import infer_ranges
+    from symattn.kernel.proof import check_shapes, prove_equal, unfold
+    from symattn.kernel.witness import symbolic
 
     if check_shapes(lhs, rhs) is not None:
         return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
@@ -370,7 +370,7 @@ def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:
     free is one for `XW_Q` too; keeping `Q` folded keeps the kernel's search small. Definitions
     that constrain their values (`A = softmax(...)`, `Z = AV` with A defined) are kept.
     """
-    from symattn.expr import HeadSym, MatMul, MatSym
+    from symattn.kernel.expr import HeadSym, MatMul, MatSym
 
     def free(rhs: Any) -> bool:
         if not isinstance(rhs, MatMul):
@@ -384,7 +384,7 @@ def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:
 
 
 def _unfold_levels(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> list[dict[Any, Any]]:
-    from symattn.expr import walk
+    from symattn.kernel.expr import walk
 
     levels: list[dict[Any, Any]] = [{}]
     frontier = [lhs, rhs]

@@ -238,7 +238,7 @@ def _main(argv: list[str]) -> int:
 
 
 def _errors():  # type: ignore[no-untyped-def]
-    from symattn import errors
+    from symattn.kernel import errors
 
     return errors
 

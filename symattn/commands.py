@@ -17,14 +17,14 @@ from typing import Any, TextIO
 
 import sympy
 
-from symattn import dims as D
-from symattn import expr as E
-from symattn.errors import ParseError, Position, ShapeError, SymattnError, UnknownNameError
+from symattn.kernel import dims as D
+from symattn.kernel import expr as E
+from symattn.kernel.errors import ParseError, Position, ShapeError, SymattnError, UnknownNameError
+from symattn.kernel.text import text
 from symattn.reader import ast, parse_formula
 from symattn.reader.declarations import Declared, parse_assume, parse_dims
 from symattn.reader.resolve import Resolver
 from symattn.reader.terms import Problem, Terms, UnknownName
-from symattn.show import text
 
 OK, FALSE, USAGE = 0, 1, 2
 
@@ -229,7 +229,7 @@ def _position(offset: int, source: str) -> Position:
 
 
 def _compare_sides(sides: list[sympy.Basic], claim: Any, report: ShapeReport, back: Any) -> None:
-    from symattn.proof import check_shapes
+    from symattn.kernel.proof import check_shapes
 
     for k in range(1, len(sides)):
         problem = check_shapes(sides[0], sides[k])
@@ -269,7 +269,7 @@ def rule_rows(words: str = "", *, check: bool = True, lang: str = "en") -> list[
     >>> row["statement"], row["status"], row["witnesses"]
     ('(QK^T)_{ij} = q_i·k_j', 'proved', ['symbolic', 'exact', 'numeric'])
     """
-    from symattn import rules
+    from symattn.kernel import rules
 
     found = rules.search(words) if words.strip() else list(rules.registry().values())
     progress = Progress(len(found), "checking rule")
@@ -282,7 +282,7 @@ def rule_rows(words: str = "", *, check: bool = True, lang: str = "en") -> list[
 
 
 def _rule_row(rule: Any, check: bool, lang: str) -> dict[str, Any]:
-    from symattn.rules import describe
+    from symattn.kernel.rules import describe
 
     lhs, rhs = rule.sides()
     conditions = [text(c) for c in rule.assuming()]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from symattn.errors import SymattnError
+from symattn.kernel.errors import SymattnError
 
 LANGS: dict[str, tuple[str, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
 FIGURES_DIR = "figures"

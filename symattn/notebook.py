@@ -32,7 +32,7 @@ _WITNESS_TITLES = {
 def tex(e: Any) -> str:
     """The LaTeX of a kernel expression (no `$`): the textbook printer, or a plain-text fallback.
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> tex(single_head().scores)
     'QK^{\\\\mathsf T}'
     """
@@ -44,7 +44,7 @@ def tex(e: Any) -> str:
 
 
 def _plain(e: Any) -> str:
-    from symattn.show import text
+    from symattn.kernel.text import text
 
     return text(e)
 
@@ -59,7 +59,7 @@ def _near_latex(s: str) -> str:
 def expr_latex(e: Any) -> str:
     """`$...$` for Jupyter's `_repr_latex_` of a matrix expression.
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> expr_latex(single_head().Q)
     '$Q$'
     """
@@ -69,9 +69,9 @@ def expr_latex(e: Any) -> str:
 def proof_latex(p: Any) -> str:
     """A proof as an `align*` block, each step with its rule name.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
-    >>> from symattn.proof import Derivation
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
+    >>> from symattn.kernel.proof import Derivation
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> d = Derivation(s.scores[i, j], title="entry").step(Dot(s.Q.row(i), s.K.row(j)),
     ...                                                     by="mul_transpose_apply_dot")
@@ -111,7 +111,7 @@ def _status_badge(status: str) -> str:
 def verdict_html(v: Any) -> str:
     """A verdict: its status and witness badges, the reason, and any counterexample.
 
-    >>> from symattn.proof import Verdict
+    >>> from symattn.kernel.proof import Verdict
     >>> print(verdict_html(Verdict("proved", ("symbolic",))))  # doctest: +ELLIPSIS
     <div class="symattn-verdict"><span style="...">proved</span> <span ...>symbolic</span></div>
     """
@@ -162,8 +162,8 @@ class Rendered:
 def rendered(e: Any) -> Rendered:
     """Wrap an expression so Jupyter shows its textbook LaTeX; scalars included.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import index, expand_entries
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import index, expand_entries
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> rendered(expand_entries(s.scores[i, j]))._repr_latex_()
     '$\\\\sum_{r=1}^{d_k} Q_{ir}K_{jr}$'

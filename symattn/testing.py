@@ -9,9 +9,9 @@ from typing import Any
 
 import sympy
 
-from symattn.dims import dims_equal, shape_str
-from symattn.expr import MatExpr
-from symattn.show import plain
+from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.text import plain
 
 __all__ = ["assert_false", "assert_proved", "assert_same_shape"]
 
@@ -20,13 +20,13 @@ def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = F
     """Assert the kernel proves `lhs = rhs` for all sizes (or, with `allow_checked`, at explicit
     sizes); keyword arguments go to `prove_equal` (defs, ranges, assuming, witnesses).
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> assert_proved(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))).status
     'proved'
     """
-    from symattn.proof import prove_equal
+    from symattn.kernel.proof import prove_equal
 
     v = prove_equal(lhs, rhs, **kw)
     ok = v.status == "proved" or (allow_checked and v.status == "checked")
@@ -38,14 +38,14 @@ def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = F
 def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any):  # type: ignore[no-untyped-def]
     """Assert the kernel refutes `lhs = rhs`; returns the counterexample.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> cex = assert_false(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)))
     >>> "i=" in str(cex)
     True
     """
-    from symattn.proof import prove_equal
+    from symattn.kernel.proof import prove_equal
 
     v = prove_equal(lhs, rhs, **kw)
     if v.status != "false":
@@ -56,7 +56,7 @@ def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any):  # type: ignore
 def assert_same_shape(a: MatExpr, b: MatExpr) -> None:
     """Assert two matrix expressions have provably equal shapes.
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> s = single_head()
     >>> assert_same_shape(s.scores, s.A)
     >>> assert_same_shape(s.Q, s.V)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import sympy
 
-from symattn.attention import multi_head, single_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.dims import d_k, n
-from symattn.expr import (
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import d_k, n
+from symattn.kernel.expr import (
     FromColumn,
     MatAdd,
     MatExpr,
@@ -27,9 +27,9 @@ from symattn.expr import (
     index,
     walk,
 )
+from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
 from symattn.latex.printer import latex
-from symattn.proof import Derivation
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import sympy
 from sympy import Rational as R
 
-from symattn.attention import single_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text, exact_matrix
-from symattn.dims import d, d_v
-from symattn.expr import Dot, MatSum, Scale, index
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import d, d_v
+from symattn.kernel.expr import Dot, MatSum, Scale, index
+from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
 from symattn.latex.printer import latex
-from symattn.proof import Derivation
 
 TOKENS: tuple[str, ...] = ("患者", "服用", "华法林", "后", "出现")
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.attention import single_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.dims import d, d_k, d_v, n
-from symattn.expr import Dot, Entry, MatSum, Scale, Softmax, index
-from symattn.facts import prove_positive
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import d, d_k, d_v, n
+from symattn.kernel.expr import Dot, Entry, MatSum, Scale, Softmax, index
+from symattn.kernel.facts import prove_positive
+from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
-from symattn.proof import Derivation
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.attention import single_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.dims import d_k, n
-from symattn.expr import Dot, MatSum, Scale, index
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import d_k, n
+from symattn.kernel.expr import Dot, MatSum, Scale, index
+from symattn.kernel.proof import Derivation, prove_equal
 from symattn.latex.document import Math as M
-from symattn.proof import Derivation, prove_equal
 
 
 def explicit_expansions() -> list[Derivation]:

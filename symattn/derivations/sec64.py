@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.attention import multi_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.dims import d, d_k, d_v, n
-from symattn.expr import Dot, HeadSym, MatSum, Scale, Softmax, index
+from symattn.kernel.attention import multi_head
+from symattn.kernel.dims import d, d_k, d_v, n
+from symattn.kernel.expr import Dot, HeadSym, MatSum, Scale, Softmax, index
+from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
-from symattn.proof import Derivation
 
 ATTENTION_H = (
     r"Z^{(h)} = \operatorname{Attention}(Q^{(h)},K^{(h)},V^{(h)}) = "

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.attention import multi_head
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.dims import H, assume, d, d_v, n
-from symattn.errors import ShapeError
-from symattn.expr import MatAdd, index
+from symattn.kernel.attention import multi_head
+from symattn.kernel.dims import H, assume, d, d_v, n
+from symattn.kernel.errors import ShapeError
+from symattn.kernel.expr import MatAdd, index
+from symattn.kernel.proof import Derivation, Verdict
 from symattn.latex.document import Math as M
-from symattn.proof import Derivation, Verdict
 
 CONCAT = r"\operatorname{Concat}(Z^{(1)},\ldots,Z^{(H)})"
 

@@ -12,7 +12,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from symattn.errors import SymattnError
+from symattn.kernel.errors import SymattnError
 
 _APT_LINE = (
     "sudo apt-get install -y texlive-xetex texlive-lang-chinese texlive-latex-recommended "

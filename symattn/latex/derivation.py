@@ -1,6 +1,6 @@
 """Kernel `Proof`s as `align*` blocks (one checked step a line, justified) and explicit matrices.
 
-A back end: reads Proofs and verdicts (symattn.proof, symattn.rules) and prints them with the
+A back end: reads Proofs and verdicts (kernel.proof, kernel.rules) and prints them with the
 textbook printer; must not construct a Proof or import a front end.
 """
 
@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import sympy
 
-from symattn.expr import MatExpr, walk
+from symattn.kernel.expr import MatExpr, walk
+from symattn.kernel.proof import Proof, Step
+from symattn.kernel.rules import describe
 from symattn.latex.document import Math, Prose, chain_lines, render_align, render_prose
 from symattn.latex.matrix import bmatrix, labelled_matrix
 from symattn.latex.printer import latex, written_order
-from symattn.proof import Proof, Step
-from symattn.rules import describe
 
 _SCOPE = {
     "all": {"en": "all sizes", "zh": "任意维度"},
@@ -91,9 +91,9 @@ def justification(step: Step, lang: str) -> list[str | Math]:
 def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[str, Prose | None]]:
     """``(line, justification)`` pairs of a proof for ``Document.align``.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import index, Dot
-    >>> from symattn.proof import Derivation
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import index, Dot
+    >>> from symattn.kernel.proof import Derivation
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> p = Derivation(s.scores[i, j]).step(Dot(s.Q.row(i), s.K.row(j)), "mul_transpose_apply_dot")
     >>> proof_lines(p.prove(witnesses=("symbolic",)))[0][0]

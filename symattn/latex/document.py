@@ -1,6 +1,6 @@
 """Documents in Chinese (ctexart) and English (article): prose, displays, align*, figures.
 
-Pure string building for XeLaTeX; must not import the kernel (symattn.expr, symattn.proof, ...).
+Pure string building for XeLaTeX; must not import the kernel (symattn.kernel).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
-from symattn.errors import SymattnError
+from symattn.kernel.errors import SymattnError
 
 Lang = Literal["zh", "en"]
 CjkFonts = Literal["fandol", "noto"]

@@ -1,6 +1,6 @@
 """Explicit small matrices as LaTeX: bracketed, or as a grid labelled by tokens on rows and columns.
 
-Cells are LaTeX strings from the caller; must not import the kernel (symattn.expr, symattn.proof).
+Cells are LaTeX strings from the caller; must not import the kernel (symattn.kernel).
 """
 
 from __future__ import annotations

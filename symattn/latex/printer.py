@@ -1,6 +1,6 @@
 """The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `QK^T`).
 
-A back end: reads kernel objects (symattn.expr, symattn.dims); must not import proof, rules or
+A back end: reads kernel objects (kernel.expr, kernel.dims); must not import proof, rules or
 any front end, and never creates kernel facts.
 
 Conventions (see docs/derive.md):
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from symattn import expr as E
-from symattn.dims import Shape
+from symattn.kernel import expr as E
+from symattn.kernel.dims import Shape
 
 #: Fallback order of matrices in a product of entries, after the written order.
 TEXTBOOK_ORDER: tuple[str, ...] = (
@@ -77,8 +77,8 @@ def latex(
     ``names`` renames symbols and matrices (``{"r": "s"}``) or replaces a whole sub-expression
     (``{expr: "S"}``); ``order`` puts the named matrices first in products of entries.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import index, expand_entries
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import index, expand_entries
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> latex(s.weights)
     '\\\\operatorname{softmax}\\\\left(\\\\frac{QK^{\\\\mathsf T}}{\\\\sqrt{d_k}}\\\\right)'
@@ -92,7 +92,7 @@ def latex(
 def shape_latex(shape: Shape, **style: object) -> str:
     """A shape as a space: ``\\mathbb R^{n\\times d_k}``.
 
-    >>> from symattn.dims import n, H, d_v
+    >>> from symattn.kernel.dims import n, H, d_v
     >>> shape_latex((n, H * d_v))
     '\\\\mathbb R^{n\\\\times Hd_v}'
     """
@@ -103,7 +103,7 @@ def shape_latex(shape: Shape, **style: object) -> str:
 def written_order(*exprs: sympy.Basic) -> tuple[str, ...]:
     """Names of the matrices in the order they are written (for ``order=``).
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> written_order(single_head().output)
     ('Q', 'K', 'V')
     """

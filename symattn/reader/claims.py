@@ -10,7 +10,7 @@ from typing import Literal
 
 import sympy
 
-from symattn.expr import MatExpr
+from symattn.kernel.expr import MatExpr
 from symattn.reader.scanner import MathSpan
 
 __all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]

@@ -12,11 +12,11 @@ from typing import Any
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS
-from symattn.expr import Concat, MatSum
+from symattn.kernel.dims import STANDARD_DIMS
+from symattn.kernel.expr import Concat, MatSum
+from symattn.kernel.text import plain
 from symattn.reader.claims import ResolvedClaim
 from symattn.reader.scanner import MathSpan
-from symattn.show import plain
 
 __all__ = ["ORDER", "REL_TEXT", "attach_conditions", "attach_within", "rel_text"]
 

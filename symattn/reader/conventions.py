@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS, H, d, d_k, d_v
+from symattn.kernel.dims import STANDARD_DIMS, H, d, d_k, d_v
 
 n = STANDARD_DIMS["n"]
 

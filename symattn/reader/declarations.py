@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from symattn import dims as D
-from symattn.errors import ParseError, SymattnError
+from symattn.kernel import dims as D
+from symattn.kernel.errors import ParseError, SymattnError
 
 __all__ = ["Declared", "parse_assume", "parse_dim", "parse_dims"]
 
@@ -141,7 +141,7 @@ def _dim_atom(tokens: list[str], text: str) -> tuple[sympy.Expr, list[str]]:
 
 
 def parse_assume(items: list[str] | None) -> dict[str, sympy.Expr]:
-    """Read `--assume d_k=d/H` (repeatable) into keyword arguments for `symattn.dims.assume`.
+    """Read `--assume d_k=d/H` (repeatable) into keyword arguments for `symattn.kernel.dims.assume`.
 
     >>> parse_assume(["d_k=d/H", "n = 5"])
     {'d_k': d/H, 'n': 5}

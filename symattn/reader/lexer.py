@@ -1,6 +1,6 @@
 """The tokenizer of the attention dialect: TeX math text -> a flat list of `Tok`, or ParseError.
 
-Imports only symattn.errors; parse.py feeds its tokens to the grammar. It must not import lark.
+Imports only kernel.errors; parse.py feeds its tokens to the grammar. It must not import lark.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from symattn.errors import ParseError, Position
+from symattn.kernel.errors import ParseError, Position
 
 MAX_LENGTH = 20_000
 MAX_NESTING = 200
@@ -137,7 +137,7 @@ def tokenize(text: str) -> list[Tok]:
     ['LETTER', 'REL', 'LETTER', 'LETTER', 'SUB', 'LETTER']
     >>> tokenize(r"\\foo")
     Traceback (most recent call last):
-    symattn.errors.ParseError: 1:1: unknown command \\foo
+    symattn.kernel.errors.ParseError: 1:1: unknown command \\foo
     """
     if len(text) > MAX_LENGTH:
         raise ParseError(

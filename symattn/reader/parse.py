@@ -10,7 +10,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from symattn.errors import ParseError, Position
+from symattn.kernel.errors import ParseError, Position
 from symattn.reader import ast
 from symattn.reader.lexer import MAX_NESTING, Tok, position_in, tokenize
 
@@ -29,7 +29,7 @@ def parse_formula(body: str) -> ast.Formula:
     '[Q, K \\\\in R^(n, d_{k})]'
     >>> parse_formula(r"A=\\foo")
     Traceback (most recent call last):
-    symattn.errors.ParseError: 1:3: unknown command \\foo
+    symattn.kernel.errors.ParseError: 1:3: unknown command \\foo
     """
     if not isinstance(body, str):
         raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
@@ -48,7 +48,7 @@ def parse_span(span: MathSpan) -> ast.Formula:
     >>> span = scan("text\\n\\n$$\\nQ=\\\\bar X\\n$$\\n", kind="md")[0]
     >>> parse_span(span)
     Traceback (most recent call last):
-    symattn.errors.ParseError: 4:3: unknown command \\bar
+    symattn.kernel.errors.ParseError: 4:3: unknown command \\bar
     """
     try:
         return parse_formula(span.body)

@@ -14,9 +14,10 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
-from symattn.errors import DimError, ParseError, ShapeError, SymattnError
-from symattn.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index
+from symattn.kernel.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
+from symattn.kernel.errors import DimError, ParseError, ShapeError, SymattnError
+from symattn.kernel.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index
+from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
@@ -40,7 +41,6 @@ from symattn.reader.terms import (
     orientation,
     plain_name,
 )
-from symattn.show import plain
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
@@ -113,7 +113,7 @@ class Resolver:
     def assume_size(self, name: str, value: sympy.Expr | int) -> None:
         """A size relation given before any formula (`--assume d_k=d/H`, `--assume n=5`).
 
-        >>> from symattn.dims import d_v
+        >>> from symattn.kernel.dims import d_v
         >>> r = Resolver(assume={"d_k": d_v}); r.assumptions
         {'d_k': d_v}
         >>> Resolver(assume={"n": 5}).bindings
@@ -136,7 +136,7 @@ class Resolver:
     def declare(self, name: str, shape: Shape) -> None:
         """Declare a matrix `Q` (or a head family `Z^(h)`) and its shape before any formula.
 
-        >>> from symattn.dims import d, n
+        >>> from symattn.kernel.dims import d, n
         >>> r = Resolver(); r.declare("B", (n, d)); r.lookup("B").shape
         (n, d)
         """

@@ -1,6 +1,6 @@
 """Finds the math in Markdown and LaTeX text: `MathSpan`s with exact file positions, `ScanProblem`s.
 
-Imports only symattn.errors and the standard library; it never parses formulas and never raises.
+Imports only kernel.errors and the standard library; it never parses formulas and never raises.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from symattn.errors import ParseError, Position
+from symattn.kernel.errors import ParseError, Position
 
 __all__ = ["MathSpan", "ScanProblem", "scan"]
 

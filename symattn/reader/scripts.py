@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from symattn.errors import ParseError
+from symattn.kernel.errors import ParseError
 from symattn.reader import ast
 
 Fail = Callable[[str, int], ParseError]

@@ -31,7 +31,7 @@ def close_sizes(
     `d_v = 64`; `d_v = 64` with `d_v = d/H` gives `d = 64*H`. Contradictions (`d_v = 32` with
     `d_v = d/H = 64`) and values that are not positive integers are reported in `problems`.
 
-    >>> from symattn.dims import d, d_v, H
+    >>> from symattn.kernel.dims import d, d_v, H
     >>> close_sizes({d: sympy.Integer(512), H: sympy.Integer(8)}, {d_v: d / H}).bindings[d_v]
     64
     >>> close_sizes({d_v: sympy.Integer(64)}, {d_v: d / H}).relations

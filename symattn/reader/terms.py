@@ -12,9 +12,9 @@ from typing import Any, Literal, Protocol
 
 import sympy
 
-from symattn.dims import H, d_v, dim, dims_equal, shape_str
-from symattn.errors import ShapeError, SymattnError
-from symattn.expr import (
+from symattn.kernel.dims import H, d_v, dim, dims_equal, shape_str
+from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.expr import (
     CausalMask,
     Concat,
     Dot,
@@ -31,9 +31,9 @@ from symattn.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
-from symattn.show import plain
 
 __all__ = [
     "KEEP_FONTS",

@@ -3,8 +3,8 @@ context, judged against the independent oracle.
 
     python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json
 
-Front ends: `api` (`symattn.limits.prove_within`, i.e. `proof.prove_equal`, under
-`symattn.dims.assume`), `prove` (`symattn.cli.main(["prove", ...])` in-process) and `check`
+Front ends: `api` (`symattn.kernel.limits.prove_within`, i.e. `proof.prove_equal`, under
+`symattn.kernel.dims.assume`), `prove` (`symattn.cli.main(["prove", ...])` in-process) and `check`
 (`symattn.cli.main(["check", doc.md])` on a generated Markdown document). Contexts: see
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
 (`--corpus`).
@@ -135,9 +135,9 @@ def _sizes_ok(spec: oracle.ClaimSpec, sizes: Iterable[Iterable[tuple[str, int]]]
 
 def run_api(c: GenClaim, ctx: Context, seconds: float) -> tuple[str, str, Any]:
     """(status, detail, sizes) from the Python API under the context."""
-    from symattn.dims import assume
-    from symattn.errors import SoundnessAlarm, SymattnError
-    from symattn.limits import prove_within
+    from symattn.kernel.dims import assume
+    from symattn.kernel.errors import SoundnessAlarm, SymattnError
+    from symattn.kernel.limits import prove_within
 
     try:
         k = kernel_terms(c.spec, ctx)
@@ -375,9 +375,9 @@ def corpus_items(
     corpus's independent route at size plans that satisfy the context."""
     import sympy
 
-    from symattn.dims import STANDARD_DIMS, assume
-    from symattn.errors import SoundnessAlarm, SymattnError
-    from symattn.limits import prove_within
+    from symattn.kernel.dims import STANDARD_DIMS, assume
+    from symattn.kernel.errors import SoundnessAlarm, SymattnError
+    from symattn.kernel.limits import prove_within
     from symattn.soundness import mutation as M
 
     extra = {M.m: 7, M.p: 6, M.q: 8}
@@ -482,8 +482,8 @@ def corpus_items(
 def _corpus_truth(
     M: Any, lhs: Any, rhs: Any, defs: Any, assuming: Any, plans: Sequence[Any]
 ) -> str:
-    from symattn.errors import SymattnError
-    from symattn.expr import MatExpr
+    from symattn.kernel.errors import SymattnError
+    from symattn.kernel.expr import MatExpr
 
     try:
         a, b = M._unfold(lhs, defs), M._unfold(rhs, defs)

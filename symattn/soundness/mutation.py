@@ -1,6 +1,6 @@
 """The soundness suite: wrong variants (mutants) of every true identity, judged by the kernel.
 
-Imports the kernel, symattn.numeric and symattn.limits; the reader and the derivations lazily.
+Imports the kernel, kernel.witness.numeric and kernel.limits; the reader and the derivations lazily.
 Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]`,
 `python -m symattn.soundness fuzz --examples N` and `python -m symattn.soundness diff ...`.
 
@@ -24,12 +24,11 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn import numeric
-from symattn.attention import multi_head, single_head
-from symattn.canon import bound_indices, infer_ranges
-from symattn.dims import H, d, d_k, d_v, n
-from symattn.errors import SoundnessAlarm, SymattnError
-from symattn.expr import (
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.canon import bound_indices, infer_ranges
+from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
     Dot,
@@ -49,6 +48,7 @@ from symattn.expr import (
     index,
     walk,
 )
+from symattn.kernel.witness import numeric
 
 Truth = Literal["true", "false", "undecided"]
 
@@ -83,7 +83,7 @@ def rule_claims() -> list[Claim]:
     >>> len(rule_claims()) >= 20
     True
     """
-    from symattn.rules import registry
+    from symattn.kernel.rules import registry
 
     out = []
     for name, rule in registry().items():
@@ -194,7 +194,7 @@ def _replace(e: sympy.Basic, path: tuple[int, ...], new: sympy.Basic) -> sympy.B
 
 
 def _short(x: object) -> str:
-    from symattn.show import plain
+    from symattn.kernel.text import plain
 
     text = plain(x) if isinstance(x, sympy.Basic) else str(x)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -539,7 +539,7 @@ def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
     >>> o = judge(mu); o.truth, o.status
     ('false', 'false')
     """
-    from symattn.limits import prove_within
+    from symattn.kernel.limits import prove_within
 
     start = time.monotonic()
     if mutant.error is not None or mutant.lhs is None or mutant.rhs is None:
@@ -906,7 +906,7 @@ def fuzz_one(text: str, *, checker: bool = False, seconds: float = 2.0) -> FuzzP
     >>> fuzz_one("QK^T=") is None
     True
     """
-    from symattn.errors import ParseError
+    from symattn.kernel.errors import ParseError
     from symattn.reader import parse_formula
 
     start = time.monotonic()
@@ -926,7 +926,7 @@ def fuzz_one(text: str, *, checker: bool = False, seconds: float = 2.0) -> FuzzP
 
 
 def _fuzz_checker(text: str, seconds: float) -> FuzzProblem | None:
-    from symattn.limits import TimeBudgetExceeded, time_budget
+    from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 
     try:
         from symattn.check import check_formula

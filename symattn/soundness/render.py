@@ -61,12 +61,12 @@ class KernelClaim:
 
 def kernel_terms(spec: ClaimSpec, ctx: Context) -> KernelClaim:
     """The claim as kernel objects; dims become numbers in the "explicit" context, and the
-    `assume` keywords (for `symattn.dims.assume`) carry relations and worked-example sizes.
+    `assume` keywords (for `symattn.kernel.dims.assume`) carry relations and worked-example sizes.
     Raises what the kernel's constructors raise (ShapeError for an ill-typed product)."""
     import sympy
 
-    from symattn import dims as D
-    from symattn import expr as E
+    from symattn.kernel import dims as D
+    from symattn.kernel import expr as E
 
     numbers = dict(ctx.explicit or {}) if ctx.kind == "explicit" else {}
 
@@ -143,7 +143,7 @@ def kernel_terms(spec: ClaimSpec, ctx: Context) -> KernelClaim:
 
 
 def _relation_value(text: str) -> Any:
-    from symattn import dims as D
+    from symattn.kernel import dims as D
 
     if "/" in text:
         a, b = text.split("/")
@@ -446,9 +446,9 @@ def api_source(spec: ClaimSpec, ctx: Context) -> str:
         assume += [f"{k}={v}" for k, v in (ctx.explicit or {}).items()]
     head = [
         "from sympy import Rational, Sum, sqrt",
-        "from symattn.dims import assume, n, d, d_k, d_v, H",
-        "from symattn.expr import *",
-        "from symattn.proof import prove_equal",
+        "from symattn.kernel.dims import assume, n, d, d_k, d_v, H",
+        "from symattn.kernel.expr import *",
+        "from symattn.kernel.proof import prove_equal",
     ]
     if letters:
         head.append(

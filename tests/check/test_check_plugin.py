@@ -100,13 +100,13 @@ def test_collecting_does_not_run_the_kernel(pytester, doc, monkeypatch):
 
 def test_a_kernel_error_fails_its_item_with_the_diagnostic(pytester, doc, monkeypatch):
     """A soundness alarm is never a pass or a skip (issue 10): the item fails and says so."""
-    import symattn.proof
-    from symattn.errors import SoundnessAlarm
+    import symattn.kernel.proof
+    from symattn.kernel.errors import SoundnessAlarm
 
     def alarm(*args, **kwargs):
         raise SoundnessAlarm("planted: symbolic says equal, exact says different")
 
-    monkeypatch.setattr(symattn.proof, "prove_equal", alarm)
+    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", alarm)
     result = run(pytester, "--symattn", str(doc), "-rs")
     result.assert_outcomes(failed=2, skipped=1)
     out = result.stdout.str()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symattn.attention import single_head
-from symattn.dims import d_v
-from symattn.expr import Dot, Softmax, index
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import d_v
+from symattn.kernel.expr import Dot, Softmax, index
 from symattn.testing import assert_false, assert_proved, assert_same_shape
 
 S = single_head()

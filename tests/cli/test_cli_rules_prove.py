@@ -7,7 +7,7 @@ import json
 import pytest
 from cli_helpers import cli, run_cli
 
-from symattn import rules
+from symattn.kernel import rules
 
 
 def test_search_shows_statement_verdict_and_witnesses():

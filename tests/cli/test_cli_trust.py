@@ -126,16 +126,16 @@ def test_check_decides_with_every_witness(tmp_path):
 
 
 def _planted(monkeypatch, exc: BaseException) -> None:
-    import symattn.proof
+    import symattn.kernel.proof
 
     def broken(*args, **kwargs):
         raise exc
 
-    monkeypatch.setattr(symattn.proof, "prove_equal", broken)
+    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", broken)
 
 
 def test_soundness_alarm_in_check_is_an_error_with_position(tmp_path, monkeypatch):
-    from symattn.errors import SoundnessAlarm
+    from symattn.kernel.errors import SoundnessAlarm
 
     _planted(monkeypatch, SoundnessAlarm("symbolic says equal, exact says different"))
     path = _doc(tmp_path, "Scores.\n\n$$(QK^T)_{ij}=q_i\\cdot k_j$$\n")
@@ -170,7 +170,7 @@ def test_strict_does_not_turn_an_error_into_exit_1(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_soundness_alarm_in_prove_exits_2(monkeypatch, fmt):
-    from symattn.errors import SoundnessAlarm
+    from symattn.kernel.errors import SoundnessAlarm
 
     _planted(monkeypatch, SoundnessAlarm("planted"))
     r = cli("prove", r"(QK^T)_{ij}=q_i\cdot k_j", "--dims", QK, "--format", fmt)
@@ -184,16 +184,16 @@ def test_soundness_alarm_in_prove_exits_2(monkeypatch, fmt):
 
 def test_a_real_witness_contradiction_raises_the_alarm_through_check(tmp_path, monkeypatch):
     """Not a planted exception: the exact witness is made to disagree with a symbolic proof."""
-    import symattn.proof
-    from symattn.witness import WitnessResult
+    import symattn.kernel.proof
+    from symattn.kernel.witness import WitnessResult
 
     monkeypatch.setattr(
-        symattn.proof, "exact", lambda *a, **k: WitnessResult(False, "planted difference")
+        symattn.kernel.proof, "exact", lambda *a, **k: WitnessResult(False, "planted difference")
     )
     monkeypatch.setattr(
-        symattn.proof, "numeric_check", lambda *a, **k: WitnessResult(None, "not run")
+        symattn.kernel.proof, "numeric_check", lambda *a, **k: WitnessResult(None, "not run")
     )
-    symattn.proof.forget()  # verdicts are remembered: this claim may have been decided before
+    symattn.kernel.proof.forget()  # verdicts are remembered: it may have been decided before
     path = _doc(tmp_path, "$$(QK^T)_{ij}=q_i\\cdot k_j$$\n")
     r = cli("check", path)
     assert r.returncode == 2, r.stdout

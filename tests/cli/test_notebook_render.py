@@ -8,8 +8,8 @@ import pytest
 import sympy
 
 from symattn import Derivation, Dot, index, prove_equal, single_head
+from symattn.kernel.proof import Verdict
 from symattn.notebook import rendered, tex, verdict_html
-from symattn.proof import Verdict
 
 S = single_head()
 i, j, r = index("i"), index("j"), index("r")

@@ -14,7 +14,7 @@ from conftest import derive_args, run_derive
 
 from symattn import derive
 from symattn.derivations.sec61 import TOKENS
-from symattn.errors import ProofError
+from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
 
 SYMPY_ISMS = [

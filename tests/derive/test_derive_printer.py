@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symattn.attention import multi_head, single_head
-from symattn.dims import H, d, d_k, d_v, n
-from symattn.expr import (
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.expr import (
     ColSoftmax,
     Dot,
     Entry,

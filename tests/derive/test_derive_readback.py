@@ -10,9 +10,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.attention import single_head
 from symattn.derivations.sec63 import explicit_expansions
-from symattn.expr import expand_entries
+from symattn.kernel.attention import single_head
+from symattn.kernel.expr import expand_entries
 from symattn.latex.printer import latex
 
 # latex2sympy2's pinned antlr4 runtime imports typing.io; that is its business, not ours.

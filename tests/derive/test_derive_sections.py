@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symattn.attention import multi_head, single_head
 from symattn.derivations import SECTION_MODULES, tally
 from symattn.derivations.beyond import (
     counted_products,
@@ -22,11 +21,12 @@ from symattn.derivations.sec61 import (
     positive_on_and_below_diagonal,
     rows_sum_to_one,
 )
-from symattn.dims import H, d, d_k, d_v, n
-from symattn.errors import ProofError
-from symattn.expr import Dot, index
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.errors import ProofError
+from symattn.kernel.expr import Dot, index
+from symattn.kernel.proof import Derivation
 from symattn.latex.derivation import step_scope
-from symattn.proof import Derivation
 
 FOR_ALL_SIZES = {
     "6.2 scores are dot products",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symattn.canon import normal_form
-from symattn.dims import d_k, n
-from symattn.expr import MatSym, index
+from symattn.kernel.canon import normal_form
+from symattn.kernel.dims import d_k, n
+from symattn.kernel.expr import MatSym, index
 
 Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
 F = sympy.IndexedBase("f")

@@ -9,12 +9,12 @@ import re
 import pytest
 import sympy
 
-from symattn.attention import single_head
-from symattn.dims import H, assume, d, d_k, d_v, n
-from symattn.expr import CausalMask, Dot, MatSym, Softmax, index
-from symattn.proof import Verdict, prove_equal
-from symattn.sizes import plans, substitution
-from symattn.witness import Evidence, WitnessResult, _supported, exact, numeric_check
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import H, assume, d, d_k, d_v, n
+from symattn.kernel.expr import CausalMask, Dot, MatSym, Softmax, index
+from symattn.kernel.proof import Verdict, prove_equal
+from symattn.kernel.witness import Evidence, WitnessResult, _supported, exact, numeric_check
+from symattn.kernel.witness.sizes import plans, substitution
 
 i, j, k, r = (index(x) for x in "ijkr")
 S = single_head()
@@ -161,7 +161,7 @@ def test_huge_explicit_sizes_are_refused_by_the_budget_not_a_memory_error():
 
 
 def test_the_mod_p_degree_bound_counts_algebraic_powers():
-    from symattn import modp
+    from symattn.kernel.witness import field as modp
 
     deg = modp._Deg(lambda e: int(e))
     assert deg.scalar((1 + sympy.sqrt(2)) ** 5) == (5, 0)

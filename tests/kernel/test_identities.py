@@ -6,9 +6,9 @@ import pytest
 import sympy
 
 from symattn import ProofError
-from symattn.attention import multi_head, single_head
-from symattn.dims import H, d_k, d_v, n
-from symattn.expr import (
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import H, d_k, d_v, n
+from symattn.kernel.expr import (
     Concat,
     Dot,
     FromColumn,
@@ -21,8 +21,8 @@ from symattn.expr import (
     Softmax,
     index,
 )
-from symattn.facts import prove_positive
-from symattn.proof import Derivation, prove_equal
+from symattn.kernel.facts import prove_positive
+from symattn.kernel.proof import Derivation, prove_equal
 
 i, j, r, u = (index(x) for x in "ijru")
 S = single_head()
@@ -153,7 +153,7 @@ def test_w_o_block_with_wrong_offset_is_false():
 
 
 def test_unknown_rule_gets_a_suggestion():
-    from symattn.errors import UnknownNameError
+    from symattn.kernel.errors import UnknownNameError
 
     with pytest.raises(UnknownNameError, match=r"^unknown rule 'mul_aply'; did you mean mul_apply"):
         Derivation(S.scores[i, j]).step(S.scores[i, j], by="mul_aply")

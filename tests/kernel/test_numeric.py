@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from symattn import numeric
-from symattn.attention import multi_head, single_head
-from symattn.dims import H, d, d_k, d_v, n
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.witness import numeric
 
 
 def _env(**sizes):
@@ -36,7 +36,7 @@ def test_multi_head_matches_reference():
     x = numeric.matrix(mh.X, env)
     heads = [numeric.matrix(mh.head_attention(h), env) for h in (1, 2, 3)]
     w_o = numeric.matrix(mh.W_O, env)
-    from symattn.expr import HeadSym
+    from symattn.kernel.expr import HeadSym
 
     wq = [numeric.matrix(HeadSym("W_Q", h, d, d_k), env) for h in (1, 2, 3)]
     wk = [numeric.matrix(HeadSym("W_K", h, d, d_k), env) for h in (1, 2, 3)]

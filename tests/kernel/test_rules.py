@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from symattn import rules
+from symattn.kernel import rules
 
 
 @pytest.mark.parametrize("name", sorted(rules.registry()))

@@ -6,10 +6,10 @@ import pytest
 import sympy
 
 from symattn import ShapeError
-from symattn.attention import multi_head, single_head
-from symattn.dims import H, assume, d, d_k, d_v, dims_equal, n
-from symattn.errors import DimError
-from symattn.expr import CausalMask, Dot, MatSym, RowBlock, Softmax, index
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import H, assume, d, d_k, d_v, dims_equal, n
+from symattn.kernel.errors import DimError
+from symattn.kernel.expr import CausalMask, Dot, MatSym, RowBlock, Softmax, index
 
 
 def test_scores_are_n_by_n():

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import symattn.latex.build as build
-from symattn.figures import attention_heatmap
 from symattn.latex import (
     Document,
     LatexBuildError,
@@ -19,6 +18,7 @@ from symattn.latex import (
     png_is_blank,
     render_page_png,
 )
+from symattn.latex.figures import attention_heatmap
 
 TOKENS = ["患者", "服用", "华法林", "后", "出现"]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import symattn.figures as figures
-from symattn.errors import ShapeError
-from symattn.figures import FontWarning, attention_heatmap
+import symattn.latex.figures as figures
+from symattn.kernel.errors import ShapeError
 from symattn.latex import png_is_blank
+from symattn.latex.figures import FontWarning, attention_heatmap
 
 TOKENS = ["患者", "服用", "华法林", "后", "出现"]
 WEIGHTS = np.tril(np.ones((5, 5))) / np.arange(1, 6)[:, None]
@@ -50,6 +50,6 @@ def test_shape_mismatch(tmp_path: Path) -> None:
 
 
 def test_import_is_cheap() -> None:
-    code = "import sys, symattn.figures, symattn.latex; print('matplotlib' in sys.modules)"
+    code = "import sys, symattn.latex.figures, symattn.latex; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.errors import ParseError
+from symattn.kernel.errors import ParseError
 from symattn.reader.declarations import parse_assume, parse_dim, parse_dims
 
 

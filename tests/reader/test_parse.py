@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.errors import ParseError
+from symattn.kernel.errors import ParseError
 from symattn.reader import ast, parse_formula, parse_span, scan
 from symattn.reader.scanner import MathSpan
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.errors import ParseError, Position
+from symattn.kernel.errors import ParseError, Position
 from symattn.reader import MathSpan, ScanProblem, scan
 
 

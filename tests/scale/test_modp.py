@@ -8,11 +8,10 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn import modp
-from symattn.attention import single_head
-from symattn.dims import n
-from symattn.evaluate import Evaluator, matvec
-from symattn.expr import (
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import n
+from symattn.kernel.evaluate import Evaluator, matvec
+from symattn.kernel.expr import (
     CausalMask,
     Dot,
     FromColumn,
@@ -22,8 +21,9 @@ from symattn.expr import (
     Softmax,
     index,
 )
-from symattn.proof import prove_equal
-from symattn.witness import EXPAND_LIMIT, exact, expansion_cost
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.witness import EXPAND_LIMIT, exact, expansion_cost
+from symattn.kernel.witness import field as modp
 
 i, j, r = index("i"), index("j"), index("r")
 
@@ -218,7 +218,7 @@ def test_uniform_entries_stay_below_p_and_cover_the_field(p):
 
 
 def test_row_blocks_share_one_product_per_trial():
-    from symattn.attention import multi_head
+    from symattn.kernel.attention import multi_head
 
     mh = multi_head(n=3, d=8, d_v=2, H=4, d_k=2)
     p = modp.PRIMES[0]

@@ -6,8 +6,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn import modp
-from symattn.expr import MatAdd, MatExpr, MatMul, MatSym, Scale, Transpose
+from symattn.kernel.expr import MatAdd, MatExpr, MatMul, MatSym, Scale, Transpose
+from symattn.kernel.witness import field as modp
 
 N = 2
 LEAVES = [MatSym(name, N, N) for name in "ABC"]

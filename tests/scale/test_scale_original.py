@@ -10,10 +10,10 @@ import re
 import pytest
 import sympy
 
-from symattn.attention import chapter_identities, multi_head, single_head
-from symattn.dims import H, d, d_k, d_v, n
-from symattn.expr import CausalMask, Dot, MatSum, RowBlock, Scale, Softmax, index
-from symattn.proof import prove_equal
+from symattn.kernel.attention import chapter_identities, multi_head, single_head
+from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.expr import CausalMask, Dot, MatSum, RowBlock, Scale, Softmax, index
+from symattn.kernel.proof import prove_equal
 
 i, j = index("i"), index("j")
 ORIGINAL = {"n": 7, "d": 512, "d_k": 64, "d_v": 64, "H": 8}

@@ -13,14 +13,14 @@ import pytest
 SCRIPT = textwrap.dedent(
     r"""
     import sympy
-    from symattn.attention import single_head
-    from symattn.dims import d_v, n
-    from symattn.expr import Dot, Softmax, index
+    from symattn.kernel.attention import single_head
+    from symattn.kernel.dims import d_v, n
+    from symattn.kernel.expr import Dot, Softmax, index
     from symattn.latex.derivation import render_proof
     from symattn.latex.document import Document, Math
     from symattn.latex.printer import latex
-    from symattn.proof import Derivation, prove_equal
-    from symattn.rules import registry
+    from symattn.kernel.proof import Derivation, prove_equal
+    from symattn.kernel.rules import registry
     from symattn.soundness import chapter_claims, mutants
 
     i, j, r = index("i"), index("j"), index("r")

@@ -8,7 +8,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symattn.errors import ParseError, SymattnError
+from symattn.kernel.errors import ParseError, SymattnError
 from symattn.reader import parse_formula
 from symattn.soundness import TOKENS, UNICODE, fuzz, fuzz_one, mangle, random_formula
 

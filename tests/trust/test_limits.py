@@ -9,12 +9,12 @@ import uuid
 import pytest
 import sympy
 
-from symattn import limits
-from symattn.attention import single_head
-from symattn.dims import n
-from symattn.errors import ResourceError
-from symattn.expr import Dot, MatSym, Transpose, expand_entries, index
-from symattn.limits import TimeBudgetExceeded, check_time, prove_within, time_budget
+from symattn.kernel import limits
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import n
+from symattn.kernel.errors import ResourceError
+from symattn.kernel.expr import Dot, MatSym, Transpose, expand_entries, index
+from symattn.kernel.limits import TimeBudgetExceeded, check_time, prove_within, time_budget
 
 i, j = index("i"), index("j")
 A = MatSym("A", n, n)
@@ -88,9 +88,11 @@ def test_time_budget_interrupts_a_long_library_call():
 
 
 def test_prove_within_reports_gave_up(monkeypatch):
-    import symattn.proof
+    import symattn.kernel.proof
 
-    monkeypatch.setattr(symattn.proof, "prove_equal", lambda lhs, rhs, **kw: _slow_sympy_call())
+    monkeypatch.setattr(
+        symattn.kernel.proof, "prove_equal", lambda lhs, rhs, **kw: _slow_sympy_call()
+    )
     v = prove_within(A, A, seconds=1)
     assert v.status == "unknown" and v.reason.startswith("gave up after 1 s"), v.summary()
 
@@ -152,24 +154,24 @@ def test_prove_within_leaves_fast_checks_alone():
 
 
 def test_memory_exhausted_by_a_witness_becomes_unknown_with_advice(monkeypatch):
-    import symattn.proof
+    import symattn.kernel.proof
 
     def greedy(lhs, rhs, **options):
         raise MemoryError("Unable to allocate 7.28 TiB")
 
-    monkeypatch.setattr(symattn.proof, "prove_equal", greedy)
+    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", greedy)
     v = prove_within(A, A, seconds=5)
     assert v.status == "unknown" and v.reason.startswith("ran out of memory at these sizes")
     assert "symbolic" in v.reason
 
 
 def test_a_refused_size_becomes_unknown(monkeypatch):
-    import symattn.proof
+    import symattn.kernel.proof
 
     def refuse(lhs, rhs, **options):
         limits.check_array(10**6, 10**6, "QK^T")
 
-    monkeypatch.setattr(symattn.proof, "prove_equal", refuse)
+    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", refuse)
     v = prove_within(A, A, seconds=5)
     assert v.status == "unknown" and v.reason.startswith("QK^T at 1000000 × 1000000")
 

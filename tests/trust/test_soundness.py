@@ -7,10 +7,20 @@ import json
 import pytest
 import sympy
 
-from symattn.attention import single_head
-from symattn.dims import H, d_k, d_v, n
-from symattn.expr import CausalMask, Dot, MatSum, MatSym, Ones, RowBlock, Scale, Softmax, index
-from symattn.proof import prove_equal
+from symattn.kernel.attention import single_head
+from symattn.kernel.dims import H, d_k, d_v, n
+from symattn.kernel.expr import (
+    CausalMask,
+    Dot,
+    MatSum,
+    MatSym,
+    Ones,
+    RowBlock,
+    Scale,
+    Softmax,
+    index,
+)
+from symattn.kernel.proof import prove_equal
 from symattn.soundness import (
     Claim,
     Mutant,

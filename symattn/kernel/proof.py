@@ -13,14 +13,14 @@ from typing import Literal
 
 import sympy
 
-from symattn.canon import Range, infer_ranges
-from symattn.dims import current, dims_equal, shape_str
-from symattn.errors import ProofError, ShapeError, SoundnessAlarm
-from symattn.expr import Entry, MatExpr, MatSym
-from symattn.ranges import index_range_problem, name_clash
-from symattn.semantics import ReversedRange
-from symattn.show import plain
-from symattn.witness import (
+from symattn.kernel.canon import Range, infer_ranges
+from symattn.kernel.dims import current, dims_equal, shape_str
+from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
+from symattn.kernel.expr import Entry, MatExpr, MatSym
+from symattn.kernel.ranges import index_range_problem, name_clash
+from symattn.kernel.semantics import ReversedRange
+from symattn.kernel.text import plain
+from symattn.kernel.witness import (
     Counterexample,
     Evidence,
     WitnessResult,
@@ -130,8 +130,8 @@ def prove_equal(
 ) -> Verdict:
     """Decide `lhs = rhs` (matrices or scalars), with the witnesses asked for.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> prove_equal(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))).summary()
     'proved [symbolic+exact+numeric]'
@@ -168,7 +168,7 @@ _DECIDED_SIZE = 512
 
 def forget() -> None:
     """Drop remembered verdicts (after replacing a witness, as tests of the alarm do)."""
-    from symattn import witness
+    from symattn.kernel import witness
 
     _DECIDED.clear()
     witness._SYMBOLIC.clear()
@@ -410,8 +410,8 @@ class Proof:
 class Derivation:
     """A chain `e0 = e1 = ... = ek`, each step justified by a rule name or a short phrase.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j, r = index("i"), index("j"), index("r")
     >>> d = Derivation(s.scores[i, j], title="score entry")
     >>> d = d.step(sympy.Sum(s.Q[i, r] * s.K[j, r], (r, 1, s.Q.cols)), by="mul_apply")
@@ -451,7 +451,7 @@ class Derivation:
 
 
 def _validate_by(by: str) -> None:
-    from symattn.rules import known_justification
+    from symattn.kernel.rules import known_justification
 
     known_justification(by)
 

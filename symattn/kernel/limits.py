@@ -1,6 +1,6 @@
 """Budgets that keep bad or huge input from exhausting memory, time or Python's stack.
 
-Imports only the standard library and symattn.errors, so the kernel (expr, canon) can consult it.
+Imports only the standard library and kernel.errors, so the kernel (expr, canon) can consult it.
 
 - **Nesting**: a matrix expression deeper than `MAX_DEPTH` levels is refused where it is built
   (`check_depth`); sympy walks trees recursively, so a deeper tree would end in a RecursionError.
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from symattn.errors import ResourceError
+from symattn.kernel.errors import ResourceError
 
 MAX_DEPTH = 200
 MAX_EXPLICIT_TERMS = 200_000
@@ -51,7 +51,7 @@ def check_depth(depth: int, what: str = "matrix expression") -> None:
     >>> check_depth(3)
     >>> check_depth(MAX_DEPTH + 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    symattn.errors.ResourceError: matrix expression nested 201 levels deep; the limit is 200 ...
+    symattn.kernel.errors.ResourceError: matrix expression nested 201 levels deep; ...
     """
     if depth > MAX_DEPTH:
         raise ResourceError(
@@ -115,7 +115,7 @@ def check_explicit(e: Any, limit: int = MAX_EXPLICIT_TERMS) -> None:
     >>> check_explicit(sympy.Sum(sympy.IndexedBase("x")[i], (i, 1, 10)))
     >>> check_explicit(sympy.Sum(sympy.IndexedBase("x")[i], (i, 1, 10**9)))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    symattn.errors.ResourceError: writing this out at explicit sizes would produce about 1e+09 ...
+    symattn.kernel.errors.ResourceError: writing this out at explicit sizes would produce ...
     """
     terms = explicit_terms(e)
     if terms > limit:
@@ -131,7 +131,7 @@ def check_array(rows: int, cols: int, what: str = "a matrix") -> None:
     >>> check_array(5, 64)
     >>> check_array(10**6, 10**6, "QK^T")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    symattn.errors.ResourceError: QK^T at 1000000 × 1000000 would need 8e+12 bytes ...
+    symattn.kernel.errors.ResourceError: QK^T at 1000000 × 1000000 would need 8e+12 bytes ...
     """
     if rows * cols > MAX_ARRAY_ENTRIES:
         raise ResourceError(
@@ -238,13 +238,13 @@ def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **opti
     A size refused by a budget, deep recursion inside a library, or memory exhausted by a
     witness also becomes `unknown` with a message saying what to do, never a traceback.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> prove_within(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), seconds=30).status
     'proved'
     """
-    from symattn.proof import Verdict, prove_equal
+    from symattn.kernel.proof import Verdict, prove_equal
 
     try:
         with time_budget(seconds):

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from symattn.dims import H, as_dim, d, d_k, d_v, n
-from symattn.expr import (
+from symattn.kernel.dims import H, as_dim, d, d_k, d_v, n
+from symattn.kernel.expr import (
     CausalMask,
     Concat,
     Dot,

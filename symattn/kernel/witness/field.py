@@ -1,6 +1,6 @@
 """Exact evaluation of kernel expressions at random points over a prime field (Schwartz–Zippel).
 
-The arithmetic mod p (`ModP`) for the one evaluator (`symattn.evaluate`), the degree bound, the
+The arithmetic mod p (`ModP`) for the one evaluator (`kernel.evaluate`), the degree bound, the
 check and the shrinking of a difference to a small counterexample. Imports numpy, sympy and the
 kernel's expr, evaluate, ranges and semantics; never the front or back ends.
 
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from symattn.evaluate import (
+from symattn.kernel.evaluate import (
     Arithmetic,
     Evaluator,
     Resample,
@@ -40,7 +40,7 @@ from symattn.evaluate import (
     learn_shapes,
     ordered,
 )
-from symattn.expr import (
+from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
     Concat,
@@ -392,8 +392,8 @@ def check(
     Free indices range over `ranges`; every index point is compared. Raises `Unsupported`
     for nodes with no field meaning (the caller then expands symbolically).
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(n=7, d=512, d_k=64, d_v=64); i, j = index("i"), index("j")
     >>> r = {i: (1, 7), j: (1, 7)}
     >>> check(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), r).equal
@@ -492,8 +492,8 @@ def shrink(
     integers, then zero out blocks of entries (halving the blocks) while the sides still differ,
     then try 1 for what is left. A difference mod p of these small values is a real difference.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import Dot, index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(n=7, d=512, d_k=64, d_v=64); i, j = index("i"), index("j")
     >>> shrink(s.scores[i, j], Dot(s.Q.row(j), s.K.row(i)), (("i", 2), ("j", 1)))
     Sparse(entries=(('K[1,4]', 1), ('Q[2,4]', 1)), left=1, right=0)

@@ -9,9 +9,9 @@ from typing import Literal
 
 import sympy
 
-from symattn.canon import infer_ranges, normal_form
-from symattn.expr import Entry, MatExpr, index
-from symattn.proof import Verdict
+from symattn.kernel.canon import infer_ranges, normal_form
+from symattn.kernel.expr import Entry, MatExpr, index
+from symattn.kernel.proof import Verdict
 
 Sign = Literal["pos", "nonneg"]
 
@@ -19,7 +19,7 @@ Sign = Literal["pos", "nonneg"]
 def prove_positive(m: MatExpr, *, strict: bool = True) -> Verdict:
     """Every entry of `m` is > 0 (or >= 0 with `strict=False`), for all sizes.
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> prove_positive(single_head().weights).status
     'proved'
     >>> prove_positive(single_head(causal=True).weights).status

@@ -1,6 +1,6 @@
 """Symbolic dimensions (positive-integer sympy symbols), shapes, and strict dim equality.
 
-Imports only sympy and symattn.errors.
+Imports only sympy and symattn.kernel.errors.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from symattn.errors import DimError
+from symattn.kernel.errors import DimError
 
 Dim = sympy.Expr
 Shape = tuple[sympy.Expr, sympy.Expr]

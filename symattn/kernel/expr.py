@@ -1,7 +1,7 @@
 """Matrix expressions of attention with strict shapes: symbols, products, softmax, masks, heads.
 
 Each node is a sympy `Basic` with a `shape` and an `entry(i, j)` hook. Imports only sympy,
-symattn.dims and symattn.errors.
+symattn.kernel.dims and symattn.kernel.errors.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import sympy
 from sympy import Basic, Indexed, IndexedBase
 from sympy.core.symbol import Str
 
-from symattn.dims import Shape, as_dim, dims_equal, shape_str
-from symattn.errors import DimError, ShapeError, SymattnError
-from symattn.limits import check_depth
+from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
+from symattn.kernel.errors import DimError, ShapeError, SymattnError
+from symattn.kernel.limits import check_depth
 
 # Preferred letters for bound indices, by the dim they range over; the chapter's choices.
 _LETTERS = {"n": "jkl", "d_k": "rst", "d_v": "uvw", "d": "cpq", "H": "hgf"}
@@ -111,7 +111,7 @@ class MatExpr(Basic):
         return Row(self, _sympify(i))
 
     def __str__(self) -> str:
-        from symattn.show import plain
+        from symattn.kernel.text import plain
 
         return plain(self)
 
@@ -158,7 +158,7 @@ def _require_equal(a: sympy.Expr, b: sympy.Expr, message: str) -> None:
 class MatSym(MatExpr):
     """A named matrix such as `Q` (n × d_k) or `W_O` (H d_v × d).
 
-    >>> from symattn.dims import n, d_k
+    >>> from symattn.kernel.dims import n, d_k
     >>> MatSym("Q", n, d_k).shape
     (n, d_k)
     """
@@ -623,7 +623,7 @@ class Dot(sympy.Expr):
 def expand_entries(e: sympy.Expr, fresh: Fresh | None = None) -> sympy.Expr:
     """Replace every unexpanded `Entry`/`Dot` in a scalar by its explicit sum.
 
-    >>> from symattn.dims import n, d_k
+    >>> from symattn.kernel.dims import n, d_k
     >>> Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
     >>> i, j = index("i"), index("j")
     >>> expand_entries((Q @ K.T)[i, j])
@@ -667,7 +667,7 @@ def named_leaves(*terms: sympy.Basic) -> Iterator[tuple[str, MatExpr]]:
 def named_shapes(*terms: sympy.Basic) -> dict[str, Shape]:
     """The shape of each named matrix by entry label (the first one met, if several).
 
-    >>> from symattn.dims import n, d_k
+    >>> from symattn.kernel.dims import n, d_k
     >>> named_shapes(MatSym("Q", n, d_k) @ HeadSym("W", 1, d_k, n))
     {'Q': (n, d_k), 'W^()': (d_k, n)}
     """

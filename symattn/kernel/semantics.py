@@ -12,7 +12,7 @@ the kernel writes out a sum with `doit`.
 
 from __future__ import annotations
 
-from symattn.errors import SymattnError
+from symattn.kernel.errors import SymattnError
 
 
 class ReversedRange(SymattnError, ValueError):
@@ -27,7 +27,7 @@ def summation_range(lo: int, hi: int, var: object = "the index") -> range:
     >>> summation_range(3, 1, "j")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    symattn.semantics.ReversedRange: the sum over j runs from 3 down to 1: ... is ill-formed ...
+    symattn.kernel.semantics.ReversedRange: the sum over j runs from 3 down to 1: ...
     """
     if hi < lo - 1:
         raise ReversedRange(

@@ -14,15 +14,16 @@ from typing import Literal, TypeAlias
 import numpy as np
 import sympy
 
-from symattn import evaluate, numeric, sizes
-from symattn.canon import Range, TooLarge, bound_indices, normal_form
-from symattn.dims import current
-from symattn.errors import ResourceError
-from symattn.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
-from symattn.limits import MAX_ARRAY_ENTRIES, check_array
-from symattn.ranges import dependency_order
-from symattn.semantics import ReversedRange, summation_range
-from symattn.show import plain
+from symattn.kernel import evaluate
+from symattn.kernel.canon import Range, TooLarge, bound_indices, normal_form
+from symattn.kernel.dims import current
+from symattn.kernel.errors import ResourceError
+from symattn.kernel.expr import Entry, MatExpr, MatSym, dims_in, expand_entries, index, walk
+from symattn.kernel.limits import MAX_ARRAY_ENTRIES, check_array
+from symattn.kernel.ranges import dependency_order
+from symattn.kernel.semantics import ReversedRange, summation_range
+from symattn.kernel.text import plain
+from symattn.kernel.witness import numeric, sizes
 
 Term: TypeAlias = sympy.Basic  # a MatExpr or a scalar sympy expression
 
@@ -244,7 +245,7 @@ def index_points(
     a range may depend on another index (t in 1..n-i), which is then chosen first. The count is
     None when there are more than `_ENUMERATE`.
 
-    >>> from symattn.expr import index
+    >>> from symattn.kernel.expr import index
     >>> i, j = index("i"), index("j")
     >>> pts, total = index_points({i: (1, 3), j: (1, i)}, {})
     >>> total, pts[-1]
@@ -348,12 +349,12 @@ def exact(
 ) -> WitnessResult:
     """Equal at explicit sizes, every entry an independent symbol.
 
-    The sizes are plans that satisfy the declared dim relations (`symattn.sizes`). Each plan is
+    The sizes are plans that satisfy the declared dim relations (`witness.sizes`). Each plan is
     checked by full symbolic expansion when that is cheap (estimated terms at most
-    `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`symattn.modp`), whose
+    `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`witness.field`), whose
     evidence states the chance of a false "equal". `method` forces "expand" or "field".
 
-    >>> from symattn.attention import multi_head
+    >>> from symattn.kernel.attention import multi_head
     >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
     >>> r = exact(mh.output, mh.blockwise, {})
     >>> r.holds, str(r.evidence[0]).startswith("exactly mod p at the sizes given: all 3584 entries")
@@ -475,7 +476,7 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:  # t
 
 
 def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:  # type: ignore[no-untyped-def]
-    from symattn import modp
+    from symattn.kernel.witness import field as modp
 
     at = {s: sympy.Integer(v) for s, v in subs.items()}
     rng = {
@@ -524,7 +525,7 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
 
 def _confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
     """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
-    from symattn import modp
+    from symattn.kernel.witness import field as modp
 
     at = dict(where)
     cell = (at.pop("row"), at.pop("col")) if isinstance(lhs, MatExpr) else None
@@ -606,7 +607,7 @@ def _idx(key: tuple, flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _sparse_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
-    from symattn import modp
+    from symattn.kernel.witness import field as modp
 
     found = modp.shrink(lhs, rhs, where)
     if found is None:
@@ -629,7 +630,7 @@ def expansion_cost(
 ) -> int:
     """Estimated work of full expansion: index points x terms in one expanded entry.
 
-    >>> from symattn.attention import multi_head
+    >>> from symattn.kernel.attention import multi_head
     >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
     >>> expansion_cost(mh.output, mh.blockwise, {}, {})
     409600
@@ -655,7 +656,7 @@ _BIG = 64  # an index-dependent bound with no number yet
 
 def _terms(e: sympy.Basic, at: Mapping) -> int:
     """Terms in one fully expanded entry (an estimate; softmax counts its row sum)."""
-    from symattn.expr import ColSoftmax, Concat, Dot, MatAdd, MatMul, MatSum, Scale, Softmax
+    from symattn.kernel.expr import ColSoftmax, Concat, Dot, MatAdd, MatMul, MatSum, Scale, Softmax
 
     if isinstance(e, MatMul):
         return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
@@ -801,7 +802,7 @@ def numeric_check(
 ) -> WitnessResult:
     """float64 random data: both sides agree within RTOL/ATOL at every index point.
 
-    The same walker as the exact witness (`symattn.evaluate`) with float64 arithmetic
+    The same walker as the exact witness (`symattn.kernel.evaluate`) with float64 arithmetic
     (`numeric.Float64`): every index point at once, every entry of a matrix claim.
     """
     ranges = dict(ranges)

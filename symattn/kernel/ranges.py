@@ -9,9 +9,9 @@ from collections.abc import Mapping
 
 import sympy
 
-from symattn.dims import dims_equal, shape_str
-from symattn.expr import Entry, MatSum, named_leaves, named_shapes
-from symattn.show import plain
+from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.expr import Entry, MatSum, named_leaves, named_shapes
+from symattn.kernel.text import plain
 
 Range = tuple[sympy.Expr, sympy.Expr]
 
@@ -21,8 +21,8 @@ def index_range_problem(
 ) -> str | None:
     """A message when an entry's index provably does not run over its matrix's rows or cols.
 
-    >>> from symattn.expr import MatSym, index
-    >>> from symattn.dims import n, d_k
+    >>> from symattn.kernel.expr import MatSym, index
+    >>> from symattn.kernel.dims import n, d_k
     >>> Q = MatSym("Q", n, d_k); i, r = index("i"), index("r")
     >>> print(index_range_problem((sympy.Sum(Q[r, i], (r, 1, d_k)), Q), {i: (1, n)}))
     Q_{r,i}: index r runs over 1..d_k but Q has n rows
@@ -99,8 +99,8 @@ def name_clash(*terms: sympy.Basic) -> str | None:
     Entries are compared by name, so `W_O` (H d_v × d) and `W_O` (H d_k × d) in one claim
     would otherwise be taken for the same matrix.
 
-    >>> from symattn.expr import MatSym
-    >>> from symattn.dims import n, d_k, d_v
+    >>> from symattn.kernel.expr import MatSym
+    >>> from symattn.kernel.dims import n, d_k, d_v
     >>> print(name_clash(MatSym("V", n, d_v), MatSym("V", n, d_k)))
     V is used with two shapes: n × d_v and n × d_k
     """
@@ -116,8 +116,8 @@ def name_clash(*terms: sympy.Basic) -> str | None:
 def dependency_order(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]:
     """Indices ordered so that a range mentioning another index (t in 1..n-i) comes after it.
 
-    >>> from symattn.expr import index
-    >>> from symattn.dims import n
+    >>> from symattn.kernel.expr import index
+    >>> from symattn.kernel.dims import n
     >>> i, t = index("i"), index("t")
     >>> dependency_order({t: (1, n - i), i: (1, n)})
     [i, t]

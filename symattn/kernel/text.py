@@ -1,6 +1,6 @@
 """Plain-text rendering of kernel expressions for messages: `QK^T`, `softmax(QK^T/sqrt(d_k))`.
 
-Imports sympy and symattn.expr only (expr imports this module lazily, inside __str__).
+Imports sympy and symattn.kernel.expr only (expr imports this module lazily, inside __str__).
 """
 
 from __future__ import annotations
@@ -11,17 +11,17 @@ from typing import Any
 import sympy
 from sympy.printing.str import StrPrinter
 
-from symattn import expr as E
+from symattn.kernel import expr as E
 
 
 def plain(e: sympy.Basic) -> str:
     """A short textbook-like text form of a matrix expression or scalar.
 
-    >>> from symattn.attention import single_head
+    >>> from symattn.kernel.attention import single_head
     >>> plain(single_head().scores)
     'QK^T'
     """
-    from symattn import expr as E
+    from symattn.kernel import expr as E
 
     if isinstance(e, (E.MatSym, E.FromColumn)):
         return e.name
@@ -70,7 +70,7 @@ def plain(e: sympy.Basic) -> str:
 
 
 def _factor(e: sympy.Basic) -> str:
-    from symattn import expr as E
+    from symattn.kernel import expr as E
 
     text = plain(e)
     if isinstance(e, (E.MatAdd, E.Scale)):
@@ -147,7 +147,7 @@ def _subscript(*ks: sympy.Basic) -> str:
 def text(e: sympy.Basic) -> str:
     """Plain text of a matrix expression or a scalar, as the chapter writes it.
 
-    >>> from symattn.rules import get
+    >>> from symattn.kernel.rules import get
     >>> lhs, rhs = get("mul_apply").sides()
     >>> f"{text(lhs)} = {text(rhs)}"
     '(AB)_{ij} = sum_{k=1}^{p} A_{ik}B_{kj}'

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from symattn.errors import ShapeError, SymattnError
+from symattn.kernel.errors import ShapeError, SymattnError
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -1,6 +1,6 @@
 """Canonical form of index sums: equality up to renaming of bound indices, sums split and merged.
 
-Imports sympy, symattn.dims and symattn.expr; nothing from front or back ends.
+Imports sympy, symattn.kernel.dims and symattn.kernel.expr; nothing from front or back ends.
 
 The normal form of a scalar is a sum of terms `c * f_1 * ... * f_m` where each `f` is an atom
 (an entry, `exp(...)`, a power of a normal form, a `Piecewise`) or a `Sum` whose body cannot be
@@ -20,9 +20,19 @@ from functools import lru_cache
 
 import sympy
 
-from symattn.dims import dims_equal
-from symattn.expr import Concat, Dot, Entry, MatExpr, MatSum, Row, RowBlock, expand_entries, walk
-from symattn.limits import check_time
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.expr import (
+    Concat,
+    Dot,
+    Entry,
+    MatExpr,
+    MatSum,
+    Row,
+    RowBlock,
+    expand_entries,
+    walk,
+)
+from symattn.kernel.limits import check_time
 
 Range = tuple[sympy.Expr, sympy.Expr]
 _MAX_TERMS = 20_000
@@ -43,8 +53,8 @@ class _Term:
 def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
     """Ranges of free indices read off the entries and rows that mention them.
 
-    >>> from symattn.attention import single_head
-    >>> from symattn.expr import index
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import index
     >>> infer_ranges(single_head().scores[index("i"), index("j")])
     {i: (1, n), j: (1, n)}
     """
@@ -78,8 +88,8 @@ def bound_indices(*exprs: sympy.Basic) -> set[sympy.Symbol]:
 def normal_form(e: sympy.Expr, ranges: Mapping[sympy.Symbol, Range] | None = None) -> sympy.Expr:
     """The canonical form of a scalar expression (entries and dot products are expanded first).
 
-    >>> from symattn.expr import MatSym, index
-    >>> from symattn.dims import n, d_k
+    >>> from symattn.kernel.expr import MatSym, index
+    >>> from symattn.kernel.dims import n, d_k
     >>> Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
     >>> i, j, r, s = (index(x) for x in "ijrs")
     >>> a = sympy.Sum(Q[i, r] * K[j, r], (r, 1, d_k))
@@ -109,7 +119,7 @@ def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
 
 
 def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
-    check_time()  # a deadline set by symattn.limits.time_budget stops the expansion here
+    check_time()  # a deadline set by symattn.kernel.limits.time_budget stops the expansion here
     if e.is_Number:
         return [] if e == 0 else [_Term(e)]
     if isinstance(e, sympy.Add):

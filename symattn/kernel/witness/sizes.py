@@ -1,6 +1,6 @@
 """Size plans: explicit values for the dims of a claim that satisfy the declared relations.
 
-Imports sympy and symattn.dims only. The exact and numeric witnesses evaluate at these plans.
+Imports sympy and symattn.kernel.dims only. The exact and numeric witnesses evaluate at these plans.
 
 A plan is built, never filtered out of a fixed grid: the claim's dims are resolved through the
 declared equalities (`d_v = d/H` makes a claim about `d_v` a claim about `d` and `H`), values are
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy
 
-from symattn.dims import DimContext, current
+from symattn.kernel.dims import DimContext, current
 
 Plan = dict[sympy.Symbol, int]
 
@@ -36,7 +36,7 @@ def plans(
 ) -> list[Plan]:
     """Up to `limit` plans for `dims` (free dim symbols), best first; [] when there is none.
 
-    >>> from symattn.dims import assume, d, d_v, H, n
+    >>> from symattn.kernel.dims import assume, d, d_v, H, n
     >>> plans([d_v, n])
     [{d_v: 2, n: 3}, {d_v: 3, n: 2}]
     >>> with assume(d_v=d / H):
@@ -186,7 +186,7 @@ def substitution(plan: Mapping[sympy.Symbol, int], ctx: DimContext | None = None
 
     Declared dims that the plan does not determine (relations about other dims) are left out.
 
-    >>> from symattn.dims import assume, d, d_v, H
+    >>> from symattn.kernel.dims import assume, d, d_v, H
     >>> with assume(d_v=d / H):
     ...     sorted((str(k), v) for k, v in substitution({d: 6, H: 2}).items())
     [('H', 2), ('d', 6), ('d_v', 3)]

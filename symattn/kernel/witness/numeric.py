@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from symattn.errors import SymattnError
-from symattn.evaluate import (
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.evaluate import (
     Arithmetic,
     Evaluator,
     IllFormedHere,
@@ -21,7 +21,7 @@ from symattn.evaluate import (
     _Loop,
     learn_shapes,
 )
-from symattn.expr import MatExpr, named_shapes
+from symattn.kernel.expr import MatExpr, named_shapes
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -241,7 +241,7 @@ def digits30(
 class Env:
     """Sizes of dims, values of free indices, and the random data behind every named matrix.
 
-    A view of the one evaluator (`symattn.evaluate`) with float64 arithmetic, for the numeric
+    A view of the one evaluator (`symattn.kernel.evaluate`) with float64 arithmetic, for the numeric
     backend's callers: `matrix(m, env)` and `scalar(e, env)`.
     """
 

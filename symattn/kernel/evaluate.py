@@ -6,7 +6,7 @@ meaning of every node, sum and index, whatever the numbers are.
 
 Free indices can be bound to whole axes (`bind`), so a claim is evaluated at every index point at
 once; a matrix that depends on such an index is evaluated value by value instead (`_Loop`).
-Sums follow `symattn.semantics`: an empty range is 0, a reversed range is refused.
+Sums follow `symattn.kernel.semantics`: an empty range is 0, a reversed range is refused.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from symattn.expr import (
+from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
     Concat,
@@ -41,7 +41,7 @@ from symattn.expr import (
     Transpose,
     named_shapes,
 )
-from symattn.semantics import summation_range
+from symattn.kernel.semantics import summation_range
 
 Range = tuple[sympy.Expr, sympy.Expr]
 Draw = Callable[[tuple, tuple[int, int], np.random.Generator], np.ndarray]
@@ -657,7 +657,7 @@ def _axes(f: Evaluator) -> list[sympy.Symbol]:
 
 def ordered(ranges: Mapping[sympy.Symbol, Range]) -> Sequence[tuple[sympy.Symbol, Range]]:
     """Free indices with their ranges, an index before any range that mentions it."""
-    from symattn.ranges import dependency_order
+    from symattn.kernel.ranges import dependency_order
 
     try:
         return [(s, ranges[s]) for s in dependency_order(ranges)]

@@ -12,9 +12,9 @@ from functools import cache
 
 import sympy
 
-from symattn.dims import d_k, d_v, n
-from symattn.errors import UnknownNameError
-from symattn.expr import (
+from symattn.kernel.dims import d_k, d_v, n
+from symattn.kernel.errors import UnknownNameError
+from symattn.kernel.expr import (
     CausalMask,
     Concat,
     Dot,
@@ -256,7 +256,7 @@ def describe(by: str, lang: str = "en") -> str:
 
 @cache
 def _check(name: str):  # type: ignore[no-untyped-def]
-    from symattn.proof import prove_equal
+    from symattn.kernel.proof import prove_equal
 
     rule = get(name)
     lhs, rhs = rule.sides()
