@@ -120,7 +120,8 @@ def child_witnesses(size: str, repeat: int) -> dict:
 
     from symattn.kernel.canon import infer_ranges
     from symattn.kernel.proof import unfold
-    from symattn.kernel.witness import exact, numeric_check
+    from symattn.kernel.witness.exact import exact
+    from symattn.kernel.witness.numeric import numeric_check
 
     out: dict = {"exact": {}, "float64": {}, "evidence": {}}
     for name, (lhs, rhs, defs) in claims(**SIZES[size]).items():
@@ -190,7 +191,7 @@ def startup(repeat: int) -> dict:
             [py, "-c", "import symattn.kernel.proof"], repeat
         ),
     }
-    if (ROOT / "symattn" / "cli.py").exists():
+    if (ROOT / "symattn" / "cli").exists():
         out["python -m symattn --help"] = wall([py, "-m", "symattn", "--help"], repeat)
         if CHAPTER.exists():
             out[f"python -m symattn check {CHAPTER}"] = wall(
@@ -390,7 +391,7 @@ def _startup_section(start: dict) -> list[str]:
     for cmd, (t, code) in start.items():
         lines.append(f"| `{cmd}` | {t * 1000:.0f} ms | {code} |")
     if not any("--help" in c for c in start):
-        lines += ["", "`symattn/cli.py` was absent: only `import symattn` was measured."]
+        lines += ["", "`symattn/cli/` was absent: only `import symattn` was measured."]
     return lines + [""]
 
 

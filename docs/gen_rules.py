@@ -34,7 +34,7 @@ as data.
 
 def render() -> str:
     """The whole of docs/rules.md, from the registry and the kernel's verdicts."""
-    from symattn.commands import rule_rows
+    from symattn.cli.rules import rule_rows
     from symattn.kernel.rules import PHRASES
 
     phrases = ", ".join(f"`{p}`" for p in PHRASES)

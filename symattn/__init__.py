@@ -5,6 +5,8 @@ The public API is re-exported lazily here so that `import symattn` stays cheap.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from typing import Any
 
 __version__ = "0.1.0"
@@ -44,8 +46,8 @@ _EXPORTS = {
     "normal_form": "symattn.kernel.canon",
     "prove_equal": "symattn.kernel.proof",
     "Verdict": "symattn.kernel.proof",
-    "Derivation": "symattn.kernel.proof",
-    "Proof": "symattn.kernel.proof",
+    "Derivation": "symattn.kernel.derivation",
+    "Proof": "symattn.kernel.derivation",
     "prove_positive": "symattn.kernel.facts",
     # the chapter's objects
     "single_head": "symattn.kernel.attention",
@@ -68,8 +70,6 @@ __all__ = sorted([*_EXPORTS, *_MODULES])
 
 
 def __getattr__(name: str) -> Any:
-    import importlib
-
     if name in _MODULES:
         value: Any = importlib.import_module(_MODULES[name])
     elif name in _EXPORTS:
@@ -82,3 +82,20 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return __all__
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """`%load_ext symattn`: expressions as LaTeX, verdicts with badges (symattn.notebook)."""
+    from symattn import notebook
+
+    notebook.register(shell)
+
+
+def _register_with_a_running_ipython() -> None:
+    ipython = sys.modules.get("IPython")  # never imported here: only a shell already running
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        load_ipython_extension(shell)
+
+
+_register_with_a_running_ipython()

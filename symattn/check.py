@@ -344,7 +344,7 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
     """
     from symattn.kernel.canon import infer_ranges
     from symattn.kernel.proof import check_shapes, prove_equal, unfold
-    from symattn.kernel.witness import symbolic
+    from symattn.kernel.witness.symbolic import symbolic
 
     if check_shapes(lhs, rhs) is not None:
         return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message

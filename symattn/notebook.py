@@ -1,13 +1,18 @@
 """Jupyter rendering of kernel objects: LaTeX for expressions and proofs, HTML for verdicts.
 
-Imported lazily by the `_repr_*_` hooks of MatExpr, Verdict and Proof; reads kernel objects and
-never creates one. Uses the textbook printer (symattn.latex.printer) when it is installed.
+Registers IPython formatters by class name (`register`), so the kernel carries no `_repr_*` hooks
+and never imports this module; reads kernel objects and never creates one. Imports the kernel and
+the textbook printer (symattn.latex.printer); must not import reader, check or cli.
 """
 
 from __future__ import annotations
 
 import html
 from typing import Any
+
+from symattn.kernel.text import text
+from symattn.latex import chain_lines, render_align
+from symattn.latex.printer import latex
 
 _BADGE = (
     "display:inline-block;padding:0 .5em;margin-right:.3em;border-radius:.6em;"
@@ -30,30 +35,13 @@ _WITNESS_TITLES = {
 
 
 def tex(e: Any) -> str:
-    """The LaTeX of a kernel expression (no `$`): the textbook printer, or a plain-text fallback.
+    """The LaTeX of a kernel expression (no `$`), by the textbook printer.
 
     >>> from symattn.kernel.attention import single_head
     >>> tex(single_head().scores)
     'QK^{\\\\mathsf T}'
     """
-    try:
-        from symattn.latex.printer import latex
-    except ImportError:  # the printer is optional: fall back to the plain text form
-        return _near_latex(_plain(e))
     return str(latex(e))
-
-
-def _plain(e: Any) -> str:
-    from symattn.kernel.text import text
-
-    return text(e)
-
-
-def _near_latex(s: str) -> str:
-    # The plain form (`QK^T`, `(QK^T)_{ij}`, `sum_{r=1}^{d_k} ...`) is already near-LaTeX:
-    # keep its scripts and braces, escape only what TeX would misread.
-    out = "".join("\\" + c if c in "#%&$" else c for c in s)
-    return out.replace("·", r"\cdot ").replace("×", r"\times ")
 
 
 def expr_latex(e: Any) -> str:
@@ -71,7 +59,7 @@ def proof_latex(p: Any) -> str:
 
     >>> from symattn.kernel.attention import single_head
     >>> from symattn.kernel.expr import Dot, index
-    >>> from symattn.kernel.proof import Derivation
+    >>> from symattn.kernel.derivation import Derivation
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> d = Derivation(s.scores[i, j], title="entry").step(Dot(s.Q.row(i), s.K.row(j)),
     ...                                                     by="mul_transpose_apply_dot")
@@ -80,7 +68,6 @@ def proof_latex(p: Any) -> str:
     (QK^{\\mathsf T})_{ij} &= q_i\\cdot k_j && \\text{(mul\\_transpose\\_apply\\_dot)}
     \\end{align*}
     """
-    from symattn.latex import chain_lines, render_align
 
     steps = [(tex(s.after), s.by) for s in p.steps]
     return render_align(chain_lines(tex(p.lhs), steps))
@@ -156,7 +143,7 @@ class Rendered:
         return f"${tex(self.expr)}$"
 
     def __repr__(self) -> str:
-        return _plain(self.expr)
+        return text(self.expr)
 
 
 def rendered(e: Any) -> Rendered:
@@ -171,3 +158,24 @@ def rendered(e: Any) -> Rendered:
     (QK^T)_{ij}
     """
     return Rendered(e)
+
+
+# ---- IPython formatters ---------------------------------------------------------------------
+
+# (mime type, module, class, formatter): registered by name, so nothing is imported until shown
+_FORMATTERS = (
+    ("text/latex", "symattn.kernel.expr", "MatExpr", "expr_latex"),
+    ("text/latex", "symattn.kernel.derivation", "Proof", "proof_latex"),
+    ("text/html", "symattn.kernel.derivation", "Proof", "proof_html"),
+    ("text/html", "symattn.kernel.proof", "Verdict", "verdict_html"),
+)
+
+
+def register(shell: Any) -> None:
+    """Teach an IPython shell to show expressions, proofs and verdicts (`%load_ext symattn`).
+
+    `import symattn` calls this by itself inside a running IPython or Jupyter kernel.
+    """
+    formatters = shell.display_formatter.formatters
+    for mime, module, cls, name in _FORMATTERS:
+        formatters[mime].for_type_by_name(module, cls, globals()[name])

@@ -5,13 +5,17 @@ Imports the kernel (proof, dims, show) only; a failed assertion says what the ke
 
 from __future__ import annotations
 
+import os
+import shutil
 from typing import Any
 
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.expr import MatExpr
+from symattn.kernel.proof import prove_equal
 from symattn.kernel.text import plain
+from symattn.latex.build import install_hint, tex_engine_available
 
 __all__ = ["assert_false", "assert_proved", "assert_same_shape"]
 
@@ -26,7 +30,6 @@ def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = F
     >>> assert_proved(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))).status
     'proved'
     """
-    from symattn.kernel.proof import prove_equal
 
     v = prove_equal(lhs, rhs, **kw)
     ok = v.status == "proved" or (allow_checked and v.status == "checked")
@@ -45,7 +48,6 @@ def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any):  # type: ignore
     >>> "i=" in str(cex)
     True
     """
-    from symattn.kernel.proof import prove_equal
 
     v = prove_equal(lhs, rhs, **kw)
     if v.status != "false":
@@ -78,12 +80,8 @@ def require_tex() -> None:
     """Skip the calling test without a TeX engine, except under SYMATTN_REQUIRE_TEX=1 (as in CI),
     where a missing engine fails it: a build that must be tested is never silently skipped.
     """
-    import os
-    import shutil
 
     import pytest
-
-    from symattn.latex.build import install_hint, tex_engine_available
 
     if tex_engine_available() and shutil.which("pdftoppm") is not None:
         return

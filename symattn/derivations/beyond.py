@@ -10,9 +10,11 @@ import itertools
 from dataclasses import dataclass
 
 import sympy
+from sympy.stats import E, Normal, variance
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
 from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import (
     FromColumn,
@@ -27,7 +29,6 @@ from symattn.kernel.expr import (
     index,
     walk,
 )
-from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
 from symattn.latex.printer import latex
 
@@ -36,7 +37,6 @@ def content(on_check: OnCheck | None = None) -> Section:
     """Results that follow from the chapter with the same machinery, checked.
 
     Checking takes seconds; tests/derive runs it. The result is a `Section`:
-
     >>> content.__annotations__["return"]
     'Section'
     """
@@ -197,7 +197,6 @@ def rademacher_moments(dk: int) -> tuple[sympy.Rational, sympy.Rational]:
 
 def gaussian_moments(dk: int) -> tuple[sympy.Expr, sympy.Expr]:
     """E[q·k] and Var(q·k) with independent standard normal entries, by sympy.stats."""
-    from sympy.stats import E, Normal, variance
 
     qs = [Normal(f"q{r}", 0, 1) for r in range(1, dk + 1)]
     ks = [Normal(f"k{r}", 0, 1) for r in range(1, dk + 1)]

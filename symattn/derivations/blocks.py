@@ -13,12 +13,14 @@ from pathlib import Path
 
 import sympy
 
+from symattn.kernel.derivation import Derivation, Proof
 from symattn.kernel.dims import Shape, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError
 from symattn.kernel.expr import MatExpr
-from symattn.kernel.proof import Derivation, Proof, Verdict
+from symattn.kernel.proof import Verdict
 from symattn.latex.derivation import fit_lines, matrix_latex, proof_lines, step_scope
 from symattn.latex.document import Document, Math, Prose
+from symattn.latex.figures import attention_heatmap
 from symattn.latex.printer import latex, shape_latex
 
 
@@ -307,7 +309,6 @@ def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[
 
 
 def _render_figure(b: Figure, doc: Document, lang: str, figures: Path) -> None:
-    from symattn.latex.figures import attention_heatmap
 
     figures.mkdir(parents=True, exist_ok=True)
     stem = figures / f"{b.stem}.{lang}"

@@ -10,10 +10,11 @@ from sympy import Rational as R
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text, exact_matrix
 from symattn.kernel.attention import single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import d, d_v
 from symattn.kernel.expr import Dot, MatSum, Scale, index
-from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
+from symattn.latex.matrix import labelled_matrix
 from symattn.latex.printer import latex
 
 TOKENS: tuple[str, ...] = ("患者", "服用", "华法林", "后", "出现")
@@ -58,7 +59,6 @@ def content(on_check: OnCheck | None = None) -> Section:
     """The worked example of 6.1, checked.
 
     Checking takes seconds; tests/derive runs it. The result is a `Section`:
-
     >>> content.__annotations__["return"]
     'Section'
     """
@@ -197,7 +197,6 @@ def content(on_check: OnCheck | None = None) -> Section:
 
 
 def _labelled(cells: list[list[str]]) -> str:
-    from symattn.latex.matrix import labelled_matrix
 
     return labelled_matrix(cells, list(TOKENS), list(TOKENS))
 

@@ -9,10 +9,10 @@ import sympy
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
 from symattn.kernel.attention import single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import d, d_k, d_v, n
 from symattn.kernel.expr import Dot, Entry, MatSum, Scale, Softmax, index
 from symattn.kernel.facts import prove_positive
-from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
 
 

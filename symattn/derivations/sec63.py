@@ -9,9 +9,10 @@ import sympy
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
 from symattn.kernel.attention import single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import Dot, MatSum, Scale, index
-from symattn.kernel.proof import Derivation, prove_equal
+from symattn.kernel.proof import prove_equal
 from symattn.latex.document import Math as M
 
 

@@ -9,9 +9,9 @@ import sympy
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
 from symattn.kernel.attention import multi_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import d, d_k, d_v, n
 from symattn.kernel.expr import Dot, HeadSym, MatSum, Scale, Softmax, index
-from symattn.kernel.proof import Derivation
 from symattn.latex.document import Math as M
 
 ATTENTION_H = (

@@ -9,10 +9,11 @@ import sympy
 
 from symattn.derivations.blocks import Builder, OnCheck, Section, Text
 from symattn.kernel.attention import multi_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import H, assume, d, d_v, n
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatAdd, index
-from symattn.kernel.proof import Derivation, Verdict
+from symattn.kernel.proof import Verdict
 from symattn.latex.document import Math as M
 
 CONCAT = r"\operatorname{Concat}(Z^{(1)},\ldots,Z^{(H)})"

@@ -41,6 +41,7 @@ from symattn.kernel.expr import (
     Transpose,
     named_shapes,
 )
+from symattn.kernel.ranges import dependency_order
 from symattn.kernel.semantics import summation_range
 
 Range = tuple[sympy.Expr, sympy.Expr]
@@ -657,7 +658,6 @@ def _axes(f: Evaluator) -> list[sympy.Symbol]:
 
 def ordered(ranges: Mapping[sympy.Symbol, Range]) -> Sequence[tuple[sympy.Symbol, Range]]:
     """Free indices with their ranges, an index before any range that mentions it."""
-    from symattn.kernel.ranges import dependency_order
 
     try:
         return [(s, ranges[s]) for s in dependency_order(ranges)]

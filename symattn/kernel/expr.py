@@ -15,6 +15,7 @@ from sympy.core.symbol import Str
 from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
 from symattn.kernel.errors import DimError, ShapeError, SymattnError
 from symattn.kernel.limits import check_depth
+from symattn.kernel.text import plain
 
 # Preferred letters for bound indices, by the dim they range over; the chapter's choices.
 _LETTERS = {"n": "jkl", "d_k": "rst", "d_v": "uvw", "d": "cpq", "H": "hgf"}
@@ -111,16 +112,9 @@ class MatExpr(Basic):
         return Row(self, _sympify(i))
 
     def __str__(self) -> str:
-        from symattn.kernel.text import plain
-
         return plain(self)
 
     __repr__ = __str__
-
-    def _repr_latex_(self) -> str:
-        from symattn.notebook import expr_latex
-
-        return expr_latex(self)
 
     def _sympystr(self, printer: object) -> str:
         # sympy's str printer dispatches on class *names*: it would take our MatMul, MatAdd and

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import sympy
+
 from symattn.kernel.errors import ResourceError
 
 MAX_DEPTH = 200
@@ -32,7 +34,7 @@ MAX_EXPLICIT_TERMS = 200_000
 MAX_ARRAY_ENTRIES = 50_000_000
 DEFAULT_SECONDS = 60.0
 
-_ADVICE = (
+ADVICE = (
     "keep the dims symbolic (n, d_k, d_v, H) for a proof for all sizes, or use the exact "
     "witness at random points, which never writes the sums out"
 )
@@ -74,7 +76,6 @@ def explicit_terms(e: Any) -> float:
     >>> explicit_terms(sympy.Sum(sympy.IndexedBase("x")[i, j], (i, 1, 100), (j, 1, 30)))
     3000.0
     """
-    import sympy
 
     counts: dict[int, float] = {}
     stack: list[tuple[Any, bool]] = [(e, False)]
@@ -121,7 +122,7 @@ def check_explicit(e: Any, limit: int = MAX_EXPLICIT_TERMS) -> None:
     if terms > limit:
         raise ResourceError(
             f"writing this out at explicit sizes would produce about {terms:.3g} terms "
-            f"(the limit is {limit:,}); {_ADVICE}"
+            f"(the limit is {limit:,}); {ADVICE}"
         )
 
 
@@ -136,7 +137,7 @@ def check_array(rows: int, cols: int, what: str = "a matrix") -> None:
     if rows * cols > MAX_ARRAY_ENTRIES:
         raise ResourceError(
             f"{what} at {rows} × {cols} would need {8.0 * rows * cols:.3g} bytes of float64 "
-            f"(the limit is {MAX_ARRAY_ENTRIES:,} entries); {_ADVICE}"
+            f"(the limit is {MAX_ARRAY_ENTRIES:,} entries); {ADVICE}"
         )
 
 
@@ -230,28 +231,3 @@ def _disarm(previous: Any, outer: _Deadline | None) -> None:
     signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
     if outer is not None:
         signal.setitimer(signal.ITIMER_REAL, max(outer.at - time.monotonic(), 1e-3), _REPEAT)
-
-
-def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **options: Any) -> Any:
-    """`proof.prove_equal` under a time budget: `unknown` ("gave up after N s") when it runs out.
-
-    A size refused by a budget, deep recursion inside a library, or memory exhausted by a
-    witness also becomes `unknown` with a message saying what to do, never a traceback.
-
-    >>> from symattn.kernel.attention import single_head
-    >>> from symattn.kernel.expr import Dot, index
-    >>> s = single_head(); i, j = index("i"), index("j")
-    >>> prove_within(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), seconds=30).status
-    'proved'
-    """
-    from symattn.kernel.proof import Verdict, prove_equal
-
-    try:
-        with time_budget(seconds):
-            return prove_equal(lhs, rhs, **options)
-    except (TimeBudgetExceeded, ResourceError) as exc:
-        return Verdict("unknown", reason=str(exc))
-    except RecursionError:
-        return Verdict("unknown", reason=f"expression too deeply nested (limit {MAX_DEPTH})")
-    except MemoryError:
-        return Verdict("unknown", reason=f"ran out of memory at these sizes; {_ADVICE}")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import sympy
 
@@ -17,23 +17,27 @@ from symattn.kernel.canon import Range, infer_ranges
 from symattn.kernel.dims import current, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.kernel.expr import Entry, MatExpr, MatSym
+from symattn.kernel.limits import (
+    ADVICE,
+    DEFAULT_SECONDS,
+    MAX_DEPTH,
+    ResourceError,
+    TimeBudgetExceeded,
+    time_budget,
+)
 from symattn.kernel.ranges import index_range_problem, name_clash
 from symattn.kernel.semantics import ReversedRange
 from symattn.kernel.text import plain
-from symattn.kernel.witness import (
-    Counterexample,
-    Evidence,
-    WitnessResult,
-    exact,
-    numeric_check,
-    symbolic,
-)
+from symattn.kernel.witness import symbolic as symbolic_witness
+from symattn.kernel.witness.counterexample import Counterexample
+from symattn.kernel.witness.evidence import Evidence, WitnessResult
+from symattn.kernel.witness.exact import exact
+from symattn.kernel.witness.numeric import numeric_check
+from symattn.kernel.witness.symbolic import symbolic
 
 Status = Literal["proved", "checked", "agreed", "false", "unknown", "shape_error"]
 Witness = Literal["symbolic", "exact", "numeric"]
 ALL_WITNESSES: tuple[Witness, ...] = ("symbolic", "exact", "numeric")
-
-_KERNEL = object()
 
 
 @dataclass(frozen=True)
@@ -78,11 +82,6 @@ class Verdict:
         if self.counterexample is not None:
             text += f"\n  counterexample: {self.counterexample}"
         return text
-
-    def _repr_html_(self) -> str:
-        from symattn.notebook import verdict_html
-
-        return verdict_html(self)
 
 
 def unfold(term: sympy.Basic, defs: Mapping[MatSym, MatExpr] | None) -> sympy.Basic:
@@ -168,10 +167,8 @@ _DECIDED_SIZE = 512
 
 def forget() -> None:
     """Drop remembered verdicts (after replacing a witness, as tests of the alarm do)."""
-    from symattn.kernel import witness
-
     _DECIDED.clear()
-    witness._SYMBOLIC.clear()
+    symbolic_witness.forget()
 
 
 def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:  # type: ignore[no-untyped-def]
@@ -341,132 +338,24 @@ def _alarm(results: Mapping[str, WitnessResult]) -> None:
                 )
 
 
-# ---- derivations ------------------------------------------------------------------------
+def prove_within(lhs: Any, rhs: Any, *, seconds: float = DEFAULT_SECONDS, **options: Any) -> Any:
+    """`proof.prove_equal` under a time budget: `unknown` ("gave up after N s") when it runs out.
 
-
-@dataclass(frozen=True)
-class Step:
-    """One checked line of a derivation: `before = after`, justified by `by`."""
-
-    before: sympy.Basic
-    after: sympy.Basic
-    by: str
-    verdict: Verdict
-
-
-@dataclass(frozen=True)
-class Proof:
-    """A derivation every step of which the kernel checked. Only the kernel makes these."""
-
-    title: str
-    steps: tuple[Step, ...]
-    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
-    assuming: tuple[sympy.Basic, ...] = ()  # hypotheses every step was checked under (`j > i`)
-    _token: object = field(default=None, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self._token is not _KERNEL:
-            raise TypeError("a Proof is made only by the kernel: use Derivation.prove()")
-
-    @property
-    def lhs(self) -> sympy.Basic:
-        return self.steps[0].before
-
-    @property
-    def rhs(self) -> sympy.Basic:
-        return self.steps[-1].after
-
-    @property
-    def for_all_sizes(self) -> bool:
-        """True when every step has the symbolic witness."""
-        return all(s.verdict.status == "proved" for s in self.steps)
-
-    @property
-    def witnesses(self) -> tuple[Witness, ...]:
-        """The witnesses every step has."""
-        common = set(ALL_WITNESSES)
-        for s in self.steps:
-            common &= set(s.verdict.witnesses)
-        return tuple(w for w in ALL_WITNESSES if w in common)
-
-    def __str__(self) -> str:
-        lines = [f"{self.title}:", f"    {plain(self.lhs)}"]
-        for s in self.steps:
-            lines.append(f"  = {plain(s.after)}    [{s.by}; {'+'.join(s.verdict.witnesses)}]")
-        return "\n".join(lines)
-
-    def _repr_latex_(self) -> str:
-        from symattn.notebook import proof_latex
-
-        return proof_latex(self)
-
-    def _repr_html_(self) -> str:
-        from symattn.notebook import proof_html
-
-        return proof_html(self)
-
-
-@dataclass(frozen=True)
-class Derivation:
-    """A chain `e0 = e1 = ... = ek`, each step justified by a rule name or a short phrase.
+    A size refused by a budget, deep recursion inside a library, or memory exhausted by a
+    witness also becomes `unknown` with a message saying what to do, never a traceback.
 
     >>> from symattn.kernel.attention import single_head
     >>> from symattn.kernel.expr import Dot, index
-    >>> s = single_head(); i, j, r = index("i"), index("j"), index("r")
-    >>> d = Derivation(s.scores[i, j], title="score entry")
-    >>> d = d.step(sympy.Sum(s.Q[i, r] * s.K[j, r], (r, 1, s.Q.cols)), by="mul_apply")
-    >>> d = d.step(Dot(s.Q.row(i), s.K.row(j)), by="dot_def")
-    >>> d.prove().for_all_sizes
-    True
+    >>> s = single_head(); i, j = index("i"), index("j")
+    >>> prove_within(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), seconds=30).status
+    'proved'
     """
-
-    start: sympy.Basic
-    title: str = "derivation"
-    chain: tuple[tuple[sympy.Basic, str], ...] = ()
-    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
-
-    def step(self, term: sympy.Basic, by: str) -> Derivation:
-        """The derivation with one more line `= term`, justified by `by`."""
-        _validate_by(by)
-        return Derivation(self.start, self.title, self.chain + ((term, by),), self.defs)
-
-    def prove(
-        self,
-        *,
-        require: Literal["symbolic", "exact"] = "symbolic",
-        witnesses: Sequence[Witness] = ALL_WITNESSES,
-        assuming: Sequence[sympy.Basic] = (),
-    ) -> Proof:
-        """Check every step; a `Proof`, or `ProofError` naming the first step that fails."""
-        if not self.chain:
-            raise ProofError(f"{self.title}: a derivation needs at least one step")
-        steps = []
-        before = self.start
-        for k, (after, by) in enumerate(self.chain, start=1):
-            v = prove_equal(before, after, defs=self.defs, assuming=assuming, witnesses=witnesses)
-            _require(v, require, k, self.title, before, after, by)
-            steps.append(Step(before, after, by, v))
-            before = after
-        return Proof(self.title, tuple(steps), self.defs, tuple(assuming), _token=_KERNEL)
-
-
-def _validate_by(by: str) -> None:
-    from symattn.kernel.rules import known_justification
-
-    known_justification(by)
-
-
-def _require(v: Verdict, require: str, k: int, title: str, before, after, by) -> None:  # type: ignore[no-untyped-def]
-    ok = v.status == "proved" or (require == "exact" and v.status == "checked")
-    if ok:
-        return
-    where = f"{title}, step {k} ({by}): {plain(before)} = {plain(after)}"
-    if v.status == "false":
-        raise ProofError(
-            f"step {k} is false: {where}\n  counterexample: {v.counterexample}",
-            step=k,
-            counterexample=v.counterexample,
-        )
-    if v.status == "shape_error":
-        raise ShapeError(f"step {k} does not typecheck: {where}\n  {v.reason}")
-    raise ProofError(f"step {k} not proved ({v.status}): {where}\n  {v.reason}", step=k)
+    try:
+        with time_budget(seconds):
+            return prove_equal(lhs, rhs, **options)
+    except (TimeBudgetExceeded, ResourceError) as exc:
+        return Verdict("unknown", reason=str(exc))
+    except RecursionError:
+        return Verdict("unknown", reason=f"expression too deeply nested (limit {MAX_DEPTH})")
+    except MemoryError:
+        return Verdict("unknown", reason=f"ran out of memory at these sizes; {ADVICE}")

@@ -29,6 +29,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.proof import prove_equal
 
 m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
 i, j, k, r, u, h = (index(s) for s in "ijkruh")
@@ -256,7 +257,6 @@ def describe(by: str, lang: str = "en") -> str:
 
 @cache
 def _check(name: str):  # type: ignore[no-untyped-def]
-    from symattn.kernel.proof import prove_equal
 
     rule = get(name)
     lhs, rhs = rule.sides()

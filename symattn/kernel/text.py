@@ -1,6 +1,6 @@
-"""Plain-text rendering of kernel expressions for messages: `QK^T`, `softmax(QK^T/sqrt(d_k))`.
+"""Plain text of kernel expressions and scalars for messages: `QK^T`, `softmax(QK^T/sqrt(d_k))`.
 
-Imports sympy and symattn.kernel.expr only (expr imports this module lazily, inside __str__).
+Imports only sympy; must not import symattn.kernel.expr, which imports it for `__str__`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ from typing import Any
 import sympy
 from sympy.printing.str import StrPrinter
 
-from symattn.kernel import expr as E
+# The kernel's nodes are recognised by class name, the way sympy's printers dispatch, so this
+# module need not import symattn.kernel.expr (which imports it for __str__).
+_NODES = "symattn.kernel.expr"
+
+
+def _is(e: object, *names: str) -> bool:
+    """Whether `e` is one of the kernel's nodes called `names` (or a subclass of one)."""
+    return any(c.__module__ == _NODES and c.__name__ in names for c in type(e).__mro__)
 
 
 def plain(e: sympy.Basic) -> str:
@@ -21,19 +28,18 @@ def plain(e: sympy.Basic) -> str:
     >>> plain(single_head().scores)
     'QK^T'
     """
-    from symattn.kernel import expr as E
 
-    if isinstance(e, (E.MatSym, E.FromColumn)):
+    if _is(e, "MatSym", "FromColumn"):
         return e.name
-    if isinstance(e, E.HeadSym):
+    if _is(e, "HeadSym"):
         return f"{e.name}^({e.head})"
-    if isinstance(e, E.Ones):
+    if _is(e, "Ones"):
         return f"1_({e.rows}x{e.cols})"
-    if isinstance(e, E.MatMul):
+    if _is(e, "MatMul"):
         return "".join(_factor(f) for f in e.factors())
-    if isinstance(e, E.MatAdd):
+    if _is(e, "MatAdd"):
         return f"{plain(e.args[0])} + {plain(e.args[1])}"
-    if isinstance(e, E.Scale):
+    if _is(e, "Scale"):
         c = e.scalar
         if c == -1:
             return f"-{_factor(e.args[1])}"
@@ -41,39 +47,36 @@ def plain(e: sympy.Basic) -> str:
         if num == 1:
             return f"{_factor(e.args[1])}/{_scalar(den)}"
         return f"{_scalar(c)} {_factor(e.args[1])}"
-    if isinstance(e, E.Transpose):
+    if _is(e, "Transpose"):
         return f"{_factor(e.args[0])}^T"
-    if isinstance(e, E.Softmax):
+    if _is(e, "Softmax"):
         return f"softmax({plain(e.args[0])})"
-    if isinstance(e, E.ColSoftmax):
+    if _is(e, "ColSoftmax"):
         return f"softmax_col({plain(e.args[0])})"
-    if isinstance(e, E.CausalMask):
+    if _is(e, "CausalMask"):
         return f"mask({plain(e.args[0])})"
-    if isinstance(e, E.Row):
+    if _is(e, "Row"):
         a = e.args[0]
-        name = (
-            a.name.lower() if isinstance(a, E.MatSym) and len(a.name) == 1 else f"row({plain(a)})"
-        )
+        name = a.name.lower() if _is(a, "MatSym") and len(a.name) == 1 else f"row({plain(a)})"
         return f"{name}_{e.index}"
-    if isinstance(e, E.RowBlock):
+    if _is(e, "RowBlock"):
         return f"{plain(e.args[0])}^({e.head})"
-    if isinstance(e, E.Concat):
+    if _is(e, "Concat"):
         return f"Concat({plain(e.member(1))},...,{plain(e.member(e.count))})"
-    if isinstance(e, E.MatSum):
+    if _is(e, "MatSum"):
         v, lo, hi = e.limits
         return f"sum_{{{v}={lo}}}^{{{hi}}} {plain(e.body)}"
-    if isinstance(e, E.Entry):
+    if _is(e, "Entry"):
         return f"({plain(e.matrix)})_{_subscript(e.args[1], e.args[2])}"
-    if isinstance(e, E.Dot):
+    if _is(e, "Dot"):
         return f"{plain(e.args[0])}·{plain(e.args[1])}"
     return _scalar(e)
 
 
 def _factor(e: sympy.Basic) -> str:
-    from symattn.kernel import expr as E
 
     text = plain(e)
-    if isinstance(e, (E.MatAdd, E.Scale)):
+    if _is(e, "MatAdd", "Scale"):
         return f"({text})"
     return text
 
@@ -94,16 +97,18 @@ class _TextPrinter(StrPrinter):
         # Factors in the chapter's order (Q before K, a before V), not sympy's sorted order.
         num, rest = e.as_coeff_Mul()
         factors = sorted(sympy.Mul.make_args(rest), key=_factor_rank)
-        if len(factors) < 2 or any(not isinstance(f, (sympy.Indexed, E.Entry)) for f in factors):
+        if len(factors) < 2 or any(
+            not (isinstance(f, sympy.Indexed) or _is(f, "Entry")) for f in factors
+        ):
             return str(super()._print_Mul(e))
         body = "*".join(self._print(f) for f in factors)
         if num == 1:
             return body
         return f"-{body}" if num == -1 else f"{self._print(num)}*{body}"
 
-    def _print_Entry(self, e: E.Entry) -> str:
+    def _print_Entry(self, e: Any) -> str:
         m, i, j = e.args
-        if isinstance(m, (E.MatSym, E.HeadSym)):
+        if _is(m, "MatSym", "HeadSym"):
             name = plain(m)
             return f"{f'({name})' if '_' in name else name}_{_subscript(i, j)}"
         return f"({plain(m)})_{_subscript(i, j)}"
@@ -116,7 +121,7 @@ class _TextPrinter(StrPrinter):
         name = f"({name})" if "_" in name else name
         return f"{name}_{_subscript(*e.indices)}"
 
-    def _print_Dot(self, e: E.Dot) -> str:
+    def _print_Dot(self, e: Any) -> str:
         return f"{plain(e.args[0])}·{plain(e.args[1])}"
 
     def _print_Sum(self, e: sympy.Sum) -> str:
@@ -133,7 +138,7 @@ class _TextPrinter(StrPrinter):
 
     def _print(self, expr: Any, **kwargs: Any) -> str:
         # before name dispatch: sympy would take our MatMul/MatAdd/Transpose for its own
-        if isinstance(expr, E.MatExpr):
+        if _is(expr, "MatExpr"):
             return plain(expr)
         return str(super()._print(expr, **kwargs))
 
@@ -152,14 +157,17 @@ def text(e: sympy.Basic) -> str:
     >>> f"{text(lhs)} = {text(rhs)}"
     '(AB)_{ij} = sum_{k=1}^{p} A_{ik}B_{kj}'
     """
-    if isinstance(e, E.MatSum):
+    if _is(e, "MatSum"):
         v, lo, hi = e.limits
         return f"sum_{{{v}={lo}}}^{{{hi}}} {text(e.body)}"
-    if isinstance(e, E.Scale) and e.scalar.has(E.Entry, E.Dot, sympy.Indexed):
+    if _is(e, "Scale") and any(
+        isinstance(x, sympy.Indexed) or _is(x, "Entry", "Dot")
+        for x in sympy.preorder_traversal(e.scalar)
+    ):
         body = text(e.args[1])
-        body = f"({body})" if isinstance(e.args[1], (E.MatAdd, E.Scale)) else body
+        body = f"({body})" if _is(e.args[1], "MatAdd", "Scale") else body
         return f"{text(e.scalar)} {body}"
-    if isinstance(e, E.MatExpr):
+    if _is(e, "MatExpr"):
         return plain(e)
     # entries side by side, as the chapter writes them: A_{ik}B_{kj}, not A_{ik}*B_{kj}
     return _JUXTAPOSE.sub("", str(_TextPrinter().doprint(e)))
@@ -173,7 +181,7 @@ _WRITTEN_ORDER = ("X", "Q", "K", "S", "A", "Z", "W_Q", "W_K", "W_V", "V", "W_O")
 
 
 def _factor_rank(f: sympy.Basic) -> tuple[int, str]:
-    if isinstance(f, E.Entry):
+    if _is(f, "Entry"):
         name = plain(f.matrix)
     elif isinstance(f, sympy.Indexed):
         name = str(f.base.label).removesuffix("^()")

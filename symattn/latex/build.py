@@ -12,6 +12,8 @@ import signal
 import subprocess
 from pathlib import Path
 
+import numpy as np
+
 from symattn.kernel.errors import SymattnError
 
 _APT_LINE = (
@@ -166,7 +168,6 @@ def png_is_blank(png: Path, *, min_ink: float = 1e-4) -> bool:
         raise LatexBuildError(
             "png_is_blank needs matplotlib: pip install 'symattn[figures]'"
         ) from None
-    import numpy as np
 
     pixels = np.asarray(imread(str(png)), dtype=float)
     if pixels.max() > 1.0:  # integer image types come back as 0..255

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import sympy
 
+from symattn.kernel.derivation import Proof, Step
 from symattn.kernel.expr import MatExpr, walk
-from symattn.kernel.proof import Proof, Step
 from symattn.kernel.rules import describe
 from symattn.latex.document import Math, Prose, chain_lines, render_align, render_prose
 from symattn.latex.matrix import bmatrix, labelled_matrix
@@ -93,7 +93,7 @@ def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[s
 
     >>> from symattn.kernel.attention import single_head
     >>> from symattn.kernel.expr import index, Dot
-    >>> from symattn.kernel.proof import Derivation
+    >>> from symattn.kernel.derivation import Derivation
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> p = Derivation(s.scores[i, j]).step(Dot(s.Q.row(i), s.K.row(j)), "mul_transpose_apply_dot")
     >>> proof_lines(p.prove(witnesses=("symbolic",)))[0][0]

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from symattn.kernel.errors import ShapeError, SymattnError
 
 if TYPE_CHECKING:
@@ -47,7 +49,6 @@ def find_cjk_family() -> str | None:
 
 
 def _weights_array(weights: Sequence[Sequence[float]] | npt.ArrayLike, rows: int, cols: int) -> Any:
-    import numpy as np
 
     array = np.asarray(weights, dtype=float)
     if array.ndim != 2 or array.shape != (rows, cols):

@@ -15,6 +15,9 @@ Run: `python -m symattn.soundness [--sample N]`, `python -m symattn.soundness fu
 
 from __future__ import annotations
 
+import sys
+
+from symattn.soundness.differential import diff_main
 from symattn.soundness.mutation import (
     ATOMS,
     DIMS,
@@ -45,12 +48,9 @@ from symattn.soundness.mutation import main as _mutation_main
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m symattn.soundness [fuzz | diff] ...`; exit 1 when a false claim escaped."""
-    import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["diff"]:
-        from symattn.soundness.differential import diff_main
-
         return diff_main(args[1:])
     return _mutation_main(args)
 

@@ -3,7 +3,7 @@ context, judged against the independent oracle.
 
     python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json
 
-Front ends: `api` (`symattn.kernel.limits.prove_within`, i.e. `proof.prove_equal`, under
+Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`, under
 `symattn.kernel.dims.assume`), `prove` (`symattn.cli.main(["prove", ...])` in-process) and `check`
 (`symattn.cli.main(["check", doc.md])` on a generated Markdown document). Contexts: see
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import io
 import json
+import multiprocessing as mp
 import os
 import re
 import shlex
@@ -46,6 +47,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import sympy
+
+import symattn.check as chk
+from symattn import cli
+from symattn.kernel.dims import STANDARD_DIMS, assume
+from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.proof import prove_within
+from symattn.soundness import mutation as M
 from symattn.soundness import oracle
 from symattn.soundness.generate import GenClaim, generate
 from symattn.soundness.oracle import CONTEXTS, Context, Decision
@@ -135,9 +145,6 @@ def _sizes_ok(spec: oracle.ClaimSpec, sizes: Iterable[Iterable[tuple[str, int]]]
 
 def run_api(c: GenClaim, ctx: Context, seconds: float) -> tuple[str, str, Any]:
     """(status, detail, sizes) from the Python API under the context."""
-    from symattn.kernel.dims import assume
-    from symattn.kernel.errors import SoundnessAlarm, SymattnError
-    from symattn.kernel.limits import prove_within
 
     try:
         k = kernel_terms(c.spec, ctx)
@@ -158,7 +165,6 @@ def run_api(c: GenClaim, ctx: Context, seconds: float) -> tuple[str, str, Any]:
 
 
 def _cli(argv: Sequence[str]) -> tuple[int | str, str, str]:
-    from symattn import cli
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -265,8 +271,6 @@ def _workdir() -> str:
 
 def _set_claim_seconds(seconds: float) -> None:
     try:
-        import symattn.check as chk
-
         chk.CLAIM_SECONDS = seconds  # the checker reads its per-claim limit at call time
     except ImportError:  # pragma: no cover
         pass
@@ -348,7 +352,6 @@ def run_claims(
             out.extend(items)
             _progress(progress, k, len(tasks), start, out)
         return out
-    import multiprocessing as mp
 
     ctx = mp.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=200) as pool:
@@ -373,12 +376,6 @@ def corpus_items(
 ) -> list[Item]:
     """Every mutant of the existing corpus through the API under each context; truth by the
     corpus's independent route at size plans that satisfy the context."""
-    import sympy
-
-    from symattn.kernel.dims import STANDARD_DIMS, assume
-    from symattn.kernel.errors import SoundnessAlarm, SymattnError
-    from symattn.kernel.limits import prove_within
-    from symattn.soundness import mutation as M
 
     extra = {M.m: 7, M.p: 6, M.q: 8}
     items = []
@@ -482,8 +479,6 @@ def corpus_items(
 def _corpus_truth(
     M: Any, lhs: Any, rhs: Any, defs: Any, assuming: Any, plans: Sequence[Any]
 ) -> str:
-    from symattn.kernel.errors import SymattnError
-    from symattn.kernel.expr import MatExpr
 
     try:
         a, b = M._unfold(lhs, defs), M._unfold(rhs, defs)

@@ -17,6 +17,7 @@ import json
 import random
 import sys
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +25,13 @@ from typing import Any, Literal
 
 import sympy
 
+from symattn.check import check_formula
+from symattn.derivations import sections
+from symattn.derivations.blocks import ProofBlock
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.canon import bound_indices, infer_ranges
 from symattn.kernel.dims import H, d, d_k, d_v, n
-from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.errors import ParseError, SoundnessAlarm, SymattnError
 from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
@@ -48,7 +52,12 @@ from symattn.kernel.expr import (
     index,
     walk,
 )
+from symattn.kernel.limits import TimeBudgetExceeded, time_budget
+from symattn.kernel.proof import prove_within
+from symattn.kernel.rules import registry
+from symattn.kernel.text import plain
 from symattn.kernel.witness import numeric
+from symattn.reader import parse_formula
 
 Truth = Literal["true", "false", "undecided"]
 
@@ -83,7 +92,6 @@ def rule_claims() -> list[Claim]:
     >>> len(rule_claims()) >= 20
     True
     """
-    from symattn.kernel.rules import registry
 
     out = []
     for name, rule in registry().items():
@@ -126,12 +134,7 @@ def chapter_claims() -> list[Claim]:
 
 
 def derivation_claims() -> list[Claim]:
-    """Every step of every Proof in symattn.derivations (empty if that package is absent)."""
-    try:
-        from symattn.derivations import sections
-        from symattn.derivations.blocks import ProofBlock
-    except ImportError:
-        return []
+    """Every step of every Proof in symattn.derivations."""
     out = []
     for sec in sections():
         for block in sec.blocks:
@@ -194,7 +197,6 @@ def _replace(e: sympy.Basic, path: tuple[int, ...], new: sympy.Basic) -> sympy.B
 
 
 def _short(x: object) -> str:
-    from symattn.kernel.text import plain
 
     text = plain(x) if isinstance(x, sympy.Basic) else str(x)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -539,7 +541,6 @@ def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
     >>> o = judge(mu); o.truth, o.status
     ('false', 'false')
     """
-    from symattn.kernel.limits import prove_within
 
     start = time.monotonic()
     if mutant.error is not None or mutant.lhs is None or mutant.rhs is None:
@@ -579,7 +580,6 @@ def _stratified(pool: list[Mutant], size: int, seed: int) -> list[Mutant]:
 
 def _where(exc: BaseException) -> str:
     """The innermost symattn frames of a traceback, as `file:line` (where a crash happened)."""
-    import traceback
 
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/symattn/" in f.filename]
     return " < ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno}" for f in frames[::-1][:3])
@@ -906,8 +906,6 @@ def fuzz_one(text: str, *, checker: bool = False, seconds: float = 2.0) -> FuzzP
     >>> fuzz_one("QK^T=") is None
     True
     """
-    from symattn.kernel.errors import ParseError
-    from symattn.reader import parse_formula
 
     start = time.monotonic()
     try:
@@ -926,12 +924,7 @@ def fuzz_one(text: str, *, checker: bool = False, seconds: float = 2.0) -> FuzzP
 
 
 def _fuzz_checker(text: str, seconds: float) -> FuzzProblem | None:
-    from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 
-    try:
-        from symattn.check import check_formula
-    except ImportError:
-        return None
     try:
         with time_budget(seconds):
             results = check_formula(text, "Q,K: n x d_k; V: n x d_v")

@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import sympy
+
+from symattn.kernel import dims as D
+from symattn.kernel import expr as E
 from symattn.soundness.oracle import (
+    DIM_NAMES,
     Add,
     Block,
     ClaimSpec,
@@ -63,10 +68,6 @@ def kernel_terms(spec: ClaimSpec, ctx: Context) -> KernelClaim:
     """The claim as kernel objects; dims become numbers in the "explicit" context, and the
     `assume` keywords (for `symattn.kernel.dims.assume`) carry relations and worked-example sizes.
     Raises what the kernel's constructors raise (ShapeError for an ill-typed product)."""
-    import sympy
-
-    from symattn.kernel import dims as D
-    from symattn.kernel import expr as E
 
     numbers = dict(ctx.explicit or {}) if ctx.kind == "explicit" else {}
 
@@ -143,7 +144,6 @@ def kernel_terms(spec: ClaimSpec, ctx: Context) -> KernelClaim:
 
 
 def _relation_value(text: str) -> Any:
-    from symattn.kernel import dims as D
 
     if "/" in text:
         a, b = text.split("/")
@@ -463,7 +463,6 @@ def api_source(spec: ClaimSpec, ctx: Context) -> str:
 
 
 def _ix_names(y: Node) -> set[str]:
-    from symattn.soundness.oracle import DIM_NAMES
 
     out: set[str] = set()
     for v in vars(y).values():

@@ -62,7 +62,7 @@ def test_help_does_not_import_the_front_ends():
         "import sys\n"
         "from symattn.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "bad = [m for m in ('sympy', 'lark', 'symattn.check', 'symattn.derive', 'numpy') "
+        "bad = [m for m in ('sympy', 'lark', 'symattn.check', 'symattn.cli.derive', 'numpy') "
         "if m in sys.modules]\n"
         "print('IMPORTED:' + ','.join(bad))\n"
     )
@@ -117,7 +117,7 @@ class _Tty:
     ],
 )
 def test_colour_only_on_a_terminal(monkeypatch, tty, mode, no_color, expected):
-    from symattn.commands import use_colour
+    from symattn.cli.output import use_colour
 
     monkeypatch.setenv("NO_COLOR", no_color)
     assert use_colour(_Tty(tty), mode) is expected
@@ -125,7 +125,7 @@ def test_colour_only_on_a_terminal(monkeypatch, tty, mode, no_color, expected):
 
 @pytest.mark.parametrize("tty", [True, False])
 def test_progress_goes_to_a_terminal_only(tty):
-    from symattn.commands import Progress
+    from symattn.cli.output import Progress
 
     stream = _Tty(tty)
     p = Progress(3, "checking rule", stream)  # type: ignore[arg-type]

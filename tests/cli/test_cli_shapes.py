@@ -7,7 +7,7 @@ import json
 import pytest
 from cli_helpers import cli, run_cli
 
-from symattn.commands import shapes
+from symattn.cli.shapes import shapes
 
 
 def test_attention_steps():

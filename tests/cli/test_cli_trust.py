@@ -185,7 +185,7 @@ def test_soundness_alarm_in_prove_exits_2(monkeypatch, fmt):
 def test_a_real_witness_contradiction_raises_the_alarm_through_check(tmp_path, monkeypatch):
     """Not a planted exception: the exact witness is made to disagree with a symbolic proof."""
     import symattn.kernel.proof
-    from symattn.kernel.witness import WitnessResult
+    from symattn.kernel.witness.evidence import WitnessResult
 
     monkeypatch.setattr(
         symattn.kernel.proof, "exact", lambda *a, **k: WitnessResult(False, "planted difference")

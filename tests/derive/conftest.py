@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from symattn import derive
+from symattn.cli import derive
 from symattn.testing import require_tex
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import derive_args, run_derive
 
-from symattn import derive
+from symattn.cli import derive
 from symattn.derivations.sec61 import TOKENS
 from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
@@ -126,7 +126,7 @@ def test_a_failing_derivation_exits_1(monkeypatch, tmp_path):
         def content(on_check=None):
             raise ProofError("step 1 is false: demo")
 
-    monkeypatch.setattr("symattn.derivations.module", lambda name: Broken)
+    monkeypatch.setattr("symattn.cli.derive.module", lambda name: Broken)
     err = io.StringIO()
     code = derive.run(derive_args("--out", str(tmp_path), "--no-pdf"), out=io.StringIO(), err=err)
     assert code == 1
@@ -135,7 +135,7 @@ def test_a_failing_derivation_exits_1(monkeypatch, tmp_path):
 
 
 def test_without_tex_writes_tex_and_says_how_to_install(checked, tmp_path, monkeypatch):
-    monkeypatch.setattr("symattn.latex.build.tex_engine_available", lambda: False)
+    monkeypatch.setattr("symattn.cli.derive.tex_engine_available", lambda: False)
     code, stdout, err = run_derive(checked, "--out", str(tmp_path))
     assert code == 0
     assert "warning: no TeX engine" in err and "texlive-xetex" in err

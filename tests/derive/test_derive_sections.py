@@ -22,10 +22,10 @@ from symattn.derivations.sec61 import (
     rows_sum_to_one,
 )
 from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.errors import ProofError
 from symattn.kernel.expr import Dot, index
-from symattn.kernel.proof import Derivation
 from symattn.latex.derivation import step_scope
 
 FOR_ALL_SIZES = {

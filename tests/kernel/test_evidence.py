@@ -13,7 +13,10 @@ from symattn.kernel.attention import single_head
 from symattn.kernel.dims import H, assume, d, d_k, d_v, n
 from symattn.kernel.expr import CausalMask, Dot, MatSym, Softmax, index
 from symattn.kernel.proof import Verdict, prove_equal
-from symattn.kernel.witness import Evidence, WitnessResult, _supported, exact, numeric_check
+from symattn.kernel.witness.evidence import Evidence, WitnessResult
+from symattn.kernel.witness.evidence import supported as _supported
+from symattn.kernel.witness.exact import exact
+from symattn.kernel.witness.numeric import numeric_check
 from symattn.kernel.witness.sizes import plans, substitution
 
 i, j, k, r = (index(x) for x in "ijkr")

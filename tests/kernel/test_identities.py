@@ -7,6 +7,7 @@ import sympy
 
 from symattn import ProofError
 from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import H, d_k, d_v, n
 from symattn.kernel.expr import (
     Concat,
@@ -22,7 +23,7 @@ from symattn.kernel.expr import (
     index,
 )
 from symattn.kernel.facts import prove_positive
-from symattn.kernel.proof import Derivation, prove_equal
+from symattn.kernel.proof import prove_equal
 
 i, j, r, u = (index(x) for x in "ijru")
 S = single_head()

@@ -22,8 +22,8 @@ from symattn.kernel.expr import (
     index,
 )
 from symattn.kernel.proof import prove_equal
-from symattn.kernel.witness import EXPAND_LIMIT, exact, expansion_cost
 from symattn.kernel.witness import field as modp
+from symattn.kernel.witness.exact import EXPAND_LIMIT, exact, expansion_cost
 
 i, j, r = index("i"), index("j"), index("r")
 

@@ -19,7 +19,8 @@ SCRIPT = textwrap.dedent(
     from symattn.latex.derivation import render_proof
     from symattn.latex.document import Document, Math
     from symattn.latex.printer import latex
-    from symattn.kernel.proof import Derivation, prove_equal
+    from symattn.kernel.proof import prove_equal
+    from symattn.kernel.derivation import Derivation
     from symattn.kernel.rules import registry
     from symattn.soundness import chapter_claims, mutants
 

@@ -14,7 +14,8 @@ from symattn.kernel.attention import single_head
 from symattn.kernel.dims import n
 from symattn.kernel.errors import ResourceError
 from symattn.kernel.expr import Dot, MatSym, Transpose, expand_entries, index
-from symattn.kernel.limits import TimeBudgetExceeded, check_time, prove_within, time_budget
+from symattn.kernel.limits import TimeBudgetExceeded, check_time, time_budget
+from symattn.kernel.proof import prove_within
 
 i, j = index("i"), index("j")
 A = MatSym("A", n, n)

@@ -9,9 +9,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import mpmath
 import numpy as np
 import sympy
 
+from symattn.kernel.canon import Range
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.evaluate import (
     Arithmetic,
@@ -19,12 +21,22 @@ from symattn.kernel.evaluate import (
     IllFormedHere,
     Unsupported,
     _Loop,
+    compare,
     learn_shapes,
+    ordered,
 )
 from symattn.kernel.expr import MatExpr, named_shapes
-
-RTOL = 1e-9
-ATOL = 1e-12
+from symattn.kernel.semantics import ReversedRange
+from symattn.kernel.witness import sizes
+from symattn.kernel.witness.evidence import ATOL, RTOL, Evidence, Term, WitnessResult, supported
+from symattn.kernel.witness.points import (
+    no_plan,
+    over_budget,
+    plan_names,
+    range_at,
+    size_plans,
+    unit_of,
+)
 
 
 def softmax_rows(s: np.ndarray) -> np.ndarray:
@@ -169,8 +181,6 @@ class Digits30(Float64):
     dtype = object
 
     def __init__(self) -> None:
-        import mpmath
-
         super().__init__(seed=0)
         self.mp = mpmath
 
@@ -217,7 +227,6 @@ def digits30(
 ) -> list[Any]:
     """Each side at `point` (entry `cell` of a matrix) with 30-digit arithmetic, the entries of
     `values` (keyed as in `Env.data`) and every other entry 0."""
-    import mpmath
 
     def draw(key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
         if len(key) == 2 and key[1] != "column":
@@ -357,3 +366,60 @@ def close(a: float | np.ndarray, b: float | np.ndarray) -> bool:
             return True
         return bool(abs(a - b) <= ATOL + RTOL * abs(b))  # nan and inf compare False
     return bool(np.allclose(a, b, rtol=RTOL, atol=ATOL))
+
+
+# ---- the numeric witness ---------------------------------------------------------------------
+
+
+def numeric_check(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    seed: int = 0,
+    assuming: Sequence[sympy.Basic] = (),
+) -> WitnessResult:
+    """float64 random data: both sides agree within RTOL/ATOL at every index point.
+
+    The same walker as the exact witness (`symattn.kernel.evaluate`) with float64 arithmetic
+    (`Float64`): every index point at once, every entry of a matrix claim.
+    """
+    ranges = dict(ranges)
+    plans = size_plans(lhs, rhs, ranges)
+    if not plans:
+        return no_plan()
+    evidence: list[Evidence] = []
+    for plan in plans:
+        if sum(1 for e in evidence if e.points) >= 2:
+            break
+        try:
+            subs = sizes.substitution(plan)
+        except sizes.NoPlan as exc:
+            return WitnessResult(None, f"no evidence: {exc}")
+        too_large = over_budget(lhs, rhs, subs)
+        if too_large is not None:
+            return WitnessResult(None, f"not evaluated: {too_large}")
+        at = {s: sympy.Integer(v) for s, v in subs.items()}
+        left, right = lhs.xreplace(at), rhs.xreplace(at)
+        rng = {v: range_at(r, at) for v, r in ranges.items()}
+        f = Evaluator(Float64(seed), np.random.default_rng(seed), learn_shapes(left, right))
+        try:
+            found, points = compare(
+                f, left, right, ordered(rng), [c.xreplace(at) for c in assuming]
+            )
+        except ReversedRange:
+            raise
+        except (Unsupported, _Loop, EvalError, ValueError) as exc:
+            return WitnessResult(None, f"numeric evaluation failed: {exc}")
+        if found is not None:
+            where, x, y = found
+            at_text = ", ".join(f"{k}={v}" for k, v in where) or "the claim"
+            values = f"{float(x)!r} vs {float(y)!r}"
+            if not (np.isfinite(float(x)) and np.isfinite(float(y))):
+                # overflow or inf - inf: float64 cannot tell, which is no evidence either way
+                return WitnessResult(None, f"float64 gave no finite value at {at_text}: {values}")
+            return WitnessResult(False, f"differ numerically at {at_text}: {values}")
+        if isinstance(lhs, MatExpr):
+            points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
+        evidence.append(Evidence(plan_names(plan), "float64", points, points, unit_of(lhs)))
+    return supported(evidence, f"agree within rtol={RTOL}, atol={ATOL}")

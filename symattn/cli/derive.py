@@ -14,7 +14,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from symattn.derivations import SECTION_MODULES, document, module, tally
 from symattn.kernel.errors import SymattnError
+from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
+
+DESCRIPTION = "Check every derivation of the chapter, write it as LaTeX (zh, en) and build PDFs."
+EPILOG = "example:\n  symattn derive --out build --lang all\n"
 
 LANGS: dict[str, tuple[str, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
 FIGURES_DIR = "figures"
@@ -70,7 +75,6 @@ def _prepare(out_dir: Path) -> str | None:
 
 
 def _check_all(err: TextIO):  # type: ignore[no-untyped-def]
-    from symattn.derivations import SECTION_MODULES, module
 
     t0 = time.perf_counter()
 
@@ -91,7 +95,6 @@ def _check_all(err: TextIO):  # type: ignore[no-untyped-def]
 
 
 def _write(secs: Sequence[object], langs: Sequence[str], out_dir: Path, err: TextIO) -> list[Path]:
-    from symattn.derivations import document
 
     written = []
     for lang in langs:
@@ -104,7 +107,6 @@ def _write(secs: Sequence[object], langs: Sequence[str], out_dir: Path, err: Tex
 
 
 def _build(written: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
-    from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
 
     if not tex_engine_available():
         print(
@@ -125,7 +127,6 @@ def _build(written: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
 
 
 def _summary(secs, written, pdfs, checked: float, total: float, out: TextIO) -> None:  # type: ignore[no-untyped-def]
-    from symattn.derivations import tally
 
     t = tally(secs)
     w = ", ".join(f"{k} {v}" for k, v in sorted(t.witnesses.items())) or "none"

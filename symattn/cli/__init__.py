@@ -1,0 +1,142 @@
+"""The `symattn` command line: derive, check, prove, rules, shapes; exit codes 0 / 1 / 2.
+
+Imports cli.output and kernel.errors; each command's module (COMMANDS) is imported by name only
+when that command runs, so `symattn --help` is fast and works when a front end is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from symattn import __version__
+from symattn.cli.output import MissingCommand, import_optional
+from symattn.kernel.errors import ProofError, SymattnError
+
+EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
+
+_DESCRIPTION = """\
+Derive, check and typeset the mathematics of Transformer attention.
+
+exit codes:
+  0  everything asked for holds (claims proved or checked, shapes agree)
+  1  a claim is false, not established, or a shape is wrong
+  2  usage or input error (bad option, unreadable formula or --dims, missing file)
+"""
+
+_EPILOG = """\
+examples:
+  symattn prove '(QK^T)_{ij} = q_i\\cdot k_j' --dims 'Q,K: n x d_k'
+  symattn shapes 'softmax(QK^T/sqrt(d_k))V'
+  symattn rules softmax
+  symattn check chapter6.md
+  symattn derive --out build --lang all
+
+`symattn COMMAND --help` shows the options of one command. Colour is used only on a terminal
+and never when NO_COLOR is set.
+"""
+
+# name -> (module that implements it, one-line help); only the command run is imported
+COMMANDS = {
+    "derive": ("symattn.cli.derive", "build the derivations of the chapter to LaTeX/PDF"),
+    "check": ("symattn.check", "check the math of Markdown/LaTeX documents"),
+    "prove": ("symattn.cli.prove", "prove one identity given in LaTeX"),
+    "rules": ("symattn.cli.rules", "list and search the named identities"),
+    "shapes": ("symattn.cli.shapes", "show the shape of each step of an expression"),
+}
+
+
+_EPILOGS = {
+    "check": "example:\n  symattn check chapter6.md    # exit 1 if a claim is false\n",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; only `command`'s module is imported, for its options."""
+    parser = argparse.ArgumentParser(
+        prog="symattn",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"symattn {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, helptext) in COMMANDS.items():
+        if name != command:
+            sub.add_parser(name, help=helptext)
+            continue
+        module = import_optional(module_name, name)
+        p = sub.add_parser(
+            name,
+            help=helptext,
+            description=getattr(module, "DESCRIPTION", helptext),
+            epilog=getattr(module, "EPILOG", _EPILOGS.get(name)),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        try:
+            module.add_arguments(p)
+        except (AttributeError, argparse.ArgumentError) as exc:
+            raise MissingCommand(f"'{name}' could not set up its options: {exc}") from None
+    return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 false claim or shape, 2 usage)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(args_list)
+    except KeyboardInterrupt:
+        sys.stderr.write("symattn: interrupted\n")
+        return 130
+    except BrokenPipeError:  # `symattn rules | head`
+        return EXIT_OK
+
+
+def _main(argv: list[str]) -> int:
+    command = _command_of(argv)
+    try:
+        parser = build_parser(command)
+    except SymattnError as exc:
+        sys.stderr.write(f"symattn {command}: error: {exc}\n")
+        return EXIT_USAGE
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write("symattn: error: a command is required (try 'symattn --help')\n")
+        return EXIT_USAGE
+    try:
+        return _dispatch(args)
+    except ProofError as exc:
+        sys.stderr.write(f"symattn {args.command}: {_message(exc)}\n")
+        return EXIT_FALSE
+    except SymattnError as exc:
+        sys.stderr.write(f"symattn {args.command}: error: {_message(exc)}\n")
+        return EXIT_USAGE
+    except OSError as exc:
+        name = exc.filename if exc.filename is not None else ""
+        sys.stderr.write(f"symattn {args.command}: error: {name}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+
+
+def _message(exc: BaseException) -> str:
+    # The first line carries the message; indented hint lines, if any, stay for the reader.
+    return str(exc).rstrip()
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    module = import_optional(COMMANDS[args.command][0], args.command)
+    return int(module.run(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

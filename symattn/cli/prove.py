@@ -1,0 +1,106 @@
+"""`symattn prove`: one identity in LaTeX, read and decided as `symattn check` would.
+
+Imports check (check_formula), the reader's --assume parser and cli.output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from symattn.cli.options import assuming, color_option, dims_options, format_option
+from symattn.cli.output import (
+    FALSE,
+    OK,
+    USAGE,
+    Progress,
+    emit_json,
+    import_optional,
+    use_colour,
+)
+from symattn.reader.declarations import parse_assume
+
+
+def run(args: Any, out: TextIO | None = None) -> int:
+    """`symattn prove`: 0 proved or checked, 1 false, a shape error or not proved, 2 unreadable."""
+    out = out or sys.stdout
+    check = import_optional("symattn.check", "prove")
+    progress = Progress(1, "proving")
+    progress(1, args.formula[:60])
+    try:
+        equalities = parse_assume(args.assume)
+        with assuming(equalities):
+            results = check.check_formula(args.formula, args.dims, assume=equalities)
+    finally:
+        progress.done()
+    claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
+    code = prove_exit_code([r.kind for r in claims])
+    if args.format == "json":
+        emit_json(
+            {
+                "formula": args.formula,
+                "ok": code == OK,
+                "exit_code": code,
+                "results": [r.to_json() for r in results],
+            },
+            out,
+        )
+    else:
+        colour = use_colour(out, args.color)
+        for r in results:
+            out.write(check.format_diagnostic(r, colour) + "\n")
+    if not claims:
+        sys.stderr.write(f"symattn prove: error: no claim to prove in {args.formula!r}\n")
+    elif code != OK and args.format != "json":
+        sys.stderr.write(f"symattn prove: {_prove_outcome(claims)}\n")
+    return code
+
+
+def prove_exit_code(kinds: list[str]) -> int:
+    """0 when every claim is verified; 2 when one cannot be read, the kernel failed on one (a
+    soundness alarm, an internal error) or there is none; else 1.
+
+    `prove` is asked to prove, so a claim only agreed numerically or undecided fails (1).
+
+    >>> prove_exit_code(["verified"]), prove_exit_code(["false"]), prove_exit_code([])
+    (0, 1, 2)
+    """
+    if not kinds or "not-understood" in kinds or "error" in kinds:
+        return USAGE
+    return OK if all(k == "verified" for k in kinds) else FALSE
+
+
+def _prove_outcome(claims: list[Any]) -> str:
+    kinds = [r.kind for r in claims]
+    for kind, words in (
+        ("error", "the kernel failed on this claim (a soundness alarm or an internal error)"),
+        ("not-understood", "the formula could not be read"),
+        ("false", "the claim is false"),
+        ("shape-error", "the shapes do not agree"),
+        ("undecided", "the claim is not proved (undecided or numeric agreement only)"),
+    ):
+        if kind in kinds:
+            return words
+    return "not proved"
+
+
+EPILOG = """\
+examples:
+  symattn prove '(QK^T)_{ij} = q_i\\cdot k_j' --dims 'Q,K: n x d_k'
+  symattn prove '(QK^T)_{ij} = q_j\\cdot k_i' --dims 'Q,K: n x d_k'   # false: exit 1
+  symattn prove '(AV)_{iu} = \\sum_{j=1}^{n} a_{ij}V_{ju}' --format json
+
+A claim is ok (exit 0) when it is proved for all sizes or checked exactly at explicit sizes;
+false, shape errors, numeric-only agreement and undecided give exit 1; a formula that cannot be
+read, or holds no claim, gives exit 2.
+"""
+
+DESCRIPTION = "Prove one identity written in LaTeX."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("formula", help="the claim, e.g. '(QK^T)_{ij} = q_i\\cdot k_j'")
+    color_option(p)
+    dims_options(p)
+    format_option(p)

@@ -1,0 +1,255 @@
+"""The exact witness: the claim at explicit sizes, by full expansion or exactly mod p.
+
+Imports the kernel below proof (witness.points, .field, .counterexample); must not import proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import sympy
+
+from symattn.kernel.canon import Range
+from symattn.kernel.expr import (
+    ColSoftmax,
+    Concat,
+    Dot,
+    MatAdd,
+    MatExpr,
+    MatMul,
+    MatSum,
+    MatSym,
+    Scale,
+    Softmax,
+)
+from symattn.kernel.semantics import ReversedRange
+from symattn.kernel.witness import field as modp
+from symattn.kernel.witness import sizes
+from symattn.kernel.witness.counterexample import (
+    confirmed_counterexample,
+    counterexample,
+    sparse_counterexample,
+)
+from symattn.kernel.witness.evidence import EXHAUSTIVE, Evidence, Term, WitnessResult, supported
+from symattn.kernel.witness.points import (
+    dims_of,
+    generic_entries,
+    index_points,
+    instantiate,
+    is_zero,
+    no_plan,
+    over_budget,
+    plan_names,
+    size_plans,
+    unit_of,
+)
+
+
+def exact(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    plans: Iterable[Mapping[sympy.Symbol, int]] | None = None,
+    assuming: Sequence[sympy.Basic] = (),
+    method: str = "auto",
+) -> WitnessResult:
+    """Equal at explicit sizes, every entry an independent symbol.
+
+    The sizes are plans that satisfy the declared dim relations (`witness.sizes`). Each plan is
+    checked by full symbolic expansion when that is cheap (estimated terms at most
+    `EXPAND_LIMIT`), else by exact evaluation mod p at random points (`witness.field`), whose
+    evidence states the chance of a false "equal". `method` forces "expand" or "field".
+
+    >>> from symattn.kernel.attention import multi_head
+    >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
+    >>> r = exact(mh.output, mh.blockwise, {})
+    >>> r.holds, str(r.evidence[0]).startswith("exactly mod p at the sizes given: all 3584 entries")
+    (True, True)
+    """
+    ranges = dict(ranges)
+    wanted = 2
+    if plans is None:
+        plans = size_plans(lhs, rhs, ranges)
+        if not plans:
+            return no_plan()
+    else:
+        plans = list(plans)
+        wanted = len(plans)
+    evidence: list[Evidence] = []
+    details: list[str] = []
+    for plan in plans:
+        if sum(1 for e in evidence if e.points) >= wanted:
+            break
+        try:
+            subs = sizes.substitution(plan)
+        except sizes.NoPlan as exc:
+            return WitnessResult(None, f"no evidence: {exc}")
+        too_large = over_budget(lhs, rhs, subs)
+        if too_large is not None:
+            return WitnessResult(None, f"not evaluated: {too_large}")
+        cost = expansion_cost(lhs, rhs, ranges, subs)
+        use_field = method == "field" or (method == "auto" and cost > EXPAND_LIMIT)
+        if use_field:
+            result = _field_plan(lhs, rhs, ranges, subs, assuming, cost, plan_names(plan))
+        else:
+            result = _expand_plan(lhs, rhs, ranges, subs, assuming, plan_names(plan))
+        if result.holds is None and result.evidence and not result.evaluated:
+            evidence.extend(result.evidence)  # no index point at these sizes: try the next plan
+            continue
+        if result.holds is not True:
+            return result
+        evidence.extend(result.evidence)
+        details.append(result.detail)
+    return supported(evidence, "; ".join(dict.fromkeys(details)))
+
+
+# Full expansion above this many estimated terms (index points x terms per entry) is slow in
+# sympy (about a second per few hundred terms); the field evaluation takes milliseconds.
+EXPAND_LIMIT = 64
+
+_EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up to this
+
+
+def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:  # type: ignore[no-untyped-def]
+    rng = dict(ranges)
+    a, b = generic_entries(lhs, rhs, rng)
+    try:
+        points, total = index_points(rng, subs, assuming)
+    except ReversedRange:
+        raise
+    except ValueError as exc:
+        return WitnessResult(None, f"exact expansion failed: {exc}")
+    for point in points:
+        try:
+            left, right = instantiate(a, subs, point), instantiate(b, subs, point)
+            # the same value (even -oo, whose difference would be nan) is equal
+            diff = left == right or is_zero(left - right)
+        except ReversedRange:
+            raise
+        except (ValueError, TypeError, NotImplementedError) as exc:
+            return WitnessResult(None, f"exact expansion failed: {exc}")
+        if diff is not True:
+            cex = counterexample(lhs, rhs, ranges, assuming=assuming)
+            if cex is not None:
+                return WitnessResult(False, "the two sides differ", cex)
+            return WitnessResult(None, "exact expansion did not simplify to zero")
+    ev = Evidence(named, "expansion", len(points), total, unit_of(lhs))
+    return supported([ev], "equal after full expansion")
+
+
+def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:  # type: ignore[no-untyped-def]
+
+    at = {s: sympy.Integer(v) for s, v in subs.items()}
+    rng = {
+        v: tuple(sympy.sympify(x, strict=True).xreplace(at) for x in r) for v, r in ranges.items()
+    }
+    try:
+        found = modp.check(
+            lhs.xreplace(at),
+            rhs.xreplace(at),
+            rng,
+            assuming=[c.xreplace(at) for c in assuming],
+        )
+    except modp.Unsupported as exc:
+        if cost <= _EXPAND_FALLBACK:
+            return _expand_plan(lhs, rhs, ranges, subs, assuming, named)
+        return WitnessResult(None, f"exact evaluation not supported ({exc}); too large to expand")
+    if found.equal:
+        points = found.points
+        if isinstance(lhs, MatExpr):  # each point compared every entry at once (L x = R x)
+            points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
+        ev = Evidence(
+            named, "mod p", points, points, unit_of(lhs), found.trials, found.primes, found.bound
+        )
+        return supported([ev], "equal mod p")
+    if found.uses_atoms and cost <= _EXPAND_FALLBACK:
+        # exp(a + b) = exp(a) exp(b) is invisible to the field model (softmax shift
+        # invariance); full expansion sees it, and gives the counterexample when false.
+        return _expand_plan(lhs, rhs, ranges, subs, assuming, named)
+    if dims_of(lhs, rhs, indices=ranges):
+        cex = counterexample(lhs, rhs, ranges, assuming=assuming)  # at the smallest sizes
+        if cex is not None:
+            return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
+    if not found.uses_atoms:
+        # No exp or algebraic atoms: the field values are a certificate that the sides differ.
+        cex = sparse_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+        return WitnessResult(False, f"the two sides differ: {found.detail()}", cex)
+    cex = confirmed_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+    if cex is not None:
+        return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
+    return WitnessResult(
+        None,
+        f"{found.detail()} with exp or algebraic numbers as free values; "
+        "no counterexample confirmed the difference",
+    )
+
+
+def expansion_cost(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    subs: Mapping[sympy.Symbol, int],
+) -> int:
+    """Estimated work of full expansion: index points x terms in one expanded entry.
+
+    >>> from symattn.kernel.attention import multi_head
+    >>> mh = multi_head(n=7, d=512, d_v=64, H=8, d_k=64)
+    >>> expansion_cost(mh.output, mh.blockwise, {}, {})
+    409600
+    """
+    at = {s: sympy.Integer(v) for s, v in subs.items()}
+    points = 1
+    for lo, hi in ranges.values():
+        points *= _count(lo, hi, at)
+    if isinstance(lhs, MatExpr):
+        points *= _size(lhs.rows, at) * _size(lhs.cols, at)
+    return min(points, EXHAUSTIVE) * (_terms(lhs, at) + _terms(rhs, at))
+
+
+def _size(e: object, at: Mapping, low: bool = False) -> int:
+    v = sympy.sympify(e).xreplace(dict(at))
+    if v.is_Integer:
+        return int(v)
+    return 1 if low else _BIG
+
+
+_BIG = 64  # an index-dependent bound with no number yet
+
+
+def _terms(e: sympy.Basic, at: Mapping) -> int:
+    """Terms in one fully expanded entry (an estimate; softmax counts its row sum)."""
+
+    if isinstance(e, MatMul):
+        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, (MatAdd, sympy.Add)):
+        return sum(_terms(a, at) for a in e.args)
+    if isinstance(e, Scale):
+        return _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, (Softmax, ColSoftmax)):
+        return (_size(e.rows, at) + _size(e.cols, at)) * _terms(e.args[0], at)
+    if isinstance(e, MatSum):
+        return _count(e.args[2], e.args[3], at) * _terms(e.body, at)
+    if isinstance(e, Concat):
+        return _terms(e.body, at)
+    if isinstance(e, Dot):
+        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+    if isinstance(e, sympy.Sum):
+        out = _terms(e.function, at)
+        for _, lo, hi in e.limits:
+            out *= _count(lo, hi, at)
+        return out
+    if isinstance(e, sympy.Mul):
+        out = 1
+        for a in e.args:
+            out *= _terms(a, at)
+        return out
+    if isinstance(e, (sympy.Indexed, sympy.Symbol)) or not e.args:
+        return 1
+    if isinstance(e, MatExpr) and not isinstance(e, MatSym):
+        return max((_terms(a, at) for a in e.args if isinstance(a, MatExpr)), default=1)
+    return max((_terms(a, at) for a in e.args), default=1)
+
+
+def _count(lo: object, hi: object, at: Mapping) -> int:
+    return max(_size(hi, at) - _size(lo, at, low=True) + 1, 1)
