@@ -1,6 +1,7 @@
 """symattn: derive, check and typeset the mathematics of Transformer attention.
 
-The public API is re-exported lazily here so that `import symattn` stays cheap.
+Imports no symattn module at import time: the public API is re-exported lazily through
+`importlib`, so `import symattn` stays cheap; symattn.notebook only inside a running IPython.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """pytest plugin entry point (`pytest11`): checks the math of documents as test items.
 
-Imports the checker lazily; registering the plugin must cost nothing.
+Imports nothing from symattn but symattn.check, lazily (registering the plugin must cost nothing);
+must not import the reader, latex or cli.
 """
 
 from __future__ import annotations

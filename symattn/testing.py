@@ -1,6 +1,7 @@
 """Assertions for derivation scripts and test suites: proved, false, same shape.
 
-Imports the kernel (proof, dims, show) only; a failed assertion says what the kernel found.
+Imports the kernel (dims, expr, proof, text) and latex.build; must not import the reader, check or
+cli. A failed assertion says what the kernel found.
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.expr import MatExpr
-from symattn.kernel.proof import prove_equal
+from symattn.kernel.proof import Verdict, prove_equal
 from symattn.kernel.text import plain
+from symattn.kernel.witness.counterexample import Counterexample
 from symattn.latex.build import install_hint, tex_engine_available
 
 __all__ = ["assert_false", "assert_proved", "assert_same_shape"]
 
 
-def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = False, **kw: Any):  # type: ignore[no-untyped-def]
+def assert_proved(
+    lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = False, **kw: Any
+) -> Verdict:
     """Assert the kernel proves `lhs = rhs` for all sizes (or, with `allow_checked`, at explicit
     sizes); keyword arguments go to `prove_equal` (defs, ranges, assuming, witnesses).
 
@@ -38,7 +42,7 @@ def assert_proved(lhs: sympy.Basic, rhs: sympy.Basic, *, allow_checked: bool = F
     return v
 
 
-def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any):  # type: ignore[no-untyped-def]
+def assert_false(lhs: sympy.Basic, rhs: sympy.Basic, **kw: Any) -> Counterexample | None:
     """Assert the kernel refutes `lhs = rhs`; returns the counterexample.
 
     >>> from symattn.kernel.attention import single_head

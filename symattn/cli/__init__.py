@@ -1,7 +1,8 @@
 """The `symattn` command line: derive, check, prove, rules, shapes; exit codes 0 / 1 / 2.
 
-Imports cli.output and kernel.errors; each command's module (COMMANDS) is imported by name only
-when that command runs, so `symattn --help` is fast and works when a front end is missing.
+Imports cli.output, kernel.errors and `__version__`; each command's module (COMMANDS) is imported
+by name only when that command runs, so `symattn --help` is fast and works when a front end is
+missing. Nothing in symattn imports this package except `symattn.__main__` and the soundness suite.
 """
 
 from __future__ import annotations

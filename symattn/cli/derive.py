@@ -1,6 +1,7 @@
 """The `symattn derive` command: check every derivation, write chapter6.{zh,en}.tex, build PDFs.
 
-Front-end glue: imports symattn.derivations and symattn.latex; symattn.cli calls
+Imports symattn.derivations, symattn.latex and kernel.errors; must not import the reader or
+check. symattn.cli calls
 `add_arguments` and `run`. Exit codes: 0 all proved and built, 1 a derivation or build failed,
 2 a usage problem (e.g. the output directory cannot be written).
 """
@@ -15,13 +16,15 @@ from pathlib import Path
 from typing import TextIO
 
 from symattn.derivations import SECTION_MODULES, document, module, tally
+from symattn.derivations.blocks import Section
 from symattn.kernel.errors import SymattnError
 from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
+from symattn.latex.document import Lang
 
 DESCRIPTION = "Check every derivation of the chapter, write it as LaTeX (zh, en) and build PDFs."
 EPILOG = "example:\n  symattn derive --out build --lang all\n"
 
-LANGS: dict[str, tuple[str, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
+LANGS: dict[str, tuple[Lang, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
 FIGURES_DIR = "figures"
 
 
@@ -74,7 +77,7 @@ def _prepare(out_dir: Path) -> str | None:
     return None
 
 
-def _check_all(err: TextIO):  # type: ignore[no-untyped-def]
+def _check_all(err: TextIO) -> list[Section] | None:
 
     t0 = time.perf_counter()
 
@@ -94,11 +97,13 @@ def _check_all(err: TextIO):  # type: ignore[no-untyped-def]
     return secs
 
 
-def _write(secs: Sequence[object], langs: Sequence[str], out_dir: Path, err: TextIO) -> list[Path]:
+def _write(
+    secs: Sequence[Section], langs: Sequence[Lang], out_dir: Path, err: TextIO
+) -> list[Path]:
 
     written = []
     for lang in langs:
-        doc = document(secs, lang, out_dir / FIGURES_DIR)  # type: ignore[arg-type]
+        doc = document(secs, lang, out_dir / FIGURES_DIR)
         path = out_dir / f"chapter6.{lang}.tex"
         path.write_text(doc.render_standalone(), encoding="utf-8")
         print(f"wrote {path}", file=err)
@@ -126,7 +131,14 @@ def _build(written: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
     return pdfs, 0
 
 
-def _summary(secs, written, pdfs, checked: float, total: float, out: TextIO) -> None:  # type: ignore[no-untyped-def]
+def _summary(
+    secs: Sequence[Section],
+    written: Sequence[Path],
+    pdfs: Sequence[Path],
+    checked: float,
+    total: float,
+    out: TextIO,
+) -> None:
 
     t = tally(secs)
     w = ", ".join(f"{k} {v}" for k, v in sorted(t.witnesses.items())) or "none"

@@ -1,6 +1,7 @@
 """`symattn prove`: one identity in LaTeX, read and decided as `symattn check` would.
 
-Imports check (check_formula), the reader's --assume parser and cli.output.
+Imports the reader's --assume parser and cli.options/output; symattn.check through
+`import_optional` when the command runs. Must not import another command's module.
 """
 
 from __future__ import annotations

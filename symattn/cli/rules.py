@@ -1,6 +1,6 @@
 """`symattn rules`: the named identities, their statements and the kernel's verdict on each.
 
-Imports the kernel (rules, text) and cli.output; must not import the reader or check.
+Imports the kernel (rules, text) and cli.options/output; must not import the reader or check.
 """
 
 from __future__ import annotations

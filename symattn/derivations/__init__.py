@@ -1,8 +1,9 @@
 """The chapter's derivations: one module per section (6.1–6.5) and `beyond` (6.6), each checked.
 
 Each module's `content(on_check)` returns a `Section` of blocks; `document()` renders sections
-into a zh or en `Document`. Imports the kernel and symattn.latex; nothing imports this package
-except the `symattn derive` command and tests.
+into a zh or en `Document`. Imports derivations.blocks and latex.document (the section modules by
+name, through `importlib`); must not import the reader, check or cli, and nothing imports this
+package but `symattn derive`, the soundness suite and tests.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 from symattn.derivations.blocks import OnCheck, Section, Tally, render
 from symattn.latex.document import Document, Lang, Math
@@ -49,7 +51,7 @@ _LEGEND: dict[str, list[str | Math]] = {
 }
 
 
-def module(name: str):  # type: ignore[no-untyped-def]
+def module(name: str) -> ModuleType:
     """The section module called `name` (one of SECTION_MODULES)."""
     if name not in SECTION_MODULES:
         raise KeyError(name)

@@ -1,6 +1,7 @@
 """Beyond the chapter: block identity, softmax shift, why sqrt(d_k), causal dependence, cost.
 
-Imports the kernel and symattn.derivations.blocks. The moments of q·k are computed with sympy
+Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
+cli. The moments of q·k are computed with sympy
 outside the kernel, and say so; everything else is a kernel Proof or an exact check.
 """
 

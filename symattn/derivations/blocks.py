@@ -1,7 +1,8 @@
 """Blocks a section of derivations is made of (bilingual prose, checked proofs, shapes, figures).
 
 Sections build blocks through `Builder`, which asks the kernel to check each claim as it is
-added; rendering into a `Document` only prints. Imports the kernel and symattn.latex.
+added; rendering into a `Document` only prints. Imports the kernel and symattn.latex; must not
+import the reader, check or cli.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import sympy
 
@@ -19,7 +21,7 @@ from symattn.kernel.errors import ProofError, ShapeError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.proof import Verdict
 from symattn.latex.derivation import fit_lines, matrix_latex, proof_lines, step_scope
-from symattn.latex.document import Document, Math, Prose
+from symattn.latex.document import Document, Lang, Math, Prose
 from symattn.latex.figures import attention_heatmap
 from symattn.latex.printer import latex, shape_latex
 
@@ -31,7 +33,7 @@ class Text:
     zh: Prose
     en: Prose
 
-    def __call__(self, lang: str) -> Prose:
+    def __call__(self, lang: Lang) -> Prose:
         return self.zh if lang == "zh" else self.en
 
 
@@ -130,10 +132,10 @@ class Builder:
         self.blocks.append(Heading(Text(zh, en)))
         return self
 
-    def prove(self, derivation: Derivation, **options: object) -> Proof:
+    def prove(self, derivation: Derivation, **options: Any) -> Proof:
         """Check a derivation (all steps, symbolic by default) and add it."""
         try:
-            proof = derivation.prove(**options)  # type: ignore[arg-type]
+            proof = derivation.prove(**options)
         except (ProofError, ShapeError) as exc:
             self._report(derivation.title, "FAILED")
             raise ProofError(f"{self.key}: {derivation.title}: {exc}") from None
@@ -271,7 +273,7 @@ def render(section: Section, doc: Document, figures: Path | None) -> None:
         _render_block(b, doc, lang, figures)
 
 
-def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> None:
+def _render_block(b: Block, doc: Document, lang: Lang, figures: Path | None) -> None:
     if isinstance(b, Paragraph):
         doc.paragraph(b.text(lang))
     elif isinstance(b, Heading):
@@ -295,12 +297,12 @@ def _render_block(b: Block, doc: Document, lang: str, figures: Path | None) -> N
         _render_figure(b, doc, lang, figures)
 
 
-def _check_note(lang: str) -> str:
+def _check_note(lang: Lang) -> str:
     return "由程序精确核对" if lang == "zh" else "checked by code in exact arithmetic"
 
 
-def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[str | Math]:
-    pieces: list[str | Math] = list(text) if isinstance(text, list) else [text]  # type: ignore[list-item]
+def _with_note(text: Prose, note: str, lang: Lang, *, mark: bool = True) -> list[str | Math]:
+    pieces: list[str | Math] = [text] if isinstance(text, (str, Math)) else list(text)
     if pieces and isinstance(pieces[0], str) and pieces[0][:1].islower():
         pieces[0] = pieces[0][0].upper() + pieces[0][1:]  # a sentence of its own
     left, right = ("（", "）") if lang == "zh" else (" (", ")")
@@ -308,12 +310,12 @@ def _with_note(text: Prose, note: str, lang: str, *, mark: bool = True) -> list[
     return [*pieces, left, *tick, note, right]
 
 
-def _render_figure(b: Figure, doc: Document, lang: str, figures: Path) -> None:
+def _render_figure(b: Figure, doc: Document, lang: Lang, figures: Path) -> None:
 
     figures.mkdir(parents=True, exist_ok=True)
     stem = figures / f"{b.stem}.{lang}"
     weights = [[float(x) for x in row] for row in b.weights.tolist()]
-    attention_heatmap(weights, list(b.labels), list(b.labels), stem, lang=lang)  # type: ignore[arg-type]
+    attention_heatmap(weights, list(b.labels), list(b.labels), stem, lang=lang)
     doc.figure(f"{figures.name}/{stem.name}.pdf", b.caption(lang), width=0.6)
 
 

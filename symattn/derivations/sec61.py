@@ -1,6 +1,7 @@
 """Section 6.1: the five-token worked example (n = 5, d_k = 64), with a hypothetical causal A.
 
-Imports the kernel and symattn.derivations.blocks; every formula shown is checked here.
+Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
+cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def _weights(b: Builder) -> None:
     )
 
 
-def _outputs(b: Builder, s5) -> None:  # type: ignore[no-untyped-def]
+def _outputs(b: Builder, s5) -> None:
     i, j = index("i"), index("j")
     causal = single_head(n=5, d_k=64, causal=True)
     A = s5.A

@@ -1,6 +1,7 @@
 """Section 6.2: general n — shapes, scores as dot products, A = softmax(QK^T/sqrt(d_k)), Z = AV.
 
-Imports the kernel and symattn.derivations.blocks; every formula shown is checked here.
+Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
+cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     return b.section()
 
 
-def _convex(b: Builder, s) -> None:  # type: ignore[no-untyped-def]
+def _convex(b: Builder, s) -> None:
     i, j = index("i"), index("j")
     A, V, Z = s.A, s.V, s.Z
     b.say(
@@ -169,7 +170,7 @@ def _convex(b: Builder, s) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def _input_dependence(b: Builder, s) -> None:  # type: ignore[no-untyped-def]
+def _input_dependence(b: Builder, s) -> None:
     i, j = index("i"), index("j")
     X, W_Q, W_K = s.X, s.W_Q, s.W_K
     b.say(

@@ -1,6 +1,7 @@
 """Section 6.4: several heads, each with its own projections; the heads' outputs are concatenated.
 
-Imports the kernel and symattn.derivations.blocks; every formula shown is checked here.
+Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
+cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Section 6.5: why the concatenation is multiplied by W_O (shapes, and the residual X + O).
 
-Imports the kernel and symattn.derivations.blocks; every shape shown is checked here.
+Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
+cli. Every shape shown is checked here.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     return b.section()
 
 
-def _try_add(X, concat) -> Verdict:  # type: ignore[no-untyped-def]
+def _try_add(X, concat) -> Verdict:
     try:
         MatAdd(X, concat)
     except ShapeError as exc:

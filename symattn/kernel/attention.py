@@ -1,6 +1,6 @@
 """The chapter's objects built from dims: single-head and multi-head attention.
 
-Imports the kernel (dims, expr) only.
+Imports only the kernel below it (dims, expr); must not import anything above the kernel.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Derivations: chains `e0 = e1 = ... = ek` whose every step the kernel checks, and `Proof`s.
 
-Imports the kernel below it (proof for verdicts, rules for the justifications a step may cite).
+Imports only the kernel below it (errors, text, expr, proof for verdicts, rules for the
+justifications a step may cite); must not import anything above the kernel.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ def _validate_by(by: str) -> None:
     known_justification(by)
 
 
-def _require(v: Verdict, require: str, k: int, title: str, before, after, by) -> None:  # type: ignore[no-untyped-def]
+def _require(v: Verdict, require: str, k: int, title: str, before, after, by) -> None:
     ok = v.status == "proved" or (require == "exact" and v.status == "checked")
     if ok:
         return

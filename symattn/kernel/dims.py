@@ -1,6 +1,6 @@
 """Symbolic dimensions (positive-integer sympy symbols), shapes, and strict dim equality.
 
-Imports only sympy and symattn.kernel.errors.
+Imports only sympy and kernel.errors; must not import anything above it.
 """
 
 from __future__ import annotations

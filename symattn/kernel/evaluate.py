@@ -1,7 +1,8 @@
 """The one evaluator of kernel expressions: a walker over the nodes with pluggable arithmetic.
 
-Imports numpy, sympy and the kernel's expr, ranges and semantics; the arithmetics live beside it
-(`modp.ModP`: exact mod p; `numeric.Float64`) and are passed in, so there is one walker and one
+Imports only numpy, sympy and the kernel below it (semantics, expr, ranges); must not import the
+witnesses or anything above them. The arithmetics live in the witnesses (`witness.field.ModP`:
+exact mod p; `witness.numeric.Float64`) and are passed in, so there is one walker and one
 meaning of every node, sum and index, whatever the numbers are.
 
 Free indices can be bound to whole axes (`bind`), so a claim is evaluated at every index point at
@@ -470,8 +471,8 @@ def _check(i: Any, size: int, name: object) -> Any:
     return i
 
 
-def _at(i: object) -> Any:
-    return i - 1  # type: ignore[operator]
+def _at(i: Any) -> Any:
+    return i - 1
 
 
 def _entry(f: Evaluator, e: Entry) -> Any:
@@ -542,14 +543,14 @@ def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
 # ---- comparing two sides at every index point ---------------------------------------------
 
 
-def compare(f: Evaluator, lhs, rhs, free, assuming):  # type: ignore[no-untyped-def]
+def compare(f: Evaluator, lhs, rhs, free, assuming):
     """(first differing point as ((name, value), ...), left, right) or None, and the number of
     index points compared (entries count once per point for a matrix claim)."""
     matrix = isinstance(lhs, MatExpr)
     return _walk(f, lhs, rhs, list(free), assuming, matrix, ())
 
 
-def _walk(f: Evaluator, lhs, rhs, free, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
+def _walk(f: Evaluator, lhs, rhs, free, assuming, matrix, fixed):
     if not free:
         return _leaf_compare(f, lhs, rhs, assuming, matrix, fixed)
     (v, (lo, hi)), rest = free[0], free[1:]
@@ -572,7 +573,7 @@ def _walk(f: Evaluator, lhs, rhs, free, assuming, matrix, fixed):  # type: ignor
     return None, total
 
 
-def _leaf_compare(f: Evaluator, lhs, rhs, assuming, matrix, fixed):  # type: ignore[no-untyped-def]
+def _leaf_compare(f: Evaluator, lhs, rhs, assuming, matrix, fixed):
     if matrix:
         if not all(bool(_truth(f, c)) for c in assuming):
             return None, 0

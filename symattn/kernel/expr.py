@@ -1,7 +1,7 @@
 """Matrix expressions of attention with strict shapes: symbols, products, softmax, masks, heads.
 
-Each node is a sympy `Basic` with a `shape` and an `entry(i, j)` hook. Imports only sympy,
-symattn.kernel.dims and symattn.kernel.errors.
+Imports only sympy and the kernel below it (errors, limits, dims, text); must not import anything
+above it. Each node is a sympy `Basic` with a `shape` and an `entry(i, j)` hook.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 import sympy
 from sympy import Basic, Indexed, IndexedBase
 from sympy.core.symbol import Str
+from sympy.printing.str import StrPrinter
 
 from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
 from symattn.kernel.errors import DimError, ShapeError, SymattnError
@@ -116,10 +117,10 @@ class MatExpr(Basic):
 
     __repr__ = __str__
 
-    def _sympystr(self, printer: object) -> str:
+    def _sympystr(self, printer: StrPrinter) -> str:
         # sympy's str printer dispatches on class *names*: it would take our MatMul, MatAdd and
         # Transpose for its own and crash inside str() of an entry; print the generic form.
-        args = ", ".join(printer._print(a) for a in self.args)  # type: ignore[attr-defined]
+        args = ", ".join(printer._print(a) for a in self.args)
         return f"{type(self).__name__}({args})"
 
 
@@ -278,11 +279,13 @@ def _mul_hint(a: MatExpr, b: MatExpr) -> str:
 
 
 def _check_mat(*xs: object) -> None:
+    depth = 0
     for x in xs:
         if not isinstance(x, MatExpr):
             raise ShapeError(f"expected a matrix expression, got {type(x).__name__} {x!r}")
+        depth = max(depth, _depth(x))
     # sympy recurses on trees (hash, xreplace, printing): refuse a deep one while it is built.
-    check_depth(1 + max(_depth(x) for x in xs))  # type: ignore[arg-type]
+    check_depth(1 + depth)
 
 
 def _depth(x: MatExpr) -> int:

@@ -1,6 +1,7 @@
 """Sign facts about entries: softmax weights are positive, masked weights non-negative.
 
-Imports the kernel (expr, index, proof); a fact is proved structurally on the normal form.
+Imports only the kernel below it (expr, canon, proof); must not import anything above the
+kernel. A fact is proved structurally on the normal form.
 """
 
 from __future__ import annotations

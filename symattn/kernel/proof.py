@@ -1,7 +1,7 @@
-"""Claims, verdicts and derivations: the only place a `Proof` is made.
+"""Claims and verdicts: `prove_equal` decides `lhs = rhs` with the witnesses, and how surely.
 
-Imports the kernel (dims, expr, index, witness); front ends and back ends import this, never
-the reverse.
+Imports only the kernel below it (dims, expr, canon, ranges, limits, the witnesses); must not
+import rules, derivation or anything above the kernel.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def forget() -> None:
     symbolic_witness.forget()
 
 
-def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:  # type: ignore[no-untyped-def]
+def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     lhs, rhs = _as_scalar(lhs, rhs), _as_scalar(rhs, lhs)
     problem = check_shapes(lhs, rhs)
     if problem is not None:
@@ -215,7 +215,12 @@ def _sympify(x: object) -> sympy.Basic:
     raise TypeError(f"expected a kernel expression, got {type(x).__name__}")
 
 
-def _assume(a, b, assuming, rng):  # type: ignore[no-untyped-def]
+def _assume(
+    a: sympy.Basic,
+    b: sympy.Basic,
+    assuming: Sequence[sympy.Basic],
+    rng: dict[sympy.Symbol, Range],
+) -> tuple[sympy.Basic, sympy.Basic, dict[sympy.Symbol, Range]]:
     """Use hypotheses on free indices, soundly and decidably:
 
     - between two indices (`j > i`, `i < j`, `j >= i + 1`, `i <= j`): the larger is written as
@@ -245,7 +250,7 @@ def _assume(a, b, assuming, rng):  # type: ignore[no-untyped-def]
     return a, b, rng
 
 
-def _narrowed(cond, kind, r, bound):  # type: ignore[no-untyped-def]
+def _narrowed(cond, kind, r, bound):
     """The range of an index under `index >= bound` (kind "above") or `<= bound` ("below")."""
     lo, hi = (sympy.sympify(x, strict=True) for x in r)
     old = lo if kind == "above" else hi
@@ -265,7 +270,7 @@ def _replaced(r: Range, values: Mapping) -> Range:
     return (lo, hi)
 
 
-def _hypothesis(cond, rng):  # type: ignore[no-untyped-def]
+def _hypothesis(cond, rng):
     """(kind, index, other, bound): "between" means index - other >= bound; "above" means
     index >= bound; "below" means index <= bound."""
     strict = isinstance(cond, (sympy.StrictGreaterThan, sympy.StrictLessThan))
@@ -301,20 +306,20 @@ def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness])
             return Verdict("false", reason=r.detail, counterexample=r.counterexample)
     sym = results.get("symbolic")
     ex = results.get("exact")
-    held = tuple(n for n in ("symbolic", "exact", "numeric") if n in results and results[n].holds)
+    held = tuple(n for n in ALL_WITNESSES if n in results and results[n].holds)
     shown = tuple(w for w in held if w in requested or w == "exact")
     if sym is not None and sym.holds:
-        return Verdict("proved", witnesses=shown, evidence=evidence)  # type: ignore[arg-type]
+        return Verdict("proved", witnesses=shown, evidence=evidence)
     why = sym.detail if sym is not None else "symbolic witness not asked for"
     if ex is not None and ex.holds and ex.exhaustive:
         reason = f"not proved for all sizes: {why}"
-        return Verdict("checked", shown, reason, None, ex.sizes, evidence)  # type: ignore[arg-type]
+        return Verdict("checked", shown, reason, None, ex.sizes, evidence)
     if held:
         unsettled = "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds)
         reason = f"evidence only, not a proof: {unsettled}" if unsettled else "evidence only"
         if ex is not None and ex.holds:
             reason += "; exact: not every index point was evaluated"
-        return Verdict("agreed", held, reason, evidence=evidence)  # type: ignore[arg-type]
+        return Verdict("agreed", held, reason, evidence=evidence)
     return Verdict(
         "unknown",
         reason="; ".join(f"{n}: {r.detail}" for n, r in results.items()),

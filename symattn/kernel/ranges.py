@@ -1,6 +1,6 @@
 """Index-range checks: an entry `Q_{ri}` whose index runs past the matrix's dims is an error.
 
-Imports sympy and the kernel's dims/expr only.
+Imports only sympy and the kernel below it (dims, text, expr); must not import anything above it.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def index_range_problem(
     return None
 
 
-def _indexed_with_limits(e: sympy.Basic):  # type: ignore[no-untyped-def]
+def _indexed_with_limits(e: sympy.Basic):
     """Every Indexed node with the ranges of the sum indices in scope, without recursion."""
     stack: list[tuple[sympy.Basic, dict]] = [(e, {})]
     while stack:

@@ -1,6 +1,7 @@
 """The library of named identities, each named after its left-hand side (mathlib style).
 
-Imports the kernel (dims, expr, proof); a rule's statement is proved by the kernel on demand.
+Imports only the kernel below it (errors, dims, expr, proof); must not import derivation or
+anything above the kernel. A rule's statement is proved by the kernel on demand.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
-from symattn.kernel.proof import prove_equal
+from symattn.kernel.proof import Verdict, prove_equal
 
 m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
 i, j, k, r, u, h = (index(s) for s in "ijkruh")
@@ -48,7 +49,7 @@ class Rule:
     def sides(self) -> tuple[sympy.Basic, sympy.Basic]:
         return self.statement()
 
-    def check(self):  # type: ignore[no-untyped-def]
+    def check(self) -> Verdict:
         """The kernel's verdict on the rule's own statement (cached)."""
         return _check(self.name)
 
@@ -256,7 +257,7 @@ def describe(by: str, lang: str = "en") -> str:
 
 
 @cache
-def _check(name: str):  # type: ignore[no-untyped-def]
+def _check(name: str) -> Verdict:
 
     rule = get(name)
     lhs, rhs = rule.sides()

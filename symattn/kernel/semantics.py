@@ -1,6 +1,8 @@
 """The one meaning of a sum's range, shared by every evaluator (exact, mod p, float64, 30 digits).
 
-Imports nothing from symattn but errors. Decision (docs/kernel.md, "Sums"):
+Imports nothing from symattn but kernel.errors; must not import any other module.
+
+Decision (docs/kernel.md, "Sums"):
 
 - `sum_{j=lo}^{hi}` runs over lo, lo+1, ..., hi;
 - an empty range, `hi = lo - 1` (as in `sum_{j=1}^{i-1}` at `i = 1`), gives 0;

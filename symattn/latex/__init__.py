@@ -1,6 +1,7 @@
 """LaTeX back end: documents, explicit matrices and the PDF build (re-exports only).
 
-Must not import the kernel (these modules only build strings and run TeX).
+Imports only latex.build, .document and .matrix (which take nothing from the kernel but its
+errors); must not import the reader, check or cli.
 """
 
 from __future__ import annotations

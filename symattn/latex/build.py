@@ -1,6 +1,7 @@
 """Compiling a .tex file with latexmk/XeLaTeX and looking at the result (page PNG, blank check).
 
-Runs external tools only (latexmk, xelatex, pdftoppm); must not import the kernel.
+Runs external tools only (latexmk, xelatex, pdftoppm); imports nothing from symattn but
+kernel.errors, and must not import a front end.
 """
 
 from __future__ import annotations

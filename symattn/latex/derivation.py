@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import sympy
 
 from symattn.kernel.derivation import Proof, Step
 from symattn.kernel.expr import MatExpr, walk
 from symattn.kernel.rules import describe
-from symattn.latex.document import Math, Prose, chain_lines, render_align, render_prose
+from symattn.latex.document import Lang, Math, Prose, chain_lines, render_align, render_prose
 from symattn.latex.matrix import bmatrix, labelled_matrix
 from symattn.latex.printer import latex, written_order
 
@@ -88,7 +89,7 @@ def justification(step: Step, lang: str) -> list[str | Math]:
     return [*pieces, sep, *mark, note]
 
 
-def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[str, Prose | None]]:
+def proof_lines(proof: Proof, lang: Lang = "en", **style: Any) -> list[tuple[str, Prose | None]]:
     """``(line, justification)`` pairs of a proof for ``Document.align``.
 
     >>> from symattn.kernel.attention import single_head
@@ -100,10 +101,10 @@ def proof_lines(proof: Proof, lang: str = "en", **style: object) -> list[tuple[s
     '(QK^{\\\\mathsf T})_{ij} &= q_i\\\\cdot k_j'
     """
     order = written_order(proof.lhs, *(s.after for s in proof.steps))
-    opts = {"order": order, "lang": lang, **style}
-    lhs = latex(proof.lhs, **opts)  # type: ignore[arg-type]
-    steps = [(latex(s.after, **opts), justification(s, lang)) for s in proof.steps]  # type: ignore[arg-type]
-    return fit_lines(chain_lines(lhs, steps), lang)  # type: ignore[arg-type]
+    opts: dict[str, Any] = {"order": order, "lang": lang, **style}
+    lhs = latex(proof.lhs, **opts)
+    steps = [(latex(s.after, **opts), justification(s, lang)) for s in proof.steps]
+    return fit_lines(chain_lines(lhs, steps), lang)
 
 
 def fit_lines(
@@ -187,9 +188,9 @@ def _too_wide(lines: Sequence[tuple[str, Prose | None]]) -> bool:
     return left + right + 2 + why + 2 > LINE_EM
 
 
-def render_proof(proof: Proof, lang: str = "en", **style: object) -> str:
+def render_proof(proof: Proof, lang: Lang = "en", **style: Any) -> str:
     """A proof as an ``align*`` block (see ``proof_lines``)."""
-    return render_align(proof_lines(proof, lang, **style), lang=lang)  # type: ignore[arg-type]
+    return render_align(proof_lines(proof, lang, **style), lang=lang)
 
 
 def matrix_latex(

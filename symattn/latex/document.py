@@ -1,6 +1,7 @@
 """Documents in Chinese (ctexart) and English (article): prose, displays, align*, figures.
 
-Pure string building for XeLaTeX; must not import the kernel (symattn.kernel).
+Pure string building for XeLaTeX; imports nothing from symattn but kernel.errors, and must not
+import a front end.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Pictures of attention: a heatmap of the weight matrix with token labels (PDF and PNG).
 
-matplotlib is imported lazily inside the functions; must not import the kernel.
+Imports nothing from symattn but kernel.errors (matplotlib lazily, inside the functions); must not
+import a front end.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Explicit small matrices as LaTeX: bracketed, or as a grid labelled by tokens on rows and columns.
 
-Cells are LaTeX strings from the caller; must not import the kernel (symattn.kernel).
+Imports only latex.document; must not import the kernel (cells are LaTeX strings from the caller).
 """
 
 from __future__ import annotations

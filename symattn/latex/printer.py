@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
@@ -89,14 +90,14 @@ def latex(
     return _Printer(style).doprint(sympy.sympify(expr, strict=True))
 
 
-def shape_latex(shape: Shape, **style: object) -> str:
+def shape_latex(shape: Shape, **style: Any) -> str:
     """A shape as a space: ``\\mathbb R^{n\\times d_k}``.
 
     >>> from symattn.kernel.dims import n, H, d_v
     >>> shape_latex((n, H * d_v))
     '\\\\mathbb R^{n\\\\times Hd_v}'
     """
-    rows, cols = (latex(s, **style) for s in shape)  # type: ignore[arg-type]
+    rows, cols = (latex(s, **style) for s in shape)
     return rf"\mathbb R^{{{rows}\times {cols}}}"
 
 
@@ -449,7 +450,7 @@ class _Printer:
         if isinstance(m, E.MatSym):
             return self.entry_of_name(m.name, [i, j])
         if isinstance(m, E.HeadSym):
-            return self.indexed(m._entry(i, j, E.Fresh()))  # type: ignore[arg-type]
+            return self.indexed(m._entry(i, j, E.Fresh()))
         if isinstance(m, (E.Softmax, E.ColSoftmax)):
             return f"{self.p(m)[0]}_{{{self.subscript([i, j])}}}"
         if isinstance(m, E.Row) and i == 1:

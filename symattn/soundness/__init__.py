@@ -1,5 +1,8 @@
 """The soundness suite: mutation corpus, reader fuzzing, and the differential suite.
 
+Imports its own modules (mutation, differential), which import everything below them: the kernel,
+the reader, check, latex, derivations and cli. Nothing in symattn imports this package.
+
 - `symattn.soundness.mutation`: wrong variants (mutants) of every true identity the project
   proves, judged by the kernel; the reader fuzzer (`fuzz`).
 - `symattn.soundness.oracle`: an independent evaluator (numpy and the standard library only) of

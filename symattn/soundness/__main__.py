@@ -1,4 +1,6 @@
-"""`python -m symattn.soundness [fuzz | diff] ...`."""
+"""`python -m symattn.soundness [fuzz | diff] ...`.
+
+Imports only symattn.soundness."""
 
 from symattn.soundness import main
 

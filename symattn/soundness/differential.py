@@ -1,5 +1,7 @@
-"""The differential soundness suite: every generated claim through every front end, under every
-context, judged against the independent oracle.
+"""The differential soundness suite: every generated claim through every front end, vs the oracle.
+
+Imports the kernel, check, cli and the suite's own modules (generate, oracle, render, mutation);
+nothing in symattn but the soundness package imports it. Each claim runs under every context.
 
     python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json
 

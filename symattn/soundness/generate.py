@@ -475,13 +475,13 @@ def subst(x: Node, var: str, value: Ix) -> Node:
 
 def map_ix(x: Node, f: Callable[[Ix], Ix]) -> Node:
     changes = {}
-    for fld in dataclasses.fields(x):  # type: ignore[arg-type]
+    for fld in dataclasses.fields(x):
         v = getattr(x, fld.name)
         if isinstance(v, Ix):
             changes[fld.name] = f(v)
         elif dataclasses.is_dataclass(v) and not isinstance(v, (Dim, type)):
-            changes[fld.name] = map_ix(v, f)  # type: ignore[arg-type]
-    return dataclasses.replace(x, **changes) if changes else x  # type: ignore[type-var]
+            changes[fld.name] = map_ix(v, f)
+    return dataclasses.replace(x, **changes) if changes else x
 
 
 def positions(x: Node) -> list[tuple[tuple[str, ...], Node]]:
@@ -491,10 +491,10 @@ def positions(x: Node) -> list[tuple[tuple[str, ...], Node]]:
     while stack:
         path, y = stack.pop()
         out.append((path, y))
-        for fld in dataclasses.fields(y):  # type: ignore[arg-type]
+        for fld in dataclasses.fields(y):
             v = getattr(y, fld.name)
             if dataclasses.is_dataclass(v) and not isinstance(v, (Dim, Ix, type)):
-                stack.append((path + (fld.name,), v))  # type: ignore[arg-type]
+                stack.append((path + (fld.name,), v))
     return out
 
 
@@ -502,7 +502,7 @@ def replace_at(x: Node, path: tuple[str, ...], new: Node) -> Node:
     if not path:
         return new
     child = getattr(x, path[0])
-    return dataclasses.replace(x, **{path[0]: replace_at(child, path[1:], new)})  # type: ignore[type-var]
+    return dataclasses.replace(x, **{path[0]: replace_at(child, path[1:], new)})
 
 
 # ---- mutations ------------------------------------------------------------------------------

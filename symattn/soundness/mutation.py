@@ -1,6 +1,6 @@
 """The soundness suite: wrong variants (mutants) of every true identity, judged by the kernel.
 
-Imports the kernel, kernel.witness.numeric and kernel.limits; the reader and the derivations lazily.
+Imports the kernel, the reader, check and derivations (all at the top); must not import cli.
 Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]`,
 `python -m symattn.soundness fuzz --examples N` and `python -m symattn.soundness diff ...`.
 
@@ -377,7 +377,7 @@ def mutants(c: Claim) -> list[Mutant]:
     return out
 
 
-def _apply(c: Claim, side: str, root: sympy.Basic, path, op: str, where: str, build) -> Mutant:  # type: ignore[no-untyped-def]
+def _apply(c: Claim, side: str, root: sympy.Basic, path, op: str, where: str, build) -> Mutant:
     where = f"{side}: {where}"
     try:
         new = _replace(root, path, build())
@@ -439,7 +439,7 @@ def _ranges(a: sympy.Basic, b: sympy.Basic) -> dict[sympy.Symbol, tuple[sympy.Ex
     return out
 
 
-def _truth_at(a, b, free, plan, seed, assuming) -> Truth:  # type: ignore[no-untyped-def]
+def _truth_at(a, b, free, plan, seed, assuming) -> Truth:
     env = numeric.Env(sizes=dict(plan), seed=seed)
     env.learn(a, b)
     for base in itertools.chain(a.atoms(sympy.IndexedBase), b.atoms(sympy.IndexedBase)):
@@ -484,7 +484,7 @@ def _value(e: sympy.Basic, env: numeric.Env) -> Any:
     return numeric.scalar(e, env)
 
 
-def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:  # type: ignore[no-untyped-def]
+def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:
     names = sorted(free, key=lambda s: s.name)
     axes = []
     for s in names:

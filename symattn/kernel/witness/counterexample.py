@@ -1,6 +1,7 @@
 """Counterexamples a reader can check by hand: a point, and the few entries that make it fail.
 
-Imports the kernel below proof (witness.points, .field, .numeric); must not import proof.
+Imports only the kernel below it (canon, evaluate, expr, witness.evidence, .sizes, .points, .field,
+.numeric); must not import witness.exact, proof or anything above them.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def counterexample(
     return None
 
 
-def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Counterexample | None:  # type: ignore[no-untyped-def]
+def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Counterexample | None:
     atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
     atoms += scalars_of(left, right)
     values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
@@ -111,7 +112,7 @@ def _entry_name(x: sympy.Basic) -> str:
     return f"{name}[{idx}]"
 
 
-def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
+def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:
     """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
     at = dict(where)
     cell = (at.pop("row"), at.pop("col")) if isinstance(lhs, MatExpr) else None
@@ -192,7 +193,7 @@ def _idx(key: tuple, flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return (r + 1, c + 1)
 
 
-def sparse_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:  # type: ignore[no-untyped-def]
+def sparse_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:
     found = shrink(lhs, rhs, where)
     if found is None:
         return None
@@ -247,12 +248,12 @@ def shrink(
         values: dict[tuple, np.ndarray] = {}
         gen = np.random.default_rng([seed, attempt])
 
-        def draw(key, shape, _rng, values=values, gen=gen):  # type: ignore[no-untyped-def]
+        def draw(key, shape, _rng, values=values, gen=gen):
             if key not in values:
                 values[key] = gen.integers(-2, 4, size=shape, dtype=np.int64)
             return values[key]
 
-        def differs(draw=draw, primes=PRIMES[:1]):  # type: ignore[no-untyped-def]
+        def differs(draw=draw, primes=PRIMES[:1]):
             # one prime while minimising: a difference mod p is already a real difference
             return _differs(lhs, rhs, point, cell, shapes, draw, primes)
 
@@ -272,7 +273,7 @@ def shrink(
     return None
 
 
-def _differs(lhs, rhs, point, cell, shapes, draw, primes=PRIMES[:2]):  # type: ignore[no-untyped-def]
+def _differs(lhs, rhs, point, cell, shapes, draw, primes=PRIMES[:2]):
     for p in primes:
         f = Evaluator(ModP(p), np.random.default_rng(0), shapes, draw)
         f.env.update(point)

@@ -1,6 +1,6 @@
 """What a witness reports: `Evidence` per size plan, `WitnessResult`, `Counterexample`.
 
-Imports only sympy and numpy; must not import the other witnesses, proof or anything above them.
+Imports nothing from symattn; must not import the other witnesses, proof or anything above them.
 """
 
 from __future__ import annotations

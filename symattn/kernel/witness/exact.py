@@ -1,6 +1,7 @@
 """The exact witness: the claim at explicit sizes, by full expansion or exactly mod p.
 
-Imports the kernel below proof (witness.points, .field, .counterexample); must not import proof.
+Imports only the kernel below it (canon, expr, semantics, witness.evidence, .sizes, .points,
+.field, .counterexample); must not import proof or anything above it.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ EXPAND_LIMIT = 64
 _EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up to this
 
 
-def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:  # type: ignore[no-untyped-def]
+def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
     rng = dict(ranges)
     a, b = generic_entries(lhs, rhs, rng)
     try:
@@ -138,7 +139,7 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:  # t
     return supported([ev], "equal after full expansion")
 
 
-def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:  # type: ignore[no-untyped-def]
+def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
 
     at = {s: sympy.Integer(v) for s, v in subs.items()}
     rng = {

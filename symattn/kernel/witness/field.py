@@ -1,8 +1,8 @@
 """Exact evaluation of kernel expressions at random points over a prime field (Schwartz–Zippel).
 
 The arithmetic mod p (`ModP`) for the one evaluator (`kernel.evaluate`), the degree bound, the
-check and the shrinking of a difference to a small counterexample. Imports numpy, sympy and the
-kernel's expr, evaluate, ranges and semantics; never the front or back ends.
+check and the shrinking of a difference to a small counterexample. Imports only numpy, sympy and
+the kernel below it (expr, evaluate); must not import the other witnesses, proof or anything above.
 
 Every named matrix gets independent uniform entries mod p; products, transposes, slices, sums,
 rational scales (modular inverses) and masks are computed exactly mod p. Three kinds of value
@@ -113,8 +113,8 @@ def power(x: Any, k: int, p: int) -> Any:
     base = x
     while k:
         if k & 1:
-            result = result * base % p  # type: ignore[operator]
-        base = base * base % p  # type: ignore[operator]
+            result = result * base % p
+        base = base * base % p
         k >>= 1
     return result
 
@@ -450,7 +450,7 @@ def _largest(e: sympy.Expr, f: Evaluator) -> int:
     return max(int(e.xreplace({s: biggest for s in e.free_symbols})), 1)
 
 
-def _trial(lhs, rhs, free, shapes, p, seed, assuming):  # type: ignore[no-untyped-def]
+def _trial(lhs, rhs, free, shapes, p, seed, assuming):
     for attempt in range(8):
         f = Evaluator(ModP(p), np.random.default_rng([seed, attempt]), shapes)
         try:

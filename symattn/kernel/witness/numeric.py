@@ -1,6 +1,7 @@
 """The numeric backend: numpy attention, and evaluation of any kernel expression on random data.
 
-Imports numpy, sympy and the kernel (expr); floats live here and nowhere else in the kernel.
+Imports only numpy, sympy and the kernel below it (canon, expr, evaluate, witness.evidence, .sizes,
+.points); must not import proof or anything above it. Floats live here, nowhere else in the kernel.
 """
 
 from __future__ import annotations

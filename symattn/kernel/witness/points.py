@@ -1,6 +1,7 @@
 """A claim at explicit sizes: its dims, size plans, index points, and the claim written out there.
 
-Imports the kernel below proof (dims, expr, canon, semantics, witness.sizes); must not import proof.
+Imports only the kernel below it (dims, expr, canon, ranges, semantics, witness.evidence, .sizes);
+must not import the other witnesses, proof or anything above them.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def index_points(
     return kept, count
 
 
-def _enumerate(names, free, subs):  # type: ignore[no-untyped-def]
+def _enumerate(names, free, subs):
     if not names:
         yield {}
         return

@@ -1,6 +1,7 @@
 """Size plans: explicit values for the dims of a claim that satisfy the declared relations.
 
-Imports sympy and symattn.kernel.dims only. The exact and numeric witnesses evaluate at these plans.
+Imports only sympy and kernel.dims; must not import anything above it. The exact and numeric
+witnesses evaluate at these plans.
 
 A plan is built, never filtered out of a fixed grid: the claim's dims are resolved through the
 declared equalities (`d_v = d/H` makes a claim about `d_v` a claim about `d` and `H`), values are
@@ -106,7 +107,7 @@ def _relevant(
     return free, derived
 
 
-def _candidates(k: int):  # type: ignore[no-untyped-def]
+def _candidates(k: int):
     """Assignments of k values in 1.._MAX_VALUE, in layers of growing largest value."""
     order = list(range(2, _MAX_VALUE + 1)) + [1]
     for top in range(len(order)):

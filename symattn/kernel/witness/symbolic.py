@@ -1,6 +1,7 @@
 """The symbolic witness: equal canonical index forms, so the claim holds for every size.
 
-Imports the kernel below proof (canon, expr, witness.points); must not import proof or rules.
+Imports only the kernel below it (dims, canon, witness.evidence, .points); must not import proof
+or anything above it.
 """
 
 from __future__ import annotations
