@@ -8,6 +8,7 @@ import sympy
 from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import MatSym, index
+from symattn.kernel.proof import prove_equal
 
 Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
 F = sympy.IndexedBase("f")
@@ -42,3 +43,13 @@ def test_equal_forms(a, b):
 )
 def test_different_forms(a, b):
     assert normal_form(a) != normal_form(b)
+
+
+def test_a_free_index_named_like_a_canonical_name_is_not_captured():
+    A, B = MatSym("A", n, n), MatSym("B", n, n)
+    for name in ("_t0", "_b1_0", "t0", "b1_0"):
+        t = index(name)
+        lhs = sympy.Sum(A[t, r] * B[j, r], (r, 1, n))
+        rhs = sympy.Sum(A[r, r] * B[j, r], (r, 1, n))
+        v = prove_equal(lhs, rhs)
+        assert v.status == "false", (name, v.summary())

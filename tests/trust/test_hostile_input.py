@@ -245,3 +245,10 @@ def test_marker_path_is_writable_so_the_check_can_fail():
     MARK.touch()
     assert MARK.exists()
     os.remove(MARK)
+
+
+def test_a_300_factor_product_in_a_document_is_a_diagnostic():
+    check = pytest.importorskip("symattn.check")
+    results = check.check_formula("(" + "A" * 300 + ")_{ij} = 1", "A: n x n")
+    assert [r.kind for r in results] == ["not-understood"]
+    assert "nested 201 levels deep; the limit is 200" in results[0].message

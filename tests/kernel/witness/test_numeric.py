@@ -1,12 +1,18 @@
-"""The numeric backend against its own reference implementations and the kernel's expressions."""
+"""The numeric (float64) witness against its own reference implementations and the kernel's
+expressions, and the evidence it states.
+"""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.expr import CausalMask, HeadSym, Softmax
 from symattn.kernel.witness import numeric
+from symattn.kernel.witness.numeric import numeric_check
 
 
 def _env(**sizes):
@@ -36,8 +42,6 @@ def test_multi_head_matches_reference():
     x = numeric.matrix(mh.X, env)
     heads = [numeric.matrix(mh.head_attention(h), env) for h in (1, 2, 3)]
     w_o = numeric.matrix(mh.W_O, env)
-    from symattn.kernel.expr import HeadSym
-
     wq = [numeric.matrix(HeadSym("W_Q", h, d, d_k), env) for h in (1, 2, 3)]
     wk = [numeric.matrix(HeadSym("W_K", h, d, d_k), env) for h in (1, 2, 3)]
     wv = [numeric.matrix(HeadSym("W_V", h, d, d_v), env) for h in (1, 2, 3)]
@@ -49,3 +53,17 @@ def test_same_seed_same_data():
     a = numeric.matrix(single_head().Q, _env(n=3, d_k=2))
     b = numeric.matrix(single_head().Q, _env(n=3, d_k=2))
     assert np.array_equal(a, b)
+
+
+def test_float64_compares_whole_matrices_and_says_how_many_entries():
+    s = single_head()
+    lhs = Softmax(CausalMask(s.scores))
+    rhs = Softmax(CausalMask((s.K @ s.Q.T).T))  # another tree for the same matrix
+    result = numeric_check(lhs, rhs, {})
+    assert result.holds
+    for ev in result.evidence:
+        assert ev.method == "float64" and ev.exhaustive
+        sizes = dict(ev.sizes)
+        assert ev.points == sizes["n"] ** 2
+    assert re.search(r"in float64 at d_k=\d, n=\d: all \d+ entries", str(result.evidence[0]))
+    assert numeric_check(lhs, Softmax(CausalMask(s.K @ s.Q.T)), {}).holds is False

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 import sympy
 
+from symattn.cli import derive
 from symattn.derivations import SECTION_MODULES, tally
 from symattn.derivations.beyond import (
     counted_products,
@@ -58,6 +61,15 @@ AT_EXPLICIT_SIZES = {
     "6.3 (AV)_21 at n = 3",
     "6.6 block identity at H = 3",
 }
+
+
+@pytest.fixture(scope="session")
+def checked():
+    """(sections, progress text) from checking every derivation once."""
+    err = io.StringIO()
+    secs = derive._check_all(err)
+    assert secs is not None, err.getvalue()
+    return secs, err.getvalue()
 
 
 def proofs(checked):

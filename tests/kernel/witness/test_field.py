@@ -9,12 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.kernel.attention import single_head
-from symattn.kernel.dims import n
 from symattn.kernel.evaluate import Evaluator, matvec
 from symattn.kernel.expr import (
     CausalMask,
     Dot,
-    FromColumn,
     MatSym,
     Ones,
     Scale,
@@ -23,7 +21,6 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness import field as modp
-from symattn.kernel.witness.exact import EXPAND_LIMIT, exact, expansion_cost
 
 i, j, r = index("i"), index("j"), index("r")
 
@@ -142,32 +139,6 @@ def test_index_dependent_ranges_and_hypotheses():
     assert found.equal and found.points == 15
 
 
-def test_mask_outside_softmax_is_unsupported_and_exact_falls_back():
-    S = MatSym("S", 2, 2)
-    with pytest.raises(modp.Unsupported, match="causal mask outside a softmax"):
-        modp.check(CausalMask(S), CausalMask(S), {})
-    result = exact(CausalMask(S), CausalMask(S), {}, method="field")
-    assert result.holds is True and "full expansion" in result.detail
-
-
-def test_shift_invariance_falls_back_to_expansion_when_cheap():
-    S = MatSym("S", n, n)
-    result = exact(Softmax(S + FromColumn("c", n, n)), Softmax(S), {})
-    assert result.holds is True, result.detail
-    assert "full expansion" in result.detail
-
-
-def test_dispatch_by_cost():
-    s = single_head(n=2, d=2, d_k=2, d_v=2)
-    small = (s.scores[i, j], Dot(s.Q.row(i), s.K.row(j)), {i: (1, 2), j: (1, 2)})
-    assert expansion_cost(*small, {}) <= EXPAND_LIMIT
-    assert exact(*small).detail == "equal after full expansion"
-    big = single_head(n=7, d=512, d_k=64, d_v=64)
-    large = (big.scores[i, j], Dot(big.Q.row(i), big.K.row(j)), {i: (1, 7), j: (1, 7)})
-    assert expansion_cost(*large, {}) > EXPAND_LIMIT
-    assert exact(*large).detail.startswith("equal mod p")
-
-
 @pytest.mark.parametrize(
     "value, expected",
     [(3, sympy.Integer(3)), (-5, sympy.Integer(-5)), (sympy.Rational(3, 8), sympy.Rational(3, 8))],
@@ -228,3 +199,11 @@ def test_row_blocks_share_one_product_per_trial():
     assert np.array_equal(matvec(f, mh.blockwise, x), matvec(f, mh.output, x))
     whole = [k for k in f.products if k[0] == mh.W_O]
     assert len(whole) == 1  # W_O x, computed once; every W_O^(h) x is a slice of it
+
+
+def test_the_mod_p_degree_bound_counts_algebraic_powers():
+    from symattn.kernel.witness import field as modp
+
+    deg = modp._Deg(lambda e: int(e))
+    assert deg.scalar((1 + sympy.sqrt(2)) ** 5) == (5, 0)
+    assert deg.scalar(sympy.sqrt(2)) == (1, 0)

@@ -1,0 +1,57 @@
+"""`symattn prove`: one claim, exit 0 (verified) / 1 (false or shape error) / 2 (input error)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_helpers import cli, run_cli
+
+
+def test_prove_true_claim():
+    r = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d_k")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified: proved for all sizes [symbolic" in r.stdout
+
+
+def test_prove_false_claim_exits_1_with_counterexample():
+    r = run_cli("prove", r"(QK^T)_{ij} = q_j\cdot k_i", "--dims", "Q,K: n x d_k")
+    assert r.returncode == 1
+    assert "false" in r.stdout and "counterexample: at sizes" in r.stdout
+    assert r.stderr == "symattn prove: the claim is false\n"
+
+
+def test_prove_json():
+    r = cli("prove", r"(AV)_{iu} = \sum_{j=1}^{n} a_{ij}V_{ju}", "--format", "json")
+    data = json.loads(r.stdout)
+    assert r.returncode == 0 and data["ok"] is True and data["exit_code"] == 0
+    (claim,) = data["results"]
+    assert claim["status"] == "proved" and claim["kind"] == "verified"
+
+
+def test_prove_shape_error_exits_1():
+    r = cli("prove", "B = QK^T", "--dims", "B: n x d")
+    assert r.returncode == 1
+    assert "shape-error" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([r"\foo = 1"], "symattn prove: the formula could not be read"),
+        (["Q"], "symattn prove: error: no claim to prove in 'Q'"),
+        (["Q = K", "--dims", "Q: n x"], "symattn prove: error: cannot read --dims entry 'Q: n x'"),
+    ],
+)
+def test_prove_input_errors_exit_2(args, message):
+    r = cli("prove", *args)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_prove_assume_declares_a_dim_equality():
+    assert cli("prove", "X + Z = Z + X").returncode == 1  # cols d and d_v differ
+    r = cli("prove", "X + Z = Z + X", "--assume", "d_v=d")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified" in r.stdout
