@@ -141,3 +141,7 @@ def test_a_wrong_shape_is_refused_by_prove_and_check(tmp_path, formula, expected
     doc = tmp_path / "one.md"
     doc.write_text(f"$${_claim(formula, wrong)}$$\n", encoding="utf-8")
     assert [x.kind for x in check_file(doc)] == ["shape-error"]
+
+
+def test_the_formulas_excepted_as_declarations_are_in_the_table():
+    assert _DECLARES <= {formula for formula, _ in TABLE}

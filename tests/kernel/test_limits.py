@@ -60,7 +60,12 @@ def test_explicit_expansion_of_a_huge_size_is_refused_with_advice():
 
 def test_explicit_expansion_of_a_small_size_is_allowed():
     s = single_head(n=5, d_k=4, d_v=4, d=8)
-    limits.check_explicit(expand_entries(s.weights[i, j]))
+    entry = expand_entries(s.weights[i, j])
+    terms = limits.explicit_terms(entry)
+    assert 0 < terms <= limits.MAX_EXPLICIT_TERMS
+    assert limits.check_explicit(entry) is None
+    with pytest.raises(ResourceError, match=r"^writing this out at explicit sizes"):
+        limits.check_explicit(entry, limit=int(terms) - 1)  # the count, not the size, decides
 
 
 def test_symbolic_sums_count_as_one_term():

@@ -6,7 +6,7 @@ import pytest
 
 from symattn.kernel.attention import single_head
 from symattn.kernel.dims import n
-from symattn.kernel.expr import CausalMask, Dot, FromColumn, MatSym, Softmax, index
+from symattn.kernel.expr import CausalMask, Dot, FromColumn, MatSym, Softmax, Transpose, index
 from symattn.kernel.witness import field as modp
 from symattn.kernel.witness.exact import EXPAND_LIMIT, exact, expansion_cost
 
@@ -15,10 +15,12 @@ i, j = index("i"), index("j")
 
 def test_mask_outside_softmax_is_unsupported_and_exact_falls_back():
     S = MatSym("S", 2, 2)
+    same = CausalMask(Transpose(Transpose(S)))  # another tree for the same matrix
     with pytest.raises(modp.Unsupported, match="causal mask outside a softmax"):
-        modp.check(CausalMask(S), CausalMask(S), {})
-    result = exact(CausalMask(S), CausalMask(S), {}, method="field")
+        modp.check(CausalMask(S), same, {})
+    result = exact(CausalMask(S), same, {}, method="field")
     assert result.holds is True and "full expansion" in result.detail
+    assert exact(CausalMask(S), CausalMask(S.T), {}, method="field").holds is False
 
 
 def test_shift_invariance_falls_back_to_expansion_when_cheap():

@@ -171,7 +171,7 @@ def test_true_identity_the_field_model_cannot_see_is_never_called_false():
     Q, K = MatSym("Q", 7, 64), MatSym("K", 7, 64)
     r2 = 1 / sympy.sqrt(2)
     v = prove_equal(Scale(r2, Q) @ Scale(r2, K).T, Scale(sympy.Rational(1, 2), Q @ K.T))
-    assert v.status in ("proved", "checked", "unknown"), v.summary()
+    assert v.status == "proved", v.summary()  # by the symbolic witness; exact sees no difference
     small = (MatSym("Q", 2, 2), MatSym("K", 2, 2))
     lhs = Scale(r2, small[0]) @ Scale(r2, small[1]).T
     v = prove_equal(lhs, Scale(sympy.Rational(1, 2), small[0] @ small[1].T), witnesses=("exact",))
