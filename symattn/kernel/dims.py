@@ -162,18 +162,3 @@ def _dim_order(e: sympy.Expr) -> tuple[int, str]:
     # H before the per-head width, single letters before subscripted names.
     name = str(e)
     return (0 if name == "H" else 1 + name.count("_"), name)
-
-
-def bind_map(
-    bindings: Mapping[str, int] | Mapping[sympy.Symbol, int],
-) -> dict[sympy.Symbol, sympy.Integer]:
-    """Validate `{name or symbol: size}` bindings and return them keyed by dim symbol.
-
-    >>> bind_map({"n": 5})
-    {n: 5}
-    """
-    out: dict[sympy.Symbol, sympy.Integer] = {}
-    for key, value in bindings.items():
-        sym = key if isinstance(key, sympy.Symbol) else STANDARD_DIMS.get(key, dim(key))
-        out[sym] = as_dim(int(value)) if not isinstance(value, bool) else as_dim(value)
-    return out

@@ -20,10 +20,6 @@ class DimError(SymattnError, ValueError):
     """A dimension is not a positive integer expression, or a binding is inconsistent."""
 
 
-class IndexError_(SymattnError, IndexError):
-    """An index is outside the range of its dimension."""
-
-
 class ProofError(SymattnError):
     """A derivation step could not be established; says which step and why."""
 

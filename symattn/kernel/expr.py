@@ -14,7 +14,7 @@ from sympy.core.symbol import Str
 from sympy.printing.str import StrPrinter
 
 from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
-from symattn.kernel.errors import DimError, ShapeError, SymattnError
+from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.limits import check_depth
 from symattn.kernel.text import plain
 
@@ -682,8 +682,3 @@ def dims_in(e: sympy.Basic) -> set[sympy.Symbol]:
             for s in x.shape:
                 out |= s.free_symbols
     return out
-
-
-def check_dim_value(value: int, name: str) -> None:
-    if value < 1:
-        raise DimError(f"{name} must be a positive integer, got {value}")

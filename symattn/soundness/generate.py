@@ -99,10 +99,6 @@ class GenClaim:
 # ---- random well-typed matrix expressions ---------------------------------------------------
 
 
-def _key(x: Dim) -> str:
-    return str(x)
-
-
 def leaves_of(rows: Dim, cols: Dim) -> list[str]:
     return [k for k, (r, c) in LEAVES.items() if r == rows and c == cols]
 

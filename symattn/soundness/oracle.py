@@ -714,10 +714,6 @@ class Decision:
     points: int = 0
     witness: Mapping[str, Any] = field(default_factory=dict)
 
-    @property
-    def is_true(self) -> bool:
-        return self.truth == "true"
-
 
 def points(free: Sequence[tuple[str, Dim]], plan: Mapping[str, int], seed: int) -> list[dict]:
     """Every index point (ranges 1..dim), or a seeded sample with the corners when too many."""

@@ -298,18 +298,6 @@ def formula(spec: ClaimSpec, numbers: Mapping[str, int] | None = None) -> str:
         _NUMBERS.clear()
 
 
-def names_used(spec: ClaimSpec) -> dict[str, tuple[Dim, Dim, bool]]:
-    """Every matrix name with its shape and whether it is a head family (first use wins)."""
-    out: dict[str, tuple[Dim, Dim, bool]] = {}
-    for side in (spec.lhs, spec.rhs):
-        for x in nodes(side):
-            if isinstance(x, Sym):
-                out.setdefault(x.name, (x.rows, x.cols, False))
-            elif isinstance(x, HeadMat):
-                out.setdefault(x.name, (x.rows, x.cols, True))
-    return out
-
-
 def _all_shapes(spec: ClaimSpec) -> Iterator[tuple[str, Dim, Dim, bool]]:
     seen = set()
     for side in (spec.lhs, spec.rhs):
