@@ -1,6 +1,7 @@
 """`symattn shapes`: the shape of every subexpression of one formula, bottom up.
 
-Imports the kernel, the reader (its one translator, reader.terms) and cli.options/output; not check.
+Imports the kernel, the reader (its one translator, reader.terms) and cli.options/output; must
+not import check or another command's module.
 """
 
 from __future__ import annotations
