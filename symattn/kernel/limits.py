@@ -47,7 +47,7 @@ class TimeBudgetExceeded(ResourceError):
 # ---- nesting --------------------------------------------------------------------------------
 
 
-def check_depth(depth: int, what: str = "matrix expression") -> None:
+def check_depth(depth: int) -> None:
     """Refuse a tree deeper than `MAX_DEPTH` before anything recurses on it.
 
     >>> check_depth(3)
@@ -57,7 +57,7 @@ def check_depth(depth: int, what: str = "matrix expression") -> None:
     """
     if depth > MAX_DEPTH:
         raise ResourceError(
-            f"{what} nested {depth} levels deep; the limit is {MAX_DEPTH} "
+            f"matrix expression nested {depth} levels deep; the limit is {MAX_DEPTH} "
             "(long products: name intermediate results, e.g. P = AB, and multiply those)"
         )
 

@@ -182,7 +182,7 @@ def _compile(e: sympy.Expr) -> Callable[[Mapping[sympy.Symbol, Fraction]], Fract
     raise TypeError(f"a dim must be a rational expression of dims, not {e}")
 
 
-def substitution(plan: Mapping[sympy.Symbol, int], ctx: DimContext | None = None) -> dict:
+def substitution(plan: Mapping[sympy.Symbol, int]) -> dict:
     """`plan` and every declared dim it determines, as sympy Integers.
 
     Declared dims that the plan does not determine (relations about other dims) are left out.
@@ -192,7 +192,7 @@ def substitution(plan: Mapping[sympy.Symbol, int], ctx: DimContext | None = None
     ...     sorted((str(k), v) for k, v in substitution({d: 6, H: 2}).items())
     [('H', 2), ('d', 6), ('d_v', 3)]
     """
-    ctx = ctx if ctx is not None else current()
+    ctx = current()
     out = {s: sympy.Integer(int(v)) for s, v in plan.items()}
     for s, value in ctx.equalities.items():
         v = ctx.resolve(sympy.sympify(value, strict=True)).xreplace(out)
