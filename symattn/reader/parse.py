@@ -316,6 +316,8 @@ class _Builder:
         rows = list(kids[1:-1:2])
         if len(rows) > 1 and rows[-1] == [None]:
             rows.pop()  # a trailing \\ before \end
+        if env == "array":
+            rows = _without_labels(rows)
         for row in rows:
             if any(cell is None for cell in row):
                 raise self.fail(f"empty cell in \\begin{{{env}}}", s)
@@ -326,6 +328,15 @@ class _Builder:
 
     def r_cell(self, kids: list[Any], s: int, e: int) -> ast.Expr | None:
         return self.expr(kids[0]) if kids else None
+
+
+def _without_labels(rows: list[list[Any]]) -> list[list[Any]]:
+    """A table's header row and label column (all `\\text`, so all empty here) are prose."""
+    if len(rows) > 1 and all(cell is None for cell in rows[0]):
+        rows = rows[1:]
+    if rows and all(len(r) > 1 and r[0] is None for r in rows):
+        rows = [r[1:] for r in rows]
+    return rows
 
 
 def _first_start(kids: list[Any]) -> int:

@@ -21,6 +21,7 @@ from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
 from symattn.reader.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.notes import blank_notes
 from symattn.reader.scanner import MathSpan
 from symattn.reader.size_relations import (
     SizeContext,
@@ -230,7 +231,7 @@ class Resolver:
 
         self._enter(span.start.line)
         try:
-            formula = parse_formula(span.body)
+            formula = parse_formula(blank_notes(span.body))
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             msg = f"cannot read the formula: {err.message}"
@@ -342,12 +343,37 @@ class Resolver:
                 )
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
+        row_of = self._row_definition(left, right)
+        if row_of is not None:
+            return self._define(span, row_of, None, right.group, start, end)  # type: ignore[union-attr]
         if isinstance(left, ast.HeadSup):
             fam = plain_name(left.operand)
             head = _head_symbol(left.head)
             if fam is not None and head is not None and _looks_like_matrix(fam):
                 return self._define(span, fam, head, right, start, end)
         return None
+
+    def _row_definition(self, left: ast.Node, right: ast.Node) -> str | None:
+        """`z_i = (AV)_{i,:}` defines Z = AV row by row, unless Z is defined in this section
+        (then it is an identity to prove): the same index on both sides, every row at once."""
+        if not (
+            isinstance(left, ast.Symbol)
+            and left.font in KEEP_FONTS
+            and len(left.name) == 1
+            and left.name.islower()
+            and isinstance(left.sub, ast.Symbol)
+            and isinstance(right, ast.IndexedGroup)
+            and isinstance(right.index, ast.Seq)
+            and len(right.index.items) == 2
+            and right.index.items[1] == ast.Symbol("colon", start=0, end=0)
+            and right.index.items[0] == left.sub
+        ):
+            return None
+        name = left.name.upper()
+        current = self.lookup(name)
+        if current is not None and current.definition is not None and self._local(current):
+            return None
+        return name
 
     def _define(
         self,

@@ -196,6 +196,13 @@ class Terms:
             return sympy.Mul(*(self.index_term(f) for f in node.factors))
         raise not_understood("an index must be a letter, a number or a size", node)
 
+    def entry_indices(self, sub: ast.Node) -> list[sympy.Expr]:
+        """The two indices of an entry; `_{11}`, `_{23}` (two digits, as the printer writes
+        explicit entries) are two one-digit indices, since an entry needs two."""
+        if isinstance(sub, ast.Number) and len(sub.text) == 2 and "0" not in sub.text:
+            return [sympy.Integer(int(c)) for c in sub.text]
+        return self.indices(sub)
+
     def indices(self, sub: ast.Node) -> list[sympy.Expr]:
         """The indices of a subscript: `ij`, `i,j`, `i+1`."""
         if isinstance(sub, ast.Product) and all(
@@ -236,6 +243,8 @@ class Terms:
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
+        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m)):
+            idx = self.entry_indices(node.sub)
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
@@ -260,6 +269,15 @@ class Terms:
         return UnknownName(msg, node, label, near)
 
     def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
+        op = node.operand
+        if (
+            isinstance(op, ast.Symbol)
+            and op.sub is not None
+            and len(op.name) == 1
+            and op.name != "W"
+            and self.scope.lookup(plain_name(op) or "", True) is None
+        ):
+            return self._head_indexed(node, op)
         fam = plain_name(node.operand)
         head = self.index_term(node.head)
         lookup = self.scope.lookup
@@ -272,6 +290,23 @@ class Terms:
             msg = f"unknown head family {text}^(h) (declare its shape)"
             raise UnknownName(msg, node, f"{text}^{{(h)}}", [])
         return self.named(fam, head, entry)
+
+    def _head_indexed(self, node: ast.HeadSup, op: ast.Symbol) -> sympy.Basic:
+        """`z^{(h)}_i` is row i of `Z^{(h)}`, `Z^{(h)}_{iu}` and `a^{(h)}_{ij}` are entries:
+        the letters of a head family read as those of a matrix (`q_i`, `Q_{ir}`, `a_{ij}`)."""
+        assert op.sub is not None
+        letter = op.name.upper()
+        bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
+        member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        assert isinstance(member, MatExpr)
+        idx = self.indices(op.sub)
+        if len(idx) == 1 and op.name.isupper():
+            idx = self.entry_indices(op.sub)
+        if len(idx) == 2:
+            return Entry(member, *idx)
+        if len(idx) == 1 and op.name.islower():
+            return Row(member, idx[0])
+        raise not_understood("write z^{(h)}_i for a row, Z^{(h)}_{iu} for an entry", node)
 
     # ---- products, sums, quotients ----------------------------------------------------------
 
@@ -348,9 +383,12 @@ class Terms:
 
     def _indexed_group(self, node: ast.IndexedGroup) -> sympy.Basic:
         m = self.term(node.group)
-        idx = self.indices(node.index)
         if not isinstance(m, MatExpr):
             raise not_understood("only a matrix can be indexed", node)
+        sub = node.index
+        if isinstance(sub, ast.Seq) and len(sub.items) == 2 and _is_colon(sub.items[1]):
+            return Row(m, self.index_term(sub.items[0]))  # `(AV)_{i,:}`: row i, every column
+        idx = self.entry_indices(sub)
         if len(idx) != 2:
             raise not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
         return Entry(m, *idx)
@@ -423,6 +461,8 @@ class Terms:
 
     def _concat(self, node: ast.Call) -> sympy.Basic:
         a = node.args
+        if len(a) >= 1 and not any(isinstance(x, ast.Dots) for x in a):
+            return self._concat_listed(node)
         if len(a) != 3 or not isinstance(a[1], ast.Dots):
             raise not_understood("write Concat(Z^{(1)},\\ldots,Z^{(H)})", node)
         first, last = a[0], a[2]
@@ -442,6 +482,37 @@ class Terms:
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, h, count)
+
+
+    def _concat_listed(self, node: ast.Call) -> sympy.Basic:
+        """`Concat(Z^{(1)},Z^{(2)},Z^{(3)})`: every member of one family from head 1 to head
+        k, in order, is the family's Concat up to k (and nothing else is)."""
+        fams = set()
+        for k, x in enumerate(node.args, start=1):
+            ok = isinstance(x, ast.HeadSup) and isinstance(x.head, ast.Number)
+            if not ok or self.index_term(x.head) != k:  # type: ignore[union-attr]
+                raise not_understood("Concat lists the heads of one family, 1, 2, ... in order", x)
+            fams.add(plain_name(x.operand))  # type: ignore[union-attr]
+            self.term(x)
+        if len(fams) != 1 or None in fams:
+            raise not_understood("Concat's members are of different families", node)
+        first = node.args[0]
+        assert isinstance(first, ast.HeadSup)
+        member = ast.HeadSup(
+            first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end
+        )
+        body = self._head_sup(member)
+        assert isinstance(body, MatExpr)
+        return Concat(body, index("h"), sympy.Integer(len(node.args)))
+
+
+def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
+    """`a_{21}` when A has fewer than 21 rows: not a row, so the entry (2, 1)."""
+    return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
+
+
+def _is_colon(node: ast.Node) -> bool:
+    return isinstance(node, ast.Symbol) and node.name == "colon" and node.sub is None
 
 
 # ---- products and quotients of a matrix or a scalar --------------------------------------
