@@ -99,7 +99,7 @@ SIMPLE = {
 }
 IGNORED = frozenset("displaystyle textstyle nonumber notag limits hline".split())
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
-PROSE_GLYPHS = frozenset("checkmark".split())
+PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag".split())
 SIZES = frozenset(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()

@@ -107,6 +107,7 @@ class Resolver:
         self.section = 0
         self.line = 0
         self._memo: tuple[Any, SizeContext] | None = None
+        self._relation_section: dict[sympy.Symbol, int] = {}
         self.terms = Terms(self)
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
@@ -433,6 +434,7 @@ class Resolver:
         if usable and lhs not in doc.relations and lhs not in self.bindings:
             assert isinstance(lhs, sympy.Symbol) and isinstance(rhs, sympy.Expr)
             doc.relations[lhs] = rhs
+            self._relation_section[lhs] = self.section
             problems = self._context().problems
             if problems:
                 del doc.relations[lhs]
@@ -526,7 +528,8 @@ class Resolver:
         self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
     ) -> list[ResolvedClaim]:
         value = next(r for r in sizes if not r.free_symbols)
-        top = self._top()
+        plain_sizes = [r for r, m in zip(sizes, members, strict=True) if isinstance(r, sympy.Symbol)]
+        top = self._rebound(dict.fromkeys(plain_sizes, value))
         if top.kind != "example":
             top = _Layer("example", line=self.line)
             self.layers.append(top)
@@ -555,6 +558,8 @@ class Resolver:
                 top.bindings[sym] = size_value(sol, f"{plain(r)} = {value}", node)
             notes.append(f"{sym} = {plain(sol)}")
         problems = self._context().problems
+        if problems and self._drop_earlier_relations():
+            problems = self._context().problems
         if problems:
             raise Problem(
                 "shape_error", f"these sizes contradict the worked example: {problems[0]}", None
@@ -620,6 +625,7 @@ class Resolver:
                     right,
                 )
             doc.relations[sym] = sol
+            self._relation_section[sym] = self.section
             problems = self._context().problems
             if problems:
                 raise Problem(
@@ -627,6 +633,18 @@ class Resolver:
                 )
             out.append(new_claim(span, start, end, "declared", f"{text}: assumed from here on"))
         return out
+
+    def _drop_earlier_relations(self) -> bool:
+        """A worked example in a later section sets its own sizes: relations between sizes
+        stated in an earlier section (`Hd_v = d` in 6.5) give way to it from here on, where in
+        their own section a contradiction stays a shape error. Dropping a relation only makes
+        fewer shapes equal, so it can turn a verdict into a shape error, never into verified."""
+        doc = self.layers[1]
+        old = [x for x, sec in self._relation_section.items() if sec < self.section]
+        for x in old:
+            doc.relations.pop(x, None)
+            del self._relation_section[x]
+        return bool(old)
 
     @property
     def assumptions_sym(self) -> set[sympy.Symbol]:
@@ -682,10 +700,26 @@ class Resolver:
         names = {s.name for s in e.free_symbols if isinstance(s, sympy.Symbol)}
         return bool(names) and names <= set(self.dims)
 
+    def _rebound(self, new: dict[sympy.Symbol, Any]) -> _Layer:
+        """The layer for new values: `n = 7` after `n = 5` opens a new example with the other
+        sizes; what the old one declared or defined at n = 5 (Q at 5 rows, a 5 × 5 table for
+        A) is not carried, since it depends on the old value."""
+        top = self._top()
+        if top.kind == "example" and any(top.bindings.get(k, v) != v for k, v in new.items()):
+            carried: dict[sympy.Symbol, sympy.Integer] = {}
+            for layer in self.layers:
+                if layer.kind == "example":
+                    carried.update({k: v for k, v in layer.bindings.items() if k not in new})
+            self._close_example()
+            top = _Layer("example", line=self.line)
+            top.bindings = carried
+            self.layers.append(top)
+        return top
+
     def _bind_dims(
         self, new: dict[sympy.Symbol, sympy.Integer], span: MathSpan, node: ast.Node
     ) -> ResolvedClaim:
-        top = self._top()
+        top = self._rebound(new)
         if top.kind != "example":
             top = _Layer("example", line=self.line)
             self.layers.append(top)
