@@ -21,6 +21,7 @@ from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
 from symattn.reader.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.literals import LiteralProblem, entry_pairs
 from symattn.reader.notes import blank_notes
 from symattn.reader.scanner import MathSpan
 from symattn.reader.size_relations import (
@@ -73,6 +74,7 @@ class _Layer:
     bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     orient: dict[str, str] = field(default_factory=dict)
+    literals: dict[str, sympy.Matrix] = field(default_factory=dict)
     line: int = 0
 
 
@@ -211,6 +213,31 @@ class Resolver:
             names |= set(layer.names) | {f"{k}^(h)" for k in layer.families}
         return sorted(names)
 
+    def literals(self) -> dict[str, sympy.Matrix]:
+        """The matrices written out in the worked example in force, by name."""
+        out: dict[str, sympy.Matrix] = {}
+        for layer in self.layers:
+            out.update(layer.literals)
+        return out
+
+    def _pending(
+        self, span: MathSpan, start: int, end: int, pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...]
+    ) -> ResolvedClaim:
+        """A claim for the kernel; one that reaches a matrix written out in the worked example
+        goes entry by entry, with the written values (`reader.literals`)."""
+        defs = self.defs()
+        literals = self.literals()
+        if literals:
+            out: list[tuple[sympy.Basic, sympy.Basic]] = []
+            for lhs, rhs in pairs:
+                try:
+                    got = entry_pairs(lhs, rhs, defs, literals)
+                except LiteralProblem as e:
+                    raise not_understood(f"{e} (a matrix written out is in force)", None) from None
+                out.extend(got if got is not None else [(lhs, rhs)])
+            pairs = tuple(out)
+        return new_claim(span, start, end, "pending", pairs=pairs, defs=defs)
+
     def defs(self) -> dict[sympy.Basic, MatExpr]:
         """Every definition in force, keyed by the defined symbol, with the example's sizes."""
         out: dict[sympy.Basic, MatExpr] = {}
@@ -231,8 +258,9 @@ class Resolver:
         from symattn.reader.parse import parse_formula
 
         self._enter(span.start.line)
+        span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
-            formula = parse_formula(blank_notes(span.body))
+            formula = parse_formula(span.body)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             msg = f"cannot read the formula: {err.message}"
@@ -328,7 +356,7 @@ class Resolver:
                     "a scalar stands only for a 1 × 1 matrix",
                     None,
                 )
-            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return self._pending(span, start, end, ((lhs, rhs),))
 
         return self._guard(span, start, end, run)
 
@@ -393,7 +421,7 @@ class Resolver:
         here = current is not None and current.definition is not None and self._local(current)
         if current is not None and here:
             lhs = self.terms.named(name, head, current)
-            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return self._pending(span, start, end, ((lhs, rhs),))
         label = f"{name}^({head})" if family else name
         shape = rhs.shape
         new = _Name(shape, "defined", self.section, self.line, family, _H if family else None)
@@ -967,6 +995,8 @@ class Resolver:
     def _stack_claim(
         self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
     ) -> ResolvedClaim:
+        if any(len(row) != 1 for row in m.rows):
+            return self._entries_claim(span, left, m, start, end)
         lhs = self.terms.term(left)
         if not isinstance(lhs, MatExpr):
             raise not_understood("a matrix written out is compared only with a matrix", left)
@@ -993,7 +1023,72 @@ class Resolver:
                     m.rows[k - 1][0],
                 )
             pairs.append((lhs.row(k), cell))
-        return new_claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
+        return self._pending(span, start, end, tuple(pairs))
+
+    def _entries_claim(
+        self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
+    ) -> ResolvedClaim:
+        """`M = [cells]` written entry by entry (a `bmatrix`, or an `array` table whose labels
+        are prose): each cell is a claim about an entry, `(QK^T)_{11} = q_1\cdot k_1`; a name
+        not defined in this section with only numbers in its cells is a definition by its
+        entries, kept for the claims of the worked example (`A` = the table of weights)."""
+        width = len(m.rows[0])
+        if any(len(row) != width for row in m.rows):
+            raise not_understood("the rows of the matrix have different lengths", m)
+        cells = [[self.terms.term(c) for c in row] for row in m.rows]
+        if any(isinstance(c, MatExpr) for row in cells for c in row):
+            raise not_understood("a matrix of blocks is not checked", m)
+        name = plain_name(left)
+        current = self.lookup(name) if name is not None else None
+        numeric = all(not c.free_symbols for row in cells for c in row)
+        if name is not None and _looks_like_matrix(name) and numeric:
+            if current is None or not (current.definition is not None and self._local(current)):
+                return self._define_literal(span, name, current, cells, left, start, end)
+        lhs = self.terms.term(left)
+        if not isinstance(lhs, MatExpr):
+            raise not_understood("a matrix written out is compared only with a matrix", left)
+        got = (len(cells), width)
+        if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
+            raise Problem(
+                "shape_error",
+                f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows "
+                f"{shape_str(got)}",
+                m,
+            )
+        pairs = tuple(
+            (Entry(lhs, r, c), cells[r - 1][c - 1])
+            for r in range(1, got[0] + 1)
+            for c in range(1, got[1] + 1)
+        )
+        return self._pending(span, start, end, pairs)
+
+    def _define_literal(
+        self,
+        span: MathSpan,
+        name: str,
+        current: _Name | None,
+        cells: list[list[sympy.Basic]],
+        left: ast.Node,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        shape = (sympy.Integer(len(cells)), sympy.Integer(len(cells[0])))
+        if current is not None and not _same_shape(self._bind_shape(current.shape), shape):
+            raise Problem(
+                "shape_error",
+                f"{name} is {shape_str(self._bind_shape(current.shape))} here, "
+                f"but the matrix shows {shape_str(shape)}",
+                left,
+            )
+        top = self._top()
+        if top.kind != "example":
+            top = _Layer("example", line=self.line)
+            self.layers.append(top)
+        top.literals[name] = sympy.Matrix(cells)
+        if current is None:
+            top.names[name] = _Name(shape, "declared", self.section, self.line)
+        msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
+        return new_claim(span, start, end, "declared", msg)
 
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:

@@ -194,6 +194,10 @@ class Terms:
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):
             return sympy.Mul(*(self.index_term(f) for f in node.factors))
+        if isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1:
+            return self.index_term(node.items[0])  # `(h-1)d_v+u`
+        if isinstance(node, ast.Neg):
+            return -self.index_term(node.operand)
         raise not_understood("an index must be a letter, a number or a size", node)
 
     def entry_indices(self, sub: ast.Node) -> list[sympy.Expr]:
