@@ -51,8 +51,11 @@ KINDS = (
     "declaration",
     "not-a-claim",
     "error",
+    "malformed",
 )
-_PROBLEMS = ("false", "shape-error")
+#: `malformed`: LaTeX that TeX itself would stop at (unbalanced braces, an environment or a
+#: display never closed); it fails the run like a false claim.
+_PROBLEMS = ("false", "shape-error", "malformed")
 #: The kernel failed (a soundness alarm, an internal error): never a verdict; exit code 2.
 _ERRORS = ("error",)
 _SOFT = ("not-understood", "undecided")
@@ -222,6 +225,7 @@ _KIND_OF_STATUS = {
     "prose": "not-a-claim",
     "soundness_alarm": "error",
     "internal_error": "error",
+    "malformed": "malformed",
 }
 _SYMBOLIC: tuple[str, ...] = ("symbolic",)
 
@@ -239,7 +243,8 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
         message = message.replace("proved for all sizes", "proved", 1)
     if claim.context and not message.startswith("worked example"):
         message = f"{message} ({claim.context})"
-    focus = claim.focus if status in ("not_understood", "shape_error") else (claim.start, claim.end)
+    problem = ("not_understood", "shape_error", "malformed")
+    focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
 
 
@@ -436,9 +441,9 @@ def _scan_problem(message: str, pos: Position, filename: str, lines: Sequence[st
         pos.column,
         pos.line,
         pos.column + 1,
-        "not-understood",
-        "not_understood",
-        f"cannot read the math: {message}",
+        "malformed",
+        "malformed",
+        f"malformed LaTeX: {message}",
         source_lines=tuple(lines[pos.line - 1 : pos.line]),
     )
 
@@ -457,6 +462,7 @@ _COLORS = {
     "undecided": "33",
     "declaration": "36",
     "error": "1;31",
+    "malformed": "1;31",
 }
 
 
@@ -480,6 +486,7 @@ def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
         f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
         f"{c['false']} false, {c['shape-error']} shape errors, {c['not-understood']} not "
         f"understood, {c['undecided']} undecided"
+        + (f", {c['malformed']} malformed" if c["malformed"] else "")
         + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
         + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
     )

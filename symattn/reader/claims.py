@@ -16,7 +16,14 @@ from symattn.reader.scanner import MathSpan
 __all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]
 
 Status = Literal[
-    "pending", "proved", "shape_error", "not_understood", "declared", "prose", "internal_error"
+    "pending",
+    "proved",
+    "shape_error",
+    "not_understood",
+    "declared",
+    "prose",
+    "internal_error",
+    "malformed",
 ]
 Shape = tuple[sympy.Expr, sympy.Expr]
 

@@ -263,6 +263,14 @@ class Resolver:
             formula = parse_formula(span.body)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
+            if _malformed(err.message):
+                msg = f"malformed LaTeX: {err.message}"
+                return [new_claim(span, 0, len(span.body), "malformed", msg, where=(off, off + 1))]
+            if _TABLE.fullmatch(span.body):
+                return [new_claim(span, 0, len(span.body), "prose", "a table, not a claim")]
+            rows = self._rows(span)
+            if rows is not None:
+                return rows
             msg = f"cannot read the formula: {err.message}"
             return [new_claim(span, 0, len(span.body), "not_understood", msg, where=(off, off + 1))]
         if _count_nodes(formula) > _MAX_NODES:
@@ -271,7 +279,13 @@ class Resolver:
         out: list[ResolvedClaim] = []
         for item in _claims_of(formula.items):
             with assume(**self.assumptions):
-                claims = self._resolve_claim(span, item)
+                claims = self._resolve_claim(span, item, display=span.display)
+            out.extend(self._decorate(claims))
+        return attach_within(out)
+
+    def _decorate(self, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
+        out = []
+        if True:
             for claim in claims:
                 if self.assumptions:
                     claim = dataclasses.replace(claim, assumptions=dict(self.assumptions))
@@ -280,10 +294,68 @@ class Resolver:
                     text = ", ".join(f"{k} = {v}" for k, v in b.items())
                     claim = dataclasses.replace(claim, context=f"worked example: {text}")
                 out.append(claim)
+        return out
+
+    def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:
+        """An alignment the checker cannot read as a whole, read row by row: a row it cannot
+        read is `not understood` and so is the one link that starts from it; every other link
+        of the chain is still checked (a wrong step after an unreadable row is still caught).
+        Each link is a claim about its own two sides, so reading rows apart adds none."""
+        from symattn.reader.parse import parse_formula
+
+        body = span.body
+        rows = _split_rows(body)
+        if len(rows) < 2:
+            return None
+        out: list[ResolvedClaim] = []
+        prev: ast.Node | None = None
+        for a, b in rows:
+            text = _only(body, a, b)
+            cont = _CONTINUES.match(body, a)
+            if cont is not None and cont.end() > a and cont.group(1):
+                at = cont.start(1)  # `&\\quad =` becomes `x      =`: a placeholder left side
+                text = text[:at] + "x" + " " * (cont.end() - at - 1) + text[cont.end() :]
+            try:
+                formula = parse_formula(text)
+            except ParseError as err:
+                msg = f"cannot read this row: {err.message}"
+                out.append(new_claim(span, a, max(a + 1, b), "not_understood", msg))
+                prev = None
+                continue
+            items = list(_claims_of(formula.items))
+            for k, item in enumerate(items):
+                with assume(**self.assumptions):
+                    if k == 0 and cont is not None and cont.group(1) and item.steps:
+                        claims = self._continue(span, prev, item)
+                    else:
+                        claims = self._resolve_claim(span, item, display=span.display)
+                out.extend(self._decorate(claims))
+            last = items[-1] if items else None
+            prev = last.steps[-1].rhs if last is not None and last.steps else None
         return attach_within(out)
 
-    def _resolve_claim(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim]:
+    def _continue(
+        self, span: MathSpan, prev: ast.Node | None, item: ast.Claim
+    ) -> list[ResolvedClaim]:
+        out = []
+        left = prev
+        for step in item.steps:
+            if left is None:
+                msg = "this link starts from a row the checker cannot read"
+                out.append(new_claim(span, step.start, step.end, "not_understood", msg))
+            else:
+                out.append(self._link(span, left, step, first=False))
+            left = step.rhs
+        return out
+
+    def _resolve_claim(
+        self, span: MathSpan, c: ast.Claim, display: bool = False
+    ) -> list[ResolvedClaim]:
         if not c.steps:
+            if display:
+                bad = self._ill_typed(span, c)
+                if bad is not None:
+                    return [bad]
             return [new_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
         if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
@@ -302,6 +374,26 @@ class Resolver:
             out.append(self._link(span, left, step, first=k == 0))
             left = step.rhs
         return out
+
+    def _ill_typed(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """A display formula that is only an expression (`$$QK$$`) claims that it means
+        something: one that does not typecheck is a shape error. One the checker cannot read
+        stays a mention (it says nothing the checker could hold against it)."""
+        for subject in c.subjects:
+            if isinstance(subject, ast.Dots):
+                continue
+            try:
+                self.terms.term(subject)
+            except Problem as p:
+                if p.status == "shape_error":
+                    return new_claim(
+                        span, c.start, c.end, "shape_error", p.message, where=p.where
+                    )
+            except ShapeError as e:
+                return new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+            except (SymattnError, RecursionError):
+                continue
+        return None
 
     def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
         try:
@@ -1089,6 +1181,47 @@ class Resolver:
             top.names[name] = _Name(shape, "declared", self.section, self.line)
         msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
         return new_claim(span, start, end, "declared", msg)
+
+
+_TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
+_CONTINUES = re.compile(r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)")
+
+
+def _malformed(message: str) -> bool:
+    """Unbalanced braces or environments: TeX itself would stop there (parentheses, which TeX
+    does not pair, are only unreadable)."""
+    return message.startswith(("unbalanced '{'", "unbalanced '}'", "unbalanced \\"))
+
+
+def _split_rows(body: str) -> list[tuple[int, int]]:
+    """Offsets of the rows of an alignment: split at `\\\\` outside braces and environments."""
+    rows, start, depth, k = [], 0, 0, 0
+    while k < len(body):
+        c = body[k]
+        if c == "\\":
+            if body.startswith("\\\\", k) and depth == 0:
+                rows.append((start, k))
+                start = k + 2
+                k += 2
+                continue
+            if body.startswith("\\begin", k):
+                depth += 1
+            elif body.startswith("\\end", k):
+                depth -= 1
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        k += 1
+    rows.append((start, len(body)))
+    return [(a, b) for a, b in rows if body[a:b].strip()]
+
+
+def _only(body: str, a: int, b: int) -> str:
+    """The body with everything outside [a, b) blanked (newlines kept, so offsets hold)."""
+    return "".join(c if a <= k < b or c == "\n" else " " for k, c in enumerate(body))
 
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:
