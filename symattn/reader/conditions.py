@@ -119,11 +119,12 @@ _AFTER = re.compile(
     re.IGNORECASE,
 )
 _BEFORE = re.compile(
-    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|当|若|如果|对于)\s*$",
+    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|\bassuming|"
+    r"\bsuppose|\blet|当|若|如果|对于|假设|设)\s*$",
     re.IGNORECASE,
 )
 _THEN = re.compile(
-    r"^\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
+    r"^\s*[)）]?\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
 )
 
 

@@ -16,7 +16,7 @@ import sympy
 
 from symattn.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
 from symattn.errors import DimError, ParseError, ShapeError, SymattnError
-from symattn.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index
+from symattn.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index, walk
 from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
@@ -64,6 +64,7 @@ class _Name:
     head: sympy.Symbol | None = None
     definition: MatExpr | None = None
     label: str = ""
+    mask: bool = False
 
 
 @dataclass
@@ -110,6 +111,8 @@ class Resolver:
         self.line = 0
         self._memo: tuple[Any, SizeContext] | None = None
         self._relation_section: dict[sympy.Symbol, int] = {}
+        self._cases: dict[str, dict[str, sympy.Basic]] = {}
+        self._open_case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]] | None = None
         self.terms = Terms(self)
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
@@ -249,6 +252,37 @@ class Resolver:
                 if entry.definition is not None and entry.head is not None:
                     sym = HeadSym(key, entry.head, *entry.shape)
                     out[self.bind(sym)] = self.bind(entry.definition)
+        out.update(self._head_defs(out))
+        return out
+
+    def _head_defs(self, defs: dict[sympy.Basic, MatExpr]) -> dict[sympy.Basic, MatExpr]:
+        """`A^{(h)}` with no definition of its own, after `A = \operatorname{softmax}(QK^T/
+        \sqrt{d_k})` and the document's `Q^{(h)}`, `K^{(h)}`: head h's A is A's definition with
+        head h's Q and K (what the superscript means: "everything carrying the head's
+        number"). Only when every matrix of that definition has a head family the document
+        declared or defined, so no head is made up from a convention alone."""
+        out: dict[sympy.Basic, MatExpr] = {}
+        for key in FAMILIES:
+            fam = self.lookup(key, True)
+            single = self.lookup(key)
+            if fam is None or fam.definition is not None or single is None:
+                continue
+            if single.definition is None:
+                continue
+            swap: dict[sympy.Basic, sympy.Basic] = {}
+            ok = True
+            for x in walk(single.definition):
+                if not isinstance(x, MatSym):
+                    continue
+                member = self.lookup(x.name, True)
+                if member is None or member.origin == "convention":
+                    ok = False
+                    break
+                swap[x] = HeadSym(x.name, _H, *member.shape)
+            if ok and swap:
+                sym = self.bind(HeadSym(key, _H, *fam.shape))
+                if sym not in defs:
+                    out[sym] = self.bind(single.definition.xreplace(swap))
         return out
 
     # ---- spans and claims ------------------------------------------------------------------
@@ -351,6 +385,7 @@ class Resolver:
     def _resolve_claim(
         self, span: MathSpan, c: ast.Claim, display: bool = False
     ) -> list[ResolvedClaim]:
+        open_case, self._open_case = self._open_case, None
         if not c.steps:
             if display:
                 bad = self._ill_typed(span, c)
@@ -363,6 +398,10 @@ class Resolver:
         if c.steps[0].rel == "in":
             return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
         if all(step.rel in ORDER for step in c.steps):
+            if open_case is not None:
+                case = self._case_condition(span, c, open_case)
+                if case is not None:
+                    return [case]
             return [self._condition(span, c)]
         if all(step.rel == "=" for step in c.steps):
             chain = self._size_chain(span, c)
@@ -462,6 +501,9 @@ class Resolver:
                 return self._bind_dims(
                     {self.dims[name]: sympy.Integer(int(right.text))}, span, left
                 )
+        case = self._case(span, left, right, start, end)
+        if case is not None:
+            return case
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
         row_of = self._row_definition(left, right)
@@ -473,6 +515,64 @@ class Resolver:
             if fam is not None and head is not None and _looks_like_matrix(fam):
                 return self._define(span, fam, head, right, start, end)
         return None
+
+    # ---- a matrix defined by cases: the additive causal mask ----------------------------------
+
+    def _case(
+        self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+    ) -> ResolvedClaim | None:
+        """`M_{ij}=0` or `M_{ij}=-\infty` for a capital not in scope: one case of a definition
+        whose condition follows (`for $j\le i$`); see `_case_condition`."""
+        if not (
+            isinstance(left, ast.Symbol)
+            and left.font in KEEP_FONTS
+            and len(left.name) == 1
+            and left.name.isupper()
+            and self.lookup(left.name) is None
+            and isinstance(left.sub, ast.Product)
+            and len(left.sub.factors) == 2
+            and all(isinstance(f, ast.Symbol) and f.sub is None for f in left.sub.factors)
+        ):
+            return None
+        if isinstance(right, ast.Number) and right.text == "0":
+            value = "0"
+        elif (
+            isinstance(right, ast.Neg)
+            and isinstance(right.operand, ast.Symbol)
+            and right.operand.name == "infty"
+        ):
+            value = "-inf"
+        else:
+            return None
+        i, j = (index(f.name) for f in left.sub.factors)  # type: ignore[attr-defined]
+        self._open_case = (left.name, value, (i, j))
+        msg = f"a case of the definition of {left.name} (its condition follows)"
+        return new_claim(span, start, end, "declared", msg)
+
+    def _case_condition(
+        self, span: MathSpan, c: ast.Claim, case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]]
+    ) -> ResolvedClaim | None:
+        """The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
+        for `j>i` make M the additive causal mask: `S + M` is then the kernel's
+        `CausalMask(S)` (S where j ≤ i, -∞ above the diagonal), exactly the same matrix."""
+        name, value, (i, j) = case
+        claim = self._condition(span, c)
+        if claim.status != "declared" or len(claim.conditions) != 1:
+            return None
+        (rel,) = claim.conditions
+        cases = self._cases.setdefault(name, {})
+        cases[value] = rel
+        if set(cases) == {"0", "-inf"}:
+            below = cases["0"].canonical == sympy.Le(j, i).canonical
+            above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
+            if below and above:
+                n = self.dims["n"]
+                entry = _Name((n, n), "defined", self.section, self.line, mask=True)
+                self._top().names[name] = entry
+                msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
+                return new_claim(span, c.start, c.end, "declared", msg)
+        msg = f"the condition of a case of {name}: {claim.message}"
+        return new_claim(span, c.start, c.end, "declared", msg)
 
     def _row_definition(self, left: ast.Node, right: ast.Node) -> str | None:
         """`z_i = (AV)_{i,:}` defines Z = AV row by row, unless Z is defined in this section
@@ -1120,7 +1220,7 @@ class Resolver:
     def _entries_claim(
         self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
     ) -> ResolvedClaim:
-        """`M = [cells]` written entry by entry (a `bmatrix`, or an `array` table whose labels
+        r"""`M = [cells]` written entry by entry (a `bmatrix`, or an `array` table whose labels
         are prose): each cell is a claim about an entry, `(QK^T)_{11} = q_1\cdot k_1`; a name
         not defined in this section with only numbers in its cells is a definition by its
         entries, kept for the claims of the worked example (`A` = the table of weights)."""

@@ -338,6 +338,9 @@ class Terms:
         return acc
 
     def _add(self, node: ast.Add) -> sympy.Basic:
+        masks = [k for k, t in enumerate(node.terms) if self._is_mask(t)]
+        if masks:
+            return self._masked(node, masks)
         parts = [self.term(t) for t in node.terms]
         if all(not isinstance(p, MatExpr) for p in parts):
             return add_scalars(node, parts)  # type: ignore[arg-type]
@@ -353,6 +356,32 @@ class Terms:
             except ShapeError as e:
                 raise shape_problem(e, node, span) from None
         return acc
+
+    def _is_mask(self, node: ast.Node) -> bool:
+        name = plain_name(node)
+        entry = self.scope.lookup(name) if name is not None else None
+        return bool(getattr(entry, "mask", False))
+
+    def _masked(self, node: ast.Add, masks: list[int]) -> sympy.Basic:
+        """`S + M` with M the additive causal mask (defined by its two cases) is
+        `CausalMask(S)`: S on and below the diagonal, -∞ above it."""
+        ops = ["+", *node.ops]
+        if len(masks) != 1 or ops[masks[0]] != "+" or len(node.terms) < 2:
+            raise not_understood("the causal mask is read only added once: S + M", node)
+        rest = [t for k, t in enumerate(node.terms) if k != masks[0]]
+        rest_ops = [o for k, o in enumerate(ops) if k != masks[0]][1:]
+        if ops[0] == "-" and masks[0] != 0:
+            raise not_understood("the causal mask is read only added once: S + M", node)
+        inner: ast.Node = rest[0]
+        if len(rest) > 1:
+            inner = ast.Add(tuple(rest), tuple(rest_ops), start=node.start, end=node.end)
+        s = self.term(inner)
+        if not isinstance(s, MatExpr):
+            raise Problem("shape_error", "the causal mask is added to a matrix", node)
+        try:
+            return CausalMask(s)
+        except ShapeError as e:
+            raise shape_problem(e, node) from None
 
     def _neg(self, node: ast.Neg) -> sympy.Basic:
         v = self.term(node.operand)
