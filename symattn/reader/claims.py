@@ -24,6 +24,7 @@ Status = Literal[
     "prose",
     "internal_error",
     "malformed",
+    "unknown",
 ]
 Shape = tuple[sympy.Expr, sympy.Expr]
 

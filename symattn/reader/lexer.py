@@ -288,6 +288,8 @@ class _Lexer:
             self.emit("FUNC", name, start, end)
         elif name in IGNORED:
             pass
+        elif name in ("bmod", "mod"):
+            self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:
             self.emit("TEXT", name, start, end)
         elif name in IGNORED_WITH_ARG:
@@ -332,6 +334,10 @@ class _Lexer:
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
+        if word == "mod":
+            # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
+            self.emit("TIMES", "mod", start, self.i)
+            return
         if name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)

@@ -112,6 +112,7 @@ class Resolver:
         self._memo: tuple[Any, SizeContext] | None = None
         self._relation_section: dict[sympy.Symbol, int] = {}
         self._cases: dict[str, dict[str, sympy.Basic]] = {}
+        self.sequences: dict[str, sympy.Expr] = {}
         self._open_case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]] | None = None
         self.terms = Terms(self)
         for name, value in (assume or {}).items():
@@ -407,6 +408,12 @@ class Resolver:
             chain = self._size_chain(span, c)
             if chain is not None:
                 return chain
+            about = self._index_equation(span, c)
+            if about is not None:
+                return [about]
+            seq = self._sequence_definition(span, c)
+            if seq is not None:
+                return [seq]
         out = []
         left: ast.Node = c.subjects[0]
         for k, step in enumerate(c.steps):
@@ -433,6 +440,44 @@ class Resolver:
             except (SymattnError, RecursionError):
                 continue
         return None
+
+    def _index_equation(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """`j=i` (the sum stops at j=i), `h=1` (of `h=1,\ldots,H`), `i \bmod 2 = 0`: an
+        equation between indices names a position or a condition; it claims nothing."""
+        members = [*c.subjects, *(step.rhs for step in c.steps)]
+        values = []
+        for m in members:
+            try:
+                values.append(self.terms.index_term(m))
+            except (Problem, SymattnError):
+                return None
+        dims = set(self.dims.values()) | set(self.bindings)
+        free = set().union(*(v.free_symbols for v in values)) - dims
+        if not free:
+            return None
+        msg = "an equation between indices (a position or a condition), not a claim"
+        return new_claim(span, c.start, c.end, "prose", msg)
+
+    def _sequence_definition(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
+        defined here, a sequence of numbers (one per position); a premise, never checked."""
+        left = c.subjects[0]
+        if not (
+            len(c.steps) == 1
+            and isinstance(left, ast.Symbol)
+            and left.font is None
+            and len(left.name) == 1
+            and left.name.islower()
+            and isinstance(left.sub, ast.Symbol)
+            and left.sub.sub is None
+            and left.name not in self.dims
+            and self.lookup(left.name.upper()) is None
+            and left.name not in self.sequences
+        ):
+            return None
+        self.sequences[left.name] = self.dims["n"]
+        msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
+        return new_claim(span, c.start, c.end, "declared", msg)
 
     def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
         try:
@@ -464,6 +509,13 @@ class Resolver:
         if step.rel != "=":
             msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
             return new_claim(span, start, end, "not_understood", msg, where=(start, end))
+
+        if _moment(left) or _moment(step.rhs):
+            msg = (
+                "a moment of random variables (\\mathbb E, Var): the kernel has no "
+                "probability, so this is not decided"
+            )
+            return new_claim(span, start, end, "unknown", msg)
 
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
@@ -1285,6 +1337,19 @@ class Resolver:
 
 _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)")
+
+
+def _moment(node: ast.Node) -> bool:
+    """`\mathbb E[...]`, `\operatorname{Var}(...)`, `\operatorname{Cov}(...)` anywhere inside."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol) and x.name == "E" and x.font == "mathbb":
+            return True
+        if isinstance(x, ast.Call) and x.name.lower() in ("var", "cov", "e"):
+            return True
+        stack.extend(ast.children(x))
+    return False
 
 
 def _malformed(message: str) -> bool:

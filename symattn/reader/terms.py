@@ -19,6 +19,8 @@ from symattn.expr import (
     Concat,
     Dot,
     Entry,
+    FromColumn,
+    Ones,
     HeadSym,
     MatAdd,
     MatExpr,
@@ -196,6 +198,8 @@ class Terms:
             return sympy.Mul(*(self.index_term(f) for f in node.factors))
         if isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1:
             return self.index_term(node.items[0])  # `(h-1)d_v+u`
+        if isinstance(node, ast.Mul) and set(node.ops) <= {"mod", "cdot", "times"}:
+            return chain_scalar(node, [self.index_term(f) for f in node.factors])
         if isinstance(node, ast.Neg):
             return -self.index_term(node.operand)
         raise not_understood("an index must be a letter, a number or a size", node)
@@ -226,6 +230,13 @@ class Terms:
         return self.scope.bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
 
     def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            if node.sub is None:
+                raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
+            return Ones(self.dim_term(node.sub), 1)  # `\mathbf 1_n`, the column of n ones
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if node.sub is None and node.font is None and node.name in seqs:
+            return FromColumn(node.name, seqs[node.name], 1)
         name = plain_name(node)
         if name is not None:
             if name in self.scope.dims:
@@ -242,8 +253,14 @@ class Terms:
         base = node.name
         assert node.sub is not None
         idx = self.indices(node.sub)
+        if base == "delta" and len(idx) == 2 and node.font is None:
+            return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
         entry = self.scope.lookup(matrix_name)
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if entry is None and base in seqs and len(idx) == 1 and node.font is None:
+            # `c_i`, term i of a sequence the text uses as a column (`c\mathbf 1_n^T`)
+            return Entry(FromColumn(base, seqs[base], 1), idx[0], 1)
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
@@ -323,11 +340,16 @@ class Terms:
     def _fold(self, node: ast.Product | ast.Mul, ops: list[str]) -> sympy.Basic:
         """Left to right; each partial product is a step, and an error spans the factors so far."""
         factors = node.factors
+        self._note_shift(factors)
         acc = self.term(factors[0])
         for k, (op, f) in enumerate(zip(ops, factors[1:], strict=True), start=2):
             b = self.term(f)
             span = (node.start, f.end)
-            if op == "/":
+            if op == "mod":
+                if isinstance(acc, MatExpr) or isinstance(b, MatExpr):
+                    raise not_understood("mod is read between integers only", node)
+                acc = sympy.Mod(acc, b)
+            elif op == "/":
                 acc = _divide(acc, b, node, span)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 acc = _dot(acc, b, node, span)
@@ -336,6 +358,29 @@ class Terms:
             if k < len(factors) and self.observer is not None:
                 self.observer(node, acc, f.end)
         return acc
+
+    def _note_shift(self, factors: tuple[ast.Expr, ...]) -> None:
+        """`c\mathbf 1_n^{\mathsf T}` with `c` a letter not in scope: c is a column of numbers
+        `c_i`, one per row (the kernel's `FromColumn`), as long as the ones vector (a square
+        shift; another length is then a shape error, never a silent guess that verifies)."""
+        seqs: dict[str, sympy.Expr] | None = getattr(self.scope, "sequences", None)
+        if seqs is None:
+            return
+        for a, b in zip(factors, factors[1:], strict=False):
+            if (
+                isinstance(a, ast.Symbol)
+                and a.sub is None
+                and a.font is None
+                and len(a.name) == 1
+                and a.name.islower()
+                and a.name not in self.scope.dims
+                and self.scope.lookup(a.name.upper()) is None
+                and isinstance(b, ast.Transpose)
+                and isinstance(b.operand, ast.Symbol)
+                and b.operand.name == "1"
+                and b.operand.sub is not None
+            ):
+                seqs.setdefault(a.name, self.dim_term(b.operand.sub))
 
     def _add(self, node: ast.Add) -> sympy.Basic:
         masks = [k for k, t in enumerate(node.terms) if self._is_mask(t)]
@@ -605,7 +650,10 @@ def chain_scalar(node: ast.Mul, parts: list[sympy.Expr]) -> sympy.Expr:
     """Scalars joined by `\\cdot`, `\\times` and `/`, left to right."""
     acc = parts[0]
     for op, p in zip(node.ops, parts[1:], strict=True):
-        acc = acc / p if op == "/" else acc * p
+        if op == "mod":
+            acc = sympy.Mod(acc, p)
+        else:
+            acc = acc / p if op == "/" else acc * p
     return acc
 
 
