@@ -413,7 +413,7 @@ def prove_exit_code(kinds: list[str]) -> int:
     >>> prove_exit_code(["verified"]), prove_exit_code(["false"]), prove_exit_code([])
     (0, 1, 2)
     """
-    if not kinds or "not-understood" in kinds or "error" in kinds:
+    if not kinds or {"not-understood", "error", "malformed"} & set(kinds):
         return USAGE
     return OK if all(k == "verified" for k in kinds) else FALSE
 

@@ -445,6 +445,12 @@ class Resolver:
         """`j=i` (the sum stops at j=i), `h=1` (of `h=1,\ldots,H`), `i \bmod 2 = 0`: an
         equation between indices names a position or a condition; it claims nothing."""
         members = [*c.subjects, *(step.rhs for step in c.steps)]
+        for m in members:
+            for x in _nodes(m):
+                if isinstance(x, ast.Symbol) and plain_name(x) not in self.dims and not (
+                    len(x.name) == 1 and x.name.islower() and x.sub is None and x.font is None
+                ):
+                    return None  # a matrix, a vector or a name: not only indices
         values = []
         for m in members:
             try:
@@ -604,7 +610,7 @@ class Resolver:
     def _case_condition(
         self, span: MathSpan, c: ast.Claim, case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]]
     ) -> ResolvedClaim | None:
-        """The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
+        r"""The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
         for `j>i` make M the additive causal mask: `S + M` is then the kernel's
         `CausalMask(S)` (S where j ≤ i, -∞ above the diagonal), exactly the same matrix."""
         name, value, (i, j) = case
@@ -908,11 +914,12 @@ class Resolver:
 
     def _drop_earlier_relations(self) -> bool:
         """A worked example in a later section sets its own sizes: relations between sizes
-        stated in an earlier section (`Hd_v = d` in 6.5) give way to it from here on, where in
-        their own section a contradiction stays a shape error. Dropping a relation only makes
+        stated inside an earlier section (`Hd_v = d` in 6.5) give way to it from here on, where
+        in their own section, or stated before the first heading (for the whole document), a
+        contradiction stays a shape error. Dropping a relation only makes
         fewer shapes equal, so it can turn a verdict into a shape error, never into verified."""
         doc = self.layers[1]
-        old = [x for x, sec in self._relation_section.items() if sec < self.section]
+        old = [x for x, sec in self._relation_section.items() if 0 < sec < self.section]
         for x in old:
             doc.relations.pop(x, None)
             del self._relation_section[x]
@@ -1337,6 +1344,14 @@ class Resolver:
 
 _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)")
+
+
+def _nodes(node: ast.Node) -> Iterator[ast.Node]:
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(ast.children(x))
 
 
 def _moment(node: ast.Node) -> bool:
