@@ -257,6 +257,9 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     hypotheses = tuple(getattr(claim, "hypotheses", ()))
     try:
         with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
+            sign = getattr(claim, "sign", None)
+            if sign is not None:
+                verdicts.append(_prove_sign(sign, claim.defs))
             for lhs, rhs in claim.pairs:
                 v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
@@ -279,6 +282,16 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     worst = max(verdicts, key=lambda v: _RANK[v.status])
     cex = str(worst.counterexample) if worst.counterexample is not None else None
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _prove_sign(sign: Any, defs: Mapping[Any, Any]) -> Any:
+    """`a_{ij} > 0`: the kernel's sign fact on every entry of A, its definitions unfolded.
+    A fact it cannot show is `unknown` (undecided), never false."""
+    from symattn.facts import prove_positive
+    from symattn.reader.literals import unfold
+
+    matrix, strict = sign
+    return prove_positive(unfold(matrix, defs), strict=strict)
 
 
 def _quote(claim: Any) -> str:

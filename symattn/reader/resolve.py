@@ -943,6 +943,9 @@ class Resolver:
             try:
                 values.append(self.terms.index_term(m))
             except Problem:
+                sign = self._sign_claim(span, c)
+                if sign is not None:
+                    return sign
                 msg = (
                     f"relation '{REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
                     "between indices (j > i, i < j, j \\ge i+1), not checked as a claim"
@@ -971,6 +974,25 @@ class Resolver:
             new_claim(span, c.start, c.end, "declared", f"condition {text}"),
             conditions=tuple(relations) or (sympy.true,),
         )
+
+    def _sign_claim(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """`a_{ij} > 0` (also `\ge`, `0 < a_{ij}`): the sign of an entry, for the kernel's
+        sign facts on every entry of the matrix (which implies it for any i, j)."""
+        if len(c.steps) != 1 or len(c.subjects) != 1:
+            return None
+        left, rel, right = c.subjects[0], c.steps[0].rel, c.steps[0].rhs
+        if isinstance(left, ast.Number) and left.text == "0" and rel in ("<", "le"):
+            left, right, rel = right, left, {"<": ">", "le": "ge"}[rel]
+        if rel not in (">", "ge") or not (isinstance(right, ast.Number) and right.text == "0"):
+            return None
+        try:
+            entry = self.terms.term(left)
+        except (Problem, SymattnError):
+            return None
+        if not isinstance(entry, Entry):
+            return None
+        claim = new_claim(span, c.start, c.end, "pending", defs=self.defs())
+        return dataclasses.replace(claim, sign=(entry.matrix, rel == ">"))
 
     def _sizes_only(self, e: sympy.Basic) -> bool:
         """A scalar made of dims and numbers only, with at least one dim (`p_o/h`)."""
