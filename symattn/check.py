@@ -281,7 +281,21 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
         return "internal_error", _one_line(msg), (), None
     worst = max(verdicts, key=lambda v: _RANK[v.status])
     cex = str(worst.counterexample) if worst.counterexample is not None else None
+    if getattr(claim, "negated", False):
+        return _negated(worst, cex)
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _negated(v: Any, cex: str | None) -> tuple[str, str, tuple[str, ...], str | None]:
+    """`a \ne b`: a counterexample to `a = b` is what verifies it (the status `checked`: a
+    witness at explicit values, not a proof for all sizes); a proof of `a = b` refutes it."""
+    if v.status == "false" and cex is not None:
+        return "checked", f"the two sides differ: {cex}", tuple(v.witnesses), None
+    if v.status == "proved":
+        return "false", "the two sides are equal for all sizes", tuple(v.witnesses), None
+    if v.status == "shape_error":
+        return v.status, _verdict_message(v), tuple(v.witnesses), cex
+    return "unknown", f"not decided: {_verdict_message(v)}", (), None
 
 
 def _prove_sign(sign: Any, defs: Mapping[Any, Any]) -> Any:

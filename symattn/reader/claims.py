@@ -58,6 +58,7 @@ class ResolvedClaim:
     conditions: tuple[sympy.Basic, ...] = ()
     attached: bool = False
     sign: tuple[MatExpr, bool] | None = None
+    negated: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

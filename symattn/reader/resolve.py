@@ -512,6 +512,8 @@ class Resolver:
         start, end = left.start, step.rhs.end
         if step.rel == "in":
             return self._declaration(span, left, step)
+        if step.rel == "neq":
+            return self._not_equal(span, left, step, start, end)
         if step.rel != "=":
             msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
             return new_claim(span, start, end, "not_understood", msg, where=(start, end))
@@ -546,6 +548,21 @@ class Resolver:
                     None,
                 )
             return self._pending(span, start, end, ((lhs, rhs),))
+
+        return self._guard(span, start, end, run)
+
+    def _not_equal(
+        self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int
+    ) -> ResolvedClaim:
+        """`a \ne b`: the kernel decides `a = b`; a counterexample verifies the claim, a proof
+        that they are equal makes it false, anything else leaves it undecided."""
+
+        def run() -> ResolvedClaim:
+            lhs, rhs = as_comparable(self.terms.term(left), self.terms.term(step.rhs))
+            if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+                raise not_understood("\\ne between a matrix and a scalar", step)
+            claim = self._pending(span, start, end, ((lhs, rhs),))
+            return dataclasses.replace(claim, negated=True)
 
         return self._guard(span, start, end, run)
 
