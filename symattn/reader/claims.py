@@ -39,7 +39,8 @@ class ResolvedClaim:
     `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
     `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
     `sign` = (M, strict) asks the kernel that every entry of M is > 0 (>= 0 when not strict):
-    how `a_{ij} > 0` is checked. A condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
+    how `a_{ij} > 0` is checked; `negated` marks `a \\ne b` (the kernel decides `a = b`). A
+    condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     """
 

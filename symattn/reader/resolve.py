@@ -225,7 +225,11 @@ class Resolver:
         return out
 
     def _pending(
-        self, span: MathSpan, start: int, end: int, pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...]
+        self,
+        span: MathSpan,
+        start: int,
+        end: int,
+        pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...],
     ) -> ResolvedClaim:
         """A claim for the kernel; one that reaches a matrix written out in the worked example
         goes entry by entry, with the written values (`reader.literals`)."""
@@ -257,7 +261,7 @@ class Resolver:
         return out
 
     def _head_defs(self, defs: dict[sympy.Basic, MatExpr]) -> dict[sympy.Basic, MatExpr]:
-        """`A^{(h)}` with no definition of its own, after `A = \operatorname{softmax}(QK^T/
+        r"""`A^{(h)}` with no definition of its own, after `A = \operatorname{softmax}(QK^T/
         \sqrt{d_k})` and the document's `Q^{(h)}`, `K^{(h)}`: head h's A is A's definition with
         head h's Q and K (what the superscript means: "everything carrying the head's
         number"). Only when every matrix of that definition has a head family the document
@@ -432,9 +436,7 @@ class Resolver:
                 self.terms.term(subject)
             except Problem as p:
                 if p.status == "shape_error":
-                    return new_claim(
-                        span, c.start, c.end, "shape_error", p.message, where=p.where
-                    )
+                    return new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
             except ShapeError as e:
                 return new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
             except (SymattnError, RecursionError):
@@ -442,13 +444,17 @@ class Resolver:
         return None
 
     def _index_equation(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
-        """`j=i` (the sum stops at j=i), `h=1` (of `h=1,\ldots,H`), `i \bmod 2 = 0`: an
+        """`j=i` (the sum stops at j=i), `h=1` (of `h=1,\\ldots,H`), `i \bmod 2 = 0`: an
         equation between indices names a position or a condition; it claims nothing."""
         members = [*c.subjects, *(step.rhs for step in c.steps)]
         for m in members:
             for x in _nodes(m):
-                if isinstance(x, ast.Symbol) and plain_name(x) not in self.dims and not (
-                    len(x.name) == 1 and x.name.islower() and x.sub is None and x.font is None
+                if (
+                    isinstance(x, ast.Symbol)
+                    and plain_name(x) not in self.dims
+                    and not (
+                        len(x.name) == 1 and x.name.islower() and x.sub is None and x.font is None
+                    )
                 ):
                     return None  # a matrix, a vector or a name: not only indices
         values = []
@@ -465,7 +471,7 @@ class Resolver:
         return new_claim(span, c.start, c.end, "prose", msg)
 
     def _sequence_definition(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
-        """`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
+        r"""`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
         defined here, a sequence of numbers (one per position); a premise, never checked."""
         left = c.subjects[0]
         if not (
@@ -583,7 +589,8 @@ class Resolver:
             return self._define(span, name, None, right, start, end)
         row_of = self._row_definition(left, right)
         if row_of is not None:
-            return self._define(span, row_of, None, right.group, start, end)  # type: ignore[union-attr]
+            assert isinstance(right, ast.IndexedGroup)
+            return self._define(span, row_of, None, right.group, start, end)
         if isinstance(left, ast.HeadSup):
             fam = plain_name(left.operand)
             head = _head_symbol(left.head)
@@ -596,7 +603,7 @@ class Resolver:
     def _case(
         self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
     ) -> ResolvedClaim | None:
-        """`M_{ij}=0` or `M_{ij}=-\infty` for a capital not in scope: one case of a definition
+        r"""`M_{ij}=0` or `M_{ij}=-\infty` for a capital not in scope: one case of a definition
         whose condition follows (`for $j\le i$`); see `_case_condition`."""
         if not (
             isinstance(left, ast.Symbol)
@@ -619,7 +626,8 @@ class Resolver:
             value = "-inf"
         else:
             return None
-        i, j = (index(f.name) for f in left.sub.factors)  # type: ignore[attr-defined]
+        names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
+        i, j = index(names[0]), index(names[1])
         self._open_case = (left.name, value, (i, j))
         msg = f"a case of the definition of {left.name} (its condition follows)"
         return new_claim(span, start, end, "declared", msg)
@@ -823,7 +831,9 @@ class Resolver:
         self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
     ) -> list[ResolvedClaim]:
         value = next(r for r in sizes if not r.free_symbols)
-        plain_sizes = [r for r, m in zip(sizes, members, strict=True) if isinstance(r, sympy.Symbol)]
+        plain_sizes = [
+            r for r, m in zip(sizes, members, strict=True) if isinstance(r, sympy.Symbol)
+        ]
         top = self._rebound(dict.fromkeys(plain_sizes, value))
         if top.kind != "example":
             top = _Layer("example", line=self.line)
@@ -993,7 +1003,7 @@ class Resolver:
         )
 
     def _sign_claim(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
-        """`a_{ij} > 0` (also `\ge`, `0 < a_{ij}`): the sign of an entry, for the kernel's
+        r"""`a_{ij} > 0` (also `\ge`, `0 < a_{ij}`): the sign of an entry, for the kernel's
         sign facts on every entry of the matrix (which implies it for any i, j)."""
         if len(c.steps) != 1 or len(c.subjects) != 1:
             return None
@@ -1341,8 +1351,7 @@ class Resolver:
         if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
             raise Problem(
                 "shape_error",
-                f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows "
-                f"{shape_str(got)}",
+                f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows {shape_str(got)}",
                 m,
             )
         pairs = tuple(
@@ -1382,7 +1391,9 @@ class Resolver:
 
 
 _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
-_CONTINUES = re.compile(r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)")
+_CONTINUES = re.compile(
+    r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
+)
 
 
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:
@@ -1394,7 +1405,7 @@ def _nodes(node: ast.Node) -> Iterator[ast.Node]:
 
 
 def _moment(node: ast.Node) -> bool:
-    """`\mathbb E[...]`, `\operatorname{Var}(...)`, `\operatorname{Cov}(...)` anywhere inside."""
+    r"""`\mathbb E[...]`, `\operatorname{Var}(...)`, `\operatorname{Cov}(...)` anywhere inside."""
     stack = [node]
     while stack:
         x = stack.pop()

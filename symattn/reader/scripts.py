@@ -66,7 +66,7 @@ def _subscript(
     if isinstance(base, ast.Group) and base.delim == "(":
         return ast.IndexedGroup(base, index, start=start, end=end)
     if isinstance(base, ast.Call) and base.parens and base.sub is None:
-        # `\operatorname{softmax}(S)_{ij}`: TeX sets the subscript after the parenthesis, on the value
+        # `\operatorname{softmax}(S)_{ij}`: TeX sets the subscript after the parenthesis
         group = ast.Group((base,), "(", start=base.start, end=base.end)
         return ast.IndexedGroup(group, index, start=start, end=end)
     if isinstance(base, ast.Transpose | ast.HeadSup | ast.Power):

@@ -20,13 +20,13 @@ from symattn.expr import (
     Dot,
     Entry,
     FromColumn,
-    Ones,
     HeadSym,
     MatAdd,
     MatExpr,
     MatMul,
     MatSum,
     MatSym,
+    Ones,
     Row,
     RowBlock,
     Scale,
@@ -360,7 +360,7 @@ class Terms:
         return acc
 
     def _note_shift(self, factors: tuple[ast.Expr, ...]) -> None:
-        """`c\mathbf 1_n^{\mathsf T}` with `c` a letter not in scope: c is a column of numbers
+        r"""`c\mathbf 1_n^{\mathsf T}` with `c` a letter not in scope: c is a column of numbers
         `c_i`, one per row (the kernel's `FromColumn`), as long as the ones vector (a square
         shift; another length is then a shape error, never a silent guess that verifies)."""
         seqs: dict[str, sympy.Expr] | None = getattr(self.scope, "sequences", None)
@@ -560,7 +560,6 @@ class Terms:
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, h, count)
-
 
     def _concat_listed(self, node: ast.Call) -> sympy.Basic:
         """`Concat(Z^{(1)},Z^{(2)},Z^{(3)})`: every member of one family from head 1 to head
