@@ -188,7 +188,7 @@ _HYPOTHESIS = re.compile(
 def _mark_hypotheses(
     out: list[Any], spans: Sequence[tuple[MathSpan, list[int]]], text: str
 ) -> None:
-    """`suppose $\mathbf k_i=\mathbf v_i$`: an identity written after suppose / assume / let /
+    r"""`suppose $\mathbf k_i=\mathbf v_i$`: an identity written after suppose / assume / let /
     if / 假设 / 设 (and the like) is a hypothesis the text makes, not a claim it asserts; it is
     a premise and is not checked (it would be a false alarm to call it false)."""
     for s_idx, (span, idxs) in enumerate(spans):
