@@ -41,15 +41,10 @@ and never when NO_COLOR is set.
 # name -> (module that implements it, one-line help); only the command run is imported
 COMMANDS = {
     "derive": ("symattn.cli.derive", "build the derivations of the chapter to LaTeX/PDF"),
-    "check": ("symattn.check", "check the math of Markdown/LaTeX documents"),
+    "check": ("symattn.cli.check", "check the math of Markdown/LaTeX documents"),
     "prove": ("symattn.cli.prove", "prove one identity given in LaTeX"),
     "rules": ("symattn.cli.rules", "list and search the named identities"),
     "shapes": ("symattn.cli.shapes", "show the shape of each step of an expression"),
-}
-
-
-_EPILOGS = {
-    "check": "example:\n  symattn check chapter6.md    # exit 1 if a claim is false\n",
 }
 
 
@@ -72,7 +67,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             name,
             help=helptext,
             description=getattr(module, "DESCRIPTION", helptext),
-            epilog=getattr(module, "EPILOG", _EPILOGS.get(name)),
+            epilog=getattr(module, "EPILOG", None),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         try:

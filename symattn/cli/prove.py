@@ -1,7 +1,7 @@
 """`symattn prove`: one identity in LaTeX, read and decided as `symattn check` would.
 
-Imports the reader's --assume parser and cli.options/output; symattn.check through
-`import_optional` when the command runs. Must not import another command's module.
+Imports check (check_formula), the reader's --assume parser and cli.options/output; must not
+import another command's module.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from symattn.check import check_formula, format_diagnostic
 from symattn.cli.options import assuming, color_option, dims_options, format_option
 from symattn.cli.output import (
     FALSE,
@@ -17,7 +18,6 @@ from symattn.cli.output import (
     USAGE,
     Progress,
     emit_json,
-    import_optional,
     use_colour,
 )
 from symattn.reader.declarations import parse_assume
@@ -26,13 +26,12 @@ from symattn.reader.declarations import parse_assume
 def run(args: Any, out: TextIO | None = None) -> int:
     """`symattn prove`: 0 proved or checked, 1 false, a shape error or not proved, 2 unreadable."""
     out = out or sys.stdout
-    check = import_optional("symattn.check", "prove")
     progress = Progress(1, "proving")
     progress(1, args.formula[:60])
     try:
         equalities = parse_assume(args.assume)
         with assuming(equalities):
-            results = check.check_formula(args.formula, args.dims, assume=equalities)
+            results = check_formula(args.formula, args.dims, assume=equalities)
     finally:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
@@ -50,7 +49,7 @@ def run(args: Any, out: TextIO | None = None) -> int:
     else:
         colour = use_colour(out, args.color)
         for r in results:
-            out.write(check.format_diagnostic(r, colour) + "\n")
+            out.write(format_diagnostic(r, colour) + "\n")
     if not claims:
         sys.stderr.write(f"symattn prove: error: no claim to prove in {args.formula!r}\n")
     elif code != OK and args.format != "json":
@@ -67,7 +66,7 @@ def prove_exit_code(kinds: list[str]) -> int:
     >>> prove_exit_code(["verified"]), prove_exit_code(["false"]), prove_exit_code([])
     (0, 1, 2)
     """
-    if not kinds or "not-understood" in kinds or "error" in kinds:
+    if not kinds or {"not-understood", "error", "malformed"} & set(kinds):
         return USAGE
     return OK if all(k == "verified" for k in kinds) else FALSE
 

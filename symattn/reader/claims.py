@@ -16,7 +16,15 @@ from symattn.reader.scanner import MathSpan
 __all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]
 
 Status = Literal[
-    "pending", "proved", "shape_error", "not_understood", "declared", "prose", "internal_error"
+    "pending",
+    "proved",
+    "shape_error",
+    "not_understood",
+    "declared",
+    "prose",
+    "internal_error",
+    "malformed",
+    "unknown",
 ]
 Shape = tuple[sympy.Expr, sympy.Expr]
 
@@ -30,7 +38,9 @@ class ResolvedClaim:
     kernel still has to decide `pairs` (each `lhs = rhs`, under `defs` and the worked example's
     `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
     `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
-    A condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
+    `sign` = (M, strict) asks the kernel that every entry of M is > 0 (>= 0 when not strict):
+    how `a_{ij} > 0` is checked; `negated` marks `a \\ne b` (the kernel decides `a = b`). A
+    condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     """
 
@@ -48,6 +58,8 @@ class ResolvedClaim:
     hypotheses: tuple[sympy.Basic, ...] = ()
     conditions: tuple[sympy.Basic, ...] = ()
     attached: bool = False
+    sign: tuple[MatExpr, bool] | None = None
+    negated: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

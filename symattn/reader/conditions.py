@@ -119,11 +119,12 @@ _AFTER = re.compile(
     re.IGNORECASE,
 )
 _BEFORE = re.compile(
-    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|当|若|如果|对于)\s*$",
+    r"(?:\bfor(?:\s+(?:all|every|each|any))?|\bif|\bwhen|\bwhenever|\bgiven|\bassuming|"
+    r"\bsuppose|\blet|当|若|如果|对于|假设|设)\s*$",
     re.IGNORECASE,
 )
 _THEN = re.compile(
-    r"^\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
+    r"^\s*[)）]?\s*(?:时|的时候)?\s*[,，:：]?\s*(?:then|we have|有)?\s*[,，:：]?\s*$", re.IGNORECASE
 )
 
 
@@ -145,6 +146,7 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
             spans[-1][1].append(k)
         else:
             spans.append((c.span, [k]))
+    _mark_hypotheses(out, spans, text)
     for s_idx, (span, idxs) in enumerate(spans):
         for k in idxs:
             c = out[k]
@@ -175,6 +177,30 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
                 )
                 out[k] = dataclasses.replace(c, status="not_understood", message=msg)
     return out
+
+
+_HYPOTHESIS = re.compile(
+    r"(?:\bsuppose|\bassume|\blet|\bif|\bwhenever|假设|设|若|如果)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _mark_hypotheses(
+    out: list[Any], spans: Sequence[tuple[MathSpan, list[int]]], text: str
+) -> None:
+    r"""`suppose $\mathbf k_i=\mathbf v_i$`: an identity written after suppose / assume / let /
+    if / 假设 / 设 (and the like) is a hypothesis the text makes, not a claim it asserts; it is
+    a premise and is not checked (it would be a false alarm to call it false)."""
+    for s_idx, (span, idxs) in enumerate(spans):
+        before = _text_before(text, spans[s_idx - 1][0] if s_idx else None, span)
+        m = _HYPOTHESIS.search(before)
+        if m is None:
+            continue
+        for k in idxs:
+            c = out[k]
+            if c.status == "pending" and not c.conditions:
+                msg = f"a hypothesis (after '{m.group().strip()}'): assumed, not checked"
+                out[k] = dataclasses.replace(c, status="declared", message=msg, pairs=())
 
 
 def _end_offset(text: str, span: MathSpan) -> int:

@@ -18,6 +18,7 @@ CONVENTIONS: dict[str, tuple[sympy.Expr, sympy.Expr]] = {
     "K": (n, d_k),
     "V": (n, d_v),
     "A": (n, n),
+    "S": (n, n),
     "Z": (n, d_v),
     "O": (n, d),
     "W_Q": (d, d_k),

@@ -97,7 +97,9 @@ SIMPLE = {
     "qquad": ("QUAD", "qquad"),
     "R": ("REALS", "R"),
 }
-IGNORED = frozenset("displaystyle textstyle nonumber notag limits".split())
+IGNORED = frozenset("displaystyle textstyle nonumber notag limits hline".split())
+#: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
+PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag".split())
 SIZES = frozenset(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
@@ -106,7 +108,7 @@ FONTS = frozenset(
     "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
 )
 TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
-MATRICES = frozenset("bmatrix pmatrix".split())
+MATRICES = frozenset("bmatrix pmatrix array".split())
 TRANSPARENT_ENVS = frozenset("aligned".split())
 PUNCT = {
     "+": "PLUS",
@@ -191,6 +193,10 @@ class _Lexer:
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
+        elif c == ":" and self.in_script():
+            # `(AV)_{i,:}`: the colon of a row slice, all columns
+            self.emit("SYMBOL", "|colon", i, i + 1)
+            self.i += 1
         elif c in "=<>":
             self.emit("REL", c, i, i + 1)
             self.i += 1
@@ -200,6 +206,19 @@ class _Lexer:
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def in_script(self) -> bool:
+        """Inside the braces of a subscript (`_{i,:}`)."""
+        depth = 0
+        for k in range(len(self.out) - 1, -1, -1):
+            kind = self.out[k].kind
+            if kind == "RBRACE":
+                depth += 1
+            elif kind == "LBRACE":
+                if depth == 0:
+                    return k > 0 and self.out[k - 1].kind == "SUB"
+                depth -= 1
+        return False
 
     def number(self) -> None:
         i = self.i
@@ -269,6 +288,10 @@ class _Lexer:
             self.emit("FUNC", name, start, end)
         elif name in IGNORED:
             pass
+        elif name in ("bmod", "mod"):
+            self.emit("TIMES", "mod", start, end)
+        elif name in PROSE_GLYPHS:
+            self.emit("TEXT", name, start, end)
         elif name in IGNORED_WITH_ARG:
             self.braced_raw(name, start)
         elif name in SIZES:
@@ -311,10 +334,16 @@ class _Lexer:
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
+        if word == "mod":
+            # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
+            self.emit("TIMES", "mod", start, self.i)
+            return
         if name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
             self.emit("FUNC", word, start, self.i)
+        elif self.matrix_depth:
+            pass  # a row or column label of a table: prose, its cell stays empty
         else:
             self.emit("TEXT", inner, start, self.i)
 
@@ -338,6 +367,8 @@ class _Lexer:
             self.emit("REALS", "R", start, end)
         elif len(inner) == 1 and inner.isascii() and inner.isalpha():
             self.emit("SYMBOL", f"{name}|{inner}", start, end)
+        elif inner == "1" and name in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            self.emit("SYMBOL", f"{name}|1", start, end)  # the all-ones vector
         elif inner.startswith("\\") and inner[1:] in GREEK:
             self.emit("SYMBOL", f"{name}|{inner[1:]}", start, end)
         elif name in ("mathrm", "textbf") and _WORD.match(inner):
@@ -350,6 +381,9 @@ class _Lexer:
         end = self.i
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
+        if which == "begin" and env == "array":
+            self.braced_raw("array", start)  # the column spec {r|ccccc} says nothing about values
+            end = self.i
         if which == "begin":
             self.push(env, start)
             if env in MATRICES:

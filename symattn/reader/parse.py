@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader import ast
 from symattn.reader.lexer import MAX_NESTING, Tok, position_in, tokenize
+from symattn.reader.scripts import apply_scripts, call_sub, join_items, sum_range
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -266,8 +267,6 @@ class _Builder:
         return _Script(kids[0].type, kids[1], s, e)
 
     def r_postfix(self, kids: list[Any], s: int, e: int) -> ast.Expr:
-        from symattn.reader.scripts import apply_scripts
-
         return apply_scripts(self.expr(kids[0]), kids[1:], self.expr, self.fail, s)
 
     # -- groups ------------------------------------------------------------------------------
@@ -288,8 +287,6 @@ class _Builder:
     # -- named constructs --------------------------------------------------------------------
 
     def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call:
-        from symattn.reader.scripts import call_sub
-
         name = str(kids[0])
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
@@ -306,8 +303,6 @@ class _Builder:
         return ast.Sqrt(self.expr(kids[1]), start=s, end=e)
 
     def r_sum(self, kids: list[Any], s: int, e: int) -> ast.Sum:
-        from symattn.reader.scripts import sum_range
-
         var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
         return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
 
@@ -316,6 +311,8 @@ class _Builder:
         rows = list(kids[1:-1:2])
         if len(rows) > 1 and rows[-1] == [None]:
             rows.pop()  # a trailing \\ before \end
+        if env == "array":
+            rows = _without_labels(rows)
         for row in rows:
             if any(cell is None for cell in row):
                 raise self.fail(f"empty cell in \\begin{{{env}}}", s)
@@ -326,6 +323,15 @@ class _Builder:
 
     def r_cell(self, kids: list[Any], s: int, e: int) -> ast.Expr | None:
         return self.expr(kids[0]) if kids else None
+
+
+def _without_labels(rows: list[list[Any]]) -> list[list[Any]]:
+    """A table's header row and label column (all `\\text`, so all empty here) are prose."""
+    if len(rows) > 1 and all(cell is None for cell in rows[0]):
+        rows = rows[1:]
+    if rows and all(len(r) > 1 and r[0] is None for r in rows):
+        rows = [r[1:] for r in rows]
+    return rows
 
 
 def _first_start(kids: list[Any]) -> int:
@@ -339,6 +345,5 @@ def _first_start(kids: list[Any]) -> int:
 
 
 def _join_items(kids: list[Any], token_class: type, fail: Callable[[str, int], ParseError]) -> Any:
-    from symattn.reader.scripts import join_items
 
     return join_items(kids, token_class, fail)

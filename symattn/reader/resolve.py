@@ -16,13 +16,16 @@ import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, assume, dim, dims_equal, shape_str
 from symattn.kernel.errors import DimError, ParseError, ShapeError, SymattnError
-from symattn.kernel.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index
+from symattn.kernel.expr import Dot, Entry, HeadSym, MatExpr, MatSym, Row, index, walk
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within, rel_text
 from symattn.reader.conventions import CONVENTIONS, FAMILIES
-from symattn.reader.scanner import MathSpan
+from symattn.reader.literals import LiteralProblem, entry_pairs
+from symattn.reader.notes import blank_notes
+from symattn.reader.parse import parse_formula
+from symattn.reader.scanner import MathSpan, scan
 from symattn.reader.size_relations import (
     SizeContext,
     close_sizes,
@@ -62,6 +65,7 @@ class _Name:
     head: sympy.Symbol | None = None
     definition: MatExpr | None = None
     label: str = ""
+    mask: bool = False
 
 
 @dataclass
@@ -72,6 +76,7 @@ class _Layer:
     bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     orient: dict[str, str] = field(default_factory=dict)
+    literals: dict[str, sympy.Matrix] = field(default_factory=dict)
     line: int = 0
 
 
@@ -106,6 +111,10 @@ class Resolver:
         self.section = 0
         self.line = 0
         self._memo: tuple[Any, SizeContext] | None = None
+        self._relation_section: dict[sympy.Symbol, int] = {}
+        self._cases: dict[str, dict[str, sympy.Basic]] = {}
+        self.sequences: dict[str, sympy.Expr] = {}
+        self._open_case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]] | None = None
         self.terms = Terms(self)
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
@@ -209,6 +218,35 @@ class Resolver:
             names |= set(layer.names) | {f"{k}^(h)" for k in layer.families}
         return sorted(names)
 
+    def literals(self) -> dict[str, sympy.Matrix]:
+        """The matrices written out in the worked example in force, by name."""
+        out: dict[str, sympy.Matrix] = {}
+        for layer in self.layers:
+            out.update(layer.literals)
+        return out
+
+    def _pending(
+        self,
+        span: MathSpan,
+        start: int,
+        end: int,
+        pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...],
+    ) -> ResolvedClaim:
+        """A claim for the kernel; one that reaches a matrix written out in the worked example
+        goes entry by entry, with the written values (`reader.literals`)."""
+        defs = self.defs()
+        literals = self.literals()
+        if literals:
+            out: list[tuple[sympy.Basic, sympy.Basic]] = []
+            for lhs, rhs in pairs:
+                try:
+                    got = entry_pairs(lhs, rhs, defs, literals)
+                except LiteralProblem as e:
+                    raise not_understood(f"{e} (a matrix written out is in force)", None) from None
+                out.extend(got if got is not None else [(lhs, rhs)])
+            pairs = tuple(out)
+        return new_claim(span, start, end, "pending", pairs=pairs, defs=defs)
+
     def defs(self) -> dict[sympy.Basic, MatExpr]:
         """Every definition in force, keyed by the defined symbol, with the example's sizes."""
         out: dict[sympy.Basic, MatExpr] = {}
@@ -220,19 +258,58 @@ class Resolver:
                 if entry.definition is not None and entry.head is not None:
                     sym = HeadSym(key, entry.head, *entry.shape)
                     out[self.bind(sym)] = self.bind(entry.definition)
+        out.update(self._head_defs(out))
+        return out
+
+    def _head_defs(self, defs: dict[sympy.Basic, MatExpr]) -> dict[sympy.Basic, MatExpr]:
+        r"""`A^{(h)}` with no definition of its own, after `A = \operatorname{softmax}(QK^T/
+        \sqrt{d_k})` and the document's `Q^{(h)}`, `K^{(h)}`: head h's A is A's definition with
+        head h's Q and K (what the superscript means: "everything carrying the head's
+        number"). Only when every matrix of that definition has a head family the document
+        declared or defined, so no head is made up from a convention alone."""
+        out: dict[sympy.Basic, MatExpr] = {}
+        for key in FAMILIES:
+            fam = self.lookup(key, True)
+            single = self.lookup(key)
+            if fam is None or fam.definition is not None or single is None:
+                continue
+            if single.definition is None:
+                continue
+            swap: dict[sympy.Basic, sympy.Basic] = {}
+            ok = True
+            for x in walk(single.definition):
+                if not isinstance(x, MatSym):
+                    continue
+                member = self.lookup(x.name, True)
+                if member is None or member.origin == "convention":
+                    ok = False
+                    break
+                swap[x] = HeadSym(x.name, _H, *member.shape)
+            if ok and swap:
+                sym = self.bind(HeadSym(key, _H, *fam.shape))
+                if sym not in defs:
+                    out[sym] = self.bind(single.definition.xreplace(swap))
         return out
 
     # ---- spans and claims ------------------------------------------------------------------
 
     def resolve_span(self, span: MathSpan) -> list[ResolvedClaim]:
         """Every claim of one span, in order; never raises for what the span says."""
-        from symattn.reader.parse import parse_formula
 
         self._enter(span.start.line)
+        span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parse_formula(span.body)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
+            if _malformed(err.message):
+                msg = f"malformed LaTeX: {err.message}"
+                return [new_claim(span, 0, len(span.body), "malformed", msg, where=(off, off + 1))]
+            if _TABLE.fullmatch(span.body):
+                return [new_claim(span, 0, len(span.body), "prose", "a table, not a claim")]
+            rows = self._rows(span)
+            if rows is not None:
+                return rows
             msg = f"cannot read the formula: {err.message}"
             return [new_claim(span, 0, len(span.body), "not_understood", msg, where=(off, off + 1))]
         if _count_nodes(formula) > _MAX_NODES:
@@ -241,7 +318,13 @@ class Resolver:
         out: list[ResolvedClaim] = []
         for item in _claims_of(formula.items):
             with assume(**self.assumptions):
-                claims = self._resolve_claim(span, item)
+                claims = self._resolve_claim(span, item, display=span.display)
+            out.extend(self._decorate(claims))
+        return attach_within(out)
+
+    def _decorate(self, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
+        out = []
+        if True:
             for claim in claims:
                 if self.assumptions:
                     claim = dataclasses.replace(claim, assumptions=dict(self.assumptions))
@@ -250,10 +333,68 @@ class Resolver:
                     text = ", ".join(f"{k} = {v}" for k, v in b.items())
                     claim = dataclasses.replace(claim, context=f"worked example: {text}")
                 out.append(claim)
+        return out
+
+    def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:
+        """An alignment the checker cannot read as a whole, read row by row: a row it cannot
+        read is `not understood` and so is the one link that starts from it; every other link
+        of the chain is still checked (a wrong step after an unreadable row is still caught).
+        Each link is a claim about its own two sides, so reading rows apart adds none."""
+
+        body = span.body
+        rows = _split_rows(body)
+        if len(rows) < 2:
+            return None
+        out: list[ResolvedClaim] = []
+        prev: ast.Node | None = None
+        for a, b in rows:
+            text = _only(body, a, b)
+            cont = _CONTINUES.match(body, a)
+            if cont is not None and cont.end() > a and cont.group(1):
+                at = cont.start(1)  # `&\\quad =` becomes `x      =`: a placeholder left side
+                text = text[:at] + "x" + " " * (cont.end() - at - 1) + text[cont.end() :]
+            try:
+                formula = parse_formula(text)
+            except ParseError as err:
+                msg = f"cannot read this row: {err.message}"
+                out.append(new_claim(span, a, max(a + 1, b), "not_understood", msg))
+                prev = None
+                continue
+            items = list(_claims_of(formula.items))
+            for k, item in enumerate(items):
+                with assume(**self.assumptions):
+                    if k == 0 and cont is not None and cont.group(1) and item.steps:
+                        claims = self._continue(span, prev, item)
+                    else:
+                        claims = self._resolve_claim(span, item, display=span.display)
+                out.extend(self._decorate(claims))
+            last = items[-1] if items else None
+            prev = last.steps[-1].rhs if last is not None and last.steps else None
         return attach_within(out)
 
-    def _resolve_claim(self, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim]:
+    def _continue(
+        self, span: MathSpan, prev: ast.Node | None, item: ast.Claim
+    ) -> list[ResolvedClaim]:
+        out = []
+        left = prev
+        for step in item.steps:
+            if left is None:
+                msg = "this link starts from a row the checker cannot read"
+                out.append(new_claim(span, step.start, step.end, "not_understood", msg))
+            else:
+                out.append(self._link(span, left, step, first=False))
+            left = step.rhs
+        return out
+
+    def _resolve_claim(
+        self, span: MathSpan, c: ast.Claim, display: bool = False
+    ) -> list[ResolvedClaim]:
+        open_case, self._open_case = self._open_case, None
         if not c.steps:
+            if display:
+                bad = self._ill_typed(span, c)
+                if bad is not None:
+                    return [bad]
             return [new_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
         if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
@@ -261,17 +402,93 @@ class Resolver:
         if c.steps[0].rel == "in":
             return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
         if all(step.rel in ORDER for step in c.steps):
+            if open_case is not None:
+                case = self._case_condition(span, c, open_case)
+                if case is not None:
+                    return [case]
             return [self._condition(span, c)]
         if all(step.rel == "=" for step in c.steps):
             chain = self._size_chain(span, c)
             if chain is not None:
                 return chain
+            about = self._index_equation(span, c)
+            if about is not None:
+                return [about]
+            seq = self._sequence_definition(span, c)
+            if seq is not None:
+                return [seq]
         out = []
         left: ast.Node = c.subjects[0]
         for k, step in enumerate(c.steps):
             out.append(self._link(span, left, step, first=k == 0))
             left = step.rhs
         return out
+
+    def _ill_typed(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """A display formula that is only an expression (`$$QK$$`) claims that it means
+        something: one that does not typecheck is a shape error. One the checker cannot read
+        stays a mention (it says nothing the checker could hold against it)."""
+        for subject in c.subjects:
+            if isinstance(subject, ast.Dots):
+                continue
+            try:
+                self.terms.term(subject)
+            except Problem as p:
+                if p.status == "shape_error":
+                    return new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
+            except ShapeError as e:
+                return new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+            except (SymattnError, RecursionError):
+                continue
+        return None
+
+    def _index_equation(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        """`j=i` (the sum stops at j=i), `h=1` (of `h=1,\\ldots,H`), `i \bmod 2 = 0`: an
+        equation between indices names a position or a condition; it claims nothing."""
+        members = [*c.subjects, *(step.rhs for step in c.steps)]
+        for m in members:
+            for x in _nodes(m):
+                if (
+                    isinstance(x, ast.Symbol)
+                    and plain_name(x) not in self.dims
+                    and not (
+                        len(x.name) == 1 and x.name.islower() and x.sub is None and x.font is None
+                    )
+                ):
+                    return None  # a matrix, a vector or a name: not only indices
+        values = []
+        for m in members:
+            try:
+                values.append(self.terms.index_term(m))
+            except (Problem, SymattnError):
+                return None
+        dims = set(self.dims.values()) | set(self.bindings)
+        free = set().union(*(v.free_symbols for v in values)) - dims
+        if not free:
+            return None
+        msg = "an equation between indices (a position or a condition), not a claim"
+        return new_claim(span, c.start, c.end, "prose", msg)
+
+    def _sequence_definition(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        r"""`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
+        defined here, a sequence of numbers (one per position); a premise, never checked."""
+        left = c.subjects[0]
+        if not (
+            len(c.steps) == 1
+            and isinstance(left, ast.Symbol)
+            and left.font is None
+            and len(left.name) == 1
+            and left.name.islower()
+            and isinstance(left.sub, ast.Symbol)
+            and left.sub.sub is None
+            and left.name not in self.dims
+            and self.lookup(left.name.upper()) is None
+            and left.name not in self.sequences
+        ):
+            return None
+        self.sequences[left.name] = self.dims["n"]
+        msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
+        return new_claim(span, c.start, c.end, "declared", msg)
 
     def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
         try:
@@ -300,9 +517,18 @@ class Resolver:
         start, end = left.start, step.rhs.end
         if step.rel == "in":
             return self._declaration(span, left, step)
+        if step.rel == "neq":
+            return self._not_equal(span, left, step, start, end)
         if step.rel != "=":
             msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
             return new_claim(span, start, end, "not_understood", msg, where=(start, end))
+
+        if _moment(left) or _moment(step.rhs):
+            msg = (
+                "a moment of random variables (\\mathbb E, Var): the kernel has no "
+                "probability, so this is not decided"
+            )
+            return new_claim(span, start, end, "unknown", msg)
 
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
@@ -326,7 +552,22 @@ class Resolver:
                     "a scalar stands only for a 1 × 1 matrix",
                     None,
                 )
-            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return self._pending(span, start, end, ((lhs, rhs),))
+
+        return self._guard(span, start, end, run)
+
+    def _not_equal(
+        self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int
+    ) -> ResolvedClaim:
+        """`a \ne b`: the kernel decides `a = b`; a counterexample verifies the claim, a proof
+        that they are equal makes it false, anything else leaves it undecided."""
+
+        def run() -> ResolvedClaim:
+            lhs, rhs = as_comparable(self.terms.term(left), self.terms.term(step.rhs))
+            if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+                raise not_understood("\\ne between a matrix and a scalar", step)
+            claim = self._pending(span, start, end, ((lhs, rhs),))
+            return dataclasses.replace(claim, negated=True)
 
         return self._guard(span, start, end, run)
 
@@ -340,14 +581,102 @@ class Resolver:
                 return self._bind_dims(
                     {self.dims[name]: sympy.Integer(int(right.text))}, span, left
                 )
+        case = self._case(span, left, right, start, end)
+        if case is not None:
+            return case
         if name is not None and _looks_like_matrix(name):
             return self._define(span, name, None, right, start, end)
+        row_of = self._row_definition(left, right)
+        if row_of is not None:
+            assert isinstance(right, ast.IndexedGroup)
+            return self._define(span, row_of, None, right.group, start, end)
         if isinstance(left, ast.HeadSup):
             fam = plain_name(left.operand)
             head = _head_symbol(left.head)
             if fam is not None and head is not None and _looks_like_matrix(fam):
                 return self._define(span, fam, head, right, start, end)
         return None
+
+    # ---- a matrix defined by cases: the additive causal mask ----------------------------------
+
+    def _case(
+        self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+    ) -> ResolvedClaim | None:
+        r"""`M_{ij}=0` or `M_{ij}=-\infty` for a capital not in scope: one case of a definition
+        whose condition follows (`for $j\le i$`); see `_case_condition`."""
+        if not (
+            isinstance(left, ast.Symbol)
+            and left.font in KEEP_FONTS
+            and len(left.name) == 1
+            and left.name.isupper()
+            and self.lookup(left.name) is None
+            and isinstance(left.sub, ast.Product)
+            and len(left.sub.factors) == 2
+            and all(isinstance(f, ast.Symbol) and f.sub is None for f in left.sub.factors)
+        ):
+            return None
+        if isinstance(right, ast.Number) and right.text == "0":
+            value = "0"
+        elif (
+            isinstance(right, ast.Neg)
+            and isinstance(right.operand, ast.Symbol)
+            and right.operand.name == "infty"
+        ):
+            value = "-inf"
+        else:
+            return None
+        names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
+        i, j = index(names[0]), index(names[1])
+        self._open_case = (left.name, value, (i, j))
+        msg = f"a case of the definition of {left.name} (its condition follows)"
+        return new_claim(span, start, end, "declared", msg)
+
+    def _case_condition(
+        self, span: MathSpan, c: ast.Claim, case: tuple[str, str, tuple[sympy.Symbol, sympy.Symbol]]
+    ) -> ResolvedClaim | None:
+        r"""The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
+        for `j>i` make M the additive causal mask: `S + M` is then the kernel's
+        `CausalMask(S)` (S where j ≤ i, -∞ above the diagonal), exactly the same matrix."""
+        name, value, (i, j) = case
+        claim = self._condition(span, c)
+        if claim.status != "declared" or len(claim.conditions) != 1:
+            return None
+        (rel,) = claim.conditions
+        cases = self._cases.setdefault(name, {})
+        cases[value] = rel
+        if set(cases) == {"0", "-inf"}:
+            below = cases["0"].canonical == sympy.Le(j, i).canonical
+            above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
+            if below and above:
+                n = self.dims["n"]
+                entry = _Name((n, n), "defined", self.section, self.line, mask=True)
+                self._top().names[name] = entry
+                msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
+                return new_claim(span, c.start, c.end, "declared", msg)
+        msg = f"the condition of a case of {name}: {claim.message}"
+        return new_claim(span, c.start, c.end, "declared", msg)
+
+    def _row_definition(self, left: ast.Node, right: ast.Node) -> str | None:
+        """`z_i = (AV)_{i,:}` defines Z = AV row by row, unless Z is defined in this section
+        (then it is an identity to prove): the same index on both sides, every row at once."""
+        if not (
+            isinstance(left, ast.Symbol)
+            and left.font in KEEP_FONTS
+            and len(left.name) == 1
+            and left.name.islower()
+            and isinstance(left.sub, ast.Symbol)
+            and isinstance(right, ast.IndexedGroup)
+            and isinstance(right.index, ast.Seq)
+            and len(right.index.items) == 2
+            and right.index.items[1] == ast.Symbol("colon", start=0, end=0)
+            and right.index.items[0] == left.sub
+        ):
+            return None
+        name = left.name.upper()
+        current = self.lookup(name)
+        if current is not None and current.definition is not None and self._local(current):
+            return None
+        return name
 
     def _define(
         self,
@@ -366,7 +695,7 @@ class Resolver:
         here = current is not None and current.definition is not None and self._local(current)
         if current is not None and here:
             lhs = self.terms.named(name, head, current)
-            return new_claim(span, start, end, "pending", pairs=((lhs, rhs),), defs=self.defs())
+            return self._pending(span, start, end, ((lhs, rhs),))
         label = f"{name}^({head})" if family else name
         shape = rhs.shape
         new = _Name(shape, "defined", self.section, self.line, family, _H if family else None)
@@ -407,6 +736,7 @@ class Resolver:
         if usable and lhs not in doc.relations and lhs not in self.bindings:
             assert isinstance(lhs, sympy.Symbol) and isinstance(rhs, sympy.Expr)
             doc.relations[lhs] = rhs
+            self._relation_section[lhs] = self.section
             problems = self._context().problems
             if problems:
                 del doc.relations[lhs]
@@ -500,7 +830,10 @@ class Resolver:
         self, span: MathSpan, members: Sequence[ast.Node], sizes: list[sympy.Expr]
     ) -> list[ResolvedClaim]:
         value = next(r for r in sizes if not r.free_symbols)
-        top = self._top()
+        plain_sizes = [
+            r for r, m in zip(sizes, members, strict=True) if isinstance(r, sympy.Symbol)
+        ]
+        top = self._rebound(dict.fromkeys(plain_sizes, value))
         if top.kind != "example":
             top = _Layer("example", line=self.line)
             self.layers.append(top)
@@ -529,6 +862,8 @@ class Resolver:
                 top.bindings[sym] = size_value(sol, f"{plain(r)} = {value}", node)
             notes.append(f"{sym} = {plain(sol)}")
         problems = self._context().problems
+        if problems and self._drop_earlier_relations():
+            problems = self._context().problems
         if problems:
             raise Problem(
                 "shape_error", f"these sizes contradict the worked example: {problems[0]}", None
@@ -594,6 +929,7 @@ class Resolver:
                     right,
                 )
             doc.relations[sym] = sol
+            self._relation_section[sym] = self.section
             problems = self._context().problems
             if problems:
                 raise Problem(
@@ -601,6 +937,19 @@ class Resolver:
                 )
             out.append(new_claim(span, start, end, "declared", f"{text}: assumed from here on"))
         return out
+
+    def _drop_earlier_relations(self) -> bool:
+        """A worked example in a later section sets its own sizes: relations between sizes
+        stated inside an earlier section (`Hd_v = d` in 6.5) give way to it from here on, where
+        in their own section, or stated before the first heading (for the whole document), a
+        contradiction stays a shape error. Dropping a relation only makes
+        fewer shapes equal, so it can turn a verdict into a shape error, never into verified."""
+        doc = self.layers[1]
+        old = [x for x, sec in self._relation_section.items() if 0 < sec < self.section]
+        for x in old:
+            doc.relations.pop(x, None)
+            del self._relation_section[x]
+        return bool(old)
 
     @property
     def assumptions_sym(self) -> set[sympy.Symbol]:
@@ -620,6 +969,9 @@ class Resolver:
             try:
                 values.append(self.terms.index_term(m))
             except Problem:
+                sign = self._sign_claim(span, c)
+                if sign is not None:
+                    return sign
                 msg = (
                     f"relation '{REL_TEXT.get(c.steps[0].rel, c.steps[0].rel)}' is read only "
                     "between indices (j > i, i < j, j \\ge i+1), not checked as a claim"
@@ -649,6 +1001,25 @@ class Resolver:
             conditions=tuple(relations) or (sympy.true,),
         )
 
+    def _sign_claim(self, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+        r"""`a_{ij} > 0` (also `\ge`, `0 < a_{ij}`): the sign of an entry, for the kernel's
+        sign facts on every entry of the matrix (which implies it for any i, j)."""
+        if len(c.steps) != 1 or len(c.subjects) != 1:
+            return None
+        left, rel, right = c.subjects[0], c.steps[0].rel, c.steps[0].rhs
+        if isinstance(left, ast.Number) and left.text == "0" and rel in ("<", "le"):
+            left, right, rel = right, left, {"<": ">", "le": "ge"}[rel]
+        if rel not in (">", "ge") or not (isinstance(right, ast.Number) and right.text == "0"):
+            return None
+        try:
+            entry = self.terms.term(left)
+        except (Problem, SymattnError):
+            return None
+        if not isinstance(entry, Entry):
+            return None
+        claim = new_claim(span, c.start, c.end, "pending", defs=self.defs())
+        return dataclasses.replace(claim, sign=(entry.matrix, rel == ">"))
+
     def _sizes_only(self, e: sympy.Basic) -> bool:
         """A scalar made of dims and numbers only, with at least one dim (`p_o/h`)."""
         if isinstance(e, MatExpr) or not isinstance(e, sympy.Expr) or e.has(Entry, Dot):
@@ -656,10 +1027,26 @@ class Resolver:
         names = {s.name for s in e.free_symbols if isinstance(s, sympy.Symbol)}
         return bool(names) and names <= set(self.dims)
 
+    def _rebound(self, new: dict[sympy.Symbol, Any]) -> _Layer:
+        """The layer for new values: `n = 7` after `n = 5` opens a new example with the other
+        sizes; what the old one declared or defined at n = 5 (Q at 5 rows, a 5 × 5 table for
+        A) is not carried, since it depends on the old value."""
+        top = self._top()
+        if top.kind == "example" and any(top.bindings.get(k, v) != v for k, v in new.items()):
+            carried: dict[sympy.Symbol, sympy.Integer] = {}
+            for layer in self.layers:
+                if layer.kind == "example":
+                    carried.update({k: v for k, v in layer.bindings.items() if k not in new})
+            self._close_example()
+            top = _Layer("example", line=self.line)
+            top.bindings = carried
+            self.layers.append(top)
+        return top
+
     def _bind_dims(
         self, new: dict[sympy.Symbol, sympy.Integer], span: MathSpan, node: ast.Node
     ) -> ResolvedClaim:
-        top = self._top()
+        top = self._rebound(new)
         if top.kind != "example":
             top = _Layer("example", line=self.line)
             self.layers.append(top)
@@ -907,6 +1294,8 @@ class Resolver:
     def _stack_claim(
         self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
     ) -> ResolvedClaim:
+        if any(len(row) != 1 for row in m.rows):
+            return self._entries_claim(span, left, m, start, end)
         lhs = self.terms.term(left)
         if not isinstance(lhs, MatExpr):
             raise not_understood("a matrix written out is compared only with a matrix", left)
@@ -933,7 +1322,135 @@ class Resolver:
                     m.rows[k - 1][0],
                 )
             pairs.append((lhs.row(k), cell))
-        return new_claim(span, start, end, "pending", pairs=tuple(pairs), defs=self.defs())
+        return self._pending(span, start, end, tuple(pairs))
+
+    def _entries_claim(
+        self, span: MathSpan, left: ast.Node, m: ast.Matrix, start: int, end: int
+    ) -> ResolvedClaim:
+        r"""`M = [cells]` written entry by entry (a `bmatrix`, or an `array` table whose labels
+        are prose): each cell is a claim about an entry, `(QK^T)_{11} = q_1\cdot k_1`; a name
+        not defined in this section with only numbers in its cells is a definition by its
+        entries, kept for the claims of the worked example (`A` = the table of weights)."""
+        width = len(m.rows[0])
+        if any(len(row) != width for row in m.rows):
+            raise not_understood("the rows of the matrix have different lengths", m)
+        cells = [[self.terms.term(c) for c in row] for row in m.rows]
+        if any(isinstance(c, MatExpr) for row in cells for c in row):
+            raise not_understood("a matrix of blocks is not checked", m)
+        name = plain_name(left)
+        current = self.lookup(name) if name is not None else None
+        numeric = all(not c.free_symbols for row in cells for c in row)
+        if name is not None and _looks_like_matrix(name) and numeric:
+            if current is None or not (current.definition is not None and self._local(current)):
+                return self._define_literal(span, name, current, cells, left, start, end)
+        lhs = self.terms.term(left)
+        if not isinstance(lhs, MatExpr):
+            raise not_understood("a matrix written out is compared only with a matrix", left)
+        got = (len(cells), width)
+        if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
+            raise Problem(
+                "shape_error",
+                f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows {shape_str(got)}",
+                m,
+            )
+        pairs = tuple(
+            (Entry(lhs, r, c), cells[r - 1][c - 1])
+            for r in range(1, got[0] + 1)
+            for c in range(1, got[1] + 1)
+        )
+        return self._pending(span, start, end, pairs)
+
+    def _define_literal(
+        self,
+        span: MathSpan,
+        name: str,
+        current: _Name | None,
+        cells: list[list[sympy.Basic]],
+        left: ast.Node,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        shape = (sympy.Integer(len(cells)), sympy.Integer(len(cells[0])))
+        if current is not None and not _same_shape(self._bind_shape(current.shape), shape):
+            raise Problem(
+                "shape_error",
+                f"{name} is {shape_str(self._bind_shape(current.shape))} here, "
+                f"but the matrix shows {shape_str(shape)}",
+                left,
+            )
+        top = self._top()
+        if top.kind != "example":
+            top = _Layer("example", line=self.line)
+            self.layers.append(top)
+        top.literals[name] = sympy.Matrix(cells)
+        if current is None:
+            top.names[name] = _Name(shape, "declared", self.section, self.line)
+        msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
+        return new_claim(span, start, end, "declared", msg)
+
+
+_TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
+_CONTINUES = re.compile(
+    r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
+)
+
+
+def _nodes(node: ast.Node) -> Iterator[ast.Node]:
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(ast.children(x))
+
+
+def _moment(node: ast.Node) -> bool:
+    r"""`\mathbb E[...]`, `\operatorname{Var}(...)`, `\operatorname{Cov}(...)` anywhere inside."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol) and x.name == "E" and x.font == "mathbb":
+            return True
+        if isinstance(x, ast.Call) and x.name.lower() in ("var", "cov", "e"):
+            return True
+        stack.extend(ast.children(x))
+    return False
+
+
+def _malformed(message: str) -> bool:
+    """Unbalanced braces or environments: TeX itself would stop there (parentheses, which TeX
+    does not pair, are only unreadable)."""
+    return message.startswith(("unbalanced '{'", "unbalanced '}'", "unbalanced \\"))
+
+
+def _split_rows(body: str) -> list[tuple[int, int]]:
+    """Offsets of the rows of an alignment: split at `\\\\` outside braces and environments."""
+    rows, start, depth, k = [], 0, 0, 0
+    while k < len(body):
+        c = body[k]
+        if c == "\\":
+            if body.startswith("\\\\", k) and depth == 0:
+                rows.append((start, k))
+                start = k + 2
+                k += 2
+                continue
+            if body.startswith("\\begin", k):
+                depth += 1
+            elif body.startswith("\\end", k):
+                depth -= 1
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        k += 1
+    rows.append((start, len(body)))
+    return [(a, b) for a, b in rows if body[a:b].strip()]
+
+
+def _only(body: str, a: int, b: int) -> str:
+    """The body with everything outside [a, b) blanked (newlines kept, so offsets hold)."""
+    return "".join(c if a <= k < b or c == "\n" else " " for k, c in enumerate(body))
 
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:
@@ -1005,7 +1522,6 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
     >>> [c.status for c in out]
     ['proved', 'prose']
     """
-    from symattn.reader.scanner import scan
 
     resolver = Resolver(section_lines(text))
     out: list[ResolvedClaim | object] = []

@@ -65,6 +65,10 @@ def _subscript(
         return replace(base, sub=index, end=end)
     if isinstance(base, ast.Group) and base.delim == "(":
         return ast.IndexedGroup(base, index, start=start, end=end)
+    if isinstance(base, ast.Call) and base.parens and base.sub is None:
+        # `\operatorname{softmax}(S)_{ij}`: TeX sets the subscript after the parenthesis
+        group = ast.Group((base,), "(", start=base.start, end=base.end)
+        return ast.IndexedGroup(group, index, start=start, end=end)
     if isinstance(base, ast.Transpose | ast.HeadSup | ast.Power):
         # x^a_b renders as x_b^a: the subscript belongs to the letter.
         inner = base.operand if not isinstance(base, ast.Power) else base.base
@@ -91,7 +95,27 @@ def _superscript(
         return ast.Reals(_shape(sup), start=start, end=end)
     if isinstance(sup, ast.Group) and sup.delim == "(" and len(sup.items) == 1:
         return ast.HeadSup(base, sup.items[0], start=start, end=end)
+    if (
+        isinstance(sup, ast.Product)
+        and len(sup.factors) == 2
+        and isinstance(sup.factors[0], ast.Group)
+        and sup.factors[0].delim == "("
+        and len(sup.factors[0].items) == 1
+        and _is_t(sup.factors[1])
+    ):
+        # `K^{(h)\mathsf T}`: head h of K, transposed (as `(K^{(h)})^{\mathsf T}`)
+        head = ast.HeadSup(base, sup.factors[0].items[0], start=start, end=end)
+        return ast.Transpose(head, "T", start=start, end=end)
     return ast.Power(base, sup, start=start, end=end)
+
+
+def _is_t(node: ast.Expr) -> bool:
+    return (
+        isinstance(node, ast.Symbol)
+        and node.name == "T"
+        and node.sub is None
+        and node.font in (None, "mathsf", "mathrm")
+    )
 
 
 def _kinds(arg: Any) -> set[str]:

@@ -19,12 +19,14 @@ from symattn.kernel.expr import (
     Concat,
     Dot,
     Entry,
+    FromColumn,
     HeadSym,
     MatAdd,
     MatExpr,
     MatMul,
     MatSum,
     MatSym,
+    Ones,
     Row,
     RowBlock,
     Scale,
@@ -194,7 +196,20 @@ class Terms:
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):
             return sympy.Mul(*(self.index_term(f) for f in node.factors))
+        if isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1:
+            return self.index_term(node.items[0])  # `(h-1)d_v+u`
+        if isinstance(node, ast.Mul) and set(node.ops) <= {"mod", "cdot", "times"}:
+            return chain_scalar(node, [self.index_term(f) for f in node.factors])
+        if isinstance(node, ast.Neg):
+            return -self.index_term(node.operand)
         raise not_understood("an index must be a letter, a number or a size", node)
+
+    def entry_indices(self, sub: ast.Node) -> list[sympy.Expr]:
+        """The two indices of an entry; `_{11}`, `_{23}` (two digits, as the printer writes
+        explicit entries) are two one-digit indices, since an entry needs two."""
+        if isinstance(sub, ast.Number) and len(sub.text) == 2 and "0" not in sub.text:
+            return [sympy.Integer(int(c)) for c in sub.text]
+        return self.indices(sub)
 
     def indices(self, sub: ast.Node) -> list[sympy.Expr]:
         """The indices of a subscript: `ij`, `i,j`, `i+1`."""
@@ -215,6 +230,13 @@ class Terms:
         return self.scope.bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
 
     def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            if node.sub is None:
+                raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
+            return Ones(self.dim_term(node.sub), 1)  # `\mathbf 1_n`, the column of n ones
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if node.sub is None and node.font is None and node.name in seqs:
+            return FromColumn(node.name, seqs[node.name], 1)
         name = plain_name(node)
         if name is not None:
             if name in self.scope.dims:
@@ -231,11 +253,19 @@ class Terms:
         base = node.name
         assert node.sub is not None
         idx = self.indices(node.sub)
+        if base == "delta" and len(idx) == 2 and node.font is None:
+            return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
         entry = self.scope.lookup(matrix_name)
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if entry is None and base in seqs and len(idx) == 1 and node.font is None:
+            # `c_i`, term i of a sequence the text uses as a column (`c\mathbf 1_n^T`)
+            return Entry(FromColumn(base, seqs[base], 1), idx[0], 1)
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
+        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m)):
+            idx = self.entry_indices(node.sub)
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
@@ -260,6 +290,15 @@ class Terms:
         return UnknownName(msg, node, label, near)
 
     def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
+        op = node.operand
+        if (
+            isinstance(op, ast.Symbol)
+            and op.sub is not None
+            and len(op.name) == 1
+            and op.name != "W"
+            and self.scope.lookup(plain_name(op) or "", True) is None
+        ):
+            return self._head_indexed(node, op)
         fam = plain_name(node.operand)
         head = self.index_term(node.head)
         lookup = self.scope.lookup
@@ -273,6 +312,23 @@ class Terms:
             raise UnknownName(msg, node, f"{text}^{{(h)}}", [])
         return self.named(fam, head, entry)
 
+    def _head_indexed(self, node: ast.HeadSup, op: ast.Symbol) -> sympy.Basic:
+        """`z^{(h)}_i` is row i of `Z^{(h)}`, `Z^{(h)}_{iu}` and `a^{(h)}_{ij}` are entries:
+        the letters of a head family read as those of a matrix (`q_i`, `Q_{ir}`, `a_{ij}`)."""
+        assert op.sub is not None
+        letter = op.name.upper()
+        bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
+        member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        assert isinstance(member, MatExpr)
+        idx = self.indices(op.sub)
+        if len(idx) == 1 and op.name.isupper():
+            idx = self.entry_indices(op.sub)
+        if len(idx) == 2:
+            return Entry(member, *idx)
+        if len(idx) == 1 and op.name.islower():
+            return Row(member, idx[0])
+        raise not_understood("write z^{(h)}_i for a row, Z^{(h)}_{iu} for an entry", node)
+
     # ---- products, sums, quotients ----------------------------------------------------------
 
     def _product(self, node: ast.Product) -> sympy.Basic:
@@ -284,11 +340,16 @@ class Terms:
     def _fold(self, node: ast.Product | ast.Mul, ops: list[str]) -> sympy.Basic:
         """Left to right; each partial product is a step, and an error spans the factors so far."""
         factors = node.factors
+        self._note_shift(factors)
         acc = self.term(factors[0])
         for k, (op, f) in enumerate(zip(ops, factors[1:], strict=True), start=2):
             b = self.term(f)
             span = (node.start, f.end)
-            if op == "/":
+            if op == "mod":
+                if isinstance(acc, MatExpr) or isinstance(b, MatExpr):
+                    raise not_understood("mod is read between integers only", node)
+                acc = sympy.Mod(acc, b)
+            elif op == "/":
                 acc = _divide(acc, b, node, span)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 acc = _dot(acc, b, node, span)
@@ -298,7 +359,33 @@ class Terms:
                 self.observer(node, acc, f.end)
         return acc
 
+    def _note_shift(self, factors: tuple[ast.Expr, ...]) -> None:
+        r"""`c\mathbf 1_n^{\mathsf T}` with `c` a letter not in scope: c is a column of numbers
+        `c_i`, one per row (the kernel's `FromColumn`), as long as the ones vector (a square
+        shift; another length is then a shape error, never a silent guess that verifies)."""
+        seqs: dict[str, sympy.Expr] | None = getattr(self.scope, "sequences", None)
+        if seqs is None:
+            return
+        for a, b in zip(factors, factors[1:], strict=False):
+            if (
+                isinstance(a, ast.Symbol)
+                and a.sub is None
+                and a.font is None
+                and len(a.name) == 1
+                and a.name.islower()
+                and a.name not in self.scope.dims
+                and self.scope.lookup(a.name.upper()) is None
+                and isinstance(b, ast.Transpose)
+                and isinstance(b.operand, ast.Symbol)
+                and b.operand.name == "1"
+                and b.operand.sub is not None
+            ):
+                seqs.setdefault(a.name, self.dim_term(b.operand.sub))
+
     def _add(self, node: ast.Add) -> sympy.Basic:
+        masks = [k for k, t in enumerate(node.terms) if self._is_mask(t)]
+        if masks:
+            return self._masked(node, masks)
         parts = [self.term(t) for t in node.terms]
         if all(not isinstance(p, MatExpr) for p in parts):
             return add_scalars(node, parts)  # type: ignore[arg-type]
@@ -314,6 +401,32 @@ class Terms:
             except ShapeError as e:
                 raise shape_problem(e, node, span) from None
         return acc
+
+    def _is_mask(self, node: ast.Node) -> bool:
+        name = plain_name(node)
+        entry = self.scope.lookup(name) if name is not None else None
+        return bool(getattr(entry, "mask", False))
+
+    def _masked(self, node: ast.Add, masks: list[int]) -> sympy.Basic:
+        """`S + M` with M the additive causal mask (defined by its two cases) is
+        `CausalMask(S)`: S on and below the diagonal, -∞ above it."""
+        ops = ["+", *node.ops]
+        if len(masks) != 1 or ops[masks[0]] != "+" or len(node.terms) < 2:
+            raise not_understood("the causal mask is read only added once: S + M", node)
+        rest = [t for k, t in enumerate(node.terms) if k != masks[0]]
+        rest_ops = [o for k, o in enumerate(ops) if k != masks[0]][1:]
+        if ops[0] == "-" and masks[0] != 0:
+            raise not_understood("the causal mask is read only added once: S + M", node)
+        inner: ast.Node = rest[0]
+        if len(rest) > 1:
+            inner = ast.Add(tuple(rest), tuple(rest_ops), start=node.start, end=node.end)
+        s = self.term(inner)
+        if not isinstance(s, MatExpr):
+            raise Problem("shape_error", "the causal mask is added to a matrix", node)
+        try:
+            return CausalMask(s)
+        except ShapeError as e:
+            raise shape_problem(e, node) from None
 
     def _neg(self, node: ast.Neg) -> sympy.Basic:
         v = self.term(node.operand)
@@ -348,9 +461,12 @@ class Terms:
 
     def _indexed_group(self, node: ast.IndexedGroup) -> sympy.Basic:
         m = self.term(node.group)
-        idx = self.indices(node.index)
         if not isinstance(m, MatExpr):
             raise not_understood("only a matrix can be indexed", node)
+        sub = node.index
+        if isinstance(sub, ast.Seq) and len(sub.items) == 2 and _is_colon(sub.items[1]):
+            return Row(m, self.index_term(sub.items[0]))  # `(AV)_{i,:}`: row i, every column
+        idx = self.entry_indices(sub)
         if len(idx) != 2:
             raise not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
         return Entry(m, *idx)
@@ -423,6 +539,8 @@ class Terms:
 
     def _concat(self, node: ast.Call) -> sympy.Basic:
         a = node.args
+        if len(a) >= 1 and not any(isinstance(x, ast.Dots) for x in a):
+            return self._concat_listed(node)
         if len(a) != 3 or not isinstance(a[1], ast.Dots):
             raise not_understood("write Concat(Z^{(1)},\\ldots,Z^{(H)})", node)
         first, last = a[0], a[2]
@@ -442,6 +560,36 @@ class Terms:
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, h, count)
+
+    def _concat_listed(self, node: ast.Call) -> sympy.Basic:
+        """`Concat(Z^{(1)},Z^{(2)},Z^{(3)})`: every member of one family from head 1 to head
+        k, in order, is the family's Concat up to k (and nothing else is)."""
+        fams = set()
+        for k, x in enumerate(node.args, start=1):
+            ok = isinstance(x, ast.HeadSup) and isinstance(x.head, ast.Number)
+            if not ok or self.index_term(x.head) != k:  # type: ignore[union-attr]
+                raise not_understood("Concat lists the heads of one family, 1, 2, ... in order", x)
+            fams.add(plain_name(x.operand))  # type: ignore[union-attr]
+            self.term(x)
+        if len(fams) != 1 or None in fams:
+            raise not_understood("Concat's members are of different families", node)
+        first = node.args[0]
+        assert isinstance(first, ast.HeadSup)
+        member = ast.HeadSup(
+            first.operand, ast.Symbol("h", start=0, end=0), start=first.start, end=first.end
+        )
+        body = self._head_sup(member)
+        assert isinstance(body, MatExpr)
+        return Concat(body, index("h"), sympy.Integer(len(node.args)))
+
+
+def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
+    """`a_{21}` when A has fewer than 21 rows: not a row, so the entry (2, 1)."""
+    return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
+
+
+def _is_colon(node: ast.Node) -> bool:
+    return isinstance(node, ast.Symbol) and node.name == "colon" and node.sub is None
 
 
 # ---- products and quotients of a matrix or a scalar --------------------------------------
@@ -501,7 +649,10 @@ def chain_scalar(node: ast.Mul, parts: list[sympy.Expr]) -> sympy.Expr:
     """Scalars joined by `\\cdot`, `\\times` and `/`, left to right."""
     acc = parts[0]
     for op, p in zip(node.ops, parts[1:], strict=True):
-        acc = acc / p if op == "/" else acc * p
+        if op == "mod":
+            acc = sympy.Mod(acc, p)
+        else:
+            acc = acc / p if op == "/" else acc * p
     return acc
 
 

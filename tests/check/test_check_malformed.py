@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.check import InputError, check_file, check_text, run
+from symattn.check import InputError, check_file, check_text
+from symattn.cli.check import run
 
 
 def run_check(*files: str, strict: bool = False, fmt: str = "text") -> tuple[int, str, str]:
@@ -25,19 +26,39 @@ def run_check(*files: str, strict: bool = False, fmt: str = "text") -> tuple[int
 
 
 @pytest.mark.parametrize(
-    "text,line,col,fragment",
+    "text,line,col,kind,fragment",
     [
-        ("Unbalanced: $A=\\frac{QK^T}{\\sqrt{d_k}$ here", 1, 27, "unbalanced '{'"),
-        ("x\n\n$$Q=XW_Q \\foo$$\n", 3, 10, "unknown command \\foo"),
-        ("Close: $(QK^T_{ij}=1$", 1, 9, "unbalanced '('"),
-        ("$$Q = XW_Q\n\nnever closed", 1, 1, "unterminated $$"),
+        ("Unbalanced: $A=\\frac{QK^T}{\\sqrt{d_k}$ here", 1, 27, "malformed", "unbalanced '{'"),
+        ("x\n\n$$Q=XW_Q \\foo$$\n", 3, 10, "not-understood", "unknown command \\foo"),
+        ("Close: $(QK^T_{ij}=1$", 1, 9, "not-understood", "unbalanced '('"),
+        ("$$Q = XW_Q\n\nnever closed", 1, 1, "malformed", "unterminated $$"),
+        ("$$A=Q}$$", 1, 6, "malformed", "unbalanced '}'"),
+        ("\\[ A = \\begin{bmatrix} 1 \\]", 1, 8, "malformed", "unbalanced \\begin{bmatrix}"),
     ],
 )
-def test_unreadable_formulas_are_per_span_diagnostics(text, line, col, fragment):
+def test_unreadable_formulas_are_per_span_diagnostics(text, line, col, kind, fragment):
     (r,) = check_text(text, "m.md")
-    assert r.kind == "not-understood"
+    assert r.kind == kind
     assert (r.line, r.col) == (line, col)
     assert fragment in r.message
+
+
+@pytest.mark.parametrize(
+    "text,code,strict_code",
+    [
+        ("$$A=\\frac{Q}{V$$", 1, 1),  # malformed LaTeX: an error, always
+        ("$$Q=XW_Q \\foo$$", 0, 1),  # not understood: a warning, an error only with --strict
+        ("$$Q=XW_Q$$", 0, 0),
+    ],
+)
+def test_malformed_fails_the_run_not_understood_only_with_strict(tmp_path, text, code, strict_code):
+    f = tmp_path / "doc.md"
+    f.write_text(text)
+    got, out, _ = run_check(str(f))
+    assert got == code
+    assert run_check(str(f), strict=True)[0] == strict_code
+    if "frac" in text:
+        assert f"{f}:1:" in out and "malformed" in out
 
 
 def test_a_100_kb_formula_is_refused_quickly():
@@ -143,6 +164,7 @@ def test_token_soup_never_raises(tokens):
             "undecided",
             "declaration",
             "not-a-claim",
+            "malformed",
         )
         assert r.line >= 1 and r.col >= 1
 
@@ -159,7 +181,7 @@ def test_the_command_prints_no_traceback(tmp_path):
     bad.write_text("$$(QK^T)_{ij}=q_j\\cdot k_i$$\n\n$$A=\\foo$$\n", encoding="utf-8")
     env = {**os.environ, "NO_COLOR": "1"}
     r = subprocess.run(
-        [sys.executable, "-m", "symattn.check", str(bad), str(Path(bad).parent / "missing.md")],
+        [sys.executable, "-m", "symattn", "check", str(bad), str(Path(bad).parent / "missing.md")],
         capture_output=True,
         text=True,
         timeout=120,

@@ -8,13 +8,8 @@ import json
 
 import pytest
 
-from symattn.check import (
-    add_arguments,
-    check_formula,
-    check_text,
-    format_diagnostic,
-    run,
-)
+from symattn.check import check_formula, check_text, format_diagnostic
+from symattn.cli.check import add_arguments, run
 
 DOC = (
     "# Scores\n\n"

@@ -26,7 +26,7 @@ EXPECTED = [
     (34, 3, "verified", "proved for all sizes"),
     (36, 3, "false", "differ"),  # wrong scale sqrt(d_v)
     (40, 14, "not-a-claim", "a mention"),
-    (40, 47, "declaration", "defines S = QK^T"),
+    (40, 47, "verified", "definition of S: both sides are n × n"),
     (42, 6, "not-understood", "unknown symbol M (declare its shape)"),
     (44, 6, "not-understood", "unknown symbol W_o (declare its shape); did you mean W_O"),
     (48, 7, "declaration", "worked example: n = 5"),

@@ -88,25 +88,25 @@ def test_without_the_option_nothing_is_added(pytester, doc):
 
 
 def test_collecting_does_not_run_the_kernel(pytester, doc, monkeypatch):
-    import symattn.check
+    import symattn.check.verdicts
 
     def boom(*a, **k):  # type: ignore[no-untyped-def]
         raise AssertionError("the kernel ran during collection")
 
-    monkeypatch.setattr(symattn.check, "_kernel", boom)
+    monkeypatch.setattr(symattn.check.verdicts, "_kernel", boom)
     result = run(pytester, "--symattn", str(doc), "--collect-only", "-q")
     assert result.ret == 0 and "3 tests collected" in result.stdout.str()
 
 
 def test_a_kernel_error_fails_its_item_with_the_diagnostic(pytester, doc, monkeypatch):
     """A soundness alarm is never a pass or a skip (issue 10): the item fails and says so."""
-    import symattn.kernel.proof
+    import symattn.check.verdicts
     from symattn.kernel.errors import SoundnessAlarm
 
     def alarm(*args, **kwargs):
         raise SoundnessAlarm("planted: symbolic says equal, exact says different")
 
-    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", alarm)
+    monkeypatch.setattr(symattn.check.verdicts, "prove_equal", alarm)
     result = run(pytester, "--symattn", str(doc), "-rs")
     result.assert_outcomes(failed=2, skipped=1)
     out = result.stdout.str()

@@ -78,12 +78,13 @@ def test_derive_usage_error_exits_2(tmp_path):
 
 
 def test_a_missing_front_end_is_reported_not_raised(monkeypatch):
-    """If symattn.check cannot be imported, `check` and `prove` say so and exit 2."""
+    """If a command's module cannot be imported, the command says so and exits 2."""
     import sys
 
-    monkeypatch.setitem(sys.modules, "symattn.check", None)  # makes the import fail
+    for name in ("symattn.check", "symattn.cli.check", "symattn.cli.prove"):
+        monkeypatch.setitem(sys.modules, name, None)  # makes the import fail
     for args in (["check", "x.md"], ["prove", "a = b"]):
         r = cli(*args)
         assert r.returncode == 2
         assert f"symattn {args[0]}: error: " in r.stderr
-        assert "is not available in this installation (symattn.check" in r.stderr
+        assert f"is not available in this installation (symattn.cli.{args[0]}" in r.stderr

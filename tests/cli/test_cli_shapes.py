@@ -133,7 +133,9 @@ def test_head_families_and_the_blocks_of_w_o():
 def test_unknown_family_and_powers_are_input_errors():
     r = cli("shapes", "X^{(h)}")
     assert r.returncode == 2 and "unknown name 'X^{(h)}'" in r.stderr
-    r = cli("shapes", "Q^{(h)}K^{(h)T}")
+    r = cli("shapes", "Q^{(h)}K^{(h)T}")  # head h of K, transposed, as TeX sets it
+    assert r.returncode == 0 and "n × n" in r.stdout
+    r = cli("shapes", "Q^{(h)}K^{(h)2}")
     assert r.returncode == 2 and "write ^T for a transpose" in r.stderr
 
 

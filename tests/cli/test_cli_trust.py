@@ -126,12 +126,12 @@ def test_check_decides_with_every_witness(tmp_path):
 
 
 def _planted(monkeypatch, exc: BaseException) -> None:
-    import symattn.kernel.proof
+    import symattn.check.verdicts
 
     def broken(*args, **kwargs):
         raise exc
 
-    monkeypatch.setattr(symattn.kernel.proof, "prove_equal", broken)
+    monkeypatch.setattr(symattn.check.verdicts, "prove_equal", broken)  # check's and prove's
 
 
 def test_soundness_alarm_in_check_is_an_error_with_position(tmp_path, monkeypatch):

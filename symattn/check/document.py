@@ -1,0 +1,124 @@
+"""Checking a document or one formula: read it, resolve its claims, decide each one.
+
+Imports the reader, check.decide and check.results; must not import cli.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
+from symattn.check.verdicts import decide
+from symattn.kernel.errors import Position
+from symattn.reader.declarations import parse_dims
+from symattn.reader.resolve import Resolver, attach_conditions, section_lines
+from symattn.reader.scanner import MathSpan, scan
+
+
+def check_text(text: str, filename: str = "<string>") -> list[ClaimResult]:
+    """Every claim of a Markdown/LaTeX text with its verdict, in file order.
+
+    >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
+    ['verified', 'false']
+    """
+    lines = text.splitlines()
+    return [
+        x if isinstance(x, ClaimResult) else decide(x, lines) for x in resolve_text(text, filename)
+    ]
+
+
+def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
+    """Every claim resolved but not yet decided (`ResolvedClaim`), in file order; what the
+    scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
+
+    >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
+    ['proved', 'pending', 'prose']
+    """
+
+    lines = text.splitlines()
+    resolver = Resolver(section_lines(text))
+    out: list[Any] = []
+    for item in scan(text, filename):
+        if isinstance(item, MathSpan):
+            out.extend(resolver.resolve_span(item))
+        else:
+            out.append(_scan_problem(item.message, item.position, filename, lines))
+    return attach_conditions(out, text)
+
+
+def claim_position(claim: Any) -> Position:
+    """Where `decide` will place the claim's diagnostic (known before the kernel runs)."""
+    start = claim.focus[0] if claim.status in ("not_understood", "shape_error") else claim.start
+    return claim.span.position_at(start)  # type: ignore[no-any-return]
+
+
+def check_file(path: str | os.PathLike[str], display_name: str | None = None) -> list[ClaimResult]:
+    """Check one file; `InputError` if it is missing, a directory, too large or not UTF-8 text.
+
+    >>> check_file("/no/such/file.md")
+    Traceback (most recent call last):
+    symattn.check.results.InputError: /no/such/file.md: no such file
+    """
+    return check_text(read_document(path), display_name or str(path))
+
+
+def read_document(path: str | os.PathLike[str]) -> str:
+    """The text of a document, or `InputError` saying why it cannot be read."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{path}: no such file")
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory (give the Markdown or LaTeX files inside it)")
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})")
+        data = p.read_bytes()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+    if b"\x00" in data:
+        raise InputError(f"{path}: not a text file (it contains NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
+
+
+def check_formula(
+    latex: str, dims: str | None = None, assume: Mapping[str, sympy.Expr] | None = None
+) -> list[ClaimResult]:
+    """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`
+    and size relations `{"d_v": d/H}` or values `{"n": Integer(5)}` (`--assume`).
+
+    >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
+    ['proved']
+    >>> check_formula("B = QK^T", "B: n x d")[0].kind
+    'shape-error'
+    """
+
+    resolver = Resolver(assume=dict(assume or {}))
+    for declared in parse_dims(dims).values():
+        resolver.declare(declared.key, declared.shape)
+    span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
+    lines = latex.splitlines() or [""]
+    claims = attach_conditions(resolver.resolve_span(span), latex)
+    return [decide(c, lines) for c in claims]
+
+
+def _scan_problem(message: str, pos: Position, filename: str, lines: Sequence[str]) -> ClaimResult:
+    return ClaimResult(
+        filename,
+        pos.line,
+        pos.column,
+        pos.line,
+        pos.column + 1,
+        "malformed",
+        "malformed",
+        f"malformed LaTeX: {message}",
+        source_lines=tuple(lines[pos.line - 1 : pos.line]),
+    )

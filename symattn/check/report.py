@@ -1,0 +1,92 @@
+"""The checker's output: compiler-style diagnostics, the summary line, and JSON.
+
+Imports only the standard library and check.results; must not import the kernel or the reader.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from symattn.check.results import KINDS, SCHEMA, ClaimResult, one_line
+
+_COLORS = {
+    "verified": "32",
+    "false": "1;31",
+    "shape-error": "1;31",
+    "not-understood": "33",
+    "undecided": "33",
+    "declaration": "36",
+    "error": "1;31",
+    "malformed": "1;31",
+}
+
+
+def summary_counts(results: Iterable[ClaimResult]) -> dict[str, int]:
+    """Counts per kind (every kind present, zeros included), plus proved and checked.
+
+    >>> from symattn.check import check_text
+    >>> summary_counts(check_text("$Q=XW_Q$ $A$"))["not-a-claim"]
+    1
+    """
+    results = list(results)
+    c = Counter(r.kind for r in results)
+    out = {k: c.get(k, 0) for k in KINDS}
+    out["proved"] = sum(1 for r in results if r.status == "proved")
+    out["checked"] = sum(1 for r in results if r.status == "checked")
+    return out
+
+
+def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
+    c = summary_counts(results)
+    return (
+        f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
+        f"{c['false']} false, {c['shape-error']} shape errors, {c['not-understood']} not "
+        f"understood, {c['undecided']} undecided"
+        + (f", {c['malformed']} malformed" if c["malformed"] else "")
+        + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
+        + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
+    )
+
+
+def format_diagnostic(r: ClaimResult, color: bool = False) -> str:
+    """`file:line:col: kind: message`, then the source line and a caret under the span."""
+    kind = paint(r.kind, _COLORS.get(r.kind), color)
+    head = f"{r.location}: {kind}: {r.message}"
+    if r.kind in ("verified", "declaration"):
+        return head + (f": {one_line(r.source)}" if r.source else "")
+    out = [head]
+    if r.source_lines:
+        text = r.source_lines[0]
+        width = (r.end_col - r.col) if r.end_line == r.line else len(text) - r.col + 1
+        out.append("  " + text)
+        out.append("  " + " " * (r.col - 1) + paint("^" + "~" * max(0, width - 1), "1;32", color))
+    if r.counterexample:
+        out.append(f"  counterexample: {r.counterexample}")
+    return "\n".join(out)
+
+
+def paint(text: str, code: str | None, on: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
+
+
+def format_text(results: Sequence[ClaimResult], name: str, color: bool = False) -> str:
+    """Diagnostics of one file (all but not-a-claim), then its summary line."""
+    lines = [format_diagnostic(r, color) for r in results if r.kind != "not-a-claim"]
+    lines.append(summary_line(name, results))
+    return "\n".join(lines)
+
+
+def format_json(per_file: Mapping[str, Sequence[ClaimResult]], errors: Sequence[str] = ()) -> str:
+    """All results as one JSON document (schema `symattn-check/1`)."""
+    doc = {
+        "schema": SCHEMA,
+        "files": [
+            {"file": name, "summary": summary_counts(rs), "results": [r.to_json() for r in rs]}
+            for name, rs in per_file.items()
+        ],
+        "errors": list(errors),
+        "summary": summary_counts(r for rs in per_file.values() for r in rs),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)

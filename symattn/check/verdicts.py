@@ -1,0 +1,261 @@
+"""Deciding one claim: the kernel's verdict under a time limit, and the result it makes.
+
+Imports the kernel, the reader's claims and check.results; must not import cli.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from symattn.check.results import ClaimResult, one_line
+from symattn.kernel.canon import infer_ranges
+from symattn.kernel.dims import assume
+from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
+from symattn.kernel.facts import prove_positive
+from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
+from symattn.kernel.witness.symbolic import symbolic
+from symattn.reader.literals import unfold as unfold_literals
+
+_KIND_OF_STATUS = {
+    "proved": "verified",
+    "checked": "verified",
+    "agreed": "undecided",
+    "unknown": "undecided",
+    "false": "false",
+    "shape_error": "shape-error",
+    "not_understood": "not-understood",
+    "declared": "declaration",
+    "prose": "not-a-claim",
+    "soundness_alarm": "error",
+    "internal_error": "error",
+    "malformed": "malformed",
+}
+
+_SYMBOLIC: tuple[str, ...] = ("symbolic",)
+
+
+def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
+    """Turn a resolved claim into a verdict, calling the kernel for identities."""
+    status, message, cex = claim.status, claim.message, None
+    witnesses: tuple[str, ...] = ()
+    if status == "proved":
+        witnesses = _SYMBOLIC
+        message = message or "shapes agree"
+    elif status == "pending":
+        status, message, witnesses, cex = _kernel(claim)
+    if claim.context and message.startswith("proved for all sizes"):
+        message = message.replace("proved for all sizes", "proved", 1)
+    if claim.context and not message.startswith("worked example"):
+        message = f"{message} ({claim.context})"
+    problem = ("not_understood", "shape_error", "malformed")
+    focus = claim.focus if status in problem else (claim.start, claim.end)
+    return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
+
+    verdicts: list[Verdict] = []
+    hypotheses = tuple(getattr(claim, "hypotheses", ()))
+    try:
+        with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
+            sign = getattr(claim, "sign", None)
+            if sign is not None:
+                verdicts.append(_prove_sign(sign, claim.defs))
+            for lhs, rhs in claim.pairs:
+                v = _prove(lhs, rhs, claim.defs, hypotheses)
+                verdicts.append(v)
+                if v.status in ("false", "shape_error"):
+                    break
+    except _OutOfTime:
+        msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
+        return "unknown", msg, (), None
+    except SoundnessAlarm as e:
+        msg = f"soundness alarm while checking {_quote(claim)}: {one_line(str(e))}"
+        return "soundness_alarm", msg, (), None
+    except SymattnError as e:
+        return "not_understood", f"the kernel cannot check this: {one_line(str(e))}", (), None
+    except Exception as e:  # noqa: BLE001 - never a traceback, never a verdict: an error (exit 2)
+        msg = (
+            f"internal error in the kernel while checking {_quote(claim)} (please report): "
+            f"{type(e).__name__}: {e}"
+        )
+        return "internal_error", one_line(msg), (), None
+    worst = max(verdicts, key=lambda v: _RANK[v.status])
+    cex = str(worst.counterexample) if worst.counterexample is not None else None
+    if getattr(claim, "negated", False):
+        return _negated(worst, cex)
+    return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _negated(v: Any, cex: str | None) -> tuple[str, str, tuple[str, ...], str | None]:
+    """`a \ne b`: a counterexample to `a = b` is what verifies it (the status `checked`: a
+    witness at explicit values, not a proof for all sizes); a proof of `a = b` refutes it."""
+    if v.status == "false" and cex is not None:
+        return "checked", f"the two sides differ: {cex}", tuple(v.witnesses), None
+    if v.status == "proved":
+        return "false", "the two sides are equal for all sizes", tuple(v.witnesses), None
+    if v.status == "shape_error":
+        return v.status, _verdict_message(v), tuple(v.witnesses), cex
+    return "unknown", f"not decided: {_verdict_message(v)}", (), None
+
+
+def _prove_sign(sign: Any, defs: Mapping[Any, Any]) -> Any:
+    """`a_{ij} > 0`: the kernel's sign fact on every entry of A, its definitions unfolded.
+    A fact it cannot show is `unknown` (undecided), never false."""
+
+    matrix, strict = sign
+    return prove_positive(unfold_literals(matrix, defs), strict=strict)
+
+
+def _quote(claim: Any) -> str:
+    text = one_line(claim.source)
+    return f"'{text[:117]}...'" if len(text) > 120 else f"'{text}'"
+
+
+CLAIM_SECONDS = float(os.environ.get("SYMATTN_CLAIM_SECONDS", "30"))
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Stop a kernel call that runs past `seconds` (main thread on POSIX; elsewhere no limit)."""
+    usable = (
+        seconds > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _OutOfTime
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+_RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4, "false": 5}
+
+
+def _verdict_message(v: Any) -> str:
+    w = "+".join(v.witnesses) or "none"
+    if v.status == "proved":
+        return f"proved for all sizes [{w}]"
+    evidence = "; ".join(str(e) for e in getattr(v, "evidence", ()))
+    if v.status == "checked":
+        sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) or "the sizes given" for s in v.sizes)
+        return f"checked at explicit sizes only ({sizes}) [{w}]: {v.reason}; evidence: {evidence}"
+    if v.status == "false":
+        return one_line(v.reason) or "the two sides differ"
+    if v.status == "agreed":
+        why = one_line(v.reason)
+        return f"evidence only, not a proof [{w}]: {why}; evidence: {evidence}"
+    return one_line(v.reason) or v.status
+
+
+def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] = ()) -> Any:
+    """The kernel's verdict, unfolding as few definitions as a proof needs.
+
+    The symbolic witness alone is probed at each level of unfolding (no definitions, then the
+    names the claim mentions, and so on) to find the level a proof needs; the claim is then
+    decided there by `prove_equal` with every witness (symbolic, exact and numeric), the same
+    safety net as the API, so a witness that contradicts the proof raises the kernel's
+    `SoundnessAlarm`. When no level proves it, the kernel decides with every definition the
+    claim reaches and every witness, so a `false` always means false given the document's
+    definitions. Under hypotheses (`j > i`) the probe is skipped: the kernel decides at once.
+    """
+
+    if check_shapes(lhs, rhs) is not None:
+        return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
+    levels = _unfold_levels(lhs, rhs, defs)
+    assuming = list(assuming)
+    for level in levels if not assuming else ():
+        a, b = unfold(lhs, level), unfold(rhs, level)
+        try:
+            probe = symbolic(a, b, dict(infer_ranges(a, b))).holds
+        except SymattnError:
+            probe = False
+        if probe:
+            v = prove_equal(lhs, rhs, defs=level)
+            if v.status == "proved":
+                return v
+    return prove_equal(lhs, rhs, defs=_without_free_products(levels[-1]), assuming=assuming)
+
+
+def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Drop definitions like `Q = XW_Q`: a product of free matrices over a free inner dim.
+
+    For a large enough inner dim such a product takes every value, so a counterexample with `Q`
+    free is one for `XW_Q` too; keeping `Q` folded keeps the kernel's search small. Definitions
+    that constrain their values (`A = softmax(...)`, `Z = AV` with A defined) are kept.
+    """
+
+    def free(rhs: Any) -> bool:
+        if not isinstance(rhs, MatMul):
+            return False
+        factors = rhs.factors()
+        leaves = all(isinstance(f, MatSym | HeadSym) and f not in defs for f in factors)
+        inner = [f.cols for f in factors[:-1]]
+        return leaves and len(set(factors)) == len(factors) and all(x.is_Symbol for x in inner)
+
+    return {k: v for k, v in defs.items() if not free(v)}
+
+
+def _unfold_levels(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> list[dict[Any, Any]]:
+
+    levels: list[dict[Any, Any]] = [{}]
+    frontier = [lhs, rhs]
+    chosen: dict[Any, Any] = {}
+    while True:
+        found = {x for t in frontier for x in walk(t) if x in defs and x not in chosen}
+        if not found:
+            break
+        for x in found:
+            chosen[x] = defs[x]
+        levels.append(dict(chosen))
+        frontier = [defs[x] for x in found]
+    # the last level unfolds every definition the claim can reach; the others cannot matter
+    return levels
+
+
+def _result(
+    span: Any,
+    focus: tuple[int, int],
+    status: str,
+    message: str,
+    witnesses: tuple[str, ...],
+    cex: str | None,
+    source: str,
+    lines: Sequence[str],
+) -> ClaimResult:
+    start = span.position_at(focus[0])
+    end = span.position_at(max(focus[1], focus[0] + 1))
+    return ClaimResult(
+        file=span.filename,
+        line=start.line,
+        col=start.column,
+        end_line=end.line,
+        end_col=end.column,
+        kind=_KIND_OF_STATUS.get(status, "undecided"),
+        status=status,
+        message=message,
+        witnesses=witnesses,
+        counterexample=cex,
+        source=source,
+        source_lines=tuple(lines[start.line - 1 : end.line]) if lines else (),
+    )

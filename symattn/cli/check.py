@@ -1,0 +1,83 @@
+"""`symattn check`: check the math of Markdown/LaTeX documents; exit 0, 1 (a problem) or 2.
+
+Imports check and cli.output; the work is in symattn.check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from typing import IO
+
+from symattn.check.document import check_file
+from symattn.check.report import format_json, format_text, paint, summary_line
+from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
+
+DESCRIPTION = "Check every formula of Markdown/LaTeX documents."
+EPILOG = """\
+examples:
+  symattn check chapter6.md    # exit 1 if a claim is false
+  symattn check chapter6.md --format json
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `symattn check`."""
+    parser.add_argument("files", nargs="+", metavar="FILE", help="Markdown or LaTeX files")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="also fail (exit 1) when a formula is not understood or not decided",
+    )
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+
+
+def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """Check the files; 0 all good, 1 a claim false or a shape wrong (or, with --strict, a
+    formula not understood), 2 an input error such as a missing file, or a kernel error (a
+    soundness alarm or an internal error) on some claim."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    color = _use_color(getattr(args, "color", "auto"), out)
+    per_file: dict[str, list[ClaimResult]] = {}
+    errors: list[str] = []
+    for name in args.files:
+        try:
+            per_file[name] = check_file(name)
+        except InputError as e:
+            errors.append(str(e))
+            if args.format == "text":
+                print(f"{paint('error', '1;31', color)}: {e}", file=err)
+            continue
+        if args.format == "text":
+            print(format_text(per_file[name], name, color), file=out)
+    if args.format == "json":
+        print(format_json(per_file, errors), file=out)
+    elif len(per_file) > 1:
+        total = [r for rs in per_file.values() for r in rs]
+        print(summary_line(f"total ({len(per_file)} files)", total), file=out)
+    return exit_code(per_file.values(), errors, strict=getattr(args, "strict", False))
+
+
+def exit_code(
+    per_file: Iterable[Sequence[ClaimResult]], errors: Sequence[str] = (), strict: bool = False
+) -> int:
+    kinds = {r.kind for rs in per_file for r in rs}
+    if errors or kinds & set(ERRORS):
+        return 2
+    if kinds & set(PROBLEMS):
+        return 1
+    if strict and kinds & set(SOFT):
+        return 1
+    return 0
+
+
+def _use_color(mode: str, stream: IO[str]) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
