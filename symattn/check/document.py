@@ -54,7 +54,7 @@ def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
 def claim_position(claim: Any) -> Position:
     """Where `decide` will place the claim's diagnostic (known before the kernel runs)."""
     start = claim.focus[0] if claim.status in ("not_understood", "shape_error") else claim.start
-    return claim.span.position_at(start)  # type: ignore[no-any-return]
+    return claim.span.position_at(start)
 
 
 def check_file(path: str | os.PathLike[str], display_name: str | None = None) -> list[ClaimResult]:

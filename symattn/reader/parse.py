@@ -88,7 +88,7 @@ def _run_lark(body: str, tokens: list[Tok]) -> Any:
     # Only offsets are used downstream; line/column come from LineIndex when an error needs them.
     feed = [Token(t.kind, t.value, t.start, None, None, None, None, t.end) for t in tokens]
     try:
-        return _parser().parse(feed)  # type: ignore[arg-type]
+        return _parser().parse(feed)
     except UnexpectedToken as err:
         raise _unexpected(body, err.token) from None
     except LarkError as err:  # pragma: no cover - lark's other errors need a text lexer
@@ -184,7 +184,7 @@ class _Builder:
             return self.braced_expr(x)
         if isinstance(x, _Script):  # pragma: no cover - the grammar never puts one here
             raise self.fail("misplaced script", x.start)
-        return x  # type: ignore[no-any-return]
+        return x
 
     def token_expr(self, t: Any) -> ast.Expr:
         s, e = t.start_pos, t.end_pos

@@ -210,7 +210,7 @@ class Resolver:
 
     def bind(self, e: sympy.Basic) -> sympy.Basic:
         b = self.bindings
-        return e.xreplace(b) if b else e  # type: ignore[no-any-return]
+        return e.xreplace(b) if b else e
 
     def known_names(self) -> list[str]:
         names = set(self.dims)
@@ -490,9 +490,9 @@ class Resolver:
         msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
         return new_claim(span, c.start, c.end, "declared", msg)
 
-    def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:  # type: ignore[no-untyped-def]
+    def _guard(self, span: MathSpan, start: int, end: int, run) -> ResolvedClaim:
         try:
-            return run()  # type: ignore[no-any-return]
+            return run()
         except Problem as p:
             where = p.where
             return new_claim(span, start, end, p.status, p.message, where=where)
@@ -807,7 +807,7 @@ class Resolver:
         raw = [self._size_expr(m) for m in members]
         if any(r is None for r in raw):
             return None
-        sizes: list[sympy.Expr] = raw  # type: ignore[assignment]
+        sizes: list[sympy.Expr] = raw
         if not any(r.free_symbols for r in sizes):
             return None  # numbers only: arithmetic, an ordinary claim
         saved = [(dict(x.bindings), dict(x.relations)) for x in self.layers]
@@ -1287,7 +1287,7 @@ class Resolver:
         )
 
     def _bind_shape(self, shape: Shape) -> Shape:
-        return (self.bind(shape[0]), self.bind(shape[1]))  # type: ignore[return-value]
+        return (self.bind(shape[0]), self.bind(shape[1]))
 
     # ---- stacked rows: Z = [z_1; ...; z_5] -------------------------------------------------
 
@@ -1463,7 +1463,7 @@ def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
     """A family's definition is kept with the head letter `h`, the letter Concat uses."""
     if head is None or head == _H:
         return e
-    return e.xreplace({head: _H})  # type: ignore[no-any-return]
+    return e.xreplace({head: _H})
 
 
 _H = index("h")

@@ -187,11 +187,11 @@ class Terms:
             return sympy.Integer(int(node.text))
         if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
             if node.name in dims:
-                return self.scope.bind(dims[node.name])  # type: ignore[return-value]
+                return self.scope.bind(dims[node.name])
             if len(node.name) == 1 and node.name.isalpha():
                 return index(node.name)
         if isinstance(node, ast.Symbol) and plain_name(node) in dims:
-            return self.scope.bind(dims[plain_name(node) or ""])  # type: ignore[return-value]
+            return self.scope.bind(dims[plain_name(node) or ""])
         if isinstance(node, ast.Add):
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):
@@ -226,8 +226,8 @@ class Terms:
     def named(self, name: str, head: sympy.Basic | None, entry: NameEntry) -> MatExpr:
         """The matrix `name` (or member `head` of the family `name`) with its shape in scope."""
         if head is not None:
-            return self.scope.bind(HeadSym(name, head, *entry.shape))  # type: ignore[return-value]
-        return self.scope.bind(MatSym(name, *entry.shape))  # type: ignore[return-value]
+            return self.scope.bind(HeadSym(name, head, *entry.shape))
+        return self.scope.bind(MatSym(name, *entry.shape))
 
     def _symbol(self, node: ast.Symbol) -> sympy.Basic:
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
@@ -388,7 +388,7 @@ class Terms:
             return self._masked(node, masks)
         parts = [self.term(t) for t in node.terms]
         if all(not isinstance(p, MatExpr) for p in parts):
-            return add_scalars(node, parts)  # type: ignore[arg-type]
+            return add_scalars(node, parts)
         acc = parts[0]
         for op, p, t in zip(node.ops, parts[1:], node.terms[1:], strict=True):
             span = (node.start, t.end)
@@ -397,7 +397,7 @@ class Terms:
                 msg = f"cannot add {kinds[0]} and {kinds[1]}: {plain(acc)} and {plain(p)}"
                 raise Problem("shape_error", msg, node, span=span)
             try:
-                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)  # type: ignore[arg-type]
+                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)
             except ShapeError as e:
                 raise shape_problem(e, node, span) from None
         return acc
@@ -430,7 +430,7 @@ class Terms:
 
     def _neg(self, node: ast.Neg) -> sympy.Basic:
         v = self.term(node.operand)
-        return Scale(-1, v) if isinstance(v, MatExpr) else -v  # type: ignore[operator]
+        return Scale(-1, v) if isinstance(v, MatExpr) else -v
 
     def _frac(self, node: ast.Frac) -> sympy.Basic:
         return _divide(self.term(node.num), self.term(node.den), node, None)
@@ -449,7 +449,7 @@ class Terms:
         exp = self.term(node.exponent)
         if isinstance(exp, MatExpr):
             raise not_understood("a matrix as an exponent is not checked", node)
-        return base**exp  # type: ignore[operator]
+        return base**exp
 
     def _number(self, node: ast.Number) -> sympy.Basic:
         return sympy.Rational(node.text)
@@ -609,7 +609,7 @@ def _times(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.B
         return Scale(b, a)
     if bm:
         return Scale(a, b)
-    return a * b  # type: ignore[operator]
+    return a * b
 
 
 def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
@@ -636,7 +636,7 @@ def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.
         raise Problem("shape_error", f"cannot divide by the matrix {plain(b)}", node, span=span)
     if isinstance(a, MatExpr):
         return Scale(1 / b, a)
-    return a / b  # type: ignore[operator]
+    return a / b
 
 
 def _sqrt_of(v: sympy.Basic, node: ast.Node) -> sympy.Basic:
