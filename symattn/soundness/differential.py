@@ -335,9 +335,13 @@ def run_claims(
     seconds: float = 10.0,
     progress: bool = False,
     per_claim: Sequence[Sequence[str]] | None = None,
+    stall: float | None = None,
 ) -> list[Item]:
     """Judge every claim (in `jobs` processes) under `contexts` (default: all), or under
-    `per_claim[k]` for claim k (a CI sample that rotates the contexts)."""
+    `per_claim[k]` for claim k (a CI sample that rotates the contexts).
+
+    With no result from the workers for `stall` seconds (default: four times a claim's budget
+    plus 2 min) the pool is stopped and every unfinished claim is reported as a crash."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
     tasks = [
         (c, tuple(per_claim[k]) if per_claim is not None else names, tuple(front_ends), seconds)
@@ -352,12 +356,45 @@ def run_claims(
             _progress(progress, k, len(tasks), start, out)
         return out
 
+    # A worker the per-claim budgets fail to stop (C code deaf to SIGALRM) must not hang the run:
+    # with no result for `stall` seconds the pool is stopped and the unfinished claims are crashes.
+    if stall is None:
+        stall = 4 * (seconds * max((len(t[1]) for t in tasks), default=1) * len(front_ends) + 30)
     ctx = mp.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=200) as pool:
-        for k, items in enumerate(pool.imap_unordered(_job, tasks, chunksize=4), 1):
+        results = pool.imap_unordered(_job, tasks)  # chunks of one: `next` takes a timeout
+        for k in range(1, len(tasks) + 1):
+            try:
+                items = results.next(timeout=stall)
+            except mp.TimeoutError:
+                pool.terminate()
+                out.extend(_stalled(tasks, out, stall))
+                return out
             out.extend(items)
             _progress(progress, k, len(tasks), start, out)
     return out
+
+
+def _stalled(tasks: Sequence[tuple[Any, ...]], done: Sequence[Item], stall: float) -> list[Item]:
+    """A crash item for every claim whose result never came back."""
+    finished = {i.claim for i in done}
+    detail = f"no result for {stall:.0f} s: a worker hung past its time budget"
+    return [
+        Item(
+            c.ident,
+            c.template,
+            "+".join(c.mutations) or "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "crash",
+            detail,
+            stall,
+        )
+        for c, *_ in tasks
+        if c.ident not in finished
+    ]
 
 
 def _progress(on: bool, k: int, total: int, start: float, items: list[Item]) -> None:

@@ -245,3 +245,17 @@ def test_sample_no_crash_and_no_alarm(sample):
 def test_sample_no_oracle_error(sample):
     _, items, _ = sample
     assert not [it for it in items if it.truth.startswith("oracle_error")]
+
+
+def _hang(args):
+    time.sleep(60)
+
+
+def test_a_hung_worker_stops_the_run_as_a_crash_not_a_hang(monkeypatch):
+    claims = generate(3, seed=7)
+    monkeypatch.setattr(diff, "_job", _hang)  # the forked workers see the patched module
+    started = time.monotonic()
+    items = diff.run_claims(claims, jobs=2, front_ends=("api",), seconds=1, stall=2)
+    assert time.monotonic() - started < 30
+    assert {i.claim for i in items} == {c.ident for c in claims}
+    assert all(i.category == "crash" and "hung" in i.detail for i in items)
