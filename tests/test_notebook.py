@@ -89,8 +89,9 @@ def test_proof_renders_as_align_and_as_a_table():
 def test_an_unregistered_shell_shows_plain_text_only():
     from IPython.core.formatters import DisplayFormatter
 
-    data, _ = DisplayFormatter().format(S.scores)
-    assert data == {"text/plain": "QK^T"}
+    for expr, text in ((S.Q, "Q"), (S.scores, "QK^T")):
+        data, _ = DisplayFormatter().format(expr)
+        assert data == {"text/plain": text}
 
 
 def test_import_registers_with_a_running_ipython(monkeypatch):

@@ -117,6 +117,10 @@ class MatExpr(Basic):
 
     __repr__ = __str__
 
+    # Jupyter shows nodes through symattn.notebook's formatters; sympy's generic LaTeX hook would
+    # print `MatSym(Q, n, d_k)` (or fail on a transpose), so it is switched off.
+    _repr_latex_ = None
+
     def _sympystr(self, printer: StrPrinter) -> str:
         # sympy's str printer dispatches on class *names*: it would take our MatMul, MatAdd and
         # Transpose for its own and crash inside str() of an entry; print the generic form.

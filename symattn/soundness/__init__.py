@@ -3,8 +3,10 @@
 Imports its own modules (mutation, differential), which import everything below them: the kernel,
 the reader, check, latex, derivations and cli. Nothing in symattn imports this package.
 
-- `symattn.soundness.mutation`: wrong variants (mutants) of every true identity the project
-  proves, judged by the kernel; the reader fuzzer (`fuzz`).
+- `symattn.soundness.corpus`: the true identities the project proves (rules, chapter, derivations).
+- `symattn.soundness.mutation`: wrong variants (mutants) of each, judged by the kernel.
+- `symattn.soundness.truth`: the mutants' truth by an independent route (numpy, every point).
+- `symattn.soundness.fuzzing`: random and mangled formulas through the reader and the checker.
 - `symattn.soundness.oracle`: an independent evaluator (numpy and the standard library only) of
   a small claim AST of its own.
 - `symattn.soundness.generate`: seeded random claims (true identities and mutants) over that AST.
@@ -20,33 +22,22 @@ from __future__ import annotations
 
 import sys
 
+from symattn.soundness.corpus import Claim, chapter_claims, corpus, derivation_claims, rule_claims
 from symattn.soundness.differential import diff_main
-from symattn.soundness.mutation import (
+from symattn.soundness.fuzzing import (
     ATOMS,
-    DIMS,
     TOKENS,
-    TRUTH_PLANS,
     UNICODE,
-    Claim,
     FuzzProblem,
-    Mutant,
-    Outcome,
-    Report,
-    chapter_claims,
-    corpus,
-    derivation_claims,
     fuzz,
     fuzz_main,
     fuzz_one,
-    judge,
     mangle,
-    mutants,
     random_formula,
-    rule_claims,
-    run,
-    truth,
 )
+from symattn.soundness.mutation import Mutant, Outcome, Report, judge, mutants, run
 from symattn.soundness.mutation import main as _mutation_main
+from symattn.soundness.truth import DIMS, TRUTH_PLANS, truth
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,9 +57,11 @@ from symattn.kernel.dims import STANDARD_DIMS, assume
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.proof import prove_within
-from symattn.soundness import mutation as M
 from symattn.soundness import oracle
+from symattn.soundness import truth as T
+from symattn.soundness.corpus import corpus
 from symattn.soundness.generate import GenClaim, generate
+from symattn.soundness.mutation import mutants
 from symattn.soundness.oracle import CONTEXTS, Context, Decision
 from symattn.soundness.render import (
     NotExpressible,
@@ -413,9 +415,9 @@ def corpus_items(
     """Every mutant of the existing corpus through the API under each context; truth by the
     corpus's independent route at size plans that satisfy the context."""
 
-    extra = {M.m: 7, M.p: 6, M.q: 8}
+    extra = {T.m: 7, T.p: 6, T.q: 8}
     items = []
-    pool = [mu for c in M.corpus(derivations=derivations) for mu in M.mutants(c)]
+    pool = [mu for c in corpus(derivations=derivations) for mu in mutants(c)]
     for ctx in contexts:
         plans = [
             {**{STANDARD_DIMS[k]: v for k, v in plan.items()}, **extra}
@@ -457,7 +459,7 @@ def corpus_items(
                 continue
             lhs, rhs = mu.lhs.xreplace(numbers), mu.rhs.xreplace(numbers)
             defs = {k.xreplace(numbers): v.xreplace(numbers) for k, v in mu.base.defs.items()}
-            truth = _corpus_truth(M, lhs, rhs, defs, mu.base.assuming, plans)
+            truth = _corpus_truth(lhs, rhs, defs, mu.base.assuming, plans)
             try:
                 with assume(**asm):
                     v = prove_within(
@@ -475,7 +477,6 @@ def corpus_items(
                 listed = [dict(s) for s in sizes if s]
                 ok = bool(listed) and all(
                     _corpus_truth(
-                        M,
                         lhs,
                         rhs,
                         defs,
@@ -512,19 +513,16 @@ def corpus_items(
     return items
 
 
-def _corpus_truth(
-    M: Any, lhs: Any, rhs: Any, defs: Any, assuming: Any, plans: Sequence[Any]
-) -> str:
-
+def _corpus_truth(lhs: Any, rhs: Any, defs: Any, assuming: Any, plans: Sequence[Any]) -> str:
     try:
-        a, b = M._unfold(lhs, defs), M._unfold(rhs, defs)
+        a, b = T._unfold(lhs, defs), T._unfold(rhs, defs)
         if isinstance(a, MatExpr) != isinstance(b, MatExpr):
             return "false"
-        free = M._ranges(a, b)
+        free = T._ranges(a, b)
         decided = False
         for plan in plans:
             for seed in (0, 1):
-                t = M._truth_at(a, b, free, plan, seed, assuming)
+                t = T._truth_at(a, b, free, plan, seed, assuming)
                 if t == "false":
                     return "false"
                 if t == "undecided":

@@ -12,148 +12,44 @@ then judges it with `prove_equal`; a false mutant it reports `proved` or `checke
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import random
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import sympy
 
-from symattn.check import check_formula
-from symattn.derivations import sections
-from symattn.derivations.blocks import ProofBlock
-from symattn.kernel.attention import multi_head, single_head
-from symattn.kernel.canon import bound_indices, infer_ranges
-from symattn.kernel.dims import H, d, d_k, d_v, n
-from symattn.kernel.errors import ParseError, SoundnessAlarm, SymattnError
+from symattn.kernel.canon import bound_indices
+from symattn.kernel.dims import d_k, d_v, n
+from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
     Dot,
     Entry,
-    FromColumn,
     HeadSym,
     MatExpr,
     MatMul,
     MatSum,
     MatSym,
-    Ones,
     Row,
     RowBlock,
-    Scale,
     Softmax,
     Transpose,
-    index,
     walk,
 )
-from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.proof import prove_within
-from symattn.kernel.rules import registry
 from symattn.kernel.text import plain
-from symattn.kernel.witness import numeric
-from symattn.reader import parse_formula
-
-Truth = Literal["true", "false", "undecided"]
-
-m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
-DIMS: tuple[sympy.Symbol, ...] = (n, d, d_k, d_v, H, m, p, q)
-# Two plans: within the first all dims differ, so a dim confused for another shows.
-TRUTH_PLANS: tuple[dict[sympy.Symbol, int], ...] = (
-    {n: 3, d: 4, d_k: 2, d_v: 5, H: 2, m: 7, p: 6, q: 8},
-    {n: 4, d: 6, d_k: 3, d_v: 2, H: 3, m: 5, p: 2, q: 3},
-)
-_MAX_POINTS = 120
-_FREE_SHAPE = 12  # rows/cols of an IndexedBase with no matrix behind it (a generic f_ij)
-
+from symattn.soundness.corpus import Claim, corpus
+from symattn.soundness.fuzzing import fuzz_main
+from symattn.soundness.truth import DIMS, Truth, truth
 
 # ---- the corpus of true claims --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A true identity `lhs = rhs` the project proves, with its definitions and hypotheses."""
-
-    name: str
-    lhs: sympy.Basic
-    rhs: sympy.Basic
-    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
-    assuming: tuple[sympy.Basic, ...] = ()
-
-
-def rule_claims() -> list[Claim]:
-    """Every kernel rule's statement.
-
-    >>> len(rule_claims()) >= 20
-    True
-    """
-
-    out = []
-    for name, rule in registry().items():
-        lhs, rhs = rule.sides()
-        out.append(Claim(f"rule {name}", lhs, rhs, {}, tuple(rule.assuming())))
-    return out
-
-
-def chapter_claims() -> list[Claim]:
-    """The chapter's identities (as in tests/kernel/test_identities.py), written as data.
-
-    >>> [c.name for c in chapter_claims()][:2]
-    ['chapter score entry = sum', 'chapter score entry = dot']
-    """
-    i, j, r, u = (index(x) for x in "ijru")
-    s = single_head()
-    Q, K, V, A, X = s.Q, s.K, s.V, s.A, s.X
-    w, cw = s.weights, single_head(causal=True).weights
-    sn = MatSym("S", n, n)
-    mh, mh3 = multi_head(), multi_head(n=2, d=2, d_v=2, H=3)
-    s5 = single_head(n=5, d=8, d_k=64, d_v=64)
-    gt = (sympy.StrictGreaterThan(j, i),)
-    rows = [
-        ("score entry = sum", s.scores[i, j], sympy.Sum(Q[i, r] * K[j, r], (r, 1, d_k)), {}, ()),
-        ("score entry = dot", s.scores[i, j], Dot(Q.row(i), K.row(j)), {}, ()),
-        ("AV entry", (A @ V)[i, u], sympy.Sum(A[i, j] * V[j, u], (j, 1, n)), {}, ()),
-        ("rows of Z", s.Z.row(i), MatSum(Scale(A[i, j], V.row(j)), j, 1, n), {s.Z: A @ V}, ()),
-        ("projection row", Q.row(i), X.row(i) @ s.W_Q, {Q: X @ s.W_Q}, ()),
-        ("weights rowsum", w @ Ones(n, 1), Ones(n, 1), {}, ()),
-        ("convex combination", (w @ V).row(i), MatSum(Scale(w[i, j], V.row(j)), j, 1, n), {}, ()),
-        ("causal zero", cw[i, j], sympy.Integer(0), {}, gt),
-        ("causal rowsum", cw @ Ones(n, 1), Ones(n, 1), {}, ()),
-        ("causal z_i", (cw @ V).row(i), MatSum(Scale(cw[i, j], V.row(j)), j, 1, i), {}, ()),
-        ("shift invariance", Softmax(sn + FromColumn("c", n, n)), Softmax(sn), {}, ()),
-        ("block identity", mh.output, mh.blockwise, {}, ()),
-        ("block identity H=3", mh3.output, mh3.blockwise, {}, ()),
-        ("worked example", s5.scores[i, j], Dot(s5.Q.row(i), s5.K.row(j)), {}, ()),
-    ]
-    return [Claim(f"chapter {name}", lhs, rhs, defs, asm) for name, lhs, rhs, defs, asm in rows]
-
-
-def derivation_claims() -> list[Claim]:
-    """Every step of every Proof in symattn.derivations."""
-    out = []
-    for sec in sections():
-        for block in sec.blocks:
-            if not isinstance(block, ProofBlock):
-                continue
-            pr = block.proof
-            for k, st in enumerate(pr.steps, start=1):
-                name = f"derivation {pr.title}, step {k} ({st.by})"
-                out.append(Claim(name, st.before, st.after, dict(pr.defs), pr.assuming))
-    return out
-
-
-def corpus(derivations: bool = True) -> list[Claim]:
-    """Rules, chapter identities and (optionally) derivation steps.
-
-    >>> len(corpus(derivations=False)) == len(rule_claims()) + len(chapter_claims())
-    True
-    """
-    return rule_claims() + chapter_claims() + (derivation_claims() if derivations else [])
 
 
 # ---- mutation -------------------------------------------------------------------------------
@@ -390,116 +286,6 @@ def _apply(c: Claim, side: str, root: sympy.Basic, path, op: str, where: str, bu
 # ---- truth by an independent route ----------------------------------------------------------
 
 
-def truth(lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping = {}, assuming: Sequence = ()) -> Truth:  # noqa: B006
-    """Decide `lhs = rhs` with numpy on random data at both TRUTH_PLANS, at every index point.
-
-    Independent of the kernel's canonical forms and witnesses. An index outside its matrix is
-    an ill-formed claim, hence not a true one.
-
-    >>> s = single_head(); i, j = index("i"), index("j")
-    >>> truth(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))), truth(s.scores[i, j], s.scores[j, i])
-    ('true', 'false')
-    """
-    a, b = _unfold(lhs, defs), _unfold(rhs, defs)
-    if isinstance(a, MatExpr) != isinstance(b, MatExpr):
-        return "false"
-    free = _ranges(a, b)
-    decided = False
-    for plan in TRUTH_PLANS:
-        for seed in (0, 1):
-            verdict = _truth_at(a, b, free, plan, seed, assuming)
-            if verdict == "false":
-                return "false"
-            decided = decided or verdict == "true"
-            if verdict == "undecided":
-                return "undecided"
-    return "true" if decided else "undecided"
-
-
-def _unfold(e: sympy.Basic, defs: Mapping) -> sympy.Basic:
-    for _ in range(len(defs) + 1):
-        new = e.xreplace(dict(defs))
-        if new == e:
-            break
-        e = new
-    return e
-
-
-def _ranges(a: sympy.Basic, b: sympy.Basic) -> dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]]:
-    out = dict(infer_ranges(a, b))
-    bound = bound_indices(a, b)
-    for x in itertools.chain(walk(a), walk(b)):
-        if isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
-            out.setdefault(x.head, (sympy.Integer(1), x.args[3]))
-        if isinstance(x, HeadSym) and isinstance(x.head, sympy.Symbol) and x.head in DIMS:
-            continue
-    for x in itertools.chain(walk(a), walk(b)):
-        if isinstance(x, sympy.Symbol) and x.is_integer and x not in DIMS and x not in bound:
-            out.setdefault(x, (sympy.Integer(1), sympy.Integer(3)))
-    return out
-
-
-def _truth_at(a, b, free, plan, seed, assuming) -> Truth:
-    env = numeric.Env(sizes=dict(plan), seed=seed)
-    env.learn(a, b)
-    for base in itertools.chain(a.atoms(sympy.IndexedBase), b.atoms(sympy.IndexedBase)):
-        env.shapes.setdefault(str(base.label), (sympy.Integer(_FREE_SHAPE),) * 2)
-    free_syms = [s for s in itertools.chain(walk(a), walk(b)) if isinstance(s, sympy.Symbol)]
-    env.scalars = {
-        c: 0.5 + k
-        for k, c in enumerate(sorted({s for s in free_syms if not s.is_integer}, key=str))
-    }
-    points = _points(free, plan, seed)
-    checked = 0
-    for point in points:
-        values = {**plan, **point}
-        if not all(
-            bool(cond.xreplace({k: sympy.Integer(v) for k, v in values.items()}))
-            for cond in assuming
-        ):
-            continue
-        env.indices = dict(point)
-        try:
-            x, y = _value(a, env), _value(b, env)
-        except numeric.IllFormed:
-            return "false"  # reads outside a matrix, two shapes for one name, or divides by 0
-        except numeric.EvalError:
-            return "undecided"
-        except (IndexError, ValueError, ZeroDivisionError, OverflowError):
-            return "false"
-        if getattr(x, "shape", None) != getattr(y, "shape", None) or not numeric.close(x, y):
-            return "false"
-        checked += 1
-    return "true" if checked else "undecided"
-
-
-def _value(e: sympy.Basic, env: numeric.Env) -> Any:
-    if isinstance(e, MatExpr):
-        arr = numeric.matrix(e, env)
-        if isinstance(e, Row):
-            i = env.size(e.index)
-            if not 1 <= i <= env.size(e.args[0].rows):
-                raise numeric.EvalError(f"row {i} out of range")
-        return arr
-    return numeric.scalar(e, env)
-
-
-def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:
-    names = sorted(free, key=lambda s: s.name)
-    axes = []
-    for s in names:
-        subs = {k: sympy.Integer(v) for k, v in plan.items()}
-        lo, hi = (sympy.sympify(v, strict=True).xreplace(subs) for v in free[s])
-        if not (lo.is_Integer and hi.is_Integer):
-            lo, hi = sympy.Integer(1), sympy.Integer(3)
-        axes.append(range(int(lo), int(hi) + 1))
-    points = [dict(zip(names, vals, strict=True)) for vals in itertools.product(*axes)]
-    if len(points) > _MAX_POINTS:
-        rng = random.Random(seed)
-        points = [points[0], points[-1], *rng.sample(points[1:-1], _MAX_POINTS - 2)]
-    return points
-
-
 # ---- running the kernel ---------------------------------------------------------------------
 
 
@@ -709,269 +495,6 @@ def run(
 
 
 # ---- fuzzing the reader (and the checker) ---------------------------------------------------
-
-# Words of the dialect (docs/reader.md), used to grow formulas and to mangle them.
-ATOMS = (
-    "Q",
-    "K",
-    "V",
-    "X",
-    "A",
-    "Z",
-    "W_Q",
-    "W_K",
-    "W_V",
-    "W_O",
-    "q_i",
-    "k_j",
-    "v_j",
-    "z_i",
-    "a_{ij}",
-    "Q_{ir}",
-    "K_{jr}",
-    "V_{ju}",
-    "Z^{(h)}",
-    "W_O^{(h)}",
-    "d_k",
-    "d_v",
-    "n",
-    "H",
-    "\\mathbf q_i",
-    "\\alpha",
-    "2",
-    "64",
-    "0.5",
-    "i",
-    "j",
-    "r",
-)
-TOKENS = ATOMS + (
-    "=",
-    "\\in",
-    ",",
-    ".",
-    ";",
-    "\\cdot",
-    "\\times",
-    "+",
-    "-",
-    "/",
-    "^T",
-    "^{\\top}",
-    "^{(h)}",
-    "_{ij}",
-    "_i",
-    "(",
-    ")",
-    "\\left(",
-    "\\right)",
-    "[",
-    "]",
-    "{",
-    "}",
-    "\\frac{",
-    "}{",
-    "\\sqrt{",
-    "\\sum_{r=1}^{d_k}",
-    "\\sum_j",
-    "\\operatorname{softmax}",
-    "\\mathrm{softmax}",
-    "\\exp",
-    "\\mathbb R^{",
-    "\\times",
-    "\\begin{bmatrix}",
-    "\\end{bmatrix}",
-    "&",
-    "\\\\",
-    "\\ldots",
-    "\\text{ for all }",
-    "\\quad",
-    "\\le",
-    "\\neq",
-    "\\boxed{",
-    "\\,",
-    " ",
-)
-UNICODE = (
-    "患者",
-    "é",
-    "\u0301",
-    "\u200b",
-    "\u202e",
-    "\ufeff",
-    "\x00",
-    "\ud800",
-    "😀",
-    "∑",
-    "√",
-    "ℝ",
-    "\u2028",
-    "\t",
-    "\r\n",
-    "$",
-    "%",
-    "#",
-    "~",
-    "'",
-    "!",
-    "`",
-    "\\",
-    "\\foo",
-)
-
-
-def random_formula(rng: random.Random, depth: int = 3) -> str:
-    """A formula grown from the dialect's grammar (usually valid, never huge).
-
-    >>> random_formula(random.Random(1)) == random_formula(random.Random(1))
-    True
-    """
-    kind = rng.randrange(4)
-    if kind == 0:
-        names = ",".join(rng.sample(["Q", "K", "V", "X", "W_O"], rng.randint(1, 3)))
-        a, b = (
-            rng.choice(["n", "d", "d_k", "d_v", "Hd_v", "5", "64"]),
-            rng.choice(["d_k", "d_v", "d", "n"]),
-        )
-        return f"{names}\\in\\mathbb R^{{{a}\\times {b}}}"
-    lhs, rhs = _expr(rng, depth), _expr(rng, depth)
-    if kind == 1:
-        return f"{lhs}={rhs}"
-    if kind == 2:
-        return f"{lhs}={rhs}={_expr(rng, depth - 1)}"
-    return f"\\left({lhs}\\right)_{{ij}}={rhs}"
-
-
-def _expr(rng: random.Random, depth: int) -> str:
-    if depth <= 0 or rng.random() < 0.3:
-        return rng.choice(ATOMS)
-    a, b = _expr(rng, depth - 1), _expr(rng, depth - 1)
-    forms = (
-        f"{a}{b}",
-        f"{a}+{b}",
-        f"{a}\\cdot {b}",
-        f"\\frac{{{a}}}{{{b}}}",
-        f"({a})",
-        f"{a}^T",
-        f"\\sqrt{{{a}}}",
-        f"\\sum_{{r=1}}^{{d_k}}{a}",
-        f"\\operatorname{{softmax}}\\left({a}\\right)",
-        f"\\begin{{bmatrix}}{a}&{b}\\\\{b}&{a}\\end{{bmatrix}}",
-        f"{a}^{{(h)}}",
-        f"({a})_{{ij}}",
-    )
-    return rng.choice(forms)
-
-
-def mangle(text: str, rng: random.Random) -> str:
-    """One random damage: delete, duplicate or swap a piece, unbalance a bracket, insert unicode.
-
-    >>> mangle("QK^T", random.Random(0)) != "QK^T" or True
-    True
-    """
-    if not text:
-        return rng.choice(TOKENS)
-    a = rng.randrange(len(text) + 1)
-    b = min(len(text), a + rng.randint(1, 6))
-    op = rng.randrange(7)
-    if op == 0:
-        return text[:a] + text[b:]
-    if op == 1:
-        return text[:b] + text[a:b] + text[b:]
-    if op == 2:
-        c = rng.randrange(len(text) + 1)
-        x, y = sorted((a, c))
-        return text[:x] + text[y:] + text[x:y]
-    if op == 3:
-        return text[:a] + rng.choice("{}()[]") + text[a:]
-    if op == 4:
-        return text[:a] + rng.choice(UNICODE) + text[a:]
-    if op == 5:
-        return text[:a] + rng.choice(TOKENS) + text[a:]
-    return text[:a]
-
-
-@dataclass(frozen=True)
-class FuzzProblem:
-    """A formula the reader (or checker) mishandled: crash, diagnostic without position, slow."""
-
-    text: str
-    stage: str
-    problem: str
-
-
-def fuzz_one(text: str, *, checker: bool = False, seconds: float = 2.0) -> FuzzProblem | None:
-    """Feed one formula to the reader (and the checker); None when it behaved.
-
-    >>> fuzz_one("QK^T=") is None
-    True
-    """
-
-    start = time.monotonic()
-    try:
-        parse_formula(text)
-    except ParseError as exc:
-        pos = exc.position
-        if pos is None or pos.line < 1 or pos.column < 1 or not 0 <= pos.offset <= len(text):
-            return FuzzProblem(text, "reader", f"ParseError without a valid position: {exc}")
-    except Exception as exc:
-        return FuzzProblem(text, "reader", f"uncaught {type(exc).__name__}: {exc}")
-    if time.monotonic() - start > seconds:
-        return FuzzProblem(text, "reader", f"took {time.monotonic() - start:.1f} s")
-    if checker:
-        return _fuzz_checker(text, seconds)
-    return None
-
-
-def _fuzz_checker(text: str, seconds: float) -> FuzzProblem | None:
-
-    try:
-        with time_budget(seconds):
-            results = check_formula(text, "Q,K: n x d_k; V: n x d_v")
-    except TimeBudgetExceeded:
-        return FuzzProblem(text, "checker", f"gave up after {seconds:g} s")
-    except SymattnError:
-        return None
-    except Exception as exc:
-        return FuzzProblem(text, "checker", f"uncaught {type(exc).__name__}: {exc}")
-    if not isinstance(results, list):
-        return FuzzProblem(text, "checker", f"returned {type(results).__name__}")
-    return None
-
-
-def fuzz(
-    examples: int, seed: int = 0, *, checker: bool = False, seconds: float = 2.0
-) -> list[FuzzProblem]:
-    """`examples` formulas (half valid, half mangled one to three times); every problem found."""
-    rng = random.Random(seed)
-    problems = []
-    for k in range(examples):
-        text = random_formula(rng)
-        for _ in range(0 if k % 2 == 0 else rng.randint(1, 3)):
-            text = mangle(text, rng)
-        found = fuzz_one(text, checker=checker, seconds=seconds)
-        if found is not None:
-            problems.append(found)
-    return problems
-
-
-def fuzz_main(argv: Sequence[str]) -> int:
-    """`python -m symattn.soundness fuzz --examples N [--seed S] [--checker]`."""
-    ap = argparse.ArgumentParser(prog="python -m symattn.soundness fuzz")
-    ap.add_argument("--examples", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--checker", action="store_true", help="also run symattn.check on each")
-    ap.add_argument("--seconds", type=float, default=2.0, help="time bound per formula")
-    opts = ap.parse_args(list(argv))
-    start = time.monotonic()
-    problems = fuzz(opts.examples, opts.seed, checker=opts.checker, seconds=opts.seconds)
-    for prob in problems:
-        print(f"[{prob.stage}] {prob.problem}\n    formula: {prob.text!r}")
-    mode = "on" if opts.checker else "off"
-    took = time.monotonic() - start
-    print(f"fuzz: {opts.examples} formulas (seed {opts.seed}, checker {mode}) in {took:.1f} s: ")
-    print(f"  {len(problems)} problems")
-    return 1 if problems else 0
 
 
 # ---- command line ---------------------------------------------------------------------------

@@ -66,5 +66,5 @@ def test_api_reference_lists_every_export(name):
 @pytest.mark.parametrize("page", ["tutorial.md", "howto-ci.md", "kernel.md", "errors.md"])
 def test_relative_links_point_to_existing_docs(page):
     text = (DOCS / page).read_text(encoding="utf-8")
-    for ref in re.findall(r"docs/([\w.-]+\.(?:md|ipynb|py))", text):
+    for ref in re.findall(r"(?<![\w/])docs/([\w.-]+\.(?:md|ipynb|py))", text):
         assert (DOCS / ref).exists(), f"{page} mentions docs/{ref}, which does not exist"

@@ -68,14 +68,14 @@ def test_fuzz_one_reports_a_crash_and_a_missing_position(monkeypatch):
     def boom(text):
         raise KeyError(text)
 
-    monkeypatch.setattr(symattn.soundness.mutation, "parse_formula", boom)
+    monkeypatch.setattr(symattn.soundness.fuzzing, "parse_formula", boom)
     problem = fuzz_one("QK^T")
     assert problem is not None and problem.problem.startswith("uncaught KeyError")
 
     def no_position(text):
         raise ParseError("bad")
 
-    monkeypatch.setattr(symattn.soundness.mutation, "parse_formula", no_position)
+    monkeypatch.setattr(symattn.soundness.fuzzing, "parse_formula", no_position)
     problem = fuzz_one("QK^T")
     assert problem is not None and "without a valid position" in problem.problem
 

@@ -1,0 +1,109 @@
+"""The corpus of true claims the mutation suite starts from: rules, chapter, derivations.
+
+Imports the kernel and derivations; must not import the rest of soundness, cli or check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sympy
+
+from symattn.derivations import sections
+from symattn.derivations.blocks import ProofBlock
+from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.dims import d_k, n
+from symattn.kernel.expr import (
+    Dot,
+    FromColumn,
+    MatExpr,
+    MatSum,
+    MatSym,
+    Ones,
+    Scale,
+    Softmax,
+    index,
+)
+from symattn.kernel.rules import registry
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A true identity `lhs = rhs` the project proves, with its definitions and hypotheses."""
+
+    name: str
+    lhs: sympy.Basic
+    rhs: sympy.Basic
+    defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
+    assuming: tuple[sympy.Basic, ...] = ()
+
+
+def rule_claims() -> list[Claim]:
+    """Every kernel rule's statement.
+
+    >>> len(rule_claims()) >= 20
+    True
+    """
+
+    out = []
+    for name, rule in registry().items():
+        lhs, rhs = rule.sides()
+        out.append(Claim(f"rule {name}", lhs, rhs, {}, tuple(rule.assuming())))
+    return out
+
+
+def chapter_claims() -> list[Claim]:
+    """The chapter's identities (as in tests/kernel/test_attention.py), written as data.
+
+    >>> [c.name for c in chapter_claims()][:2]
+    ['chapter score entry = sum', 'chapter score entry = dot']
+    """
+    i, j, r, u = (index(x) for x in "ijru")
+    s = single_head()
+    Q, K, V, A, X = s.Q, s.K, s.V, s.A, s.X
+    w, cw = s.weights, single_head(causal=True).weights
+    sn = MatSym("S", n, n)
+    mh, mh3 = multi_head(), multi_head(n=2, d=2, d_v=2, H=3)
+    s5 = single_head(n=5, d=8, d_k=64, d_v=64)
+    gt = (sympy.StrictGreaterThan(j, i),)
+    rows = [
+        ("score entry = sum", s.scores[i, j], sympy.Sum(Q[i, r] * K[j, r], (r, 1, d_k)), {}, ()),
+        ("score entry = dot", s.scores[i, j], Dot(Q.row(i), K.row(j)), {}, ()),
+        ("AV entry", (A @ V)[i, u], sympy.Sum(A[i, j] * V[j, u], (j, 1, n)), {}, ()),
+        ("rows of Z", s.Z.row(i), MatSum(Scale(A[i, j], V.row(j)), j, 1, n), {s.Z: A @ V}, ()),
+        ("projection row", Q.row(i), X.row(i) @ s.W_Q, {Q: X @ s.W_Q}, ()),
+        ("weights rowsum", w @ Ones(n, 1), Ones(n, 1), {}, ()),
+        ("convex combination", (w @ V).row(i), MatSum(Scale(w[i, j], V.row(j)), j, 1, n), {}, ()),
+        ("causal zero", cw[i, j], sympy.Integer(0), {}, gt),
+        ("causal rowsum", cw @ Ones(n, 1), Ones(n, 1), {}, ()),
+        ("causal z_i", (cw @ V).row(i), MatSum(Scale(cw[i, j], V.row(j)), j, 1, i), {}, ()),
+        ("shift invariance", Softmax(sn + FromColumn("c", n, n)), Softmax(sn), {}, ()),
+        ("block identity", mh.output, mh.blockwise, {}, ()),
+        ("block identity H=3", mh3.output, mh3.blockwise, {}, ()),
+        ("worked example", s5.scores[i, j], Dot(s5.Q.row(i), s5.K.row(j)), {}, ()),
+    ]
+    return [Claim(f"chapter {name}", lhs, rhs, defs, asm) for name, lhs, rhs, defs, asm in rows]
+
+
+def derivation_claims() -> list[Claim]:
+    """Every step of every Proof in symattn.derivations."""
+    out = []
+    for sec in sections():
+        for block in sec.blocks:
+            if not isinstance(block, ProofBlock):
+                continue
+            pr = block.proof
+            for k, st in enumerate(pr.steps, start=1):
+                name = f"derivation {pr.title}, step {k} ({st.by})"
+                out.append(Claim(name, st.before, st.after, dict(pr.defs), pr.assuming))
+    return out
+
+
+def corpus(derivations: bool = True) -> list[Claim]:
+    """Rules, chapter identities and (optionally) derivation steps.
+
+    >>> len(corpus(derivations=False)) == len(rule_claims()) + len(chapter_claims())
+    True
+    """
+    return rule_claims() + chapter_claims() + (derivation_claims() if derivations else [])
