@@ -48,7 +48,7 @@ def plain(e: sympy.Basic) -> str:
             return f"{_factor(e.args[1])}/{_scalar(den)}"
         return f"{_scalar(c)} {_factor(e.args[1])}"
     if _is(e, "Transpose"):
-        return f"{_factor(e.args[0])}^T"
+        return f"{_base(e.args[0])}^T"
     if _is(e, "Softmax"):
         return f"softmax({plain(e.args[0])})"
     if _is(e, "ColSoftmax"):
@@ -60,7 +60,7 @@ def plain(e: sympy.Basic) -> str:
         name = a.name.lower() if _is(a, "MatSym") and len(a.name) == 1 else f"row({plain(a)})"
         return f"{name}_{e.index}"
     if _is(e, "RowBlock"):
-        return f"{plain(e.args[0])}^({e.head})"
+        return f"{_base(e.args[0])}^({e.head})"
     if _is(e, "Concat"):
         return f"Concat({plain(e.member(1))},...,{plain(e.member(e.count))})"
     if _is(e, "MatSum"):
@@ -74,9 +74,17 @@ def plain(e: sympy.Basic) -> str:
 
 
 def _factor(e: sympy.Basic) -> str:
-
+    """A factor of a product: a sum or a scaled matrix in parentheses."""
     text = plain(e)
     if _is(e, "MatAdd", "Scale"):
+        return f"({text})"
+    return text
+
+
+def _base(e: sympy.Basic) -> str:
+    """What a superscript applies to: anything but a name in parentheses (`(YW_K)^T`)."""
+    text = plain(e)
+    if _is(e, "MatAdd", "Scale", "MatMul", "Transpose", "RowBlock"):
         return f"({text})"
     return text
 
