@@ -15,7 +15,15 @@ import sympy
 from symattn.kernel.derivation import Proof, Step
 from symattn.kernel.expr import MatExpr, walk
 from symattn.kernel.rules import describe
-from symattn.latex.document import Lang, Math, Prose, chain_lines, render_align, render_prose
+from symattn.latex.document import (
+    Lang,
+    Math,
+    Prose,
+    chain_lines,
+    partition_alignment,
+    render_align,
+    render_prose,
+)
 from symattn.latex.matrix import bmatrix, labelled_matrix
 from symattn.latex.printer import latex, written_order
 
@@ -121,7 +129,7 @@ def fit_lines(
     """
     if not _too_wide(lines):
         return list(lines)
-    cols = [tex.partition("&") for tex, _ in lines]
+    cols = [partition_alignment(tex) for tex, _ in lines]
     left_em = max(math_em(a) for a, _, _ in cols)
     right_em = max(math_em(c) for _, _, c in cols)
     # The box starts after the left column and a \qquad; a text line is about 34.5 em.
@@ -181,7 +189,7 @@ def prose_em(p: Prose) -> float:
 
 
 def _too_wide(lines: Sequence[tuple[str, Prose | None]]) -> bool:
-    cols = [tex.partition("&") for tex, _ in lines]
+    cols = [partition_alignment(tex) for tex, _ in lines]
     left = max(math_em(a) for a, _, _ in cols)
     right = max(math_em(c) for _, _, c in cols)
     why = max((prose_em(w) for _, w in lines if w is not None), default=-2.0)

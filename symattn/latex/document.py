@@ -80,6 +80,24 @@ def render_prose(prose: Prose) -> str:
 _ALIGN_TOKEN = re.compile(r"\\(?:begin|end)\b|\\.|[{}&]", re.DOTALL)
 
 
+def partition_alignment(tex: str) -> tuple[str, str, str]:
+    """``tex.partition("&")`` at the first top-level ``&`` (not one inside a ``cases``).
+
+    >>> partition_alignment(r"\\begin{cases} a & b \\end{cases} &= c")
+    ('\\\\begin{cases} a & b \\\\end{cases} ', '&', '= c')
+    """
+    depth = 0
+    for match in _ALIGN_TOKEN.finditer(tex):
+        token = match.group()
+        if token in ("{", "\\begin"):
+            depth += 1
+        elif token in ("}", "\\end"):
+            depth -= 1
+        elif token == "&" and depth == 0:
+            return tex[: match.start()], "&", tex[match.end() :]
+    return tex, "", ""
+
+
 def _top_level_ampersands(tex: str) -> int:
     """Count ``&`` outside braces and nested environments (a bmatrix in a line is fine)."""
     depth, count = 0, 0
