@@ -118,8 +118,8 @@ def child_witnesses(size: str, repeat: int) -> dict:
     """The exact and the float64 witness alone, on the same claims, interleaved run by run."""
     from identities import claims
 
-    from symattn.kernel.canon import infer_ranges
     from symattn.kernel.proof import unfold
+    from symattn.kernel.ranges import infer_ranges
     from symattn.kernel.witness.exact import exact
     from symattn.kernel.witness.numeric import numeric_check
 

@@ -13,12 +13,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from symattn.check.results import ClaimResult, one_line
-from symattn.kernel.canon import infer_ranges
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
+from symattn.kernel.ranges import infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
 from symattn.reader.literals import unfold as unfold_literals
 

@@ -1,7 +1,7 @@
 """Canonical form of index sums: equality up to renaming of bound indices, sums split and merged.
 
-Imports only sympy and the kernel below it (dims, limits, expr); must not import anything above
-the kernel.
+Imports only sympy and the kernel below it (dims, limits, expr, ranges); must not import anything
+above the kernel.
 
 The normal form of a scalar is a sum of terms `c * f_1 * ... * f_m` where each `f` is an atom
 (an entry, `exp(...)`, a power of a normal form, a `Piecewise`) or a `Sum` whose body cannot be
@@ -23,19 +23,14 @@ import sympy
 
 from symattn.kernel.dims import dims_equal
 from symattn.kernel.expr import (
-    Concat,
     Dot,
     Entry,
     MatExpr,
-    MatSum,
-    Row,
-    RowBlock,
     expand_entries,
-    walk,
 )
 from symattn.kernel.limits import check_time
+from symattn.kernel.ranges import Range
 
-Range = tuple[sympy.Expr, sympy.Expr]
 _MAX_TERMS = 20_000
 _MAX_PERM_VARS = 6
 
@@ -49,41 +44,6 @@ class _Term:
     coeff: sympy.Expr
     factors: list[sympy.Expr] = field(default_factory=list)
     limits: list[tuple[sympy.Symbol, sympy.Expr, sympy.Expr]] = field(default_factory=list)
-
-
-def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
-    """Ranges of free indices read off the entries and rows that mention them.
-
-    >>> from symattn.kernel.attention import single_head
-    >>> from symattn.kernel.expr import index
-    >>> infer_ranges(single_head().scores[index("i"), index("j")])
-    {i: (1, n), j: (1, n)}
-    """
-    out: dict[sympy.Symbol, Range] = {}
-    bound = bound_indices(*exprs)
-    for e in exprs:
-        for x in walk(e):
-            if isinstance(x, Entry):
-                for idx, size in ((x.args[1], x.matrix.rows), (x.args[2], x.matrix.cols)):
-                    if isinstance(idx, sympy.Symbol):
-                        out.setdefault(idx, (sympy.Integer(1), size))
-            elif isinstance(x, Row) and isinstance(x.index, sympy.Symbol):
-                out.setdefault(x.index, (sympy.Integer(1), x.args[0].rows))
-            elif isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
-                out.setdefault(x.head, (sympy.Integer(1), x.args[3]))  # block h of H
-    return {k: v for k, v in out.items() if k not in bound}
-
-
-def bound_indices(*exprs: sympy.Basic) -> set[sympy.Symbol]:
-    """Indices bound by a sum, a matrix sum or a concatenation somewhere in `exprs`."""
-    out: set[sympy.Symbol] = set()
-    for e in exprs:
-        for x in walk(e):
-            if isinstance(x, sympy.Sum):
-                out |= {lim[0] for lim in x.limits}
-            elif isinstance(x, (MatSum, Concat)):
-                out.add(x.args[1])
-    return out
 
 
 def normal_form(e: sympy.Expr, ranges: Mapping[sympy.Symbol, Range] | None = None) -> sympy.Expr:

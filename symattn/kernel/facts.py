@@ -10,9 +10,10 @@ from typing import Literal
 
 import sympy
 
-from symattn.kernel.canon import infer_ranges, normal_form
+from symattn.kernel.canon import normal_form
 from symattn.kernel.expr import Entry, MatExpr, index
 from symattn.kernel.proof import Verdict
+from symattn.kernel.ranges import infer_ranges
 
 Sign = Literal["pos", "nonneg"]
 

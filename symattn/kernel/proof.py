@@ -13,7 +13,6 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn.kernel.canon import Range, infer_ranges
 from symattn.kernel.dims import current, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.kernel.expr import Entry, MatExpr, MatSym
@@ -25,7 +24,7 @@ from symattn.kernel.limits import (
     TimeBudgetExceeded,
     time_budget,
 )
-from symattn.kernel.ranges import index_range_problem, name_clash
+from symattn.kernel.ranges import Range, index_range_problem, infer_ranges, name_clash
 from symattn.kernel.semantics import ReversedRange
 from symattn.kernel.text import plain
 from symattn.kernel.witness import symbolic as symbolic_witness

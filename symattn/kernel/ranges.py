@@ -1,4 +1,4 @@
-"""Index-range checks: an entry `Q_{ri}` whose index runs past the matrix's dims is an error.
+"""Index ranges: inferred from the entries that mention an index, and checked against the dims.
 
 Imports only sympy and the kernel below it (dims, text, expr); must not import anything above it.
 """
@@ -10,10 +10,54 @@ from collections.abc import Mapping
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
-from symattn.kernel.expr import Entry, MatSum, named_leaves, named_shapes
+from symattn.kernel.expr import (
+    Concat,
+    Entry,
+    MatSum,
+    Row,
+    RowBlock,
+    named_leaves,
+    named_shapes,
+    walk,
+)
 from symattn.kernel.text import plain
 
 Range = tuple[sympy.Expr, sympy.Expr]
+
+
+def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
+    """Ranges of free indices read off the entries and rows that mention them.
+
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import index
+    >>> infer_ranges(single_head().scores[index("i"), index("j")])
+    {i: (1, n), j: (1, n)}
+    """
+    out: dict[sympy.Symbol, Range] = {}
+    bound = bound_indices(*exprs)
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, Entry):
+                for idx, size in ((x.args[1], x.matrix.rows), (x.args[2], x.matrix.cols)):
+                    if isinstance(idx, sympy.Symbol):
+                        out.setdefault(idx, (sympy.Integer(1), size))
+            elif isinstance(x, Row) and isinstance(x.index, sympy.Symbol):
+                out.setdefault(x.index, (sympy.Integer(1), x.args[0].rows))
+            elif isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
+                out.setdefault(x.head, (sympy.Integer(1), x.args[3]))  # block h of H
+    return {k: v for k, v in out.items() if k not in bound}
+
+
+def bound_indices(*exprs: sympy.Basic) -> set[sympy.Symbol]:
+    """Indices bound by a sum, a matrix sum or a concatenation somewhere in `exprs`."""
+    out: set[sympy.Symbol] = set()
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, sympy.Sum):
+                out |= {lim[0] for lim in x.limits}
+            elif isinstance(x, (MatSum, Concat)):
+                out.add(x.args[1])
+    return out
 
 
 def index_range_problem(

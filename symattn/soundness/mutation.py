@@ -24,7 +24,6 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.canon import bound_indices
 from symattn.kernel.dims import d_k, d_v, n
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import (
@@ -44,6 +43,7 @@ from symattn.kernel.expr import (
     walk,
 )
 from symattn.kernel.proof import prove_within
+from symattn.kernel.ranges import bound_indices
 from symattn.kernel.text import plain
 from symattn.soundness.corpus import Claim, corpus
 from symattn.soundness.fuzzing import fuzz_main

@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 import sympy
 
-from symattn.kernel.canon import bound_indices, infer_ranges
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.expr import (
     HeadSym,
@@ -21,6 +20,7 @@ from symattn.kernel.expr import (
     RowBlock,
     walk,
 )
+from symattn.kernel.ranges import bound_indices, infer_ranges
 from symattn.kernel.witness import numeric
 
 Truth = Literal["true", "false", "undecided"]

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
-from symattn.kernel.canon import Range
 from symattn.kernel.evaluate import (
     Evaluator,
     Resample,
     learn_shapes,
 )
 from symattn.kernel.expr import MatExpr
+from symattn.kernel.ranges import Range
 from symattn.kernel.witness import numeric, sizes
 from symattn.kernel.witness.evidence import MAX_SAMPLE, Counterexample, Term
 from symattn.kernel.witness.field import PRIMES, ModP, rational

@@ -10,7 +10,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import sympy
 
-from symattn.kernel.canon import Range
 from symattn.kernel.expr import (
     ColSoftmax,
     Concat,
@@ -23,6 +22,7 @@ from symattn.kernel.expr import (
     Scale,
     Softmax,
 )
+from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import ReversedRange
 from symattn.kernel.witness import field as modp
 from symattn.kernel.witness import sizes

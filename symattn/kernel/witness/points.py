@@ -12,12 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import sympy
 
-from symattn.kernel.canon import Range, bound_indices
 from symattn.kernel.dims import current
 from symattn.kernel.errors import ResourceError
 from symattn.kernel.expr import Entry, MatExpr, dims_in, expand_entries, index, walk
 from symattn.kernel.limits import MAX_ARRAY_ENTRIES, check_array
-from symattn.kernel.ranges import dependency_order
+from symattn.kernel.ranges import Range, bound_indices, dependency_order
 from symattn.kernel.semantics import summation_range
 from symattn.kernel.text import plain
 from symattn.kernel.witness import sizes

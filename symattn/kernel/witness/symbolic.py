@@ -10,8 +10,9 @@ from collections.abc import Mapping
 
 import sympy
 
-from symattn.kernel.canon import Range, TooLarge, normal_form
+from symattn.kernel.canon import TooLarge, normal_form
 from symattn.kernel.dims import current
+from symattn.kernel.ranges import Range
 from symattn.kernel.witness.evidence import Term, WitnessResult
 from symattn.kernel.witness.points import generic_entries
 
