@@ -1,6 +1,6 @@
-"""The chapter's conventions: the shapes of its names and what a sum without bounds ranges over.
+"""The chapter's conventions: its names' shapes, what a bare sum ranges over, what is a matrix.
 
-Imports only the kernel's dims; the scope (resolve), the translator (terms) and the CLI read it.
+Imports only the kernel's dims; the scope, the claim readers, the translator and the CLI read it.
 """
 
 from __future__ import annotations
@@ -44,3 +44,12 @@ SUM_LETTERS: dict[str, sympy.Expr] = {
     **dict.fromkeys("uvw", d_v),
     **dict.fromkeys("hgf", H),
 }
+
+
+def looks_like_matrix(name: str) -> bool:
+    """A capital, alone or with a subscript, is a matrix's name (`Q`, `W_O`; `H` is a size).
+
+    >>> [looks_like_matrix(x) for x in ("Q", "W_O", "H", "q_i", "Wx")]
+    [True, True, False, False, False]
+    """
+    return name[:1].isupper() and name not in ("H",) and (len(name) == 1 or name[1] == "_")

@@ -1,0 +1,100 @@
+"""A matrix defined by cases, `M_{ij}=0` for `j\\le i` and `M_{ij}=-\\infty` for `j>i`: the
+additive causal mask, read one case and its condition at a time.
+
+Imports sympy, the kernel's index symbols and the reader's AST, spans, claims, scope, translator
+and `index_claims`; never the resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from symattn.kernel.expr import index
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, new_claim
+from symattn.reader.index_claims import condition
+from symattn.reader.scanner import MathSpan
+from symattn.reader.scope import Name, Scope
+from symattn.reader.terms import KEEP_FONTS, Terms
+
+__all__ = ["Case", "Cases"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case just written, `M_{ij} = value`, waiting for its condition."""
+
+    name: str
+    value: str  # "0" or "-inf"
+    indices: tuple[sympy.Symbol, sympy.Symbol]
+
+
+class Cases:
+    """The cases read so far, by matrix, and the one whose condition comes next."""
+
+    def __init__(self) -> None:
+        self.open: Case | None = None
+        self._seen: dict[str, dict[str, sympy.Basic]] = {}
+
+    def take_open(self) -> Case | None:
+        """The case written just before this formula (only there can its condition follow)."""
+        case, self.open = self.open, None
+        return case
+
+    def begin(
+        self, scope: Scope, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+    ) -> ResolvedClaim | None:
+        r"""`M_{ij}=0` or `M_{ij}=-\infty` for a capital not in scope: one case of a definition
+        whose condition follows (`for $j\le i$`); see `condition`."""
+        if not (
+            isinstance(left, ast.Symbol)
+            and left.font in KEEP_FONTS
+            and len(left.name) == 1
+            and left.name.isupper()
+            and scope.lookup(left.name) is None
+            and isinstance(left.sub, ast.Product)
+            and len(left.sub.factors) == 2
+            and all(isinstance(f, ast.Symbol) and f.sub is None for f in left.sub.factors)
+        ):
+            return None
+        if isinstance(right, ast.Number) and right.text == "0":
+            value = "0"
+        elif (
+            isinstance(right, ast.Neg)
+            and isinstance(right.operand, ast.Symbol)
+            and right.operand.name == "infty"
+        ):
+            value = "-inf"
+        else:
+            return None
+        names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
+        self.open = Case(left.name, value, (index(names[0]), index(names[1])))
+        msg = f"a case of the definition of {left.name} (its condition follows)"
+        return new_claim(span, start, end, "declared", msg)
+
+    def condition(
+        self, scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim, case: Case
+    ) -> ResolvedClaim | None:
+        r"""The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
+        for `j>i` make M the additive causal mask: `S + M` is then the kernel's
+        `CausalMask(S)` (S where j ≤ i, -∞ above the diagonal), exactly the same matrix."""
+        name, (i, j) = case.name, case.indices
+        claim = condition(scope, terms, span, c)
+        if claim.status != "declared" or len(claim.conditions) != 1:
+            return None
+        (rel,) = claim.conditions
+        cases = self._seen.setdefault(name, {})
+        cases[case.value] = rel
+        if set(cases) == {"0", "-inf"}:
+            below = cases["0"].canonical == sympy.Le(j, i).canonical
+            above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
+            if below and above:
+                n = scope.dims["n"]
+                entry = Name((n, n), "defined", scope.section, scope.line, mask=True)
+                scope.top().names[name] = entry
+                msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
+                return new_claim(span, c.start, c.end, "declared", msg)
+        msg = f"the condition of a case of {name}: {claim.message}"
+        return new_claim(span, c.start, c.end, "declared", msg)

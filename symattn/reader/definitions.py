@@ -1,0 +1,128 @@
+"""Definitions written in a document: a matrix (`Q = XW_Q`), a head family (`Z^{(h)} = ...`), a
+matrix row by row (`z_i = (AV)_{i,:}`), and a sequence of numbers (`c_i = -\\max_j S_{ij}`).
+
+Imports sympy, the kernel and the reader's AST, spans, claims, scope, translator and
+`written_matrices`; never the resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import shape_str
+from symattn.kernel.expr import MatExpr, index
+from symattn.kernel.text import plain
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, new_claim
+from symattn.reader.scanner import MathSpan
+from symattn.reader.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood
+from symattn.reader.written_matrices import pending
+
+__all__ = ["define", "head_symbol", "row_definition", "sequence_definition"]
+
+
+def define(
+    scope: Scope,
+    terms: Terms,
+    span: MathSpan,
+    name: str,
+    head: sympy.Symbol | None,
+    right: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """`name = right` (`name^{(head)}` for a family): a definition, or, when `name` is already
+    defined in this section, an identity to prove."""
+    family = head is not None
+    rhs = terms.term(right)
+    if not isinstance(rhs, MatExpr):
+        raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
+    current = scope.lookup(name, family)
+    here = current is not None and current.definition is not None and scope.local(current)
+    if current is not None and here:
+        lhs = terms.named(name, head, current)
+        return pending(scope, span, start, end, ((lhs, rhs),))
+    label = f"{name}^({head})" if family else name
+    shape = rhs.shape
+    new = Name(shape, "defined", scope.section, scope.line, family, HEAD if family else None)
+    if current is not None and current.origin == "declared":
+        declared = scope.bind_shape(current.shape)
+        if not same_shape(declared, shape):
+            where = f"line {current.line}" if current.line else "the conventions"
+            raise Problem(
+                "shape_error",
+                f"{label} is declared {shape_str(declared)} ({where}) but "
+                f"{plain(rhs)} is {shape_str(shape)}",
+                right,
+            )
+    new.definition = _rename_head(rhs, head) if family else rhs
+    table = scope.top().families if family else scope.top().names
+    table[name] = new
+    if current is not None and same_shape(scope.bind_shape(current.shape), shape):
+        msg = f"definition of {label}: both sides are {shape_str(shape)}"
+        return new_claim(span, start, end, "proved", msg)
+    before = ""
+    if current is not None:
+        before = f" (was {shape_str(scope.bind_shape(current.shape))})"
+    msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
+    return new_claim(span, start, end, "declared", msg)
+
+
+def row_definition(scope: Scope, left: ast.Node, right: ast.Node) -> str | None:
+    """`z_i = (AV)_{i,:}` defines Z = AV row by row, unless Z is defined in this section
+    (then it is an identity to prove): the same index on both sides, every row at once."""
+    if not (
+        isinstance(left, ast.Symbol)
+        and left.font in KEEP_FONTS
+        and len(left.name) == 1
+        and left.name.islower()
+        and isinstance(left.sub, ast.Symbol)
+        and isinstance(right, ast.IndexedGroup)
+        and isinstance(right.index, ast.Seq)
+        and len(right.index.items) == 2
+        and right.index.items[1] == ast.Symbol("colon", start=0, end=0)
+        and right.index.items[0] == left.sub
+    ):
+        return None
+    name = left.name.upper()
+    current = scope.lookup(name)
+    if current is not None and current.definition is not None and scope.local(current):
+        return None
+    return name
+
+
+def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+    r"""`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
+    defined here, a sequence of numbers (one per position); a premise, never checked."""
+    left = c.subjects[0]
+    if not (
+        len(c.steps) == 1
+        and isinstance(left, ast.Symbol)
+        and left.font is None
+        and len(left.name) == 1
+        and left.name.islower()
+        and isinstance(left.sub, ast.Symbol)
+        and left.sub.sub is None
+        and left.name not in scope.dims
+        and scope.lookup(left.name.upper()) is None
+        and left.name not in scope.sequences
+    ):
+        return None
+    scope.sequences[left.name] = scope.dims["n"]
+    msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
+    return new_claim(span, c.start, c.end, "declared", msg)
+
+
+def head_symbol(node: ast.Node) -> sympy.Symbol | None:
+    """The head letter of a family's superscript, `h` of `Z^{(h)}` (None for `Z^{(1)}`)."""
+    if isinstance(node, ast.Symbol) and node.sub is None and len(node.name) == 1:
+        return index(node.name)
+    return None
+
+
+def _rename_head(e: MatExpr, head: sympy.Symbol | None) -> MatExpr:
+    """A family's definition is kept with the head letter `h`, the letter Concat uses."""
+    if head is None or head == HEAD:
+        return e
+    return e.xreplace({head: HEAD})

@@ -1,0 +1,311 @@
+"""The scope of a document: its names and head families, their shapes and definitions, and the
+sizes in force, in layers (the chapter's conventions, the document, a worked example).
+
+Imports sympy, the kernel (dims, errors, nodes) and the reader's conventions, size relations and
+`Shape`; never the parser, the translator, the claim readers, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import sympy
+
+from symattn.kernel.dims import STANDARD_DIMS, dim, dims_equal
+from symattn.kernel.errors import DimError
+from symattn.kernel.expr import HeadSym, MatExpr, MatSym, index, walk
+from symattn.reader.claims import Shape
+from symattn.reader.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.size_relations import SizeContext, close_sizes, size_value
+
+__all__ = ["HEAD", "Layer", "Name", "Scope", "same_shape"]
+
+#: The head letter a family's definition is kept with: the letter Concat uses.
+HEAD = index("h")
+
+
+@dataclass
+class Name:
+    """A symbol-table entry: a matrix or a head family, with its shape and definition."""
+
+    shape: Shape
+    origin: Literal["convention", "declared", "defined"]
+    section: int = -1
+    line: int = 0
+    family: bool = False
+    head: sympy.Symbol | None = None
+    definition: MatExpr | None = None
+    label: str = ""
+    mask: bool = False
+
+
+@dataclass
+class Layer:
+    """One level of the scope: the conventions, the document, or a worked example in it."""
+
+    kind: Literal["conventions", "document", "example"]
+    names: dict[str, Name] = field(default_factory=dict)
+    families: dict[str, Name] = field(default_factory=dict)
+    bindings: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
+    relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
+    orient: dict[str, str] = field(default_factory=dict)
+    literals: dict[str, sympy.Matrix] = field(default_factory=dict)
+    line: int = 0
+
+
+def same_shape(a: Shape, b: Shape) -> bool:
+    """Both dims provably equal (`d_k` and `d_v` under `d_k = d_v`)."""
+    return dims_equal(a[0], b[0]) and dims_equal(a[1], b[1])
+
+
+class Scope:
+    """The symbol table, innermost layer last: conventions, document, worked examples.
+
+    >>> from symattn.kernel.dims import d, n
+    >>> s = Scope(); s.declare("B", (n, d)); s.lookup("B").shape
+    (n, d)
+    """
+
+    def __init__(
+        self, sections: Sequence[int] = (), assume: dict[str, sympy.Expr] | None = None
+    ) -> None:
+        conv = Layer("conventions")
+        conv.names = {k: Name(v, "convention") for k, v in CONVENTIONS.items()}
+        conv.families = {k: Name(v, "convention", family=True) for k, v in FAMILIES.items()}
+        self.layers: list[Layer] = [conv, Layer("document")]
+        self.dims: dict[str, sympy.Symbol] = dict(STANDARD_DIMS)
+        self.sections = sorted(sections)
+        self.section = 0
+        self.line = 0
+        self._memo: tuple[Any, SizeContext] | None = None
+        self.relation_section: dict[sympy.Symbol, int] = {}
+        self.sequences: dict[str, sympy.Expr] = {}
+        for name, value in (assume or {}).items():
+            self.assume_size(name, value)
+
+    # ---- what is given before any formula ---------------------------------------------------
+
+    def assume_size(self, name: str, value: sympy.Expr | int) -> None:
+        """A size relation given before any formula (`--assume d_k=d/H`, `--assume n=5`).
+
+        >>> from symattn.kernel.dims import d_v
+        >>> s = Scope(assume={"d_k": d_v}); s.assumptions
+        {'d_k': d_v}
+        >>> Scope(assume={"n": 5}).bindings
+        {n: 5}
+        """
+        sym = self.dims.setdefault(name, STANDARD_DIMS.get(name, dim(name)))
+        val = sympy.sympify(value, strict=True)
+        for x in val.free_symbols:
+            if isinstance(x, sympy.Symbol):
+                self.dims.setdefault(x.name, x)
+        doc = self.document
+        if val.free_symbols:
+            doc.relations[sym] = val
+        else:
+            doc.bindings[sym] = size_value(val, f"{name} = {val}", None)
+        problems = self.context().problems
+        if problems:
+            raise DimError(problems[0])
+
+    def declare(self, name: str, shape: Shape) -> None:
+        """Declare a matrix `Q` (or a head family `Z^(h)`) and its shape before any formula."""
+        family = "^" in name
+        base = name.split("^")[0].replace("{", "").replace("}", "")
+        for x in shape:
+            for s in x.free_symbols:
+                if isinstance(s, sympy.Symbol):
+                    self.dims.setdefault(s.name, s)
+        table = self.document.families if family else self.document.names
+        table[base] = Name(shape, "declared", -1, 0, family, HEAD if family else None)
+
+    # ---- layers -----------------------------------------------------------------------------
+
+    @property
+    def document(self) -> Layer:
+        """The document's own layer: its declarations, definitions and relations between sizes."""
+        return self.layers[1]
+
+    def top(self) -> Layer:
+        return self.layers[-1]
+
+    def enter(self, line: int) -> None:
+        """Move to a formula at `line`; a new section closes the worked example."""
+        self.line = line
+        section = sum(1 for s in self.sections if s <= line)
+        if section != self.section:
+            self.section = section
+            self.close_example()
+
+    def close_example(self) -> None:
+        while self.layers[-1].kind == "example":
+            self.layers.pop()
+
+    def example(self) -> Layer:
+        """The worked example in force, opened here when there is none."""
+        top = self.top()
+        if top.kind != "example":
+            top = Layer("example", line=self.line)
+            self.layers.append(top)
+        return top
+
+    def rebound(self, new: dict[sympy.Symbol, Any]) -> None:
+        """Make way for new values: `n = 7` after `n = 5` opens a new example with the other
+        sizes; what the old one declared or defined at n = 5 (Q at 5 rows, a 5 × 5 table for
+        A) is not carried, since it depends on the old value."""
+        top = self.top()
+        if top.kind == "example" and any(top.bindings.get(k, v) != v for k, v in new.items()):
+            carried: dict[sympy.Symbol, sympy.Integer] = {}
+            for layer in self.layers:
+                if layer.kind == "example":
+                    carried.update({k: v for k, v in layer.bindings.items() if k not in new})
+            self.close_example()
+            top = Layer("example", line=self.line)
+            top.bindings = carried
+            self.layers.append(top)
+
+    # ---- sizes ------------------------------------------------------------------------------
+
+    @property
+    def bindings(self) -> dict[sympy.Symbol, sympy.Integer]:
+        """Every size with a value here: the worked example's (`n = 5`) and those that follow
+        from them and the relations in force (`d_v = d/H` with `d = 512`, `H = 8`)."""
+        return dict(self.context().bindings)
+
+    @property
+    def assumptions(self) -> dict[str, sympy.Expr]:
+        """The relations between sizes in force (`d_v = d/H`), bindings substituted, by name:
+        keyword arguments for `dims.assume`. Their values are sympy expressions, never ints."""
+        return {k.name: v for k, v in self.context().relations.items()}
+
+    @property
+    def assumptions_sym(self) -> set[sympy.Symbol]:
+        return set(self.context().relations)
+
+    def context(self, upto: int | None = None) -> SizeContext:
+        """The sizes in force in the first `upto` layers (all of them by default)."""
+        layers = self.layers if upto is None else self.layers[:upto]
+        key = tuple((tuple(x.bindings.items()), tuple(x.relations.items())) for x in layers)
+        if upto is None and self._memo is not None and self._memo[0] == key:
+            return self._memo[1]
+        bindings: dict[sympy.Symbol, sympy.Integer] = {}
+        relations: dict[sympy.Symbol, sympy.Expr] = {}
+        for layer in layers:  # inner layers override outer ones
+            bindings.update(layer.bindings)
+            relations.update(layer.relations)
+        ctx = close_sizes(bindings, relations)
+        if upto is None:
+            self._memo = (key, ctx)
+        return ctx
+
+    def drop_earlier_relations(self) -> bool:
+        """A worked example in a later section sets its own sizes: relations between sizes
+        stated inside an earlier section (`Hd_v = d` in 6.5) give way to it from here on, where
+        in their own section, or stated before the first heading (for the whole document), a
+        contradiction stays a shape error. Dropping a relation only makes
+        fewer shapes equal, so it can turn a verdict into a shape error, never into verified."""
+        doc = self.document
+        old = [x for x, sec in self.relation_section.items() if 0 < sec < self.section]
+        for x in old:
+            doc.relations.pop(x, None)
+            del self.relation_section[x]
+        return bool(old)
+
+    def bind(self, e: sympy.Basic) -> sympy.Basic:
+        b = self.bindings
+        return e.xreplace(b) if b else e
+
+    def bind_shape(self, shape: Shape) -> Shape:
+        return (self.bind(shape[0]), self.bind(shape[1]))
+
+    # ---- names ------------------------------------------------------------------------------
+
+    def lookup(self, name: str, family: bool = False) -> Name | None:
+        for layer in reversed(self.layers):
+            table = layer.families if family else layer.names
+            if name in table:
+                return table[name]
+        return None
+
+    def lookup_all(self) -> set[str]:
+        out: set[str] = set()
+        for layer in self.layers:
+            out |= set(layer.names)
+        return out
+
+    def known_names(self) -> list[str]:
+        names = set(self.dims)
+        for layer in self.layers:
+            names |= set(layer.names) | {f"{k}^(h)" for k in layer.families}
+        return sorted(names)
+
+    def local(self, entry: Name) -> bool:
+        """True when a definition was made in this section (or this worked example)."""
+        return entry.section == self.section and entry.origin == "defined"
+
+    def document_matrix(self, name: str) -> bool:
+        """Declared or defined by the document, not only one of the chapter's conventions (a
+        document that says `\\mathbf k_i\\in\\mathbb R^d` without a K of its own means a vector
+        of its own, not a row of the conventional n × d_k K)."""
+        entry = self.lookup(name)
+        return entry is not None and entry.origin != "convention"
+
+    def orientation(self, letter: str) -> str:
+        """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`)."""
+        for layer in reversed(self.layers):
+            if letter in layer.orient:
+                return layer.orient[letter]
+        return "row"
+
+    def literals(self) -> dict[str, sympy.Matrix]:
+        """The matrices written out in the worked example in force, by name."""
+        out: dict[str, sympy.Matrix] = {}
+        for layer in self.layers:
+            out.update(layer.literals)
+        return out
+
+    def defs(self) -> dict[sympy.Basic, MatExpr]:
+        """Every definition in force, keyed by the defined symbol, with the example's sizes."""
+        out: dict[sympy.Basic, MatExpr] = {}
+        for layer in self.layers:
+            for key, entry in layer.names.items():
+                if entry.definition is not None:
+                    out[self.bind(MatSym(key, *entry.shape))] = self.bind(entry.definition)
+            for key, entry in layer.families.items():
+                if entry.definition is not None and entry.head is not None:
+                    sym = HeadSym(key, entry.head, *entry.shape)
+                    out[self.bind(sym)] = self.bind(entry.definition)
+        out.update(self._head_defs(out))
+        return out
+
+    def _head_defs(self, defs: dict[sympy.Basic, MatExpr]) -> dict[sympy.Basic, MatExpr]:
+        r"""`A^{(h)}` with no definition of its own, after `A = \operatorname{softmax}(QK^T/
+        \sqrt{d_k})` and the document's `Q^{(h)}`, `K^{(h)}`: head h's A is A's definition with
+        head h's Q and K (what the superscript means: "everything carrying the head's
+        number"). Only when every matrix of that definition has a head family the document
+        declared or defined, so no head is made up from a convention alone."""
+        out: dict[sympy.Basic, MatExpr] = {}
+        for key in FAMILIES:
+            fam = self.lookup(key, True)
+            single = self.lookup(key)
+            if fam is None or fam.definition is not None or single is None:
+                continue
+            if single.definition is None:
+                continue
+            swap: dict[sympy.Basic, sympy.Basic] = {}
+            ok = True
+            for x in walk(single.definition):
+                if not isinstance(x, MatSym):
+                    continue
+                member = self.lookup(x.name, True)
+                if member is None or member.origin == "convention":
+                    ok = False
+                    break
+                swap[x] = HeadSym(x.name, HEAD, *member.shape)
+            if ok and swap:
+                sym = self.bind(HeadSym(key, HEAD, *fam.shape))
+                if sym not in defs:
+                    out[sym] = self.bind(single.definition.xreplace(swap))
+        return out

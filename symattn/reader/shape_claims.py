@@ -1,0 +1,255 @@
+"""Formulas with `\\in`: shape declarations (`Q \\in \\mathbb R^{n\\times d_k}`, a family, a
+worked example's `\\mathbb R^{5\\times 4}`), vectors (`k_j\\in\\mathbb R^{d_k}`), shape claims.
+
+Imports sympy, the kernel and the reader's AST, spans, claims, conventions, definitions, scope
+and translator; never the resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.expr import MatExpr, Row
+from symattn.kernel.text import plain
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, Shape, new_claim
+from symattn.reader.conventions import looks_like_matrix
+from symattn.reader.definitions import head_symbol
+from symattn.reader.scanner import MathSpan
+from symattn.reader.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood, plain_name
+
+__all__ = ["declaration"]
+
+
+def declaration(
+    scope: Scope, terms: Terms, span: MathSpan, subject: ast.Node, step: ast.Step
+) -> ResolvedClaim:
+    """`subject \\in \\mathbb R^{...}`: declares a name, states a vector's orientation, or
+    claims the shape of an expression. Raises `Problem` for what is wrong or unread."""
+    start, end = subject.start, step.rhs.end
+    shape = _reals_shape(terms, step.rhs)
+    name = plain_name(subject)
+    fam, head = None, None
+    if isinstance(subject, ast.HeadSup):
+        fam, head = plain_name(subject.operand), head_symbol(subject.head)
+    vector = _vector_of(scope, terms, subject)
+    if vector is not None and (
+        scope.document_matrix(vector[0].upper()) or _fits_row(vector[1], shape)
+    ):
+        return _vector_declaration(scope, span, subject, vector, shape, start, end)
+    if name is not None and (name in scope.lookup_all() or looks_like_matrix(name)):
+        return _declare(scope, span, name, False, shape, subject, start, end)
+    if fam is not None and head is not None:
+        return _declare(scope, span, fam, True, shape, subject, start, end)
+    if name is not None and name not in scope.dims and len(shape) == 2:
+        return _declare(scope, span, name, False, shape, subject, start, end)
+    value = terms.term(subject)
+    return _shape_claim(scope, span, value, shape, subject, start, end)
+
+
+def _reals_shape(terms: Terms, node: ast.Node) -> Shape:
+    if not isinstance(node, ast.Reals):
+        raise not_understood("the right side of \\in must be \\mathbb R^{rows \\times cols}", node)
+    if len(node.shape) == 1:
+        return (terms.dim_term(node.shape[0]), sympy.Integer(1))
+    if not node.shape:
+        raise not_understood("\\mathbb R alone (a scalar) is not checked", node)
+    if len(node.shape) != 2:
+        raise not_understood(
+            f"only matrices and vectors are checked, not order-{len(node.shape)} arrays", node
+        )
+    return (terms.dim_term(node.shape[0]), terms.dim_term(node.shape[1]))
+
+
+def _declare(
+    scope: Scope,
+    span: MathSpan,
+    name: str,
+    family: bool,
+    shape: Shape,
+    subject: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    label = f"{name}^(h)" if family else name
+    current = scope.lookup(name, family)
+    numeric = [x for x in shape if x.is_number and x != 1]
+    if current is not None and numeric:
+        _example_bindings(scope, current.shape, shape, label, subject)
+    elif not numeric and any(x in scope.bindings for x in _free_dims(shape)):
+        scope.close_example()
+        current = scope.lookup(name, family)
+    if current is not None and current.definition is not None:
+        value = scope.bind(current.definition)
+        assert isinstance(value, MatExpr)
+        got = scope.bind_shape(value.shape)
+        if same_shape(got, scope.bind_shape(shape)):
+            msg = f"{label} = {plain(value)} is {shape_str(got)}"
+            return new_claim(span, start, end, "proved", msg)
+        raise Problem(
+            "shape_error",
+            f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
+            f"not {shape_str(scope.bind_shape(shape))}",
+            subject,
+        )
+    label_here = _head_label(subject)
+    if current is not None and current.origin == "declared" and not numeric:
+        relabelled = family and current.label != label_here
+        if (
+            current.section == scope.section
+            and not relabelled
+            and not same_shape(current.shape, shape)
+        ):
+            raise Problem(
+                "shape_error",
+                f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
+                f"here {shape_str(shape)}",
+                subject,
+            )
+    if current is not None and numeric:
+        got = scope.bind_shape(current.shape)
+        if not same_shape(got, shape):
+            raise Problem(
+                "shape_error",
+                f"{label} is {shape_str(got)} in this worked example, not {shape_str(shape)}",
+                subject,
+            )
+        return new_claim(
+            span, start, end, "declared", f"worked example: {label} is {shape_str(got)}"
+        )
+    entry = Name(shape, "declared", scope.section, scope.line, family, HEAD if family else None)
+    entry.label = label_here
+    table = scope.top().families if family else scope.top().names
+    table[name] = entry
+    return new_claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
+
+
+def _example_bindings(scope: Scope, have: Shape, want: Shape, label: str, node: ast.Node) -> None:
+    """A declaration with explicit sizes binds the general dims it replaces (`n = 5`)."""
+    new: dict[sympy.Symbol, sympy.Integer] = {}
+    bound = scope.bindings
+    for h, w in zip(have, want, strict=True):
+        if not w.is_number or not isinstance(h, sympy.Symbol):
+            continue
+        if h in bound and bound[h] != w:
+            raise Problem(
+                "shape_error",
+                f"{label} needs {h} = {w}, but {h} = {bound[h]} in this worked example",
+                node,
+            )
+        if h not in bound:
+            new[h] = sympy.Integer(w)
+    if new:
+        scope.example().bindings.update(new)
+
+
+def _shape_claim(
+    scope: Scope,
+    span: MathSpan,
+    value: sympy.Basic,
+    shape: Shape,
+    node: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    if not isinstance(value, MatExpr):
+        if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
+            return new_claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+        raise Problem("shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node)
+    got = scope.bind_shape(value.shape)
+    want = scope.bind_shape(shape)
+    if same_shape(got, want):
+        return new_claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
+    clash = [
+        f"{what} {a} vs {b}"
+        for what, a, b in zip(("rows", "cols"), got, want, strict=True)
+        if not dims_equal(a, b)
+    ]
+    raise Problem(
+        "shape_error",
+        f"{plain(value)} is {shape_str(got)}, not {shape_str(want)} "
+        f"({'; '.join(clash)}: not provably equal)",
+        node,
+    )
+
+
+def _vector_of(scope: Scope, terms: Terms, node: ast.Node) -> tuple[str, MatExpr] | None:
+    """`q_i` (also bold) when Q is a matrix in force: its letter and row i of Q."""
+    if not (
+        isinstance(node, ast.Symbol)
+        and node.sub is not None
+        and node.font in KEEP_FONTS
+        and len(node.name) == 1
+        and node.name.islower()
+    ):
+        return None
+    entry = scope.lookup(node.name.upper())
+    if entry is None or scope.lookup(plain_name(node) or "") is not None:
+        return None
+    try:
+        idx = terms.indices(node.sub)
+    except Problem:
+        return None
+    if len(idx) != 1:
+        return None
+    m = terms.named(node.name.upper(), None, entry)
+    return node.name, Row(m, idx[0])
+
+
+def _vector_declaration(
+    scope: Scope,
+    span: MathSpan,
+    subject: ast.Node,
+    vector: tuple[str, MatExpr],
+    shape: Shape,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """`q_i\\in\\mathbb R^{1\\times d_k}` states the row convention (checked: row i of Q has
+    d_k entries); `k_j\\in\\mathbb R^{d_k}` (or `d_k\\times 1`) states that the document
+    writes the rows of K as columns: from here on `k_j` is `(row j of K)^T`, d_k × 1, so
+    `q_i^\\top k_j` is a 1 × 1 product there. Any other shape is a shape error."""
+    letter, row = vector
+    label = f"{plain(row)}, row {plain(row.args[1])} of {plain(row.args[0])},"
+    want = scope.bind_shape(shape)
+    as_row = scope.bind_shape(row.shape)
+    as_col = (as_row[1], as_row[0])
+    layer = scope.document if scope.top().kind != "example" else scope.top()
+    if same_shape(want, as_row) and not same_shape(want, as_col):
+        layer.orient[letter] = "row"
+        msg = f"{label} is a row vector, {shape_str(as_row)}"
+        return new_claim(span, start, end, "proved", msg)
+    if same_shape(want, as_col) and not same_shape(want, as_row):
+        layer.orient[letter] = "column"
+        msg = (
+            f"{label} is written as a column, {shape_str(as_col)}: "
+            f"the document's convention for {letter} from here on"
+        )
+        return new_claim(span, start, end, "declared", msg)
+    if same_shape(want, as_row):
+        return new_claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
+    raise Problem(
+        "shape_error",
+        f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
+        f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
+        subject,
+    )
+
+
+def _fits_row(row: MatExpr, shape: Shape) -> bool:
+    """The shape of the row, or of the row written as a column."""
+    r, c = row.shape
+    return same_shape(shape, (r, c)) or same_shape(shape, (c, r))
+
+
+def _head_label(node: ast.Node) -> str:
+    return ast.dump(node.head) if isinstance(node, ast.HeadSup) else ""
+
+
+def _free_dims(shape: Shape) -> set[sympy.Symbol]:
+    out: set[sympy.Symbol] = set()
+    for x in shape:
+        out |= {s for s in x.free_symbols if isinstance(s, sympy.Symbol)}
+    return out

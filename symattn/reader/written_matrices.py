@@ -1,0 +1,154 @@
+"""Matrices written out in a formula: stacked rows (`Z = [z_1; ...; z_n]`), entries (`QK^T =
+[q_1\\cdot k_1 ...]`), a worked example's table of numbers, and claims that reach one.
+
+Imports sympy, the kernel and the reader's AST, spans, claims, conventions, literals, scope and
+translator; never the resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.expr import Entry, MatExpr
+from symattn.kernel.text import plain
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, new_claim
+from symattn.reader.conventions import looks_like_matrix
+from symattn.reader.literals import LiteralProblem, entry_pairs
+from symattn.reader.scanner import MathSpan
+from symattn.reader.scope import Name, Scope, same_shape
+from symattn.reader.terms import Problem, Terms, not_understood, plain_name
+
+__all__ = ["entries_claim", "pending", "stack_claim"]
+
+Pair = tuple[sympy.Basic, sympy.Basic]
+
+
+def pending(
+    scope: Scope, span: MathSpan, start: int, end: int, pairs: tuple[Pair, ...]
+) -> ResolvedClaim:
+    """A claim for the kernel; one that reaches a matrix written out in the worked example
+    goes entry by entry, with the written values (`reader.literals`)."""
+    defs = scope.defs()
+    literals = scope.literals()
+    if literals:
+        out: list[Pair] = []
+        for lhs, rhs in pairs:
+            try:
+                got = entry_pairs(lhs, rhs, defs, literals)
+            except LiteralProblem as e:
+                raise not_understood(f"{e} (a matrix written out is in force)", None) from None
+            out.extend(got if got is not None else [(lhs, rhs)])
+        pairs = tuple(out)
+    return new_claim(span, start, end, "pending", pairs=pairs, defs=defs)
+
+
+def stack_claim(
+    scope: Scope,
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    m: ast.Matrix,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """`Z = [z_1; ...; z_5]`: row k of the left side is the k-th row written."""
+    if any(len(row) != 1 for row in m.rows):
+        return entries_claim(scope, terms, span, left, m, start, end)
+    lhs = terms.term(left)
+    if not isinstance(lhs, MatExpr):
+        raise not_understood("a matrix written out is compared only with a matrix", left)
+    rows = []
+    for row in m.rows:
+        if len(row) != 1:
+            raise not_understood("matrices written entry by entry are not checked", m)
+        cell = terms.term(row[0])
+        if not isinstance(cell, MatExpr) or not dims_equal(cell.rows, 1):
+            raise not_understood("each row of the matrix must be a row vector", row[0])
+        rows.append(cell)
+    if not dims_equal(lhs.rows, len(rows)):
+        raise Problem(
+            "shape_error",
+            f"{plain(lhs)} has {lhs.rows} rows but the matrix shows {len(rows)}",
+            m,
+        )
+    pairs = []
+    for k, cell in enumerate(rows, start=1):
+        if not dims_equal(cell.cols, lhs.cols):
+            raise Problem(
+                "shape_error",
+                f"row {k} has {cell.cols} columns but {plain(lhs)} has {lhs.cols}",
+                m.rows[k - 1][0],
+            )
+        pairs.append((lhs.row(k), cell))
+    return pending(scope, span, start, end, tuple(pairs))
+
+
+def entries_claim(
+    scope: Scope,
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    m: ast.Matrix,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    r"""`M = [cells]` written entry by entry (a `bmatrix`, or an `array` table whose labels
+    are prose): each cell is a claim about an entry, `(QK^T)_{11} = q_1\cdot k_1`; a name
+    not defined in this section with only numbers in its cells is a definition by its
+    entries, kept for the claims of the worked example (`A` = the table of weights)."""
+    width = len(m.rows[0])
+    if any(len(row) != width for row in m.rows):
+        raise not_understood("the rows of the matrix have different lengths", m)
+    cells = [[terms.term(c) for c in row] for row in m.rows]
+    if any(isinstance(c, MatExpr) for row in cells for c in row):
+        raise not_understood("a matrix of blocks is not checked", m)
+    name = plain_name(left)
+    current = scope.lookup(name) if name is not None else None
+    numeric = all(not c.free_symbols for row in cells for c in row)
+    if name is not None and looks_like_matrix(name) and numeric:
+        if current is None or not (current.definition is not None and scope.local(current)):
+            return _define_literal(scope, span, name, current, cells, left, start, end)
+    lhs = terms.term(left)
+    if not isinstance(lhs, MatExpr):
+        raise not_understood("a matrix written out is compared only with a matrix", left)
+    got = (len(cells), width)
+    if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
+        raise Problem(
+            "shape_error",
+            f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows {shape_str(got)}",
+            m,
+        )
+    pairs = tuple(
+        (Entry(lhs, r, c), cells[r - 1][c - 1])
+        for r in range(1, got[0] + 1)
+        for c in range(1, got[1] + 1)
+    )
+    return pending(scope, span, start, end, pairs)
+
+
+def _define_literal(
+    scope: Scope,
+    span: MathSpan,
+    name: str,
+    current: Name | None,
+    cells: list[list[sympy.Basic]],
+    left: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    shape = (sympy.Integer(len(cells)), sympy.Integer(len(cells[0])))
+    if current is not None and not same_shape(scope.bind_shape(current.shape), shape):
+        raise Problem(
+            "shape_error",
+            f"{name} is {shape_str(scope.bind_shape(current.shape))} here, "
+            f"but the matrix shows {shape_str(shape)}",
+            left,
+        )
+    top = scope.example()
+    top.literals[name] = sympy.Matrix(cells)
+    if current is None:
+        top.names[name] = Name(shape, "declared", scope.section, scope.line)
+    msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
+    return new_claim(span, start, end, "declared", msg)
