@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = [
+    "Abs",
     "Add",
     "Boxed",
     "Call",
@@ -21,11 +22,14 @@ __all__ = [
     "Group",
     "HeadSup",
     "IndexedGroup",
+    "Inner",
     "Item",
+    "Labeled",
     "Matrix",
     "Mul",
     "Neg",
     "Node",
+    "Norm",
     "Number",
     "Power",
     "Product",
@@ -144,11 +148,42 @@ class HeadSup(Node):
 
 
 @dataclass(frozen=True)
+class Labeled(Node):
+    """A letter whose superscript is part of its name: `W^Q`, `W_i^q`, `P^v`, `W_i^{(q)}`,
+    `W^{\\text{out}}`. `label` is the superscript as written (`"Q"`, `"(q)"`, `"out"`)."""
+
+    operand: Symbol
+    label: str
+
+
+@dataclass(frozen=True)
 class Power(Node):
     """Any other superscript: `x^2`, `d_k^{1/2}`, `10^{6}`."""
 
     base: Expr
     exponent: Expr
+
+
+@dataclass(frozen=True)
+class Inner(Node):
+    """`\\langle u, v\\rangle`."""
+
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Abs(Node):
+    """`|x|` (also `\\left| x \\right|`, `\\vert x\\vert`)."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Norm(Node):
+    """`\\|x\\|` (also `\\Vert x\\Vert`)."""
+
+    operand: Expr
 
 
 # --- operators -------------------------------------------------------------------------------
@@ -249,6 +284,7 @@ Expr = (
     | IndexedGroup
     | Transpose
     | HeadSup
+    | Labeled
     | Power
     | Product
     | Mul
@@ -259,6 +295,9 @@ Expr = (
     | Call
     | Sum
     | Matrix
+    | Inner
+    | Abs
+    | Norm
 )
 
 
@@ -386,8 +425,10 @@ def _opt(node: Node | None) -> str:
 
 def _dump_symbol(n: Node) -> str:
     assert isinstance(n, Symbol)
-    base = n.name if len(n.name) == 1 else "\\" + n.name
-    if n.font is not None:
+    base = n.name if len(n.name) == 1 or not n.name.isalpha() else "\\" + n.name
+    if n.font == "text":
+        base = f"\\text{{{n.name}}}"
+    elif n.font is not None:
         base = f"\\{n.font}{{{base}}}"
     return base if n.sub is None else f"{base}_{{{dump(n.sub)}}}"
 
@@ -460,6 +501,10 @@ _DUMPERS: dict[type, Callable[[Any], str]] = {
     IndexedGroup: _fmt("(index {} {})", "group", "index"),
     Transpose: _fmt("(T {})", "operand"),
     HeadSup: _fmt("(head {} {})", "operand", "head"),
+    Labeled: lambda n: f"(label {dump(n.operand)} {n.label})",
+    Inner: _fmt("(inner {} {})", "left", "right"),
+    Abs: _fmt("(abs {})", "operand"),
+    Norm: _fmt("(norm {})", "operand"),
     Power: _fmt("(^ {} {})", "base", "exponent"),
     Product: lambda n: "(* " + " ".join(dump(f) for f in n.factors) + ")",
     Mul: _dump_chain,

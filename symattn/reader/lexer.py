@@ -76,6 +76,26 @@ RELATIONS = {
     "equiv": "equiv",
     "sim": "sim",
     "propto": "propto",
+    "to": "to",
+    "rightarrow": "to",
+    "mapsto": "mapsto",
+    "Rightarrow": "implies",
+    "implies": "implies",
+    "Longrightarrow": "implies",
+}
+#: Accents make a new name of the letter under them: `\hat y` is not `y`.
+ACCENTS = {
+    "hat": "hat",
+    "widehat": "hat",
+    "tilde": "tilde",
+    "widetilde": "tilde",
+    "bar": "bar",
+    "overline": "bar",
+    "vec": "vec",
+    "dot": "dot",
+    "ddot": "ddot",
+    "check": "check",
+    "breve": "breve",
 }
 SIMPLE = {
     "cdot": ("CDOT", "cdot"),
@@ -96,6 +116,8 @@ SIMPLE = {
     "quad": ("QUAD", "quad"),
     "qquad": ("QUAD", "qquad"),
     "R": ("REALS", "R"),
+    "langle": ("LANGLE", "langle"),
+    "rangle": ("RANGLE", "rangle"),
 }
 IGNORED = frozenset("displaystyle textstyle nonumber notag limits hline".split())
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
@@ -125,6 +147,13 @@ PUNCT = {
     "^": "SUP",
 }
 DELIMS = {"(": "LPAR", ")": "RPAR", "[": "LBRACK", "]": "RBRACK"}
+#: Tokens after which a bar `|` or `\|` closes one that is open (they end a value).
+VALUE_END = frozenset(
+    "LETTER NUMBER SYMBOL REALS RPAR RBRACK RBRACE END_MATRIX DOTS PRIME BAR_CLOSE NORM_CLOSE "
+    "RANGLE".split()
+)
+#: Function names kept as operators when written `\mathrm{name}_j` (the rest become names).
+OPERATOR_WORDS = frozenset("softmax mask concat attention exp sqrt max min argmax log".split())
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
@@ -171,7 +200,8 @@ class _Lexer:
             self.step(text[self.i])
         if self.opens:
             what, where = self.opens[-1]
-            label = f"\\begin{{{what}}}" if what.isalpha() else f"'{what}'"
+            shown = "\\|" if what == "||" else what
+            label = f"\\begin{{{what}}}" if what.isalpha() else f"'{shown}'"
             raise self.fail(f"unbalanced {label}: it is never closed", where)
         return self.out
 
@@ -200,6 +230,11 @@ class _Lexer:
         elif c in "=<>":
             self.emit("REL", c, i, i + 1)
             self.i += 1
+        elif c == "'":
+            self.emit("PRIME", "'", i, i + 1)
+            self.i += 1
+        elif c == "|":
+            self.bar("|", i, i + 1)
         elif c == "&":
             if self.matrix_depth:
                 self.emit("AMP", c, i, i + 1)
@@ -219,6 +254,47 @@ class _Lexer:
                     return k > 0 and self.out[k - 1].kind == "SUB"
                 depth -= 1
         return False
+
+    def script_arg(self) -> bool:
+        """Right after `_`/`^`, or inside the braces of a script (`d_{\\text{model}}`)."""
+        if self.out and self.out[-1].kind in ("SUB", "SUP"):
+            return True
+        depth = 0
+        for k in range(len(self.out) - 1, -1, -1):
+            kind = self.out[k].kind
+            if kind == "RBRACE":
+                depth += 1
+            elif kind == "LBRACE":
+                if depth == 0:
+                    return k > 0 and self.out[k - 1].kind in ("SUB", "SUP")
+                depth -= 1
+        return False
+
+    def scripted_next(self) -> bool:
+        """A `_` or `^` follows: `\\text{head}_i` is a name with an index."""
+        m = _SPACE.match(self.text, self.i)
+        return m is not None and self.text[m.end() : m.end() + 1] in ("_", "^")
+
+    def word_name(self, word: str) -> bool:
+        """A word in `\\text`/`\\mathrm` that is part of a name, not an operator or prose."""
+        if not _WORD.match(word) or self.matrix_depth:
+            return False
+        if self.script_arg():
+            return True
+        return word.lower() not in OPERATOR_WORDS and self.scripted_next()
+
+    def bar(self, kind: str, start: int, end: int) -> None:
+        """`|x|` and `\\|x\\|`: a bar closes the innermost open one of its kind when a value
+        ends right before it; otherwise it opens one."""
+        name = "BAR" if kind == "|" else "NORM"
+        last = self.out[-1].kind if self.out else ""
+        if self.opens and self.opens[-1][0] == kind and last in VALUE_END:
+            self.opens.pop()
+            self.emit(f"{name}_CLOSE", kind, start, end)
+        else:
+            self.push(kind, start)
+            self.emit(f"{name}_OPEN", kind, start, end)
+        self.i = end
 
     def number(self) -> None:
         i = self.i
@@ -267,6 +343,9 @@ class _Lexer:
             self.emit("ROWSEP", "\\\\", i, i + 2)
             self.i = i + 2
             return
+        if nxt == "|":
+            self.bar("||", i, i + 2)
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -288,6 +367,13 @@ class _Lexer:
             self.emit("FUNC", name, start, end)
         elif name in IGNORED:
             pass
+        elif name in ACCENTS:
+            self.emit("ACCENT", ACCENTS[name], start, end)
+        elif name in ("vert", "Vert"):
+            self.bar("|" if name == "vert" else "||", start, end)
+        elif name == "prime" and self.out and self.out[-1].kind == "SUP":
+            self.out.pop()  # `x^\prime` is `x'`
+            self.emit("PRIME", "'", start, end)
         elif name in ("bmod", "mod"):
             self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:
@@ -326,6 +412,10 @@ class _Lexer:
     def sized(self, name: str, start: int) -> None:
         self.skip_space()
         c = self.text[self.i : self.i + 1]
+        if c == "|" or self.text.startswith("\\|", self.i):
+            width = 1 if c == "|" else 2
+            self.bar("|" if c == "|" else "||", start, self.i + width)
+            return
         if c not in DELIMS:
             shown = c if c else "nothing"
             raise self.fail(f"unsupported delimiter after \\{name}: {shown}", start)
@@ -338,7 +428,9 @@ class _Lexer:
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
             self.emit("TIMES", "mod", start, self.i)
             return
-        if name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
+        if name != "operatorname" and self.word_name(word):
+            self.emit("SYMBOL", f"text|{word}", start, self.i)
+        elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
             self.emit("FUNC", word, start, self.i)
@@ -371,6 +463,8 @@ class _Lexer:
             self.emit("SYMBOL", f"{name}|1", start, end)  # the all-ones vector
         elif inner.startswith("\\") and inner[1:] in GREEK:
             self.emit("SYMBOL", f"{name}|{inner[1:]}", start, end)
+        elif name in ("mathrm", "textbf") and self.word_name(inner):
+            self.emit("SYMBOL", f"text|{inner}", start, end)
         elif name in ("mathrm", "textbf") and _WORD.match(inner):
             self.emit("FUNC", inner, start, end)
         else:

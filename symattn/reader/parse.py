@@ -46,10 +46,10 @@ def parse_span(span: MathSpan) -> ast.Formula:
     """Read a scanned span; a ParseError carries the position in the file, not in the formula.
 
     >>> from symattn.reader.scanner import scan
-    >>> span = scan("text\\n\\n$$\\nQ=\\\\bar X\\n$$\\n", kind="md")[0]
+    >>> span = scan("text\\n\\n$$\\nQ=\\\\foo X\\n$$\\n", kind="md")[0]
     >>> parse_span(span)
     Traceback (most recent call last):
-    symattn.kernel.errors.ParseError: 4:3: unknown command \\bar
+    symattn.kernel.errors.ParseError: 4:3: unknown command \\foo
     """
     try:
         return parse_formula(span.body)
@@ -107,6 +107,10 @@ _NAMES = {
     "TEXT": "\\text{...}",
     "END_MATRIX": "\\end{...}",
     "BOXED": "\\boxed",
+    "PRIME": '"\'"',
+    "BAR_CLOSE": "'|'",
+    "NORM_CLOSE": "'\\|'",
+    "RANGLE": "\\rangle",
 }
 
 
@@ -264,7 +268,7 @@ class _Builder:
     # -- scripts -----------------------------------------------------------------------------
 
     def r_script(self, kids: list[Any], s: int, e: int) -> _Script:
-        return _Script(kids[0].type, kids[1], s, e)
+        return _Script(kids[0].type, kids[1] if len(kids) > 1 else None, s, e)
 
     def r_postfix(self, kids: list[Any], s: int, e: int) -> ast.Expr:
         return apply_scripts(self.expr(kids[0]), kids[1:], self.expr, self.fail, s)
@@ -305,6 +309,21 @@ class _Builder:
     def r_sum(self, kids: list[Any], s: int, e: int) -> ast.Sum:
         var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
         return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
+
+    def r_accent(self, kids: list[Any], s: int, e: int) -> ast.Symbol:
+        letter = self.expr(kids[1])
+        if not isinstance(letter, ast.Symbol) or letter.sub is not None or letter.font == "text":
+            raise self.fail(f"\\{kids[0]} is read on one letter, as in \\{kids[0]} y", s)
+        return ast.Symbol(letter.name, str(kids[0]), start=s, end=e)
+
+    def r_inner(self, kids: list[Any], s: int, e: int) -> ast.Inner:
+        return ast.Inner(self.expr(kids[1]), self.expr(kids[3]), start=s, end=e)
+
+    def r_abs(self, kids: list[Any], s: int, e: int) -> ast.Abs:
+        return ast.Abs(self.expr(kids[1]), start=s, end=e)
+
+    def r_norm(self, kids: list[Any], s: int, e: int) -> ast.Norm:
+        return ast.Norm(self.expr(kids[1]), start=s, end=e)
 
     def r_matrix(self, kids: list[Any], s: int, e: int) -> ast.Matrix:
         env = str(kids[0])

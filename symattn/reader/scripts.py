@@ -46,6 +46,9 @@ def apply_scripts(
     """Attach `_x` and `^y` to `base` in the written order (TeX forbids two of a kind)."""
     seen: set[str] = set()
     for script in scripts:
+        if script.kind == "PRIME":
+            base = _prime(base, fail, script)
+            continue
         if script.kind in seen:
             word = "subscript" if script.kind == "SUB" else "superscript"
             raise fail(f"double {word}: use braces", script.start)
@@ -55,6 +58,13 @@ def apply_scripts(
         else:
             base = _superscript(base, script, expr, fail, start)
     return base
+
+
+def _prime(base: ast.Expr, fail: Fail, script: ScriptLike) -> ast.Expr:
+    """`t'`, `x_i'`, `\\mathbf x'`: a prime makes a new name of a letter (as an accent does)."""
+    if isinstance(base, ast.Symbol) and base.font != "text":
+        return replace(base, name=base.name + "'", end=script.end)
+    raise fail("a prime is read on a letter, as in t'", script.start)
 
 
 def _subscript(
@@ -69,7 +79,7 @@ def _subscript(
         # `\operatorname{softmax}(S)_{ij}`: TeX sets the subscript after the parenthesis
         group = ast.Group((base,), "(", start=base.start, end=base.end)
         return ast.IndexedGroup(group, index, start=start, end=end)
-    if isinstance(base, ast.Transpose | ast.HeadSup | ast.Power):
+    if isinstance(base, ast.Transpose | ast.HeadSup | ast.Power | ast.Labeled):
         # x^a_b renders as x_b^a: the subscript belongs to the letter.
         inner = base.operand if not isinstance(base, ast.Power) else base.base
         if isinstance(inner, ast.Symbol) and inner.sub is None:
@@ -89,6 +99,10 @@ def _superscript(
         mark = "top" if "TOP" in _kinds(script.arg) else "T"
         return ast.Transpose(base, mark, start=start, end=end)
     sup = expr(script.arg)
+    label = _label(base, sup)
+    if label is not None:
+        assert isinstance(base, ast.Symbol)
+        return ast.Labeled(base, label, start=start, end=end)
     if isinstance(base, ast.Reals):
         if base.shape:
             raise fail("\\mathbb R has two superscripts", script.start)
@@ -107,6 +121,38 @@ def _superscript(
         head = ast.HeadSup(base, sup.factors[0].items[0], start=start, end=end)
         return ast.Transpose(head, "T", start=start, end=end)
     return ast.Power(base, sup, start=start, end=end)
+
+
+#: `W_i^{(q)}`: d2l's names of the query, key, value and output projections, not heads.
+PROJECTION_LABELS = frozenset("qkvo")
+
+
+def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
+    """The superscript of `W^Q`, `W^q`, `P^v`, `W^{\\text{out}}`, `W_i^{(q)}` names the matrix.
+
+    Only on a capital letter (powers of capitals are not written that way in these texts, and
+    `T`, `\\top`, numbers and `(h)` keep their meaning), with one letter or word as the label."""
+    if not (
+        isinstance(base, ast.Symbol)
+        and len(base.name) == 1
+        and base.name.isupper()
+        and base.font in (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
+    ):
+        return None
+    if isinstance(sup, ast.Symbol) and sup.sub is None and not _is_t(sup):
+        if sup.font == "text" or (len(sup.name) == 1 and sup.name.isalpha()):
+            return sup.name
+    if (
+        isinstance(sup, ast.Group)
+        and sup.delim == "("
+        and len(sup.items) == 1
+        and base.name == "W"
+        and isinstance(sup.items[0], ast.Symbol)
+        and sup.items[0].sub is None
+        and sup.items[0].name in PROJECTION_LABELS
+    ):
+        return f"({sup.items[0].name})"
+    return None
 
 
 def _is_t(node: ast.Expr) -> bool:
@@ -147,6 +193,8 @@ def call_sub(name: str, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail)
     """The subscript of an operator name (`\\max_j`); superscripts on names are not read."""
     sub: ast.Expr | None = None
     for script in scripts:
+        if script.kind == "PRIME":
+            raise fail(f"a prime on \\{name} is not read", script.start)
         if script.kind == "SUP":
             raise fail(f"a superscript on \\{name} is not read", script.start)
         if sub is not None:
@@ -158,38 +206,65 @@ def call_sub(name: str, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail)
 def sum_range(
     scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail, start: int
 ) -> tuple[ast.Symbol | None, ast.Expr | None, ast.Expr | None]:
-    """`\\sum_{r=1}^{d_k}` -> (r, 1, d_k); `\\sum_j` -> (j, None, None); `\\sum` -> all None."""
+    """`\\sum_{r=1}^{d_k}` -> (r, 1, d_k); `\\sum_j` -> (j, None, None); `\\sum` -> all None;
+    `\\sum_{j\\le i}` -> (j, 1, i); `\\sum_{j<i}` -> (j, 1, i-1);
+    `\\sum_{j\\in[1,n]}` -> (j, 1, n)."""
     var: ast.Symbol | None = None
     lower = upper = None
     seen: set[str] = set()
     for script in scripts:
-        if script.kind in seen:
+        if script.kind == "PRIME" or script.kind in seen:
             raise fail("\\sum has two scripts of the same kind", script.start)
         seen.add(script.kind)
         if script.kind == "SUP":
+            if upper is not None:
+                raise fail("\\sum has two upper bounds", script.start)
             upper = expr(script.arg)
         else:
-            var, lower = _sum_lower(script, expr, fail)
+            var, lower, upper_rel = _sum_lower(script, expr, fail)
+            if upper_rel is not None:
+                if upper is not None:
+                    raise fail("\\sum has two upper bounds", script.start)
+                upper = upper_rel
     return var, lower, upper
 
 
-def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> tuple[ast.Symbol, ast.Expr | None]:
+def _one(at: int) -> ast.Number:
+    return ast.Number("1", start=at, end=at)
+
+
+def _sum_lower(
+    script: ScriptLike, expr: ToExpr, fail: Fail
+) -> tuple[ast.Symbol, ast.Expr | None, ast.Expr | None]:
     arg = script.arg
     items = getattr(arg, "items", None)
     if items is not None and not isinstance(arg, ast.Node) and len(items) == 1:
         value, rels = items[0]
-        if len(rels) == 1 and rels[0][0] == "=":
-            var = expr(value)
-            if isinstance(var, ast.Symbol):
-                return var, rels[0][1]
-        elif not rels:
+        var = expr(value) if len(rels) == 1 else None
+        if isinstance(var, ast.Symbol) and var.sub is None:
+            rel, bound = rels[0]
+            at = script.start
+            # indices are 1-based, so "j up to i" starts at 1
+            if rel == "=":
+                return var, bound, None
+            if rel == "le":
+                return var, _one(at), bound
+            if rel == "<":
+                less = ast.Add((bound, _one(at)), ("-",), start=bound.start, end=bound.end)
+                return var, _one(at), less
+            if rel == "in" and isinstance(bound, ast.Group) and bound.delim == "[":
+                if len(bound.items) == 2:  # `[1, n]`: the integers from 1 to n
+                    return var, bound.items[0], bound.items[1]
+                if len(bound.items) == 1:  # `[n]`: 1, ..., n
+                    return var, _one(at), bound.items[0]
+        if not rels:
             arg = value
         else:
             arg = None
     if arg is not None and not hasattr(arg, "items"):
         single = expr(arg)
         if isinstance(single, ast.Symbol):
-            return single, None
+            return single, None, None
     raise fail("cannot read the range of \\sum: write \\sum_{j=1}^{n} or \\sum_j", script.start)
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "as_comparable",
     "orientation",
     "plain_name",
+    "word_name",
 ]
 
 Shape = tuple[sympy.Expr, sympy.Expr]
@@ -166,6 +167,11 @@ class Terms:
             if name not in dims:
                 dims[name] = dim(name)
             return dims[name]
+        name = word_name(node)
+        if name is not None:
+            if name not in dims:
+                dims[name] = dim(name)
+            return dims[name]
         if isinstance(node, ast.Product):
             return sympy.Mul(*(self.dim_term(f) for f in node.factors))
         if isinstance(node, ast.Mul):
@@ -188,10 +194,12 @@ class Terms:
         if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
             if node.name in dims:
                 return self.scope.bind(dims[node.name])
-            if len(node.name) == 1 and node.name.isalpha():
+            if _index_letter(node.name):
                 return index(node.name)
         if isinstance(node, ast.Symbol) and plain_name(node) in dims:
             return self.scope.bind(dims[plain_name(node) or ""])
+        if isinstance(node, ast.Symbol) and word_name(node) in dims:
+            return self.scope.bind(dims[word_name(node) or ""])
         if isinstance(node, ast.Add):
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):
@@ -244,7 +252,10 @@ class Terms:
             entry = self.scope.lookup(name)
             if entry is not None:
                 return self.named(name, None, entry)
-        if node.font in KEEP_FONTS and node.sub is not None:
+        word = word_name(node)
+        if word is not None and word in self.scope.dims:
+            return self.scope.bind(self.scope.dims[word])  # `d_{ff}`, a size declared as such
+        if node.font in KEEP_FONTS and node.sub is not None and not _named_sub(node.sub):
             return self._indexed(node)
         raise self._unknown(node)
 
@@ -478,11 +489,11 @@ class Terms:
         return v.T
 
     def _sum(self, node: ast.Sum) -> sympy.Basic:
-        if node.var is None or node.var.sub is not None or len(node.var.name) != 1:
+        if node.var is None or node.var.sub is not None or not _index_letter(node.var.name):
             raise not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
         var = index(node.var.name)
         if node.lower is None:
-            over = SUM_LETTERS.get(node.var.name)
+            over = SUM_LETTERS.get(node.var.name.rstrip("'"))
             if over is None:
                 raise not_understood(
                     f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
@@ -497,6 +508,59 @@ class Terms:
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
+
+    # ---- names with labels, inner products, norms ---------------------------------------------
+
+    def _labeled(self, node: ast.Labeled) -> sympy.Basic:
+        """`W^Q`, `W_i^q`, `W_i^{(q)}`: a matrix named with its superscript, declared as such."""
+        name = plain_name(node)
+        entry = self.scope.lookup(name) if name is not None else None
+        op = node.operand
+        if entry is None and op.sub is not None:
+            bare = ast.Labeled(
+                ast.Symbol(op.name, op.font, start=op.start, end=op.start + 1),
+                node.label,
+                start=node.start,
+                end=node.end,
+            )
+            whole = plain_name(bare)
+            matrix = self.scope.lookup(whole) if whole is not None else None
+            idx = self.entry_indices(op.sub) if matrix is not None else []
+            if whole is not None and matrix is not None and len(idx) == 2:
+                return Entry(self.named(whole, None, matrix), *idx)  # `W^Q_{rj}`
+        if name is None or entry is None:
+            label = name or _label(node.operand) + "^" + node.label
+            known = self.scope.known_names()
+            near = difflib.get_close_matches(label, known, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            msg = f"unknown symbol {label} (declare its shape){hint}"
+            raise UnknownName(msg, node, label, near)
+        return self.named(name, None, entry)
+
+    def _inner(self, node: ast.Inner) -> sympy.Basic:
+        r"""`\langle u, v\rangle` is `u \cdot v`: two rows or two columns (of scalars: ab)."""
+        a, b = self.term(node.left), self.term(node.right)
+        if isinstance(a, MatExpr) and isinstance(b, MatExpr):
+            return _dot(a, b, node, None)
+        if isinstance(a, MatExpr) or isinstance(b, MatExpr):
+            raise not_understood("an inner product of a vector and a scalar is not read", node)
+        return a * b
+
+    def _norm(self, node: ast.Norm) -> sympy.Basic:
+        r"""`\|x\|` is the Euclidean length of a row or column, sqrt(x·x); of a scalar, |x|."""
+        v = self.term(node.operand)
+        if not isinstance(v, MatExpr):
+            return sympy.Abs(v)
+        if not (dims_equal(v.rows, 1) or dims_equal(v.cols, 1)):
+            raise not_understood("the norm of a matrix is not read (only of a vector)", node)
+        return sympy.sqrt(_dot(v, v, node, None))
+
+    def _abs(self, node: ast.Abs) -> sympy.Basic:
+        """`|x|` of a number; of a vector or a set it is ambiguous (length, size), not read."""
+        v = self.term(node.operand)
+        if isinstance(v, MatExpr):
+            raise not_understood("|x| of a vector or matrix is not read: write \\|x\\|", node)
+        return sympy.Abs(v)
 
     # ---- operators --------------------------------------------------------------------------
 
@@ -699,13 +763,28 @@ def as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, symp
 
 
 def plain_name(node: ast.Node) -> str | None:
-    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else."""
-    if not isinstance(node, ast.Symbol) or node.font not in KEEP_FONTS:
+    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else.
+
+    Also the names of issue 12: `d_{\\text{model}}` -> `d_{model}`, `W^Q`, `W_i^{(q)}` ->
+    `W^{(q)}_i`, `\\hat y` -> `\\hat{y}`, `\\text{head}_i` -> `\\text{head}_i`, `t'`.
+
+    >>> from symattn.reader.parse import parse_formula
+    >>> [plain_name(parse_formula(t).items[0].subjects[0]) for t in ("W_i^Q", r"\\hat y")]
+    ['W^Q_i', '\\\\hat{y}']
+    """
+    if isinstance(node, ast.Labeled):
+        return _labeled_name(node)
+    if not isinstance(node, ast.Symbol):
         return None
+    if node.font not in KEEP_FONTS:
+        return _decorated_name(node)
     if node.sub is None:
         bold = node.font in ("mathbf", "boldsymbol", "bm") and node.name.islower()
         return f"\\{node.font}{{{node.name}}}" if bold else node.name
     sub = node.sub
+    if _is_word(sub):
+        assert isinstance(sub, ast.Symbol)
+        return f"{node.name}_{{{sub.name}}}"
     if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
         return None
     if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
@@ -713,9 +792,80 @@ def plain_name(node: ast.Node) -> str | None:
     return None
 
 
+def _is_word(node: ast.Node | None) -> bool:
+    """`\\text{model}`, `\\mathrm{out}` written as (part of) a name."""
+    return isinstance(node, ast.Symbol) and node.font == "text" and node.sub is None
+
+
+def _named_sub(sub: ast.Node) -> bool:
+    return _is_word(sub)
+
+
+def _index_letter(name: str) -> bool:
+    """`i`, `t'`: one letter, perhaps primed."""
+    letter = name.rstrip("'")
+    return len(letter) == 1 and letter.isascii() and letter.isalpha()
+
+
+def word_name(node: ast.Node) -> str | None:
+    """`d_{ff}`, `d_{\\text{ff}}`: a letter with a word below it, the name `d_{ff}`; the
+    plain-letter form is a name only where a size is read (a shape, or a size already made)."""
+    if not (isinstance(node, ast.Symbol) and node.font is None and len(node.name) == 1):
+        return None
+    sub = node.sub
+    if _is_word(sub):
+        assert isinstance(sub, ast.Symbol)
+        return f"{node.name}_{{{sub.name}}}"
+    if (
+        isinstance(sub, ast.Product)
+        and len(sub.factors) > 1
+        and all(
+            isinstance(f, ast.Symbol) and f.font is None and f.sub is None and len(f.name) == 1
+            for f in sub.factors
+        )
+    ):
+        return f"{node.name}_{{{''.join(f.name for f in sub.factors)}}}"  # type: ignore[union-attr]
+    return None
+
+
+def _decorated_name(node: ast.Symbol) -> str | None:
+    """`\\hat y`, `\\text{head}`, `\\bar h_t`: accents and words name their own symbols."""
+    if node.font != "text" and node.font not in _ACCENT_FONTS:
+        return None
+    base = f"\\{node.font}{{{node.name}}}"
+    if node.sub is None:
+        return base
+    sub = node.sub
+    if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
+        return f"{base}_{sub.name}"
+    return None
+
+
+def _labeled_name(node: ast.Labeled) -> str | None:
+    op = node.operand
+    if op.font not in KEEP_FONTS:
+        return None
+    label = node.label if len(node.label) == 1 else "{" + node.label + "}"
+    base = f"{op.name}^{label}"
+    if op.sub is None:
+        return base
+    sub = op.sub
+    if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
+        return f"{base}_{sub.name}"
+    return None
+
+
+_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve".split())
+
+
 def _label(node: ast.Symbol) -> str:
-    base = node.name if len(node.name) == 1 else "\\" + node.name
-    if node.font not in KEEP_FONTS:
+    decorated = _decorated_name(node) or word_name(node)
+    if decorated is not None:
+        return decorated
+    base = node.name if len(node.name) == 1 or not node.name.isalpha() else "\\" + node.name
+    if node.font == "text":
+        base = f"\\text{{{node.name}}}"
+    elif node.font not in KEEP_FONTS:
         base = f"\\{node.font}{{{base}}}"
     if node.sub is None:
         return base
@@ -753,4 +903,8 @@ _TERMS = {
     ast.Sqrt: Terms._sqrt,
     ast.Call: Terms._call,
     ast.Sum: Terms._sum,
+    ast.Labeled: Terms._labeled,
+    ast.Inner: Terms._inner,
+    ast.Norm: Terms._norm,
+    ast.Abs: Terms._abs,
 }

@@ -1,0 +1,107 @@
+"""Issue 12, reach: the notations third-party attention texts use (superscript names, words in
+subscripts, primes and accents, relations, inner products, norms, sums up to i), each with a
+true and a false variant; what is not settled stays "not understood", never verified."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+DECL = r"Let $Q,K\in\mathbb R^{n\times d_k}$ and $X\in\mathbb R^{n\times d}$." + "\n\n"
+
+
+def verdicts(text: str) -> list[str]:
+    return [
+        r.kind
+        for r in check_text(DECL + text, "notations.md")
+        if r.kind not in ("declaration", "not-a-claim")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # \langle u, v\rangle is the dot product u . v
+        (r"\langle q_i,k_j\rangle = (QK^T)_{ij}", "verified"),
+        (r"\langle q_i,k_j\rangle = (QK^T)_{ji}", "false"),
+        (r"\langle q_i,k_j\rangle = q_i\cdot k_j", "verified"),
+        # \|x\| is the Euclidean length of a vector
+        (r"\|q_i\|^2 = q_i\cdot q_i", "verified"),
+        (r"\|q_i\|^2 = q_i\cdot k_i", "false"),
+        (r"\left\| q_i \right\|^2 = \sum_{r=1}^{d_k} Q_{ir}^2", "verified"),
+        # sums written with a bound on the index
+        (r"\sum_{j\le i} a_{ij} = \sum_{j=1}^{i} a_{ij}", "verified"),
+        (r"\sum_{j< i} a_{ij} = \sum_{j=1}^{i} a_{ij}", "false"),
+        (r"\sum_{j<i} a_{ij} + a_{ii} = \sum_{j=1}^{i} a_{ij}", "verified"),
+        (r"\sum_{j\in[1,n]} a_{ij} = \sum_{j=1}^{n} a_{ij}", "verified"),
+        (r"\sum_{j\in[n]} a_{ij} = \sum_{j=1}^{n-1} a_{ij}", "false"),
+        # a primed index is an index
+        (r"\sum_{t'=1}^{n} a_{it'} = \sum_{j=1}^{n} a_{ij}", "verified"),
+        (r"\sum_{t'=1}^{n} a_{it'} = \sum_{j=1}^{n} a_{ji}", "false"),
+        # |x| of a number
+        (r"|a_{ij}| = |a_{ij}|", "verified"),
+        (r"|a_{ij}| = a_{ij}", "false"),
+        # relations the kernel does not decide are never verified
+        (r"a_{ij} \approx a_{ji}", "not-understood"),
+        (r"q_i \propto k_i", "not-understood"),
+        (r"x \to y", "not-understood"),
+        (r"x \mapsto y", "not-understood"),
+        # a norm of a matrix, |x| of a vector: not read
+        (r"\|Q\| = \|K\|", "not-understood"),
+        (r"|q_i| = |k_i|", "not-understood"),
+    ],
+)
+def test_notation(formula: str, kind: str) -> None:
+    assert verdicts(f"$${formula}$$\n") == [kind]
+
+
+@pytest.mark.parametrize(
+    ("written", "used", "kind"),
+    [
+        (r"W^Q", r"Q = XW^Q", "verified"),
+        (r"\mathbf W^q", r"Q = X\mathbf{W}^q", "verified"),
+        (r"W^Q", r"(XW^Q)_{ij} = \sum_{r=1}^{d} X_{ir} W^Q_{rj}", "verified"),
+        (r"W^Q", r"(XW^Q)_{ij} = 2\sum_{r=1}^{d} X_{ir} W^Q_{rj}", "false"),
+        (r"W_i^Q", r"XW^Q_i = XW_i^Q", "verified"),
+        (r"\mathbf W_i^{(q)}", r"XW_i^{(q)} = X\mathbf W^{(q)}_i", "verified"),
+        (r"W^{\text{out}}", r"Q = XW^{\mathrm{out}}", "verified"),
+        (r"W_{\text{out}}", r"Q = XW_{\text{out}}", "verified"),
+    ],
+)
+def test_superscript_and_word_names(written: str, used: str, kind: str) -> None:
+    text = f"and ${written}\\in\\mathbb R^{{d\\times d_k}}$.\n\n$${used}$$\n"
+    assert verdicts(text) == [kind]
+
+
+def test_a_superscript_name_is_not_another_name() -> None:
+    # W^Q, W^K: two matrices; W^Q is not W_Q and a power is not read as a name
+    text = r"and $W^Q,W^K\in\mathbb R^{d\times d_k}$." + "\n\n$$XW^Q = XW^K$$\n"
+    assert verdicts(text) == ["false"]
+    assert verdicts("$$XW^Q = XW_Q$$\n") == ["not-understood"]
+
+
+def test_transpose_inverse_and_heads_keep_their_meaning() -> None:
+    assert verdicts(r"$$(QK^{\mathsf T})^\top = KQ^\top$$" + "\n") == ["verified"]
+    assert verdicts(r"$$(QK^{\mathsf T})^\top = QK^\top$$" + "\n") == ["false"]
+    assert verdicts(r"$$Q^{-1} = Q$$" + "\n") == ["not-understood"]
+
+
+@pytest.mark.parametrize("name", [r"\hat y", r"\tilde{\mathbf x}", r"\bar h", "t'", r"\hat q_i"])
+def test_an_accent_or_a_prime_makes_a_new_name(name: str) -> None:
+    # never the letter under it: \hat q_i is not row i of Q
+    assert verdicts(f"$${name} = q_1$$\n") == ["not-understood"]
+    declared = f"and ${name}\\in\\mathbb R^{{1\\times d_k}}$.\n\n$${name} = {name}$$\n"
+    assert verdicts(declared) == ["verified"]
+
+
+@pytest.mark.parametrize(
+    ("inner", "kind"), [(r"d_\mathrm{model}", "verified"), ("d_{ff}", "shape-error")]
+)
+def test_a_word_in_a_subscript_is_part_of_a_size(inner: str, kind: str) -> None:
+    text = (
+        r"and $Y\in\mathbb R^{n\times d_{\text{model}}}$, "
+        f"$W_{{\\text{{out}}}}\\in\\mathbb R^{{{inner}\\times d}}$.\n\n"
+        r"$$Q = YW_{\text{out}}W_Q$$" + "\n"
+    )
+    assert verdicts(text) == [kind]

@@ -1,0 +1,89 @@
+"""Issue 12, reach: how the notations of third-party texts are written down as trees
+(golden strings), and the ones still refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.kernel.errors import ParseError
+from symattn.reader import ast
+from symattn.reader.parse import parse_formula
+from symattn.reader.terms import plain_name
+
+GOLDEN = [
+    (r"W^Q", "[(label W Q)]"),
+    (r"\mathbf W_i^Q", r"[(label \mathbf{W}_{i} Q)]"),
+    (r"W^Q_i", "[(label W_{i} Q)]"),
+    (r"\mathbf{W}^{(q)}_i", r"[(label \mathbf{W}_{i} (q))]"),
+    (r"W^{\text{out}}", "[(label W out)]"),
+    (r"W_i^{(h)}", "[(head W_{i} h)]"),
+    (r"Z^{(k)}", "[(head Z k)]"),
+    (r"X^T", "[(T X)]"),
+    (r"W^{\mathsf T}", "[(T W)]"),
+    (r"Q^{-1}", "[(^ Q (- 1))]"),
+    (r"x^k", "[(^ x k)]"),
+    (r"t' = t", "[t' = t]"),
+    (r"x^\prime", "[x']"),
+    (r"\hat y = \tilde{\mathbf x}_i + \bar h", r"[\hat{y} = (\tilde{x}_{i} + \bar{h})]"),
+    (r"d_{\text{model}} = 512", r"[d_{\text{model}} = 512]"),
+    (r"\text{head}_i = W_{\mathrm{out}}", r"[\text{head}_{i} = W_{\text{out}}]"),
+    (r"\langle q_i, k_j\rangle", "[(inner q_{i} k_{j})]"),
+    (r"\|x\|^2 = |a|", "[(^ (norm x) 2) = (abs a)]"),
+    (r"\left\| x - y \right\|", "[(norm (x - y))]"),
+    (r"\Vert x\Vert = \vert a\vert", "[(norm x) = (abs a)]"),
+    (r"|x| |y|", "[(* (abs x) (abs y))]"),
+    (r"a \to b", r"[a \to b]"),
+    (r"x \mapsto y", r"[x \mapsto y]"),
+    (r"a \Rightarrow b", r"[a \implies b]"),
+    (r"\sum_{j\le i} a_{ij}", "[(sum j 1 i a_{(* i j)})]"),
+    (r"\sum_{j<i} a_{ij}", "[(sum j 1 (i - 1) a_{(* i j)})]"),
+    (r"\sum_{j \in [1, n]} a_{ij}", "[(sum j 1 n a_{(* i j)})]"),
+    (r"\sum_{j \in [n]} a_{ij}", "[(sum j 1 n a_{(* i j)})]"),
+    (r"\sum_{t'=1}^{n} x_{t'}", "[(sum t' 1 n x_{t'})]"),
+    (r"\text{softmax}(x)_i", "[(index (group softmax(x)) i)]"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GOLDEN)
+def test_golden(text: str, expected: str) -> None:
+    assert ast.dump(parse_formula(text)) == expected
+
+
+ERRORS = [
+    (r"(a)'", r"^1:4: a prime is read on a letter"),
+    (r"\hat{QK}", r"^1:1: \\hat is read on one letter"),
+    (r"\|x", r"^1:1: unbalanced '\\\|'"),
+    (r"p(y|x)", r"^1:4: unbalanced '\|'"),
+    (r"\sum_{j\le i}^{n} a_{ij}", r"^1:14: \\sum has two upper bounds"),
+    (r"\sum_{j \ge i} a_{ij}", r"^1:5: cannot read the range of \\sum"),
+    (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
+]
+
+
+@pytest.mark.parametrize(("text", "pattern"), ERRORS)
+def test_errors(text: str, pattern: str) -> None:
+    with pytest.raises(ParseError, match=pattern):
+        parse_formula(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (r"W^Q", "W^Q"),
+        (r"\mathbf W^q", "W^q"),
+        (r"W_i^Q", "W^Q_i"),
+        (r"\mathbf W_i^{(q)}", "W^{(q)}_i"),
+        (r"W^{\text{out}}", "W^{out}"),
+        (r"d_{\text{model}}", "d_{model}"),
+        (r"\hat y", r"\hat{y}"),
+        (r"\bar h_t", r"\bar{h}_t"),
+        (r"\text{head}_i", r"\text{head}_i"),
+        ("t'", "t'"),
+        ("d_{ff}", None),  # a size only where sizes are read (terms.word_name)
+        ("a_{ij}", None),
+    ],
+)
+def test_plain_names(text: str, name: str | None) -> None:
+    claim = parse_formula(text).items[0]
+    assert isinstance(claim, ast.Claim)
+    assert plain_name(claim.subjects[0]) == name
