@@ -45,7 +45,7 @@ def define(
         return pending(scope, span, start, end, ((lhs, rhs),))
     label = f"{name}^({head})" if family else name
     shape = rhs.shape
-    new = Name(shape, "defined", scope.section, scope.line, family, HEAD if family else None)
+    new = Name(shape, "defined", scope.section, scope.line, HEAD if family else None)
     if current is not None and current.origin == "declared":
         declared = scope.bind_shape(current.shape)
         if not same_shape(declared, shape):

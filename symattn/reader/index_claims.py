@@ -22,7 +22,7 @@ from symattn.reader.scanner import MathSpan
 from symattn.reader.scope import Scope
 from symattn.reader.terms import Problem, Terms, plain_name
 
-__all__ = ["condition", "index_equation", "sign_claim"]
+__all__ = ["condition", "index_equation"]
 
 
 def condition(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> ResolvedClaim:
@@ -37,7 +37,7 @@ def condition(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> Resol
         try:
             values.append(terms.index_term(m))
         except Problem:
-            sign = sign_claim(scope, terms, span, c)
+            sign = _sign_claim(scope, terms, span, c)
             if sign is not None:
                 return sign
             msg = (
@@ -68,7 +68,7 @@ def condition(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> Resol
     )
 
 
-def sign_claim(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
+def _sign_claim(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
     r"""`a_{ij} > 0` (also `\ge`, `0 < a_{ij}`): the sign of an entry, for the kernel's
     sign facts on every entry of the matrix (which implies it for any i, j)."""
     if len(c.steps) != 1 or len(c.subjects) != 1:

@@ -34,8 +34,7 @@ class Name:
     origin: Literal["convention", "declared", "defined"]
     section: int = -1
     line: int = 0
-    family: bool = False
-    head: sympy.Symbol | None = None
+    head: sympy.Symbol | None = None  # a declared or defined family's head letter, `HEAD`
     definition: MatExpr | None = None
     label: str = ""
     mask: bool = False
@@ -52,7 +51,6 @@ class Layer:
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     orient: dict[str, str] = field(default_factory=dict)
     literals: dict[str, sympy.Matrix] = field(default_factory=dict)
-    line: int = 0
 
 
 def same_shape(a: Shape, b: Shape) -> bool:
@@ -73,7 +71,7 @@ class Scope:
     ) -> None:
         conv = Layer("conventions")
         conv.names = {k: Name(v, "convention") for k, v in CONVENTIONS.items()}
-        conv.families = {k: Name(v, "convention", family=True) for k, v in FAMILIES.items()}
+        conv.families = {k: Name(v, "convention") for k, v in FAMILIES.items()}
         self.layers: list[Layer] = [conv, Layer("document")]
         self.dims: dict[str, sympy.Symbol] = dict(STANDARD_DIMS)
         self.sections = sorted(sections)
@@ -119,7 +117,7 @@ class Scope:
                 if isinstance(s, sympy.Symbol):
                     self.dims.setdefault(s.name, s)
         table = self.document.families if family else self.document.names
-        table[base] = Name(shape, "declared", -1, 0, family, HEAD if family else None)
+        table[base] = Name(shape, "declared", -1, 0, head=HEAD if family else None)
 
     # ---- layers -----------------------------------------------------------------------------
 
@@ -147,7 +145,7 @@ class Scope:
         """The worked example in force, opened here when there is none."""
         top = self.top()
         if top.kind != "example":
-            top = Layer("example", line=self.line)
+            top = Layer("example")
             self.layers.append(top)
         return top
 
@@ -162,7 +160,7 @@ class Scope:
                 if layer.kind == "example":
                     carried.update({k: v for k, v in layer.bindings.items() if k not in new})
             self.close_example()
-            top = Layer("example", line=self.line)
+            top = Layer("example")
             top.bindings = carried
             self.layers.append(top)
 

@@ -119,7 +119,7 @@ def _declare(
         return new_claim(
             span, start, end, "declared", f"worked example: {label} is {shape_str(got)}"
         )
-    entry = Name(shape, "declared", scope.section, scope.line, family, HEAD if family else None)
+    entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
     entry.label = label_here
     table = scope.top().families if family else scope.top().names
     table[name] = entry

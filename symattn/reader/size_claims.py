@@ -21,10 +21,10 @@ from symattn.reader.scope import Scope
 from symattn.reader.size_relations import size_value, solve_for, substitute
 from symattn.reader.terms import Problem, add_scalars, chain_scalar, not_understood, plain_name
 
-__all__ = ["assume_relation", "bind_dims", "size_chain", "size_expr", "sizes_only"]
+__all__ = ["assume_relation", "bind_dims", "size_chain", "sizes_only"]
 
 
-def size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | None:
+def _size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | None:
     """A size as written, with no worked-example values substituted: known dims and numbers
     under `+ - * /` and juxtaposition; None for anything else (an index, a matrix)."""
     if isinstance(node, ast.Number):
@@ -52,7 +52,7 @@ def size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | Non
     else:
         return None
     for k in kids:
-        x = size_expr(dims, k)
+        x = _size_expr(dims, k)
         if x is None:
             return None
         parts.append(x)
@@ -122,7 +122,7 @@ def size_chain(scope: Scope, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim
     if len(c.subjects) != 1:
         return None
     members = [c.subjects[0], *(step.rhs for step in c.steps)]
-    raw = [size_expr(scope.dims, m) for m in members]
+    raw = [_size_expr(scope.dims, m) for m in members]
     if any(r is None for r in raw):
         return None
     sizes: list[sympy.Expr] = raw

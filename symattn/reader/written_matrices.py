@@ -20,7 +20,7 @@ from symattn.reader.scanner import MathSpan
 from symattn.reader.scope import Name, Scope, same_shape
 from symattn.reader.terms import Problem, Terms, not_understood, plain_name
 
-__all__ = ["entries_claim", "pending", "stack_claim"]
+__all__ = ["pending", "stack_claim"]
 
 Pair = tuple[sympy.Basic, sympy.Basic]
 
@@ -55,7 +55,7 @@ def stack_claim(
 ) -> ResolvedClaim:
     """`Z = [z_1; ...; z_5]`: row k of the left side is the k-th row written."""
     if any(len(row) != 1 for row in m.rows):
-        return entries_claim(scope, terms, span, left, m, start, end)
+        return _entries_claim(scope, terms, span, left, m, start, end)
     lhs = terms.term(left)
     if not isinstance(lhs, MatExpr):
         raise not_understood("a matrix written out is compared only with a matrix", left)
@@ -85,7 +85,7 @@ def stack_claim(
     return pending(scope, span, start, end, tuple(pairs))
 
 
-def entries_claim(
+def _entries_claim(
     scope: Scope,
     terms: Terms,
     span: MathSpan,

@@ -253,6 +253,7 @@ def _free_indices(c: Claim) -> list[sympy.Symbol]:
 def mutants(c: Claim) -> list[Mutant]:
     """Every single-edit variant of `c` that differs from it, without duplicates.
 
+    >>> from symattn.soundness.corpus import chapter_claims
     >>> c = chapter_claims()[1]
     >>> sorted({x.operator for x in mutants(c)})[:3]
     ['factors_reordered', 'indices_swapped', 'row_index_changed']
@@ -323,6 +324,7 @@ class Outcome:
 def judge(mutant: Mutant, seconds: float = 30.0) -> Outcome:
     """Decide the mutant's truth independently, then ask the kernel (under a time budget).
 
+    >>> from symattn.soundness.corpus import chapter_claims
     >>> mu = [x for x in mutants(chapter_claims()[1]) if x.operator == "indices_swapped"][0]
     >>> o = judge(mu); o.truth, o.status
     ('false', 'false')
@@ -467,6 +469,7 @@ def run(
 ) -> Report:
     """Mutate every claim, judge every mutant (or a seeded sample of them), and sum up.
 
+    >>> from symattn.soundness.corpus import chapter_claims
     >>> r = run([chapter_claims()[1]], sample=2, seed=0)
     >>> r.figures()["mutants"], r.escapes
     (2, [])

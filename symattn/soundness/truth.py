@@ -51,6 +51,8 @@ def truth(lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping = {}, assuming: Sequ
     Independent of the kernel's canonical forms and witnesses. An index outside its matrix is
     an ill-formed claim, hence not a true one.
 
+    >>> from symattn.kernel.attention import single_head
+    >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j = index("i"), index("j")
     >>> truth(s.scores[i, j], Dot(s.Q.row(i), s.K.row(j))), truth(s.scores[i, j], s.scores[j, i])
     ('true', 'false')
