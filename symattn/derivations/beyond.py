@@ -153,7 +153,9 @@ def _shift(b: Builder) -> None:
         Derivation(Softmax(S + shift)[i, j], title="6.6 shift invariance, entries")
         .step(top / bottom, by="softmax_apply")
         .step(split, by="algebra")
-        .step(sympy.exp(S[i, j]) / sympy.Sum(sympy.exp(S[i, k]), (k, 1, n)), by="mul_sum")
+        # e^{c_i} leaves the sum (mul_sum) and cancels: sympy cancels it as soon as it is out,
+        # so the line cannot show it outside; the step is honestly "algebra".
+        .step(sympy.exp(S[i, j]) / sympy.Sum(sympy.exp(S[i, k]), (k, 1, n)), by="algebra")
         .step(Softmax(S)[i, j], by="softmax_apply")
     )
     b.prove(
@@ -382,7 +384,7 @@ def _causal(b: Builder) -> None:
     b.prove(
         Derivation(
             sympy.Sum(A[i, j], (j, 1, i)), title="6.6 masked rows sum to 1", defs={A: s.weights}
-        ).step(sympy.Integer(1), by="softmax_mask_rowsum")
+        ).step(sympy.Integer(1), by="sum_softmax_mask_apply")
     )
     b.say(
         ["于是 ", M("z_i"), " 只用到 ", M("v_1,\\ldots,v_i"), "：后面的词元影响不到前面的输出。"],
@@ -397,7 +399,6 @@ def _causal(b: Builder) -> None:
     b.prove(
         Derivation(Z.row(i), title="6.6 causal dependence", defs={Z: A @ V, A: s.weights})
         .step((A @ V).row(i), by="def")
-        .step(MatSum(Scale(A[i, j], V.row(j)), j, 1, n), by="mul_row")
         .step(MatSum(Scale(A[i, j], V.row(j)), j, 1, i), by="softmax_mask_mul_row")
     )
 

@@ -293,7 +293,6 @@ def _outputs(b: Builder, s5) -> None:
             defs={causal.Z: Ac @ causal.V, Ac: causal.weights},
         )
         .step((Ac @ causal.V).row(i), by="def")
-        .step(MatSum(Scale(Ac[i, j], causal.V.row(j)), j, 1, 5), by="mul_row")
         .step(MatSum(Scale(Ac[i, j], causal.V.row(j)), j, 1, i), by="softmax_mask_mul_row"),
         witnesses=("symbolic", "numeric"),
     )

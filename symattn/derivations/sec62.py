@@ -151,7 +151,7 @@ def _convex(b: Builder, s) -> None:
             sympy.Sum(A[i, j], (j, 1, s.Q.rows)),
             title="6.2 rows of A sum to 1",
             defs={A: s.weights},
-        ).step(sympy.Integer(1), by="softmax_rowsum")
+        ).step(sympy.Integer(1), by="sum_softmax_apply")
     )
     b.say(
         ["因此 ", M("z_i"), " 是值向量 ", M("v_1,\\ldots,v_n"), " 的凸组合：系数为正且和为 1。"],

@@ -136,7 +136,7 @@ def content(on_check: OnCheck | None = None) -> Section:
     b.prove(
         Derivation(mh.output[i, j], title="6.5 entries of O").step(
             sympy.Sum(mh.Z_h[i, u] * mh.W_O[(h - 1) * d_v + u, j], (u, 1, d_v), (h, 1, H)),
-            by="mul_apply",
+            by="concat_mul_apply",
         )
     )
     return b.section()

@@ -1,21 +1,23 @@
 """Derivations: chains `e0 = e1 = ... = ek` whose every step the kernel checks, and `Proof`s.
 
-Imports only the kernel below it (errors, text, expr, proof for verdicts, rules for the
-justifications a step may cite); must not import anything above the kernel.
+Imports only the kernel below it (errors, text, expr, proof for verdicts, match and rules for
+the justifications a step may cite); must not import anything above the kernel.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 import sympy
 
 from symattn.kernel.errors import ProofError, ShapeError
 from symattn.kernel.expr import MatExpr, MatSym
+from symattn.kernel.match import Pattern
 from symattn.kernel.proof import ALL_WITNESSES, Verdict, Witness, prove_equal
-from symattn.kernel.rules import known_justification
+from symattn.kernel.rules import PHRASES, Rule, get, known_justification
 from symattn.kernel.text import plain
 
 _KERNEL = object()  # the token only Derivation.prove holds: a Proof is never made by hand
@@ -81,7 +83,7 @@ class Derivation:
     >>> from symattn.kernel.expr import Dot, index
     >>> s = single_head(); i, j, r = index("i"), index("j"), index("r")
     >>> d = Derivation(s.scores[i, j], title="score entry")
-    >>> d = d.step(sympy.Sum(s.Q[i, r] * s.K[j, r], (r, 1, s.Q.cols)), by="mul_apply")
+    >>> d = d.step(sympy.Sum(s.Q[i, r] * s.K[j, r], (r, 1, s.Q.cols)), by="mul_transpose_apply")
     >>> d = d.step(Dot(s.Q.row(i), s.K.row(j)), by="dot_def")
     >>> d.prove().for_all_sizes
     True
@@ -104,7 +106,11 @@ class Derivation:
         witnesses: Sequence[Witness] = ALL_WITNESSES,
         assuming: Sequence[sympy.Basic] = (),
     ) -> Proof:
-        """Check every step; a `Proof`, or `ProofError` naming the first step that fails."""
+        """Check every step; a `Proof`, or `ProofError` naming the first step that fails.
+
+        A step that cites a rule must also be an instance of it (`match.Pattern`): a true step
+        with the wrong reason is a `ProofError` ("step 2 holds but does not follow from ...").
+        """
         if not self.chain:
             raise ProofError(f"{self.title}: a derivation needs at least one step")
         steps = []
@@ -112,6 +118,7 @@ class Derivation:
         for k, (after, by) in enumerate(self.chain, start=1):
             v = prove_equal(before, after, defs=self.defs, assuming=assuming, witnesses=witnesses)
             _require(v, require, k, self.title, before, after, by)
+            _fits(by, k, self.title, before, after, self.defs, tuple(assuming))
             steps.append(Step(before, after, by, v))
             before = after
         return Proof(self.title, tuple(steps), self.defs, tuple(assuming), _token=_KERNEL)
@@ -119,6 +126,24 @@ class Derivation:
 
 def _validate_by(by: str) -> None:
     known_justification(by)
+
+
+def _fits(by, k: int, title: str, before, after, defs, assuming) -> None:
+    """A step that cites a rule must rewrite instances of it; phrases cite no rule."""
+    if by in PHRASES:
+        return
+    reason = _pattern(get(by)).mismatch(before, after, defs=defs, assuming=assuming)
+    if reason is not None:
+        where = f"{title}, step {k}: {plain(before)} = {plain(after)}"
+        raise ProofError(
+            f"step {k} holds but does not follow from {by}: {where}\n  {reason}", step=k
+        )
+
+
+@cache
+def _pattern(rule: Rule) -> Pattern:
+    lhs, rhs = rule.sides()
+    return Pattern(lhs, rhs, rule.assuming())
 
 
 def _require(v: Verdict, require: str, k: int, title: str, before, after, by) -> None:

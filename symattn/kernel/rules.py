@@ -1,20 +1,22 @@
 """The library of named identities, each named after its left-hand side (mathlib style).
 
 Imports only the kernel below it (errors, dims, expr, proof); must not import derivation or
-anything above the kernel. A rule's statement is proved by the kernel on demand.
+anything above the kernel. A built-in rule's statement is proved by the kernel on demand (and by
+tests/kernel/test_rules.py); a user's rule (`register`) enters the registry only once proved.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 import sympy
 
 from symattn.kernel.dims import d_k, d_v, n
-from symattn.kernel.errors import UnknownNameError
+from symattn.kernel.errors import ProofError, SymattnError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
     Concat,
@@ -163,6 +165,12 @@ def _rules() -> list[Rule]:
             lambda: (Softmax(S) @ Ones(n, 1), Ones(n, 1)),
         ),
         Rule(
+            "sum_softmax_apply",
+            "the weights in a row of a softmax sum to 1",
+            "softmax 一行中的权重之和为 1",
+            lambda: (sympy.Sum(Softmax(S)[i, j], (j, 1, n)), sympy.Integer(1)),
+        ),
+        Rule(
             "softmax_add_of_rowconst",
             "adding a constant to a row leaves softmax unchanged",
             "同一行加上常数不改变 softmax",
@@ -183,6 +191,12 @@ def _rules() -> list[Rule]:
             "rows of a causally masked softmax still sum to 1",
             "因果掩码后每一行之和仍为 1",
             lambda: (masked @ Ones(n, 1), Ones(n, 1)),
+        ),
+        Rule(
+            "sum_softmax_mask_apply",
+            "the weights a causal mask keeps sum to 1",
+            "因果掩码保留的权重之和为 1",
+            lambda: (sympy.Sum(masked[i, j], (j, 1, i)), sympy.Integer(1)),
         ),
         Rule(
             "softmax_mask_apply_of_gt",
@@ -209,6 +223,15 @@ def _rules() -> list[Rule]:
             "拼接后乘 W_O 等于各头之和",
             lambda: (Concat(Zh, h, Hs) @ WO, MatSum(Zh @ RowBlock(WO, h, d_v, Hs), h, 1, Hs)),
         ),
+        Rule(
+            "concat_mul_apply",
+            "an entry of Concat(...)W_O sums over heads and their columns",
+            "Concat(...)W_O 的元素对各头及其各列求和",
+            lambda: (
+                (Concat(Zh, h, Hs) @ WO)[i, j],
+                sympy.Sum(Zh[i, u] * WO[(h - 1) * d_v + u, j], (u, 1, d_v), (h, 1, Hs)),
+            ),
+        ),
     ]
 
 
@@ -223,6 +246,59 @@ PHRASES: dict[str, tuple[str, str]] = {
 def registry() -> dict[str, Rule]:
     """Every named rule, by name (the Python name and the key are the same string)."""
     return {rule.name: rule for rule in _rules()}
+
+
+_USER: set[str] = set()  # names `register` added; only these can be unregistered
+
+
+def register(
+    name: str,
+    en: str,
+    zh: str,
+    statement: tuple[sympy.Basic, sympy.Basic] | Callable[[], tuple[sympy.Basic, sympy.Basic]],
+    assuming: Sequence[sympy.Basic] = (),
+) -> Rule:
+    """Add a user's rule `lhs = rhs` after the kernel proves it for all sizes.
+
+    A rule is cited as a law for every size, so only a `proved` statement enters; a `checked`
+    one (explicit sizes only) is refused with the verdict. Steps may then cite `by=name`.
+
+    >>> from symattn.kernel.dims import n
+    >>> X = MatSym("X", n, n)
+    >>> rule = register("transpose_transpose", "the transpose of a transpose",
+    ...                 "转置的转置", (X.T.T, X))
+    >>> get("transpose_transpose").check().status
+    'proved'
+    >>> unregister("transpose_transpose")
+    """
+    if not re.fullmatch(r"[a-z]+(_[a-z]+)*", name):
+        raise SymattnError(f"rule name {name!r}: use lowercase words joined by _ (mul_apply)")
+    if name in registry() or name in PHRASES:
+        raise SymattnError(f"rule {name!r} exists already; choose another name")
+    lhs, rhs = statement() if callable(statement) else statement
+    hypotheses = tuple(assuming)
+    verdict = prove_equal(lhs, rhs, assuming=hypotheses)
+    if verdict.status != "proved":
+        detail = verdict.counterexample if verdict.status == "false" else verdict.reason
+        raise ProofError(
+            f"rule {name!r} not registered: the kernel did not prove {lhs} = {rhs} for all "
+            f"sizes ({verdict.status})" + (f"\n  {detail}" if detail else ""),
+            counterexample=verdict.counterexample,
+        )
+    rule = Rule(name, en, zh, lambda: (lhs, rhs), lambda: hypotheses)
+    registry()[name] = rule
+    _USER.add(name)
+    _check.cache_clear()
+    return rule
+
+
+def unregister(name: str) -> None:
+    """Remove a rule that `register` added (built-in rules stay)."""
+    if name not in _USER:
+        raise SymattnError(f"rule {name!r} was not added by register; built-in rules stay")
+    _USER.discard(name)
+    del registry()[name]
+    _check.cache_clear()
 
 
 def get(name: str) -> Rule:
@@ -275,4 +351,14 @@ def search(words: str) -> list[Rule]:
     return out
 
 
-__all__ = ["Rule", "registry", "get", "describe", "search", "known_justification", "Entry"]
+__all__ = [
+    "Rule",
+    "registry",
+    "get",
+    "describe",
+    "search",
+    "known_justification",
+    "register",
+    "unregister",
+    "Entry",
+]
