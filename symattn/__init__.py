@@ -53,6 +53,8 @@ _EXPORTS = {
     # the chapter's objects
     "single_head": "symattn.kernel.attention",
     "multi_head": "symattn.kernel.attention",
+    # numbers: any expression on the user's own arrays
+    "evaluate": "symattn.kernel.witness.arrays",
     # errors
     "SymattnError": "symattn.kernel.errors",
     "ShapeError": "symattn.kernel.errors",

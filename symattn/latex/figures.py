@@ -1,22 +1,30 @@
 """Pictures of attention: a heatmap of the weight matrix with token labels (PDF and PNG).
 
-Imports nothing from symattn but kernel.errors (matplotlib lazily, inside the functions); must not
-import a front end.
+Imports nothing from symattn but the kernel (errors, expr, witness.arrays; matplotlib lazily,
+inside the functions); must not import a front end.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import sympy
 
 from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.witness.arrays import evaluate, to_float64
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     import numpy.typing as npt
+    from matplotlib.figure import Figure
+
+    Weights: TypeAlias = Sequence[Sequence[float]] | npt.ArrayLike | sympy.MatrixBase | MatExpr
 
 #: CJK families tried in order; the first is what Debian's fonts-noto-cjk installs.
 CJK_FONT_FAMILIES: tuple[str, ...] = (
@@ -49,15 +57,41 @@ def find_cjk_family() -> str | None:
     return next((family for family in CJK_FONT_FAMILIES if family in known), None)
 
 
-def _weights_array(weights: Sequence[Sequence[float]] | npt.ArrayLike, rows: int, cols: int) -> Any:
-
-    array = np.asarray(weights, dtype=float)
+def _weights_array(
+    weights: Weights,
+    rows: int,
+    cols: int,
+    inputs: Mapping[Any, Any] | None,
+    sizes: Mapping[Any, int] | None,
+) -> np.ndarray:
+    if isinstance(weights, MatExpr):
+        if inputs is None:
+            raise SymattnError(
+                f"the weights {weights} are a kernel matrix: pass inputs={{...}} to evaluate them "
+                "on numbers (symattn.evaluate), or pass an array"
+            )
+        array = evaluate(weights, inputs, sizes=sizes)
+    elif inputs is not None or sizes is not None:
+        raise SymattnError("inputs= and sizes= are for weights given as a kernel matrix")
+    elif isinstance(weights, sympy.MatrixBase):
+        array = np.array(
+            [[_number(weights, i, j) for j in range(weights.cols)] for i in range(weights.rows)]
+        )
+    else:
+        array = to_float64(weights, "the weight matrix")
     if array.ndim != 2 or array.shape != (rows, cols):
         raise ShapeError(
             f"attention weights have shape {' × '.join(map(str, array.shape))} but there are "
             f"{rows} row labels and {cols} column labels"
         )
     return array
+
+
+def _number(m: sympy.MatrixBase, i: int, j: int) -> float:
+    x = m[i, j]
+    if not (x.is_number and x.is_real and x.is_finite):
+        raise SymattnError(f"entry ({i + 1}, {j + 1}) of the weights is {x}, not a real number")
+    return float(x)
 
 
 def _font_families(labels: Sequence[str]) -> list[str]:
@@ -82,7 +116,8 @@ def _draw(
     lang: Literal["zh", "en"],
 ) -> None:
     axes = figure.add_subplot()
-    image = axes.imshow(array, cmap="Blues", vmin=0.0, vmax=max(1.0, float(array.max())))
+    top = max(1.0, float(array.max()))
+    image = axes.imshow(array, cmap="Blues", vmin=min(0.0, float(array.min())), vmax=top)
     axes.set_xticks(range(len(col_labels)), labels=list(col_labels))
     axes.set_yticks(range(len(row_labels)), labels=list(row_labels))
     axes.xaxis.tick_top()
@@ -95,7 +130,9 @@ def _draw(
         colour = "white" if value > threshold else "black"
         axes.text(j, i, f"{value:.2f}", ha="center", va="center", color=colour, fontsize=8)
     if title is not None:
-        figure.suptitle(title, y=0.02, va="bottom")
+        # above the top tick labels and the key axis label: constrained layout makes room for a
+        # suptitle at the top of the figure, never for one drawn over the bottom row
+        figure.suptitle(title)
     figure.colorbar(image, ax=axes, shrink=0.85)
 
 
@@ -104,34 +141,70 @@ def _cells(array: Any) -> list[tuple[tuple[int, int], float]]:
     return [((i, j), float(array[i, j])) for i in range(rows) for j in range(cols)]
 
 
+def heatmap_figure(
+    weights: Weights,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Literal["zh", "en"] = "en",
+    inputs: Mapping[Any, Any] | None = None,
+    sizes: Mapping[Any, int] | None = None,
+) -> Figure:
+    """The heatmap as a matplotlib `Figure` (constrained layout), not yet drawn or saved.
+
+    `weights`: an array-like (numpy, nested lists, tensors with `__array__`), a sympy `Matrix` of
+    exact numbers, or a kernel matrix (`MatExpr`) evaluated on `inputs` with `symattn.evaluate`.
+    Axis labels are in `lang` ("en" or "zh").
+
+    >>> fig = heatmap_figure([[1.0, 0.0], [0.5, 0.5]], ["a", "b"], ["a", "b"], title="causal")
+    >>> fig.get_suptitle()
+    'causal'
+    """
+    if lang not in _AXIS_LABELS:
+        raise SymattnError(f"unknown figure language {lang!r}; expected 'zh' or 'en'")
+    array = _weights_array(weights, len(row_labels), len(col_labels), inputs, sizes)
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    families = _font_families([*row_labels, *col_labels, title or "", *_AXIS_LABELS[lang]])
+    with matplotlib.rc_context({"font.family": families}):
+        figure = Figure(figsize=FIGSIZE_INCHES, dpi=PNG_DPI, layout="constrained")
+        FigureCanvasAgg(figure)
+        _draw(figure, array, row_labels, col_labels, title, lang)
+        # tick labels are made when first drawn: draw once here, so they get these fonts too
+        with warnings.catch_warnings():
+            if len(families) == 1:  # already warned once with FontWarning
+                warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+            figure.draw_without_rendering()
+    return figure
+
+
 def attention_heatmap(
-    weights: Sequence[Sequence[float]] | npt.ArrayLike,
+    weights: Weights,
     row_labels: Sequence[str],
     col_labels: Sequence[str],
     out_stem: Path,
     *,
     title: str | None = None,
-    lang: Literal["zh", "en"] = "zh",
+    lang: Literal["zh", "en"] = "en",
+    inputs: Mapping[Any, Any] | None = None,
+    sizes: Mapping[Any, int] | None = None,
 ) -> tuple[Path, Path]:
     """Write ``<out_stem>.pdf`` and ``<out_stem>.png``: the weights as an annotated heatmap.
 
-    Rows are queries, columns keys; files are byte-stable (no dates, no software stamp).
+    Rows are queries, columns keys; `weights` as in `heatmap_figure` (an array-like, an exact
+    sympy `Matrix`, or a kernel matrix evaluated on `inputs`); axis labels in English unless
+    `lang="zh"`; the title sits above the plot. Files are byte-stable (no dates, no software stamp).
     """
-    if lang not in _AXIS_LABELS:
-        raise SymattnError(f"unknown figure language {lang!r}; expected 'zh' or 'en'")
-    array = _weights_array(weights, len(row_labels), len(col_labels))
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     out_stem = Path(out_stem)
-    families = _font_families([*row_labels, *col_labels, title or "", *_AXIS_LABELS[lang]])
-    with matplotlib.rc_context({"font.family": families}), warnings.catch_warnings():
-        if len(families) == 1:  # already warned once with FontWarning
+    figure = heatmap_figure(
+        weights, row_labels, col_labels, title=title, lang=lang, inputs=inputs, sizes=sizes
+    )
+    with warnings.catch_warnings():
+        if find_cjk_family() is None:  # already warned once with FontWarning
             warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-        figure = Figure(figsize=FIGSIZE_INCHES, dpi=PNG_DPI, layout="constrained")
-        FigureCanvasAgg(figure)
-        _draw(figure, array, row_labels, col_labels, title, lang)
         pdf, png = (out_stem.with_name(f"{out_stem.name}.{ext}") for ext in ("pdf", "png"))
         figure.savefig(pdf, metadata={"CreationDate": None})
         figure.savefig(png, dpi=PNG_DPI, metadata={"Software": None})

@@ -1,4 +1,6 @@
-"""The attention heatmap: files written, byte-stable, CJK font found or a clear warning."""
+"""The attention heatmap: files written, byte-stable, CJK font found or a clear warning; what it
+takes (arrays, exact matrices, kernel matrices), its language, and a title that overlaps nothing.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sympy
 
 import symattn.latex.figures as figures
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.attention import single_head
+from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.witness.arrays import evaluate
+from symattn.kernel.witness.numeric import InputError
 from symattn.latex import png_is_blank
 from symattn.latex.figures import FontWarning, attention_heatmap
 
@@ -53,3 +59,123 @@ def test_import_is_cheap() -> None:
     code = "import sys, symattn.latex.figures, symattn.latex; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ---- what the heatmap takes, its language, its layout ---------------------------------------
+
+
+class Tensorish:
+    """What a torch tensor looks like to numpy: only `__array__`."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self.a = a
+
+    def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+        return self.a if dtype is None else self.a.astype(dtype)
+
+
+EXACT = sympy.Matrix(5, 5, lambda i, j: sympy.Rational(1, i + 1) if j <= i else 0)
+
+
+def _kernel_weights() -> tuple[object, dict[str, np.ndarray]]:
+    s = single_head(causal=True)
+    q = np.random.default_rng(0).standard_normal((5, 3))
+    return s.weights, {"Q": q, "K": q}
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        pytest.param(lambda: (WEIGHTS, {}), id="ndarray"),
+        pytest.param(lambda: (WEIGHTS.tolist(), {}), id="lists"),
+        pytest.param(lambda: (Tensorish(WEIGHTS.astype(np.float32)), {}), id="__array__"),
+        pytest.param(lambda: (EXACT, {}), id="exact Matrix"),
+    ],
+)
+def test_heatmap_takes_array_likes_and_exact_matrices(given) -> None:
+    weights, _ = given()
+    fig = figures.heatmap_figure(weights, TOKENS, TOKENS)
+    image = fig.axes[0].get_images()[0].get_array()
+    assert np.allclose(image, WEIGHTS, atol=1e-7)
+
+
+def test_heatmap_evaluates_a_kernel_matrix_on_inputs(tmp_path: Path) -> None:
+    weights, inputs = _kernel_weights()
+    fig = figures.heatmap_figure(weights, TOKENS, TOKENS, inputs=inputs)
+    shown = fig.axes[0].get_images()[0].get_array()
+    assert np.allclose(shown, evaluate(weights, inputs)) and np.all(np.triu(shown, 1) == 0)
+    pdf, _ = attention_heatmap(weights, TOKENS, TOKENS, tmp_path / "k", inputs=inputs)
+    assert pdf.exists()
+    with pytest.raises(SymattnError, match=r"^the weights .* are a kernel matrix: pass inputs="):
+        figures.heatmap_figure(weights, TOKENS, TOKENS)
+
+
+BAD_WEIGHTS = [
+    (
+        sympy.Matrix([[sympy.Symbol("x")]]),
+        SymattnError,
+        r"^entry \(1, 1\) of the weights is x, not",
+    ),
+    (np.full((1, 1), 1j), InputError, r"^the weight matrix has dtype complex128"),
+    (np.full((1, 1), np.nan), InputError, r"^the weight matrix has a non-finite entry nan"),
+]
+
+
+@pytest.mark.parametrize(("weights", "error", "message"), BAD_WEIGHTS)
+def test_heatmap_refuses_what_is_not_a_real_matrix(weights, error, message) -> None:
+    with pytest.raises(error, match=message):
+        figures.heatmap_figure(weights, ["a"], ["a"])
+
+
+def test_labels_are_english_unless_chinese_is_asked() -> None:
+    en = figures.heatmap_figure(WEIGHTS, TOKENS, TOKENS).axes[0]
+    assert (en.get_xlabel(), en.get_ylabel()) == ("key token", "query token")
+    zh = figures.heatmap_figure(WEIGHTS, TOKENS, TOKENS, lang="zh").axes[0]
+    assert (zh.get_xlabel(), zh.get_ylabel()) == ("键（被关注的词元）", "查询（关注者）")
+    with pytest.raises(SymattnError, match=r"^unknown figure language 'fr'"):
+        figures.heatmap_figure(WEIGHTS, TOKENS, TOKENS, lang="fr")  # type: ignore[arg-type]
+
+
+def _title_overlaps(fig) -> list[str]:
+    """What the title's box meets when drawn: the plot, a tick label, an axis label."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    (title,) = [t for t in fig.findobj(Text) if t.get_text() == fig.get_suptitle()]
+    box = title.get_window_extent(renderer)
+    others = {"the figure's edge": None}
+    axes = fig.axes[0]
+    others |= {"the plot": axes.get_window_extent(renderer)}
+    others |= {
+        f"tick {t.get_text()}": t.get_window_extent(renderer) for t in axes.get_xticklabels()
+    }
+    others |= {
+        f"tick {t.get_text()}": t.get_window_extent(renderer) for t in axes.get_yticklabels()
+    }
+    others |= {"x label": axes.xaxis.label.get_window_extent(renderer)}
+    others |= {"colour bar": fig.axes[1].get_window_extent(renderer)}
+    found = [name for name, other in others.items() if other is not None and box.overlaps(other)]
+    if not fig.bbox.contains(box.x0, box.y0) or not fig.bbox.contains(box.x1, box.y1):
+        found.append("the figure's edge")
+    return found
+
+
+# tall plots reach the bottom edge, wide ones the sides
+SHAPES = [(5, 5, "zh"), (8, 3, "en"), (3, 8, "zh"), (10, 10, "en")]
+
+
+@pytest.mark.parametrize(("rows", "cols", "lang"), SHAPES)
+def test_title_overlaps_nothing(rows, cols, lang) -> None:
+    weights = np.random.default_rng(0).random((rows, cols))
+    labels = [TOKENS[i % 5] + str(i) for i in range(max(rows, cols))]
+    title = "因果注意力 causal attention"
+    fig = figures.heatmap_figure(weights, labels[:rows], labels[:cols], title=title, lang=lang)
+    assert _title_overlaps(fig) == []
+
+
+def test_the_overlap_check_can_fail() -> None:
+    weights = np.random.default_rng(0).random((8, 3))
+    fig = figures.heatmap_figure(weights, list("abcdefgh"), list("abc"), title="causal weights")
+    fig.suptitle("causal weights", y=0.02, va="bottom")  # where it was: over the bottom row
+    assert "the plot" in _title_overlaps(fig)

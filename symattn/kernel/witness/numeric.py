@@ -1,4 +1,5 @@
-"""The numeric backend: numpy attention, and evaluation of any kernel expression on random data.
+"""The numeric backend: numpy attention, and evaluation of any kernel expression on random data
+(`Env`; the user's own arrays go through `witness.arrays.evaluate`).
 
 Imports only numpy, sympy and the kernel below it (canon, expr, evaluate, witness.evidence, .sizes,
 .points); must not import proof or anything above it. Floats live here, nowhere else in the kernel.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import mpmath
 import numpy as np
@@ -39,13 +40,40 @@ from symattn.kernel.witness.points import (
     unit_of,
 )
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-def softmax_rows(s: np.ndarray) -> np.ndarray:
-    """Row-wise softmax, stabilised by subtracting each row's max (exact in real arithmetic).
+
+FullyMasked = Literal["raise", "zero"]
+
+
+def softmax_rows(s: npt.ArrayLike, *, fully_masked: FullyMasked = "raise") -> np.ndarray:
+    """Softmax along the last axis in float64, stabilised by subtracting each row's max.
+
+    A row that is entirely `-inf` (every key masked) has no softmax: by default this raises
+    `MaskedRowError` naming the row; `fully_masked="zero"` gives that row zero weights instead.
 
     >>> softmax_rows(np.array([[0.0, 0.0]])).tolist()
     [[0.5, 0.5]]
+    >>> softmax_rows([[0.0, 0.0], [-np.inf, -np.inf]], fully_masked="zero").tolist()
+    [[0.5, 0.5], [0.0, 0.0]]
     """
+    s = np.asarray(s, dtype=np.float64)
+    dead = np.all(s == -np.inf, axis=-1, keepdims=True)
+    if not dead.any():
+        return _softmax_last(s)
+    if fully_masked == "zero":
+        return np.where(dead, 0.0, _softmax_last(np.where(dead, 0.0, s)))
+    if fully_masked != "raise":
+        raise ValueError(f"fully_masked must be 'raise' or 'zero', not {fully_masked!r}")
+    at = ", ".join(str(int(i)) for i in np.argwhere(dead[..., 0])[0])
+    raise MaskedRowError(
+        f"row scores[{at}, :] is fully masked (every entry -inf): its softmax has no value; "
+        "pass fully_masked='zero' for zero weights in such rows"
+    )
+
+
+def _softmax_last(s: np.ndarray) -> np.ndarray:
     m = np.max(s, axis=-1, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     e = np.exp(s - m)
@@ -53,36 +81,64 @@ def softmax_rows(s: np.ndarray) -> np.ndarray:
 
 
 def causal_mask(s: np.ndarray) -> np.ndarray:
-    """Scores with entries above the diagonal (j > i) set to -inf."""
+    """Scores with entries above the diagonal (j > i) set to -inf (over the last two axes)."""
     n = s.shape[-1]
     keep = np.tril(np.ones((s.shape[-2], n), dtype=bool))
     return np.where(keep, s, -np.inf)
 
 
-def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, causal: bool = False) -> np.ndarray:
-    """Scaled dot-product attention `softmax(QK^T / sqrt(d_k)) V`, optionally causal.
+def attention(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    *,
+    causal: bool = False,
+    mask: npt.ArrayLike | None = None,
+    fully_masked: FullyMasked = "raise",
+) -> np.ndarray:
+    """Scaled dot-product attention `softmax(QK^T / sqrt(d_k)) V` in float64, optionally masked.
+
+    Rows are tokens (q: n × d_k, k: m × d_k, v: m × d_v); leading axes are batch axes. `mask` is
+    boolean, broadcast to the scores (n × m), True where a query may attend to a key (as in
+    PyTorch's `scaled_dot_product_attention`); a fully masked row follows `fully_masked`
+    (`softmax_rows`).
 
     >>> q = k = np.eye(2); v = np.array([[1.0], [3.0]])
     >>> attention(q, k, v, causal=True)[0].tolist()
     [1.0]
+    >>> attention(q, k, v, mask=[[True, False], [False, False]], fully_masked="zero").tolist()
+    [[1.0], [0.0]]
     """
-    s = q @ k.T / np.sqrt(q.shape[-1])
-    return softmax_rows(causal_mask(s) if causal else s) @ v
+    q, k, v = (np.asarray(x, dtype=np.float64) for x in (q, k, v))
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if causal:
+        s = causal_mask(s)
+    if mask is not None:
+        s = np.where(np.asarray(mask, dtype=bool), s, -np.inf)
+    return softmax_rows(s, fully_masked=fully_masked) @ v
 
 
 def multi_head_attention(
-    x: np.ndarray,
-    w_q: Sequence[np.ndarray],
-    w_k: Sequence[np.ndarray],
-    w_v: Sequence[np.ndarray],
-    w_o: np.ndarray,
+    x: npt.ArrayLike,
+    w_q: Sequence[npt.ArrayLike],
+    w_k: Sequence[npt.ArrayLike],
+    w_v: Sequence[npt.ArrayLike],
+    w_o: npt.ArrayLike,
     *,
     causal: bool = False,
 ) -> np.ndarray:
-    """`Concat(Z^{(1)},...,Z^{(H)}) W_O` with each head `Z^{(h)} = Attention(XW_Q^{(h)}, ...)`."""
+    """`Concat(Z^{(1)},...,Z^{(H)}) W_O` with each head `Z^{(h)} = Attention(XW_Q^{(h)}, ...)`.
+
+    Row vectors throughout: `x` is n × d (leading axes are batch axes), `W_Q^{(h)}` is d × d_k.
+    """
+    x = np.asarray(x, dtype=np.float64)
     triples = zip(w_q, w_k, w_v, strict=True)
-    heads = [attention(x @ a, x @ b, x @ c, causal=causal) for a, b, c in triples]
-    return np.concatenate(heads, axis=1) @ w_o
+    heads = [attention(x @ _f64(a), x @ _f64(b), x @ _f64(c), causal=causal) for a, b, c in triples]
+    return np.concatenate(heads, axis=-1) @ _f64(w_o)
+
+
+def _f64(a: npt.ArrayLike) -> np.ndarray:
+    return np.asarray(a, dtype=np.float64)
 
 
 # ---- evaluating kernel expressions ---------------------------------------------------------
@@ -96,6 +152,15 @@ class IllFormed(EvalError):
     """The expression is ill-formed at these sizes: it reads outside a matrix, gives one name
     two shapes, or divides by zero. Unlike a plain EvalError, this says something about the claim.
     """
+
+
+class InputError(EvalError, ValueError):
+    """The arrays given to `evaluate` do not fit the expression: an unknown or missing name, or a
+    shape, dtype or value it cannot take. The message names the input."""
+
+
+class MaskedRowError(IllFormed):
+    """A softmax over a row (or column) whose every entry is masked: it has no value."""
 
 
 class Float64(Arithmetic):
@@ -160,11 +225,11 @@ class Float64(Arithmetic):
     def softmax(self, s: np.ndarray, keep: np.ndarray | None, axis: int, ev: Evaluator) -> Any:
         if keep is not None:
             if not keep.any(axis=axis).all():
-                raise IllFormed("a softmax over a fully masked row or column has no value")
+                raise MaskedRowError("a softmax over a fully masked row or column has no value")
             s = np.where(keep, s, -np.inf)
         if axis == 0:
-            return softmax_rows(s.T).T
-        return softmax_rows(s)
+            return _softmax_last(s.T).T
+        return _softmax_last(s)
 
     def equal(self, x: Any, y: Any) -> Any:
         x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
