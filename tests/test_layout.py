@@ -51,11 +51,11 @@ LAYERS: dict[str, set[str]] = {
     "latex": {"kernel"},
     "check": {"kernel", "reader"},
     "notebook": {"kernel", "latex"},
-    "derivations": {"kernel", "latex"},
+    "derive": {"kernel", "latex"},
     "testing": {"kernel", "latex"},
     "pytest_plugin": {"kernel", "check"},
-    "cli": {"kernel", "reader", "check", "latex", "derivations", ""},  # "": __version__
-    "soundness": {"kernel", "reader", "check", "latex", "derivations", "cli"},
+    "cli": {"kernel", "reader", "check", "latex", "derive", ""},  # "": __version__
+    "soundness": {"kernel", "reader", "check", "latex", "derive", "cli"},
     "__main__": {"cli"},
     "": {"notebook"},  # symattn/__init__.py: lazy re-exports through importlib, and notebook
 }

@@ -13,10 +13,14 @@ from pathlib import Path
 import pytest
 
 from symattn.cli import derive
-from symattn.derivations.sec61 import TOKENS
+from symattn.derive import document
+from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
 from symattn.testing import require_tex
+
+CH06 = chapter(bundled_root() / "ch06")
+TOKENS = CH06.module("sec61").TOKENS
 
 
 @pytest.fixture
@@ -26,11 +30,11 @@ def tex() -> None:
 
 @pytest.fixture(scope="session")
 def checked():
-    """(sections, progress text) from checking every derivation once."""
+    """(built units, progress text) from checking every bundled derivation once."""
     err = io.StringIO()
-    secs = derive._check_all(err)
-    assert secs is not None, err.getvalue()
-    return secs, err.getvalue()
+    built = derive._check_all(bundled(), err)
+    assert built is not None, err.getvalue()
+    return built, err.getvalue()
 
 
 def derive_args(*argv: str) -> argparse.Namespace:
@@ -41,10 +45,10 @@ def derive_args(*argv: str) -> argparse.Namespace:
 
 def run_derive(checked, *argv: str) -> tuple[int, str, str]:
     """Run the command on the already-checked sections; (exit code, stdout, stderr)."""
-    secs, _ = checked
+    built, _ = checked
     out, err = io.StringIO(), io.StringIO()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(derive, "_check_all", lambda _err: secs)
+        mp.setattr(derive, "_check_all", lambda _units, _err: built)
         code = derive.run(derive_args(*argv), out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
@@ -124,12 +128,12 @@ def test_output_is_byte_stable(checked, built, tmp_path):
 
 def test_printing_does_not_depend_on_the_hash_seed(checked):
     """Re-check section 6.3 in a fresh interpreter with another hash seed: same LaTeX."""
-    from symattn.derivations import document
-
-    here = document([checked[0][2]], "en", None).render_standalone()
+    here = document([checked[0][0][1][2]], "en", None).render_standalone()
     code = (
-        "import sys; from symattn.derivations import document, sections;"
-        "sys.stdout.write(document(sections(names=['sec63']), 'en', None).render_standalone())"
+        "import sys; from symattn.derive import document;"
+        "from symattn.derive.sources import bundled_root, section_of;"
+        "sec = section_of(bundled_root() / 'ch06' / 'sec63.py');"
+        "sys.stdout.write(document([sec], 'en', None).render_standalone())"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     there = subprocess.run(
@@ -153,12 +157,10 @@ def test_unwritable_out_dir_is_a_usage_error(checked, tmp_path):
 
 
 def test_a_failing_derivation_exits_1(monkeypatch, tmp_path):
-    class Broken:
-        @staticmethod
-        def content(on_check=None):
-            raise ProofError("step 1 is false: demo")
+    def broken(path, on_check=None):
+        raise ProofError("step 1 is false: demo")
 
-    monkeypatch.setattr("symattn.cli.derive.module", lambda name: Broken)
+    monkeypatch.setattr("symattn.cli.derive.section_of", broken)
     err = io.StringIO()
     code = derive.run(derive_args("--out", str(tmp_path), "--no-pdf"), out=io.StringIO(), err=err)
     assert code == 1
@@ -189,7 +191,7 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
 
 def test_cli_contract_defaults():
     args = derive_args()
-    assert (args.out, args.lang, args.no_pdf) == ("build", "all", False)
+    assert (args.paths, args.out, args.lang, args.no_pdf) == ([], "build", "all", False)
     with pytest.raises(SystemExit):
         derive_args("--lang", "fr")
     assert isinstance(Path(args.out), Path)
