@@ -16,7 +16,7 @@ from typing import TextIO
 
 from symattn.derive import document, tally
 from symattn.derive.blocks import Section
-from symattn.derive.sources import SourceError, Unit, bundled, section_of, unit_for
+from symattn.derive.sources import SourceError, Unit, bundled, section_of, titled, unit_for
 from symattn.kernel.errors import SymattnError
 from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
 from symattn.latex.document import HOST_PACKAGES, Lang
@@ -84,8 +84,8 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
         return 2
     started = time.perf_counter()
     built = _check_all(units, err)
-    if built is None:
-        return 1
+    if isinstance(built, int):
+        return built
     checked = time.perf_counter() - started
     written, standalone = _write(built, langs, out_dir, err)
     pdfs, code = ([], 0) if args.no_pdf else _build(standalone, err)
@@ -117,8 +117,12 @@ def _prepare(out_dir: Path) -> str | None:
     return None
 
 
-def _check_all(units: Sequence[Unit], err: TextIO) -> Built | None:
-    """Run every script (the kernel checks each claim); progress on `err`, None on a failure."""
+def _check_all(units: Sequence[Unit], err: TextIO) -> Built | int:
+    """Run every script (the kernel checks each claim); progress on `err`.
+
+    On a failure, the exit code: 1 a claim failed or the script raised, 2 the script is not a
+    derivation (neither `content` nor `DERIVATIONS`).
+    """
     t0 = time.perf_counter()
 
     def progress(what: str, status: str) -> None:
@@ -133,12 +137,15 @@ def _check_all(units: Sequence[Unit], err: TextIO) -> Built | None:
             t1 = time.perf_counter()
             try:
                 secs.append(section_of(path, progress))
+            except SourceError as exc:
+                print(f"symattn derive: {exc}", file=err)
+                return 2
             except SymattnError as exc:
                 print(f"symattn derive: derivation failed in {path.stem} ({path}):", file=err)
                 print(f"  {exc}", file=err)
-                return None
+                return 1
             print(f"  {path.stem}: checked in {time.perf_counter() - t1:.1f} s", file=err)
-        built.append((unit, secs))
+        built.append((titled(unit, secs), secs))
     return built
 
 

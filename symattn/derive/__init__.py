@@ -78,7 +78,10 @@ def document(
     >>> doc.render_standalone().count("\\\\section{A}")
     1
     """
-    title = unit.title(lang) if unit is not None else secs[0].title(lang) if secs else ""
+    text = unit.title if unit is not None and unit.title is not None else None
+    if text is None and secs:
+        text = secs[0].title
+    title = text(lang) if text is not None else ""
     doc = Document(lang, str(title))
     # Long derivations may break across pages; a numbered chapter numbers its sections n.1, ...
     number = unit.number if unit is not None and not fragment else None

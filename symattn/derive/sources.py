@@ -11,7 +11,7 @@ import sys
 import tomllib
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -49,7 +49,7 @@ class Unit:
     """
 
     name: str
-    title: Text
+    title: Text | None  # None: the script's TITLE, else its section's title (see `titled`)
     scripts: tuple[Path, ...]
     number: str | None = None  # "6": sections are numbered 6.1, 6.2, ... in the standalone
     dims: str | None = None  # the dims the legend names, "n, d, d_k" (None: "every size")
@@ -205,8 +205,7 @@ def unit_for(path: Path) -> Unit:
     if path.is_file():
         if path.suffix != ".py":
             raise SourceError(f"{path}: a derivation is a Python script (.py)")
-        title = getattr(load_script(path), "TITLE", path.stem)
-        return Unit(path.stem, _text(title, f"{path}: TITLE"), (path,))
+        return Unit(path.stem, None, (path,))
     if path.is_dir():
         if (path / MANIFEST).is_file():
             return chapter(path)
@@ -216,6 +215,16 @@ def unit_for(path: Path) -> Unit:
         name = path.resolve().name
         return Unit(name, Text(name, name), scripts)
     raise SourceError(f"{path}: no such file or folder")
+
+
+def titled(unit: Unit, sections: Sequence[Section]) -> Unit:
+    """`unit` with its title: a lone script's `TITLE`, else the title of its first section."""
+    if unit.title is not None:
+        return unit
+    title = getattr(load_script(unit.scripts[0]), "TITLE", None)
+    if title is None:
+        return replace(unit, title=sections[0].title if sections else Text("", ""))
+    return replace(unit, title=_text(title, f"{unit.scripts[0]}: TITLE"))
 
 
 def bundled_root() -> Path:
@@ -243,5 +252,6 @@ __all__ = [
     "load_script",
     "located",
     "section_of",
+    "titled",
     "unit_for",
 ]

@@ -17,6 +17,7 @@ from symattn.derive import document
 from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
+from symattn.latex.build import compile_pdf
 from symattn.testing import require_tex
 
 CH06 = chapter(bundled_root() / "ch06")
@@ -33,7 +34,7 @@ def checked():
     """(built units, progress text) from checking every bundled derivation once."""
     err = io.StringIO()
     built = derive._check_all(bundled(), err)
-    assert built is not None, err.getvalue()
+    assert not isinstance(built, int), err.getvalue()
     return built, err.getvalue()
 
 
@@ -195,3 +196,282 @@ def test_cli_contract_defaults():
     with pytest.raises(SystemExit):
         derive_args("--lang", "fr")
     assert isinstance(Path(args.out), Path)
+
+
+# ---- your own derivations: `symattn derive PATH` ------------------------------------------
+
+DERIVE_DOC = Path(__file__).resolve().parents[2] / "docs" / "derive.md"
+
+
+def lecture_source() -> str:
+    """The lecturer's script of docs/derive.md, exactly as the page shows it."""
+    text = DERIVE_DOC.read_text(encoding="utf-8")
+    after = text[text.index("<!-- example: cross_attention.py -->") :]
+    return after.split("```python\n", 1)[1].split("\n```\n", 1)[0] + "\n"
+
+
+def run_paths(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = derive.run(derive_args(*argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_script(folder: Path, name: str, source: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def line_of(source: str, needle: str) -> int:
+    (number,) = [k for k, line in enumerate(source.splitlines(), 1) if needle in line]
+    return number
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lecture")
+    script = write_script(root / "notes", "cross_attention.py", lecture_source())
+    out = root / "build"
+    code, stdout, stderr = run_paths(str(script), "--out", str(out), "--no-pdf")
+    return script, out, code, stdout, stderr
+
+
+def test_a_lecturers_script_builds_fragments_documents_and_figures(lecture):
+    script, out, code, stdout, stderr = lecture
+    assert code == 0, stderr
+    for lang in ("zh", "en"):
+        assert (out / f"cross_attention.{lang}.tex").is_file()
+        assert (out / f"cross_attention.{lang}.fragment.tex").is_file()
+        assert (out / "figures" / f"cross-weights.{lang}.pdf").is_file()
+    assert f"checking cross_attention ({script}) ..." in stderr
+    assert re.search(r"cross_attention: checked in \d+\.\d s", stderr)
+    assert re.search(r"derivations: 4 \(5 steps\) in 1 sections", stdout)
+    assert "proved for all sizes (symbolic): 4 steps" in stdout
+    assert "checked exactly at explicit sizes only: 1 steps" in stdout
+
+
+def test_the_fragment_holds_the_shapes_the_mask_and_each_justification(lecture):
+    _, out, _, _, _ = lecture
+    frag = (out / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert "\\documentclass" not in frag and "\\thesection" not in frag
+    assert frag.startswith("% symattn fragment: Cross-attention and a padding mask\n")
+    for shape in (
+        r"K = MW_K &\in \mathbb R^{m\times d_k}",
+        r"V = MW_V &\in \mathbb R^{m\times d_v}",
+        r"QK^{\mathsf T} &\in \mathbb R^{n\times m}",
+        r"A &\in \mathbb R^{n\times m}",
+        r"Z = AV &\in \mathbb R^{n\times d_v}",
+    ):
+        assert shape in frag, shape
+    assert (
+        r"(QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr} && "
+        r"\text{(entry of a product with a transpose; \(\checkmark\) all sizes)}"
+    ) in frag
+    assert r"\text{(definition of the dot product; \(\checkmark\) all sizes)}" in frag
+    assert r"(the weights in a row of a softmax sum to 1; \(\checkmark\) all sizes)" in frag
+    assert r"(a row of AV is a weighted sum of rows of V; \(\checkmark\) all sizes)" in frag
+    assert r"\sum_{j=1}^{m} \operatorname{softmax}" in frag
+    # the padding mask as cases, checked only at explicit sizes, and said so
+    assert "\\begin{cases}\n" in frag and r"& j \le L \\" in frag
+    assert r"0 & \text{otherwise}" in frag and r"\sum_{j=1}^{L + P}" in frag
+    assert re.search(r"\(algebra; exact at L=\d, P=\d, d\\_k=\d, n=\d", frag)
+    assert r"\includegraphics[width=0.6\linewidth]{figures/cross-weights.en.pdf}" in frag
+    zh = (out / "cross_attention.zh.fragment.tex").read_text(encoding="utf-8")
+    assert r"\text{其他}" in zh and "与转置相乘的元素" in zh and "填充位置" in zh
+    assert "figures/cross-weights.zh.pdf" in zh
+
+
+def test_the_fragment_compiles_inside_a_host_document(lecture, tex):
+    _, out, _, _, _ = lecture
+    host = out / "host.tex"
+    host.write_text(
+        "\\documentclass{article}\n\\usepackage{amsmath,amssymb,mathtools,graphicx,booktabs}\n"
+        "\\begin{document}\nLecture notes.\n\\input{cross_attention.en.fragment.tex}\n"
+        "\\end{document}\n",
+        encoding="utf-8",
+    )
+    pdf = compile_pdf(host)
+    log = (out / "host.log").read_text(errors="replace")
+    assert "Undefined control sequence" not in log and "LaTeX Warning: File" not in log
+    assert not png_is_blank(render_page_png(pdf, page=1, dpi=60))
+
+
+def test_the_standalone_documents_compile(lecture, tex):
+    script, _, _, _, _ = lecture
+    out = script.parent.parent / "pdf"
+    code, stdout, stderr = run_paths(str(script), "--out", str(out), "--lang", "zh")
+    assert code == 0, stderr
+    assert (out / "cross_attention.zh.pdf").is_file() and not (
+        out / "cross_attention.en.tex"
+    ).exists()
+    assert str(out / "cross_attention.zh.pdf") in stdout
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong", "message"),
+    [
+        (
+            '.step(Dot(Q.row(i), K.row(j)), by="dot_def")',
+            '.step(Dot(Q.row(j), K.row(i)), by="dot_def")',
+            r"cross: cross score: step 2 is false: cross score, step 2 \(dot_def\)",
+        ),
+        (
+            '.step(sympy.Integer(1), by="sum_softmax_apply")',
+            '.step(sympy.Integer(1), by="softmax_rowsum")',
+            r"cross: weights over the memory: step 1 holds but does not follow from "
+            r"softmax_rowsum",
+        ),
+    ],
+    ids=["false step", "wrong rule"],
+)
+def test_a_wrong_step_is_reported_at_the_lecturers_file_and_line(tmp_path, right, wrong, message):
+    source = lecture_source()
+    assert right in source
+    source = source.replace(right, wrong)
+    script = write_script(tmp_path / "notes", "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "build"), "--no-pdf")
+    assert code == 1
+    where = f"{script}:{line_of(source, wrong)}: "
+    assert re.search(re.escape(where) + message, err), err
+    assert "derivation failed in cross_attention" in err
+    if "false" in message:
+        assert "counterexample: at sizes" in err
+    assert not (tmp_path / "build" / "cross_attention.en.tex").exists()
+
+
+def test_a_script_runs_on_its_own(tmp_path):
+    script = write_script(tmp_path, "cross_attention.py", lecture_source())
+    env = {**os.environ, "PYTHONPATH": str(Path(derive.__file__).resolve().parents[2])}
+    ok = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert ok.returncode == 0, ok.stderr
+    assert "cross score:\n    (QK^T)_{ij}\n" in ok.stdout and "[dot_def; symbolic" in ok.stdout
+    assert "cross: 4 derivations, 5 steps checked (4 for all sizes" in ok.stdout
+    bad = lecture_source().replace('by="dot_def")', 'by="mul_apply")')
+    script.write_text(bad, encoding="utf-8")
+    failed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert failed.returncode == 1
+    line = line_of(bad, 'by="mul_apply")')
+    assert f"{script}:{line}: cross: cross score: step 2 holds but does not follow" in failed.stderr
+
+
+def test_a_plain_list_of_derivations_is_a_document(tmp_path):
+    script = write_script(
+        tmp_path,
+        "scores.py",
+        "import sympy\n"
+        "from symattn import Derivation, Dot, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'TITLE = ("分数", "Scores")\n'
+        "DERIVATIONS = [\n"
+        '    Derivation(s.scores[i, j], title="score is a dot product")\n'
+        '    .step(Dot(s.Q.row(i), s.K.row(j)), by="mul_transpose_apply_dot"),\n'
+        "]\n",
+    )
+    code, stdout, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "scores.en.tex").read_text(encoding="utf-8")
+    assert r"\title{Scores}" in en and "score is a dot product" in en
+    assert r"(QK^{\mathsf T})_{ij} &= q_i\cdot k_j" in en
+    zh = (tmp_path / "b" / "scores.zh.tex").read_text(encoding="utf-8")
+    assert r"\title{分数}" in zh
+    assert "derivations: 1 (1 steps) in 1 sections" in stdout
+
+
+def test_a_folder_without_a_manifest_builds_its_scripts_in_name_order(tmp_path):
+    folder = tmp_path / "lecture7"
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'TITLE = "{t}"\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="{t}")'
+        '.step(s.scores[i, j], by="algebra")]\n'
+    )
+    write_script(folder, "b_second.py", body.replace("{t}", "second part"))
+    write_script(folder, "a_first.py", body.replace("{t}", "first part"))
+    write_script(folder, "_helpers.py", "raise RuntimeError('not a section')\n")
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--lang", "en", "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "lecture7.en.tex").read_text(encoding="utf-8")
+    assert en.index(r"\section{first part}") < en.index(r"\section{second part}")
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ('sections = ["a"]\ncolour = "red"\n', r"chapter.toml: unknown key 'colour' \(known: "),
+        ('sections = ["a", "missing"]\n', r"chapter.toml: section 'missing' has no script"),
+        ("sections = []\n", r"chapter.toml: `sections` must list the scripts"),
+        ('sections = ["a"\n', r"chapter.toml: not valid TOML"),
+    ],
+    ids=["unknown key", "missing script", "no sections", "bad toml"],
+)
+def test_a_bad_manifest_is_a_usage_error_naming_the_file(tmp_path, manifest, message):
+    folder = tmp_path / "ch"
+    write_script(folder, "a.py", "DERIVATIONS = []\n")
+    (folder / "chapter.toml").write_text(manifest, encoding="utf-8")
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 2
+    assert re.search(r"^symattn derive: " + re.escape(str(folder)) + "/" + message, err), err
+
+
+def test_a_chapter_folder_follows_its_manifest(tmp_path):
+    folder = tmp_path / "ch7"
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="{t}").step(s.scores[i, j], by="def")]\n'
+    )
+    write_script(folder, "a.py", body.replace("{t}", "part a"))
+    write_script(folder, "b.py", body.replace("{t}", "part b"))
+    (folder / "chapter.toml").write_text(
+        'title = { zh = "第 7 章", en = "Chapter 7" }\nnumber = 7\noutput = "chapter7"\n'
+        'sections = ["b", "a"]\n',
+        encoding="utf-8",
+    )
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "chapter7.en.tex").read_text(encoding="utf-8")
+    assert r"\title{Chapter 7}" in en and r"\renewcommand{\thesection}{7.\arabic{section}}" in en
+    assert en.index(r"\section{b}") < en.index(r"\section{a}")
+    frag = (tmp_path / "b" / "chapter7.en.fragment.tex").read_text(encoding="utf-8")
+    assert "thesection" not in frag
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "message"),
+    [
+        ("x = 1\n", 2, r"defines neither content\(on_check\) nor DERIVATIONS"),
+        (
+            "import sympy\n\nundefined_name + 1\n",
+            1,
+            r"notes\.py:3: NameError: name 'undefined_name'",
+        ),
+        (
+            "def content(on_check=None):\n    return 42\n",
+            2,
+            r"content\(\) returned int, not a Section",
+        ),
+        ("def f(:\n", 1, r"notes\.py:1: SyntaxError"),
+    ],
+    ids=["not a derivation", "python error", "not a section", "syntax error"],
+)
+def test_a_script_that_is_not_a_derivation_gets_a_clear_message(tmp_path, source, code, message):
+    script = write_script(tmp_path, "notes.py", source)
+    got, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert got == code
+    assert re.search(message, err), err
+    assert "Traceback" not in err
+
+
+def test_missing_paths_and_clashing_names_are_usage_errors(tmp_path):
+    code, _, err = run_paths(str(tmp_path / "nope.py"), "--out", str(tmp_path / "b"))
+    assert code == 2 and err.startswith(f"symattn derive: {tmp_path / 'nope.py'}: no such file")
+    write_script(tmp_path / "x", "notes.py", "DERIVATIONS = []\n")
+    write_script(tmp_path / "y", "notes.py", "DERIVATIONS = []\n")
+    paths = (str(tmp_path / "x" / "notes.py"), str(tmp_path / "y" / "notes.py"))
+    code, _, err = run_paths(*paths, "--out", str(tmp_path / "b"))
+    assert code == 2 and "two documents would both be called 'notes'" in err
