@@ -48,9 +48,18 @@ class DerivationError(ProofError):
         self.site = site
 
     def __str__(self) -> str:
-        return (
-            self.message if self.site is None else f"{self.site[0]}:{self.site[1]}: {self.message}"
-        )
+        if self.site is None:
+            return self.message
+        return f"{shown(self.site[0])}:{self.site[1]}: {self.message}"
+
+
+def shown(file: str) -> str:
+    """A path as the author typed it: relative to the working directory when inside it."""
+    path = Path(file)
+    try:
+        return str(path.relative_to(Path.cwd())) if path.is_absolute() else file
+    except ValueError:
+        return file
 
 
 def _caller(depth: int = 2) -> tuple[str, int]:
@@ -417,5 +426,6 @@ __all__ = [
     "Text",
     "exact_matrix",
     "latex",
+    "shown",
     "render",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from symattn.derive.blocks import Builder, DerivationError, OnCheck, Section, Text
+from symattn.derive.blocks import Builder, DerivationError, OnCheck, Section, Text, shown
 from symattn.kernel.derivation import Derivation
 from symattn.kernel.errors import SymattnError
 
@@ -142,13 +142,13 @@ def located(exc: BaseException, path: Path) -> SymattnError:
     if isinstance(exc, DerivationError | SourceError):
         return exc
     if isinstance(exc, SyntaxError):
-        return ScriptError(f"{exc.filename}:{exc.lineno}: SyntaxError: {exc.msg}")
+        return ScriptError(f"{shown(str(exc.filename))}:{exc.lineno}: SyntaxError: {exc.msg}")
     site = None
     target = path.resolve()
     for frame, line in traceback.walk_tb(exc.__traceback__):
         if Path(frame.f_code.co_filename).resolve() == target:
             site = (frame.f_code.co_filename, line)
-    where = f"{site[0]}:{site[1]}" if site else str(path)
+    where = f"{shown(site[0])}:{site[1]}" if site else str(path)
     kind = "" if isinstance(exc, SymattnError) else f"{type(exc).__name__}: "
     return ScriptError(f"{where}: {kind}{exc}")
 

@@ -10,7 +10,7 @@ import sympy
 
 from symattn.cli import derive
 from symattn.derive import tally
-from symattn.derive.blocks import Builder, Check, Fact, ProofBlock, Text
+from symattn.derive.blocks import Builder, Check, Fact, ProofBlock, Text, shown
 from symattn.derive.sources import bundled_root, chapter
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.derivation import Derivation
@@ -141,7 +141,9 @@ def test_builder_refuses_a_false_step_and_a_failed_check():
     step_line = inspect.currentframe().f_lineno - 1
     with pytest.raises(ProofError, match=r"x: swapped: step 1 is false") as failed:
         b.prove(bad)
-    assert str(failed.value).startswith(f"{__file__}:{step_line}: x: swapped: step 1 is false")
+    here = shown(__file__)  # relative to the working directory when inside it
+    assert str(failed.value).startswith(f"{here}:{step_line}: x: swapped: step 1 is false")
+    assert failed.value.site == (__file__, step_line)
     assert failed.value.step == 1 and failed.value.counterexample is not None
     with pytest.raises(ProofError, match="check failed") as failed:
         b.check("错", "wrong", False)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from symattn.derive import sources
-from symattn.derive.blocks import DerivationError, Section
+from symattn.derive.blocks import DerivationError, Section, shown
 from symattn.derive.sources import (
     ScriptError,
     SourceError,
@@ -138,3 +138,10 @@ def test_a_chapter_manifest_is_read(tmp_path):
     assert isinstance(unit.sections()[0], Section)
     with pytest.raises(SourceError, match=r"a derivation is a Python script \(\.py\)"):
         unit_for(tmp_path / "chapter.toml")
+
+
+def test_paths_are_shown_as_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert shown(str(tmp_path / "notes" / "a.py")) == "notes/a.py"
+    assert shown("/elsewhere/a.py") == "/elsewhere/a.py"
+    assert shown("rel/a.py") == "rel/a.py"
