@@ -51,10 +51,11 @@ LAYERS: dict[str, set[str]] = {
     "latex": {"kernel"},
     "check": {"kernel", "reader"},
     "notebook": {"kernel", "latex"},
-    "derive": {"kernel", "latex"},
+    "settings": {"kernel"},
+    "derive": {"kernel", "latex", "settings"},
     "testing": {"kernel", "latex"},
     "pytest_plugin": {"kernel", "check"},
-    "cli": {"kernel", "reader", "check", "latex", "derive", ""},  # "": __version__
+    "cli": {"kernel", "reader", "check", "latex", "derive", "settings", ""},  # "": __version__
     "soundness": {"kernel", "reader", "check", "latex", "derive", "cli"},
     "__main__": {"cli"},
     "": {"notebook"},  # symattn/__init__.py: lazy re-exports through importlib, and notebook

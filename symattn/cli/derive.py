@@ -11,21 +11,32 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from symattn.derive import document, tally
 from symattn.derive.blocks import Section
-from symattn.derive.sources import SourceError, Unit, bundled, section_of, titled, unit_for
+from symattn.derive.sources import (
+    SourceError,
+    Unit,
+    bundled,
+    script_notation,
+    section_of,
+    titled,
+    unit_for,
+)
 from symattn.kernel.errors import SymattnError
 from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
 from symattn.latex.document import HOST_PACKAGES, Lang
+from symattn.settings import HELP, SettingsError
 
 DESCRIPTION = (
     "Check derivation scripts and write them as LaTeX (zh, en): a standalone document and an "
     "\\input-able fragment each, and PDFs. With no PATH: the bundled chapter."
 )
-EPILOG = """\
+EPILOG = (
+    """\
 examples:
   symattn derive --out build                 the bundled chapter (build/chapter6.{zh,en}.tex)
   symattn derive notes/cross.py --lang en    your own script: build/cross.en.tex and
@@ -35,7 +46,11 @@ examples:
 
 A script defines content(on_check) returning a Section (symattn.derive.Builder), or a list
 DERIVATIONS of Derivation objects; see docs/derive.md. A fragment needs a XeLaTeX host loading
-""" + ", ".join(HOST_PACKAGES)
+"""
+    + ", ".join(HOST_PACKAGES)
+    + "\n\n"
+    + HELP
+)
 
 LANGS: dict[str, tuple[Lang, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
 FIGURES_DIR = "figures"
@@ -49,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     >>> p = argparse.ArgumentParser(); add_arguments(p)
     >>> a = p.parse_args([]); (a.paths, a.out, a.lang, a.no_pdf)
-    ([], 'build', 'all', False)
+    ([], 'build', None, False)
     """
     parser.add_argument(
         "paths",
@@ -59,7 +74,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", default="build", metavar="DIR", help="output directory (build)")
     parser.add_argument(
-        "--lang", choices=tuple(LANGS), default="all", help="which documents to write (all)"
+        "--lang",
+        choices=tuple(LANGS),
+        default=None,
+        help="which documents to write (the lang setting, else all)",
     )
     parser.add_argument("--no-pdf", action="store_true", help="write the .tex only")
 
@@ -68,9 +86,9 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     """Check the derivations, write the documents, compile them; return the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
-    langs = LANGS.get(getattr(args, "lang", "all"))
-    if langs is None:
-        print(f"symattn derive: unknown --lang {args.lang!r}; use zh, en or all", file=err)
+    lang = getattr(args, "lang", None)
+    if lang is not None and lang not in LANGS:
+        print(f"symattn derive: unknown --lang {lang!r}; use zh, en or all", file=err)
         return 2
     out_dir = Path(getattr(args, "out", "build"))
     try:
@@ -87,7 +105,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     if isinstance(built, int):
         return built
     checked = time.perf_counter() - started
-    written, standalone = _write(built, langs, out_dir, err)
+    written, standalone = _write(built, lang, out_dir, err)
     pdfs, code = ([], 0) if args.no_pdf else _build(standalone, err)
     secs = [s for _, unit_secs in built for s in unit_secs]
     _summary(secs, written, pdfs, checked, time.perf_counter() - started, out)
@@ -131,13 +149,20 @@ def _check_all(units: Sequence[Unit], err: TextIO) -> Built | int:
 
     built: Built = []
     for unit in units:
+        if len(unit.scripts) == 1:  # a lone script's NOTATION may choose its languages too
+            try:
+                unit = replace(unit, notation=script_notation(unit.scripts[0], unit.notation))
+            except SymattnError as exc:
+                print(f"symattn derive: {exc}", file=err)
+                return 2 if isinstance(exc, SourceError | SettingsError) else 1
+        print(f"{unit.name}: {unit.notation.describe()}", file=err)
         secs = []
         for path in unit.scripts:
             print(f"checking {path.stem} ({path}) ...", file=err, flush=True)
             t1 = time.perf_counter()
             try:
-                secs.append(section_of(path, progress))
-            except SourceError as exc:
+                secs.append(section_of(path, progress, unit.notation))
+            except (SourceError, SettingsError) as exc:
                 print(f"symattn derive: {exc}", file=err)
                 return 2
             except SymattnError as exc:
@@ -150,12 +175,15 @@ def _check_all(units: Sequence[Unit], err: TextIO) -> Built | int:
 
 
 def _write(
-    built: Built, langs: Sequence[Lang], out_dir: Path, err: TextIO
+    built: Built, choice: str | None, out_dir: Path, err: TextIO
 ) -> tuple[list[Path], list[Path]]:
-    """Write `<name>.<lang>.tex` (standalone) and `<name>.<lang>.fragment.tex` for each unit."""
+    """Write `<name>.<lang>.tex` (standalone) and `<name>.<lang>.fragment.tex` for each unit.
+
+    The languages: `--lang` if given, else each unit's `lang` setting.
+    """
     written, standalone = [], []
     for unit, secs in built:
-        for lang in langs:
+        for lang in LANGS[choice or unit.notation.lang]:
             doc = document(secs, lang, out_dir / FIGURES_DIR, unit)
             path = out_dir / f"{unit.name}.{lang}.tex"
             path.write_text(doc.render_standalone(), encoding="utf-8")

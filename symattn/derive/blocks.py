@@ -154,6 +154,8 @@ class Section:
     key: str
     title: Text
     blocks: tuple[Block, ...]
+    #: Printer options for the kernel's formulas (`symattn.settings.Notation.style()`).
+    style: Mapping[str, Any] = field(default_factory=dict)
 
 
 OnCheck = Callable[[str, str], None]
@@ -349,18 +351,20 @@ def render(section: Section, doc: Document, figures: Path | None) -> None:
     lang = doc.lang
     doc.section(section.title(lang))
     for b in section.blocks:
-        _render_block(b, doc, lang, figures)
+        _render_block(b, doc, lang, figures, section.style)
 
 
-def _render_block(b: Block, doc: Document, lang: Lang, figures: Path | None) -> None:
+def _render_block(
+    b: Block, doc: Document, lang: Lang, figures: Path | None, style: Mapping[str, Any]
+) -> None:
     if isinstance(b, Paragraph):
         doc.paragraph(b.text(lang))
     elif isinstance(b, Heading):
         doc.subsection(b.text(lang))
     elif isinstance(b, ProofBlock):
-        doc.align(proof_lines(b.proof, lang))
+        doc.align(proof_lines(b.proof, lang, **style))
     elif isinstance(b, Shapes):
-        doc.align([(f"{lhs} &\\in {shape_latex(e.shape)}", None) for lhs, e in b.lines])
+        doc.align([(f"{lhs} &\\in {shape_latex(e.shape, **style)}", None) for lhs, e in b.lines])
     elif isinstance(b, Display):
         doc.display(b.latex(lang) if isinstance(b.latex, Text) else b.latex)  # type: ignore[arg-type]
     elif isinstance(b, Fact):

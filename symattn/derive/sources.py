@@ -19,6 +19,7 @@ from typing import Any
 from symattn.derive.blocks import Builder, DerivationError, OnCheck, Section, Text, shown
 from symattn.kernel.derivation import Derivation
 from symattn.kernel.errors import SymattnError
+from symattn.settings import Notation, load, notation
 
 #: A chapter folder's manifest: its title, section order and output name.
 MANIFEST = "chapter.toml"
@@ -53,6 +54,7 @@ class Unit:
     scripts: tuple[Path, ...]
     number: str | None = None  # "6": sections are numbered 6.1, 6.2, ... in the standalone
     dims: str | None = None  # the dims the legend names, "n, d, d_k" (None: "every size")
+    notation: Notation = Notation()  # [tool.symattn] of the nearest pyproject.toml
 
     def script(self, stem: str) -> Path:
         for path in self.scripts:
@@ -66,7 +68,7 @@ class Unit:
 
     def sections(self, on_check: OnCheck | None = None) -> list[Section]:
         """Run (and so check) every script, in reading order."""
-        return [section_of(path, on_check) for path in self.scripts]
+        return [section_of(path, on_check, self.notation) for path in self.scripts]
 
 
 _LOADED: dict[tuple[Path, int], ModuleType] = {}
@@ -97,9 +99,25 @@ def load_script(path: Path) -> ModuleType:
     return module
 
 
-def section_of(path: Path, on_check: OnCheck | None = None) -> Section:
-    """A script's section: `content(on_check)` if it defines one, else its `DERIVATIONS`."""
+def script_notation(path: Path, base: Notation) -> Notation:
+    """`base` changed by the script's own `NOTATION = {...}`, if it has one."""
+    own = getattr(load_script(path), "NOTATION", None)
+    if own is None:
+        return base
+    if not isinstance(own, dict):
+        raise SourceError(f"{path}: NOTATION must be a dict of settings")
+    return notation(own, f"{path}: NOTATION", base)
+
+
+def section_of(
+    path: Path, on_check: OnCheck | None = None, settings: Notation | None = None
+) -> Section:
+    """A script's section: `content(on_check)` if it defines one, else its `DERIVATIONS`.
+
+    Its formulas print with `settings` (the defaults when None) and the script's `NOTATION`.
+    """
     module = load_script(path)
+    style = script_notation(path, settings or Notation()).style()
     try:
         if hasattr(module, "content"):
             section = module.content(on_check)
@@ -119,7 +137,7 @@ def section_of(path: Path, on_check: OnCheck | None = None) -> Section:
             f"{path}: content() returned {type(section).__name__}, not a Section "
             "(end it with `return b.section()`)"
         )
-    return section
+    return replace(section, style=style)
 
 
 def _listed(module: ModuleType, path: Path, on_check: OnCheck | None) -> Section:
@@ -197,6 +215,7 @@ def chapter(folder: Path) -> Unit:
         tuple(scripts),
         None if number is None else str(number),
         data.get("dims"),
+        notation=load(folder),
     )
 
 
@@ -205,7 +224,7 @@ def unit_for(path: Path) -> Unit:
     if path.is_file():
         if path.suffix != ".py":
             raise SourceError(f"{path}: a derivation is a Python script (.py)")
-        return Unit(path.stem, None, (path,))
+        return Unit(path.stem, None, (path,), notation=load(path))
     if path.is_dir():
         if (path / MANIFEST).is_file():
             return chapter(path)
@@ -213,7 +232,7 @@ def unit_for(path: Path) -> Unit:
         if not scripts:
             raise SourceError(f"{path}: no derivation scripts (*.py) and no {MANIFEST}")
         name = path.resolve().name
-        return Unit(name, Text(name, name), scripts)
+        return Unit(name, Text(name, name), scripts, notation=load(path))
     raise SourceError(f"{path}: no such file or folder")
 
 
@@ -238,7 +257,8 @@ def bundled() -> list[Unit]:
     folders = sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []
     if not folders:
         raise SourceError(f"no bundled chapters found in {root}")
-    return [chapter(f) for f in folders]
+    settings = load(Path.cwd())  # the user's own settings apply to the bundled chapters too
+    return [replace(chapter(f), notation=settings) for f in folders]
 
 
 __all__ = [
@@ -251,6 +271,7 @@ __all__ = [
     "chapter",
     "load_script",
     "located",
+    "script_notation",
     "section_of",
     "titled",
     "unit_for",

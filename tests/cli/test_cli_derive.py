@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import derive
+from symattn.cli import derive, main
 from symattn.derive import document
 from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.kernel.errors import ProofError
@@ -192,7 +192,7 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
 
 def test_cli_contract_defaults():
     args = derive_args()
-    assert (args.paths, args.out, args.lang, args.no_pdf) == ([], "build", "all", False)
+    assert (args.paths, args.out, args.lang, args.no_pdf) == ([], "build", None, False)
     with pytest.raises(SystemExit):
         derive_args("--lang", "fr")
     assert isinstance(Path(args.out), Path)
@@ -475,3 +475,94 @@ def test_missing_paths_and_clashing_names_are_usage_errors(tmp_path):
     paths = (str(tmp_path / "x" / "notes.py"), str(tmp_path / "y" / "notes.py"))
     code, _, err = run_paths(*paths, "--out", str(tmp_path / "b"))
     assert code == 2 and "two documents would both be called 'notes'" in err
+
+
+# ---- notation settings ----------------------------------------------------------------------
+
+
+def test_pyproject_settings_change_the_printed_formulas(tmp_path):
+    project = tmp_path / "course"
+    (project / "notes").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "course"\n\n[tool.symattn]\ntranspose = "top"\nlang = "en"\n'
+        'operators = { softmax = "\\\\mathrm{softmax}" }\n',
+        encoding="utf-8",
+    )
+    script = write_script(project / "notes", "cross_attention.py", lecture_source())
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert f"notation: transpose=top, softmax=\\mathrm{{softmax}}, lang=en ({project}" in err
+    assert not (tmp_path / "b" / "cross_attention.zh.tex").exists()  # lang = "en"
+    frag = (tmp_path / "b" / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert r"(QK^{\top})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr}" in frag
+    assert r"\mathrm{softmax}\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)" in frag
+    assert r"\mathsf T" not in frag.split("\\section", 1)[1].replace("QK^{\\mathsf T} &\\in", "")
+    # without the settings, the same script prints the defaults
+    code, _, err = run_paths(
+        str(write_script(tmp_path / "plain", "cross_attention.py", lecture_source())),
+        "--out",
+        str(tmp_path / "c"),
+        "--no-pdf",
+        "--lang",
+        "en",
+    )
+    assert code == 0 and "notation: defaults" in err
+    plain = (tmp_path / "c" / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert r"(QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr}" in plain
+
+
+def test_a_scripts_notation_renames_letters_and_picks_its_language(tmp_path):
+    source = lecture_source().replace(
+        'TITLE = ("', 'NOTATION = {"names": {"r": "s"}, "lang": "zh"}\nTITLE = ("', 1
+    )
+    script = write_script(tmp_path, "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert not (tmp_path / "b" / "cross_attention.en.tex").exists()
+    zh = (tmp_path / "b" / "cross_attention.zh.fragment.tex").read_text(encoding="utf-8")
+    assert r"\sum_{s=1}^{d_k} Q_{is}K_{js}" in zh and r"Q_{ir}" not in zh
+    code, _, _ = run_paths(str(script), "--out", str(tmp_path / "c"), "--no-pdf", "--lang", "en")
+    assert code == 0 and (tmp_path / "c" / "cross_attention.en.tex").exists()  # --lang wins
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "message"),
+    [
+        (
+            "pyproject",
+            '[tool.symattn]\ntranspos = "top"\n',
+            r"pyproject.toml \[tool.symattn\]: unknown setting 'transpos'; "
+            r"did you mean 'transpose'",
+        ),
+        (
+            "pyproject",
+            '[tool.symattn]\ntranspose = "dagger"\n',
+            r"transpose = 'dagger'; use one of mathsf, top, T",
+        ),
+        (
+            "script",
+            'NOTATION = {"language": "en"}\n',
+            r"cross_attention.py: NOTATION: unknown setting 'language'",
+        ),
+    ],
+    ids=["unknown key", "unknown value", "unknown key in a script"],
+)
+def test_a_bad_setting_is_a_usage_error_naming_where(tmp_path, where, text, message):
+    source = lecture_source()
+    if where == "pyproject":
+        (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    else:
+        source = text + source
+    script = write_script(tmp_path, "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 2
+    assert re.search(message, err), err
+    assert not (tmp_path / "b" / "cross_attention.en.tex").exists()
+
+
+def test_the_settings_are_shown_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["derive", "--help"])
+    shown = capsys.readouterr().out
+    assert "notation settings: [tool.symattn] in the nearest pyproject.toml" in shown
+    assert 'transpose = "mathsf" | "top" | "T"' in shown and 'lang = "zh" | "en" | "all"' in shown
