@@ -158,7 +158,7 @@ def test_unwritable_out_dir_is_a_usage_error(checked, tmp_path):
 
 
 def test_a_failing_derivation_exits_1(monkeypatch, tmp_path):
-    def broken(path, on_check=None):
+    def broken(path, on_check=None, settings=None):
         raise ProofError("step 1 is false: demo")
 
     monkeypatch.setattr("symattn.cli.derive.section_of", broken)
