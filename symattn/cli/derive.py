@@ -24,7 +24,7 @@ from symattn.derive.sources import (
     script_notation,
     section_of,
     titled,
-    unit_for,
+    units_for,
 )
 from symattn.kernel.errors import SymattnError
 from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
 
 def _units(paths: Sequence[Path]) -> list[Unit]:
     """What to build: each PATH, or the bundled chapters; two documents may not share a name."""
-    units = [unit_for(p) for p in paths] if paths else bundled()
+    units = [u for p in paths for u in units_for(p)] if paths else bundled()
     seen: dict[str, Unit] = {}
     for u in units:
         if u.name in seen:

@@ -230,7 +230,9 @@ def unit_for(path: Path) -> Unit:
             return chapter(path)
         scripts = tuple(p for p in sorted(path.glob("*.py")) if not p.name.startswith("_"))
         if not scripts:
-            raise SourceError(f"{path}: no derivation scripts (*.py) and no {MANIFEST}")
+            raise SourceError(
+                f"{path}: no derivation scripts (*.py), no {MANIFEST}, no chapter folders"
+            )
         name = path.resolve().name
         return Unit(name, Text(name, name), scripts, notation=load(path))
     raise SourceError(f"{path}: no such file or folder")
@@ -244,6 +246,15 @@ def titled(unit: Unit, sections: Sequence[Section]) -> Unit:
     if title is None:
         return replace(unit, title=sections[0].title if sections else Text("", ""))
     return replace(unit, title=_text(title, f"{unit.scripts[0]}: TITLE"))
+
+
+def units_for(path: Path) -> list[Unit]:
+    """`unit_for(path)`, or every chapter of a folder of chapters (`derivations/`)."""
+    if path.is_dir() and not (path / MANIFEST).is_file() and not any(path.glob("*.py")):
+        chapters = sorted(p for p in path.iterdir() if (p / MANIFEST).is_file())
+        if chapters:
+            return [chapter(p) for p in chapters]
+    return [unit_for(path)]
 
 
 def bundled_root() -> Path:
@@ -275,4 +286,5 @@ __all__ = [
     "section_of",
     "titled",
     "unit_for",
+    "units_for",
 ]

@@ -566,3 +566,23 @@ def test_the_settings_are_shown_in_the_help(capsys):
     shown = capsys.readouterr().out
     assert "notation settings: [tool.symattn] in the nearest pyproject.toml" in shown
     assert 'transpose = "mathsf" | "top" | "T"' in shown and 'lang = "zh" | "en" | "all"' in shown
+
+
+def test_a_folder_of_chapters_builds_each(tmp_path):
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="t").step(s.scores[i, j], by="def")]\n'
+    )
+    for name in ("ch1", "ch2"):
+        write_script(tmp_path / "book" / name, "a.py", body)
+        (tmp_path / "book" / name / "chapter.toml").write_text(
+            f'output = "{name}"\nsections = ["a"]\n', encoding="utf-8"
+        )
+    (tmp_path / "empty").mkdir()
+    code, _, err = run_paths(str(tmp_path / "book"), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert (tmp_path / "b" / "ch1.en.tex").is_file() and (tmp_path / "b" / "ch2.zh.tex").is_file()
+    code, _, err = run_paths(str(tmp_path / "empty"), "--out", str(tmp_path / "b"))
+    assert code == 2 and "no derivation scripts (*.py), no chapter.toml, no chapter folders" in err
