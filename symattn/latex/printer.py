@@ -461,7 +461,7 @@ class _Printer:
             return f"{self.p(m)[0]}_{{{self.subscript([i, j])}}}"
         if isinstance(m, E.Row) and i == 1:
             return f"({self.p(m)[0]})_{{{self.index(j)}}}"
-        return f"({self.p(m)[0]})_{{{self.subscript([i, j])}}}"
+        return f"{self.delim(self.p(m)[0])}_{{{self.subscript([i, j])}}}"  # tall: \left( \right)
 
 
 # Dims in a product: n, d, then H directly before the per-head width (n, d, Hd_v).
