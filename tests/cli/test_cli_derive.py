@@ -282,18 +282,23 @@ def test_the_fragment_holds_the_shapes_the_mask_and_each_justification(lecture):
     assert "figures/cross-weights.zh.pdf" in zh
 
 
-def test_the_fragment_compiles_inside_a_host_document(lecture, tex):
+@pytest.mark.parametrize(
+    ("lang", "documentclass"),
+    [("en", r"\documentclass{article}"), ("zh", r"\documentclass[fontset=fandol]{ctexart}")],
+)
+def test_the_fragment_compiles_inside_a_host_document(lecture, tex, lang, documentclass):
     _, out, _, _, _ = lecture
-    host = out / "host.tex"
+    host = out / f"host-{lang}.tex"
     host.write_text(
-        "\\documentclass{article}\n\\usepackage{amsmath,amssymb,mathtools,graphicx,booktabs}\n"
-        "\\begin{document}\nLecture notes.\n\\input{cross_attention.en.fragment.tex}\n"
-        "\\end{document}\n",
+        f"{documentclass}\n\\usepackage{{amsmath,amssymb,mathtools,graphicx,booktabs}}\n"
+        "\\begin{document}\nLecture notes.\n"
+        f"\\input{{cross_attention.{lang}.fragment.tex}}\n\\end{{document}}\n",
         encoding="utf-8",
     )
     pdf = compile_pdf(host)
-    log = (out / "host.log").read_text(errors="replace")
+    log = (out / f"host-{lang}.log").read_text(errors="replace")
     assert "Undefined control sequence" not in log and "LaTeX Warning: File" not in log
+    assert "Missing character" not in log
     assert not png_is_blank(render_page_png(pdf, page=1, dpi=60))
 
 
