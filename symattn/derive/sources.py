@@ -92,7 +92,7 @@ def load_script(path: Path) -> ModuleType:
     sys.modules[name] = module  # dataclasses in a script look their module up there
     try:
         spec.loader.exec_module(module)
-    except BaseException as exc:
+    except Exception as exc:  # a Ctrl-C stays a Ctrl-C
         del sys.modules[name]
         raise located(exc, path) from None
     _LOADED[key] = module
@@ -130,7 +130,7 @@ def section_of(
             )
     except SourceError:
         raise
-    except BaseException as exc:
+    except Exception as exc:  # a Ctrl-C stays a Ctrl-C
         raise located(exc, path) from None
     if not isinstance(section, Section):
         raise SourceError(
@@ -155,7 +155,7 @@ def _listed(module: ModuleType, path: Path, on_check: OnCheck | None) -> Section
     return b.section()
 
 
-def located(exc: BaseException, path: Path) -> SymattnError:
+def located(exc: Exception, path: Path) -> SymattnError:
     """`exc` as raised in the script at `path`, with the script's own file:line in front."""
     if isinstance(exc, DerivationError | SourceError):
         return exc
