@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-LINT_PATHS := symattn tests $(wildcard benchmarks)
+LINT_PATHS := symattn tests $(wildcard benchmarks) $(wildcard derivations)
 
 .PHONY: derive test lint bench install clean
 

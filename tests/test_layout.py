@@ -51,11 +51,12 @@ LAYERS: dict[str, set[str]] = {
     "latex": {"kernel"},
     "check": {"kernel", "reader"},
     "notebook": {"kernel", "latex"},
-    "derivations": {"kernel", "latex"},
+    "settings": {"kernel"},
+    "derive": {"kernel", "latex", "settings"},
     "testing": {"kernel", "latex"},
     "pytest_plugin": {"kernel", "check"},
-    "cli": {"kernel", "reader", "check", "latex", "derivations", ""},  # "": __version__
-    "soundness": {"kernel", "reader", "check", "latex", "derivations", "cli"},
+    "cli": {"kernel", "reader", "check", "latex", "derive", "settings", ""},  # "": __version__
+    "soundness": {"kernel", "reader", "check", "latex", "derive", "cli"},
     "__main__": {"cli"},
     "": {"notebook"},  # symattn/__init__.py: lazy re-exports through importlib, and notebook
 }

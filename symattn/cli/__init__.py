@@ -40,7 +40,7 @@ and never when NO_COLOR is set.
 
 # name -> (module that implements it, one-line help); only the command run is imported
 COMMANDS = {
-    "derive": ("symattn.cli.derive", "build the derivations of the chapter to LaTeX/PDF"),
+    "derive": ("symattn.cli.derive", "build derivation scripts (or the chapter) to LaTeX/PDF"),
     "check": ("symattn.cli.check", "check the math of Markdown/LaTeX documents"),
     "prove": ("symattn.cli.prove", "prove one identity given in LaTeX"),
     "rules": ("symattn.cli.rules", "list and search the named identities"),

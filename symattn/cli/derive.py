@@ -1,9 +1,8 @@
-"""The `symattn derive` command: check every derivation, write chapter6.{zh,en}.tex, build PDFs.
+"""The `symattn derive` command: check derivation scripts, write LaTeX (zh, en), build PDFs.
 
-Imports symattn.derivations, symattn.latex and kernel.errors; must not import the reader or
-check. symattn.cli calls
-`add_arguments` and `run`. Exit codes: 0 all proved and built, 1 a derivation or build failed,
-2 a usage problem (e.g. the output directory cannot be written).
+Imports symattn.derive, symattn.latex and kernel.errors; must not import the reader or check.
+symattn.cli calls `add_arguments` and `run`. Exit codes: 0 all proved and built, 1 a derivation
+or build failed, 2 a usage problem (no such path, a bad manifest, an unwritable output directory).
 """
 
 from __future__ import annotations
@@ -12,32 +11,73 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from symattn.derivations import SECTION_MODULES, document, module, tally
-from symattn.derivations.blocks import Section
+from symattn.derive import document, tally
+from symattn.derive.blocks import Section
+from symattn.derive.sources import (
+    SourceError,
+    Unit,
+    bundled,
+    script_notation,
+    section_of,
+    titled,
+    units_for,
+)
 from symattn.kernel.errors import SymattnError
 from symattn.latex.build import LatexBuildError, compile_pdf, install_hint, tex_engine_available
-from symattn.latex.document import Lang
+from symattn.latex.document import HOST_PACKAGES, Lang
+from symattn.settings import HELP, SettingsError
 
-DESCRIPTION = "Check every derivation of the chapter, write it as LaTeX (zh, en) and build PDFs."
-EPILOG = "example:\n  symattn derive --out build --lang all\n"
+DESCRIPTION = (
+    "Check derivation scripts and write them as LaTeX (zh, en): a standalone document and an "
+    "\\input-able fragment each, and PDFs. With no PATH: the bundled chapter."
+)
+EPILOG = (
+    """\
+examples:
+  symattn derive --out build                 the bundled chapter (build/chapter6.{zh,en}.tex)
+  symattn derive notes/cross.py --lang en    your own script: build/cross.en.tex and
+                                             build/cross.en.fragment.tex (+ cross.en.pdf)
+  symattn derive lectures/                   a folder: every *.py in it, or the order its
+                                             chapter.toml gives, as one document
+
+A script defines content(on_check) returning a Section (symattn.derive.Builder), or a list
+DERIVATIONS of Derivation objects; see docs/derive.md. A fragment needs a XeLaTeX host loading
+"""
+    + ", ".join(HOST_PACKAGES)
+    + "\n\n"
+    + HELP
+)
 
 LANGS: dict[str, tuple[Lang, ...]] = {"zh": ("zh",), "en": ("en",), "all": ("zh", "en")}
 FIGURES_DIR = "figures"
+FRAGMENT = "fragment"
+
+Built = list[tuple[Unit, list[Section]]]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `symattn derive`.
 
     >>> p = argparse.ArgumentParser(); add_arguments(p)
-    >>> a = p.parse_args([]); (a.out, a.lang, a.no_pdf)
-    ('build', 'all', False)
+    >>> a = p.parse_args([]); (a.paths, a.out, a.lang, a.no_pdf)
+    ([], 'build', None, False)
     """
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="derivation scripts (.py) or folders (default: the bundled chapter)",
+    )
     parser.add_argument("--out", default="build", metavar="DIR", help="output directory (build)")
     parser.add_argument(
-        "--lang", choices=tuple(LANGS), default="all", help="which documents to write (all)"
+        "--lang",
+        choices=tuple(LANGS),
+        default=None,
+        help="which documents to write (the lang setting, else all)",
     )
     parser.add_argument("--no-pdf", action="store_true", help="write the .tex only")
 
@@ -46,24 +86,42 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     """Check the derivations, write the documents, compile them; return the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
-    langs = LANGS.get(getattr(args, "lang", "all"))
-    if langs is None:
-        print(f"symattn derive: unknown --lang {args.lang!r}; use zh, en or all", file=err)
+    lang = getattr(args, "lang", None)
+    if lang is not None and lang not in LANGS:
+        print(f"symattn derive: unknown --lang {lang!r}; use zh, en or all", file=err)
         return 2
     out_dir = Path(getattr(args, "out", "build"))
+    try:
+        units = _units([Path(p) for p in getattr(args, "paths", [])])
+    except SymattnError as exc:
+        print(f"symattn derive: {exc}", file=err)
+        return 2
     problem = _prepare(out_dir)
     if problem is not None:
         print(f"symattn derive: {problem}", file=err)
         return 2
     started = time.perf_counter()
-    secs = _check_all(err)
-    if secs is None:
-        return 1
+    built = _check_all(units, err)
+    if isinstance(built, int):
+        return built
     checked = time.perf_counter() - started
-    written = _write(secs, langs, out_dir, err)
-    pdfs, code = ([], 0) if args.no_pdf else _build(written, err)
+    written, standalone = _write(built, lang, out_dir, err)
+    pdfs, code = ([], 0) if args.no_pdf else _build(standalone, err)
+    secs = [s for _, unit_secs in built for s in unit_secs]
     _summary(secs, written, pdfs, checked, time.perf_counter() - started, out)
     return code
+
+
+def _units(paths: Sequence[Path]) -> list[Unit]:
+    """What to build: each PATH, or the bundled chapters; two documents may not share a name."""
+    units = [u for p in paths for u in units_for(p)] if paths else bundled()
+    seen: dict[str, Unit] = {}
+    for u in units:
+        if u.name in seen:
+            a, b = seen[u.name].scripts[0].parent, u.scripts[0].parent
+            raise SourceError(f"two documents would both be called {u.name!r} ({a}, {b})")
+        seen[u.name] = u
+    return units
 
 
 def _prepare(out_dir: Path) -> str | None:
@@ -77,42 +135,70 @@ def _prepare(out_dir: Path) -> str | None:
     return None
 
 
-def _check_all(err: TextIO) -> list[Section] | None:
+def _check_all(units: Sequence[Unit], err: TextIO) -> Built | int:
+    """Run every script (the kernel checks each claim); progress on `err`.
 
+    On a failure, the exit code: 1 a claim failed or the script raised, 2 the script is not a
+    derivation (neither `content` nor `DERIVATIONS`).
+    """
     t0 = time.perf_counter()
 
     def progress(what: str, status: str) -> None:
         mark = "✗" if status == "FAILED" else "✓"
         print(f"  {mark} {what}: {status} ({time.perf_counter() - t0:.1f} s)", file=err)
 
-    secs = []
-    for name in SECTION_MODULES:
-        mod = module(name)
-        print(f"checking {name} ...", file=err, flush=True)
-        try:
-            secs.append(mod.content(progress))
-        except SymattnError as exc:
-            print(f"symattn derive: derivation failed in {name}:\n  {exc}", file=err)
-            return None
-    return secs
+    built: Built = []
+    for unit in units:
+        if len(unit.scripts) == 1:  # a lone script's NOTATION may choose its languages too
+            try:
+                unit = replace(unit, notation=script_notation(unit.scripts[0], unit.notation))
+            except SymattnError as exc:
+                print(f"symattn derive: {exc}", file=err)
+                return 2 if isinstance(exc, SourceError | SettingsError) else 1
+        print(f"{unit.name}: {unit.notation.describe()}", file=err)
+        secs = []
+        for path in unit.scripts:
+            print(f"checking {path.stem} ({path}) ...", file=err, flush=True)
+            t1 = time.perf_counter()
+            try:
+                secs.append(section_of(path, progress, unit.notation))
+            except (SourceError, SettingsError) as exc:
+                print(f"symattn derive: {exc}", file=err)
+                return 2
+            except SymattnError as exc:
+                print(f"symattn derive: derivation failed in {path.stem} ({path}):", file=err)
+                print(f"  {exc}", file=err)
+                return 1
+            print(f"  {path.stem}: checked in {time.perf_counter() - t1:.1f} s", file=err)
+        built.append((titled(unit, secs), secs))
+    return built
 
 
 def _write(
-    secs: Sequence[Section], langs: Sequence[Lang], out_dir: Path, err: TextIO
-) -> list[Path]:
+    built: Built, choice: str | None, out_dir: Path, err: TextIO
+) -> tuple[list[Path], list[Path]]:
+    """Write `<name>.<lang>.tex` (standalone) and `<name>.<lang>.fragment.tex` for each unit.
 
-    written = []
-    for lang in langs:
-        doc = document(secs, lang, out_dir / FIGURES_DIR)
-        path = out_dir / f"chapter6.{lang}.tex"
-        path.write_text(doc.render_standalone(), encoding="utf-8")
-        print(f"wrote {path}", file=err)
-        written.append(path)
-    return written
+    The languages: `--lang` if given, else each unit's `lang` setting.
+    """
+    written, standalone = [], []
+    for unit, secs in built:
+        for lang in LANGS[choice or unit.notation.lang]:
+            doc = document(secs, lang, out_dir / FIGURES_DIR, unit)
+            path = out_dir / f"{unit.name}.{lang}.tex"
+            path.write_text(doc.render_standalone(), encoding="utf-8")
+            # The same blocks for a host to \input; it numbers the sections (figures redrawn
+            # identically: they are byte-stable).
+            part = document(secs, lang, out_dir / FIGURES_DIR, unit, fragment=True)
+            frag = out_dir / f"{unit.name}.{lang}.{FRAGMENT}.tex"
+            frag.write_text(part.render_fragment(), encoding="utf-8")
+            print(f"wrote {path} and {frag.name}", file=err)
+            written += [path, frag]
+            standalone.append(path)
+    return written, standalone
 
 
-def _build(written: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
-
+def _build(standalone: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
     if not tex_engine_available():
         print(
             "warning: no TeX engine (latexmk + xelatex) found; the .tex files were written "
@@ -121,7 +207,7 @@ def _build(written: Sequence[Path], err: TextIO) -> tuple[list[Path], int]:
         )
         return [], 0
     pdfs = []
-    for tex in written:
+    for tex in standalone:
         print(f"compiling {tex.name} with latexmk -xelatex ...", file=err, flush=True)
         try:
             pdfs.append(compile_pdf(tex))
@@ -139,7 +225,6 @@ def _summary(
     total: float,
     out: TextIO,
 ) -> None:
-
     t = tally(secs)
     w = ", ".join(f"{k} {v}" for k, v in sorted(t.witnesses.items())) or "none"
     lines = [

@@ -6,6 +6,7 @@ the justifications a step may cite); must not import anything above the kernel.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -93,11 +94,16 @@ class Derivation:
     title: str = "derivation"
     chain: tuple[tuple[sympy.Basic, str], ...] = ()
     defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
+    #: (file, line) where each step was written: errors point at the author's own source.
+    sites: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     def step(self, term: sympy.Basic, by: str) -> Derivation:
         """The derivation with one more line `= term`, justified by `by`."""
         _validate_by(by)
-        return Derivation(self.start, self.title, self.chain + ((term, by),), self.defs)
+        caller = sys._getframe(1)
+        site = (caller.f_code.co_filename, caller.f_lineno)
+        chain = self.chain + ((term, by),)
+        return Derivation(self.start, self.title, chain, self.defs, self.sites + (site,))
 
     def prove(
         self,

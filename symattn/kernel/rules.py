@@ -70,8 +70,11 @@ def _S() -> MatSym:
 
 def _rules() -> list[Rule]:
     A, B, S = _A(), _B(), _S()
-    Qm, Km = MatSym("Q", n, d_k), MatSym("K", n, d_k)
-    Am, Vm = MatSym("A", n, n), MatSym("V", n, d_v)
+    # Keys may be as many as the queries (self-attention) or not (cross-attention, m keys):
+    # only the causal mask needs square scores.
+    Qm, Km = MatSym("Q", n, d_k), MatSym("K", m, d_k)
+    Am, Vm, Vn = MatSym("A", n, m), MatSym("V", m, d_v), MatSym("V", n, d_v)
+    R = MatSym("S", n, m)
     F = sympy.IndexedBase("f")
     Hs = sympy.Symbol("H", integer=True, positive=True)
     Zh, WO = HeadSym("Z", h, n, d_v), MatSym("W_O", Hs * d_v, m)
@@ -117,7 +120,7 @@ def _rules() -> list[Rule]:
             "mul_row",
             "a row of AV is a weighted sum of rows of V",
             "AV 的一行是 V 各行的加权和",
-            lambda: ((Am @ Vm).row(i), MatSum(Scale(Am[i, j], Vm.row(j)), j, 1, n)),
+            lambda: ((Am @ Vm).row(i), MatSum(Scale(Am[i, j], Vm.row(j)), j, 1, m)),
         ),
         Rule(
             "smul_apply",
@@ -154,27 +157,27 @@ def _rules() -> list[Rule]:
             "definition of the row-wise softmax",
             "逐行 softmax 的定义",
             lambda: (
-                Softmax(S)[i, j],
-                sympy.exp(S[i, j]) / sympy.Sum(sympy.exp(S[i, k]), (k, 1, n)),
+                Softmax(R)[i, j],
+                sympy.exp(R[i, j]) / sympy.Sum(sympy.exp(R[i, k]), (k, 1, m)),
             ),
         ),
         Rule(
             "softmax_rowsum",
             "each row of a softmax sums to 1",
             "softmax 每一行之和为 1",
-            lambda: (Softmax(S) @ Ones(n, 1), Ones(n, 1)),
+            lambda: (Softmax(R) @ Ones(m, 1), Ones(n, 1)),
         ),
         Rule(
             "sum_softmax_apply",
             "the weights in a row of a softmax sum to 1",
             "softmax 一行中的权重之和为 1",
-            lambda: (sympy.Sum(Softmax(S)[i, j], (j, 1, n)), sympy.Integer(1)),
+            lambda: (sympy.Sum(Softmax(R)[i, j], (j, 1, m)), sympy.Integer(1)),
         ),
         Rule(
             "softmax_add_of_rowconst",
             "adding a constant to a row leaves softmax unchanged",
             "同一行加上常数不改变 softmax",
-            lambda: (Softmax(S + FromColumn("c", n, n)), Softmax(S)),
+            lambda: (Softmax(R + FromColumn("c", n, m)), Softmax(R)),
         ),
         Rule(
             "softmax_mask_apply",
@@ -209,7 +212,7 @@ def _rules() -> list[Rule]:
             "softmax_mask_mul_row",
             "under the causal mask z_i uses only v_1..v_i",
             "因果掩码下 z_i 只用到 v_1..v_i",
-            lambda: ((masked @ Vm).row(i), MatSum(Scale(masked[i, j], Vm.row(j)), j, 1, i)),
+            lambda: ((masked @ Vn).row(i), MatSum(Scale(masked[i, j], Vn.row(j)), j, 1, i)),
         ),
         Rule(
             "rowblock_apply",

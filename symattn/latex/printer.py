@@ -58,6 +58,10 @@ class Style:
     order: tuple[str, ...] = ()
     lang: str = "en"
     mask: str = "M"
+    operators: Mapping[str, str] = field(default_factory=dict)
+
+    def op(self, name: str, default: str) -> str:
+        return self.operators.get(name, default)
 
     def rank(self, name: str) -> tuple[int, str]:
         full = (*self.order, *TEXTBOOK_ORDER)
@@ -72,11 +76,13 @@ def latex(
     names: Mapping[object, str] | None = None,
     order: Sequence[str] = (),
     lang: str = "en",
+    operators: Mapping[str, str] | None = None,
 ) -> str:
     """Textbook LaTeX of a kernel expression (matrix or scalar).
 
     ``names`` renames symbols and matrices (``{"r": "s"}``) or replaces a whole sub-expression
-    (``{expr: "S"}``); ``order`` puts the named matrices first in products of entries.
+    (``{expr: "S"}``); ``order`` puts the named matrices first in products of entries;
+    ``operators`` gives the LaTeX of ``softmax`` and ``concat`` (``symattn.settings``).
 
     >>> from symattn.kernel.attention import single_head
     >>> from symattn.kernel.expr import index, expand_entries
@@ -86,7 +92,7 @@ def latex(
     >>> latex(expand_entries(s.scores[i, j]))
     '\\\\sum_{r=1}^{d_k} Q_{ir}K_{jr}'
     """
-    style = Style(transpose, bold, dict(names or {}), tuple(order), lang)
+    style = Style(transpose, bold, dict(names or {}), tuple(order), lang, operators=operators or {})
     return _Printer(style).doprint(sympy.sympify(expr, strict=True))
 
 
@@ -373,7 +379,7 @@ class _Printer:
             body = self.p(inner)[0] if simple else f"({self.p(inner)[0]})"
             return f"{body}^{{{self.s.transpose}}}", _POW
         if isinstance(e, (E.Softmax, E.ColSoftmax)):
-            op = r"\operatorname{softmax}"
+            op = self.s.op("softmax", r"\operatorname{softmax}")
             if isinstance(e, E.ColSoftmax):
                 op += r"_{\mathrm{col}}"
             return op + self.delim(self.p(e.args[0])[0]), _ATOM
@@ -434,7 +440,7 @@ class _Printer:
             members = [self.p(e.member(h))[0] for h in range(1, int(count) + 1)]
         else:
             members = [self.p(e.member(1))[0], r"\ldots", self.p(e.member(count))[0]]
-        return r"\operatorname{Concat}(" + ",".join(members) + ")"
+        return self.s.op("concat", r"\operatorname{Concat}") + "(" + ",".join(members) + ")"
 
     def ones(self, e: E.Ones) -> str:
         rows, cols = e.shape
@@ -455,7 +461,7 @@ class _Printer:
             return f"{self.p(m)[0]}_{{{self.subscript([i, j])}}}"
         if isinstance(m, E.Row) and i == 1:
             return f"({self.p(m)[0]})_{{{self.index(j)}}}"
-        return f"({self.p(m)[0]})_{{{self.subscript([i, j])}}}"
+        return f"{self.delim(self.p(m)[0])}_{{{self.subscript([i, j])}}}"  # tall: \left( \right)
 
 
 # Dims in a product: n, d, then H directly before the per-head width (n, d, Hd_v).

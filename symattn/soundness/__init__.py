@@ -1,7 +1,7 @@
 """The soundness suite: mutation corpus, reader fuzzing, and the differential suite.
 
 Imports its own modules (mutation, differential), which import everything below them: the kernel,
-the reader, check, latex, derivations and cli. Nothing in symattn imports this package.
+the reader, check, latex, derive and cli. Nothing in symattn imports this package.
 
 - `symattn.soundness.corpus`: the true identities the project proves (rules, chapter, derivations).
 - `symattn.soundness.mutation`: wrong variants (mutants) of each, judged by the kernel.

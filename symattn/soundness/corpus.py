@@ -1,6 +1,7 @@
 """The corpus of true claims the mutation suite starts from: rules, chapter, derivations.
 
-Imports the kernel and derivations; must not import the rest of soundness, cli or check.
+Imports the kernel and symattn.derive (the bundled chapters of derivations/); must not import
+the rest of soundness, cli or check.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from symattn.derivations import sections
-from symattn.derivations.blocks import ProofBlock
+from symattn.derive.blocks import ProofBlock
+from symattn.derive.sources import bundled
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import (
@@ -87,9 +88,9 @@ def chapter_claims() -> list[Claim]:
 
 
 def derivation_claims() -> list[Claim]:
-    """Every step of every Proof in symattn.derivations."""
+    """Every step of every Proof of the bundled chapters (derivations/ch06, ...)."""
     out = []
-    for sec in sections():
+    for sec in (s for unit in bundled() for s in unit.sections()):
         for block in sec.blocks:
             if not isinstance(block, ProofBlock):
                 continue

@@ -12,11 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from symattn.cli import derive
-from symattn.derivations.sec61 import TOKENS
+from symattn.cli import derive, main
+from symattn.derive import document
+from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
+from symattn.latex.build import compile_pdf
 from symattn.testing import require_tex
+
+CH06 = chapter(bundled_root() / "ch06")
+TOKENS = CH06.module("sec61").TOKENS
 
 
 @pytest.fixture
@@ -26,11 +31,11 @@ def tex() -> None:
 
 @pytest.fixture(scope="session")
 def checked():
-    """(sections, progress text) from checking every derivation once."""
+    """(built units, progress text) from checking every bundled derivation once."""
     err = io.StringIO()
-    secs = derive._check_all(err)
-    assert secs is not None, err.getvalue()
-    return secs, err.getvalue()
+    built = derive._check_all(bundled(), err)
+    assert not isinstance(built, int), err.getvalue()
+    return built, err.getvalue()
 
 
 def derive_args(*argv: str) -> argparse.Namespace:
@@ -41,10 +46,10 @@ def derive_args(*argv: str) -> argparse.Namespace:
 
 def run_derive(checked, *argv: str) -> tuple[int, str, str]:
     """Run the command on the already-checked sections; (exit code, stdout, stderr)."""
-    secs, _ = checked
+    built, _ = checked
     out, err = io.StringIO(), io.StringIO()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(derive, "_check_all", lambda _err: secs)
+        mp.setattr(derive, "_check_all", lambda _units, _err: built)
         code = derive.run(derive_args(*argv), out=out, err=err)
     return code, out.getvalue(), err.getvalue()
 
@@ -124,12 +129,12 @@ def test_output_is_byte_stable(checked, built, tmp_path):
 
 def test_printing_does_not_depend_on_the_hash_seed(checked):
     """Re-check section 6.3 in a fresh interpreter with another hash seed: same LaTeX."""
-    from symattn.derivations import document
-
-    here = document([checked[0][2]], "en", None).render_standalone()
+    here = document([checked[0][0][1][2]], "en", None).render_standalone()
     code = (
-        "import sys; from symattn.derivations import document, sections;"
-        "sys.stdout.write(document(sections(names=['sec63']), 'en', None).render_standalone())"
+        "import sys; from symattn.derive import document;"
+        "from symattn.derive.sources import bundled_root, section_of;"
+        "sec = section_of(bundled_root() / 'ch06' / 'sec63.py');"
+        "sys.stdout.write(document([sec], 'en', None).render_standalone())"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     there = subprocess.run(
@@ -153,12 +158,10 @@ def test_unwritable_out_dir_is_a_usage_error(checked, tmp_path):
 
 
 def test_a_failing_derivation_exits_1(monkeypatch, tmp_path):
-    class Broken:
-        @staticmethod
-        def content(on_check=None):
-            raise ProofError("step 1 is false: demo")
+    def broken(path, on_check=None, settings=None):
+        raise ProofError("step 1 is false: demo")
 
-    monkeypatch.setattr("symattn.cli.derive.module", lambda name: Broken)
+    monkeypatch.setattr("symattn.cli.derive.section_of", broken)
     err = io.StringIO()
     code = derive.run(derive_args("--out", str(tmp_path), "--no-pdf"), out=io.StringIO(), err=err)
     assert code == 1
@@ -189,7 +192,402 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
 
 def test_cli_contract_defaults():
     args = derive_args()
-    assert (args.out, args.lang, args.no_pdf) == ("build", "all", False)
+    assert (args.paths, args.out, args.lang, args.no_pdf) == ([], "build", None, False)
     with pytest.raises(SystemExit):
         derive_args("--lang", "fr")
     assert isinstance(Path(args.out), Path)
+
+
+# ---- your own derivations: `symattn derive PATH` ------------------------------------------
+
+DERIVE_DOC = Path(__file__).resolve().parents[2] / "docs" / "derive.md"
+
+
+def lecture_source() -> str:
+    """The lecturer's script of docs/derive.md, exactly as the page shows it."""
+    text = DERIVE_DOC.read_text(encoding="utf-8")
+    after = text[text.index("<!-- example: cross_attention.py -->") :]
+    return after.split("```python\n", 1)[1].split("\n```\n", 1)[0] + "\n"
+
+
+def run_paths(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = derive.run(derive_args(*argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write_script(folder: Path, name: str, source: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def line_of(source: str, needle: str) -> int:
+    (number,) = [k for k, line in enumerate(source.splitlines(), 1) if needle in line]
+    return number
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lecture")
+    script = write_script(root / "notes", "cross_attention.py", lecture_source())
+    out = root / "build"
+    code, stdout, stderr = run_paths(str(script), "--out", str(out), "--no-pdf")
+    return script, out, code, stdout, stderr
+
+
+def test_a_lecturers_script_builds_fragments_documents_and_figures(lecture):
+    script, out, code, stdout, stderr = lecture
+    assert code == 0, stderr
+    for lang in ("zh", "en"):
+        assert (out / f"cross_attention.{lang}.tex").is_file()
+        assert (out / f"cross_attention.{lang}.fragment.tex").is_file()
+        assert (out / "figures" / f"cross-weights.{lang}.pdf").is_file()
+    assert f"checking cross_attention ({script}) ..." in stderr
+    assert re.search(r"cross_attention: checked in \d+\.\d s", stderr)
+    assert re.search(r"derivations: 4 \(5 steps\) in 1 sections", stdout)
+    assert "proved for all sizes (symbolic): 4 steps" in stdout
+    assert "checked exactly at explicit sizes only: 1 steps" in stdout
+
+
+def test_the_fragment_holds_the_shapes_the_mask_and_each_justification(lecture):
+    _, out, _, _, _ = lecture
+    frag = (out / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert "\\documentclass" not in frag and "\\thesection" not in frag
+    assert frag.startswith("% symattn fragment: Cross-attention and a padding mask\n")
+    for shape in (
+        r"K = MW_K &\in \mathbb R^{m\times d_k}",
+        r"V = MW_V &\in \mathbb R^{m\times d_v}",
+        r"QK^{\mathsf T} &\in \mathbb R^{n\times m}",
+        r"A &\in \mathbb R^{n\times m}",
+        r"Z = AV &\in \mathbb R^{n\times d_v}",
+    ):
+        assert shape in frag, shape
+    assert (
+        r"(QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr} && "
+        r"\text{(entry of a product with a transpose; \(\checkmark\) all sizes)}"
+    ) in frag
+    assert r"\text{(definition of the dot product; \(\checkmark\) all sizes)}" in frag
+    assert r"(the weights in a row of a softmax sum to 1; \(\checkmark\) all sizes)" in frag
+    assert r"(a row of AV is a weighted sum of rows of V; \(\checkmark\) all sizes)" in frag
+    assert r"\sum_{j=1}^{m} \operatorname{softmax}" in frag
+    # the padding mask as cases, checked only at explicit sizes, and said so
+    assert "\\begin{cases}\n" in frag and r"& j \le L \\" in frag
+    assert r"0 & \text{otherwise}" in frag and r"\sum_{j=1}^{L + P}" in frag
+    assert re.search(r"\(algebra; exact at L=\d, P=\d, d\\_k=\d, n=\d", frag)
+    assert r"\includegraphics[width=0.6\linewidth]{figures/cross-weights.en.pdf}" in frag
+    zh = (out / "cross_attention.zh.fragment.tex").read_text(encoding="utf-8")
+    assert r"\text{其他}" in zh and "与转置相乘的元素" in zh and "填充位置" in zh
+    assert "figures/cross-weights.zh.pdf" in zh
+
+
+@pytest.mark.parametrize(
+    ("lang", "documentclass"),
+    [("en", r"\documentclass{article}"), ("zh", r"\documentclass[fontset=fandol]{ctexart}")],
+)
+def test_the_fragment_compiles_inside_a_host_document(lecture, tex, lang, documentclass):
+    _, out, _, _, _ = lecture
+    host = out / f"host-{lang}.tex"
+    host.write_text(
+        f"{documentclass}\n\\usepackage{{amsmath,amssymb,mathtools,graphicx,booktabs}}\n"
+        "\\begin{document}\nLecture notes.\n"
+        f"\\input{{cross_attention.{lang}.fragment.tex}}\n\\end{{document}}\n",
+        encoding="utf-8",
+    )
+    pdf = compile_pdf(host)
+    log = (out / f"host-{lang}.log").read_text(errors="replace")
+    assert "Undefined control sequence" not in log and "LaTeX Warning: File" not in log
+    assert "Missing character" not in log
+    assert not png_is_blank(render_page_png(pdf, page=1, dpi=60))
+
+
+def test_the_standalone_documents_compile(lecture, tex):
+    script, _, _, _, _ = lecture
+    out = script.parent.parent / "pdf"
+    code, stdout, stderr = run_paths(str(script), "--out", str(out), "--lang", "zh")
+    assert code == 0, stderr
+    assert (out / "cross_attention.zh.pdf").is_file() and not (
+        out / "cross_attention.en.tex"
+    ).exists()
+    assert str(out / "cross_attention.zh.pdf") in stdout
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong", "message"),
+    [
+        (
+            '.step(Dot(Q.row(i), K.row(j)), by="dot_def")',
+            '.step(Dot(Q.row(j), K.row(i)), by="dot_def")',
+            r"cross: cross score: step 2 is false: cross score, step 2 \(dot_def\)",
+        ),
+        (
+            '.step(sympy.Integer(1), by="sum_softmax_apply")',
+            '.step(sympy.Integer(1), by="softmax_rowsum")',
+            r"cross: weights over the memory: step 1 holds but does not follow from "
+            r"softmax_rowsum",
+        ),
+    ],
+    ids=["false step", "wrong rule"],
+)
+def test_a_wrong_step_is_reported_at_the_lecturers_file_and_line(tmp_path, right, wrong, message):
+    source = lecture_source()
+    assert right in source
+    source = source.replace(right, wrong)
+    script = write_script(tmp_path / "notes", "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "build"), "--no-pdf")
+    assert code == 1
+    where = f"{script}:{line_of(source, wrong)}: "
+    assert re.search(re.escape(where) + message, err), err
+    assert "derivation failed in cross_attention" in err
+    if "false" in message:
+        assert "counterexample: at sizes" in err
+    assert not (tmp_path / "build" / "cross_attention.en.tex").exists()
+
+
+def test_a_script_runs_on_its_own(tmp_path):
+    script = write_script(tmp_path, "cross_attention.py", lecture_source())
+    env = {**os.environ, "PYTHONPATH": str(Path(derive.__file__).resolve().parents[2])}
+    ok = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert ok.returncode == 0, ok.stderr
+    assert "cross score:\n    (QK^T)_{ij}\n" in ok.stdout and "[dot_def; symbolic" in ok.stdout
+    assert "cross: 4 derivations, 5 steps checked (4 for all sizes" in ok.stdout
+    bad = lecture_source().replace('by="dot_def")', 'by="mul_apply")')
+    script.write_text(bad, encoding="utf-8")
+    failed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    assert failed.returncode == 1
+    line = line_of(bad, 'by="mul_apply")')
+    assert f"{script}:{line}: cross: cross score: step 2 holds but does not follow" in failed.stderr
+
+
+def test_a_plain_list_of_derivations_is_a_document(tmp_path):
+    script = write_script(
+        tmp_path,
+        "scores.py",
+        "import sympy\n"
+        "from symattn import Derivation, Dot, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'TITLE = ("分数", "Scores")\n'
+        "DERIVATIONS = [\n"
+        '    Derivation(s.scores[i, j], title="score is a dot product")\n'
+        '    .step(Dot(s.Q.row(i), s.K.row(j)), by="mul_transpose_apply_dot"),\n'
+        "]\n",
+    )
+    code, stdout, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "scores.en.tex").read_text(encoding="utf-8")
+    assert r"\title{Scores}" in en and "score is a dot product" in en
+    assert r"(QK^{\mathsf T})_{ij} &= q_i\cdot k_j" in en
+    zh = (tmp_path / "b" / "scores.zh.tex").read_text(encoding="utf-8")
+    assert r"\title{分数}" in zh
+    assert "derivations: 1 (1 steps) in 1 sections" in stdout
+
+
+def test_a_folder_without_a_manifest_builds_its_scripts_in_name_order(tmp_path):
+    folder = tmp_path / "lecture7"
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'TITLE = "{t}"\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="{t}")'
+        '.step(s.scores[i, j], by="algebra")]\n'
+    )
+    write_script(folder, "b_second.py", body.replace("{t}", "second part"))
+    write_script(folder, "a_first.py", body.replace("{t}", "first part"))
+    write_script(folder, "_helpers.py", "raise RuntimeError('not a section')\n")
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--lang", "en", "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "lecture7.en.tex").read_text(encoding="utf-8")
+    assert en.index(r"\section{first part}") < en.index(r"\section{second part}")
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        ('sections = ["a"]\ncolour = "red"\n', r"chapter.toml: unknown key 'colour' \(known: "),
+        ('sections = ["a", "missing"]\n', r"chapter.toml: section 'missing' has no script"),
+        ("sections = []\n", r"chapter.toml: `sections` must list the scripts"),
+        ('sections = ["a"\n', r"chapter.toml: not valid TOML"),
+    ],
+    ids=["unknown key", "missing script", "no sections", "bad toml"],
+)
+def test_a_bad_manifest_is_a_usage_error_naming_the_file(tmp_path, manifest, message):
+    folder = tmp_path / "ch"
+    write_script(folder, "a.py", "DERIVATIONS = []\n")
+    (folder / "chapter.toml").write_text(manifest, encoding="utf-8")
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 2
+    assert re.search(r"^symattn derive: " + re.escape(str(folder)) + "/" + message, err), err
+
+
+def test_a_chapter_folder_follows_its_manifest(tmp_path):
+    folder = tmp_path / "ch7"
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="{t}").step(s.scores[i, j], by="def")]\n'
+    )
+    write_script(folder, "a.py", body.replace("{t}", "part a"))
+    write_script(folder, "b.py", body.replace("{t}", "part b"))
+    (folder / "chapter.toml").write_text(
+        'title = { zh = "第 7 章", en = "Chapter 7" }\nnumber = 7\noutput = "chapter7"\n'
+        'sections = ["b", "a"]\n',
+        encoding="utf-8",
+    )
+    code, _, err = run_paths(str(folder), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    en = (tmp_path / "b" / "chapter7.en.tex").read_text(encoding="utf-8")
+    assert r"\title{Chapter 7}" in en and r"\renewcommand{\thesection}{7.\arabic{section}}" in en
+    assert en.index(r"\section{b}") < en.index(r"\section{a}")
+    frag = (tmp_path / "b" / "chapter7.en.fragment.tex").read_text(encoding="utf-8")
+    assert "thesection" not in frag
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "message"),
+    [
+        ("x = 1\n", 2, r"defines neither content\(on_check\) nor DERIVATIONS"),
+        (
+            "import sympy\n\nundefined_name + 1\n",
+            1,
+            r"notes\.py:3: NameError: name 'undefined_name'",
+        ),
+        (
+            "def content(on_check=None):\n    return 42\n",
+            2,
+            r"content\(\) returned int, not a Section",
+        ),
+        ("def f(:\n", 1, r"notes\.py:1: SyntaxError"),
+    ],
+    ids=["not a derivation", "python error", "not a section", "syntax error"],
+)
+def test_a_script_that_is_not_a_derivation_gets_a_clear_message(tmp_path, source, code, message):
+    script = write_script(tmp_path, "notes.py", source)
+    got, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert got == code
+    assert re.search(message, err), err
+    assert "Traceback" not in err
+
+
+def test_missing_paths_and_clashing_names_are_usage_errors(tmp_path):
+    code, _, err = run_paths(str(tmp_path / "nope.py"), "--out", str(tmp_path / "b"))
+    assert code == 2 and err.startswith(f"symattn derive: {tmp_path / 'nope.py'}: no such file")
+    write_script(tmp_path / "x", "notes.py", "DERIVATIONS = []\n")
+    write_script(tmp_path / "y", "notes.py", "DERIVATIONS = []\n")
+    paths = (str(tmp_path / "x" / "notes.py"), str(tmp_path / "y" / "notes.py"))
+    code, _, err = run_paths(*paths, "--out", str(tmp_path / "b"))
+    assert code == 2 and "two documents would both be called 'notes'" in err
+
+
+# ---- notation settings ----------------------------------------------------------------------
+
+
+def test_pyproject_settings_change_the_printed_formulas(tmp_path):
+    project = tmp_path / "course"
+    (project / "notes").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "course"\n\n[tool.symattn]\ntranspose = "top"\nlang = "en"\n'
+        'operators = { softmax = "\\\\mathrm{softmax}" }\n',
+        encoding="utf-8",
+    )
+    script = write_script(project / "notes", "cross_attention.py", lecture_source())
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert f"notation: transpose=top, softmax=\\mathrm{{softmax}}, lang=en ({project}" in err
+    assert not (tmp_path / "b" / "cross_attention.zh.tex").exists()  # lang = "en"
+    frag = (tmp_path / "b" / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert r"(QK^{\top})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr}" in frag
+    assert r"\mathrm{softmax}\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)" in frag
+    assert r"\mathsf T" not in frag.split("\\section", 1)[1].replace("QK^{\\mathsf T} &\\in", "")
+    # without the settings, the same script prints the defaults
+    code, _, err = run_paths(
+        str(write_script(tmp_path / "plain", "cross_attention.py", lecture_source())),
+        "--out",
+        str(tmp_path / "c"),
+        "--no-pdf",
+        "--lang",
+        "en",
+    )
+    assert code == 0 and "notation: defaults" in err
+    plain = (tmp_path / "c" / "cross_attention.en.fragment.tex").read_text(encoding="utf-8")
+    assert r"(QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr}" in plain
+
+
+def test_a_scripts_notation_renames_letters_and_picks_its_language(tmp_path):
+    source = lecture_source().replace(
+        'TITLE = ("', 'NOTATION = {"names": {"r": "s"}, "lang": "zh"}\nTITLE = ("', 1
+    )
+    script = write_script(tmp_path, "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert not (tmp_path / "b" / "cross_attention.en.tex").exists()
+    zh = (tmp_path / "b" / "cross_attention.zh.fragment.tex").read_text(encoding="utf-8")
+    assert r"\sum_{s=1}^{d_k} Q_{is}K_{js}" in zh and r"Q_{ir}" not in zh
+    code, _, _ = run_paths(str(script), "--out", str(tmp_path / "c"), "--no-pdf", "--lang", "en")
+    assert code == 0 and (tmp_path / "c" / "cross_attention.en.tex").exists()  # --lang wins
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "message"),
+    [
+        (
+            "pyproject",
+            '[tool.symattn]\ntranspos = "top"\n',
+            r"pyproject.toml \[tool.symattn\]: unknown setting 'transpos'; "
+            r"did you mean 'transpose'",
+        ),
+        (
+            "pyproject",
+            '[tool.symattn]\ntranspose = "dagger"\n',
+            r"transpose = 'dagger'; use one of mathsf, top, T",
+        ),
+        (
+            "script",
+            'NOTATION = {"language": "en"}\n',
+            r"cross_attention.py: NOTATION: unknown setting 'language'",
+        ),
+    ],
+    ids=["unknown key", "unknown value", "unknown key in a script"],
+)
+def test_a_bad_setting_is_a_usage_error_naming_where(tmp_path, where, text, message):
+    source = lecture_source()
+    if where == "pyproject":
+        (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    else:
+        source = text + source
+    script = write_script(tmp_path, "cross_attention.py", source)
+    code, _, err = run_paths(str(script), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 2
+    assert re.search(message, err), err
+    assert not (tmp_path / "b" / "cross_attention.en.tex").exists()
+
+
+def test_the_settings_are_shown_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["derive", "--help"])
+    shown = capsys.readouterr().out
+    assert "notation settings: [tool.symattn] in the nearest pyproject.toml" in shown
+    assert 'transpose = "mathsf" | "top" | "T"' in shown and 'lang = "zh" | "en" | "all"' in shown
+
+
+def test_a_folder_of_chapters_builds_each(tmp_path):
+    body = (
+        "from symattn import Derivation, index, single_head\n"
+        "s = single_head()\n"
+        'i, j = index("i"), index("j")\n'
+        'DERIVATIONS = [Derivation(s.scores[i, j], title="t").step(s.scores[i, j], by="def")]\n'
+    )
+    for name in ("ch1", "ch2"):
+        write_script(tmp_path / "book" / name, "a.py", body)
+        (tmp_path / "book" / name / "chapter.toml").write_text(
+            f'output = "{name}"\nsections = ["a"]\n', encoding="utf-8"
+        )
+    (tmp_path / "empty").mkdir()
+    code, _, err = run_paths(str(tmp_path / "book"), "--out", str(tmp_path / "b"), "--no-pdf")
+    assert code == 0, err
+    assert (tmp_path / "b" / "ch1.en.tex").is_file() and (tmp_path / "b" / "ch2.zh.tex").is_file()
+    code, _, err = run_paths(str(tmp_path / "empty"), "--out", str(tmp_path / "b"))
+    assert code == 2 and "no derivation scripts (*.py), no chapter.toml, no chapter folders" in err

@@ -2,34 +2,32 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 
 import pytest
 import sympy
 
 from symattn.cli import derive
-from symattn.derivations import SECTION_MODULES, tally
-from symattn.derivations.beyond import (
-    counted_products,
-    node_cost,
-    rademacher_moments,
-    second_moment_symbolic,
-    total_cost,
-)
-from symattn.derivations.blocks import Builder, Check, Fact, ProofBlock, Text
-from symattn.derivations.sec61 import (
-    TOKENS,
-    WEIGHTS,
-    lower_triangular,
-    positive_on_and_below_diagonal,
-    rows_sum_to_one,
-)
+from symattn.derive import tally
+from symattn.derive.blocks import Builder, Check, Fact, ProofBlock, Text, shown
+from symattn.derive.sources import bundled_root, chapter
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.derivation import Derivation
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.errors import ProofError
 from symattn.kernel.expr import Dot, index
 from symattn.latex.derivation import step_scope
+
+CH06 = chapter(bundled_root() / "ch06")
+SECTION_MODULES = [p.stem for p in CH06.scripts]
+beyond, sec61 = CH06.module("beyond"), CH06.module("sec61")
+counted_products, node_cost = beyond.counted_products, beyond.node_cost
+rademacher_moments, total_cost = beyond.rademacher_moments, beyond.total_cost
+second_moment_symbolic = beyond.second_moment_symbolic
+TOKENS, WEIGHTS, lower_triangular = sec61.TOKENS, sec61.WEIGHTS, sec61.lower_triangular
+rows_sum_to_one = sec61.rows_sum_to_one
+positive_on_and_below_diagonal = sec61.positive_on_and_below_diagonal
 
 FOR_ALL_SIZES = {
     "6.2 scores are dot products",
@@ -67,9 +65,9 @@ AT_EXPLICIT_SIZES = {
 def checked():
     """(sections, progress text) from checking every derivation once."""
     err = io.StringIO()
-    secs = derive._check_all(err)
-    assert secs is not None, err.getvalue()
-    return secs, err.getvalue()
+    built = derive._check_all([CH06], err)
+    assert not isinstance(built, int), err.getvalue()
+    return built[0][1], err.getvalue()
 
 
 def proofs(checked):
@@ -82,7 +80,7 @@ def test_sections_in_reading_order(checked):
     assert [s.key for s in secs] == ["6.1", "6.2", "6.3", "6.4", "6.5", "6.6"]
     assert len(SECTION_MODULES) == len(secs)
     for name in SECTION_MODULES:
-        assert f"checking {name} ..." in progress
+        assert f"checking {name} ({CH06.script(name)}) ..." in progress
 
 
 def test_every_derivation_is_present(checked):
@@ -140,10 +138,16 @@ def test_builder_refuses_a_false_step_and_a_failed_check():
     i, j = index("i"), index("j")
     b = Builder("x", Text("x", "x"))
     bad = Derivation(s.scores[i, j], title="swapped").step(Dot(s.Q.row(j), s.K.row(i)), "dot_def")
-    with pytest.raises(ProofError, match=r"^x: swapped: step 1 is false"):
+    step_line = inspect.currentframe().f_lineno - 1
+    with pytest.raises(ProofError, match=r"x: swapped: step 1 is false") as failed:
         b.prove(bad)
-    with pytest.raises(ProofError, match="check failed"):
+    here = shown(__file__)  # relative to the working directory when inside it
+    assert str(failed.value).startswith(f"{here}:{step_line}: x: swapped: step 1 is false")
+    assert failed.value.site == (__file__, step_line)
+    assert failed.value.step == 1 and failed.value.counterexample is not None
+    with pytest.raises(ProofError, match="check failed") as failed:
         b.check("错", "wrong", False)
+    assert failed.value.site == (__file__, inspect.currentframe().f_lineno - 1)
     assert not any(isinstance(x, (ProofBlock, Check)) for x in b.blocks)
 
 

@@ -55,7 +55,7 @@ def test_a_wrong_rule_is_refused_although_the_step_holds():
         ProofError, match=r"^step 2 holds but does not follow from softmax_rowsum: score, step 2"
     ) as exc:
         d.prove()
-    assert "expected softmax(S)1_(nx1) on one side where the other has 1_(nx1)" in str(exc.value)
+    assert "expected softmax(S)1_(mx1) on one side where the other has 1_(nx1)" in str(exc.value)
     assert exc.value.step == 2
 
 

@@ -40,6 +40,7 @@ GOLDEN = [
     (A @ V, "AV"),
     (X @ S.W_Q, "XW_Q"),
     (S.scores[i, j], r"(QK^{\mathsf T})_{ij}"),
+    (S.scaled[i, j], r"\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)_{ij}"),  # tall: sized
     (expand_entries(S.scores[i, j]), r"\sum_{r=1}^{d_k} Q_{ir}K_{jr}"),
     (sympy.Sum(K[j, r] * Q[i, r], (r, 1, d_k)), r"\sum_{r=1}^{d_k} Q_{ir}K_{jr}"),
     (Dot(Q.row(i), K.row(j)), r"q_i\cdot k_j"),

@@ -10,10 +10,12 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symattn.derivations.sec63 import explicit_expansions
+from symattn.derive.sources import bundled_root, chapter
 from symattn.kernel.attention import single_head
 from symattn.kernel.expr import expand_entries
 from symattn.latex.printer import latex
+
+explicit_expansions = chapter(bundled_root() / "ch06").module("sec63").explicit_expansions
 
 # latex2sympy2's pinned antlr4 runtime imports typing.io; that is its business, not ours.
 pytestmark = pytest.mark.filterwarnings("ignore:typing.io is deprecated:DeprecationWarning")

@@ -1,7 +1,7 @@
 """Section 6.1: the five-token worked example (n = 5, d_k = 64), with a hypothetical causal A.
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. Every formula shown is checked here.
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
@@ -9,11 +9,8 @@ from __future__ import annotations
 import sympy
 from sympy import Rational as R
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text, exact_matrix
-from symattn.kernel.attention import single_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d, d_v
-from symattn.kernel.expr import Dot, MatSum, Scale, index
+from symattn import Derivation, Dot, MatSum, Scale, d, d_v, index, single_head
+from symattn.derive import Builder, OnCheck, Section, Text, exact_matrix, main
 from symattn.latex.document import Math as M
 from symattn.latex.matrix import labelled_matrix
 from symattn.latex.printer import latex
@@ -313,3 +310,7 @@ def _outputs(b: Builder, s5) -> None:
         "Z = \\begin{bmatrix} z_1\\\\ z_2\\\\ z_3\\\\ z_4\\\\ z_5 \\end{bmatrix},\\qquad "
         "\\begin{aligned}\n" + " \\\\\n".join(t for t, _ in rows) + "\n\\end{aligned}"
     )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

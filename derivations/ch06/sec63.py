@@ -1,19 +1,15 @@
 """Section 6.3: one entry of each product written out; matrix form equals the per-vector form.
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. Every formula shown is checked here.
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.kernel.attention import single_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d_k, n
-from symattn.kernel.expr import Dot, MatSum, Scale, index
-from symattn.kernel.proof import prove_equal
+from symattn import Derivation, Dot, MatSum, Scale, d_k, index, n, prove_equal, single_head
+from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.latex.document import Math as M
 
 
@@ -172,3 +168,7 @@ def _mistake(b: Builder) -> None:
         prove_equal(s.scores[i, j], wrong),
         expect="shape_error",
     )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

@@ -1,19 +1,29 @@
 """Section 6.2: general n — shapes, scores as dot products, A = softmax(QK^T/sqrt(d_k)), Z = AV.
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. Every formula shown is checked here.
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.kernel.attention import single_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d, d_k, d_v, n
-from symattn.kernel.expr import Dot, Entry, MatSum, Scale, Softmax, index
-from symattn.kernel.facts import prove_positive
+from symattn import (
+    Derivation,
+    Dot,
+    Entry,
+    MatSum,
+    Scale,
+    Softmax,
+    d,
+    d_k,
+    d_v,
+    index,
+    n,
+    prove_positive,
+    single_head,
+)
+from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.latex.document import Math as M
 
 
@@ -204,3 +214,7 @@ def _input_dependence(b: Builder, s) -> None:
         ).step(Entry(X.row(i) @ W_Q @ W_K.T @ X.row(j).T, 1, 1), by="algebra"),
         witnesses=("symbolic", "numeric"),
     )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

@@ -1,20 +1,15 @@
 """Section 6.5: why the concatenation is multiplied by W_O (shapes, and the residual X + O).
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. Every shape shown is checked here.
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. Every shape shown is checked here.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.kernel.attention import multi_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import H, assume, d, d_v, n
-from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatAdd, index
-from symattn.kernel.proof import Verdict
+from symattn import Derivation, H, MatAdd, ShapeError, Verdict, assume, d, d_v, index, multi_head, n
+from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.latex.document import Math as M
 
 CONCAT = r"\operatorname{Concat}(Z^{(1)},\ldots,Z^{(H)})"
@@ -148,3 +143,7 @@ def _try_add(X, concat) -> Verdict:
     except ShapeError as exc:
         return Verdict("shape_error", reason=str(exc))
     return Verdict("unknown", reason="X + Concat(...) typechecked")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

@@ -1,7 +1,7 @@
 """Beyond the chapter: block identity, softmax shift, why sqrt(d_k), causal dependence, cost.
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. The moments of q·k are computed with sympy
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. The moments of q·k are computed with sympy
 outside the kernel, and say so; everything else is a kernel Proof or an exact check.
 """
 
@@ -13,11 +13,8 @@ from dataclasses import dataclass
 import sympy
 from sympy.stats import E, Normal, variance
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.kernel.attention import multi_head, single_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d_k, n
-from symattn.kernel.expr import (
+from symattn import (
+    Derivation,
     FromColumn,
     MatAdd,
     MatExpr,
@@ -26,10 +23,15 @@ from symattn.kernel.expr import (
     MatSym,
     Scale,
     Softmax,
+    d_k,
     expand_entries,
     index,
-    walk,
+    multi_head,
+    n,
+    single_head,
 )
+from symattn.derive import Builder, OnCheck, Section, Text, main
+from symattn.kernel.expr import walk
 from symattn.latex.document import Math as M
 from symattn.latex.printer import latex
 
@@ -553,3 +555,7 @@ def _cost(b: Builder) -> None:
         ],
         counted == formula == 12,
     )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

@@ -1,18 +1,28 @@
 """Section 6.4: several heads, each with its own projections; the heads' outputs are concatenated.
 
-Imports the kernel, symattn.latex and derivations.blocks; must not import the reader, check or
-cli. Every formula shown is checked here.
+A script on the public API (symattn, symattn.derive, symattn.latex); must not import the reader,
+check or cli. Every formula shown is checked here.
 """
 
 from __future__ import annotations
 
 import sympy
 
-from symattn.derivations.blocks import Builder, OnCheck, Section, Text
-from symattn.kernel.attention import multi_head
-from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d, d_k, d_v, n
-from symattn.kernel.expr import Dot, HeadSym, MatSum, Scale, Softmax, index
+from symattn import (
+    Derivation,
+    Dot,
+    HeadSym,
+    MatSum,
+    Scale,
+    Softmax,
+    d,
+    d_k,
+    d_v,
+    index,
+    multi_head,
+    n,
+)
+from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.latex.document import Math as M
 
 ATTENTION_H = (
@@ -122,3 +132,7 @@ def content(on_check: OnCheck | None = None) -> Section:
 
 def _weights(Qh: HeadSym, Kh: HeadSym) -> Softmax:
     return Softmax((Qh @ Kh.T) / sympy.sqrt(d_k))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(content))

@@ -2,13 +2,15 @@
 
 Sections build blocks through `Builder`, which asks the kernel to check each claim as it is
 added; rendering into a `Document` only prints. Imports the kernel and symattn.latex; must not
-import the reader, check or cli.
+import the reader, check or cli. A failed claim is a `DerivationError` at the author's file:line.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,49 @@ from symattn.latex.derivation import fit_lines, matrix_latex, proof_lines, step_
 from symattn.latex.document import Document, Lang, Math, Prose
 from symattn.latex.figures import attention_heatmap
 from symattn.latex.printer import latex, shape_latex
+
+
+class DerivationError(ProofError):
+    """A claim of a derivation script failed; `site` is the (file, line) of the step or call.
+
+    >>> str(DerivationError("step 2 is false", site=("notes.py", 14), step=2))
+    'notes.py:14: step 2 is false'
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        site: tuple[str, int] | None,
+        step: int | None = None,
+        counterexample: object = None,
+    ):
+        super().__init__(message, step=step, counterexample=counterexample)
+        self.message = message
+        self.site = site
+
+    def __str__(self) -> str:
+        if self.site is None:
+            return self.message
+        return f"{shown(self.site[0])}:{self.site[1]}: {self.message}"
+
+
+def shown(file: str) -> str:
+    """A path as the author typed it: relative to the working directory when inside it."""
+    path = Path(file)
+    try:
+        return str(path.relative_to(Path.cwd())) if path.is_absolute() else file
+    except ValueError:
+        return file
+
+
+def _caller(depth: int = 2) -> tuple[str, int]:
+    """(file, line) of the code `depth` frames up: the author's call of a Builder method."""
+    frame = sys._getframe(depth)
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+_STEP = re.compile(r"^step (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -91,10 +136,14 @@ class Computation:
 
 @dataclass(frozen=True)
 class Figure:
+    """A heatmap of weights: an exact `Matrix`, an array, or a kernel matrix on `inputs`."""
+
     stem: str
-    weights: sympy.Matrix
+    weights: Any
     labels: tuple[str, ...]
     caption: Text
+    inputs: Mapping[Any, Any] | None = None
+    col_labels: tuple[str, ...] | None = None
 
 
 Block = Paragraph | Heading | ProofBlock | Shapes | Display | Fact | Check | Computation | Figure
@@ -105,6 +154,8 @@ class Section:
     key: str
     title: Text
     blocks: tuple[Block, ...]
+    #: Printer options for the kernel's formulas (`symattn.settings.Notation.style()`).
+    style: Mapping[str, Any] = field(default_factory=dict)
 
 
 OnCheck = Callable[[str, str], None]
@@ -138,7 +189,7 @@ class Builder:
             proof = derivation.prove(**options)
         except (ProofError, ShapeError) as exc:
             self._report(derivation.title, "FAILED")
-            raise ProofError(f"{self.key}: {derivation.title}: {exc}") from None
+            raise _failed(f"{self.key}: {derivation.title}: {exc}", derivation, exc) from None
         scopes = Counter(step_scope(s) for s in proof.steps)
         parts = [f"{scopes[k]} {_SCOPE_WORDS[k]}" for k in _SCOPE_WORDS if scopes[k]]
         count = len(proof.steps)
@@ -151,8 +202,9 @@ class Builder:
         for lhs, e, want in lines:
             got = e.shape
             if not all(dims_equal(a, b) for a, b in zip(got, want, strict=True)):
-                raise ProofError(
-                    f"{self.key}: {lhs} has shape {shape_str(got)}, expected {shape_str(want)}"
+                raise DerivationError(
+                    f"{self.key}: {lhs} has shape {shape_str(got)}, expected {shape_str(want)}",
+                    site=_caller(),
                 )
         self._report(f"{len(lines)} shapes", "typecheck")
         self.blocks.append(Shapes(tuple((lhs, e) for lhs, e, _ in lines)))
@@ -165,7 +217,10 @@ class Builder:
     def fact(self, zh: Prose, en: Prose, verdict: Verdict, *, expect: str = "proved") -> Builder:
         if verdict.status != expect:
             self._report(str(en), "FAILED")
-            raise ProofError(f"{self.key}: expected {expect}, got {verdict.summary()}: {en}")
+            raise DerivationError(
+                f"{self.key}: expected {expect}, got {verdict.summary()}: {_plain(en, 200)}",
+                site=_caller(),
+            )
         self._report(_plain(en), verdict.status)
         self.blocks.append(Fact(Text(zh, en), verdict))
         return self
@@ -173,7 +228,7 @@ class Builder:
     def check(self, zh: Prose, en: Prose, holds: bool) -> Builder:
         if not holds:
             self._report(_plain(en), "FAILED")
-            raise ProofError(f"{self.key}: check failed: {_plain(en)}")
+            raise DerivationError(f"{self.key}: check failed: {_plain(en)}", site=_caller())
         self._report(_plain(en), "checked")
         self.blocks.append(Check(Text(zh, en)))
         return self
@@ -184,13 +239,39 @@ class Builder:
         return self
 
     def figure(
-        self, stem: str, weights: sympy.Matrix, labels: Sequence[str], caption: Text
+        self,
+        stem: str,
+        weights: Any,
+        labels: Sequence[str],
+        caption: Text,
+        *,
+        inputs: Mapping[Any, Any] | None = None,
+        col_labels: Sequence[str] | None = None,
     ) -> Builder:
-        self.blocks.append(Figure(stem, weights, tuple(labels), caption))
+        """A heatmap drawn next to the document (`figures/<stem>.<lang>.pdf`) when it is built.
+
+        `weights`: an exact sympy `Matrix`, an array-like, or a kernel matrix evaluated on
+        `inputs` (`symattn.evaluate`); `labels` name the rows (and the columns, unless
+        `col_labels` is given).
+        """
+        cols = None if col_labels is None else tuple(col_labels)
+        self.blocks.append(Figure(stem, weights, tuple(labels), caption, inputs, cols))
         return self
 
     def section(self) -> Section:
         return Section(self.key, self.title, tuple(self.blocks))
+
+
+def _failed(message: str, derivation: Derivation, exc: Exception) -> DerivationError:
+    """The error at the line where the failing step was written (else where it was proved)."""
+    step = getattr(exc, "step", None)
+    if step is None:
+        m = _STEP.match(str(exc))
+        step = int(m.group(1)) if m else None
+    sites = derivation.sites
+    site = sites[step - 1] if step is not None and 0 < step <= len(sites) else _caller(3)
+    ce = getattr(exc, "counterexample", None)
+    return DerivationError(message, site=site, step=step, counterexample=ce)
 
 
 def _plain(p: Prose, limit: int = 72) -> str:
@@ -270,18 +351,20 @@ def render(section: Section, doc: Document, figures: Path | None) -> None:
     lang = doc.lang
     doc.section(section.title(lang))
     for b in section.blocks:
-        _render_block(b, doc, lang, figures)
+        _render_block(b, doc, lang, figures, section.style)
 
 
-def _render_block(b: Block, doc: Document, lang: Lang, figures: Path | None) -> None:
+def _render_block(
+    b: Block, doc: Document, lang: Lang, figures: Path | None, style: Mapping[str, Any]
+) -> None:
     if isinstance(b, Paragraph):
         doc.paragraph(b.text(lang))
     elif isinstance(b, Heading):
         doc.subsection(b.text(lang))
     elif isinstance(b, ProofBlock):
-        doc.align(proof_lines(b.proof, lang))
+        doc.align(proof_lines(b.proof, lang, **style))
     elif isinstance(b, Shapes):
-        doc.align([(f"{lhs} &\\in {shape_latex(e.shape)}", None) for lhs, e in b.lines])
+        doc.align([(f"{lhs} &\\in {shape_latex(e.shape, **style)}", None) for lhs, e in b.lines])
     elif isinstance(b, Display):
         doc.display(b.latex(lang) if isinstance(b.latex, Text) else b.latex)  # type: ignore[arg-type]
     elif isinstance(b, Fact):
@@ -314,8 +397,11 @@ def _render_figure(b: Figure, doc: Document, lang: Lang, figures: Path) -> None:
 
     figures.mkdir(parents=True, exist_ok=True)
     stem = figures / f"{b.stem}.{lang}"
-    weights = [[float(x) for x in row] for row in b.weights.tolist()]
-    attention_heatmap(weights, list(b.labels), list(b.labels), stem, lang=lang)
+    weights = b.weights
+    if isinstance(weights, sympy.MatrixBase):
+        weights = [[float(x) for x in row] for row in weights.tolist()]
+    cols = b.labels if b.col_labels is None else b.col_labels
+    attention_heatmap(weights, list(b.labels), list(cols), stem, lang=lang, inputs=b.inputs)
     doc.figure(f"{figures.name}/{stem.name}.pdf", b.caption(lang), width=0.6)
 
 
@@ -331,6 +417,7 @@ __all__ = [
     "Builder",
     "Check",
     "Computation",
+    "DerivationError",
     "Display",
     "Fact",
     "Figure",
@@ -343,5 +430,6 @@ __all__ = [
     "Text",
     "exact_matrix",
     "latex",
+    "shown",
     "render",
 ]
