@@ -67,11 +67,14 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             sign = getattr(claim, "sign", None)
             if sign is not None:
                 verdicts.append(_prove_sign(sign, claim.defs))
-            for lhs, rhs in claim.pairs:
+            split = getattr(claim, "split", 0)
+            for lhs, rhs in claim.pairs[split:] if split else claim.pairs:
                 v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
                 if v.status in ("false", "shape_error"):
                     break
+            if split:
+                return _two_readings(claim, verdicts[0], hypotheses)
     except _OutOfTime:
         msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
         return "unknown", msg, (), None
@@ -91,6 +94,32 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     if getattr(claim, "negated", False):
         return _negated(worst, cex)
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _two_readings(
+    claim: Any, as_rows: Any, hypotheses: tuple[Any, ...]
+) -> tuple[str, str, tuple[str, ...], str | None]:
+    """A claim read with the vectors as columns and as rows (the document never says which):
+    a verdict only when both readings get the same one, else undecided (convention)."""
+    (lhs, rhs) = claim.pairs[0]
+    as_columns = _prove(lhs, rhs, claim.defs, hypotheses)
+    negated = getattr(claim, "negated", False)
+    if as_columns.status == as_rows.status and as_rows.status in ("proved", "false"):
+        cex = as_columns.counterexample
+        cex_text = str(cex) if cex is not None else None
+        if negated:
+            return _negated(as_columns, cex_text)
+        return (
+            as_columns.status,
+            _verdict_message(as_columns),
+            tuple(as_columns.witnesses),
+            cex_text,
+        )
+    msg = (
+        "undecided (convention): the document does not settle whether its vectors are rows or "
+        f"columns; read as columns: {as_columns.status}, as rows: {as_rows.status}"
+    )
+    return "unknown", msg, (), None
 
 
 def _negated(v: Any, cex: str | None) -> tuple[str, str, tuple[str, ...], str | None]:

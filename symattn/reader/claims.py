@@ -42,6 +42,8 @@ class ResolvedClaim:
     how `a_{ij} > 0` is checked; `negated` marks `a \\ne b` (the kernel decides `a = b`). A
     condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
+    `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
+    columns, as rows) where the document never settles which; a verdict needs both to agree.
     """
 
     span: MathSpan
@@ -60,6 +62,7 @@ class ResolvedClaim:
     attached: bool = False
     sign: tuple[MatExpr, bool] | None = None
     negated: bool = False
+    split: int = 0
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -1,13 +1,19 @@
 """The chapter's conventions: its names' shapes, what a bare sum ranges over, what is a matrix.
 
-Imports only the kernel's dims; the scope, the claim readers, the translator and the CLI read it.
+Also a document's own conventions (row or column vectors), read from its front matter, its
+prose and its formulas. Imports only the kernel's dims and errors; the scope, the claim readers,
+the translator, the checker and the CLI read it.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, H, d, d_k, d_v
+from symattn.kernel.errors import SymattnError
 
 n = STANDARD_DIMS["n"]
 
@@ -53,3 +59,177 @@ def looks_like_matrix(name: str) -> bool:
     [True, True, False, False, False]
     """
     return name[:1].isupper() and name not in ("H",) and (len(name) == 1 or name[1] == "_")
+
+
+# ---- a document's own conventions -------------------------------------------------------------
+
+#: The conventions a document (or `--conventions`) may set, with the values each may take.
+SETTINGS: dict[str, tuple[str, ...]] = {"vectors": ("row", "column")}
+
+
+class ConventionError(SymattnError):
+    """A convention set with an unknown name or value (front matter or `--conventions`)."""
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One convention: its value (`row`, `column`; empty when not settled), where it comes
+    from (`front matter, line 3`, `--conventions`, `prose, line 7`), and whether the user set it
+    (front matter, a LaTeX comment or the option) rather than the checker inferring it."""
+
+    value: str
+    source: str
+    explicit: bool = False
+
+    def describe(self) -> str:
+        return f"{self.value} ({self.source})" if self.value else f"undecided ({self.source})"
+
+
+@dataclass(frozen=True)
+class DocumentConventions:
+    """A document's conventions, shown in the summary line; `problems` are bad settings as
+    (line, message)."""
+
+    vectors: Convention = Convention("", "not stated")
+    problems: tuple[tuple[int, str], ...] = ()
+
+    def summary(self) -> str:
+        """`vectors=row (prose, line 7)`, as the summary line shows it; empty when the
+        document says nothing (its vectors are then the chapter's rows, or undecided where
+        declared in R^{d}, as each such formula says)."""
+        if self.vectors.source == "not stated":
+            return ""
+        return f"vectors={self.vectors.describe()}"
+
+    def to_json(self) -> dict[str, dict[str, object]]:
+        v = self.vectors
+        return {"vectors": {"value": v.value or None, "source": v.source, "explicit": v.explicit}}
+
+
+def parse_settings(spec: str, where: str = "--conventions") -> dict[str, str]:
+    """`vectors=row,...` (also `vectors: row`) into a dict; `ConventionError` naming the bad
+    part and where it was written.
+
+    >>> parse_settings("vectors=row")
+    {'vectors': 'row'}
+    >>> parse_settings("vectors=rows", "cli")
+    Traceback (most recent call last):
+    symattn.reader.conventions.ConventionError: cli: vectors must be row or column, not 'rows'
+    """
+    out: dict[str, str] = {}
+    for item in spec.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.strip().partition("=")
+        if not sep:
+            key, sep, value = item.strip().partition(":")
+        if not sep:
+            raise ConventionError(f"{where}: expected NAME=VALUE, got '{item.strip()}'")
+        key, value = key.strip(), value.strip()
+        if key not in SETTINGS:
+            known = ", ".join(SETTINGS)
+            raise ConventionError(f"{where}: unknown convention '{key}' (known: {known})")
+        if value not in SETTINGS[key]:
+            allowed = " or ".join(SETTINGS[key])
+            raise ConventionError(f"{where}: {key} must be {allowed}, not '{value}'")
+        out[key] = value
+    return out
+
+
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_TEX_COMMENT = re.compile(r"^[ \t]*%+[ \t]*symattn[ \t]*:(.*)$", re.MULTILINE)
+_ROW_WORDS = re.compile(r"\brow[- ]vectors?\b|行向量", re.IGNORECASE)
+_COLUMN_WORDS = re.compile(r"\bcolumn[- ]vectors?\b|列向量", re.IGNORECASE)
+_VEC = (
+    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z]))[a-z](?![A-Za-z])\}?"
+    r"(?:_(?:\{[^{}$]*\}|\w))?"
+)
+_TOP = r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal|\\mathsf\s*\{?\s*T\s*\}?)(?:\s*\})?"
+#: `\mathbf q^\top\mathbf k`: an inner product only when the vectors are columns.
+_COLUMN_USE = re.compile(_VEC + r"\s*" + _TOP + r"\s*" + _VEC)
+#: `\mathbf q_i\mathbf k_j^\top`: an inner product only when they are rows.
+_ROW_USE = re.compile(_VEC + r"\s*" + _VEC + r"\s*" + _TOP)
+
+
+def read_conventions(text: str, given: dict[str, str] | None = None) -> DocumentConventions:
+    r"""A document's vector convention: `given` (the `--conventions` option) first, then front
+    matter (`symattn:` then `  vectors: row`) or a LaTeX comment `% symattn: vectors=row`, then
+    the prose ("row vectors", "column vectors", 行向量, 列向量), then the formulas
+    (`\mathbf q^\top\mathbf k` is an inner product of columns, `\mathbf q\mathbf k^\top` of
+    rows). Cues that disagree leave it undecided, never guessed.
+
+    >>> read_conventions("The $q_i$ are row vectors.").summary()
+    'vectors=row (prose, line 1)'
+    >>> read_conventions("rows: row vectors; then column vectors").summary()
+    'vectors=undecided (prose says row vectors at line 1 and column vectors at line 1)'
+    >>> read_conventions("---\nsymattn:\n  vectors: column\n---\nrow vectors").summary()
+    'vectors=column (front matter, line 3)'
+    """
+    if given and "vectors" in given:
+        return DocumentConventions(Convention(given["vectors"], "--conventions", True))
+    problems: list[tuple[int, str]] = []
+    explicit = _explicit(text, problems)
+    if explicit is not None:
+        return DocumentConventions(explicit, tuple(problems))
+    prose = _first_lines(_prose_lines(text), _ROW_WORDS, _COLUMN_WORDS)
+    setting = _settle(prose, "prose", "row vectors", "column vectors")
+    if setting is None:
+        uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
+        setting = _settle(uses, "formulas", "q k^T", "q^T k")
+    return DocumentConventions(setting or Convention("", "not stated"), tuple(problems))
+
+
+def _explicit(text: str, problems: list[tuple[int, str]]) -> Convention | None:
+    found: Convention | None = None
+    front = _FRONT.match(text)
+    if front is not None:
+        inside = False
+        for k, line in enumerate(front.group(1).splitlines(), start=2):
+            if re.match(r"symattn\s*:\s*$", line):
+                inside = True
+                continue
+            if inside and line[:1] in (" ", "\t") and line.strip():
+                try:
+                    got = parse_settings(line.strip(), f"front matter, line {k}")
+                except ConventionError as e:
+                    problems.append((k, str(e)))
+                    continue
+                if "vectors" in got:
+                    found = Convention(got["vectors"], f"front matter, line {k}", True)
+            elif line.strip():
+                inside = False
+    for m in _TEX_COMMENT.finditer(text):
+        k = text.count("\n", 0, m.start()) + 1
+        try:
+            got = parse_settings(m.group(1), f"line {k}")
+        except ConventionError as e:
+            problems.append((k, str(e)))
+            continue
+        if "vectors" in got:
+            found = Convention(got["vectors"], f"comment, line {k}", True)
+    return found
+
+
+def _prose_lines(text: str) -> list[str]:
+    """The lines with their math and LaTeX comments blanked (a cue is a word of the prose)."""
+    text = re.sub(
+        r"\$\$.*?\$\$|\$[^$]*\$", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.DOTALL
+    )
+    return [re.sub(r"(?<!\\)%.*$", "", line) for line in text.splitlines()]
+
+
+def _first_lines(lines: list[str], row: re.Pattern[str], col: re.Pattern[str]) -> tuple[int, int]:
+    first_row = next((k for k, x in enumerate(lines, start=1) if row.search(x)), 0)
+    first_col = next((k for k, x in enumerate(lines, start=1) if col.search(x)), 0)
+    return first_row, first_col
+
+
+def _settle(found: tuple[int, int], where: str, row: str, col: str) -> Convention | None:
+    r, c = found
+    if r and c:
+        return Convention("", f"{where} says {row} at line {r} and {col} at line {c}")
+    if r:
+        return Convention("row", f"{where}, line {r}")
+    if c:
+        return Convention("column", f"{where}, line {c}")
+    return None

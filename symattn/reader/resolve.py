@@ -20,7 +20,7 @@ from symattn.reader import ast
 from symattn.reader.cases import Cases
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
-from symattn.reader.conventions import looks_like_matrix
+from symattn.reader.conventions import DocumentConventions, looks_like_matrix
 from symattn.reader.definitions import define, head_symbol, row_definition, sequence_definition
 from symattn.reader.index_claims import condition, index_equation
 from symattn.reader.notes import blank_notes
@@ -70,9 +70,12 @@ class Resolver:
     """
 
     def __init__(
-        self, sections: Sequence[int] = (), assume: dict[str, sympy.Expr] | None = None
+        self,
+        sections: Sequence[int] = (),
+        assume: dict[str, sympy.Expr] | None = None,
+        conventions: DocumentConventions | None = None,
     ) -> None:
-        self.scope = Scope(sections, assume)
+        self.scope = Scope(sections, assume, conventions)
         self.cases = Cases()
         self.terms = Terms(self.scope)
         # the scope's own tables (never rebound): what a `Terms` given the resolver reads
@@ -201,6 +204,23 @@ class Resolver:
     def _resolve_claim(
         self, span: MathSpan, c: ast.Claim, display: bool = False
     ) -> list[ResolvedClaim]:
+        """The claims of one formula; a shape error that rests on a vector whose row or column
+        the document never settled is `undecided (convention)`, not an error."""
+        self.scope.consulted.clear()
+        self.scope.reading = None
+        out = self._claims(span, c, display)
+        return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _unsettled_error(self, claim: ResolvedClaim) -> ResolvedClaim:
+        if not self.scope.consulted:
+            return claim
+        return dataclasses.replace(
+            claim,
+            status="unknown",
+            message=_convention_message(self.scope, f"read with them as columns: {claim.message}"),
+        )
+
+    def _claims(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         scope, terms = self.scope, self.terms
         open_case = self.cases.take_open()
         if not c.steps:
@@ -309,6 +329,8 @@ class Resolver:
 
         scope, terms = self.scope, self.terms
 
+        generic = []
+
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
                 return stack_claim(scope, terms, span, left, step.rhs, start, end)
@@ -316,24 +338,61 @@ class Resolver:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
+            scope.consulted.clear()
+            generic.append(True)
             lhs, rhs = terms.term(left), terms.term(step.rhs)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
-            lhs, rhs = as_comparable(lhs, rhs)
-            if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
-                m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
-                assert isinstance(m, MatExpr)
-                kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
-                raise Problem(
-                    "shape_error",
-                    f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
-                    f"{orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
-                    "a scalar stands only for a 1 × 1 matrix",
-                    None,
-                )
-            return pending(scope, span, start, end, ((lhs, rhs),))
+            return pending(scope, span, start, end, (_comparable(lhs, rhs),))
 
-        return self._guard(span, start, end, run)
+        def both_ways() -> ResolvedClaim:
+            claim = self._guard(span, start, end, run)
+            if not (generic and scope.consulted) or claim.status not in ("pending", "shape_error"):
+                return claim
+            return self._read_both_ways(span, left, step.rhs, claim, start, end)
+
+        return both_ways()
+
+    def _read_both_ways(
+        self,
+        span: MathSpan,
+        left: ast.Node,
+        right: ast.Node,
+        as_columns: ResolvedClaim,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        """A claim about vectors in R^{d} when the document never says whether they are rows
+        or columns: read it both ways. Typing in only one reading, it depends on the
+        convention (undecided); typing in both, the kernel decides both readings and a verdict
+        stands only when they agree (`ResolvedClaim.split`); typing in neither, it is a shape
+        error whatever the convention."""
+        scope, terms = self.scope, self.terms
+        scope.reading = "row"
+        try:
+            as_rows = self._guard(
+                span,
+                start,
+                end,
+                lambda: pending(
+                    scope, span, start, end, (_comparable(terms.term(left), terms.term(right)),)
+                ),
+            )
+        finally:
+            scope.reading = None
+        ok = [c.status == "pending" for c in (as_columns, as_rows)]
+        if ok == [False, False] and as_rows.status == "shape_error":
+            scope.consulted.clear()  # ill-typed either way: the shape error stands
+            return as_columns
+        if ok == [False, False]:
+            msg = _convention_message(scope, f"as columns: {as_columns.message}")
+            return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
+        if ok == [True, True]:
+            pairs = as_columns.pairs + as_rows.pairs
+            return dataclasses.replace(as_columns, pairs=pairs, split=len(as_columns.pairs))
+        good, bad = ("columns", as_rows) if ok[0] else ("rows", as_columns)
+        msg = _convention_message(scope, f"it typechecks only with them as {good} ({bad.message})")
+        return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
 
     def _not_equal(
         self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int
@@ -383,6 +442,33 @@ _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+def _comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
+    """Both sides as one kind (a 1 × 1 matrix is a scalar); a matrix and a scalar clash."""
+    lhs, rhs = as_comparable(lhs, rhs)
+    if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+        m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
+        assert isinstance(m, MatExpr)
+        kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
+        raise Problem(
+            "shape_error",
+            f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
+            f"{orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
+            "a scalar stands only for a 1 × 1 matrix",
+            None,
+        )
+    return lhs, rhs
+
+
+def _convention_message(scope: Scope, detail: str) -> str:
+    names = ", ".join(sorted(scope.consulted))
+    return (
+        f"undecided (convention): {names} are declared in R^{{d}} and the document does not "
+        f"settle whether its vectors are rows or columns (vectors: "
+        f"{scope.conventions.vectors.source}); {detail}; set it in front matter "
+        "(symattn: vectors: row) or with --conventions vectors=row|column"
+    )
 
 
 def _moment(node: ast.Node) -> bool:

@@ -1,0 +1,87 @@
+"""A document's conventions (reader/conventions.py): front matter, LaTeX comments, prose and
+formula cues, the `--conventions` settings; cues that disagree leave the convention undecided."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.reader.conventions import ConventionError, parse_settings, read_conventions
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "source"),
+    [
+        ("---\nsymattn:\n  vectors: row\n---\n# T\n", "row", "front matter, line 3"),
+        ("---\ntitle: x\nsymattn:\n  vectors: column\n---\n", "column", "front matter, line 4"),
+        ("% symattn: vectors=row\n\\section{A}\n", "row", "comment, line 1"),
+        ("The vectors $q_i$ are row vectors.\n", "row", "prose, line 1"),
+        ("x\nWe use column-vectors throughout.\n", "column", "prose, line 2"),
+        ("这里 $q_i$ 是行向量。\n", "row", "prose, line 1"),
+        ("这里 $q_i$ 是列向量。\n", "column", "prose, line 1"),
+        ("$$a = \\mathbf q^\\top\\mathbf k$$\n", "column", "formulas, line 1"),
+        ("$$a = \\mathbf q_i \\mathbf k_j^\\top$$\n", "row", "formulas, line 1"),
+    ],
+)
+def test_a_convention_is_read_with_where_it_comes_from(text, value, source):
+    got = read_conventions(text).vectors
+    assert (got.value, got.source) == (value, source)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",  # nothing said
+        "The rows of $Q$ are the queries.\n",  # no cue word
+        "---\ntitle: rows\n---\n",  # front matter without a symattn block
+        "$\\text{row vectors}$ only inside math\n",
+    ],
+)
+def test_no_cue_leaves_the_convention_unstated(text):
+    got = read_conventions(text)
+    assert got.vectors.value == "" and got.summary() == ""
+
+
+def test_cues_that_disagree_leave_it_undecided():
+    got = read_conventions("Here row vectors.\n\nThere column vectors.\n").vectors
+    assert got.value == "" and "line 1" in got.source and "line 3" in got.source
+    mixed = read_conventions(
+        "$\\mathbf q^\\top\\mathbf k$ and $\\mathbf q\\mathbf k^\\top$"
+    ).vectors
+    assert mixed.value == "" and mixed.source.startswith("formulas says")
+
+
+def test_explicit_settings_win_over_cues():
+    text = "% symattn: vectors=column\nThe queries are row vectors.\n"
+    assert read_conventions(text).vectors.value == "column"
+    assert read_conventions(text).vectors.explicit
+    got = read_conventions(text, {"vectors": "row"}).vectors
+    assert (got.value, got.source, got.explicit) == ("row", "--conventions", True)
+    prose = read_conventions("Rows are row vectors; $\\mathbf q^\\top\\mathbf k$\n").vectors
+    assert (prose.value, prose.explicit) == ("row", False)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("vector=row", r"unknown convention 'vector' \(known: vectors\)"),
+        ("vectors=rows", r"vectors must be row or column, not 'rows'"),
+        ("vectors", r"expected NAME=VALUE, got 'vectors'"),
+    ],
+)
+def test_bad_settings_are_named(spec, message):
+    with pytest.raises(ConventionError, match=r"^--conventions: " + message):
+        parse_settings(spec)
+
+
+def test_good_settings_parse():
+    assert parse_settings("vectors=column") == {"vectors": "column"}
+    assert parse_settings(" vectors : row ,") == {"vectors": "row"}
+    assert parse_settings("") == {}
+
+
+def test_a_bad_front_matter_setting_is_a_problem_at_its_line():
+    got = read_conventions("---\nsymattn:\n  vectors: sideways\n---\n")
+    assert got.vectors.value == ""
+    assert got.problems == (
+        (3, "front matter, line 3: vectors must be row or column, not 'sideways'"),
+    )
