@@ -18,7 +18,7 @@ from symattn.kernel.errors import Position
 from symattn.reader.conventions import read_conventions
 from symattn.reader.declarations import parse_dims
 from symattn.reader.resolve import Resolver, attach_conditions, section_lines
-from symattn.reader.scanner import MathSpan, scan
+from symattn.reader.scanner import MathSpan, ScanProblem, scan
 
 
 def check_text(
@@ -57,11 +57,11 @@ def resolve_text(
         _scan_problem(msg, Position(k, 1, 0), filename, lines, "bad convention")
         for k, msg in found.problems
     ]
-    for item in scan(text, filename):
-        if isinstance(item, MathSpan):
-            out.extend(resolver.resolve_span(item))
-        else:
+    for item in resolver.resolve_items(scan(text, filename), text):
+        if isinstance(item, ScanProblem):
             out.append(_scan_problem(item.message, item.position, filename, lines))
+        else:
+            out.append(item)
     return attach_conditions(out, text)
 
 

@@ -49,6 +49,13 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
         message = message or "shapes agree"
     elif status == "pending":
         status, message, witnesses, cex = _kernel(claim)
+        premise = getattr(claim, "premise", "")
+        if premise and status == "false":
+            status, witnesses, cex = "unknown", (), None
+            message = (
+                f"undecided: false as written, but the text supposes '{premise}' before it, "
+                "which the checker cannot use"
+            )
     if claim.context and message.startswith("proved for all sizes"):
         message = message.replace("proved for all sizes", "proved", 1)
     if claim.context and not message.startswith("worked example"):

@@ -44,6 +44,8 @@ class ResolvedClaim:
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
     columns, as rows) where the document never settles which; a verdict needs both to agree.
+    `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
+    a `false` is then undecided (the claim may hold only under it).
     """
 
     span: MathSpan
@@ -63,6 +65,7 @@ class ResolvedClaim:
     sign: tuple[MatExpr, bool] | None = None
     negated: bool = False
     split: int = 0
+    premise: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

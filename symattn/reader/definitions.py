@@ -40,7 +40,7 @@ def define(
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
     here = current is not None and current.definition is not None and scope.local(current)
-    if current is not None and here:
+    if current is not None and here and not scope.redefining:
         lhs = terms.named(name, head, current)
         return pending(scope, span, start, end, ((lhs, rhs),))
     label = f"{name}^({head})" if family else name
@@ -59,6 +59,11 @@ def define(
     new.definition = _rename_head(rhs, head) if family else rhs
     table = scope.top().families if family else scope.top().names
     table[name] = new
+    if current is not None and here:  # `let Q = XW_Q'` after `Q = XW_Q` in this section
+        assert current.definition is not None
+        was = f"was {plain(scope.bind(current.definition))}, line {current.line}"
+        msg = f"redefines {label} = {plain(rhs)} ({was}); later claims use the new one"
+        return new_claim(span, start, end, "declared", msg)
     if current is not None and same_shape(scope.bind_shape(current.shape), shape):
         msg = f"definition of {label}: both sides are {shape_str(shape)}"
         return new_claim(span, start, end, "proved", msg)

@@ -14,7 +14,7 @@ import sympy
 
 from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.cases import Cases
@@ -105,6 +105,114 @@ class Resolver:
     def known_names(self) -> list[str]:
         return self.scope.known_names()
 
+    # ---- a document: spans in order, with the prose around them ----------------------------
+
+    def resolve_items(self, items: Sequence[object], text: str) -> list[object]:
+        """Every span of a document (other items pass through), reading the words around each:
+        a size relation after *when* / *if* (`... $$ when $Hd_v=d$`) is a premise of the
+        formula before it only; one after *suppose* / *assume* (假设, 若) holds to the end of
+        the section; an identity there is a hypothesis used as a substitution (`\\mathbf k_i =
+        \\mathbf v_i`: K becomes V) in the claims of its section; `let` / *now let* /
+        *redefine* before a name defined in this section redefines it."""
+        items = list(items)
+        out: list[object] = []
+        prev: MathSpan | None = None
+        k = 0
+        while k < len(items):
+            item = items[k]
+            k += 1
+            if not isinstance(item, MathSpan):
+                out.append(item)
+                continue
+            before = _words_before(text, prev, item)
+            nxt = items[k] if k < len(items) else None
+            if isinstance(nxt, MathSpan) and _WHEN.match(_words_between(text, item, nxt)):
+                premise = self._premise_after(item, nxt)
+                if premise is not None:
+                    out.extend(premise[0])
+                    out.extend(premise[1])
+                    prev = nxt
+                    k += 1
+                    continue
+            out.extend(self._with_cues(item, before))
+            prev = item
+        return out
+
+    def _with_cues(self, span: MathSpan, before: str) -> list[ResolvedClaim]:
+        scope = self.scope
+        scope.redefining = bool(_REDEFINE.search(before))
+        hypothesis = _SUPPOSE.search(before)
+        try:
+            claims = self.resolve_span(span)
+        finally:
+            scope.redefining = False
+        if hypothesis is None:
+            return claims
+        return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+
+    def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
+        """What a hypothesis does for the claims after it, in its section: a relation between
+        sizes holds until the section ends; `K = V` (also `k_i = v_i`, `K_{ij} = V_{ij}`) is a
+        substitution; any other identity is noted so that a claim about its names is never
+        called false (it might hold only under it)."""
+        scope = self.scope
+        if claim.status == "declared" and "assumed from here on" in claim.message:
+            for sym in list(scope.document.relations):
+                if scope.relation_section.get(sym) == scope.section:
+                    scope.hypothesis_relations.setdefault(sym, scope.section)
+            msg = claim.message.replace(
+                "assumed from here on", f"a hypothesis (after '{word}'), until the section ends"
+            )
+            return dataclasses.replace(claim, message=msg)
+        if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
+            return claim
+        lhs, rhs = claim.pairs[0]
+        sub = _substitution(lhs, rhs)
+        if sub is not None:
+            scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
+        else:
+            names = {x for t in (lhs, rhs) for x in walk(t) if isinstance(x, MatSym)}
+            scope.unused.append((frozenset(names), scope.section, claim.source))
+        return claim
+
+    def _premise_after(
+        self, span: MathSpan, nxt: MathSpan
+    ) -> tuple[list[ResolvedClaim], list[ResolvedClaim]] | None:
+        """`$$claim$$ when $Hd_v = d$`: the relation holds for that claim only. None when the
+        second formula is not only relations between sizes (then nothing special)."""
+        scope = self.scope
+        saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
+        saved_sections = dict(scope.relation_section)
+        depth = len(scope.layers)
+        premise = self.resolve_span(nxt)
+        if not premise or not all(
+            c.status == "declared" and c.message.startswith("relation between sizes")
+            for c in premise
+        ):
+            self._restore(saved, saved_sections, depth)
+            scope.enter(nxt.start.line)
+            return None
+        claims = self.resolve_span(span)
+        self._restore(saved, saved_sections, depth)
+        note = "a premise of the formula before it only"
+        premise = [
+            dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
+            for c in premise
+        ]
+        return claims, premise
+
+    def _restore(
+        self,
+        saved: list[tuple[dict[sympy.Symbol, sympy.Integer], dict[sympy.Symbol, sympy.Expr]]],
+        sections: dict[sympy.Symbol, int],
+        depth: int,
+    ) -> None:
+        scope = self.scope
+        del scope.layers[depth:]
+        for layer, (b, r) in zip(scope.layers, saved, strict=False):
+            layer.bindings, layer.relations = b, r
+        scope.relation_section = sections
+
     # ---- spans and claims ------------------------------------------------------------------
 
     def resolve_span(self, span: MathSpan) -> list[ResolvedClaim]:
@@ -141,6 +249,7 @@ class Resolver:
         as its context."""
         out = []
         for claim in claims:
+            claim = self._under_hypotheses(claim)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
@@ -149,6 +258,32 @@ class Resolver:
                 claim = dataclasses.replace(claim, context=f"worked example: {text}")
             out.append(claim)
         return out
+
+    def _under_hypotheses(self, claim: ResolvedClaim) -> ResolvedClaim:
+        """A claim in the section of a hypothesis: `K = V` substituted in its sides and in the
+        definitions it reaches (proving the claim about V proves it under K = V); the names of
+        a hypothesis the checker cannot use make a `false` undecided (`ResolvedClaim.premise`)."""
+        scope = self.scope
+        if claim.status != "pending":
+            return claim
+        here = scope.section
+        sub = {old: new for old, new, sec, _ in scope.substitutions if sec == here}
+        used = "; ".join(src for _, _, sec, src in scope.substitutions if sec == here)
+        if sub:
+            try:
+                with assume(**scope.assumptions):
+                    pairs = tuple((a.xreplace(sub), b.xreplace(sub)) for a, b in claim.pairs)
+                    defs = {k: v.xreplace(sub) for k, v in claim.defs.items() if k not in sub}
+            except SymattnError:  # the substitution does not typecheck here: not used
+                return dataclasses.replace(claim, premise=used)
+            claim = dataclasses.replace(claim, pairs=pairs, defs=defs, context=f"given {used}")
+        mentioned = {
+            x for a, b in claim.pairs for t in (a, b) for x in walk(t) if isinstance(x, MatSym)
+        }
+        for names, sec, src in scope.unused:
+            if sec == here and names & mentioned:
+                return dataclasses.replace(claim, premise=src)
+        return claim
 
     def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:
         """An alignment the checker cannot read as a whole, read row by row: a row it cannot
@@ -444,6 +579,53 @@ _CONTINUES = re.compile(
 )
 
 
+_WHEN = re.compile(
+    r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
+    re.IGNORECASE,
+)
+_SUPPOSE = re.compile(
+    r"(?:\bsuppose|\bassume|\bassuming|\bif|\bwhenever|假设|若|如果)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+_REDEFINE = re.compile(
+    r"(?:\blet|\bredefine|\binstead|\bnow\s+take|\bnow\s+set|令|设|重新定义)\s*$", re.IGNORECASE
+)
+_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
+
+
+def _words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
+    """The prose on the span's line before it (after the formula before it, if any)."""
+    if not text:
+        return ""
+    start = prev.start.offset + len(prev.body) if prev is not None else 0
+    line_start = text.rfind("\n", 0, span.start.offset) + 1
+    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+
+
+def _words_between(text: str, a: MathSpan, b: MathSpan) -> str:
+    return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
+
+
+def _substitution(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym] | None:
+    """`K = V`, `k_i = v_i` (rows, i free), `K_{ij} = V_{ij}`: the matrix K equals V."""
+    a, b = _whole(lhs), _whole(rhs)
+    if a is None or b is None or a[0] == b[0] or a[1] != b[1]:
+        return None
+    return a[0], b[0]
+
+
+def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
+    if isinstance(x, MatSym):
+        return x, ()
+    if isinstance(x, Transpose) and isinstance(x.args[0], Row):
+        x = x.args[0]
+    if isinstance(x, Row | Entry) and isinstance(x.args[0], MatSym):
+        idx = tuple(x.args[1:])
+        if all(isinstance(i, sympy.Symbol) for i in idx) and len(set(idx)) == len(idx):
+            return x.args[0], idx
+    return None
+
+
 def _comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
     """Both sides as one kind (a 1 × 1 matrix is a scalar); a matrix and a scalar clash."""
     lhs, rhs = as_comparable(lhs, rhs)
@@ -551,10 +733,5 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
     """
 
     resolver = Resolver(section_lines(text))
-    out: list[ResolvedClaim | object] = []
-    for item in scan(text, filename):
-        if isinstance(item, MathSpan):
-            out.extend(resolver.resolve_span(item))
-        else:
-            out.append(item)
+    out: list[ResolvedClaim | object] = list(resolver.resolve_items(scan(text, filename), text))
     return attach_conditions(out, text)

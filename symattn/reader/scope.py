@@ -90,6 +90,11 @@ class Scope:
         # (`None`: as columns, the literal reading of R^d), and which ones a claim consulted
         self.reading: str | None = None
         self.consulted: set[str] = set()
+        # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
+        self.redefining = False
+        self.hypothesis_relations: dict[sympy.Symbol, int] = {}
+        self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
+        self.unused: list[tuple[frozenset[MatSym], int, str]] = []
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -146,6 +151,9 @@ class Scope:
         if section != self.section:
             self.section = section
             self.close_example()
+            for sym in [x for x, sec in self.hypothesis_relations.items() if sec != section]:
+                self.document.relations.pop(sym, None)  # a hypothesis ends with its section
+                del self.hypothesis_relations[sym]
 
     def close_example(self) -> None:
         while self.layers[-1].kind == "example":

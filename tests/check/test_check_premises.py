@@ -1,0 +1,101 @@
+"""Issue 12, context: a condition qualifies only the claim it follows; a size relation after
+"when" qualifies only its claim; hypotheses (suppose / assume / 假设) are premises of the claims
+of their section (relations, substitutions) and never make a claim false; a redefinition
+updates what follows. Each rule with a true and a false variant."""
+
+from __future__ import annotations
+
+from symattn.check import check_text
+
+MASKED = "# A\n\n$$A=\\operatorname{softmax}(\\operatorname{mask}(QK^T/\\sqrt{d_k}))$$\n\n"
+
+
+def results(text: str):
+    return [r for r in check_text(text, "p.md") if r.kind != "not-a-claim"]
+
+
+def test_a_condition_after_a_claim_does_not_leak_to_later_claims():
+    rs = results(MASKED + "$a_{ij}=0$ for $j>i$.\n\n$$a_{ij}=0$$\n")
+    assert [r.kind for r in rs] == ["verified", "verified", "declaration", "false"]
+
+
+CONCAT = "$$X+\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})$$"
+
+
+def test_when_qualifies_only_the_claim_before_it():
+    rs = results(f"# B\n\n{CONCAT} when $Hd_v=d$.\n\n{CONCAT}\n")
+    assert [r.kind for r in rs] == ["declaration", "shape-error"]
+    assert "a premise of the formula before it only" in rs[0].message
+    assert rs[1].line == 5
+
+
+def test_without_when_the_display_is_a_shape_error():
+    rs = results(f"# B\n\n{CONCAT}\n")
+    assert [r.kind for r in rs] == ["shape-error"]
+
+
+def test_a_relation_stated_plainly_still_holds_from_there_on():
+    rs = results(f"# B\n\nWe take $Hd_v=d$.\n\n{CONCAT}\n")
+    assert [r.kind for r in rs] == ["declaration"]
+
+
+SUPPOSE = "# C\n\n{cue} $d_k = d_v$.\n\n$$Q + V = {rhs}$$\n"
+
+
+def test_a_supposed_size_relation_holds_in_its_section():
+    rs = results(SUPPOSE.format(cue="Suppose", rhs="V + Q"))
+    assert [r.kind for r in rs] == ["declaration", "verified"]
+    assert "until the section ends" in rs[0].message
+    wrong = results(SUPPOSE.format(cue="Suppose", rhs="V + V"))
+    assert [r.kind for r in wrong] == ["declaration", "false"]
+
+
+def test_a_supposed_relation_ends_with_its_section():
+    text = "# C\n\nAssume $d_k = d_v$.\n\n$$Q + V = V + Q$$\n\n# D\n\n$$Q + V = V + Q$$\n"
+    rs = results(text)
+    assert [r.kind for r in rs] == ["declaration", "verified", "shape-error"]
+
+
+HYP = "# E\n\nLet $d_k=d_v$. {cue} $\\mathbf k_i=\\mathbf v_i$ for all $i$. Then\n\n$${claim}$$\n"
+
+
+def test_a_hypothesis_is_a_substitution_in_later_claims():
+    for cue in ("Suppose", "Assume that", "假设"):
+        rs = results(HYP.format(cue=cue, claim="(QK^T)_{ij} = q_i\\cdot v_j"))
+        assert [r.kind for r in rs][-1] == "verified", (cue, rs[-1].message)
+        assert "given \\mathbf k_i=\\mathbf v_i" in rs[-1].message
+
+
+def test_a_wrong_claim_under_a_hypothesis_is_still_false():
+    rs = results(HYP.format(cue="Suppose", claim="(QK^T)_{ij} = q_j\\cdot v_i"))
+    assert rs[-1].kind == "false"
+
+
+def test_without_the_hypothesis_the_claim_is_false():
+    text = "# E\n\nLet $d_k=d_v$.\n\n$$(QK^T)_{ij} = q_i\\cdot v_j$$\n"
+    assert results(text)[-1].kind == "false"
+
+
+def test_a_hypothesis_the_checker_cannot_use_makes_false_undecided():
+    text = "# F\n\nSuppose $QK^T = VV^T$. Then\n\n$$QK^TX = VV^TX$$\n"
+    r = results(text)[-1]
+    assert r.kind == "undecided" and "supposes 'QK^T = VV^T'" in r.message
+    true = "# F\n\nSuppose $QK^T = VV^T$. Then\n\n$$QK^TX = Q(K^TX)$$\n"
+    assert results(true)[-1].kind == "verified"
+
+
+def test_a_redefinition_updates_later_claims():
+    text = (
+        "# G\n\n$Q = XW_Q$ and $W'\\in\\mathbb R^{d\\times d_k}$.\n\n"
+        "Now let $Q = XW'$.\n\n$$(QK^T)_{ij} = (XW'K^T)_{ij}$$\n"
+    )
+    rs = results(text)
+    assert "redefines Q = XW'" in rs[2].message and rs[2].kind == "declaration"
+    assert rs[-1].kind == "verified", rs[-1].message
+    wrong = text.replace("(XW'K^T)_{ij}$$", "(XW_QK^T)_{ij}$$")
+    assert results(wrong)[-1].kind == "false"
+
+
+def test_without_let_a_second_definition_is_an_identity_to_prove():
+    text = "# G\n\n$Q = XW_Q$ and $W'\\in\\mathbb R^{d\\times d_k}$.\n\n$$Q = XW'$$\n"
+    assert results(text)[-1].kind == "false"
