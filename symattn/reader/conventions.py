@@ -63,8 +63,10 @@ def looks_like_matrix(name: str) -> bool:
 
 # ---- a document's own conventions -------------------------------------------------------------
 
-#: The conventions a document (or `--conventions`) may set, with the values each may take.
-SETTINGS: dict[str, tuple[str, ...]] = {"vectors": ("row", "column")}
+#: The conventions a document (or `--conventions`) may set, with the values each may take
+#: (`matrices` takes capital letters, `matrices=H` or `matrices=H+M`: letters that are matrices
+#: there, where the chapter has a size, `H` heads).
+SETTINGS: dict[str, tuple[str, ...]] = {"vectors": ("row", "column"), "matrices": ()}
 
 
 class ConventionError(SymattnError):
@@ -92,18 +94,29 @@ class DocumentConventions:
 
     vectors: Convention = Convention("", "not stated")
     problems: tuple[tuple[int, str], ...] = ()
+    matrices: Convention = Convention("", "not stated")
+    unsettled_matrices: tuple[str, ...] = ()
+
+    def matrix_letters(self) -> set[str]:
+        """Letters that are matrices in this document where the chapter has a size (`H`)."""
+        return {x for x in self.matrices.value.split("+") if x}
 
     def summary(self) -> str:
         """`vectors=row (prose, line 7)`, as the summary line shows it; empty when the
         document says nothing (its vectors are then the chapter's rows, or undecided where
         declared in R^{d}, as each such formula says)."""
-        if self.vectors.source == "not stated":
-            return ""
-        return f"vectors={self.vectors.describe()}"
+        parts = [
+            f"{key}={c.describe()}"
+            for key, c in (("vectors", self.vectors), ("matrices", self.matrices))
+            if c.source != "not stated"
+        ]
+        return ", ".join(parts)
 
     def to_json(self) -> dict[str, dict[str, object]]:
-        v = self.vectors
-        return {"vectors": {"value": v.value or None, "source": v.source, "explicit": v.explicit}}
+        return {
+            key: {"value": c.value or None, "source": c.source, "explicit": c.explicit}
+            for key, c in (("vectors", self.vectors), ("matrices", self.matrices))
+        }
 
 
 def parse_settings(spec: str, where: str = "--conventions") -> dict[str, str]:
@@ -129,6 +142,14 @@ def parse_settings(spec: str, where: str = "--conventions") -> dict[str, str]:
         if key not in SETTINGS:
             known = ", ".join(SETTINGS)
             raise ConventionError(f"{where}: unknown convention '{key}' (known: {known})")
+        if key == "matrices":
+            letters = [x.strip() for x in re.split(r"[+ ]", value) if x.strip()]
+            if not all(re.fullmatch(r"[A-Z]", x) for x in letters):
+                raise ConventionError(
+                    f"{where}: matrices must be capital letters joined by + (H+M), not '{value}'"
+                )
+            out[key] = "+".join(letters)
+            continue
         if value not in SETTINGS[key]:
             allowed = " or ".join(SETTINGS[key])
             raise ConventionError(f"{where}: {key} must be {allowed}, not '{value}'")
@@ -165,22 +186,59 @@ def read_conventions(text: str, given: dict[str, str] | None = None) -> Document
     >>> read_conventions("---\nsymattn:\n  vectors: column\n---\nrow vectors").summary()
     'vectors=column (front matter, line 3)'
     """
-    if given and "vectors" in given:
-        return DocumentConventions(Convention(given["vectors"], "--conventions", True))
+    given = given or {}
     problems: list[tuple[int, str]] = []
-    explicit = _explicit(text, problems)
-    if explicit is not None:
-        return DocumentConventions(explicit, tuple(problems))
-    prose = _first_lines(_prose_lines(text), _ROW_WORDS, _COLUMN_WORDS)
-    setting = _settle(prose, "prose", "row vectors", "column vectors")
-    if setting is None:
-        uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
-        setting = _settle(uses, "formulas", "q k^T", "q^T k")
-    return DocumentConventions(setting or Convention("", "not stated"), tuple(problems))
+    written = _explicit(text, problems)
+    matrices, unsettled = _matrices(text, given, written)
+    if "vectors" in given:
+        vectors = Convention(given["vectors"], "--conventions", True)
+    elif "vectors" in written:
+        vectors = written["vectors"]
+    else:
+        prose = _first_lines(_prose_lines(text), _ROW_WORDS, _COLUMN_WORDS)
+        setting = _settle(prose, "prose", "row vectors", "column vectors")
+        if setting is None:
+            uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
+            setting = _settle(uses, "formulas", "q k^T", "q^T k")
+        vectors = setting or Convention("", "not stated")
+    return DocumentConventions(vectors, tuple(problems), matrices, unsettled)
 
 
-def _explicit(text: str, problems: list[tuple[int, str]]) -> Convention | None:
-    found: Convention | None = None
+#: `H \in \mathbb R^{n\times d}`: the chapter's head count declared as a matrix.
+_H_MATRIX = re.compile(
+    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z]))H\}?\s*\\in\s*"
+    r"\\mathbb\s*\{?R\}?\s*\^\s*\{[^{}]*\\times"
+)
+#: `H = 8`, `\times H`, `Hd_v`, `d/H`, `\frac{d}{H}`, `Z^{(H)}`, `1, \ldots, H`: H as a size.
+_H_SIZE = re.compile(
+    r"(?<![\\A-Za-z])H\s*=\s*\d|\\times\s*H(?![A-Za-z_])|(?<![\\A-Za-z])H\s*(?:\\cdot\s*)?d_"
+    r"|/\s*H(?![A-Za-z_])|\\frac\s*\{[^{}]*\}\s*\{H\}|\(H\)|\\ldots\s*,\s*H(?![A-Za-z_])"
+)
+
+
+def _matrices(
+    text: str, given: dict[str, str], written: dict[str, Convention]
+) -> tuple[Convention, tuple[str, ...]]:
+    """Which letters are matrices where the chapter has a size: the user's word, else `H`
+    declared in R^{a × b} and never used as a size (both: undecided, so the declaration is)."""
+    if "matrices" in given:
+        return Convention(given["matrices"], "--conventions", True), ()
+    if "matrices" in written:
+        return written["matrices"], ()
+    decl = _H_MATRIX.search(text)
+    if decl is None:
+        return Convention("", "not stated"), ()
+    line = text.count("\n", 0, decl.start()) + 1
+    size = _H_SIZE.search(text)
+    if size is None:
+        return Convention("H", f"declared, line {line}"), ()
+    other = text.count("\n", 0, size.start()) + 1
+    why = f"H is declared a matrix at line {line} and used as a size at line {other}"
+    return Convention("", why), ("H",)
+
+
+def _explicit(text: str, problems: list[tuple[int, str]]) -> dict[str, Convention]:
+    found: dict[str, Convention] = {}
     front = _FRONT.match(text)
     if front is not None:
         inside = False
@@ -194,8 +252,8 @@ def _explicit(text: str, problems: list[tuple[int, str]]) -> Convention | None:
                 except ConventionError as e:
                     problems.append((k, str(e)))
                     continue
-                if "vectors" in got:
-                    found = Convention(got["vectors"], f"front matter, line {k}", True)
+                for key, value in got.items():
+                    found[key] = Convention(value, f"front matter, line {k}", True)
             elif line.strip():
                 inside = False
     for m in _TEX_COMMENT.finditer(text):
@@ -205,8 +263,8 @@ def _explicit(text: str, problems: list[tuple[int, str]]) -> Convention | None:
         except ConventionError as e:
             problems.append((k, str(e)))
             continue
-        if "vectors" in got:
-            found = Convention(got["vectors"], f"comment, line {k}", True)
+        for key, value in got.items():
+            found[key] = Convention(value, f"comment, line {k}", True)
     return found
 
 

@@ -28,7 +28,13 @@ from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
 from symattn.reader.scope import Name, Scope
 from symattn.reader.shape_claims import declaration
-from symattn.reader.size_claims import assume_relation, bind_dims, size_chain, sizes_only
+from symattn.reader.size_claims import (
+    assume_relation,
+    bind_dims,
+    relations_only,
+    size_chain,
+    sizes_only,
+)
 from symattn.reader.terms import (
     Problem,
     Terms,
@@ -142,12 +148,15 @@ class Resolver:
         scope = self.scope
         scope.redefining = bool(_REDEFINE.search(before))
         hypothesis = _SUPPOSE.search(before)
+        known = set(scope.document.relations)
         try:
             claims = self.resolve_span(span)
         finally:
             scope.redefining = False
         if hypothesis is None:
             return claims
+        for sym in set(scope.document.relations) - known:
+            scope.hypothesis_relations[sym] = scope.section
         return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
 
     def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
@@ -157,9 +166,6 @@ class Resolver:
         called false (it might hold only under it)."""
         scope = self.scope
         if claim.status == "declared" and "assumed from here on" in claim.message:
-            for sym in list(scope.document.relations):
-                if scope.relation_section.get(sym) == scope.section:
-                    scope.hypothesis_relations.setdefault(sym, scope.section)
             msg = claim.message.replace(
                 "assumed from here on", f"a hypothesis (after '{word}'), until the section ends"
             )
@@ -181,17 +187,21 @@ class Resolver:
         """`$$claim$$ when $Hd_v = d$`: the relation holds for that claim only. None when the
         second formula is not only relations between sizes (then nothing special)."""
         scope = self.scope
+        try:
+            formula = parse_formula(blank_notes(nxt.body))
+        except ParseError:
+            return None
+        if not relations_only(scope.dims, list(_claims_of(formula.items))):
+            return None
         saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
         saved_sections = dict(scope.relation_section)
         depth = len(scope.layers)
         premise = self.resolve_span(nxt)
-        if not premise or not all(
+        if not all(
             c.status == "declared" and c.message.startswith("relation between sizes")
             for c in premise
-        ):
-            self._restore(saved, saved_sections, depth)
-            scope.enter(nxt.start.line)
-            return None
+        ):  # a relation that contradicts the sizes in force: reported as it is
+            return self.resolve_span(span), premise
         claims = self.resolve_span(span)
         self._restore(saved, saved_sections, depth)
         note = "a premise of the formula before it only"
@@ -276,10 +286,11 @@ class Resolver:
                     defs = {k: v.xreplace(sub) for k, v in claim.defs.items() if k not in sub}
             except SymattnError:  # the substitution does not typecheck here: not used
                 return dataclasses.replace(claim, premise=used)
+            defined = any(k in claim.defs for k in sub)
             claim = dataclasses.replace(claim, pairs=pairs, defs=defs, context=f"given {used}")
-        mentioned = {
-            x for a, b in claim.pairs for t in (a, b) for x in walk(t) if isinstance(x, MatSym)
-        }
+            if defined:  # K = V and K = XW_K together say more than the substitution: a
+                return dataclasses.replace(claim, premise=used)  # false is not shown
+        mentioned = _reached(claim)
         for names, sec, src in scope.unused:
             if sec == here and names & mentioned:
                 return dataclasses.replace(claim, premise=src)
@@ -343,6 +354,19 @@ class Resolver:
         the document never settled is `undecided (convention)`, not an error."""
         self.scope.consulted.clear()
         self.scope.reading = None
+        letters = self.scope.conventions.unsettled_matrices
+        if (
+            letters
+            and _mentions(c, letters)
+            and not relations_only(self.scope.dims, [c], numbers=True)
+            and not (c.steps and c.steps[0].rel == "in")
+        ):
+            # neither read nor kept: a definition made with `H` as a size could mislead later
+            msg = (
+                f"undecided (convention): {self.scope.conventions.matrices.source}, and this "
+                "formula reads it; say which it is (--conventions matrices=H, or front matter)"
+            )
+            return [new_claim(span, c.start, c.end, "unknown", msg)]
         out = self._claims(span, c, display)
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
 
@@ -559,7 +583,9 @@ class Resolver:
         case = self.cases.begin(scope, span, left, right, start, end)
         if case is not None:
             return case
-        if name is not None and looks_like_matrix(name):
+        if name is not None and (
+            looks_like_matrix(name) or name in scope.conventions.matrix_letters()
+        ):
             return define(scope, terms, span, name, None, right, start, end)
         row_of = row_definition(scope, left, right)
         if row_of is not None:
@@ -604,6 +630,30 @@ def _words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
 
 def _words_between(text: str, a: MathSpan, b: MathSpan) -> str:
     return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
+
+
+def _mentions(c: ast.Claim, letters: Sequence[str]) -> bool:
+    """The letter, alone, anywhere but in a `\\mathbb R^{...}` (where it is a size)."""
+    stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Reals):
+            continue
+        if isinstance(x, ast.Symbol) and x.name in letters and x.sub is None:
+            return True
+        stack.extend(ast.children(x))
+    return False
+
+
+def _reached(claim: ResolvedClaim) -> set[sympy.Basic]:
+    """The matrices a claim mentions, and those its definitions reach."""
+    seen: set[sympy.Basic] = set()
+    frontier = [t for pair in claim.pairs for t in pair]
+    while frontier:
+        found = {x for t in frontier for x in walk(t) if isinstance(x, MatSym) and x not in seen}
+        seen |= found
+        frontier = [claim.defs[x] for x in found if x in claim.defs]
+    return seen
 
 
 def _substitution(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym] | None:

@@ -86,6 +86,8 @@ class Scope:
         self.relation_section: dict[sympy.Symbol, int] = {}
         self.sequences: dict[str, sympy.Expr] = {}
         self.conventions = conventions or DocumentConventions()
+        for letter in self.conventions.matrix_letters():
+            self.dims.pop(letter, None)  # `H` is a matrix in this document, not the head count
         # how vectors whose orientation the document never settled are read for one claim
         # (`None`: as columns, the literal reading of R^d), and which ones a claim consulted
         self.reading: str | None = None

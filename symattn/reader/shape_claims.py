@@ -35,6 +35,12 @@ def declaration(
     if isinstance(subject, ast.HeadSup):
         fam, head = plain_name(subject.operand), head_symbol(subject.head)
     one_dim = isinstance(step.rhs, ast.Reals) and len(step.rhs.shape) == 1
+    if name in scope.conventions.unsettled_matrices and len(shape) == 2 and not one_dim:
+        msg = (
+            f"undecided (convention): {scope.conventions.matrices.source}; say which it is "
+            f"(front matter symattn: matrices: {name}, or --conventions matrices={name})"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     vector = _vector_of(scope, terms, subject)
     if vector is not None and (
         scope.document_matrix(vector[0].upper()) or _fits_row(vector[1], shape)
@@ -42,7 +48,11 @@ def declaration(
         if one_dim:
             return _vector_in_rd(scope, span, subject, vector, shape, start, end)
         return _vector_declaration(scope, span, subject, vector, shape, start, end)
-    if name is not None and (name in scope.lookup_all() or looks_like_matrix(name)):
+    if name is not None and (
+        name in scope.lookup_all()
+        or looks_like_matrix(name)
+        or name in scope.conventions.matrix_letters()
+    ):
         return _declare(scope, span, name, False, shape, subject, start, end)
     if fam is not None and head is not None:
         return _declare(scope, span, fam, True, shape, subject, start, end)

@@ -107,7 +107,10 @@ def test_summary_line_and_json_show_the_convention(tmp_path, capsys):
     assert out.rstrip().endswith("; conventions: vectors=column (--conventions)")
     assert main(["check", str(f), "--format", "json"]) == 0
     got = json.loads(capsys.readouterr().out)["files"][0]["conventions"]
-    assert got == {"vectors": {"value": "row", "source": "prose, line 2", "explicit": False}}
+    assert got == {
+        "vectors": {"value": "row", "source": "prose, line 2", "explicit": False},
+        "matrices": {"value": None, "source": "not stated", "explicit": False},
+    }
 
 
 def test_no_convention_no_summary_suffix(tmp_path, capsys):
@@ -136,3 +139,46 @@ def test_the_formulas_themselves_are_a_cue():
     assert r.kind == "verified", r.message
     col = last(doc(rhs="\\mathbf q_i^\\top\\mathbf k_j"))  # an inner product only of columns
     assert col.kind == "verified", col.message
+
+
+# ---- which letters are matrices: `H` for hidden states, where the chapter has heads ---------
+
+HIDDEN = (
+    "Let $\\mathbf H\\in\\mathbb R^{n\\times d}$ be the hidden states and "
+    "$\\mathbf Q = \\mathbf H\\mathbf W_Q$.\n\n"
+    "$$(\\mathbf Q\\mathbf K^\\top)_{ij} = {rhs}$$\n"
+)
+
+
+def hidden(rhs: str = "(\\mathbf H\\mathbf W_Q\\mathbf K^\\top)_{ij}") -> str:
+    return HIDDEN.replace("{rhs}", rhs)
+
+
+def test_h_declared_as_a_matrix_is_a_matrix():
+    rs = check_text(hidden(), "h.md")
+    assert [r.kind for r in rs] == ["declaration", "verified", "verified"], [r.message for r in rs]
+    assert "n × d_k" in rs[1].message
+    wrong = check_text(hidden("(\\mathbf H\\mathbf W_K\\mathbf K^\\top)_{ij}"), "h.md")
+    assert wrong[-1].kind == "false"
+
+
+def test_h_as_a_matrix_and_a_size_is_undecided():
+    rs = check_text(hidden() + "\nWith $H = 8$ heads.\n", "h.md")
+    assert [r.kind for r in rs] == ["undecided", "undecided", "undecided", "declaration"]
+    assert "declared a matrix at line 1 and used as a size at line 5" in rs[0].message
+
+
+def test_h_as_a_size_stays_a_size():
+    rs = check_text("$W_O\\in\\mathbb R^{Hd_v\\times d}$ and $H = 8$.\n", "s.md")
+    assert [r.message for r in rs] == ["declares W_O as H*d_v × d", "worked example: H = 8"]
+
+
+def test_matrices_setting_and_summary(tmp_path, capsys):
+    f = tmp_path / "h.md"
+    f.write_text(hidden() + "\nWith $H = 8$ heads.\n", encoding="utf-8")
+    assert main(["check", str(f), "--conventions", "matrices=H"]) == 0
+    out = capsys.readouterr().out
+    assert "matrices=H (--conventions)" in out and "2 verified" in out
+    assert "H is a matrix but the right side is a scalar" in out  # `H = 8` is not a size
+    assert main(["check", str(f), "--conventions", "matrices=h"]) == 2
+    assert "matrices must be capital letters" in capsys.readouterr().err

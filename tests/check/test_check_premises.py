@@ -99,3 +99,42 @@ def test_a_redefinition_updates_later_claims():
 def test_without_let_a_second_definition_is_an_identity_to_prove():
     text = "# G\n\n$Q = XW_Q$ and $W'\\in\\mathbb R^{d\\times d_k}$.\n\n$$Q = XW'$$\n"
     assert results(text)[-1].kind == "false"
+
+
+def test_a_relation_stated_before_a_hypothesis_outlives_the_section():
+    text = (
+        "# C\n\nWe take $d_k = d_v$. Suppose $d = H d_v$.\n\n$$Q + V = V + Q$$\n\n"
+        "# D\n\n$$Q + V = V + Q$$\n\n$$X + \\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})$$\n"
+    )
+    rs = results(text)
+    assert [r.kind for r in rs] == [
+        "declaration",
+        "declaration",
+        "verified",
+        "verified",
+        "shape-error",
+    ]
+
+
+def test_a_substituted_name_with_a_definition_never_makes_false():
+    text = (
+        "# E\n\nLet $d_k=d_v$. $K = XW_K$. Suppose $\\mathbf k_i=\\mathbf v_i$ for all $i$. "
+        "Then\n\n$$(QK^T)_{ij} = {rhs}$$\n"
+    )
+    r = results(text.replace("{rhs}", "q_j\\cdot v_i"))[-1]
+    assert r.kind == "undecided" and "cannot use" in r.message
+    assert results(text.replace("{rhs}", "q_i\\cdot v_j"))[-1].kind == "verified"
+
+
+def test_an_unused_hypothesis_reaches_through_definitions():
+    text = "# F\n\n$B = QK^T$. Suppose $QK^T = VV^T$. Then\n\n$$BX = VV^TX$$\n"
+    assert results(text)[-1].kind == "undecided"
+    other = "# F\n\n$B = QK^T$. Suppose $AS = SA$. Then\n\n$$BX = VV^TX$$\n"
+    assert results(other)[-1].kind == "false"  # the hypothesis is not about B's names
+
+
+def test_when_before_a_definition_reads_it_once():
+    text = "# H\n\n$$(QK^T)_{ij}=q_i\\cdot k_j$$ when $S = QK^T$.\n"
+    rs = results(text)
+    assert rs[0].kind == "verified"
+    assert rs[1].message.startswith(("definition of S", "defines S")), rs[1].message

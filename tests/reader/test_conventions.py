@@ -63,7 +63,7 @@ def test_explicit_settings_win_over_cues():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("vector=row", r"unknown convention 'vector' \(known: vectors\)"),
+        ("vector=row", r"unknown convention 'vector' \(known: vectors, matrices\)"),
         ("vectors=rows", r"vectors must be row or column, not 'rows'"),
         ("vectors", r"expected NAME=VALUE, got 'vectors'"),
     ],
@@ -85,3 +85,30 @@ def test_a_bad_front_matter_setting_is_a_problem_at_its_line():
     assert got.problems == (
         (3, "front matter, line 3: vectors must be row or column, not 'sideways'"),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unsettled"),
+    [
+        ("$\\mathbf H\\in\\mathbb R^{n\\times d}$ hidden states\n", "H", ()),
+        ("$H\\in\\mathbb{R}^{T \\times d}$\n", "H", ()),
+        ("$\\mathbf H\\in\\mathbb R^{n\\times d}$ and $H=8$\n", "", ("H",)),
+        (
+            "$\\mathbf H\\in\\mathbb R^{n\\times d}$, $W_O\\in\\mathbb R^{Hd_v\\times d}$\n",
+            "",
+            ("H",),
+        ),
+        ("$W_O\\in\\mathbb R^{Hd_v\\times d}$ and $H = 8$\n", "", ()),
+        ("$\\mathbf H_t\\in\\mathbb R^{n\\times d}$\n", "", ()),  # H_t is a name of its own
+    ],
+)
+def test_which_letters_are_matrices(text, value, unsettled):
+    got = read_conventions(text)
+    assert (got.matrices.value, got.unsettled_matrices) == (value, unsettled)
+
+
+def test_matrices_setting():
+    assert parse_settings("matrices=H+M") == {"matrices": "H+M"}
+    assert read_conventions("", {"matrices": "H"}).matrix_letters() == {"H"}
+    with pytest.raises(ConventionError, match="matrices must be capital letters"):
+        parse_settings("matrices=hidden")
