@@ -50,7 +50,10 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     elif status == "pending":
         status, message, witnesses, cex = _kernel(claim)
         premise = getattr(claim, "premise", "")
-        if premise and status == "false":
+        if premise and status == "shape_error" and getattr(claim, "supposed", False):
+            status, witnesses, cex = "not_understood", (), None
+            message = f"a supposition ('{premise}') that does not typecheck here: {message}"
+        if premise and status == "false" and not getattr(claim, "hypotheses", ()):
             status, witnesses, cex = "unknown", (), None
             message = (
                 f"undecided: false as written, but the text supposes '{premise}' before it, "

@@ -45,7 +45,8 @@ class ResolvedClaim:
     `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
     columns, as rows) where the document never settles which; a verdict needs both to agree.
     `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
-    a `false` is then undecided (the claim may hold only under it).
+    a `false` is then undecided (the claim may hold only under it). `supposed`: the text
+    supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
     """
 
     span: MathSpan
@@ -66,6 +67,7 @@ class ResolvedClaim:
     negated: bool = False
     split: int = 0
     premise: str = ""
+    supposed: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -195,8 +195,17 @@ def read_conventions(text: str, given: dict[str, str] | None = None) -> Document
     elif "vectors" in written:
         vectors = written["vectors"]
     else:
-        prose = _first_lines(_prose_lines(text), _ROW_WORDS, _COLUMN_WORDS)
-        setting = _settle(prose, "prose", "row vectors", "column vectors")
+        lines = _prose_lines(text)
+        # a cue on the line of a vector's declaration speaks of those vectors; others only
+        # when there is no such cue ("a learned column vector" elsewhere says nothing of q_i)
+        near = [
+            x if _VECTOR_DECL.search(raw) else ""
+            for x, raw in zip(lines, text.splitlines(), strict=False)
+        ]
+        setting = _settle(_first_lines(near, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
+        if setting is None:
+            prose = _first_lines(lines, _ROW_WORDS, _COLUMN_WORDS)
+            setting = _settle(prose, "prose", *_CUES)
         if setting is None:
             uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
             setting = _settle(uses, "formulas", "q k^T", "q^T k")
@@ -209,6 +218,8 @@ _H_MATRIX = re.compile(
     r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z]))H\}?\s*\\in\s*"
     r"\\mathbb\s*\{?R\}?\s*\^\s*\{[^{}]*\\times"
 )
+#: `\mathbf H`: a bold capital is a matrix (a size is never bold).
+_H_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*H\s*\}|H)(?![A-Za-z_])")
 #: `H = 8`, `\times H`, `Hd_v`, `d/H`, `\frac{d}{H}`, `Z^{(H)}`, `1, \ldots, H`: H as a size.
 _H_SIZE = re.compile(
     r"(?<![\\A-Za-z])H\s*=\s*\d|\\times\s*H(?![A-Za-z_])|(?<![\\A-Za-z])H\s*(?:\\cdot\s*)?d_"
@@ -220,21 +231,29 @@ def _matrices(
     text: str, given: dict[str, str], written: dict[str, Convention]
 ) -> tuple[Convention, tuple[str, ...]]:
     """Which letters are matrices where the chapter has a size: the user's word, else `H`
-    declared in R^{a × b} and never used as a size (both: undecided, so the declaration is)."""
+    declared in R^{a × b} or written bold, and never used as a size (both: undecided)."""
     if "matrices" in given:
         return Convention(given["matrices"], "--conventions", True), ()
     if "matrices" in written:
         return written["matrices"], ()
     decl = _H_MATRIX.search(text)
+    how = "declared"
+    if decl is None:
+        decl, how = _H_BOLD.search(text), "written bold"
     if decl is None:
         return Convention("", "not stated"), ()
     line = text.count("\n", 0, decl.start()) + 1
     size = _H_SIZE.search(text)
     if size is None:
-        return Convention("H", f"declared, line {line}"), ()
+        return Convention("H", f"{how}, line {line}"), ()
     other = text.count("\n", 0, size.start()) + 1
-    why = f"H is declared a matrix at line {line} and used as a size at line {other}"
+    why = f"H is {how} as a matrix at line {line} and used as a size at line {other}"
     return Convention("", why), ("H",)
+
+
+_CUES = ("row vectors", "column vectors")
+#: `\\in\\mathbb R^{d}` with one size: a vector declared, whose orientation a cue may tell.
+_VECTOR_DECL = re.compile(r"\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*(?:\{(?:(?!\\times)[^{}])*\}|\\?\w+)")
 
 
 def _explicit(text: str, problems: list[tuple[int, str]]) -> dict[str, Convention]:

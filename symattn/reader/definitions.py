@@ -97,6 +97,35 @@ def row_definition(scope: Scope, left: ast.Node, right: ast.Node) -> str | None:
     return name
 
 
+def row_alias(scope: Scope, left: ast.Node, right: ast.Node) -> ast.Symbol | None:
+    """`\\mathbf k_i = \\mathbf x_i` (`q`, `k`, `v` and the inputs `x`) where the document has
+    no K of its own (only the chapter's convention): the text names its keys after its inputs,
+    so K is defined as X (the matrix node to define it by is returned). With a K of the
+    document's own, or between two of q, k, v (`\\mathbf k_i=\\mathbf v_i` asserts, it does
+    not name), it is an identity to prove, as before."""
+    if not (
+        isinstance(left, ast.Symbol)
+        and isinstance(right, ast.Symbol)
+        and left.font in KEEP_FONTS
+        and right.font in KEEP_FONTS
+        and len(left.name) == 1
+        and len(right.name) == 1
+        and left.name.islower()
+        and right.name == "x"
+        and left.name in "qkv"
+        and isinstance(left.sub, ast.Symbol)
+        and left.sub == right.sub
+        and left.sub.sub is None
+    ):
+        return None
+    own = scope.lookup(left.name.upper())
+    if own is not None and own.origin != "convention":
+        return None
+    if scope.lookup(right.name.upper()) is None:
+        return None
+    return ast.Symbol(right.name.upper(), right.font, None, start=right.start, end=right.end)
+
+
 def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
     r"""`c_i = -\max_j S_{ij}`: a letter with one index that names nothing in scope is
     defined here, a sequence of numbers (one per position); a premise, never checked."""

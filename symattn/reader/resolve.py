@@ -21,7 +21,13 @@ from symattn.reader.cases import Cases
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
 from symattn.reader.conventions import DocumentConventions, looks_like_matrix
-from symattn.reader.definitions import define, head_symbol, row_definition, sequence_definition
+from symattn.reader.definitions import (
+    define,
+    head_symbol,
+    row_alias,
+    row_definition,
+    sequence_definition,
+)
 from symattn.reader.index_claims import condition, index_equation
 from symattn.reader.notes import blank_notes
 from symattn.reader.parse import parse_formula
@@ -140,19 +146,26 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
-            out.extend(self._with_cues(item, before))
+            words = _sentence_hypothesis(text, item)
+            claims = self._with_cues(item, before, bool(_SUPPOSING.match(words)))
+            if words:
+                claims = [_under_words(c, words) for c in claims]
+            out.extend(claims)
             prev = item
         return out
 
-    def _with_cues(self, span: MathSpan, before: str) -> list[ResolvedClaim]:
+    def _with_cues(
+        self, span: MathSpan, before: str, supposing: bool = False
+    ) -> list[ResolvedClaim]:
         scope = self.scope
         scope.redefining = bool(_REDEFINE.search(before))
         hypothesis = _SUPPOSE.search(before)
+        scope.supposing = supposing or hypothesis is not None
         known = set(scope.document.relations)
         try:
             claims = self.resolve_span(span)
         finally:
-            scope.redefining = False
+            scope.redefining = scope.supposing = False
         if hypothesis is None:
             return claims
         for sym in set(scope.document.relations) - known:
@@ -587,6 +600,10 @@ class Resolver:
             looks_like_matrix(name) or name in scope.conventions.matrix_letters()
         ):
             return define(scope, terms, span, name, None, right, start, end)
+        alias = None if scope.supposing else row_alias(scope, left, right)
+        if alias is not None:
+            assert isinstance(left, ast.Symbol)
+            return define(scope, terms, span, left.name.upper(), None, alias, start, end)
         row_of = row_definition(scope, left, right)
         if row_of is not None:
             assert isinstance(right, ast.IndexedGroup)
@@ -614,8 +631,19 @@ _SUPPOSE = re.compile(
     re.IGNORECASE,
 )
 _REDEFINE = re.compile(
-    r"(?:\blet|\bredefine|\binstead|\bnow\s+take|\bnow\s+set|令|设|重新定义)\s*$", re.IGNORECASE
+    r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
 )
+#: A sentence that opens with a condition in words ("If omitting the normalizing term, ...",
+#: "Set $Q = K$ (precisely ...)"): what it supposes may not be a formula the checker can use.
+_SENTENCE_IF = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|when|whenever|ignoring|"
+    r"omitting|without|set|假设|若|如果|忽略)\b",
+    re.IGNORECASE,
+)
+_SUPPOSING = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.!?。！？]\s|\n\s*\n")
 _DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
 
 
@@ -626,6 +654,37 @@ def _words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
     start = prev.start.offset + len(prev.body) if prev is not None else 0
     line_start = text.rfind("\n", 0, span.start.offset) + 1
     return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+
+
+def _under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:
+    """A claim in a sentence that opens with a condition in words: a `false` would be
+    undecided (`premise`); in a sentence that supposes (suppose, assume, 假设), what does not
+    typecheck with the sizes in force is a supposition the checker cannot read, not an error
+    (its sizes may be the chapter's, not the text's)."""
+    supposed = bool(_SUPPOSING.match(words))
+    if claim.status == "pending":
+        return dataclasses.replace(claim, premise=claim.premise or words, supposed=supposed)
+    if claim.status == "shape_error" and supposed:
+        msg = f"a supposition ('{words}') that does not typecheck here: {claim.message}"
+        return dataclasses.replace(claim, status="not_understood", message=msg)
+    return claim
+
+
+def _sentence_hypothesis(text: str, span: MathSpan) -> str:
+    """The sentence a formula sits in (or ends, a display after "... as:"), when it opens
+    with a condition in words: its first words, else empty."""
+    if not text:
+        return ""
+    start = span.start.offset
+    head = text[:start].rstrip(" \t\n$\\[")
+    if head.endswith((":", "：")):
+        start = len(head)  # a display introduced by "... as:" ends that sentence
+    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
+    begin = ends[-1].end() if ends else max(0, start - 2000)
+    sentence = " ".join(_DELIMS.sub(" ", text[begin:start]).split())
+    if not _SENTENCE_IF.match(sentence):
+        return ""
+    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
 
 
 def _words_between(text: str, a: MathSpan, b: MathSpan) -> str:

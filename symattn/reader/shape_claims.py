@@ -7,6 +7,8 @@ and translator; never the resolver, the checker or the CLI.
 
 from __future__ import annotations
 
+import re
+
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
@@ -57,7 +59,7 @@ def declaration(
     if fam is not None and head is not None:
         return _declare(scope, span, fam, True, shape, subject, start, end)
     if name is not None and name not in scope.dims and len(shape) == 2:
-        if one_dim:
+        if one_dim and _LOWER.match(name):
             return _bare_vector(scope, span, name, shape, subject, start, end)
         return _declare(scope, span, name, False, shape, subject, start, end)
     value = terms.term(subject)
@@ -251,6 +253,9 @@ def _vector_declaration(
         f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
         subject,
     )
+
+
+_LOWER = re.compile(r"^(?:\\[a-z]+\{?\s*)?[a-z]")  # `\mathbf{q}`, `q`: a vector's name
 
 
 def _vector_in_rd(

@@ -165,7 +165,7 @@ def test_h_declared_as_a_matrix_is_a_matrix():
 def test_h_as_a_matrix_and_a_size_is_undecided():
     rs = check_text(hidden() + "\nWith $H = 8$ heads.\n", "h.md")
     assert [r.kind for r in rs] == ["undecided", "undecided", "undecided", "declaration"]
-    assert "declared a matrix at line 1 and used as a size at line 5" in rs[0].message
+    assert "declared as a matrix at line 1 and used as a size at line 5" in rs[0].message
 
 
 def test_h_as_a_size_stays_a_size():

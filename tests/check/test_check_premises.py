@@ -138,3 +138,58 @@ def test_when_before_a_definition_reads_it_once():
     rs = results(text)
     assert rs[0].kind == "verified"
     assert rs[1].message.startswith(("definition of S", "defines S")), rs[1].message
+
+
+# ---- conditions in words: a sentence that opens with if / suppose / set / omitting ----------
+
+SCORE = (
+    "# I\n\n$$A=\\operatorname{softmax}(QK^T/\\sqrt{d_k})$$\n\n"
+    "{lead} we can write the score as:\n\n$$a_{{ij}} = {rhs}$$\n"
+)
+
+
+def score(lead: str, rhs: str = "q_i\\cdot k_j") -> str:
+    return SCORE.replace("{lead}", lead).replace("{{", "{").replace("}}", "}").replace("{rhs}", rhs)
+
+
+def test_a_condition_in_words_makes_false_undecided():
+    r = results(score("If we drop the normalization and the scaling,"))[-1]
+    assert r.kind == "undecided" and "supposes 'If we drop the normalization" in r.message
+
+
+def test_a_condition_in_words_keeps_verified():
+    rhs = "\\operatorname{softmax}(QK^T/\\sqrt{d_k})_{ij}"
+    assert results(score("If we drop nothing,", rhs))[-1].kind == "verified"
+
+
+def test_without_a_condition_in_words_false_stays_false():
+    assert results(score("In the chapter's notation"))[-1].kind == "false"
+
+
+def test_set_in_a_list_item_is_a_condition_in_words():
+    text = "# J\n\n- (c) Set $Q = K$ (so that $q_j = 2k_j$), to share keys.\n"
+    r = results(text)[-1]
+    assert r.kind == "undecided", r.message
+    plain = "# J\n\n- (c) We have $Q = K$ and $q_j = 2k_j$.\n"
+    assert results(plain)[-1].kind == "false"
+
+
+def test_an_ill_typed_supposition_is_not_an_alarm():
+    own = "# K\n\n$K\\in\\mathbb R^{n\\times d_k}$, $V\\in\\mathbb R^{n\\times d_v}$.\n\n"
+    text = own + "Suppose that the keys are given and that $\\mathbf k_i = \\mathbf v_i$.\n"
+    r = results(text)[-1]
+    assert r.kind == "not-understood" and r.message.startswith("a supposition (")
+    stated = own + "The keys are given and $\\mathbf k_i = \\mathbf v_i$.\n"
+    assert results(stated)[-1].kind == "shape-error"
+
+
+def test_keys_named_after_inputs_define_k():
+    text = (
+        "# L\n\nFor regression, $\\mathbf{k}_i = \\mathbf{x}_i$ are vectors.\n\n"
+        "$$(KW_Q)_{ij} = (XW_Q)_{ij}$$\n"
+    )
+    rs = results(text)
+    assert rs[0].kind == "declaration" and rs[0].message.startswith("defines K = X")
+    assert rs[-1].kind == "verified", rs[-1].message
+    own = "# L\n\n$K\\in\\mathbb R^{n\\times d}$ and $\\mathbf{k}_i = \\mathbf{x}_i$.\n"
+    assert results(own)[-1].kind == "false"

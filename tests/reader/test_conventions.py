@@ -112,3 +112,21 @@ def test_matrices_setting():
     assert read_conventions("", {"matrices": "H"}).matrix_letters() == {"H"}
     with pytest.raises(ConventionError, match="matrices must be capital letters"):
         parse_settings("matrices=hidden")
+
+
+def test_a_cue_beside_a_vector_declaration_wins_over_a_passing_mention():
+    text = (
+        "Keys $\\mathbf q_i, \\mathbf k_j\\in\\mathbb R^d$ (row vectors of Q and K).\n\n"
+        "Each position gets a learned column vector.\n"
+    )
+    got = read_conventions(text).vectors
+    assert (got.value, got.source) == ("row", "prose, line 1")
+    apart = "Keys $\\mathbf q_i\\in\\mathbb R^d$.\n\nRow vectors here, a column vector there.\n"
+    assert read_conventions(apart).vectors.value == ""
+
+
+def test_a_bold_h_is_a_matrix_unless_h_is_a_size():
+    got = read_conventions("the states $\\mathbf{H}^\\top$ of the encoder\n")
+    assert (got.matrices.value, got.matrices.source) == ("H", "written bold, line 1")
+    both = read_conventions("$\\mathbf H$ and $d = H d_v$\n")
+    assert both.unsettled_matrices == ("H",) and "written bold" in both.matrices.source
