@@ -78,13 +78,13 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             if sign is not None:
                 verdicts.append(_prove_sign(sign, claim.defs))
             split = getattr(claim, "split", 0)
-            for lhs, rhs in claim.pairs[split:] if split else claim.pairs:
+            if split:
+                return _two_readings(claim, hypotheses)
+            for lhs, rhs in claim.pairs:
                 v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
                 if v.status in ("false", "shape_error"):
                     break
-            if split:
-                return _two_readings(claim, verdicts[0], hypotheses)
     except _OutOfTime:
         msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
         return "unknown", msg, (), None
@@ -106,25 +106,30 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
 
 
+def _worst(pairs: Sequence[Any], defs: Mapping[Any, Any], hypotheses: tuple[Any, ...]) -> Any:
+    verdicts = []
+    for lhs, rhs in pairs:
+        verdicts.append(_prove(lhs, rhs, defs, hypotheses))
+        if verdicts[-1].status in ("false", "shape_error"):
+            break
+    return max(verdicts, key=lambda v: _RANK[v.status])
+
+
 def _two_readings(
-    claim: Any, as_rows: Any, hypotheses: tuple[Any, ...]
+    claim: Any, hypotheses: tuple[Any, ...]
 ) -> tuple[str, str, tuple[str, ...], str | None]:
-    """A claim read with the vectors as columns and as rows (the document never says which):
-    a verdict only when both readings get the same one, else undecided (convention)."""
-    (lhs, rhs) = claim.pairs[0]
-    as_columns = _prove(lhs, rhs, claim.defs, hypotheses)
-    negated = getattr(claim, "negated", False)
-    if as_columns.status == as_rows.status and as_rows.status in ("proved", "false"):
+    """A claim read with the vectors as columns (`pairs[:split]`) and as rows (the rest),
+    where the document never says which: a verdict only when both readings get the same one
+    (proved, checked or false), else undecided (convention)."""
+    as_columns = _worst(claim.pairs[: claim.split], claim.defs, hypotheses)
+    as_rows = _worst(claim.pairs[claim.split :], claim.defs, hypotheses)
+    if as_columns.status == as_rows.status and as_rows.status in ("proved", "checked", "false"):
         cex = as_columns.counterexample
         cex_text = str(cex) if cex is not None else None
-        if negated:
+        if getattr(claim, "negated", False):
             return _negated(as_columns, cex_text)
-        return (
-            as_columns.status,
-            _verdict_message(as_columns),
-            tuple(as_columns.witnesses),
-            cex_text,
-        )
+        witnesses = tuple(as_columns.witnesses)
+        return as_columns.status, _verdict_message(as_columns), witnesses, cex_text
     msg = (
         "undecided (convention): the document does not settle whether its vectors are rows or "
         f"columns; read as columns: {as_columns.status}, as rows: {as_rows.status}"

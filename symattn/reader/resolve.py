@@ -186,7 +186,7 @@ class Resolver:
         if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
             return claim
         lhs, rhs = claim.pairs[0]
-        sub = _substitution(lhs, rhs)
+        sub = _substitution(lhs, rhs) if _FORWARD.match(word) else None
         if sub is not None:
             scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
         else:
@@ -573,9 +573,13 @@ class Resolver:
         that they are equal makes it false, anything else leaves it undecided."""
 
         def run() -> ResolvedClaim:
+            self.scope.consulted.clear()
             lhs, rhs = as_comparable(self.terms.term(left), self.terms.term(step.rhs))
             if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
                 raise not_understood("\\ne between a matrix and a scalar", step)
+            if self.scope.consulted:  # read one way only: the other might say otherwise
+                msg = _convention_message(self.scope, "\\ne is not read both ways")
+                return new_claim(span, start, end, "unknown", msg)
             claim = pending(self.scope, span, start, end, ((lhs, rhs),))
             return dataclasses.replace(claim, negated=True)
 
@@ -640,6 +644,8 @@ _SENTENCE_IF = re.compile(
     r"omitting|without|set|假设|若|如果|忽略)\b",
     re.IGNORECASE,
 )
+#: Words whose hypothesis reaches forward over the section (an "if" may qualify what precedes).
+_FORWARD = re.compile(r"(?:suppose|assume|assuming|假设)", re.IGNORECASE)
 _SUPPOSING = re.compile(
     r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
 )

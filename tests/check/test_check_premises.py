@@ -193,3 +193,23 @@ def test_keys_named_after_inputs_define_k():
     assert rs[-1].kind == "verified", rs[-1].message
     own = "# L\n\n$K\\in\\mathbb R^{n\\times d}$ and $\\mathbf{k}_i = \\mathbf{x}_i$.\n"
     assert results(own)[-1].kind == "false"
+
+
+def test_an_if_hypothesis_is_not_a_substitution():
+    # "if" may qualify what precedes it: never a substitution, so never verified by one
+    r = results(HYP.format(cue="If", claim="(QK^T)_{ij} = q_i\\cdot v_j"))[-1]
+    assert r.kind == "undecided" and "cannot use" in r.message
+    true = results(HYP.format(cue="If", claim="(QK^T)_{ij} = q_i\\cdot k_j"))[-1]
+    assert true.kind == "verified" and "given" not in true.message
+
+
+def test_unsettled_vectors_in_a_not_equal_are_undecided():
+    text = (
+        "Let $\\mathbf Q, \\mathbf K\\in\\mathbb R^{L\\times d_k}$ and "
+        "$\\mathbf q_i, \\mathbf k_i \\in \\mathbb R^{d_k}$.\n\n"
+        "$$\\mathbf q_i \\ne \\mathbf k_i$$\n"
+    )
+    r = check_text(text, "n.md")[-1]
+    assert r.kind == "undecided" and r.message.startswith("undecided (convention)")
+    rows = check_text(text.replace("$.\n\n", "$ (row vectors).\n\n"), "n.md")[-1]
+    assert rows.kind == "verified" and rows.status == "checked"
