@@ -182,3 +182,19 @@ def test_matrices_setting_and_summary(tmp_path, capsys):
     assert "H is a matrix but the right side is a scalar" in out  # `H = 8` is not a size
     assert main(["check", str(f), "--conventions", "matrices=h"]) == 2
     assert "matrices must be capital letters" in capsys.readouterr().err
+
+
+def test_a_latex_document_sets_its_convention_in_a_comment(tmp_path, capsys):
+    body = (
+        "\\documentclass{article}\n% symattn: vectors=row\n\\begin{document}\n"
+        "Let $Q, K\\in\\mathbb R^{n\\times d_k}$ and $q_i, k_i\\in\\mathbb R^{d_k}$.\n"
+        "\\begin{equation}(QK^\\top)_{ij} = q_i\\,k_j^\\top\\end{equation}\n\\end{document}\n"
+    )
+    f = tmp_path / "c.tex"
+    f.write_text(body, encoding="utf-8")
+    assert main(["check", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "conventions: vectors=row (comment, line 2)" in out
+    assert "3 verified" in out  # the two vectors' shapes, then the claim
+    f.write_text(body.replace("vectors=row", "vectors=column"), encoding="utf-8")
+    assert main(["check", str(f)]) == 1

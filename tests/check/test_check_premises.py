@@ -213,3 +213,13 @@ def test_unsettled_vectors_in_a_not_equal_are_undecided():
     assert r.kind == "undecided" and r.message.startswith("undecided (convention)")
     rows = check_text(text.replace("$.\n\n", "$ (row vectors).\n\n"), "n.md")[-1]
     assert rows.kind == "verified" and rows.status == "checked"
+
+
+def test_a_redefinition_reaches_what_was_defined_from_it():
+    text = (
+        "# G\n\n$Q = XW_Q$, $A = \\operatorname{softmax}(QK^T/\\sqrt{d_k})$ and "
+        "$W'\\in\\mathbb R^{d\\times d_k}$.\n\nNow let $Q = XW'$.\n\n"
+        "$$A = \\operatorname{softmax}({rhs}K^T/\\sqrt{d_k})$$\n"
+    )
+    assert results(text.replace("{rhs}", "XW'"))[-1].kind == "verified"
+    assert results(text.replace("{rhs}", "XW_Q"))[-1].kind == "false"
