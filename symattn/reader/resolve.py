@@ -640,8 +640,8 @@ _REDEFINE = re.compile(
 #: A sentence that opens with a condition in words ("If omitting the normalizing term, ...",
 #: "Set $Q = K$ (precisely ...)"): what it supposes may not be a formula the checker can use.
 _SENTENCE_IF = re.compile(
-    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|when|whenever|ignoring|"
-    r"omitting|without|set|假设|若|如果|忽略)\b",
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|ignoring|omitting|set|"
+    r"假设|若|如果|忽略)\b",
     re.IGNORECASE,
 )
 #: Words whose hypothesis reaches forward over the section (an "if" may qualify what precedes).

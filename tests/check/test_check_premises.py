@@ -223,3 +223,7 @@ def test_a_redefinition_reaches_what_was_defined_from_it():
     )
     assert results(text.replace("{rhs}", "XW'"))[-1].kind == "verified"
     assert results(text.replace("{rhs}", "XW_Q"))[-1].kind == "false"
+
+
+def test_without_loss_of_generality_is_not_a_condition():
+    assert results(score("Without loss of generality"))[-1].kind == "false"
