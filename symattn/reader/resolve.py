@@ -278,7 +278,8 @@ class Resolver:
             b = self.scope.bindings
             if b and claim.status != "prose":
                 text = ", ".join(f"{k} = {v}" for k, v in b.items())
-                claim = dataclasses.replace(claim, context=f"worked example: {text}")
+                given = f"; {claim.context}" if claim.context else ""
+                claim = dataclasses.replace(claim, context=f"worked example: {text}{given}")
             out.append(claim)
         return out
 
