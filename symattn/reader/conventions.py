@@ -204,11 +204,15 @@ def read_conventions(text: str, given: dict[str, str] | None = None) -> Document
         ]
         setting = _settle(_first_lines(near, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
         if setting is None:
-            prose = _first_lines(lines, _ROW_WORDS, _COLUMN_WORDS)
-            setting = _settle(prose, "prose", *_CUES)
-        if setting is None:
+            said = _settle(_first_lines(lines, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
             uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
-            setting = _settle(uses, "formulas", "q k^T", "q^T k")
+            used = _settle(uses, "formulas", "q k^T", "q^T k")
+            setting = said or used
+            if said and used and said.value and used.value and said.value != used.value:
+                line = uses[0] if used.value == "row" else uses[1]
+                why = f"{said.source} says {said.value} vectors, formulas at line {line} use "
+                why += f"{used.value}s"
+                setting = Convention("", why)
         vectors = setting or Convention("", "not stated")
     return DocumentConventions(vectors, tuple(problems), matrices, unsettled)
 

@@ -198,3 +198,13 @@ def test_a_latex_document_sets_its_convention_in_a_comment(tmp_path, capsys):
     assert "3 verified" in out  # the two vectors' shapes, then the claim
     f.write_text(body.replace("vectors=row", "vectors=column"), encoding="utf-8")
     assert main(["check", str(f)]) == 1
+
+
+def test_an_inferred_convention_applies_to_undeclared_vectors():
+    text = "# A\n\n$$(QK^\\top)_{ij} = \\mathbf q_i^\\top\\mathbf k_j$$\n"
+    r = last(text)
+    assert (r.kind, r.status) == ("verified", "proved"), r.message
+    wrong = last(text.replace("q_i^\\top\\mathbf k_j", "q_j^\\top\\mathbf k_i"))
+    assert wrong.kind == "false"
+    chapter = last("# A\n\n$$(QK^\\top)_{ij} = q_i\\,k_j^\\top$$\n")  # no cue: the chapter's rows
+    assert chapter.kind == "verified"

@@ -56,7 +56,7 @@ def test_explicit_settings_win_over_cues():
     assert read_conventions(text).vectors.explicit
     got = read_conventions(text, {"vectors": "row"}).vectors
     assert (got.value, got.source, got.explicit) == ("row", "--conventions", True)
-    prose = read_conventions("Rows are row vectors; $\\mathbf q^\\top\\mathbf k$\n").vectors
+    prose = read_conventions("Rows are row vectors; $\\mathbf q\\mathbf k^\\top$\n").vectors
     assert (prose.value, prose.explicit) == ("row", False)
 
 
@@ -130,3 +130,13 @@ def test_a_bold_h_is_a_matrix_unless_h_is_a_size():
     assert (got.matrices.value, got.matrices.source) == ("H", "written bold, line 1")
     both = read_conventions("$\\mathbf H$ and $d = H d_v$\n")
     assert both.unsettled_matrices == ("H",) and "written bold" in both.matrices.source
+
+
+def test_prose_and_formulas_that_disagree_leave_it_undecided():
+    text = "Each position has a column vector.\n\n$$a = \\mathbf q_i\\mathbf k_j^\\top$$\n"
+    got = read_conventions(text).vectors
+    assert got.value == "" and got.source == (
+        "prose, line 1 says column vectors, formulas at line 3 use rows"
+    )
+    agree = "Row vectors throughout.\n\n$$a = \\mathbf q_i\\mathbf k_j^\\top$$\n"
+    assert read_conventions(agree).vectors.source == "prose, line 1"
