@@ -162,7 +162,8 @@ _TEX_COMMENT = re.compile(r"^[ \t]*%+[ \t]*symattn[ \t]*:(.*)$", re.MULTILINE)
 _ROW_WORDS = re.compile(r"\brow[- ]vectors?\b|行向量", re.IGNORECASE)
 _COLUMN_WORDS = re.compile(r"\bcolumn[- ]vectors?\b|列向量", re.IGNORECASE)
 _VEC = (
-    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z]))[a-z](?![A-Za-z])\}?"
+    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z])|(?<=_\w)|(?<=_\{\w\}))"
+    r"[a-z](?![A-Za-z])\}?"
     r"(?:_(?:\{[^{}$]*\}|\w))?"
 )
 _TOP = r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal|\\mathsf\s*\{?\s*T\s*\}?)(?:\s*\})?"

@@ -289,7 +289,7 @@ class Scope:
                     return self.reading or "column"
                 return got
         vectors = self.conventions.vectors
-        return vectors.value or "row"
+        return vectors.value if vectors.explicit and vectors.value else "row"
 
     def literals(self) -> dict[str, sympy.Matrix]:
         """The matrices written out in the worked example in force, by name."""

@@ -200,11 +200,9 @@ def test_a_latex_document_sets_its_convention_in_a_comment(tmp_path, capsys):
     assert main(["check", str(f)]) == 1
 
 
-def test_an_inferred_convention_applies_to_undeclared_vectors():
-    text = "# A\n\n$$(QK^\\top)_{ij} = \\mathbf q_i^\\top\\mathbf k_j$$\n"
-    r = last(text)
-    assert (r.kind, r.status) == ("verified", "proved"), r.message
-    wrong = last(text.replace("q_i^\\top\\mathbf k_j", "q_j^\\top\\mathbf k_i"))
-    assert wrong.kind == "false"
-    chapter = last("# A\n\n$$(QK^\\top)_{ij} = q_i\\,k_j^\\top$$\n")  # no cue: the chapter's rows
+def test_an_inferred_convention_leaves_undeclared_vectors_as_rows():
+    # the formula is its own only cue: it must not make itself well typed
+    r = last("# A\n\n$X\\in\\mathbb R^{5\\times 7}$\n\n$$(XX^T)_{ij}=x_j^{\\top}x_i$$\n")
+    assert r.kind == "shape-error"
+    chapter = last("# A\n\n$$(QK^\\top)_{ij} = q_ik_j^\\top$$\n")
     assert chapter.kind == "verified"

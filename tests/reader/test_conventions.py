@@ -20,6 +20,8 @@ from symattn.reader.conventions import ConventionError, parse_settings, read_con
         ("这里 $q_i$ 是列向量。\n", "column", "prose, line 1"),
         ("$$a = \\mathbf q^\\top\\mathbf k$$\n", "column", "formulas, line 1"),
         ("$$a = \\mathbf q_i \\mathbf k_j^\\top$$\n", "row", "formulas, line 1"),
+        ("$$a = q_ik_j^\\top$$\n", "row", "formulas, line 1"),
+        ("$$a = q_{i}^\\top k_{j}$$\n", "column", "formulas, line 1"),
     ],
 )
 def test_a_convention_is_read_with_where_it_comes_from(text, value, source):
