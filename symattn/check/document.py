@@ -15,12 +15,15 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
+from symattn.reader.conventions import read_conventions
 from symattn.reader.declarations import parse_dims
 from symattn.reader.resolve import Resolver, attach_conditions, section_lines
-from symattn.reader.scanner import MathSpan, scan
+from symattn.reader.scanner import MathSpan, ScanProblem, scan
 
 
-def check_text(text: str, filename: str = "<string>") -> list[ClaimResult]:
+def check_text(
+    text: str, filename: str = "<string>", conventions: Mapping[str, str] | None = None
+) -> list[ClaimResult]:
     """Every claim of a Markdown/LaTeX text with its verdict, in file order.
 
     >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
@@ -28,26 +31,37 @@ def check_text(text: str, filename: str = "<string>") -> list[ClaimResult]:
     """
     lines = text.splitlines()
     return [
-        x if isinstance(x, ClaimResult) else decide(x, lines) for x in resolve_text(text, filename)
+        x if isinstance(x, ClaimResult) else decide(x, lines)
+        for x in resolve_text(text, filename, conventions)
     ]
 
 
-def resolve_text(text: str, filename: str = "<string>") -> list[Any]:
+def resolve_text(
+    text: str, filename: str = "<string>", conventions: Mapping[str, str] | None = None
+) -> list[Any]:
     """Every claim resolved but not yet decided (`ResolvedClaim`), in file order; what the
     scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
 
     >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
     ['proved', 'pending', 'prose']
+
+    `conventions` are the user's settings (`{"vectors": "row"}`, the `--conventions` option);
+    the document's own are read from it (`read_conventions`), and a bad setting in its front
+    matter is reported where it is written.
     """
 
     lines = text.splitlines()
-    resolver = Resolver(section_lines(text))
-    out: list[Any] = []
-    for item in scan(text, filename):
-        if isinstance(item, MathSpan):
-            out.extend(resolver.resolve_span(item))
-        else:
+    found = read_conventions(text, dict(conventions or {}))
+    resolver = Resolver(section_lines(text), conventions=found)
+    out: list[Any] = [
+        _scan_problem(msg, Position(k, 1, 0), filename, lines, "bad convention")
+        for k, msg in found.problems
+    ]
+    for item in resolver.resolve_items(scan(text, filename), text):
+        if isinstance(item, ScanProblem):
             out.append(_scan_problem(item.message, item.position, filename, lines))
+        else:
+            out.append(item)
     return attach_conditions(out, text)
 
 
@@ -57,14 +71,18 @@ def claim_position(claim: Any) -> Position:
     return claim.span.position_at(start)
 
 
-def check_file(path: str | os.PathLike[str], display_name: str | None = None) -> list[ClaimResult]:
+def check_file(
+    path: str | os.PathLike[str],
+    display_name: str | None = None,
+    conventions: Mapping[str, str] | None = None,
+) -> list[ClaimResult]:
     """Check one file; `InputError` if it is missing, a directory, too large or not UTF-8 text.
 
     >>> check_file("/no/such/file.md")
     Traceback (most recent call last):
     symattn.check.results.InputError: /no/such/file.md: no such file
     """
-    return check_text(read_document(path), display_name or str(path))
+    return check_text(read_document(path), display_name or str(path), conventions)
 
 
 def read_document(path: str | os.PathLike[str]) -> str:
@@ -110,7 +128,13 @@ def check_formula(
     return [decide(c, lines) for c in claims]
 
 
-def _scan_problem(message: str, pos: Position, filename: str, lines: Sequence[str]) -> ClaimResult:
+def _scan_problem(
+    message: str,
+    pos: Position,
+    filename: str,
+    lines: Sequence[str],
+    what: str = "malformed LaTeX",
+) -> ClaimResult:
     return ClaimResult(
         filename,
         pos.line,
@@ -119,6 +143,6 @@ def _scan_problem(message: str, pos: Position, filename: str, lines: Sequence[st
         pos.column + 1,
         "malformed",
         "malformed",
-        f"malformed LaTeX: {message}",
+        f"{what}: {message}",
         source_lines=tuple(lines[pos.line - 1 : pos.line]),
     )

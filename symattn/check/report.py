@@ -38,7 +38,9 @@ def summary_counts(results: Iterable[ClaimResult]) -> dict[str, int]:
     return out
 
 
-def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
+def summary_line(name: str, results: Sequence[ClaimResult], conventions: str = "") -> str:
+    """Counts per kind, then the document's conventions when given (`vectors=row (prose, line
+    7)`), so a reader sees how its vectors were read."""
     c = summary_counts(results)
     return (
         f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
@@ -47,6 +49,7 @@ def summary_line(name: str, results: Sequence[ClaimResult]) -> str:
         + (f", {c['malformed']} malformed" if c["malformed"] else "")
         + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
         + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
+        + (f"; conventions: {conventions}" if conventions else "")
     )
 
 
@@ -71,21 +74,32 @@ def paint(text: str, code: str | None, on: bool) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
 
 
-def format_text(results: Sequence[ClaimResult], name: str, color: bool = False) -> str:
+def format_text(
+    results: Sequence[ClaimResult], name: str, color: bool = False, conventions: str = ""
+) -> str:
     """Diagnostics of one file (all but not-a-claim), then its summary line."""
     lines = [format_diagnostic(r, color) for r in results if r.kind != "not-a-claim"]
-    lines.append(summary_line(name, results))
+    lines.append(summary_line(name, results, conventions))
     return "\n".join(lines)
 
 
-def format_json(per_file: Mapping[str, Sequence[ClaimResult]], errors: Sequence[str] = ()) -> str:
-    """All results as one JSON document (schema `symattn-check/1`)."""
+def format_json(
+    per_file: Mapping[str, Sequence[ClaimResult]],
+    errors: Sequence[str] = (),
+    conventions: Mapping[str, Mapping[str, object]] | None = None,
+) -> str:
+    """All results as one JSON document (schema `symattn-check/1`); a file's `conventions`
+    (`{"vectors": {"value": "row", "source": "prose, line 7", "explicit": false}}`) when given."""
+    files = []
+    for name, rs in per_file.items():
+        entry: dict[str, object] = {"file": name, "summary": summary_counts(rs)}
+        if conventions is not None and name in conventions:
+            entry["conventions"] = dict(conventions[name])
+        entry["results"] = [r.to_json() for r in rs]
+        files.append(entry)
     doc = {
         "schema": SCHEMA,
-        "files": [
-            {"file": name, "summary": summary_counts(rs), "results": [r.to_json() for r in rs]}
-            for name, rs in per_file.items()
-        ],
+        "files": files,
         "errors": list(errors),
         "summary": summary_counts(r for rs in per_file.values() for r in rs),
     }

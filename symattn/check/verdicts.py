@@ -49,6 +49,16 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
         message = message or "shapes agree"
     elif status == "pending":
         status, message, witnesses, cex = _kernel(claim)
+        premise = getattr(claim, "premise", "")
+        if premise and status == "shape_error" and getattr(claim, "supposed", False):
+            status, witnesses, cex = "not_understood", (), None
+            message = f"a supposition ('{premise}') that does not typecheck here: {message}"
+        if premise and status == "false" and not getattr(claim, "hypotheses", ()):
+            status, witnesses, cex = "unknown", (), None
+            message = (
+                f"undecided: false as written, but the text supposes '{premise}' before it, "
+                "which the checker cannot use"
+            )
     if claim.context and message.startswith("proved for all sizes"):
         message = message.replace("proved for all sizes", "proved", 1)
     if claim.context and not message.startswith("worked example"):
@@ -67,6 +77,9 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             sign = getattr(claim, "sign", None)
             if sign is not None:
                 verdicts.append(_prove_sign(sign, claim.defs))
+            split = getattr(claim, "split", 0)
+            if split:
+                return _two_readings(claim, hypotheses)
             for lhs, rhs in claim.pairs:
                 v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
@@ -91,6 +104,37 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     if getattr(claim, "negated", False):
         return _negated(worst, cex)
     return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+
+
+def _worst(pairs: Sequence[Any], defs: Mapping[Any, Any], hypotheses: tuple[Any, ...]) -> Any:
+    verdicts = []
+    for lhs, rhs in pairs:
+        verdicts.append(_prove(lhs, rhs, defs, hypotheses))
+        if verdicts[-1].status in ("false", "shape_error"):
+            break
+    return max(verdicts, key=lambda v: _RANK[v.status])
+
+
+def _two_readings(
+    claim: Any, hypotheses: tuple[Any, ...]
+) -> tuple[str, str, tuple[str, ...], str | None]:
+    """A claim read with the vectors as columns (`pairs[:split]`) and as rows (the rest),
+    where the document never says which: a verdict only when both readings get the same one
+    (proved, checked or false), else undecided (convention)."""
+    as_columns = _worst(claim.pairs[: claim.split], claim.defs, hypotheses)
+    as_rows = _worst(claim.pairs[claim.split :], claim.defs, hypotheses)
+    if as_columns.status == as_rows.status and as_rows.status in ("proved", "checked", "false"):
+        cex = as_columns.counterexample
+        cex_text = str(cex) if cex is not None else None
+        if getattr(claim, "negated", False):
+            return _negated(as_columns, cex_text)
+        witnesses = tuple(as_columns.witnesses)
+        return as_columns.status, _verdict_message(as_columns), witnesses, cex_text
+    msg = (
+        "undecided (convention): the document does not settle whether its vectors are rows or "
+        f"columns; read as columns: {as_columns.status}, as rows: {as_rows.status}"
+    )
+    return "unknown", msg, (), None
 
 
 def _negated(v: Any, cex: str | None) -> tuple[str, str, tuple[str, ...], str | None]:

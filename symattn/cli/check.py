@@ -11,15 +11,17 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import IO
 
-from symattn.check.document import check_file
+from symattn.check.document import check_text, read_document
 from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
+from symattn.reader.conventions import ConventionError, parse_settings, read_conventions
 
 DESCRIPTION = "Check every formula of Markdown/LaTeX documents."
 EPILOG = """\
 examples:
   symattn check chapter6.md    # exit 1 if a claim is false
   symattn check chapter6.md --format json
+  symattn check notes.md --conventions vectors=row   # its vectors are rows
 """
 
 
@@ -33,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also fail (exit 1) when a formula is not understood or not decided",
     )
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument(
+        "--conventions",
+        metavar="NAME=VALUE,...",
+        default="",
+        help="the documents' conventions, over what they say themselves: vectors=row|column",
+    )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
@@ -42,20 +50,29 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     color = _use_color(getattr(args, "color", "auto"), out)
+    try:
+        given = parse_settings(getattr(args, "conventions", "") or "")
+    except ConventionError as e:
+        print(f"{paint('error', '1;31', color)}: {e}", file=err)
+        return 2
     per_file: dict[str, list[ClaimResult]] = {}
+    conventions: dict[str, dict[str, dict[str, object]]] = {}
     errors: list[str] = []
     for name in args.files:
         try:
-            per_file[name] = check_file(name)
+            text = read_document(name)
         except InputError as e:
             errors.append(str(e))
             if args.format == "text":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
             continue
+        per_file[name] = check_text(text, name, given)
+        found = read_conventions(text, given)
+        conventions[name] = found.to_json()
         if args.format == "text":
-            print(format_text(per_file[name], name, color), file=out)
+            print(format_text(per_file[name], name, color, found.summary()), file=out)
     if args.format == "json":
-        print(format_json(per_file, errors), file=out)
+        print(format_json(per_file, errors, conventions), file=out)
     elif len(per_file) > 1:
         total = [r for rs in per_file.values() for r in rs]
         print(summary_line(f"total ({len(per_file)} files)", total), file=out)

@@ -42,6 +42,11 @@ class ResolvedClaim:
     how `a_{ij} > 0` is checked; `negated` marks `a \\ne b` (the kernel decides `a = b`). A
     condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
+    `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
+    columns, as rows) where the document never settles which; a verdict needs both to agree.
+    `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
+    a `false` is then undecided (the claim may hold only under it). `supposed`: the text
+    supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
     """
 
     span: MathSpan
@@ -60,6 +65,9 @@ class ResolvedClaim:
     attached: bool = False
     sign: tuple[MatExpr, bool] | None = None
     negated: bool = False
+    split: int = 0
+    premise: str = ""
+    supposed: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -1,13 +1,19 @@
 """The chapter's conventions: its names' shapes, what a bare sum ranges over, what is a matrix.
 
-Imports only the kernel's dims; the scope, the claim readers, the translator and the CLI read it.
+Also a document's own conventions (row or column vectors), read from its front matter, its
+prose and its formulas. Imports only the kernel's dims and errors; the scope, the claim readers,
+the translator, the checker and the CLI read it.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, H, d, d_k, d_v
+from symattn.kernel.errors import SymattnError
 
 n = STANDARD_DIMS["n"]
 
@@ -53,3 +59,259 @@ def looks_like_matrix(name: str) -> bool:
     [True, True, False, False, False]
     """
     return name[:1].isupper() and name not in ("H",) and (len(name) == 1 or name[1] == "_")
+
+
+# ---- a document's own conventions -------------------------------------------------------------
+
+#: The conventions a document (or `--conventions`) may set, with the values each may take
+#: (`matrices` takes capital letters, `matrices=H` or `matrices=H+M`: letters that are matrices
+#: there, where the chapter has a size, `H` heads).
+SETTINGS: dict[str, tuple[str, ...]] = {"vectors": ("row", "column"), "matrices": ()}
+
+
+class ConventionError(SymattnError):
+    """A convention set with an unknown name or value (front matter or `--conventions`)."""
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One convention: its value (`row`, `column`; empty when not settled), where it comes
+    from (`front matter, line 3`, `--conventions`, `prose, line 7`), and whether the user set it
+    (front matter, a LaTeX comment or the option) rather than the checker inferring it."""
+
+    value: str
+    source: str
+    explicit: bool = False
+
+    def describe(self) -> str:
+        return f"{self.value} ({self.source})" if self.value else f"undecided ({self.source})"
+
+
+@dataclass(frozen=True)
+class DocumentConventions:
+    """A document's conventions, shown in the summary line; `problems` are bad settings as
+    (line, message)."""
+
+    vectors: Convention = Convention("", "not stated")
+    problems: tuple[tuple[int, str], ...] = ()
+    matrices: Convention = Convention("", "not stated")
+    unsettled_matrices: tuple[str, ...] = ()
+
+    def matrix_letters(self) -> set[str]:
+        """Letters that are matrices in this document where the chapter has a size (`H`)."""
+        return {x for x in self.matrices.value.split("+") if x}
+
+    def summary(self) -> str:
+        """`vectors=row (prose, line 7)`, as the summary line shows it; empty when the
+        document says nothing (its vectors are then the chapter's rows, or undecided where
+        declared in R^{d}, as each such formula says)."""
+        parts = [
+            f"{key}={c.describe()}"
+            for key, c in (("vectors", self.vectors), ("matrices", self.matrices))
+            if c.source != "not stated"
+        ]
+        return ", ".join(parts)
+
+    def to_json(self) -> dict[str, dict[str, object]]:
+        return {
+            key: {"value": c.value or None, "source": c.source, "explicit": c.explicit}
+            for key, c in (("vectors", self.vectors), ("matrices", self.matrices))
+        }
+
+
+def parse_settings(spec: str, where: str = "--conventions") -> dict[str, str]:
+    """`vectors=row,...` (also `vectors: row`) into a dict; `ConventionError` naming the bad
+    part and where it was written.
+
+    >>> parse_settings("vectors=row")
+    {'vectors': 'row'}
+    >>> parse_settings("vectors=rows", "cli")
+    Traceback (most recent call last):
+    symattn.reader.conventions.ConventionError: cli: vectors must be row or column, not 'rows'
+    """
+    out: dict[str, str] = {}
+    for item in spec.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.strip().partition("=")
+        if not sep:
+            key, sep, value = item.strip().partition(":")
+        if not sep:
+            raise ConventionError(f"{where}: expected NAME=VALUE, got '{item.strip()}'")
+        key, value = key.strip(), value.strip()
+        if key not in SETTINGS:
+            known = ", ".join(SETTINGS)
+            raise ConventionError(f"{where}: unknown convention '{key}' (known: {known})")
+        if key == "matrices":
+            letters = [x.strip() for x in re.split(r"[+ ]", value) if x.strip()]
+            if not all(re.fullmatch(r"[A-Z]", x) for x in letters):
+                raise ConventionError(
+                    f"{where}: matrices must be capital letters joined by + (H+M), not '{value}'"
+                )
+            out[key] = "+".join(letters)
+            continue
+        if value not in SETTINGS[key]:
+            allowed = " or ".join(SETTINGS[key])
+            raise ConventionError(f"{where}: {key} must be {allowed}, not '{value}'")
+        out[key] = value
+    return out
+
+
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_TEX_COMMENT = re.compile(r"^[ \t]*%+[ \t]*symattn[ \t]*:(.*)$", re.MULTILINE)
+_ROW_WORDS = re.compile(r"\brow[- ]vectors?\b|行向量", re.IGNORECASE)
+_COLUMN_WORDS = re.compile(r"\bcolumn[- ]vectors?\b|列向量", re.IGNORECASE)
+_VEC = (
+    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z])|(?<=_\w)|(?<=_\{\w\}))"
+    r"[a-z](?![A-Za-z])\}?"
+    r"(?:_(?:\{[^{}$]*\}|\w))?"
+)
+_TOP = r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal|\\mathsf\s*\{?\s*T\s*\}?)(?:\s*\})?"
+#: `\mathbf q^\top\mathbf k`: an inner product only when the vectors are columns.
+_COLUMN_USE = re.compile(_VEC + r"\s*" + _TOP + r"\s*" + _VEC)
+#: `\mathbf q_i\mathbf k_j^\top`: an inner product only when they are rows.
+_ROW_USE = re.compile(_VEC + r"\s*" + _VEC + r"\s*" + _TOP)
+
+
+def read_conventions(text: str, given: dict[str, str] | None = None) -> DocumentConventions:
+    r"""A document's vector convention: `given` (the `--conventions` option) first, then front
+    matter (`symattn:` then `  vectors: row`) or a LaTeX comment `% symattn: vectors=row`, then
+    the prose ("row vectors", "column vectors", 行向量, 列向量), then the formulas
+    (`\mathbf q^\top\mathbf k` is an inner product of columns, `\mathbf q\mathbf k^\top` of
+    rows). Cues that disagree leave it undecided, never guessed.
+
+    >>> read_conventions("The $q_i$ are row vectors.").summary()
+    'vectors=row (prose, line 1)'
+    >>> read_conventions("rows: row vectors; then column vectors").summary()
+    'vectors=undecided (prose says row vectors at line 1 and column vectors at line 1)'
+    >>> read_conventions("---\nsymattn:\n  vectors: column\n---\nrow vectors").summary()
+    'vectors=column (front matter, line 3)'
+    """
+    given = given or {}
+    problems: list[tuple[int, str]] = []
+    written = _explicit(text, problems)
+    matrices, unsettled = _matrices(text, given, written)
+    if "vectors" in given:
+        vectors = Convention(given["vectors"], "--conventions", True)
+    elif "vectors" in written:
+        vectors = written["vectors"]
+    else:
+        lines = _prose_lines(text)
+        # a cue on the line of a vector's declaration speaks of those vectors; others only
+        # when there is no such cue ("a learned column vector" elsewhere says nothing of q_i)
+        near = [
+            x if _VECTOR_DECL.search(raw) else ""
+            for x, raw in zip(lines, text.splitlines(), strict=False)
+        ]
+        setting = _settle(_first_lines(near, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
+        if setting is None:
+            said = _settle(_first_lines(lines, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
+            uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
+            used = _settle(uses, "formulas", "q k^T", "q^T k")
+            setting = said or used
+            if said and used and said.value and used.value and said.value != used.value:
+                line = uses[0] if used.value == "row" else uses[1]
+                why = f"{said.source} says {said.value} vectors, formulas at line {line} use "
+                why += f"{used.value}s"
+                setting = Convention("", why)
+        vectors = setting or Convention("", "not stated")
+    return DocumentConventions(vectors, tuple(problems), matrices, unsettled)
+
+
+#: `H \in \mathbb R^{n\times d}`: the chapter's head count declared as a matrix.
+_H_MATRIX = re.compile(
+    r"(?:\\(?:mathbf|boldsymbol|bm)\s*\{?\s*|(?<![\\A-Za-z]))H\}?\s*\\in\s*"
+    r"\\mathbb\s*\{?R\}?\s*\^\s*\{[^{}]*\\times"
+)
+#: `\mathbf H`: a bold capital is a matrix (a size is never bold).
+_H_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*H\s*\}|H)(?![A-Za-z_])")
+#: `H = 8`, `\times H`, `Hd_v`, `d/H`, `\frac{d}{H}`, `Z^{(H)}`, `1, \ldots, H`: H as a size.
+_H_SIZE = re.compile(
+    r"(?<![\\A-Za-z])H\s*=\s*\d|\\times\s*H(?![A-Za-z_])|(?<![\\A-Za-z])H\s*(?:\\cdot\s*)?d_"
+    r"|/\s*H(?![A-Za-z_])|\\frac\s*\{[^{}]*\}\s*\{H\}|\(H\)|\\ldots\s*,\s*H(?![A-Za-z_])"
+)
+
+
+def _matrices(
+    text: str, given: dict[str, str], written: dict[str, Convention]
+) -> tuple[Convention, tuple[str, ...]]:
+    """Which letters are matrices where the chapter has a size: the user's word, else `H`
+    declared in R^{a × b} or written bold, and never used as a size (both: undecided)."""
+    if "matrices" in given:
+        return Convention(given["matrices"], "--conventions", True), ()
+    if "matrices" in written:
+        return written["matrices"], ()
+    decl = _H_MATRIX.search(text)
+    how = "declared"
+    if decl is None:
+        decl, how = _H_BOLD.search(text), "written bold"
+    if decl is None:
+        return Convention("", "not stated"), ()
+    line = text.count("\n", 0, decl.start()) + 1
+    size = _H_SIZE.search(text)
+    if size is None:
+        return Convention("H", f"{how}, line {line}"), ()
+    other = text.count("\n", 0, size.start()) + 1
+    why = f"H is {how} as a matrix at line {line} and used as a size at line {other}"
+    return Convention("", why), ("H",)
+
+
+_CUES = ("row vectors", "column vectors")
+#: `\\in\\mathbb R^{d}` with one size: a vector declared, whose orientation a cue may tell.
+_VECTOR_DECL = re.compile(r"\\in\s*\\mathbb\s*\{?R\}?\s*\^\s*(?:\{(?:(?!\\times)[^{}])*\}|\\?\w+)")
+
+
+def _explicit(text: str, problems: list[tuple[int, str]]) -> dict[str, Convention]:
+    found: dict[str, Convention] = {}
+    front = _FRONT.match(text)
+    if front is not None:
+        inside = False
+        for k, line in enumerate(front.group(1).splitlines(), start=2):
+            if re.match(r"symattn\s*:\s*$", line):
+                inside = True
+                continue
+            if inside and line[:1] in (" ", "\t") and line.strip():
+                try:
+                    got = parse_settings(line.strip(), f"front matter, line {k}")
+                except ConventionError as e:
+                    problems.append((k, str(e)))
+                    continue
+                for key, value in got.items():
+                    found[key] = Convention(value, f"front matter, line {k}", True)
+            elif line.strip():
+                inside = False
+    for m in _TEX_COMMENT.finditer(text):
+        k = text.count("\n", 0, m.start()) + 1
+        try:
+            got = parse_settings(m.group(1), f"line {k}")
+        except ConventionError as e:
+            problems.append((k, str(e)))
+            continue
+        for key, value in got.items():
+            found[key] = Convention(value, f"comment, line {k}", True)
+    return found
+
+
+def _prose_lines(text: str) -> list[str]:
+    """The lines with their math and LaTeX comments blanked (a cue is a word of the prose)."""
+    text = re.sub(
+        r"\$\$.*?\$\$|\$[^$]*\$", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.DOTALL
+    )
+    return [re.sub(r"(?<!\\)%.*$", "", line) for line in text.splitlines()]
+
+
+def _first_lines(lines: list[str], row: re.Pattern[str], col: re.Pattern[str]) -> tuple[int, int]:
+    first_row = next((k for k, x in enumerate(lines, start=1) if row.search(x)), 0)
+    first_col = next((k for k, x in enumerate(lines, start=1) if col.search(x)), 0)
+    return first_row, first_col
+
+
+def _settle(found: tuple[int, int], where: str, row: str, col: str) -> Convention | None:
+    r, c = found
+    if r and c:
+        return Convention("", f"{where} says {row} at line {r} and {col} at line {c}")
+    if r:
+        return Convention("row", f"{where}, line {r}")
+    if c:
+        return Convention("column", f"{where}, line {c}")
+    return None

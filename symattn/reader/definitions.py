@@ -40,7 +40,7 @@ def define(
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
     here = current is not None and current.definition is not None and scope.local(current)
-    if current is not None and here:
+    if current is not None and here and not scope.redefining:
         lhs = terms.named(name, head, current)
         return pending(scope, span, start, end, ((lhs, rhs),))
     label = f"{name}^({head})" if family else name
@@ -59,6 +59,11 @@ def define(
     new.definition = _rename_head(rhs, head) if family else rhs
     table = scope.top().families if family else scope.top().names
     table[name] = new
+    if current is not None and here:  # `let Q = XW_Q'` after `Q = XW_Q` in this section
+        assert current.definition is not None
+        was = f"was {plain(scope.bind(current.definition))}, line {current.line}"
+        msg = f"redefines {label} = {plain(rhs)} ({was}); later claims use the new one"
+        return new_claim(span, start, end, "declared", msg)
     if current is not None and same_shape(scope.bind_shape(current.shape), shape):
         msg = f"definition of {label}: both sides are {shape_str(shape)}"
         return new_claim(span, start, end, "proved", msg)
@@ -90,6 +95,35 @@ def row_definition(scope: Scope, left: ast.Node, right: ast.Node) -> str | None:
     if current is not None and current.definition is not None and scope.local(current):
         return None
     return name
+
+
+def row_alias(scope: Scope, left: ast.Node, right: ast.Node) -> ast.Symbol | None:
+    """`\\mathbf k_i = \\mathbf x_i` (`q`, `k`, `v` and the inputs `x`) where the document has
+    no K of its own (only the chapter's convention): the text names its keys after its inputs,
+    so K is defined as X (the matrix node to define it by is returned). With a K of the
+    document's own, or between two of q, k, v (`\\mathbf k_i=\\mathbf v_i` asserts, it does
+    not name), it is an identity to prove, as before."""
+    if not (
+        isinstance(left, ast.Symbol)
+        and isinstance(right, ast.Symbol)
+        and left.font in KEEP_FONTS
+        and right.font in KEEP_FONTS
+        and len(left.name) == 1
+        and len(right.name) == 1
+        and left.name.islower()
+        and right.name == "x"
+        and left.name in "qkv"
+        and isinstance(left.sub, ast.Symbol)
+        and left.sub == right.sub
+        and left.sub.sub is None
+    ):
+        return None
+    own = scope.lookup(left.name.upper())
+    if own is not None and own.origin != "convention":
+        return None
+    if scope.lookup(right.name.upper()) is None:
+        return None
+    return ast.Symbol(right.name.upper(), right.font, None, start=right.start, end=right.end)
 
 
 def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:

@@ -14,21 +14,33 @@ import sympy
 
 from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.cases import Cases
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
-from symattn.reader.conventions import looks_like_matrix
-from symattn.reader.definitions import define, head_symbol, row_definition, sequence_definition
+from symattn.reader.conventions import DocumentConventions, looks_like_matrix
+from symattn.reader.definitions import (
+    define,
+    head_symbol,
+    row_alias,
+    row_definition,
+    sequence_definition,
+)
 from symattn.reader.index_claims import condition, index_equation
 from symattn.reader.notes import blank_notes
 from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
 from symattn.reader.scope import Name, Scope
 from symattn.reader.shape_claims import declaration
-from symattn.reader.size_claims import assume_relation, bind_dims, size_chain, sizes_only
+from symattn.reader.size_claims import (
+    assume_relation,
+    bind_dims,
+    relations_only,
+    size_chain,
+    sizes_only,
+)
 from symattn.reader.terms import (
     Problem,
     Terms,
@@ -70,9 +82,12 @@ class Resolver:
     """
 
     def __init__(
-        self, sections: Sequence[int] = (), assume: dict[str, sympy.Expr] | None = None
+        self,
+        sections: Sequence[int] = (),
+        assume: dict[str, sympy.Expr] | None = None,
+        conventions: DocumentConventions | None = None,
     ) -> None:
-        self.scope = Scope(sections, assume)
+        self.scope = Scope(sections, assume, conventions)
         self.cases = Cases()
         self.terms = Terms(self.scope)
         # the scope's own tables (never rebound): what a `Terms` given the resolver reads
@@ -101,6 +116,125 @@ class Resolver:
 
     def known_names(self) -> list[str]:
         return self.scope.known_names()
+
+    # ---- a document: spans in order, with the prose around them ----------------------------
+
+    def resolve_items(self, items: Sequence[object], text: str) -> list[object]:
+        """Every span of a document (other items pass through), reading the words around each:
+        a size relation after *when* / *if* (`... $$ when $Hd_v=d$`) is a premise of the
+        formula before it only; one after *suppose* / *assume* (假设, 若) holds to the end of
+        the section; an identity there is a hypothesis used as a substitution (`\\mathbf k_i =
+        \\mathbf v_i`: K becomes V) in the claims of its section; `let` / *now let* /
+        *redefine* before a name defined in this section redefines it."""
+        items = list(items)
+        out: list[object] = []
+        prev: MathSpan | None = None
+        k = 0
+        while k < len(items):
+            item = items[k]
+            k += 1
+            if not isinstance(item, MathSpan):
+                out.append(item)
+                continue
+            before = _words_before(text, prev, item)
+            nxt = items[k] if k < len(items) else None
+            if isinstance(nxt, MathSpan) and _WHEN.match(_words_between(text, item, nxt)):
+                premise = self._premise_after(item, nxt)
+                if premise is not None:
+                    out.extend(premise[0])
+                    out.extend(premise[1])
+                    prev = nxt
+                    k += 1
+                    continue
+            words = _sentence_hypothesis(text, item)
+            claims = self._with_cues(item, before, bool(_SUPPOSING.match(words)))
+            if words:
+                claims = [_under_words(c, words) for c in claims]
+            out.extend(claims)
+            prev = item
+        return out
+
+    def _with_cues(
+        self, span: MathSpan, before: str, supposing: bool = False
+    ) -> list[ResolvedClaim]:
+        scope = self.scope
+        scope.redefining = bool(_REDEFINE.search(before))
+        hypothesis = _SUPPOSE.search(before)
+        scope.supposing = supposing or hypothesis is not None
+        known = set(scope.document.relations)
+        try:
+            claims = self.resolve_span(span)
+        finally:
+            scope.redefining = scope.supposing = False
+        if hypothesis is None:
+            return claims
+        for sym in set(scope.document.relations) - known:
+            scope.hypothesis_relations[sym] = scope.section
+        return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+
+    def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
+        """What a hypothesis does for the claims after it, in its section: a relation between
+        sizes holds until the section ends; `K = V` (also `k_i = v_i`, `K_{ij} = V_{ij}`) is a
+        substitution; any other identity is noted so that a claim about its names is never
+        called false (it might hold only under it)."""
+        scope = self.scope
+        if claim.status == "declared" and "assumed from here on" in claim.message:
+            msg = claim.message.replace(
+                "assumed from here on", f"a hypothesis (after '{word}'), until the section ends"
+            )
+            return dataclasses.replace(claim, message=msg)
+        if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
+            return claim
+        lhs, rhs = claim.pairs[0]
+        sub = _substitution(lhs, rhs) if _FORWARD.match(word) else None
+        if sub is not None:
+            scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
+        else:
+            names = {x for t in (lhs, rhs) for x in walk(t) if isinstance(x, MatSym)}
+            scope.unused.append((frozenset(names), scope.section, claim.source))
+        return claim
+
+    def _premise_after(
+        self, span: MathSpan, nxt: MathSpan
+    ) -> tuple[list[ResolvedClaim], list[ResolvedClaim]] | None:
+        """`$$claim$$ when $Hd_v = d$`: the relation holds for that claim only. None when the
+        second formula is not only relations between sizes (then nothing special)."""
+        scope = self.scope
+        try:
+            formula = parse_formula(blank_notes(nxt.body))
+        except ParseError:
+            return None
+        if not relations_only(scope.dims, list(_claims_of(formula.items))):
+            return None
+        saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
+        saved_sections = dict(scope.relation_section)
+        depth = len(scope.layers)
+        premise = self.resolve_span(nxt)
+        if not all(
+            c.status == "declared" and c.message.startswith("relation between sizes")
+            for c in premise
+        ):  # a relation that contradicts the sizes in force: reported as it is
+            return self.resolve_span(span), premise
+        claims = self.resolve_span(span)
+        self._restore(saved, saved_sections, depth)
+        note = "a premise of the formula before it only"
+        premise = [
+            dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
+            for c in premise
+        ]
+        return claims, premise
+
+    def _restore(
+        self,
+        saved: list[tuple[dict[sympy.Symbol, sympy.Integer], dict[sympy.Symbol, sympy.Expr]]],
+        sections: dict[sympy.Symbol, int],
+        depth: int,
+    ) -> None:
+        scope = self.scope
+        del scope.layers[depth:]
+        for layer, (b, r) in zip(scope.layers, saved, strict=False):
+            layer.bindings, layer.relations = b, r
+        scope.relation_section = sections
 
     # ---- spans and claims ------------------------------------------------------------------
 
@@ -138,14 +272,43 @@ class Resolver:
         as its context."""
         out = []
         for claim in claims:
+            claim = self._under_hypotheses(claim)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
             if b and claim.status != "prose":
                 text = ", ".join(f"{k} = {v}" for k, v in b.items())
-                claim = dataclasses.replace(claim, context=f"worked example: {text}")
+                given = f"; {claim.context}" if claim.context else ""
+                claim = dataclasses.replace(claim, context=f"worked example: {text}{given}")
             out.append(claim)
         return out
+
+    def _under_hypotheses(self, claim: ResolvedClaim) -> ResolvedClaim:
+        """A claim in the section of a hypothesis: `K = V` substituted in its sides and in the
+        definitions it reaches (proving the claim about V proves it under K = V); the names of
+        a hypothesis the checker cannot use make a `false` undecided (`ResolvedClaim.premise`)."""
+        scope = self.scope
+        if claim.status != "pending":
+            return claim
+        here = scope.section
+        sub = {old: new for old, new, sec, _ in scope.substitutions if sec == here}
+        used = "; ".join(src for _, _, sec, src in scope.substitutions if sec == here)
+        if sub:
+            try:
+                with assume(**scope.assumptions):
+                    pairs = tuple((a.xreplace(sub), b.xreplace(sub)) for a, b in claim.pairs)
+                    defs = {k: v.xreplace(sub) for k, v in claim.defs.items() if k not in sub}
+            except SymattnError:  # the substitution does not typecheck here: not used
+                return dataclasses.replace(claim, premise=used)
+            defined = any(k in claim.defs for k in sub)
+            claim = dataclasses.replace(claim, pairs=pairs, defs=defs, context=f"given {used}")
+            if defined:  # K = V and K = XW_K together say more than the substitution: a
+                return dataclasses.replace(claim, premise=used)  # false is not shown
+        mentioned = _reached(claim)
+        for names, sec, src in scope.unused:
+            if sec == here and names & mentioned:
+                return dataclasses.replace(claim, premise=src)
+        return claim
 
     def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:
         """An alignment the checker cannot read as a whole, read row by row: a row it cannot
@@ -201,6 +364,36 @@ class Resolver:
     def _resolve_claim(
         self, span: MathSpan, c: ast.Claim, display: bool = False
     ) -> list[ResolvedClaim]:
+        """The claims of one formula; a shape error that rests on a vector whose row or column
+        the document never settled is `undecided (convention)`, not an error."""
+        self.scope.consulted.clear()
+        self.scope.reading = None
+        letters = self.scope.conventions.unsettled_matrices
+        if (
+            letters
+            and _mentions(c, letters)
+            and not relations_only(self.scope.dims, [c], numbers=True)
+            and not (c.steps and c.steps[0].rel == "in")
+        ):
+            # neither read nor kept: a definition made with `H` as a size could mislead later
+            msg = (
+                f"undecided (convention): {self.scope.conventions.matrices.source}, and this "
+                "formula reads it; say which it is (--conventions matrices=H, or front matter)"
+            )
+            return [new_claim(span, c.start, c.end, "unknown", msg)]
+        out = self._claims(span, c, display)
+        return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _unsettled_error(self, claim: ResolvedClaim) -> ResolvedClaim:
+        if not self.scope.consulted:
+            return claim
+        return dataclasses.replace(
+            claim,
+            status="unknown",
+            message=_convention_message(self.scope, f"read with them as columns: {claim.message}"),
+        )
+
+    def _claims(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         scope, terms = self.scope, self.terms
         open_case = self.cases.take_open()
         if not c.steps:
@@ -309,6 +502,8 @@ class Resolver:
 
         scope, terms = self.scope, self.terms
 
+        generic = []
+
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
                 return stack_claim(scope, terms, span, left, step.rhs, start, end)
@@ -316,24 +511,61 @@ class Resolver:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
+            scope.consulted.clear()
+            generic.append(True)
             lhs, rhs = terms.term(left), terms.term(step.rhs)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
-            lhs, rhs = as_comparable(lhs, rhs)
-            if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
-                m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
-                assert isinstance(m, MatExpr)
-                kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
-                raise Problem(
-                    "shape_error",
-                    f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
-                    f"{orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
-                    "a scalar stands only for a 1 × 1 matrix",
-                    None,
-                )
-            return pending(scope, span, start, end, ((lhs, rhs),))
+            return pending(scope, span, start, end, (_comparable(lhs, rhs),))
 
-        return self._guard(span, start, end, run)
+        def both_ways() -> ResolvedClaim:
+            claim = self._guard(span, start, end, run)
+            if not (generic and scope.consulted) or claim.status not in ("pending", "shape_error"):
+                return claim
+            return self._read_both_ways(span, left, step.rhs, claim, start, end)
+
+        return both_ways()
+
+    def _read_both_ways(
+        self,
+        span: MathSpan,
+        left: ast.Node,
+        right: ast.Node,
+        as_columns: ResolvedClaim,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        """A claim about vectors in R^{d} when the document never says whether they are rows
+        or columns: read it both ways. Typing in only one reading, it depends on the
+        convention (undecided); typing in both, the kernel decides both readings and a verdict
+        stands only when they agree (`ResolvedClaim.split`); typing in neither, it is a shape
+        error whatever the convention."""
+        scope, terms = self.scope, self.terms
+        scope.reading = "row"
+        try:
+            as_rows = self._guard(
+                span,
+                start,
+                end,
+                lambda: pending(
+                    scope, span, start, end, (_comparable(terms.term(left), terms.term(right)),)
+                ),
+            )
+        finally:
+            scope.reading = None
+        ok = [c.status == "pending" for c in (as_columns, as_rows)]
+        if ok == [False, False] and as_rows.status == "shape_error":
+            scope.consulted.clear()  # ill-typed either way: the shape error stands
+            return as_columns
+        if ok == [False, False]:
+            msg = _convention_message(scope, f"as columns: {as_columns.message}")
+            return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
+        if ok == [True, True]:
+            pairs = as_columns.pairs + as_rows.pairs
+            return dataclasses.replace(as_columns, pairs=pairs, split=len(as_columns.pairs))
+        good, bad = ("columns", as_rows) if ok[0] else ("rows", as_columns)
+        msg = _convention_message(scope, f"it typechecks only with them as {good} ({bad.message})")
+        return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
 
     def _not_equal(
         self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int
@@ -342,9 +574,13 @@ class Resolver:
         that they are equal makes it false, anything else leaves it undecided."""
 
         def run() -> ResolvedClaim:
+            self.scope.consulted.clear()
             lhs, rhs = as_comparable(self.terms.term(left), self.terms.term(step.rhs))
             if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
                 raise not_understood("\\ne between a matrix and a scalar", step)
+            if self.scope.consulted:  # read one way only: the other might say otherwise
+                msg = _convention_message(self.scope, "\\ne is not read both ways")
+                return new_claim(span, start, end, "unknown", msg)
             claim = pending(self.scope, span, start, end, ((lhs, rhs),))
             return dataclasses.replace(claim, negated=True)
 
@@ -365,8 +601,14 @@ class Resolver:
         case = self.cases.begin(scope, span, left, right, start, end)
         if case is not None:
             return case
-        if name is not None and looks_like_matrix(name):
+        if name is not None and (
+            looks_like_matrix(name) or name in scope.conventions.matrix_letters()
+        ):
             return define(scope, terms, span, name, None, right, start, end)
+        alias = None if scope.supposing else row_alias(scope, left, right)
+        if alias is not None:
+            assert isinstance(left, ast.Symbol)
+            return define(scope, terms, span, left.name.upper(), None, alias, start, end)
         row_of = row_definition(scope, left, right)
         if row_of is not None:
             assert isinstance(right, ast.IndexedGroup)
@@ -383,6 +625,148 @@ _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+_WHEN = re.compile(
+    r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
+    re.IGNORECASE,
+)
+_SUPPOSE = re.compile(
+    r"(?:\bsuppose|\bassume|\bassuming|\bif|\bwhenever|假设|若|如果)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+_REDEFINE = re.compile(
+    r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
+)
+#: A sentence that opens with a condition in words ("If omitting the normalizing term, ...",
+#: "Set $Q = K$ (precisely ...)"): what it supposes may not be a formula the checker can use.
+_SENTENCE_IF = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|ignoring|omitting|set|"
+    r"假设|若|如果|忽略)\b",
+    re.IGNORECASE,
+)
+#: Words whose hypothesis reaches forward over the section (an "if" may qualify what precedes).
+_FORWARD = re.compile(r"(?:suppose|assume|assuming|假设)", re.IGNORECASE)
+_SUPPOSING = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.!?。！？]\s|\n\s*\n")
+_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
+
+
+def _words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
+    """The prose on the span's line before it (after the formula before it, if any)."""
+    if not text:
+        return ""
+    start = prev.start.offset + len(prev.body) if prev is not None else 0
+    line_start = text.rfind("\n", 0, span.start.offset) + 1
+    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+
+
+def _under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:
+    """A claim in a sentence that opens with a condition in words: a `false` would be
+    undecided (`premise`); in a sentence that supposes (suppose, assume, 假设), what does not
+    typecheck with the sizes in force is a supposition the checker cannot read, not an error
+    (its sizes may be the chapter's, not the text's)."""
+    supposed = bool(_SUPPOSING.match(words))
+    if claim.status == "pending":
+        return dataclasses.replace(claim, premise=claim.premise or words, supposed=supposed)
+    if claim.status == "shape_error" and supposed:
+        msg = f"a supposition ('{words}') that does not typecheck here: {claim.message}"
+        return dataclasses.replace(claim, status="not_understood", message=msg)
+    return claim
+
+
+def _sentence_hypothesis(text: str, span: MathSpan) -> str:
+    """The sentence a formula sits in (or ends, a display after "... as:"), when it opens
+    with a condition in words: its first words, else empty."""
+    if not text:
+        return ""
+    start = span.start.offset
+    head = text[:start].rstrip(" \t\n$\\[")
+    if head.endswith((":", "：")):
+        start = len(head)  # a display introduced by "... as:" ends that sentence
+    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
+    begin = ends[-1].end() if ends else max(0, start - 2000)
+    sentence = " ".join(_DELIMS.sub(" ", text[begin:start]).split())
+    if not _SENTENCE_IF.match(sentence):
+        return ""
+    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
+
+
+def _words_between(text: str, a: MathSpan, b: MathSpan) -> str:
+    return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
+
+
+def _mentions(c: ast.Claim, letters: Sequence[str]) -> bool:
+    """The letter, alone, anywhere but in a `\\mathbb R^{...}` (where it is a size)."""
+    stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Reals):
+            continue
+        if isinstance(x, ast.Symbol) and x.name in letters and x.sub is None:
+            return True
+        stack.extend(ast.children(x))
+    return False
+
+
+def _reached(claim: ResolvedClaim) -> set[sympy.Basic]:
+    """The matrices a claim mentions, and those its definitions reach."""
+    seen: set[sympy.Basic] = set()
+    frontier = [t for pair in claim.pairs for t in pair]
+    while frontier:
+        found = {x for t in frontier for x in walk(t) if isinstance(x, MatSym) and x not in seen}
+        seen |= found
+        frontier = [claim.defs[x] for x in found if x in claim.defs]
+    return seen
+
+
+def _substitution(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym] | None:
+    """`K = V`, `k_i = v_i` (rows, i free), `K_{ij} = V_{ij}`: the matrix K equals V."""
+    a, b = _whole(lhs), _whole(rhs)
+    if a is None or b is None or a[0] == b[0] or a[1] != b[1]:
+        return None
+    return a[0], b[0]
+
+
+def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
+    if isinstance(x, MatSym):
+        return x, ()
+    if isinstance(x, Transpose) and isinstance(x.args[0], Row):
+        x = x.args[0]
+    if isinstance(x, Row | Entry) and isinstance(x.args[0], MatSym):
+        idx = tuple(x.args[1:])
+        if all(isinstance(i, sympy.Symbol) for i in idx) and len(set(idx)) == len(idx):
+            return x.args[0], idx
+    return None
+
+
+def _comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
+    """Both sides as one kind (a 1 × 1 matrix is a scalar); a matrix and a scalar clash."""
+    lhs, rhs = as_comparable(lhs, rhs)
+    if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+        m, x = (lhs, rhs) if isinstance(lhs, MatExpr) else (rhs, lhs)
+        assert isinstance(m, MatExpr)
+        kinds = ("a matrix", "a scalar") if m is lhs else ("a scalar", "a matrix")
+        raise Problem(
+            "shape_error",
+            f"cannot compare {kinds[0]} with {kinds[1]}: {plain(m)} is "
+            f"{orientation(m)} ({shape_str(m.shape)}) and {plain(x)} is a scalar; "
+            "a scalar stands only for a 1 × 1 matrix",
+            None,
+        )
+    return lhs, rhs
+
+
+def _convention_message(scope: Scope, detail: str) -> str:
+    names = ", ".join(sorted(scope.consulted))
+    return (
+        f"undecided (convention): {names} are declared in R^{{d}} and the document does not "
+        f"settle whether its vectors are rows or columns (vectors: "
+        f"{scope.conventions.vectors.source}); {detail}; set it in front matter "
+        "(symattn: vectors: row) or with --conventions vectors=row|column"
+    )
 
 
 def _moment(node: ast.Node) -> bool:
@@ -465,10 +849,5 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
     """
 
     resolver = Resolver(section_lines(text))
-    out: list[ResolvedClaim | object] = []
-    for item in scan(text, filename):
-        if isinstance(item, MathSpan):
-            out.extend(resolver.resolve_span(item))
-        else:
-            out.append(item)
+    out: list[ResolvedClaim | object] = list(resolver.resolve_items(scan(text, filename), text))
     return attach_conditions(out, text)

@@ -7,6 +7,7 @@ Imports sympy, the kernel (dims, errors, nodes) and the reader's conventions, si
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,7 +18,7 @@ from symattn.kernel.dims import STANDARD_DIMS, dim, dims_equal
 from symattn.kernel.errors import DimError
 from symattn.kernel.expr import HeadSym, MatExpr, MatSym, index, walk
 from symattn.reader.claims import Shape
-from symattn.reader.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.conventions import CONVENTIONS, FAMILIES, DocumentConventions
 from symattn.reader.size_relations import SizeContext, close_sizes, size_value
 
 __all__ = ["HEAD", "Layer", "Name", "Scope", "same_shape"]
@@ -38,6 +39,7 @@ class Name:
     definition: MatExpr | None = None
     label: str = ""
     mask: bool = False
+    unsettled: bool = False  # a vector in R^{d} whose row or column the text never settled
 
 
 @dataclass
@@ -67,7 +69,10 @@ class Scope:
     """
 
     def __init__(
-        self, sections: Sequence[int] = (), assume: dict[str, sympy.Expr] | None = None
+        self,
+        sections: Sequence[int] = (),
+        assume: dict[str, sympy.Expr] | None = None,
+        conventions: DocumentConventions | None = None,
     ) -> None:
         conv = Layer("conventions")
         conv.names = {k: Name(v, "convention") for k, v in CONVENTIONS.items()}
@@ -80,6 +85,19 @@ class Scope:
         self._memo: tuple[Any, SizeContext] | None = None
         self.relation_section: dict[sympy.Symbol, int] = {}
         self.sequences: dict[str, sympy.Expr] = {}
+        self.conventions = conventions or DocumentConventions()
+        for letter in self.conventions.matrix_letters():
+            self.dims.pop(letter, None)  # `H` is a matrix in this document, not the head count
+        # how vectors whose orientation the document never settled are read for one claim
+        # (`None`: as columns, the literal reading of R^d), and which ones a claim consulted
+        self.reading: str | None = None
+        self.consulted: set[str] = set()
+        # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
+        self.redefining = False
+        self.supposing = False  # a formula the text supposes: `k_i = v_i` is not a definition
+        self.hypothesis_relations: dict[sympy.Symbol, int] = {}
+        self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
+        self.unused: list[tuple[frozenset[MatSym], int, str]] = []
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -136,6 +154,9 @@ class Scope:
         if section != self.section:
             self.section = section
             self.close_example()
+            for sym in [x for x, sec in self.hypothesis_relations.items() if sec != section]:
+                self.document.relations.pop(sym, None)  # a hypothesis ends with its section
+                del self.hypothesis_relations[sym]
 
     def close_example(self) -> None:
         while self.layers[-1].kind == "example":
@@ -224,7 +245,12 @@ class Scope:
         for layer in reversed(self.layers):
             table = layer.families if family else layer.names
             if name in table:
-                return table[name]
+                entry = table[name]
+                if entry.unsettled:
+                    self.consulted.add(name)
+                    if self.reading == "row":
+                        return dataclasses.replace(entry, shape=(entry.shape[1], entry.shape[0]))
+                return entry
         return None
 
     def lookup_all(self) -> set[str]:
@@ -251,11 +277,19 @@ class Scope:
         return entry is not None and entry.origin != "convention"
 
     def orientation(self, letter: str) -> str:
-        """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`)."""
+        """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`, or
+        set by the user: front matter, `--conventions`). A letter declared in R^{d} in a
+        document that never settles rows or columns is read as `reading` says (columns unless
+        told), and noted in `consulted`, so the resolver can read the claim both ways."""
         for layer in reversed(self.layers):
             if letter in layer.orient:
-                return layer.orient[letter]
-        return "row"
+                got = layer.orient[letter]
+                if got == "unsettled":
+                    self.consulted.add(letter)
+                    return self.reading or "column"
+                return got
+        vectors = self.conventions.vectors
+        return vectors.value if vectors.explicit and vectors.value else "row"
 
     def literals(self) -> dict[str, sympy.Matrix]:
         """The matrices written out in the worked example in force, by name."""

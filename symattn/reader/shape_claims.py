@@ -7,6 +7,8 @@ and translator; never the resolver, the checker or the CLI.
 
 from __future__ import annotations
 
+import re
+
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
@@ -34,16 +36,31 @@ def declaration(
     fam, head = None, None
     if isinstance(subject, ast.HeadSup):
         fam, head = plain_name(subject.operand), head_symbol(subject.head)
+    one_dim = isinstance(step.rhs, ast.Reals) and len(step.rhs.shape) == 1
+    if name in scope.conventions.unsettled_matrices and len(shape) == 2 and not one_dim:
+        msg = (
+            f"undecided (convention): {scope.conventions.matrices.source}; say which it is "
+            f"(front matter symattn: matrices: {name}, or --conventions matrices={name})"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     vector = _vector_of(scope, terms, subject)
     if vector is not None and (
         scope.document_matrix(vector[0].upper()) or _fits_row(vector[1], shape)
     ):
+        if one_dim:
+            return _vector_in_rd(scope, span, subject, vector, shape, start, end)
         return _vector_declaration(scope, span, subject, vector, shape, start, end)
-    if name is not None and (name in scope.lookup_all() or looks_like_matrix(name)):
+    if name is not None and (
+        name in scope.lookup_all()
+        or looks_like_matrix(name)
+        or name in scope.conventions.matrix_letters()
+    ):
         return _declare(scope, span, name, False, shape, subject, start, end)
     if fam is not None and head is not None:
         return _declare(scope, span, fam, True, shape, subject, start, end)
     if name is not None and name not in scope.dims and len(shape) == 2:
+        if one_dim and _LOWER.match(name):
+            return _bare_vector(scope, span, name, shape, subject, start, end)
         return _declare(scope, span, name, False, shape, subject, start, end)
     value = terms.term(subject)
     return _shape_claim(scope, span, value, shape, subject, start, end)
@@ -236,6 +253,62 @@ def _vector_declaration(
         f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
         subject,
     )
+
+
+_LOWER = re.compile(r"^(?:\\[a-z]+\{?\s*)?[a-z]")  # `\mathbf{q}`, `q`: a vector's name
+
+
+def _vector_in_rd(
+    scope: Scope,
+    span: MathSpan,
+    subject: ast.Node,
+    vector: tuple[str, MatExpr],
+    shape: Shape,
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """`k_j\\in\\mathbb R^{d_k}` says how many entries, not whether a row or a column: the
+    document's vector convention decides (`row vectors` in its prose, front matter,
+    `--conventions`); where it never settles it, the letter is `unsettled` and each formula
+    using it is read both ways (`Resolver`)."""
+    letter, row = vector
+    vectors = scope.conventions.vectors
+    if vectors.value == "row":
+        return _vector_declaration(scope, span, subject, vector, (shape[1], shape[0]), start, end)
+    if vectors.value == "column":
+        return _vector_declaration(scope, span, subject, vector, shape, start, end)
+    as_row = scope.bind_shape(row.shape)
+    if not same_shape(scope.bind_shape(shape), (as_row[1], as_row[0])):
+        return _vector_declaration(scope, span, subject, vector, shape, start, end)
+    layer = scope.document if scope.top().kind != "example" else scope.top()
+    layer.orient[letter] = "unsettled"
+    msg = (
+        f"{plain(row)}, row {plain(row.args[1])} of {plain(row.args[0])}, has {as_row[1]} "
+        f"entries; row or column is not settled (vectors: {vectors.source}), so formulas "
+        f"that depend on it are undecided"
+    )
+    return new_claim(span, start, end, "declared", msg)
+
+
+def _bare_vector(
+    scope: Scope, span: MathSpan, name: str, shape: Shape, subject: ast.Node, start: int, end: int
+) -> ResolvedClaim:
+    """`\\mathbf q\\in\\mathbb R^{d}`: a row (1 × d) or a column (d × 1) as the document's
+    vector convention says; not settled, it is kept as d × 1 and marked `unsettled`."""
+    vectors = scope.conventions.vectors
+    if vectors.value == "row":
+        return _declare(scope, span, name, False, (shape[1], shape[0]), subject, start, end)
+    claim = _declare(scope, span, name, False, shape, subject, start, end)
+    if not vectors.value and claim.status == "declared":
+        entry = scope.top().names.get(name)
+        if entry is not None and entry.origin == "declared":
+            entry.unsettled = True
+            msg = (
+                f"declares {name} with {shape[0]} entries; row or column is not settled "
+                f"(vectors: {vectors.source}), so formulas that depend on it are undecided"
+            )
+            claim = new_claim(span, start, end, "declared", msg)
+    return claim
 
 
 def _fits_row(row: MatExpr, shape: Shape) -> bool:

@@ -21,7 +21,25 @@ from symattn.reader.scope import Scope
 from symattn.reader.size_relations import size_value, solve_for, substitute
 from symattn.reader.terms import Problem, add_scalars, chain_scalar, not_understood, plain_name
 
-__all__ = ["assume_relation", "bind_dims", "size_chain", "sizes_only"]
+__all__ = ["assume_relation", "bind_dims", "relations_only", "size_chain", "sizes_only"]
+
+
+def relations_only(
+    dims: dict[str, sympy.Symbol], claims: Sequence[ast.Claim], numbers: bool = False
+) -> bool:
+    """Every claim an equation between sizes with a dim in each member (`Hd_v = d`, `d_k =
+    d_v`; with `numbers`, also `H = 8`), read without touching the scope: what a premise after
+    "when" must be."""
+    if not claims:
+        return False
+    for c in claims:
+        if len(c.subjects) != 1 or not c.steps or any(s.rel != "=" for s in c.steps):
+            return False
+        for m in (c.subjects[0], *(s.rhs for s in c.steps)):
+            x = _size_expr(dims, m)
+            if x is None or not (numbers or x.free_symbols):
+                return False
+    return True
 
 
 def _size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | None:
