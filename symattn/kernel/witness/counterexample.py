@@ -75,6 +75,8 @@ def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Cou
         return None
     if lv.free_symbols or rv.free_symbols:
         return None  # something stayed symbolic: no honest counterexample here
+    if _undefined(lv) or _undefined(rv):
+        return None  # a side has no value here (oo - oo): nothing to compare
     exact = not (lv.has(sympy.exp) or rv.has(sympy.exp) or lv.has(sympy.sqrt) or rv.has(sympy.sqrt))
     if exact:
         lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
@@ -82,7 +84,12 @@ def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Cou
             return None
     else:
         lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
-        if abs(lf - rf) <= sympy.Float("1e-20", 30) * (1 + abs(lf) + abs(rf)):
+        if lf == rf:
+            return None
+        gap = abs(lf - rf)
+        if _undefined(gap) or gap.is_comparable is not True:
+            return None
+        if gap.is_finite and gap <= sympy.Float("1e-20", 30) * (1 + abs(lf) + abs(rf)):
             return None
         lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
     return Counterexample(
@@ -93,6 +100,12 @@ def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Cou
         rhs=str(rv),
         exact=exact,
     )
+
+
+def _undefined(v: sympy.Basic) -> bool:
+    """`nan` or `zoo` anywhere: the value does not exist (a masked `-oo` times entries of both
+    signs, summed)."""
+    return bool(v.has(sympy.nan, sympy.zoo))
 
 
 def _shown_point(point: Mapping[sympy.Symbol, int], labels: Mapping) -> tuple[tuple[str, int], ...]:

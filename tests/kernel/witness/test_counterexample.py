@@ -5,7 +5,8 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.attention import single_head
-from symattn.kernel.expr import MatSym, Softmax, index
+from symattn.kernel.dims import d_v, n
+from symattn.kernel.expr import CausalMask, MatSym, Softmax, index
 from symattn.kernel.proof import prove_equal
 
 i, j = index("i"), index("j")
@@ -30,3 +31,17 @@ def test_a_counterexample_names_the_cell_of_a_matrix_claim():
     assert str(prove_equal(sympy.Integer(64), sympy.Integer(32)).counterexample).startswith(
         "left side = 64"
     )
+
+
+def test_a_masked_score_times_values_has_no_value_and_is_not_a_crash():
+    """Found by the differential suite (seed 7, g7-338): the masked score -oo times values of
+    both signs sums to oo - oo (nan) at some points; the counterexample search skipped nothing
+    and compared nan. Such points are skipped; where a side is -oo and the other finite, the
+    sides differ and that is the counterexample."""
+    i, j, u = index("i"), index("j"), index("u")
+    A, V = MatSym("A", n, n), MatSym("V", n, d_v)
+    lhs = sympy.Sum(CausalMask(A.T)[i, j] * V[j, u], (j, 1, n))
+    rhs = sympy.Sum(Softmax(CausalMask(A.T, upper=True))[i, j] * V[j, u], (j, 1, i))
+    v = prove_equal(lhs, rhs)
+    assert v.status == "false"
+    assert "left side = -oo" in str(v.counterexample)
