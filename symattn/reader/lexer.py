@@ -82,6 +82,8 @@ RELATIONS = {
     "Rightarrow": "implies",
     "implies": "implies",
     "Longrightarrow": "implies",
+    "coloneqq": "=",  # `a \\coloneqq b`, `a \\triangleq b`: definitions, equations here
+    "triangleq": "=",
 }
 #: Accents make a new name of the letter under them: `\hat y` is not `y`.
 ACCENTS = {
@@ -119,10 +121,16 @@ SIMPLE = {
     "langle": ("LANGLE", "langle"),
     "rangle": ("RANGLE", "rangle"),
 }
-IGNORED = frozenset("displaystyle textstyle nonumber notag limits hline".split())
+IGNORED = frozenset(
+    "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
+    "small footnotesize normalsize large".split()
+)
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag".split())
+_DEF_EQUALS = re.compile(
+    r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
+)
 SIZES = frozenset(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
 )
@@ -223,6 +231,9 @@ class _Lexer:
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
+        elif self.text.startswith(":=", i):
+            self.emit("REL", "=", i, i + 2)  # `a := b`, a definition: an equation here
+            self.i += 2
         elif c == ":" and self.in_script():
             # `(AV)_{i,:}`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
@@ -388,8 +399,19 @@ class _Lexer:
             self.font(name, start)
         elif name in ("begin", "end"):
             self.environment(name, start)
+        elif name in ("stackrel", "overset") and self.defining_equals():
+            self.emit("REL", "=", start, self.i)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def defining_equals(self) -> bool:
+        """`\\stackrel{\\text{def}}{=}`, `\\overset{\\mathrm{def}}{=}` (also `{\\triangle}`):
+        an equals sign that says "defined as"; leaves self.i after it when it is one."""
+        m = _DEF_EQUALS.match(self.text, self.i)
+        if m is None:
+            return False
+        self.i = m.end()
+        return True
 
     def skip_space(self) -> None:
         m = _SPACE.match(self.text, self.i)

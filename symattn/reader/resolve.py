@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy
 
-from symattn.kernel.dims import assume, shape_str
+from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
@@ -23,6 +23,7 @@ from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach
 from symattn.reader.conventions import looks_like_matrix
 from symattn.reader.definitions import define, head_symbol, row_definition, sequence_definition
 from symattn.reader.index_claims import condition, index_equation
+from symattn.reader.introductions import introduce
 from symattn.reader.notes import blank_notes
 from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
@@ -316,7 +317,15 @@ class Resolver:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
-            lhs, rhs = terms.term(left), terms.term(step.rhs)
+            terms.defs.used.clear()
+            try:
+                lhs, rhs = terms.term(left), terms.term(step.rhs)
+            except Problem as p:
+                if p.status == "shape_error" and terms.defs.used:
+                    raise not_understood(_opaque_shape(terms, p.message), p.node) from None
+                raise
+            if terms.defs.used:
+                return _opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             lhs, rhs = as_comparable(lhs, rhs)
@@ -376,13 +385,36 @@ class Resolver:
             head = head_symbol(left.head)
             if fam is not None and head is not None and looks_like_matrix(fam):
                 return define(scope, terms, span, fam, head, right, start, end)
-        return None
+        return introduce(terms, span, left, right, start, end)
 
 
 _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+def _opaque_shape(terms: Terms, message: str) -> str:
+    used = ", ".join(dict.fromkeys(terms.defs.used))
+    return f"{message} (with {used}, whose shape comes from its definition: not decided)"
+
+
+def _opaque_claim(
+    terms: Terms, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
+) -> ResolvedClaim:
+    """A claim about names the document defined (`e_{ij}`, `a(q, k)`): their values are never
+    used, so the claim is undecided once both sides have the same shape; a scalar against a
+    matrix is not read (the shape a definition gave may depend on its arguments)."""
+    used = ", ".join(dict.fromkeys(terms.defs.used))
+    lhs, rhs = as_comparable(lhs, rhs)
+    if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+        raise not_understood(f"a scalar against a matrix, with {used} defined by the text", None)
+    if isinstance(lhs, MatExpr) and isinstance(rhs, MatExpr):
+        if not (dims_equal(lhs.rows, rhs.rows) and dims_equal(lhs.cols, rhs.cols)):
+            msg = f"shapes {shape_str(lhs.shape)} and {shape_str(rhs.shape)} differ, with {used}"
+            raise not_understood(msg + " defined by the text", None)
+    msg = f"shapes agree; not decided: {used} defined by the text (its value is not used)"
+    return new_claim(span, start, end, "unknown", msg)
 
 
 def _moment(node: ast.Node) -> bool:

@@ -16,6 +16,7 @@ from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conventions import looks_like_matrix
 from symattn.reader.definitions import head_symbol
+from symattn.reader.introductions import declare_scalar
 from symattn.reader.scanner import MathSpan
 from symattn.reader.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood, plain_name
@@ -29,6 +30,10 @@ def declaration(
     """`subject \\in \\mathbb R^{...}`: declares a name, states a vector's orientation, or
     claims the shape of an expression. Raises `Problem` for what is wrong or unread."""
     start, end = subject.start, step.rhs.end
+    if isinstance(step.rhs, ast.Reals) and not step.rhs.shape:
+        scalar = declare_scalar(terms, span, subject, start, end)
+        if scalar is not None:
+            return scalar
     shape = _reals_shape(terms, step.rhs)
     name = plain_name(subject)
     fam, head = None, None

@@ -36,6 +36,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
+from symattn.reader.defined import Defined, Defs, head_of, shape_of
 
 __all__ = [
     "KEEP_FONTS",
@@ -44,6 +45,7 @@ __all__ = [
     "Terms",
     "UnknownName",
     "as_comparable",
+    "label_of",
     "orientation",
     "plain_name",
     "word_name",
@@ -142,6 +144,9 @@ class Terms:
     def __init__(self, scope: Scope, observer: Observer | None = None) -> None:
         self.scope = scope
         self.observer = observer
+        self.defs = Defs()
+        #: the indices of a sequence being defined (`\\omega_j = 1/10000^{2j/d}`): values there
+        self.bound: frozenset[str] = frozenset()
 
     def term(self, node: ast.Node) -> sympy.Basic:
         """The kernel term a node stands for: a matrix expression or a scalar."""
@@ -255,8 +260,19 @@ class Terms:
         word = word_name(node)
         if word is not None and word in self.scope.dims:
             return self.scope.bind(self.scope.dims[word])  # `d_{ff}`, a size declared as such
+        if node.sub is None and node.font is None and node.name in self.bound:
+            return index(node.name)  # `j` in `\\omega_j = 1/10000^{2j/d}`
+        defined = self.defs.table.get(_label(node))
+        if defined is not None and defined.indices == 0 and defined.params is None:
+            return self._opaque(defined, _label(node), node)
         if node.font in KEEP_FONTS and node.sub is not None and not _named_sub(node.sub):
             return self._indexed(node)
+        if node.sub is not None:  # `\\hat q_i` of `\\hat q_i = ...`: a sequence the text defined
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None and defined.indices:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
         raise self._unknown(node)
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
@@ -272,6 +288,11 @@ class Terms:
         if entry is None and base in seqs and len(idx) == 1 and node.font is None:
             # `c_i`, term i of a sequence the text uses as a column (`c\mathbf 1_n^T`)
             return Entry(FromColumn(base, seqs[base], 1), idx[0], 1)
+        if entry is None:
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.indices == len(idx) and defined.params is None:
+                return self._opaque(defined, _label(node), node)  # `e_{ir}` of `e_{ij} = ...`
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
@@ -343,7 +364,72 @@ class Terms:
     # ---- products, sums, quotients ----------------------------------------------------------
 
     def _product(self, node: ast.Product) -> sympy.Basic:
+        applied = self._applications(node)
+        if applied is not node:
+            if not isinstance(applied, ast.Product):
+                return self.term(applied)
+            node = applied
         return self._fold(node, ["*"] * (len(node.factors) - 1))
+
+    def _applications(self, node: ast.Product) -> ast.Node:
+        """`a(\\mathbf q, \\mathbf k_i)\\mathbf v_i`: a letter the document defined as a
+        function, followed by parentheses, is that function applied (an `ast.Call`)."""
+        out: list[ast.Expr] = []
+        fs = node.factors
+        k = 0
+        while k < len(fs):
+            f = fs[k]
+            if k + 1 < len(fs) and isinstance(f, ast.Symbol):
+                pair = ast.Product((f, fs[k + 1]), start=f.start, end=fs[k + 1].end)
+                head = head_of(pair)
+                defined = self.defs.table.get(_label(f)) if head is not None else None
+                if head is not None and defined is not None and defined.params is not None:
+                    out.append(
+                        ast.Call(_label(f), head[1].items, parens=True, start=f.start, end=pair.end)
+                    )
+                    k += 2
+                    continue
+            out.append(f)
+            k += 1
+        if len(out) == len(fs):
+            return node
+        if len(out) == 1:
+            return out[0]
+        return ast.Product(tuple(out), start=node.start, end=node.end)
+
+    def _opaque(self, d: Defined, text: str, node: ast.Node) -> sympy.Basic:
+        if d.value is None:
+            msg = f"{text}: its definition (line {d.line}) was not read{d.why}"
+            raise not_understood(msg, node)
+        return self.defs.opaque(d, text)
+
+    def _apply(self, d: Defined, node: ast.Call) -> sympy.Basic:
+        """`f(x)` of a function the document defined: an opaque value of the shape its
+        definition gave, when the arguments have the shapes its parameters had there."""
+        assert d.params is not None
+        if len(node.args) != len(d.params):
+            msg = f"{d.name} was defined with {len(d.params)} argument(s), not {len(node.args)}"
+            raise not_understood(msg, node)
+        text = f"{d.name}({', '.join(ast.dump(a) for a in node.args)})"
+        if d.value is None:
+            return self._opaque(d, text, node)
+        if d.any_args:
+            for arg in node.args:
+                try:
+                    self.term(arg)  # an argument that does not typecheck is still an error
+                except Problem as p:
+                    if p.status == "shape_error":
+                        raise
+            return self.defs.opaque(d, text)
+        for arg, want in zip(node.args, d.params, strict=True):
+            got = shape_of(self.term(arg))
+            if want is None or not _same_value(got, want):
+                msg = (
+                    f"{d.name} is applied to arguments of other shapes than in its definition "
+                    f"(line {d.line}): its value there is not known"
+                )
+                raise not_understood(msg, node)
+        return self.defs.opaque(d, text)
 
     def _mul(self, node: ast.Mul) -> sympy.Basic:
         return self._fold(node, list(node.ops))
@@ -570,6 +656,9 @@ class Terms:
             raise not_understood(f"{node.name} needs its argument in parentheses", node)
         if name == "concat":
             return self._concat(node)
+        defined = self.defs.table.get(node.name)
+        if defined is not None and defined.params is not None and name not in _OPERATORS:
+            return self._apply(defined, node)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
@@ -645,6 +734,15 @@ class Terms:
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, index("h"), sympy.Integer(len(node.args)))
+
+
+_OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+
+
+def _same_value(a: object, b: object) -> bool:
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return bool(dims_equal(a[0], b[0]) and dims_equal(a[1], b[1]))
+    return a == b
 
 
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
@@ -871,6 +969,12 @@ def _label(node: ast.Symbol) -> str:
         return base
     sub = plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
     return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
+
+
+def label_of(node: ast.Symbol) -> str:
+    """How a symbol is named in messages and in the table of defined names: `\\alpha`,
+    `e_{ij}`, `d_{model}`, `\\hat{y}`."""
+    return _label(node)
 
 
 def _first_line(text: str) -> str:

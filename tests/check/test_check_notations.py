@@ -89,8 +89,9 @@ def test_transpose_inverse_and_heads_keep_their_meaning() -> None:
 
 @pytest.mark.parametrize("name", [r"\hat y", r"\tilde{\mathbf x}", r"\bar h", "t'", r"\hat q_i"])
 def test_an_accent_or_a_prime_makes_a_new_name(name: str) -> None:
-    # never the letter under it: \hat q_i is not row i of Q
-    assert verdicts(f"$${name} = q_1$$\n") == ["not-understood"]
+    # never the letter under it: \hat q_i is not row i of Q; a first equation defines it
+    assert verdicts(f"$${name} = q_1$$\n") == []
+    assert verdicts(f"$${name} = q_1$$\n\n$${name} = q_1$$\n") == ["undecided"]
     declared = f"and ${name}\\in\\mathbb R^{{1\\times d_k}}$.\n\n$${name} = {name}$$\n"
     assert verdicts(declared) == ["verified"]
 
@@ -105,3 +106,102 @@ def test_a_word_in_a_subscript_is_part_of_a_size(inner: str, kind: str) -> None:
         r"$$Q = YW_{\text{out}}W_Q$$" + "\n"
     )
     assert verdicts(text) == [kind]
+
+
+# ---- names the text defines: scalars, sequences, uninterpreted functions ------------------
+# The first equation about a new name is its definition (a declaration, claiming nothing);
+# afterwards the name is an opaque term of the shape its definition gave: a claim about it is
+# undecided when its sides have the same shape, and never verified or false.
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [
+        r"a(q_i,k_j) = q_i\cdot k_j",
+        r"a(q_i,k_j) := q_i\cdot k_j",
+        r"a(q_i,k_j) \stackrel{\text{def}}{=} q_i\cdot k_j",
+        r"\text{score}(q_i,k_j) = q_i\cdot k_j",
+        r"\alpha(q_i,k_j) = \exp(q_i\cdot k_j)",
+    ],
+)
+def test_a_function_definition_is_a_declaration(definition: str) -> None:
+    results = check_text(DECL + f"$${definition}$$\n", "notations.md")
+    assert [r.kind for r in results if r.kind != "declaration" or "defines" in r.message][-1:] == [
+        "declaration"
+    ]
+    assert "defines the function" in results[-1].message
+    assert "a scalar" in results[-1].message
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"a(q_i,k_j) = a(q_i,k_j)", "undecided"),  # never verified: its value is not used
+        (r"a(q_i,k_j) = q_i\cdot k_j + 1", "undecided"),  # never false either
+        (r"\sum_{j=1}^{n} a(q_i,k_j) = 1", "undecided"),
+        (r"a(q_i,k_j) = q_i", "not-understood"),  # a scalar against a row
+        (r"a(Q,K) = 1", "not-understood"),  # other argument shapes: value not known
+        (r"a(q_i) = 1", "not-understood"),  # one argument, defined with two
+        (r"QK = a(q_i,k_j)\, q_i", "shape-error"),  # QK does not typecheck: n × d_k by n × d_k
+    ],
+)
+def test_claims_about_a_defined_function(claim: str, kind: str) -> None:
+    text = r"$$a(q_i,k_j) = q_i\cdot k_j$$" + f"\n\n$${claim}$$\n"
+    assert verdicts(text) == [kind]
+
+
+def test_an_undefined_function_stays_not_understood() -> None:
+    # q_i already means something, so this is a claim, and f was never given a value
+    assert verdicts(r"$$q_i = f(q_i)$$" + "\n") == ["not-understood"]
+    # a known operator is never redefined
+    assert verdicts(r"$$\operatorname{softmax}(q_i) = q_i$$" + "\n") == ["false"]
+
+
+def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:
+    assert verdicts(r"$$f(q_i) = QK$$" + "\n") == ["shape-error"]
+    assert verdicts(r"$$f(q_i) = QK^T$$" + "\n") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a sequence: its index letters are integers inside its definition
+        (r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"$$\omega_r = \omega_r$$", ["undecided"]),
+        (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i\cdot k_r + 1$$", ["undecided"]),
+        (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i$$", ["not-understood"]),
+        # a sequence with another number of indices is not the one defined
+        (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ijr} = q_1\cdot k_1$$", ["not-understood"]),
+        # names: words and accents
+        (r"$$d_{\text{model}} = 512$$" + "\n\n" + r"$$d_{\text{model}} = 511$$", ["undecided"]),
+        (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = q_2$$", ["undecided"]),
+        (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = QK^T$$", ["not-understood"]),
+        # a definition whose value is not read: later uses are not understood
+        (r"$$\hat z = g(x)$$" + "\n\n" + r"$$\hat z = q_1$$", ["not-understood"]),
+    ],
+)
+def test_defined_names_and_sequences(text: str, expected: list[str]) -> None:
+    assert verdicts(text + "\n") == expected
+
+
+@pytest.mark.parametrize(
+    ("declared", "claim", "kind"),
+    [
+        (r"e_{ij}\in\mathbb R", r"e_{ij} = e_{ji}", "undecided"),
+        (r"e_{ij}\in\mathbb R", r"e_{ij} = q_i", "not-understood"),
+        (r"\beta\in\mathbb R", r"\beta = \beta + 1", "undecided"),
+        (r"\alpha(q_i,k_j)\in\mathbb R", r"\sum_{j=1}^{n}\alpha(q_i,k_j) = 1", "undecided"),
+        (r"\alpha(q_i,k_j)\in\mathbb R", r"\alpha(q_i,k_j) = q_i", "not-understood"),
+        (r"\alpha(q_i,k_j)\in\mathbb R", r"QK = \alpha(q_i,k_j)\, q_i", "shape-error"),
+    ],
+)
+def test_declared_scalars(declared: str, claim: str, kind: str) -> None:
+    text = f"Let ${declared}$.\n\n$${claim}$$\n"
+    results = check_text(DECL + text, "notations.md")
+    assert any(r.kind == "declaration" and "as a scalar" in r.message for r in results)
+    assert verdicts(text) == [kind]
+
+
+def test_a_known_matrix_is_never_redefined() -> None:
+    # Q is declared: `Q = ...` stays a claim, checked against what Q is
+    assert verdicts(r"$$Q = XW_Q + 1$$" + "\n") != []
+    assert verdicts(r"$$q_1 = q_2$$" + "\n") == ["false"]

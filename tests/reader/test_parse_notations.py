@@ -41,6 +41,12 @@ GOLDEN = [
     (r"\sum_{j \in [n]} a_{ij}", "[(sum j 1 n a_{(* i j)})]"),
     (r"\sum_{t'=1}^{n} x_{t'}", "[(sum t' 1 n x_{t'})]"),
     (r"\text{softmax}(x)_i", "[(index (group softmax(x)) i)]"),
+    # "defined as" is an equation; the resolver makes the first one about a new name a definition
+    (r"\mathcal D \stackrel{\textrm{def}}{=} x", r"[\mathcal{D} = x]"),
+    (r"y \overset{\text{def}}{=} x", "[y = x]"),
+    (r"a(q, k) := q^T k", "[(* a (group q, k)) = (* (T q) k)]"),
+    (r"a \coloneqq b \triangleq c", "[a = b = c]"),
+    (r"\scriptstyle{x} = \small y", "[x = y]"),
 ]
 
 
@@ -57,6 +63,9 @@ ERRORS = [
     (r"\sum_{j\le i}^{n} a_{ij}", r"^1:14: \\sum has two upper bounds"),
     (r"\sum_{j \ge i} a_{ij}", r"^1:5: cannot read the range of \\sum"),
     (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
+    # only "def" over an equals sign is an equation; anything else stacked is refused
+    (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),
+    (r"a \overset{\text{def}}{\le} b", r"^1:3: unknown command \\overset"),
 ]
 
 

@@ -1,0 +1,160 @@
+"""The first equation about a new name defines it: `\\omega_j = 1/10000^{2j/d}`, `e_{ij} = ...`,
+`a(\\mathbf q,\\mathbf k) = \\mathbf q^\\top\\mathbf k`, `\\text{score}(s, h) = ...`.
+
+Imports the reader's AST, claims, spans, defined names and translator; never the resolver, the
+checker or the CLI (the resolver calls `introduce`).
+"""
+
+from __future__ import annotations
+
+from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim, new_claim
+from symattn.reader.defined import Defined, Value, head_of, shape_of
+from symattn.reader.scanner import MathSpan
+from symattn.reader.terms import Problem, Terms, UnknownName, label_of
+
+__all__ = ["declare_scalar", "introduce"]
+
+#: Operators the translator knows: `\text{softmax}(x) = ...` is a claim about softmax.
+_KNOWN = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+
+
+def introduce(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`left = right` where `left` is a name, a sequence term or a function application that
+    nothing in scope gives a meaning to: the definition of that name (a declaration, which
+    claims nothing). None when `left` already means something (then it is a claim).
+
+    Why this is sound: a definition only gives a name to its right side, so it cannot be false;
+    the name then stands for an opaque term whose value is never used, so a later claim about
+    it is at most undecided, never verified or refuted (`Defs.used`, read by the resolver).
+    """
+    found = _new_name(terms, left)
+    if found is None:
+        return None
+    key, indices, params = found
+    param_shapes: tuple[Value, ...] | None = None
+    why = ""
+    value: Value = None
+    try:
+        if params is not None:
+            param_shapes = tuple(_param_shape(terms, p) for p in params)
+        terms.bound = _index_letters(left) if indices else frozenset()
+        value = shape_of(terms.term(right))
+    except Problem as p:
+        if p.status == "shape_error":
+            raise
+        why = f": {p.message}"
+    except ShapeError:
+        raise
+    except (SymattnError, RecursionError) as e:
+        why = f": {e}"
+    finally:
+        terms.bound = frozenset()
+    if params is not None and (param_shapes is None or None in param_shapes):
+        value = None  # a value whose shape depends on arguments of unknown shape is not known
+        why = why or ": the shapes of its arguments are not known"
+    terms.defs.table[key] = Defined(key, indices, param_shapes, value, span.start.line, why)
+    terms.defs.used.clear()
+    what = "function" if params is not None else "sequence" if indices else "name"
+    text = span.body[left.start : left.end]
+    if value is None:
+        msg = f"defines the {what} {text} (its value is not read{why})"
+    else:
+        shape = "a scalar" if value == "scalar" else f"{value[0]} × {value[1]}"
+        msg = f"defines the {what} {text}, {shape}"
+    return new_claim(span, start, end, "declared", msg)
+
+
+def declare_scalar(
+    terms: Terms, span: MathSpan, subject: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`e_{ij} \\in \\mathbb R`, `x \\in \\mathbb R`, `\\alpha(\\mathbf q, \\mathbf k_i) \\in
+    \\mathbb R`: declares a new scalar, sequence of scalars or scalar-valued function. None
+    when the subject already means something. Sound as any declaration: it claims nothing,
+    and the name stands for an opaque scalar (claims about it are at most undecided)."""
+    found = _new_name(terms, subject)
+    if found is None:
+        return None
+    key, indices, params = found
+    any_args = params is not None
+    shapes = tuple(None for _ in params) if params is not None else None
+    terms.defs.table[key] = Defined(
+        key, indices, shapes, "scalar", span.start.line, any_args=any_args
+    )
+    what = "function" if any_args else "sequence" if indices else "name"
+    text = span.body[subject.start : subject.end]
+    return new_claim(span, start, end, "declared", f"declares the {what} {text} as a scalar")
+
+
+def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, ...] | None] | None:
+    """(key, number of indices, parameters) of a left side that names something new."""
+    head = head_of(left)
+    if head is not None:
+        letter, group = head
+        key = label_of(letter)
+        if key in terms.defs.table or not _unknown(terms, letter):
+            return None
+        return key, 0, group.items
+    if isinstance(left, ast.Call):
+        if not left.parens or left.sub is not None or left.name.lower() in _KNOWN:
+            return None
+        if left.name in terms.defs.table:
+            return None
+        return left.name, 0, left.args
+    if not isinstance(left, ast.Symbol) or not _unknown(terms, left):
+        return None
+    indices = _index_count(terms, left.sub) if left.sub is not None else None
+    if indices is None:  # `\\omega`, `\\hat y`, `d_{\\text{model}}`: a name
+        key = label_of(left)
+        return None if key in terms.defs.table else (key, 0, None)
+    bare = label_of(ast.Symbol(left.name, left.font, start=left.start, end=left.end))
+    if bare in terms.defs.table:
+        return None
+    return bare, indices, None  # `e_{ij}`, `\\omega_j`: a sequence
+
+
+def _index_letters(left: ast.Node) -> frozenset[str]:
+    """The index letters of `e_{ij}`, `\\omega_j`: within the definition they are integers."""
+    sub = left.sub if isinstance(left, ast.Symbol) else None
+    items = (
+        sub.factors
+        if isinstance(sub, ast.Product)
+        else sub.items
+        if isinstance(sub, ast.Seq)
+        else (sub,)
+    )
+    return frozenset(
+        x.name for x in items if isinstance(x, ast.Symbol) and x.sub is None and x.font is None
+    )
+
+
+def _unknown(terms: Terms, node: ast.Symbol) -> bool:
+    """The symbol itself is what the translator does not know (not something inside it)."""
+    try:
+        terms.term(node)
+    except UnknownName as u:
+        return u.node is node
+    except (SymattnError, RecursionError):
+        return False
+    return False
+
+
+def _index_count(terms: Terms, sub: ast.Node) -> int | None:
+    try:
+        return len(terms.indices(sub))
+    except (SymattnError, RecursionError):
+        return None
+
+
+def _param_shape(terms: Terms, node: ast.Node) -> Value:
+    try:
+        return shape_of(terms.term(node))
+    except Problem as p:
+        if p.status == "shape_error":
+            raise
+        return None
+    except (SymattnError, RecursionError):
+        return None
