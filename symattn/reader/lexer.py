@@ -128,6 +128,7 @@ IGNORED = frozenset(
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag".split())
+_UNPAIRED = frozenset(("(", "[", "|", "||"))
 _DEF_EQUALS = re.compile(
     r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
 )
@@ -506,6 +507,11 @@ class _Lexer:
                 self.matrix_depth += 1
                 self.emit("BEGIN_MATRIX", env, start, end)
             return
+        if self.opens and self.opens[-1][0] in _UNPAIRED:
+            # TeX does not pair parentheses and bars: `p(c_i \\vert c_1)`, a `(` left open,
+            # make the formula unreadable here, not malformed LaTeX
+            what, at = self.opens[-1]
+            raise self.fail(f"unbalanced '{what}' before \\end{{{env}}}", at)
         if not self.opens or self.opens[-1][0] != env:
             opened = self.opens[-1][0] if self.opens else None
             got = f"\\end{{{env}}}"

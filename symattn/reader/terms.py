@@ -279,6 +279,14 @@ class Terms:
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
         base = node.name
         assert node.sub is not None
+        if _labels_a_name(node.sub, self.scope.dims):
+            # `\\mathbf v_{A,i}`, `\\mathbf v_A`: a label, not row A of V
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
+            raise self._unknown(node)
         idx = self.indices(node.sub)
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
@@ -743,6 +751,27 @@ def _same_value(a: object, b: object) -> bool:
     if isinstance(a, tuple) and isinstance(b, tuple):
         return bool(dims_equal(a[0], b[0]) and dims_equal(a[1], b[1]))
     return a == b
+
+
+def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
+    """A capital letter that is not a size, among a subscript's indices (`v_{A,i}`, `v_B`):
+    it labels a new name, it is not a row or column number."""
+    items = (
+        sub.factors
+        if isinstance(sub, ast.Product)
+        else sub.items
+        if isinstance(sub, ast.Seq)
+        else (sub,)
+    )
+    return any(
+        isinstance(x, ast.Symbol)
+        and x.sub is None
+        and x.font is None
+        and len(x.name) == 1
+        and x.name.isupper()
+        and x.name not in dims
+        for x in items
+    )
 
 
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:

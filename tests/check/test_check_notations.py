@@ -205,3 +205,28 @@ def test_a_known_matrix_is_never_redefined() -> None:
     # Q is declared: `Q = ...` stays a claim, checked against what Q is
     assert verdicts(r"$$Q = XW_Q + 1$$" + "\n") != []
     assert verdicts(r"$$q_1 = q_2$$" + "\n") == ["false"]
+
+
+def test_a_capital_label_in_a_subscript_names_a_new_vector() -> None:
+    # `\mathbf v_{A,i}` (d2l's NLI chapter) is not entry (A, i) of V, nor `\mathbf v_A` row A
+    text = r"$$\mathbf v_A = \sum_{i=1}^{m} \mathbf v_{A,i}$$" + "\n"
+    assert verdicts(text) == []
+    assert verdicts(r"$$\mathbf v_A = q_1$$" + "\n\n" + r"$$\mathbf v_A = q_2$$" + "\n") == [
+        "undecided"
+    ]
+    # a size stays an index: q_n is row n of Q
+    assert verdicts(r"$$q_n = q_n$$" + "\n") == ["verified"]
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        # an open parenthesis or bar is unreadable, not malformed LaTeX (TeX does not pair them)
+        (r"\begin{aligned} y &= p(c \vert d) \end{aligned}", "not-understood"),
+        (r"\begin{aligned} y &= (q_1 \end{aligned}", "not-understood"),
+        # an unbalanced brace is malformed: TeX itself stops there
+        (r"\begin{aligned} y &= {q_1 \end{aligned}", "malformed"),
+    ],
+)
+def test_unpaired_delimiters_before_an_environment_end(body: str, kind: str) -> None:
+    assert verdicts(f"$${body}$$\n") == [kind]

@@ -66,6 +66,9 @@ ERRORS = [
     # only "def" over an equals sign is an equation; anything else stacked is refused
     (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),
     (r"a \overset{\text{def}}{\le} b", r"^1:3: unknown command \\overset"),
+    # parentheses and bars TeX does not pair: unreadable, named as such (not an environment error)
+    (r"\begin{aligned} a &= (b \end{aligned}", r"^1:22: unbalanced '\(' before \\end\{aligned\}"),
+    (r"\begin{aligned} p(c \vert d) \end{aligned}", r"^1:21: unbalanced '\|' before"),
 ]
 
 
