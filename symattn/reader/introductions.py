@@ -14,7 +14,14 @@ from symattn.reader.defined import Defined, Value, head_of, shape_of
 from symattn.reader.scanner import MathSpan
 from symattn.reader.terms import Problem, Terms, UnknownName, label_of
 
-__all__ = ["declare_scalar", "introduce"]
+__all__ = [
+    "declare_scalar",
+    "definition_form",
+    "index_letters",
+    "introduce",
+    "mentions",
+    "parameters",
+]
 
 #: Operators the translator knows: `\text{softmax}(x) = ...` is a claim about softmax.
 _KNOWN = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
@@ -41,14 +48,18 @@ def introduce(
     try:
         if params is not None:
             param_shapes = tuple(_param_shape(terms, p) for p in params)
-        terms.bound = _index_letters(left) if indices else frozenset()
+        terms.bound = index_letters(left) - set(terms.scope.dims) if indices else frozenset()
         value = shape_of(terms.term(right))
     except Problem as p:
-        if p.status == "shape_error":
+        if p.status == "shape_error" and (params is None or not mentions(right, params)):
             raise
+        # a function's parameters are its own variables: the shapes the document gave letters
+        # of the same name elsewhere are only a guess there, so a conflict is not an error
         why = f": {p.message}"
-    except ShapeError:
-        raise
+    except ShapeError as e:
+        if params is None or not mentions(right, params):
+            raise
+        why = f": {str(e).splitlines()[0]}"
     except (SymattnError, RecursionError) as e:
         why = f": {e}"
     finally:
@@ -95,13 +106,13 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
     if head is not None:
         letter, group = head
         key = label_of(letter)
-        if key in terms.defs.table or not _unknown(terms, letter):
+        if _taken(terms, key) or not _unknown(terms, letter):
             return None
         return key, 0, group.items
     if isinstance(left, ast.Call):
         if not left.parens or left.sub is not None or left.name.lower() in _KNOWN:
             return None
-        if left.name in terms.defs.table:
+        if _taken(terms, left.name):
             return None
         return left.name, 0, left.args
     if not isinstance(left, ast.Symbol) or not _unknown(terms, left):
@@ -109,26 +120,60 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
     indices = _index_count(terms, left.sub) if left.sub is not None else None
     if indices is None:  # `\\omega`, `\\hat y`, `d_{\\text{model}}`: a name
         key = label_of(left)
-        return None if key in terms.defs.table else (key, 0, None)
+        return None if _taken(terms, key) else (key, 0, None)
     bare = label_of(ast.Symbol(left.name, left.font, start=left.start, end=left.end))
-    if bare in terms.defs.table:
+    if _taken(terms, bare):
         return None
     return bare, indices, None  # `e_{ij}`, `\\omega_j`: a sequence
 
 
-def _index_letters(left: ast.Node) -> frozenset[str]:
-    """The index letters of `e_{ij}`, `\\omega_j`: within the definition they are integers."""
+def _taken(terms: Terms, key: str) -> bool:
+    """Defined already: only the first equation about a name defines it; later ones are
+    claims (undecided at best)."""
+    return key in terms.defs.table
+
+
+def definition_form(node: ast.Node) -> bool:
+    """`f(x)`, `a(\\mathbf q, \\mathbf k)`, `\\text{score}(s, h)`: a function applied to plain
+    names, the form of a definition, whose parameters are the formula's own variables."""
+    head = head_of(node)
+    args = head[1].items if head is not None else node.args if isinstance(node, ast.Call) else ()
+    return bool(args) and all(isinstance(a, ast.Symbol) for a in args)
+
+
+def parameters(node: ast.Node) -> tuple[ast.Node, ...]:
+    """The arguments of `f(x)`, `\\text{score}(s, h)`; () for anything else."""
+    head = head_of(node)
+    if head is not None:
+        return head[1].items
+    return node.args if isinstance(node, ast.Call) else ()
+
+
+def index_letters(left: ast.Node) -> frozenset[str]:
+    """The index letters of `e_{ij}`, `\\omega_j`, `p_{i,2j+1}`: integers on the other side."""
     sub = left.sub if isinstance(left, ast.Symbol) else None
-    items = (
-        sub.factors
-        if isinstance(sub, ast.Product)
-        else sub.items
-        if isinstance(sub, ast.Seq)
-        else (sub,)
-    )
-    return frozenset(
-        x.name for x in items if isinstance(x, ast.Symbol) and x.sub is None and x.font is None
-    )
+    out: set[str] = set()
+    stack: list[ast.Node] = [sub] if sub is not None else []
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            if x.sub is None and x.font is None and len(x.name) == 1 and x.name.isalpha():
+                out.add(x.name)
+        else:
+            stack.extend(ast.children(x))
+    return frozenset(out)
+
+
+def mentions(node: ast.Node, params: tuple[ast.Node, ...]) -> bool:
+    """Whether `node` uses one of `params`, as written (`\\mathbf q` in `\\mathbf q^\\top k`)."""
+    wanted = {ast.dump(p) for p in params}
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if ast.dump(x) in wanted:
+            return True
+        stack.extend(ast.children(x))
+    return False
 
 
 def _unknown(terms: Terms, node: ast.Symbol) -> bool:

@@ -23,7 +23,13 @@ from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach
 from symattn.reader.conventions import looks_like_matrix
 from symattn.reader.definitions import define, head_symbol, row_definition, sequence_definition
 from symattn.reader.index_claims import condition, index_equation
-from symattn.reader.introductions import introduce
+from symattn.reader.introductions import (
+    definition_form,
+    index_letters,
+    introduce,
+    mentions,
+    parameters,
+)
 from symattn.reader.notes import blank_notes
 from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
@@ -33,11 +39,13 @@ from symattn.reader.size_claims import assume_relation, bind_dims, size_chain, s
 from symattn.reader.terms import (
     Problem,
     Terms,
+    UnknownName,
     as_comparable,
     not_understood,
     orientation,
     plain_name,
 )
+from symattn.reader.undeclared import read_around, undeclared
 from symattn.reader.written_matrices import pending, stack_claim
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
@@ -318,12 +326,22 @@ class Resolver:
                 if special is not None:
                     return special
             terms.defs.used.clear()
+            # `p_{i,2j} = \sin(i/10000^{2j/d})`: the left side's index letters are integers
+            terms.bound = index_letters(left) - set(scope.dims)
             try:
                 lhs, rhs = terms.term(left), terms.term(step.rhs)
+            except UnknownName as u:
+                if not undeclared(u):
+                    raise
+                return _undeclared_claim(terms, span, left, step.rhs, start, end)
             except Problem as p:
                 if p.status == "shape_error" and terms.defs.used:
+                    if _about_parameters(left, step.rhs):
+                        return _parameters_claim(span, left, p.message, start, end)
                     raise not_understood(_opaque_shape(terms, p.message), p.node) from None
                 raise
+            finally:
+                terms.bound = frozenset()
             if terms.defs.used:
                 return _opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
@@ -392,6 +410,37 @@ _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+def _undeclared_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim:
+    """A claim about names the text never declares: every other part is read (its errors are
+    reported as usual), and the claim is undecided, never verified or false."""
+    names = read_around(terms, left)
+    try:
+        names += read_around(terms, right)
+    except Problem as p:
+        if p.status != "shape_error" or not _about_parameters(left, right):
+            raise
+        return _parameters_claim(span, left, p.message, start, end)
+    shown = ", ".join(dict.fromkeys(names))
+    msg = f"not decided: {shown} {'is' if len(set(names)) == 1 else 'are'} not declared by the text"
+    return new_claim(span, start, end, "unknown", msg + " (names of unknown shape and value)")
+
+
+def _about_parameters(left: ast.Node, right: ast.Node) -> bool:
+    return definition_form(left) and mentions(right, parameters(left))
+
+
+def _parameters_claim(
+    span: MathSpan, left: ast.Node, problem: str, start: int, end: int
+) -> ResolvedClaim:
+    """`a(\\mathbf q,\\mathbf k) = \\mathbf q^\\top\\mathbf k/\\sqrt d` restated: q and k are the
+    function's parameters here, not the vectors the text declared elsewhere, so a shape
+    conflict that involves them is no error of the text; the claim is undecided."""
+    msg = f"not decided: {problem}, but the parameters of {span.body[left.start : left.end]}"
+    return new_claim(span, start, end, "unknown", msg + " need not have those shapes")
 
 
 def _opaque_shape(terms: Terms, message: str) -> str:

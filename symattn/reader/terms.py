@@ -408,7 +408,7 @@ class Terms:
     def _opaque(self, d: Defined, text: str, node: ast.Node) -> sympy.Basic:
         if d.value is None:
             msg = f"{text}: its definition (line {d.line}) was not read{d.why}"
-            raise not_understood(msg, node)
+            raise UnknownName(msg, node, text, [])
         return self.defs.opaque(d, text)
 
     def _apply(self, d: Defined, node: ast.Call) -> sympy.Basic:
@@ -687,8 +687,10 @@ class Terms:
                 raise shape_problem(e, node) from None
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
-        if name == "exp" and len(args) == 1 and not isinstance(args[0], MatExpr):
-            return sympy.exp(args[0])
+        if name == "exp" and len(args) == 1:
+            x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
+            if not isinstance(x, MatExpr):
+                return sympy.exp(x)
         known = (
             "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
         )
@@ -696,6 +698,7 @@ class Terms:
             msg = f"{node.name} with these {len(args)} argument(s) is not known (known: {known})"
         else:
             msg = f"unknown operator {node.name!r} (known: {known})"
+            raise UnknownName(msg, node, f"\\operatorname{{{node.name}}}", [])
         raise not_understood(msg, node)
 
     def _concat(self, node: ast.Call) -> sympy.Basic:

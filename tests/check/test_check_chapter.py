@@ -81,7 +81,10 @@ D2L_COUNTS = {
     # first equations about new names are definitions (declarations): `a(\mathbf q,\mathbf k_i)
     # = -\frac12\|...\|^2` (line 57), `\alpha(\mathbf q,\mathbf k_i) = \mathrm{softmax}(...)`
     # (line 69), `\textrm{BMM}(\mathbf Q,\mathbf K) = [...]` (line 257): 15 -> 12
-    "attention-scoring-functions.md": (1, 12),
+    # claims about names the text uses without declaring them are undecided: the second link of
+    # line 57 (`\mathbf q` undeclared) and line 64 (`a` restated; its definition at line 57 was
+    # not read): 12 -> 10
+    "attention-scoring-functions.md": (1, 10),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
     "multihead-attention.md": (0, 2),
@@ -90,7 +93,9 @@ D2L_COUNTS = {
     # ordinals `i^\textrm{th}`, `6^{\textrm{th}}` are read as mentions: 20 -> 9
     # `\mathbf y_i = f(...)` (line 70) and `\omega_j = 1/10000^{2j/d}` (line 474) define a
     # sequence: 9 -> 7
-    "self-attention-and-positional-encoding.md": (0, 7),
+    # `p_{i,2j} = \sin(...)`, `p_{i,2j+1} = \cos(...)` (line 253): i, j are the entry's indices,
+    # `\sin`, `\cos` are not declared: undecided: 7 -> 5
+    "self-attention-and-positional-encoding.md": (0, 5),
 }
 
 

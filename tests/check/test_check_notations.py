@@ -150,16 +150,38 @@ def test_claims_about_a_defined_function(claim: str, kind: str) -> None:
     assert verdicts(text) == [kind]
 
 
-def test_an_undefined_function_stays_not_understood() -> None:
-    # q_i already means something, so this is a claim, and f was never given a value
-    assert verdicts(r"$$q_i = f(q_i)$$" + "\n") == ["not-understood"]
+def test_an_undeclared_name_or_function_is_undecided_never_decided() -> None:
+    # q_i already means something, so this is a claim; f is used without a definition: read
+    # around it, undecided, naming it
+    results = check_text(DECL + r"$$q_i = f(q_i)$$" + "\n", "notations.md")
+    assert [r.kind for r in results][-1] == "undecided"
+    assert "f is not declared by the text" in results[-1].message
+    assert verdicts(r"$$q_i = q_i + \tanh(x)$$" + "\n") == ["undecided"]
+    # the parts it can read are still checked: QK does not typecheck
+    assert verdicts(r"$$q_i = f(QK)$$" + "\n") == ["shape-error"]
+    assert verdicts(r"$$q_i = f(x) + QK$$" + "\n") == ["shape-error"]
+    # a capital names a matrix, which must be declared (a typo keeps its "did you mean")
+    assert verdicts(r"$$Q = XW_q$$" + "\n") == ["not-understood"]
+    # a sum without bounds, a bmatrix, stay unreadable around an undeclared name
+    assert verdicts(r"$$q_i = \sum_{j=1} f(x_j)$$" + "\n") == ["not-understood"]
     # a known operator is never redefined
     assert verdicts(r"$$\operatorname{softmax}(q_i) = q_i$$" + "\n") == ["false"]
+
+
+def test_index_letters_of_the_left_side_are_integers_on_the_right() -> None:
+    # `p_{i,2j} = \sin(...)`: i and j are the entry's indices, not undeclared names
+    results = check_text(DECL + r"$$a_{ij} = \sin(i + j)$$" + "\n", "notations.md")
+    assert results[-1].kind == "undecided"
+    assert results[-1].message.startswith(r"not decided: \operatorname{sin} is not declared")
+    assert verdicts(r"$$a_{ij} = i + j$$" + "\n") == ["false"]  # A is any n × n matrix
 
 
 def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:
     assert verdicts(r"$$f(q_i) = QK$$" + "\n") == ["shape-error"]
     assert verdicts(r"$$f(q_i) = QK^T$$" + "\n") == []
+    # unless the conflict involves its parameters, which are its own variables
+    assert verdicts(r"$$f(x_i) = x_i^T q_i$$" + "\n") == []
+    assert verdicts(r"$$f(x_i) = x_i^T q_i$$" + "\n\n" + r"$$f(x_i) = x_i q_i$$") == ["undecided"]
 
 
 @pytest.mark.parametrize(
@@ -170,13 +192,14 @@ def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:
         (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i\cdot k_r + 1$$", ["undecided"]),
         (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i$$", ["not-understood"]),
         # a sequence with another number of indices is not the one defined
-        (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ijr} = q_1\cdot k_1$$", ["not-understood"]),
+        (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ijr} = q_1\cdot k_1$$", ["undecided"]),
         # names: words and accents
         (r"$$d_{\text{model}} = 512$$" + "\n\n" + r"$$d_{\text{model}} = 511$$", ["undecided"]),
         (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = q_2$$", ["undecided"]),
         (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = QK^T$$", ["not-understood"]),
-        # a definition whose value is not read: later uses are not understood
-        (r"$$\hat z = g(x)$$" + "\n\n" + r"$$\hat z = q_1$$", ["not-understood"]),
+        # a definition whose value is not read: later uses are as undeclared names
+        (r"$$\hat z = g(x)$$" + "\n\n" + r"$$\hat z = q_1$$", ["undecided"]),
+        (r"$$\hat z = g(x)$$" + "\n\n" + r"$$\hat z = QK$$", ["shape-error"]),
     ],
 )
 def test_defined_names_and_sequences(text: str, expected: list[str]) -> None:

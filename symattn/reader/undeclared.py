@@ -1,0 +1,75 @@
+"""Claims that use names the text never declares (`x`, `h_t`, `\\sigma`, `f(x)`, `\\tanh(x)`):
+read around those names, so the rest is still checked; the claim itself is only undecided.
+
+Imports the reader's AST and translator; never the resolver, the checker or the CLI (the
+resolver calls `read_around`).
+"""
+
+from __future__ import annotations
+
+from symattn.reader import ast
+from symattn.reader.terms import Terms, UnknownName, not_understood
+
+__all__ = ["read_around", "undeclared"]
+
+
+def undeclared(u: UnknownName) -> bool:
+    """A name a text may use without declaring it: a lower-case or Greek letter, an accented
+    or worded name, an operator (`\\tanh`, `\\text{FFN}`). A capital (`M`, `W_o`, `W^Q`, a head
+    family) names a matrix, which must be declared: it stays `not understood` (with its
+    "did you mean")."""
+    label = u.label
+    return bool(label) and not label[:1].isupper() and "^{(h)}" not in label
+
+
+def read_around(terms: Terms, node: ast.Node) -> list[str]:
+    """The undeclared names in `node`, after translating every part of it that does not
+    contain one (a shape error or an unreadable construct there is raised as usual).
+
+    Sound: nothing is decided from the names it skips; the caller reports the claim as
+    undecided. Read only: a sum's bounds are still checked, a `bmatrix` or a set is still
+    refused, and capitals must still be declared.
+    """
+    if isinstance(node, ast.Dots):
+        return []  # terms the text leaves out: nothing to check, nothing claimed here
+    if isinstance(node, ast.Group | ast.Seq) and len(node.items) != 1:
+        return _each(terms, node.items)  # arguments of an undeclared function
+    try:
+        terms.term(node)
+        return []
+    except UnknownName as u:
+        if not undeclared(u):
+            raise
+        if u.node is node:
+            args = node.args if isinstance(node, ast.Call) else ()
+            return [u.label, *_each(terms, args)]
+        if isinstance(node, ast.Call) and _unknown_operator(terms, node):
+            return [f"\\operatorname{{{node.name}}}", *_each(terms, node.args)]
+    if isinstance(node, ast.Sum):
+        bounds = ast.Sum(
+            node.var,
+            node.lower,
+            node.upper,
+            ast.Number("1", start=node.body.start, end=node.body.end),
+            start=node.start,
+            end=node.end,
+        )
+        terms.term(bounds)  # `\sum_i` with no bounds is still unreadable
+        return read_around(terms, node.body)
+    kids = ast.children(node)
+    if isinstance(node, ast.Matrix | ast.Reals) or not kids:
+        raise not_understood("cannot read this part of the formula", node)
+    return _each(terms, kids)
+
+
+def _unknown_operator(terms: Terms, node: ast.Call) -> bool:
+    """`\\sin(i\\omega_j)` whose argument is undeclared: the operator may be unknown too."""
+    known = ("softmax", "mask", "attention", "concat", "exp", "sqrt")
+    return node.name.lower() not in known and node.name not in terms.defs.table
+
+
+def _each(terms: Terms, nodes: tuple[ast.Node, ...] | list[ast.Node]) -> list[str]:
+    out: list[str] = []
+    for n in nodes:
+        out.extend(read_around(terms, n))
+    return out
