@@ -306,8 +306,7 @@ class Resolver:
         if step.rel == "neq":
             return self._not_equal(span, left, step, start, end)
         if step.rel != "=":
-            msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
-            return new_claim(span, start, end, "not_understood", msg, where=(start, end))
+            return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
         if _moment(left) or _moment(step.rhs):
             msg = (
@@ -361,6 +360,17 @@ class Resolver:
             return pending(scope, span, start, end, ((lhs, rhs),))
 
         return self._guard(span, start, end, run)
+
+    def _other_relation(self, span: MathSpan, left: ast.Node, step: ast.Step) -> ResolvedClaim:
+        """`x \\mapsto h(x)`, `\\ell \\sim \\sqrt n`, `a \\approx b`: both sides are read (a shape
+        error or an unreadable part is reported as usual); the relation itself is not decided."""
+        start, end = left.start, step.rhs.end
+        names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
+        rel = REL_TEXT.get(step.rel, step.rel)
+        msg = f"relation '{rel}' is not decided (only =, \\ne and \\in are)"
+        if names:
+            msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
+        return new_claim(span, start, end, "unknown", msg)
 
     def _not_equal(
         self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int

@@ -42,11 +42,13 @@ def verdicts(text: str) -> list[str]:
         # |x| of a number
         (r"|a_{ij}| = |a_{ij}|", "verified"),
         (r"|a_{ij}| = a_{ij}", "false"),
-        # relations the kernel does not decide are never verified
-        (r"a_{ij} \approx a_{ji}", "not-understood"),
-        (r"q_i \propto k_i", "not-understood"),
-        (r"x \to y", "not-understood"),
-        (r"x \mapsto y", "not-understood"),
+        # relations the kernel does not decide are never verified: read, and undecided
+        (r"a_{ij} \approx a_{ji}", "undecided"),
+        (r"q_i \propto k_i", "undecided"),
+        (r"x \to y", "undecided"),
+        (r"x \mapsto y", "undecided"),
+        (r"x \mapsto QK", "shape-error"),  # its sides are still read
+        (r"x \mapsto \sum_{j=1} y_j", "not-understood"),
         # a norm of a matrix, |x| of a vector: not read
         (r"\|Q\| = \|K\|", "not-understood"),
         (r"|q_i| = |k_i|", "not-understood"),
@@ -166,6 +168,25 @@ def test_an_undeclared_name_or_function_is_undecided_never_decided() -> None:
     assert verdicts(r"$$q_i = \sum_{j=1} f(x_j)$$" + "\n") == ["not-understood"]
     # a known operator is never redefined
     assert verdicts(r"$$\operatorname{softmax}(q_i) = q_i$$" + "\n") == ["false"]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # the shape of an expression with an undeclared name is not decided; its parts are read
+        (r"f(q_i, k_j) \in \mathbb R^{d_k}", "undecided"),
+        (r"f(QK) \in \mathbb R^{d_k}", "shape-error"),
+        (r"\tanh(q_i) + q_i \in \mathbb R^{d_k}", "undecided"),
+        # a scalar claimed a scalar
+        (r"\frac{\exp(q_i\cdot k_j)}{\sum_{r=1}^{n}\exp(q_i\cdot k_r)} \in \mathbb R", "verified"),
+        (r"\exp(a_{ij}) \in \mathbb R", "verified"),
+        (r"\sigma(a_{ij}) + 1 \in \mathbb R", "undecided"),
+        (r"\sigma(a_{ij}) \in \mathbb R", []),  # declares sigma scalar-valued
+        (r"q_i \in \mathbb R", "not-understood"),  # a row claimed a scalar: not read
+    ],
+)
+def test_shapes_of_expressions_with_undeclared_names(formula: str, kind: str | list) -> None:
+    assert verdicts(f"$${formula}$$\n") == (kind if isinstance(kind, list) else [kind])
 
 
 def test_index_letters_of_the_left_side_are_integers_on_the_right() -> None:
