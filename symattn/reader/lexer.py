@@ -235,6 +235,12 @@ class _Lexer:
         elif self.text.startswith(":=", i):
             self.emit("REL", "=", i, i + 2)  # `a := b`, a definition: an equation here
             self.i += 2
+        elif c == ":" and self.opens and self.opens[-1][0] == "\\{":
+            self.emit("COLON", c, i, i + 1)  # `\\{j : j \\le i\\}`, a set by a condition
+            self.i += 1
+        elif c == "\u2212":  # `−`, the Unicode minus sign
+            self.emit("MINUS", "-", i, i + 1)
+            self.i += 1
         elif c == ":" and self.in_script():
             # `(AV)_{i,:}`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
@@ -358,6 +364,9 @@ class _Lexer:
         if nxt == "|":
             self.bar("||", i, i + 2)
             return
+        if nxt in "{}" and nxt:
+            self.set_brace(nxt, i)
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -400,10 +409,28 @@ class _Lexer:
             self.font(name, start)
         elif name in ("begin", "end"):
             self.environment(name, start)
+        elif name == "mid" and self.opens and self.opens[-1][0] == "\\{":
+            self.emit("COLON", ":", start, end)
+        elif name in ("lbrace", "rbrace"):
+            self.i = start  # read as `\\{` and `\\}`
+            self.set_brace("{" if name == "lbrace" else "}", start)
+            self.i = end
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def set_brace(self, c: str, start: int) -> None:
+        """`\\{` and `\\}`: the braces of a set, `\\{S_1, \\ldots, S_n\\}`, `\\{j : j \\le i\\}`."""
+        self.i = start + 2
+        if c == "{":
+            self.push("\\{", start)
+            self.emit("LSET", "\\{", start, start + 2)
+            return
+        if not self.opens or self.opens[-1][0] != "\\{":
+            raise self.fail("unbalanced '\\}': no '\\{' to close", start)
+        self.opens.pop()
+        self.emit("RSET", "\\}", start, start + 2)
 
     def defining_equals(self) -> bool:
         """`\\stackrel{\\text{def}}{=}`, `\\overset{\\mathrm{def}}{=}` (also `{\\triangle}`):

@@ -111,6 +111,8 @@ _NAMES = {
     "BAR_CLOSE": "'|'",
     "NORM_CLOSE": "'\\|'",
     "RANGLE": "\\rangle",
+    "RSET": "'\\}'",
+    "COLON": "':'",
 }
 
 
@@ -280,6 +282,21 @@ class _Builder:
 
     def r_exprs(self, kids: list[Any], s: int, e: int) -> list[ast.Expr]:
         return [self.expr(k) for k in kids[0::2]]
+
+    def r_stacked(self, kids: list[Any], s: int, e: int) -> ast.Group:
+        """`[\\mathbf s_t; \\mathbf h_i]`: vectors written one after another, a list."""
+        return ast.Group(tuple(self.expr(k) for k in kids[1:-1:2]), delim="[", start=s, end=e)
+
+    def r_set(self, kids: list[Any], s: int, e: int) -> ast.Set:
+        items = kids[1] if len(kids) == 3 else []
+        return ast.Set(tuple(items), start=s, end=e)
+
+    def r_set_of(self, kids: list[Any], s: int, e: int) -> ast.Set:
+        such_that: list[ast.Expr] = []
+        for value, rels in kids[3:-1:2]:
+            such_that.append(self.expr(value))
+            such_that.extend(x for _, x in rels)
+        return ast.Set((self.expr(kids[1]),), tuple(such_that), start=s, end=e)
 
     def r_braced(self, kids: list[Any], s: int, e: int) -> _Braced:
         return _Braced(list(kids[1:-1:2]), s, e)

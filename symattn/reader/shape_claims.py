@@ -27,7 +27,7 @@ from symattn.reader.terms import (
     not_understood,
     plain_name,
 )
-from symattn.reader.undeclared import read_around, undeclared
+from symattn.reader.undeclared import membership, read_around, undeclared
 
 __all__ = ["declaration"]
 
@@ -43,6 +43,8 @@ def declaration(
         if scalar is not None:
             return scalar
         return _scalar_claim(terms, span, subject, start, end)
+    if not isinstance(step.rhs, ast.Reals):
+        return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
     name = plain_name(subject)
     fam, head = None, None

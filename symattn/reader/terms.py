@@ -89,12 +89,16 @@ class Problem(SymattnError):
 
 
 class UnknownName(Problem):
-    """A name with no shape in scope; `label` is how it was written, `near` the close names."""
+    """A name with no shape in scope; `label` is how it was written, `near` the close names,
+    `defined` whether the text defined it (its value unread)."""
 
-    def __init__(self, message: str, node: ast.Node, label: str, near: list[str]):
+    def __init__(
+        self, message: str, node: ast.Node, label: str, near: list[str], defined: bool = False
+    ):
         super().__init__("not_understood", message, node)
         self.label = label
         self.near = near
+        self.defined = defined  # defined by the text, with a value the checker did not read
 
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
@@ -408,7 +412,7 @@ class Terms:
     def _opaque(self, d: Defined, text: str, node: ast.Node) -> sympy.Basic:
         if d.value is None:
             msg = f"{text}: its definition (line {d.line}) was not read{d.why}"
-            raise UnknownName(msg, node, text, [])
+            raise UnknownName(msg, node, text, [], defined=True)
         return self.defs.opaque(d, text)
 
     def _apply(self, d: Defined, node: ast.Call) -> sympy.Basic:
@@ -1019,6 +1023,7 @@ def _unsupported(node: ast.Node) -> str:
         ast.Reals: "\\mathbb R is a set, not a value",
         ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
         ast.Seq: "a list is not a value",
+        ast.Set: "a set is not a value",
     }
     return what.get(type(node), f"{type(node).__name__} is not supported here")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from symattn.reader import ast
 from symattn.reader.terms import Terms, UnknownName, not_understood
 
-__all__ = ["read_around", "undeclared"]
+__all__ = ["membership", "read_around", "undeclared"]
 
 
 def undeclared(u: UnknownName) -> bool:
@@ -19,6 +19,8 @@ def undeclared(u: UnknownName) -> bool:
     family) names a matrix, which must be declared: it stays `not understood` (with its
     "did you mean")."""
     label = u.label
+    if u.defined:
+        return True  # the text gave it a definition (`S_i = \\{j : j\\le i\\}`): no typo
     return bool(label) and not label[:1].isupper() and "^{(h)}" not in label
 
 
@@ -34,6 +36,8 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
         return []  # terms the text leaves out: nothing to check, nothing claimed here
     if isinstance(node, ast.Group | ast.Seq) and len(node.items) != 1:
         return _each(terms, node.items)  # arguments of an undeclared function
+    if isinstance(node, ast.Set):
+        return _each(terms, node.items + node.such_that)  # a set is read, never a value
     try:
         terms.term(node)
         return []
@@ -60,6 +64,16 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
     if isinstance(node, ast.Matrix | ast.Reals) or not kids:
         raise not_understood("cannot read this part of the formula", node)
     return _each(terms, kids)
+
+
+def membership(terms: Terms, subject: ast.Node, of: ast.Node) -> str:
+    """`j \\in S_i`, `z \\in [0, s]`, `a_{ij} \\in \\mathbf A`: both sides are read (errors
+    raised as usual); membership itself is never decided. The message says why."""
+    names = read_around(terms, subject) + read_around(terms, of)
+    msg = "membership in a set is not decided"
+    if names:
+        msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
+    return msg
 
 
 def _unknown_operator(terms: Terms, node: ast.Call) -> bool:

@@ -274,3 +274,22 @@ def test_a_capital_label_in_a_subscript_names_a_new_vector() -> None:
 )
 def test_unpaired_delimiters_before_an_environment_end(body: str, kind: str) -> None:
     assert verdicts(f"$${body}$$\n") == [kind]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a set named by its first equation is a definition; a set is never a value
+        (r"$$\mathcal S = \{S_1, \dots, S_n\}$$", []),
+        (r"$$q_1 = \{q_1\}$$", ["not-understood"]),
+        # membership: both sides read, never decided
+        (r"$$U_i = \{j : j \le i\}$$" + "\n\n" + r"$$j \in U_i$$", ["undecided"]),
+        (r"$$a_{ij} \in \{0, 1\}$$", ["undecided"]),
+        (r"$$z \in [0, s]$$", ["undecided"]),
+        (r"$$QK \in \{0, 1\}$$", ["shape-error"]),
+        # an undeclared capital set stays a name to declare
+        (r"$$j \in T_i$$", ["not-understood"]),
+    ],
+)
+def test_sets_and_membership(text: str, expected: list[str]) -> None:
+    assert verdicts(text + "\n") == expected

@@ -47,6 +47,14 @@ GOLDEN = [
     (r"a(q, k) := q^T k", "[(* a (group q, k)) = (* (T q) k)]"),
     (r"a \coloneqq b \triangleq c", "[a = b = c]"),
     (r"\scriptstyle{x} = \small y", "[x = y]"),
+    # sets, read (never values): a list of elements, or an element and its condition
+    (r"\mathcal S = \{S_1, \dots, S_n\}", r"[\mathcal{S} = (set S_{1}, ..., S_{n})]"),
+    (r"S_i = \{j : j \le i\}", "[S_{i} = (set j : j, i)]"),
+    (r"\{j \mid j < i\}", "[(set j : j, i)]"),
+    (r"\lbrace a \rbrace", "[(set a)]"),
+    # vectors stacked with `;`, and the Unicode minus
+    (r"[s_t; h_i]", "[(bracket s_{t}, h_{i})]"),
+    ("x \u2212 y", "[(x - y)]"),
 ]
 
 
@@ -66,6 +74,9 @@ ERRORS = [
     # only "def" over an equals sign is an equation; anything else stacked is refused
     (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),
     (r"a \overset{\text{def}}{\le} b", r"^1:3: unknown command \\overset"),
+    (r"\{a, b", r"^1:1: unbalanced '\\\{': it is never closed"),
+    (r"a \}", r"^1:3: unbalanced '\\\}'"),
+    (r"a : b", r"^1:3: unexpected character ':'"),  # a colon only inside a set or a script
     # parentheses and bars TeX does not pair: unreadable, named as such (not an environment error)
     (r"\begin{aligned} a &= (b \end{aligned}", r"^1:22: unbalanced '\(' before \\end\{aligned\}"),
     (r"\begin{aligned} p(c \vert d) \end{aligned}", r"^1:21: unbalanced '\|' before"),
