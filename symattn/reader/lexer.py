@@ -82,6 +82,8 @@ RELATIONS = {
     "Rightarrow": "implies",
     "implies": "implies",
     "Longrightarrow": "implies",
+    "subset": "subset",
+    "subseteq": "subset",
     "coloneqq": "=",  # `a \\coloneqq b`, `a \\triangleq b`: definitions, equations here
     "triangleq": "=",
 }
@@ -98,6 +100,8 @@ ACCENTS = {
     "ddot": "ddot",
     "check": "check",
     "breve": "breve",
+    "overrightarrow": "vec",
+    "overleftarrow": "overleftarrow",
 }
 SIMPLE = {
     "cdot": ("CDOT", "cdot"),
@@ -123,11 +127,11 @@ SIMPLE = {
 }
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large".split()
+    "small footnotesize normalsize large mathop".split()
 )
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
-IGNORED_WITH_ARG = frozenset("label tag".split())
+IGNORED_WITH_ARG = frozenset("label tag color".split())
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
 _DEF_EQUALS = re.compile(
     r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"

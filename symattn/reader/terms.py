@@ -660,6 +660,17 @@ class Terms:
             raise not_understood("|x| of a vector or matrix is not read: write \\|x\\|", node)
         return sympy.Abs(v)
 
+    def _matrix(self, node: ast.Matrix) -> sympy.Basic:
+        """A matrix written out as a value: its cells are read (an undeclared name among them
+        makes the claim undecided), but the matrix itself is checked only as the right side
+        of `M = [rows]`."""
+        for row in node.rows:
+            for cell in row:
+                if not isinstance(cell, ast.Dots):
+                    self.term(cell)
+        msg = "a matrix written out is checked only as the right side of M = [rows]"
+        raise not_understood(msg, node)
+
     # ---- operators --------------------------------------------------------------------------
 
     def _call(self, node: ast.Call) -> sympy.Basic:
@@ -989,7 +1000,7 @@ def _labeled_name(node: ast.Labeled) -> str | None:
     return None
 
 
-_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve".split())
+_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve overleftarrow".split())
 
 
 def _label(node: ast.Symbol) -> str:
@@ -1021,7 +1032,6 @@ def _unsupported(node: ast.Node) -> str:
     what = {
         ast.Dots: "an ellipsis stands for terms the checker cannot see",
         ast.Reals: "\\mathbb R is a set, not a value",
-        ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
         ast.Seq: "a list is not a value",
         ast.Set: "a set is not a value",
     }
@@ -1048,4 +1058,5 @@ _TERMS = {
     ast.Inner: Terms._inner,
     ast.Norm: Terms._norm,
     ast.Abs: Terms._abs,
+    ast.Matrix: Terms._matrix,
 }

@@ -30,7 +30,7 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
 
     Sound: nothing is decided from the names it skips; the caller reports the claim as
     undecided. Read only: a sum's bounds are still checked, a `bmatrix` or a set is still
-    refused, and capitals must still be declared.
+    refused, and capitals must still be declared; a matrix written out has its cells read.
     """
     if isinstance(node, ast.Dots):
         return []  # terms the text leaves out: nothing to check, nothing claimed here
@@ -60,8 +60,10 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
         )
         terms.term(bounds)  # `\sum_i` with no bounds is still unreadable
         return read_around(terms, node.body)
+    if isinstance(node, ast.Matrix):
+        return _each(terms, [cell for row in node.rows for cell in row])
     kids = ast.children(node)
-    if isinstance(node, ast.Matrix | ast.Reals) or not kids:
+    if isinstance(node, ast.Reals) or not kids:
         raise not_understood("cannot read this part of the formula", node)
     return _each(terms, kids)
 

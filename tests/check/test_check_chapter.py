@@ -87,7 +87,9 @@ D2L_COUNTS = {
     "attention-scoring-functions.md": (1, 10),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
-    "multihead-attention.md": (0, 2),
+    # `\mathbf W_o [\mathbf h_1; \vdots; \mathbf h_h] \in \mathbb R^{p_o}` (line 99): the bmatrix's
+    # cells are read, h_i are not declared: the shape is undecided: 2 -> 1
+    "multihead-attention.md": (0, 1),
     # `$1 \leq i \leq n$` is one condition on an index (not joined to a claim), no longer two
     # relations not read
     # ordinals `i^\textrm{th}`, `6^{\textrm{th}}` are read as mentions: 20 -> 9

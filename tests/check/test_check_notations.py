@@ -293,3 +293,27 @@ def test_unpaired_delimiters_before_an_environment_end(body: str, kind: str) -> 
 )
 def test_sets_and_membership(text: str, expected: list[str]) -> None:
     assert verdicts(text + "\n") == expected
+
+
+ARROWS = r"$$\overrightarrow{h} = \overleftarrow{h}$$"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a text column after the equation's column break is a comment, not part of it
+        (r"$$\begin{aligned} q_1 &= q_1 & \small{\text{; note}} \end{aligned}$$", ["verified"]),
+        (r"$$\begin{aligned} q_1 &= q_2 & \scriptstyle{\text{; note}} \end{aligned}$$", ["false"]),
+        # a bmatrix as a value: its cells are read; with undeclared names it is undecided
+        (
+            r"$$\begin{bmatrix} \cos(x) & \sin(x) \end{bmatrix} \in \mathbb R^{1\times 2}$$",
+            ["undecided"],
+        ),
+        (r"$$\begin{bmatrix} QK & 1 \end{bmatrix} \in \mathbb R^{1\times 2}$$", ["shape-error"]),
+        (r"$$\begin{bmatrix} 1 & 2 \end{bmatrix} \in \mathbb R^{1\times 2}$$", ["not-understood"]),
+        # the two arrows name different vectors
+        (ARROWS + "\n\n" + r"$$\overrightarrow{h} = q_1$$", ["undecided"]),
+    ],
+)
+def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> None:
+    assert verdicts(text + "\n") == expected

@@ -55,6 +55,10 @@ GOLDEN = [
     # vectors stacked with `;`, and the Unicode minus
     (r"[s_t; h_i]", "[(bracket s_{t}, h_{i})]"),
     ("x \u2212 y", "[(x - y)]"),
+    # style and layout commands that change nothing; arrows over a letter name it
+    (r"\color{red}{x} = \mathop{y}", "[x = y]"),
+    (r"\overrightarrow{h} = \overleftarrow{h}", r"[\vec{h} = \overleftarrow{h}]"),
+    (r"A \subset B \subseteq C", r"[A \subset B \subset C]"),
 ]
 
 
