@@ -228,7 +228,10 @@ class Resolver:
                 case = self.cases.condition(scope, terms, span, c, open_case)
                 if case is not None:
                     return [case]
-            return [condition(scope, terms, span, c)]
+            cond = condition(scope, terms, span, c)
+            if cond.status == "not_understood" and "read only between indices" in cond.message:
+                return [self._order_between_values(span, c, cond)]
+            return [cond]
         if all(step.rel == "=" for step in c.steps):
             chain = size_chain(scope, span, c)
             if chain is not None:
@@ -319,7 +322,12 @@ class Resolver:
 
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix):
-                return stack_claim(scope, terms, span, left, step.rhs, start, end)
+                try:
+                    return stack_claim(scope, terms, span, left, step.rhs, start, end)
+                except UnknownName as u:
+                    if not undeclared(u):
+                        raise
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
@@ -371,6 +379,25 @@ class Resolver:
         if names:
             msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
         return new_claim(span, start, end, "unknown", msg)
+
+    def _order_between_values(
+        self, span: MathSpan, c: ast.Claim, refused: ResolvedClaim
+    ) -> ResolvedClaim:
+        """`\\alpha(\\mathbf q,\\mathbf k_i)\\ge 0`, `\\gamma_t \\ge 1`: an order between values,
+        which the kernel does not decide: every side is read (errors reported as usual) and the
+        claim is undecided. A side that cannot be read keeps the refusal."""
+
+        def run() -> ResolvedClaim:
+            names = read_around(self.terms, c.subjects[0])
+            for step in c.steps:
+                names += read_around(self.terms, step.rhs)
+            msg = f"an order between values is not decided ({refused.message.split(' is ')[0]})"
+            if names:
+                msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
+            return new_claim(span, c.start, c.end, "unknown", msg)
+
+        out = self._guard(span, c.start, c.end, run)
+        return refused if out.status == "not_understood" else out
 
     def _not_equal(
         self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int

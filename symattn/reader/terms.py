@@ -549,6 +549,12 @@ class Terms:
 
     def _power(self, node: ast.Power) -> sympy.Basic:
         base = self.term(node.base)
+        exp = node.exponent
+        if isinstance(base, MatExpr) and isinstance(exp, ast.Symbol) and exp.sub is None:
+            # `s_t^n`, `\\mathbf h^t`: a letter above a vector labels a new one (a step, a
+            # layer), never a power; undeclared, it is read as a name of unknown shape
+            label = f"{plain(base)}^{exp.name}"
+            raise UnknownName(f"unknown symbol {label} (declare its shape)", node, label, [])
         if isinstance(base, MatExpr):
             raise not_understood(
                 "powers of matrices are not checked: write ^T for a transpose and "

@@ -317,3 +317,23 @@ ARROWS = r"$$\overrightarrow{h} = \overleftarrow{h}$$"
 )
 def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> None:
     assert verdicts(text + "\n") == expected
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # an order between values: both sides read, undecided (the kernel decides only = and
+        # conditions on indices)
+        (r"\gamma_t \geq 1", "undecided"),
+        (r"a(q_i) \geq 0", "undecided"),
+        (r"\gamma_t \geq \sum_{j=1} x_j", "not-understood"),  # a side it cannot read
+        (r"j > i", "not-understood"),  # still a condition on indices, joined to nothing here
+        # a letter above a vector labels a new one, never a power: undecided
+        (r"s_t^n = s_t", "undecided"),
+        (r"q_i^n = QK", "shape-error"),
+        (r"Q^n = Q", "not-understood"),  # a capital's label must be declared
+    ],
+)
+def test_orders_between_values_and_labels_above_vectors(formula: str, kind: str) -> None:
+    results = check_text(DECL + f"$${formula}$$\n", "notations.md")
+    assert results[-1].kind == kind
