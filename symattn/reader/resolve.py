@@ -328,6 +328,15 @@ class Resolver:
                     if not undeclared(u):
                         raise
                     return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                except Problem as p:
+                    # `[\\cos\\theta\\ \\ldots][p_i; \\ldots] = [\\ldots]`: not `M = [rows]`; read
+                    # around the names the text does not declare, if it has any
+                    if p.status != "not_understood":
+                        raise
+                    names = read_around(terms, left) + read_around(terms, step.rhs)
+                    if not names:
+                        raise
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:

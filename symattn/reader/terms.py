@@ -93,12 +93,19 @@ class UnknownName(Problem):
     `defined` whether the text defined it (its value unread)."""
 
     def __init__(
-        self, message: str, node: ast.Node, label: str, near: list[str], defined: bool = False
+        self,
+        message: str,
+        node: ast.Node,
+        label: str,
+        near: list[str],
+        defined: bool = False,
+        applied: bool = False,
     ):
         super().__init__("not_understood", message, node)
         self.label = label
         self.near = near
         self.defined = defined  # defined by the text, with a value the checker did not read
+        self.applied = applied  # a letter applied to arguments, `F(x)`: a function
 
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
@@ -219,6 +226,9 @@ class Terms:
             return chain_scalar(node, [self.index_term(f) for f in node.factors])
         if isinstance(node, ast.Neg):
             return -self.index_term(node.operand)
+        if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
+            if node.name.isalpha() and node.name.islower() and len(node.name) > 1:
+                raise self._unknown(node)  # `p_{i+\\delta, 2j}`: an offset the text names
         raise not_understood("an index must be a letter, a number or a size", node)
 
     def entry_indices(self, sub: ast.Node) -> list[sympy.Expr]:
@@ -394,6 +404,10 @@ class Terms:
             if k + 1 < len(fs) and isinstance(f, ast.Symbol):
                 pair = ast.Product((f, fs[k + 1]), start=f.start, end=fs[k + 1].end)
                 head = head_of(pair)
+                if head is not None and self.applied_unknown(f):
+                    label = f"{_label(f)}(·)"
+                    msg = f"unknown function {label} (declare it)"
+                    raise UnknownName(msg, pair, label, [], applied=True)
                 defined = self.defs.table.get(_label(f)) if head is not None else None
                 if head is not None and defined is not None and defined.params is not None:
                     out.append(
@@ -408,6 +422,18 @@ class Terms:
         if len(out) == 1:
             return out[0]
         return ast.Product(tuple(out), start=node.start, end=node.end)
+
+    def applied_unknown(self, f: ast.Symbol) -> bool:
+        """`F(x)`, `G(y_1)`: a letter nothing in scope means, written before parentheses."""
+        if _label(f) in self.defs.table:
+            return False
+        try:
+            self.term(f)
+        except UnknownName as u:
+            return u.node is f and "^{(h)}" not in u.label
+        except SymattnError:
+            return False
+        return False
 
     def _opaque(self, d: Defined, text: str, node: ast.Node) -> sympy.Basic:
         if d.value is None:

@@ -8,7 +8,7 @@ resolver calls `read_around`).
 from __future__ import annotations
 
 from symattn.reader import ast
-from symattn.reader.terms import Terms, UnknownName, not_understood
+from symattn.reader.terms import Terms, UnknownName, label_of, not_understood
 
 __all__ = ["membership", "read_around", "undeclared"]
 
@@ -19,6 +19,8 @@ def undeclared(u: UnknownName) -> bool:
     family) names a matrix, which must be declared: it stays `not understood` (with its
     "did you mean")."""
     label = u.label
+    if u.applied:
+        return True  # `F(x)`: a function of the text's, not a matrix times x
     if u.defined:
         return True  # the text gave it a definition (`S_i = \\{j : j\\le i\\}`): no typo
     return bool(label) and not label[:1].isupper() and "^{(h)}" not in label
@@ -60,6 +62,8 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
         )
         terms.term(bounds)  # `\sum_i` with no bounds is still unreadable
         return read_around(terms, node.body)
+    if isinstance(node, ast.Product):
+        return _product(terms, node)
     if isinstance(node, ast.Matrix):
         return _each(terms, [cell for row in node.rows for cell in row])
     kids = ast.children(node)
@@ -76,6 +80,27 @@ def membership(terms: Terms, subject: ast.Node, of: ast.Node) -> str:
     if names:
         msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
     return msg
+
+
+def _product(terms: Terms, node: ast.Product) -> list[str]:
+    """The factors one by one; `F(x)` with F unknown is a function applied to its arguments."""
+    out: list[str] = []
+    fs = node.factors
+    k = 0
+    while k < len(fs):
+        f, nxt = fs[k], fs[k + 1] if k + 1 < len(fs) else None
+        if (
+            isinstance(f, ast.Symbol)
+            and isinstance(nxt, ast.Group)
+            and nxt.delim == "("
+            and terms.applied_unknown(f)
+        ):
+            out += [f"{label_of(f)}(·)", *_each(terms, nxt.items)]
+            k += 2
+            continue
+        out += read_around(terms, f)
+        k += 1
+    return out
 
 
 def _unknown_operator(terms: Terms, node: ast.Call) -> bool:

@@ -101,7 +101,9 @@ D2L_COUNTS = {
     # declared, its shape is undecided: 5 -> 4
     # the rotation chain (lines 482-487): a link whose right side is a bmatrix with undeclared
     # `\cos`, `\sin`, `\delta` is undecided, not refused: 4 -> 3
-    "self-attention-and-positional-encoding.md": (0, 3),
+    # its last link, `= [p_{i+\delta, 2j}; p_{i+\delta, 2j+1}]` (line 487): \delta, an offset the
+    # text names, in an index: undecided: 3 -> 2
+    "self-attention-and-positional-encoding.md": (0, 2),
 }
 
 

@@ -157,13 +157,18 @@ def test_an_undeclared_name_or_function_is_undecided_never_decided() -> None:
     # around it, undecided, naming it
     results = check_text(DECL + r"$$q_i = f(q_i)$$" + "\n", "notations.md")
     assert [r.kind for r in results][-1] == "undecided"
-    assert "f is not declared by the text" in results[-1].message
+    assert "f(·) is not declared by the text" in results[-1].message
     assert verdicts(r"$$q_i = q_i + \tanh(x)$$" + "\n") == ["undecided"]
     # the parts it can read are still checked: QK does not typecheck
     assert verdicts(r"$$q_i = f(QK)$$" + "\n") == ["shape-error"]
     assert verdicts(r"$$q_i = f(x) + QK$$" + "\n") == ["shape-error"]
     # a capital names a matrix, which must be declared (a typo keeps its "did you mean")
     assert verdicts(r"$$Q = XW_q$$" + "\n") == ["not-understood"]
+    # ... but a capital written before parentheses is a function of the text's, F(x)
+    assert verdicts(r"$$q_i = q_i + F(q_i)$$" + "\n") == ["undecided"]
+    assert verdicts(r"$$q_i = F(QK)$$" + "\n") == ["shape-error"]
+    # an offset the text names, in an index: p_{i+\delta}
+    assert verdicts(r"$$q_{i+\delta} = q_i$$" + "\n") == ["undecided"]
     # a sum without bounds, a bmatrix, stay unreadable around an undeclared name
     assert verdicts(r"$$q_i = \sum_{j=1} f(x_j)$$" + "\n") == ["not-understood"]
     # a known operator is never redefined
