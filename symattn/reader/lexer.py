@@ -143,7 +143,7 @@ FONTS = frozenset(
     "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
 )
 TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
-MATRICES = frozenset("bmatrix pmatrix array".split())
+MATRICES = frozenset("bmatrix pmatrix array cases".split())
 TRANSPARENT_ENVS = frozenset("aligned".split())
 PUNCT = {
     "+": "PLUS",
@@ -258,11 +258,36 @@ class _Lexer:
         elif c == "|":
             self.bar("|", i, i + 1)
         elif c == "&":
+            if self.innermost_env() == "cases":
+                self.skip_condition()
+                return
             if self.matrix_depth:
                 self.emit("AMP", c, i, i + 1)
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def innermost_env(self) -> str | None:
+        for what, _ in reversed(self.opens):
+            if what.isalpha():
+                return what
+        return None
+
+    def skip_condition(self) -> None:
+        """In `\\begin{cases}`, the column after `&` is the case's condition (`\\text{if } j > i`):
+        skipped, so each row is the value alone (a definition by cases is read, not checked)."""
+        text, k, depth = self.text, self.i + 1, 0
+        while k < len(text):
+            if depth == 0 and (text.startswith("\\\\", k) or text.startswith("\\end", k)):
+                break
+            if text[k] == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            if depth < 0:
+                break
+            k += 1
+        self.i = k
 
     def in_script(self) -> bool:
         """Inside the braces of a subscript (`_{i,:}`)."""

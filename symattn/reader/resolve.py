@@ -321,7 +321,7 @@ class Resolver:
         scope, terms = self.scope, self.terms
 
         def run() -> ResolvedClaim:
-            if isinstance(step.rhs, ast.Matrix):
+            if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
                 try:
                     return stack_claim(scope, terms, span, left, step.rhs, start, end)
                 except UnknownName as u:

@@ -701,6 +701,8 @@ class Terms:
                 if not isinstance(cell, ast.Dots):
                     self.term(cell)
         msg = "a matrix written out is checked only as the right side of M = [rows]"
+        if node.env == "cases":
+            msg = "a definition by cases is read, not checked as a value"
         raise not_understood(msg, node)
 
     # ---- operators --------------------------------------------------------------------------

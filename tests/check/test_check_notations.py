@@ -342,3 +342,15 @@ def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> 
 def test_orders_between_values_and_labels_above_vectors(formula: str, kind: str) -> None:
     results = check_text(DECL + f"$${formula}$$\n", "notations.md")
     assert results[-1].kind == kind
+
+
+def test_a_definition_by_cases() -> None:
+    # a new function or sequence defined by cases: a declaration (its value is not read)
+    cases = r"\begin{cases} \sin(i) & \text{if } t = 0 \\ \cos(i) & t > 0 \end{cases}"
+    text = r"$$\text{PE}(i, t) = " + cases + "$$"
+    results = check_text(DECL + text + "\n", "notations.md")
+    assert results[-1].kind == "declaration" and "defines the function" in results[-1].message
+    # a matrix the document declared is never compared with the column of values
+    assert verdicts(r"$$Q = \begin{cases} 0 & j \le i \\ 1 & j > i \end{cases}$$" + "\n") == [
+        "not-understood"
+    ]

@@ -59,6 +59,11 @@ GOLDEN = [
     (r"\color{red}{x} = \mathop{y}", "[x = y]"),
     (r"\overrightarrow{h} = \overleftarrow{h}", r"[\vec{h} = \overleftarrow{h}]"),
     (r"A \subset B \subseteq C", r"[A \subset B \subset C]"),
+    # a definition by cases: each row's value, its condition column skipped
+    (
+        r"m_{ij} = \begin{cases} 0 & \text{if } j \le i \\ 1 & j > i \end{cases}",
+        "[m_{(* i j)} = cases[0; 1]]",
+    ),
 ]
 
 
