@@ -19,6 +19,7 @@ __all__ = [
     "definition_form",
     "index_letters",
     "introduce",
+    "listed",
     "mentions",
     "parameters",
 ]
@@ -39,6 +40,8 @@ def introduce(
     it is at most undecided, never verified or refuted (`Defs.used`, read by the resolver).
     """
     found = _new_name(terms, left)
+    if found is None and (isinstance(right, ast.Set) or listed(right)):
+        found = _set_name(terms, left)
     if found is None:
         return None
     key, indices, params = found
@@ -125,6 +128,34 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
     if _taken(terms, bare):
         return None
     return bare, indices, None  # `e_{ij}`, `\\omega_j`: a sequence
+
+
+def listed(node: ast.Node) -> bool:
+    """`(\\mathbf a_1, \\ldots, \\mathbf a_m)`: a list with an ellipsis, a sequence."""
+    return (
+        isinstance(node, ast.Group)
+        and len(node.items) > 1
+        and any(isinstance(x, ast.Dots) for x in node.items)
+    )
+
+
+def _set_name(terms: Terms, left: ast.Node) -> tuple[str, int, None] | None:
+    """`S_i = \\{j : j \\le i\\}`, `\\mathbf A = (\\mathbf a_1, \\ldots, \\mathbf a_m)`: a capital
+    the document never declared (only a convention gives it a meaning, the scores S, the
+    weights A) names a set, or a sequence, of the text's."""
+    document = getattr(terms.scope, "document_matrix", None)
+    if not isinstance(left, ast.Symbol) or document is None:
+        return None
+    if not left.name.isupper() or document(left.name):
+        return None
+    if left.sub is None:
+        key = label_of(left)
+        return None if _taken(terms, key) else (key, 0, None)
+    indices = _index_count(terms, left.sub)
+    bare = label_of(ast.Symbol(left.name, left.font, start=left.start, end=left.end))
+    if indices is None or _taken(terms, bare):
+        return None
+    return bare, indices, None
 
 
 def _taken(terms: Terms, key: str) -> bool:

@@ -127,11 +127,14 @@ SIMPLE = {
 }
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large mathop".split()
+    "small footnotesize normalsize large".split()
 )
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag color".split())
+_MATHOP_WORD = re.compile(
+    r"\s*\{\s*\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}\s*\}"
+)
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
 _DEF_EQUALS = re.compile(
     r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
@@ -171,7 +174,7 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
-_CALL_AHEAD = re.compile(r"\s*(?:\(|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*\()")
+_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -415,7 +418,7 @@ class _Lexer:
             self.emit("REL", RELATIONS[name], start, end)
         elif name in FUNCS:
             self.emit("FUNC", name, start, end)
-        elif name in IGNORED:
+        elif name in IGNORED or name == "mathop":
             pass
         elif name in ACCENTS:
             self.emit("ACCENT", ACCENTS[name], start, end)
@@ -444,6 +447,11 @@ class _Lexer:
             self.i = start  # read as `\\{` and `\\}`
             self.set_brace("{" if name == "lbrace" else "}", start)
             self.i = end
+        elif name == "mathop" and _MATHOP_WORD.match(self.text, self.i):
+            m = _MATHOP_WORD.match(self.text, self.i)
+            assert m is not None
+            self.i = m.end()
+            self.emit("FUNC", m.group(1), start, self.i)  # `\\mathop{\\mathrm{max}}`: an operator
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
         else:

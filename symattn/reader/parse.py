@@ -123,6 +123,11 @@ def _unexpected(body: str, token: Any) -> ParseError:
     return ParseError(f"unexpected {shown}", position_in(body, token.start_pos))
 
 
+#: Operators whose arguments must be in parentheses; a text's own (`\\text{cosine}[u, v]`) may
+#: take brackets (it is read as a function of the text's, never decided).
+_BUILTIN_CALLS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+
+
 # --- building the AST without recursion ------------------------------------------------------
 
 
@@ -312,7 +317,7 @@ class _Builder:
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
         sub = call_sub(name, rest, self.expr, self.fail)
-        if group is not None and group.delim != "(":
+        if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
             raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
         args = group.items if group is not None else ()
         return ast.Call(name, args, sub, group is not None, start=s, end=e)

@@ -27,6 +27,7 @@ from symattn.reader.introductions import (
     definition_form,
     index_letters,
     introduce,
+    listed,
     mentions,
     parameters,
 )
@@ -218,6 +219,9 @@ class Resolver:
                 if bad is not None:
                     return [bad]
             return [new_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
+        if len(c.subjects) > 1 and _index_ranges(c):
+            msg = "index ranges (i = 1, \\ldots, m, j = 1, \\ldots, n), not a claim"
+            return [new_claim(span, c.start, c.end, "prose", msg)]
         if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
             return [new_claim(span, c.start, c.end, "not_understood", msg)]
@@ -438,6 +442,10 @@ class Resolver:
         case = self.cases.begin(scope, span, left, right, start, end)
         if case is not None:
             return case
+        if isinstance(right, ast.Set) or listed(right):
+            named = introduce(terms, span, left, right, start, end)  # `S_i = \\{j : j\\le i\\}`
+            if named is not None:
+                return named
         if name is not None and looks_like_matrix(name):
             return define(scope, terms, span, name, None, right, start, end)
         row_of = row_definition(scope, left, right)
@@ -456,6 +464,20 @@ _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+def _index_ranges(c: ast.Claim) -> bool:
+    """`\\ldots, m, j = 1` of `i = 1, \\ldots, m, j = 1, \\ldots, n`: letters, numbers and
+    dots set equal to a number: the ranges of indices, which claim nothing."""
+    atoms = ast.Dots | ast.Number
+    return (
+        any(isinstance(x, ast.Dots) for x in c.subjects)
+        and all(
+            isinstance(x, atoms) or (isinstance(x, ast.Symbol) and x.sub is None)
+            for x in c.subjects
+        )
+        and all(step.rel == "=" and isinstance(step.rhs, ast.Number) for step in c.steps)
+    )
 
 
 def _undeclared_claim(

@@ -302,6 +302,14 @@ class Terms:
                     return self._opaque(defined, _label(node), node)
             raise self._unknown(node)
         idx = self.indices(node.sub)
+        if node.name.isupper():
+            # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            document = getattr(self.scope, "document_matrix", None)
+            if defined is not None and defined.params is None and defined.indices == len(idx):
+                if document is not None and not document(node.name):
+                    return self._opaque(defined, _label(node), node)
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base

@@ -354,3 +354,20 @@ def test_a_definition_by_cases() -> None:
     assert verdicts(r"$$Q = \begin{cases} 0 & j \le i \\ 1 & j > i \end{cases}$$" + "\n") == [
         "not-understood"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a capital that only the conventions know (the weights A, the scores S) given a list
+        # or a set by the text: the text's own sequence or set, a definition
+        (r"$$\mathbf A = (\mathbf a_1, \ldots, \mathbf a_m)$$", []),
+        (r"$$S_i = \{j : j \le i\}$$" + "\n\n" + r"$$j \in S_i$$", ["undecided"]),
+        # a matrix the document declared is never redefined: Q is declared above
+        (r"$$Q = (q_1, \ldots, q_n)$$", ["not-understood"]),
+        # index ranges are not claims
+        (r"$$i = 1, \ldots, m, j = 1, \ldots, n$$", []),
+    ],
+)
+def test_lists_and_sets_given_to_convention_names(text: str, expected: list[str]) -> None:
+    assert verdicts(text + "\n") == expected
