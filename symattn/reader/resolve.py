@@ -327,7 +327,12 @@ class Resolver:
         def run() -> ResolvedClaim:
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
                 try:
-                    return stack_claim(scope, terms, span, left, step.rhs, start, end)
+                    stacked = stack_claim(scope, terms, span, left, step.rhs, start, end)
+                    if stacked.status != "not_understood" or not _has_undeclared(
+                        terms, left, step.rhs
+                    ):
+                        return stacked
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
                 except UnknownName as u:
                     if not undeclared(u):
                         raise
@@ -464,6 +469,14 @@ _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
 _CONTINUES = re.compile(
     r"\s*(&)?[ \t]*(?:\\q?quad[ \t]*)*(?==|\\(?:le|ge|leq|geq|neq|ne|in)\b|<|>)"
 )
+
+
+def _has_undeclared(terms: Terms, left: ast.Node, right: ast.Node) -> bool:
+    """Whether reading around undeclared names finds any (False when a part is unreadable)."""
+    try:
+        return bool(read_around(terms, left) + read_around(terms, right))
+    except (SymattnError, RecursionError):
+        return False
 
 
 def _index_ranges(c: ast.Claim) -> bool:

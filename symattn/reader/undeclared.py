@@ -40,6 +40,8 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
         return _each(terms, node.items)  # arguments of an undeclared function
     if isinstance(node, ast.Set):
         return _each(terms, node.items + node.such_that)  # a set is read, never a value
+    if isinstance(node, ast.Matrix):
+        return _each(terms, [cell for row in node.rows for cell in row])  # cells read
     try:
         terms.term(node)
         return []
@@ -64,8 +66,6 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
         return read_around(terms, node.body)
     if isinstance(node, ast.Product):
         return _product(terms, node)
-    if isinstance(node, ast.Matrix):
-        return _each(terms, [cell for row in node.rows for cell in row])
     kids = ast.children(node)
     if isinstance(node, ast.Reals) or not kids:
         raise not_understood("cannot read this part of the formula", node)

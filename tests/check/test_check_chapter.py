@@ -105,7 +105,9 @@ D2L_COUNTS = {
     # `\cos`, `\sin`, `\delta` is undecided, not refused: 4 -> 3
     # its last link, `= [p_{i+\delta, 2j}; p_{i+\delta, 2j+1}]` (line 487): \delta, an offset the
     # text names, in an index: undecided: 3 -> 2
-    "self-attention-and-positional-encoding.md": (0, 2),
+    # the chain's first link (line 483, the rotation bmatrix times [p_{i,2j}; p_{i,2j+1}]) is not
+    # `M = [rows]`: read around \cos, \sin, \delta, undecided: 2 -> 1
+    "self-attention-and-positional-encoding.md": (0, 1),
 }
 
 

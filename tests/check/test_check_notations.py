@@ -371,3 +371,13 @@ def test_a_definition_by_cases() -> None:
 )
 def test_lists_and_sets_given_to_convention_names(text: str, expected: list[str]) -> None:
     assert verdicts(text + "\n") == expected
+
+
+def test_a_product_of_written_matrices_with_undeclared_names() -> None:
+    # [cos δ, sin δ; -sin δ, cos δ][q_{1,1}; q_{1,2}] = [...]: read around δ, cos, sin: undecided
+    rot = r"\begin{bmatrix} \cos(\delta) & \sin(\delta) \\ -\sin(\delta) & 1 \end{bmatrix}"
+    col = r"\begin{bmatrix} Q_{11} \\ Q_{12} \end{bmatrix}"
+    out = r"\begin{bmatrix} \cos(\delta) Q_{11} \\ Q_{12} \end{bmatrix}"
+    assert verdicts(f"$${rot}{col} = {out}$$\n") == ["undecided"]
+    # without an undeclared name it stays unread (only M = [rows] is checked)
+    assert verdicts(f"$${col} = {col}$$\n") == ["not-understood"]
