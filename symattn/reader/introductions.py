@@ -12,7 +12,7 @@ from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, new_claim
 from symattn.reader.defined import Defined, Value, head_of, shape_of
 from symattn.reader.scanner import MathSpan
-from symattn.reader.terms import Problem, Terms, UnknownName, label_of
+from symattn.reader.terms import UNREAD, Problem, Terms, label_of
 
 __all__ = [
     "declare_scalar",
@@ -211,7 +211,7 @@ def _unknown(terms: Terms, node: ast.Symbol) -> bool:
     """The symbol itself is what the translator does not know (not something inside it)."""
     try:
         terms.term(node)
-    except UnknownName as u:
+    except UNREAD as u:
         return u.node is node
     except (SymattnError, RecursionError):
         return False

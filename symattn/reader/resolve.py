@@ -38,9 +38,9 @@ from symattn.reader.scope import Name, Scope
 from symattn.reader.shape_claims import declaration
 from symattn.reader.size_claims import assume_relation, bind_dims, size_chain, sizes_only
 from symattn.reader.terms import (
+    UNREAD,
     Problem,
     Terms,
-    UnknownName,
     as_comparable,
     not_understood,
     orientation,
@@ -333,7 +333,7 @@ class Resolver:
                     ):
                         return stacked
                     return _undeclared_claim(terms, span, left, step.rhs, start, end)
-                except UnknownName as u:
+                except UNREAD as u:
                     if not undeclared(u):
                         raise
                     return _undeclared_claim(terms, span, left, step.rhs, start, end)
@@ -355,7 +355,7 @@ class Resolver:
             terms.bound = index_letters(left) - set(scope.dims)
             try:
                 lhs, rhs = terms.term(left), terms.term(step.rhs)
-            except UnknownName as u:
+            except UNREAD as u:
                 if not undeclared(u):
                     raise
                 return _undeclared_claim(terms, span, left, step.rhs, start, end)

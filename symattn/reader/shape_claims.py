@@ -21,9 +21,9 @@ from symattn.reader.scanner import MathSpan
 from symattn.reader.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms import (
     KEEP_FONTS,
+    UNREAD,
     Problem,
     Terms,
-    UnknownName,
     not_understood,
     plain_name,
 )
@@ -63,7 +63,7 @@ def declaration(
         return _declare(scope, span, name, False, shape, subject, start, end)
     try:
         value = terms.term(subject)
-    except UnknownName as u:
+    except UNREAD as u:
         if not undeclared(u):
             raise
         return _undeclared_shape(terms, span, subject, start, end)
@@ -77,7 +77,7 @@ def _scalar_claim(
     1 × 1 matrix); a larger matrix is not read (a convention may make it 1 × 1)."""
     try:
         value = terms.term(subject)
-    except UnknownName as u:
+    except UNREAD as u:
         if not undeclared(u):
             raise
         return _undeclared_shape(terms, span, subject, start, end)

@@ -44,6 +44,8 @@ __all__ = [
     "Scope",
     "Terms",
     "UnknownName",
+    "UnknownOperator",
+    "UNREAD",
     "as_comparable",
     "label_of",
     "orientation",
@@ -106,6 +108,23 @@ class UnknownName(Problem):
         self.near = near
         self.defined = defined  # defined by the text, with a value the checker did not read
         self.applied = applied  # a letter applied to arguments, `F(x)`: a function
+
+
+class UnknownOperator(Problem):
+    """An operator the checker does not know (`\\tanh`, `\\text{FFN}`): a function of the
+    text's, around which the rest of a claim is read (not an `UnknownName`: `symattn shapes`
+    asks for --dims only for names)."""
+
+    def __init__(self, message: str, node: ast.Node, label: str):
+        super().__init__("not_understood", message, node)
+        self.label = label
+        self.near: list[str] = []
+        self.defined = False
+        self.applied = True
+
+
+#: What a reader may read around: a name or an operator the text never declared.
+UNREAD = (UnknownName, UnknownOperator)
 
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
@@ -755,7 +774,7 @@ class Terms:
             msg = f"{node.name} with these {len(args)} argument(s) is not known (known: {known})"
         else:
             msg = f"unknown operator {node.name!r} (known: {known})"
-            raise UnknownName(msg, node, f"\\operatorname{{{node.name}}}", [])
+            raise UnknownOperator(msg, node, f"\\operatorname{{{node.name}}}")
         raise not_understood(msg, node)
 
     def _concat(self, node: ast.Call) -> sympy.Basic:

@@ -8,12 +8,19 @@ resolver calls `read_around`).
 from __future__ import annotations
 
 from symattn.reader import ast
-from symattn.reader.terms import Terms, UnknownName, label_of, not_understood
+from symattn.reader.terms import (
+    UNREAD,
+    Terms,
+    UnknownName,
+    UnknownOperator,
+    label_of,
+    not_understood,
+)
 
 __all__ = ["membership", "read_around", "undeclared"]
 
 
-def undeclared(u: UnknownName) -> bool:
+def undeclared(u: UnknownName | UnknownOperator) -> bool:
     """A name a text may use without declaring it: a lower-case or Greek letter, an accented
     or worded name, an operator (`\\tanh`, `\\text{FFN}`). A capital (`M`, `W_o`, `W^Q`, a head
     family) names a matrix, which must be declared: it stays `not understood` (with its
@@ -45,7 +52,7 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
     try:
         terms.term(node)
         return []
-    except UnknownName as u:
+    except UNREAD as u:
         if not undeclared(u):
             raise
         if u.node is node:
