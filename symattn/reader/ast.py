@@ -267,6 +267,15 @@ class Sum(Node):
 
 
 @dataclass(frozen=True)
+class Set(Node):
+    """A set: `\\{S_1, \\ldots, S_n\\}` (`items`), or `\\{j : j \\le i\\}` (`items` the one
+    element, `such_that` the values of the condition, read only to check they are readable)."""
+
+    items: tuple[Expr, ...]
+    such_that: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
 class Matrix(Node):
     """`\\begin{bmatrix} ... \\end{bmatrix}` (or pmatrix): `rows` of cells, as written."""
 
@@ -295,6 +304,7 @@ Expr = (
     | Call
     | Sum
     | Matrix
+    | Set
     | Inner
     | Abs
     | Norm
@@ -468,6 +478,14 @@ def _dump_group(n: Node) -> str:
     return f"({tag} {', '.join(dump(i) for i in n.items)})"
 
 
+def _dump_set(n: Node) -> str:
+    assert isinstance(n, Set)
+    items = ", ".join(dump(i) for i in n.items)
+    if n.such_that:
+        items += " : " + ", ".join(dump(c) for c in n.such_that)
+    return f"(set {items})"
+
+
 def _dump_matrix(n: Node) -> str:
     assert isinstance(n, Matrix)
     rows = "; ".join(", ".join(dump(c) for c in row) for row in n.rows)
@@ -515,6 +533,7 @@ _DUMPERS: dict[type, Callable[[Any], str]] = {
     Call: _dump_call,
     Sum: _dump_sum,
     Matrix: _dump_matrix,
+    Set: _dump_set,
     Claim: _dump_claim,
     Prose: lambda n: f"text({n.text!r})",
     Boxed: lambda n: "boxed{" + " ; ".join(dump(i) for i in n.items) + "}",

@@ -82,6 +82,10 @@ RELATIONS = {
     "Rightarrow": "implies",
     "implies": "implies",
     "Longrightarrow": "implies",
+    "subset": "subset",
+    "subseteq": "subset",
+    "coloneqq": "=",  # `a \\coloneqq b`, `a \\triangleq b`: definitions, equations here
+    "triangleq": "=",
 }
 #: Accents make a new name of the letter under them: `\hat y` is not `y`.
 ACCENTS = {
@@ -96,6 +100,8 @@ ACCENTS = {
     "ddot": "ddot",
     "check": "check",
     "breve": "breve",
+    "overrightarrow": "vec",
+    "overleftarrow": "overleftarrow",
 }
 SIMPLE = {
     "cdot": ("CDOT", "cdot"),
@@ -119,10 +125,20 @@ SIMPLE = {
     "langle": ("LANGLE", "langle"),
     "rangle": ("RANGLE", "rangle"),
 }
-IGNORED = frozenset("displaystyle textstyle nonumber notag limits hline".split())
+IGNORED = frozenset(
+    "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
+    "small footnotesize normalsize large".split()
+)
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
-IGNORED_WITH_ARG = frozenset("label tag".split())
+IGNORED_WITH_ARG = frozenset("label tag color".split())
+_MATHOP_WORD = re.compile(
+    r"\s*\{\s*\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}\s*\}"
+)
+_UNPAIRED = frozenset(("(", "[", "|", "||"))
+_DEF_EQUALS = re.compile(
+    r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
+)
 SIZES = frozenset(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
 )
@@ -130,7 +146,7 @@ FONTS = frozenset(
     "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
 )
 TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
-MATRICES = frozenset("bmatrix pmatrix array".split())
+MATRICES = frozenset("bmatrix pmatrix array cases".split())
 TRANSPARENT_ENVS = frozenset("aligned".split())
 PUNCT = {
     "+": "PLUS",
@@ -158,7 +174,7 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
-_CALL_AHEAD = re.compile(r"\s*(?:\(|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*\()")
+_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -223,6 +239,15 @@ class _Lexer:
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
+        elif self.text.startswith(":=", i):
+            self.emit("REL", "=", i, i + 2)  # `a := b`, a definition: an equation here
+            self.i += 2
+        elif c == ":" and self.opens and self.opens[-1][0] == "\\{":
+            self.emit("COLON", c, i, i + 1)  # `\\{j : j \\le i\\}`, a set by a condition
+            self.i += 1
+        elif c == "\u2212":  # `−`, the Unicode minus sign
+            self.emit("MINUS", "-", i, i + 1)
+            self.i += 1
         elif c == ":" and self.in_script():
             # `(AV)_{i,:}`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
@@ -236,11 +261,36 @@ class _Lexer:
         elif c == "|":
             self.bar("|", i, i + 1)
         elif c == "&":
+            if self.innermost_env() == "cases":
+                self.skip_condition()
+                return
             if self.matrix_depth:
                 self.emit("AMP", c, i, i + 1)
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def innermost_env(self) -> str | None:
+        for what, _ in reversed(self.opens):
+            if what.isalpha():
+                return what
+        return None
+
+    def skip_condition(self) -> None:
+        """In `\\begin{cases}`, the column after `&` is the case's condition (`\\text{if } j > i`):
+        skipped, so each row is the value alone (a definition by cases is read, not checked)."""
+        text, k, depth = self.text, self.i + 1, 0
+        while k < len(text):
+            if depth == 0 and (text.startswith("\\\\", k) or text.startswith("\\end", k)):
+                break
+            if text[k] == "\\":
+                k += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            if depth < 0:
+                break
+            k += 1
+        self.i = k
 
     def in_script(self) -> bool:
         """Inside the braces of a subscript (`_{i,:}`)."""
@@ -346,6 +396,9 @@ class _Lexer:
         if nxt == "|":
             self.bar("||", i, i + 2)
             return
+        if nxt in "{}" and nxt:
+            self.set_brace(nxt, i)
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -365,7 +418,7 @@ class _Lexer:
             self.emit("REL", RELATIONS[name], start, end)
         elif name in FUNCS:
             self.emit("FUNC", name, start, end)
-        elif name in IGNORED:
+        elif name in IGNORED or name == "mathop":
             pass
         elif name in ACCENTS:
             self.emit("ACCENT", ACCENTS[name], start, end)
@@ -388,8 +441,42 @@ class _Lexer:
             self.font(name, start)
         elif name in ("begin", "end"):
             self.environment(name, start)
+        elif name == "mid" and self.opens and self.opens[-1][0] == "\\{":
+            self.emit("COLON", ":", start, end)
+        elif name in ("lbrace", "rbrace"):
+            self.i = start  # read as `\\{` and `\\}`
+            self.set_brace("{" if name == "lbrace" else "}", start)
+            self.i = end
+        elif name == "mathop" and _MATHOP_WORD.match(self.text, self.i):
+            m = _MATHOP_WORD.match(self.text, self.i)
+            assert m is not None
+            self.i = m.end()
+            self.emit("FUNC", m.group(1), start, self.i)  # `\\mathop{\\mathrm{max}}`: an operator
+        elif name in ("stackrel", "overset") and self.defining_equals():
+            self.emit("REL", "=", start, self.i)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def set_brace(self, c: str, start: int) -> None:
+        """`\\{` and `\\}`: the braces of a set, `\\{S_1, \\ldots, S_n\\}`, `\\{j : j \\le i\\}`."""
+        self.i = start + 2
+        if c == "{":
+            self.push("\\{", start)
+            self.emit("LSET", "\\{", start, start + 2)
+            return
+        if not self.opens or self.opens[-1][0] != "\\{":
+            raise self.fail("unbalanced '\\}': no '\\{' to close", start)
+        self.opens.pop()
+        self.emit("RSET", "\\}", start, start + 2)
+
+    def defining_equals(self) -> bool:
+        """`\\stackrel{\\text{def}}{=}`, `\\overset{\\mathrm{def}}{=}` (also `{\\triangle}`):
+        an equals sign that says "defined as"; leaves self.i after it when it is one."""
+        m = _DEF_EQUALS.match(self.text, self.i)
+        if m is None:
+            return False
+        self.i = m.end()
+        return True
 
     def skip_space(self) -> None:
         m = _SPACE.match(self.text, self.i)
@@ -484,6 +571,11 @@ class _Lexer:
                 self.matrix_depth += 1
                 self.emit("BEGIN_MATRIX", env, start, end)
             return
+        if self.opens and self.opens[-1][0] in _UNPAIRED:
+            # TeX does not pair parentheses and bars: `p(c_i \\vert c_1)`, a `(` left open,
+            # make the formula unreadable here, not malformed LaTeX
+            what, at = self.opens[-1]
+            raise self.fail(f"unbalanced '{what}' before \\end{{{env}}}", at)
         if not self.opens or self.opens[-1][0] != env:
             opened = self.opens[-1][0] if self.opens else None
             got = f"\\end{{{env}}}"

@@ -12,11 +12,18 @@ __all__ = ["blank_notes"]
 _NOTE = re.compile(r"&&\s*\\text\s*\{")
 _PARBOX_ROW = re.compile(r"(?m)^[ \t]*&[ \t]*(?:\\q?quad[ \t]*)?\\parbox\s*(?:\[[^\]\n]*\])?\s*\{")
 _ROW_END = re.compile(r"\s*(?:\\\\|\Z)")
+#: `lhs &= rhs & \small{\text{; a comment}}`: a third column of text (blogs write it so)
+_COMMENT_END = re.compile(r"\s*(?:\\\\|\\end\s*\{|\Z)")
+_COMMENT = re.compile(
+    r"&[ \t]*(?:\\(?:small|scriptstyle|scriptsize|footnotesize|tiny)\b[ \t]*)?"
+    r"(\{)?[ \t]*\\text\s*\{"
+)
 
 
 def blank_notes(body: str) -> str:
     r"""The body with its notes replaced by spaces: `&& \text{(...)}` at the end of a row (the
-    printer's justification column) and rows that hold only `&\qquad \parbox[t]{w}{...}` (the
+    printer's justification column), a text column after the equation's own column break
+    (`& \small{\text{; comment}}`) and rows that hold only `&\qquad \parbox[t]{w}{...}` (the
     same note on a line of its own, with the row break after it).
 
     A note is prose that TeX sets beside the equation; it carries no relation of the formula,
@@ -26,6 +33,8 @@ def blank_notes(body: str) -> str:
     ['a', '&=', 'b', '\\\\', '&=', 'c']
     >>> blank_notes("a &= b \\\\\n&\\qquad \\parbox[t]{0.5\\linewidth}{(x)} \\\\\n&= c").split()
     ['a', '&=', 'b', '\\\\', '&=', 'c']
+    >>> blank_notes(r"c &= b & \small{\text{; comment}} \\ d &= e").split()
+    ['c', '&=', 'b', '\\\\', 'd', '&=', 'e']
     """
     if "&" not in body:
         return body
@@ -35,6 +44,16 @@ def blank_notes(body: str) -> str:
         if close is None:
             continue
         if _ROW_END.match(body, close) is not None:
+            _blank(chars, m.start(), close)
+    for m in _COMMENT.finditer(body):
+        row_start = body.rfind("\\\\", 0, m.start())
+        if "&" not in body[row_start + 1 : m.start()]:
+            continue  # the first column break of its row: not a comment column
+        close = _closing_brace(body, m.end() - 1)
+        if close is not None and m.group(1):
+            after = re.compile(r"[ \t]*\}").match(body, close)
+            close = after.end() if after is not None else None
+        if close is not None and _COMMENT_END.match(body, close) is not None:
             _blank(chars, m.start(), close)
     for m in _PARBOX_ROW.finditer(body):
         first = _closing_brace(body, m.end() - 1)

@@ -111,6 +111,8 @@ _NAMES = {
     "BAR_CLOSE": "'|'",
     "NORM_CLOSE": "'\\|'",
     "RANGLE": "\\rangle",
+    "RSET": "'\\}'",
+    "COLON": "':'",
 }
 
 
@@ -119,6 +121,11 @@ def _unexpected(body: str, token: Any) -> ParseError:
         return ParseError("unexpected end of formula", position_in(body, len(body)))
     shown = _NAMES.get(token.type) or repr(body[token.start_pos : token.end_pos])
     return ParseError(f"unexpected {shown}", position_in(body, token.start_pos))
+
+
+#: Operators whose arguments must be in parentheses; a text's own (`\\text{cosine}[u, v]`) may
+#: take brackets (it is read as a function of the text's, never decided).
+_BUILTIN_CALLS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
 
 
 # --- building the AST without recursion ------------------------------------------------------
@@ -281,6 +288,21 @@ class _Builder:
     def r_exprs(self, kids: list[Any], s: int, e: int) -> list[ast.Expr]:
         return [self.expr(k) for k in kids[0::2]]
 
+    def r_stacked(self, kids: list[Any], s: int, e: int) -> ast.Group:
+        """`[\\mathbf s_t; \\mathbf h_i]`: vectors written one after another, a list."""
+        return ast.Group(tuple(self.expr(k) for k in kids[1:-1:2]), delim="[", start=s, end=e)
+
+    def r_set(self, kids: list[Any], s: int, e: int) -> ast.Set:
+        items = kids[1] if len(kids) == 3 else []
+        return ast.Set(tuple(items), start=s, end=e)
+
+    def r_set_of(self, kids: list[Any], s: int, e: int) -> ast.Set:
+        such_that: list[ast.Expr] = []
+        for value, rels in kids[3:-1:2]:
+            such_that.append(self.expr(value))
+            such_that.extend(x for _, x in rels)
+        return ast.Set((self.expr(kids[1]),), tuple(such_that), start=s, end=e)
+
     def r_braced(self, kids: list[Any], s: int, e: int) -> _Braced:
         return _Braced(list(kids[1:-1:2]), s, e)
 
@@ -295,7 +317,7 @@ class _Builder:
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
         sub = call_sub(name, rest, self.expr, self.fail)
-        if group is not None and group.delim != "(":
+        if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
             raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
         args = group.items if group is not None else ()
         return ast.Call(name, args, sub, group is not None, start=s, end=e)

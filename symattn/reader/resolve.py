@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy
 
-from symattn.kernel.dims import assume, shape_str
+from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.kernel.text import plain
@@ -29,6 +29,14 @@ from symattn.reader.definitions import (
     sequence_definition,
 )
 from symattn.reader.index_claims import condition, index_equation
+from symattn.reader.introductions import (
+    definition_form,
+    index_letters,
+    introduce,
+    listed,
+    mentions,
+    parameters,
+)
 from symattn.reader.notes import blank_notes
 from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
@@ -42,6 +50,7 @@ from symattn.reader.size_claims import (
     sizes_only,
 )
 from symattn.reader.terms import (
+    UNREAD,
     Problem,
     Terms,
     as_comparable,
@@ -49,6 +58,7 @@ from symattn.reader.terms import (
     orientation,
     plain_name,
 )
+from symattn.reader.undeclared import read_around, undeclared
 from symattn.reader.written_matrices import pending, stack_claim
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
@@ -402,6 +412,9 @@ class Resolver:
                 if bad is not None:
                     return [bad]
             return [new_claim(span, c.start, c.end, "prose", "a mention, not a claim")]
+        if len(c.subjects) > 1 and _index_ranges(c):
+            msg = "index ranges (i = 1, \\ldots, m, j = 1, \\ldots, n), not a claim"
+            return [new_claim(span, c.start, c.end, "prose", msg)]
         if len(c.subjects) > 1 and (len(c.steps) > 1 or c.steps[0].rel != "in"):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
             return [new_claim(span, c.start, c.end, "not_understood", msg)]
@@ -412,7 +425,10 @@ class Resolver:
                 case = self.cases.condition(scope, terms, span, c, open_case)
                 if case is not None:
                     return [case]
-            return [condition(scope, terms, span, c)]
+            cond = condition(scope, terms, span, c)
+            if cond.status == "not_understood" and "read only between indices" in cond.message:
+                return [self._order_between_values(span, c, cond)]
+            return [cond]
         if all(step.rel == "=" for step in c.steps):
             chain = size_chain(scope, span, c)
             if chain is not None:
@@ -490,8 +506,7 @@ class Resolver:
         if step.rel == "neq":
             return self._not_equal(span, left, step, start, end)
         if step.rel != "=":
-            msg = f"relation '{REL_TEXT.get(step.rel, step.rel)}' is not checked (only = and \\in)"
-            return new_claim(span, start, end, "not_understood", msg, where=(start, end))
+            return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
         if _moment(left) or _moment(step.rhs):
             msg = (
@@ -505,15 +520,52 @@ class Resolver:
         generic = []
 
         def run() -> ResolvedClaim:
-            if isinstance(step.rhs, ast.Matrix):
-                return stack_claim(scope, terms, span, left, step.rhs, start, end)
+            if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
+                try:
+                    stacked = stack_claim(scope, terms, span, left, step.rhs, start, end)
+                    if stacked.status != "not_understood" or not _has_undeclared(
+                        terms, left, step.rhs
+                    ):
+                        return stacked
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                except UNREAD as u:
+                    if not undeclared(u):
+                        raise
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                except Problem as p:
+                    # `[\\cos\\theta\\ \\ldots][p_i; \\ldots] = [\\ldots]`: not `M = [rows]`; read
+                    # around the names the text does not declare, if it has any
+                    if p.status != "not_understood":
+                        raise
+                    names = read_around(terms, left) + read_around(terms, step.rhs)
+                    if not names:
+                        raise
+                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
             scope.consulted.clear()
             generic.append(True)
-            lhs, rhs = terms.term(left), terms.term(step.rhs)
+            terms.defs.used.clear()
+            # `p_{i,2j} = \sin(i/10000^{2j/d})`: the left side's index letters are integers
+            terms.bound = index_letters(left) - set(scope.dims)
+            try:
+                lhs, rhs = terms.term(left), terms.term(step.rhs)
+            except UNREAD as u:
+                if not undeclared(u):
+                    raise
+                return _undeclared_claim(terms, span, left, step.rhs, start, end)
+            except Problem as p:
+                if p.status == "shape_error" and terms.defs.used:
+                    if _about_parameters(left, step.rhs):
+                        return _parameters_claim(span, left, p.message, start, end)
+                    raise not_understood(_opaque_shape(terms, p.message), p.node) from None
+                raise
+            finally:
+                terms.bound = frozenset()
+            if terms.defs.used:
+                return _opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             return pending(scope, span, start, end, (_comparable(lhs, rhs),))
@@ -567,6 +619,36 @@ class Resolver:
         msg = _convention_message(scope, f"it typechecks only with them as {good} ({bad.message})")
         return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
 
+    def _other_relation(self, span: MathSpan, left: ast.Node, step: ast.Step) -> ResolvedClaim:
+        """`x \\mapsto h(x)`, `\\ell \\sim \\sqrt n`, `a \\approx b`: both sides are read (a shape
+        error or an unreadable part is reported as usual); the relation itself is not decided."""
+        start, end = left.start, step.rhs.end
+        names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
+        rel = REL_TEXT.get(step.rel, step.rel)
+        msg = f"relation '{rel}' is not decided (only =, \\ne and \\in are)"
+        if names:
+            msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
+        return new_claim(span, start, end, "unknown", msg)
+
+    def _order_between_values(
+        self, span: MathSpan, c: ast.Claim, refused: ResolvedClaim
+    ) -> ResolvedClaim:
+        """`\\alpha(\\mathbf q,\\mathbf k_i)\\ge 0`, `\\gamma_t \\ge 1`: an order between values,
+        which the kernel does not decide: every side is read (errors reported as usual) and the
+        claim is undecided. A side that cannot be read keeps the refusal."""
+
+        def run() -> ResolvedClaim:
+            names = read_around(self.terms, c.subjects[0])
+            for step in c.steps:
+                names += read_around(self.terms, step.rhs)
+            msg = f"an order between values is not decided ({refused.message.split(' is ')[0]})"
+            if names:
+                msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
+            return new_claim(span, c.start, c.end, "unknown", msg)
+
+        out = self._guard(span, c.start, c.end, run)
+        return refused if out.status == "not_understood" else out
+
     def _not_equal(
         self, span: MathSpan, left: ast.Node, step: ast.Step, start: int, end: int
     ) -> ResolvedClaim:
@@ -601,6 +683,10 @@ class Resolver:
         case = self.cases.begin(scope, span, left, right, start, end)
         if case is not None:
             return case
+        if isinstance(right, ast.Set) or listed(right):
+            named = introduce(terms, span, left, right, start, end)  # `S_i = \\{j : j\\le i\\}`
+            if named is not None:
+                return named
         if name is not None and (
             looks_like_matrix(name) or name in scope.conventions.matrix_letters()
         ):
@@ -618,7 +704,7 @@ class Resolver:
             head = head_symbol(left.head)
             if fam is not None and head is not None and looks_like_matrix(fam):
                 return define(scope, terms, span, fam, head, right, start, end)
-        return None
+        return introduce(terms, span, left, right, start, end)
 
 
 _TABLE = re.compile(r"\s*\\begin\{array\}.*\\end\{array\}\s*", re.DOTALL)
@@ -767,6 +853,82 @@ def _convention_message(scope: Scope, detail: str) -> str:
         f"{scope.conventions.vectors.source}); {detail}; set it in front matter "
         "(symattn: vectors: row) or with --conventions vectors=row|column"
     )
+
+
+def _has_undeclared(terms: Terms, left: ast.Node, right: ast.Node) -> bool:
+    """Whether reading around undeclared names finds any (False when a part is unreadable)."""
+    try:
+        return bool(read_around(terms, left) + read_around(terms, right))
+    except (SymattnError, RecursionError):
+        return False
+
+
+def _index_ranges(c: ast.Claim) -> bool:
+    """`\\ldots, m, j = 1` of `i = 1, \\ldots, m, j = 1, \\ldots, n`: letters, numbers and
+    dots set equal to a number: the ranges of indices, which claim nothing."""
+    atoms = ast.Dots | ast.Number
+    return (
+        any(isinstance(x, ast.Dots) for x in c.subjects)
+        and all(
+            isinstance(x, atoms) or (isinstance(x, ast.Symbol) and x.sub is None)
+            for x in c.subjects
+        )
+        and all(step.rel == "=" and isinstance(step.rhs, ast.Number) for step in c.steps)
+    )
+
+
+def _undeclared_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim:
+    """A claim about names the text never declares: every other part is read (its errors are
+    reported as usual), and the claim is undecided, never verified or false."""
+    names = read_around(terms, left)
+    try:
+        names += read_around(terms, right)
+    except Problem as p:
+        if p.status != "shape_error" or not _about_parameters(left, right):
+            raise
+        return _parameters_claim(span, left, p.message, start, end)
+    shown = ", ".join(dict.fromkeys(names))
+    msg = f"not decided: {shown} {'is' if len(set(names)) == 1 else 'are'} not declared by the text"
+    return new_claim(span, start, end, "unknown", msg + " (names of unknown shape and value)")
+
+
+def _about_parameters(left: ast.Node, right: ast.Node) -> bool:
+    return definition_form(left) and mentions(right, parameters(left))
+
+
+def _parameters_claim(
+    span: MathSpan, left: ast.Node, problem: str, start: int, end: int
+) -> ResolvedClaim:
+    """`a(\\mathbf q,\\mathbf k) = \\mathbf q^\\top\\mathbf k/\\sqrt d` restated: q and k are the
+    function's parameters here, not the vectors the text declared elsewhere, so a shape
+    conflict that involves them is no error of the text; the claim is undecided."""
+    msg = f"not decided: {problem}, but the parameters of {span.body[left.start : left.end]}"
+    return new_claim(span, start, end, "unknown", msg + " need not have those shapes")
+
+
+def _opaque_shape(terms: Terms, message: str) -> str:
+    used = ", ".join(dict.fromkeys(terms.defs.used))
+    return f"{message} (with {used}, whose shape comes from its definition: not decided)"
+
+
+def _opaque_claim(
+    terms: Terms, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
+) -> ResolvedClaim:
+    """A claim about names the document defined (`e_{ij}`, `a(q, k)`): their values are never
+    used, so the claim is undecided once both sides have the same shape; a scalar against a
+    matrix is not read (the shape a definition gave may depend on its arguments)."""
+    used = ", ".join(dict.fromkeys(terms.defs.used))
+    lhs, rhs = as_comparable(lhs, rhs)
+    if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
+        raise not_understood(f"a scalar against a matrix, with {used} defined by the text", None)
+    if isinstance(lhs, MatExpr) and isinstance(rhs, MatExpr):
+        if not (dims_equal(lhs.rows, rhs.rows) and dims_equal(lhs.cols, rhs.cols)):
+            msg = f"shapes {shape_str(lhs.shape)} and {shape_str(rhs.shape)} differ, with {used}"
+            raise not_understood(msg + " defined by the text", None)
+    msg = f"shapes agree; not decided: {used} defined by the text (its value is not used)"
+    return new_claim(span, start, end, "unknown", msg)
 
 
 def _moment(node: ast.Node) -> bool:

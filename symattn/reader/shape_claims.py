@@ -18,9 +18,18 @@ from symattn.reader import ast
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conventions import looks_like_matrix
 from symattn.reader.definitions import head_symbol
+from symattn.reader.introductions import declare_scalar
 from symattn.reader.scanner import MathSpan
 from symattn.reader.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood, plain_name
+from symattn.reader.terms import (
+    KEEP_FONTS,
+    UNREAD,
+    Problem,
+    Terms,
+    not_understood,
+    plain_name,
+)
+from symattn.reader.undeclared import membership, read_around, undeclared
 
 __all__ = ["declaration"]
 
@@ -31,6 +40,13 @@ def declaration(
     """`subject \\in \\mathbb R^{...}`: declares a name, states a vector's orientation, or
     claims the shape of an expression. Raises `Problem` for what is wrong or unread."""
     start, end = subject.start, step.rhs.end
+    if isinstance(step.rhs, ast.Reals) and not step.rhs.shape:
+        scalar = declare_scalar(terms, span, subject, start, end)
+        if scalar is not None:
+            return scalar
+        return _scalar_claim(terms, span, subject, start, end)
+    if not isinstance(step.rhs, ast.Reals):
+        return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
     name = plain_name(subject)
     fam, head = None, None
@@ -62,8 +78,41 @@ def declaration(
         if one_dim and _LOWER.match(name):
             return _bare_vector(scope, span, name, shape, subject, start, end)
         return _declare(scope, span, name, False, shape, subject, start, end)
-    value = terms.term(subject)
+    try:
+        value = terms.term(subject)
+    except UNREAD as u:
+        if not undeclared(u):
+            raise
+        return _undeclared_shape(terms, span, subject, start, end)
     return _shape_claim(scope, span, value, shape, subject, start, end)
+
+
+def _scalar_claim(
+    terms: Terms, span: MathSpan, subject: ast.Node, start: int, end: int
+) -> ResolvedClaim:
+    """`\\frac{\\exp(a_i)}{\\sum_j \\exp(a_j)} \\in \\mathbb R`: the subject is a scalar (or a
+    1 × 1 matrix); a larger matrix is not read (a convention may make it 1 × 1)."""
+    try:
+        value = terms.term(subject)
+    except UNREAD as u:
+        if not undeclared(u):
+            raise
+        return _undeclared_shape(terms, span, subject, start, end)
+    if isinstance(value, MatExpr) and not (dims_equal(value.rows, 1) and dims_equal(value.cols, 1)):
+        raise not_understood(
+            f"{plain(value)} is {shape_str(value.shape)}, claimed a scalar", subject
+        )
+    return new_claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+
+
+def _undeclared_shape(
+    terms: Terms, span: MathSpan, subject: ast.Node, start: int, end: int
+) -> ResolvedClaim:
+    """The shape of an expression with names the text does not declare (`f(\\ldots) \\in
+    \\mathbb R^{p_v}`): its other parts are read, the shape is not decided."""
+    names = ", ".join(dict.fromkeys(read_around(terms, subject)))
+    msg = f"shape not decided: {names} not declared by the text (names of unknown shape)"
+    return new_claim(span, start, end, "unknown", msg)
 
 
 def _reals_shape(terms: Terms, node: ast.Node) -> Shape:

@@ -36,6 +36,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
+from symattn.reader.defined import Defined, Defs, head_of, shape_of
 
 __all__ = [
     "KEEP_FONTS",
@@ -43,7 +44,10 @@ __all__ = [
     "Scope",
     "Terms",
     "UnknownName",
+    "UnknownOperator",
+    "UNREAD",
     "as_comparable",
+    "label_of",
     "orientation",
     "plain_name",
     "word_name",
@@ -87,12 +91,40 @@ class Problem(SymattnError):
 
 
 class UnknownName(Problem):
-    """A name with no shape in scope; `label` is how it was written, `near` the close names."""
+    """A name with no shape in scope; `label` is how it was written, `near` the close names,
+    `defined` whether the text defined it (its value unread)."""
 
-    def __init__(self, message: str, node: ast.Node, label: str, near: list[str]):
+    def __init__(
+        self,
+        message: str,
+        node: ast.Node,
+        label: str,
+        near: list[str],
+        defined: bool = False,
+        applied: bool = False,
+    ):
         super().__init__("not_understood", message, node)
         self.label = label
         self.near = near
+        self.defined = defined  # defined by the text, with a value the checker did not read
+        self.applied = applied  # a letter applied to arguments, `F(x)`: a function
+
+
+class UnknownOperator(Problem):
+    """An operator the checker does not know (`\\tanh`, `\\text{FFN}`): a function of the
+    text's, around which the rest of a claim is read (not an `UnknownName`: `symattn shapes`
+    asks for --dims only for names)."""
+
+    def __init__(self, message: str, node: ast.Node, label: str):
+        super().__init__("not_understood", message, node)
+        self.label = label
+        self.near: list[str] = []
+        self.defined = False
+        self.applied = True
+
+
+#: What a reader may read around: a name or an operator the text never declared.
+UNREAD = (UnknownName, UnknownOperator)
 
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
@@ -142,6 +174,9 @@ class Terms:
     def __init__(self, scope: Scope, observer: Observer | None = None) -> None:
         self.scope = scope
         self.observer = observer
+        self.defs = Defs()
+        #: the indices of a sequence being defined (`\\omega_j = 1/10000^{2j/d}`): values there
+        self.bound: frozenset[str] = frozenset()
 
     def term(self, node: ast.Node) -> sympy.Basic:
         """The kernel term a node stands for: a matrix expression or a scalar."""
@@ -210,6 +245,9 @@ class Terms:
             return chain_scalar(node, [self.index_term(f) for f in node.factors])
         if isinstance(node, ast.Neg):
             return -self.index_term(node.operand)
+        if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
+            if node.name.isalpha() and node.name.islower() and len(node.name) > 1:
+                raise self._unknown(node)  # `p_{i+\\delta, 2j}`: an offset the text names
         raise not_understood("an index must be a letter, a number or a size", node)
 
     def entry_indices(self, sub: ast.Node) -> list[sympy.Expr]:
@@ -255,15 +293,42 @@ class Terms:
         word = word_name(node)
         if word is not None and word in self.scope.dims:
             return self.scope.bind(self.scope.dims[word])  # `d_{ff}`, a size declared as such
+        if node.sub is None and node.font is None and node.name in self.bound:
+            return index(node.name)  # `j` in `\\omega_j = 1/10000^{2j/d}`
+        defined = self.defs.table.get(_label(node))
+        if defined is not None and defined.indices == 0 and defined.params is None:
+            return self._opaque(defined, _label(node), node)
         if node.font in KEEP_FONTS and node.sub is not None and not _named_sub(node.sub):
             return self._indexed(node)
+        if node.sub is not None:  # `\\hat q_i` of `\\hat q_i = ...`: a sequence the text defined
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None and defined.indices:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
         raise self._unknown(node)
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
         base = node.name
         assert node.sub is not None
+        if _labels_a_name(node.sub, self.scope.dims):
+            # `\\mathbf v_{A,i}`, `\\mathbf v_A`: a label, not row A of V
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
+            raise self._unknown(node)
         idx = self.indices(node.sub)
+        if node.name.isupper():
+            # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            document = getattr(self.scope, "document_matrix", None)
+            if defined is not None and defined.params is None and defined.indices == len(idx):
+                if document is not None and not document(node.name):
+                    return self._opaque(defined, _label(node), node)
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
@@ -272,6 +337,11 @@ class Terms:
         if entry is None and base in seqs and len(idx) == 1 and node.font is None:
             # `c_i`, term i of a sequence the text uses as a column (`c\mathbf 1_n^T`)
             return Entry(FromColumn(base, seqs[base], 1), idx[0], 1)
+        if entry is None:
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.indices == len(idx) and defined.params is None:
+                return self._opaque(defined, _label(node), node)  # `e_{ir}` of `e_{ij} = ...`
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
@@ -343,7 +413,88 @@ class Terms:
     # ---- products, sums, quotients ----------------------------------------------------------
 
     def _product(self, node: ast.Product) -> sympy.Basic:
+        applied = self._applications(node)
+        if applied is not node:
+            if not isinstance(applied, ast.Product):
+                return self.term(applied)
+            node = applied
         return self._fold(node, ["*"] * (len(node.factors) - 1))
+
+    def _applications(self, node: ast.Product) -> ast.Node:
+        """`a(\\mathbf q, \\mathbf k_i)\\mathbf v_i`: a letter the document defined as a
+        function, followed by parentheses, is that function applied (an `ast.Call`)."""
+        out: list[ast.Expr] = []
+        fs = node.factors
+        k = 0
+        while k < len(fs):
+            f = fs[k]
+            if k + 1 < len(fs) and isinstance(f, ast.Symbol):
+                pair = ast.Product((f, fs[k + 1]), start=f.start, end=fs[k + 1].end)
+                head = head_of(pair)
+                if head is not None and self.applied_unknown(f):
+                    label = f"{_label(f)}(·)"
+                    msg = f"unknown function {label} (declare it)"
+                    raise UnknownName(msg, pair, label, [], applied=True)
+                defined = self.defs.table.get(_label(f)) if head is not None else None
+                if head is not None and defined is not None and defined.params is not None:
+                    out.append(
+                        ast.Call(_label(f), head[1].items, parens=True, start=f.start, end=pair.end)
+                    )
+                    k += 2
+                    continue
+            out.append(f)
+            k += 1
+        if len(out) == len(fs):
+            return node
+        if len(out) == 1:
+            return out[0]
+        return ast.Product(tuple(out), start=node.start, end=node.end)
+
+    def applied_unknown(self, f: ast.Symbol) -> bool:
+        """`F(x)`, `G(y_1)`: a letter nothing in scope means, written before parentheses."""
+        if _label(f) in self.defs.table:
+            return False
+        try:
+            self.term(f)
+        except UnknownName as u:
+            return u.node is f and "^{(h)}" not in u.label
+        except SymattnError:
+            return False
+        return False
+
+    def _opaque(self, d: Defined, text: str, node: ast.Node) -> sympy.Basic:
+        if d.value is None:
+            msg = f"{text}: its definition (line {d.line}) was not read{d.why}"
+            raise UnknownName(msg, node, text, [], defined=True)
+        return self.defs.opaque(d, text)
+
+    def _apply(self, d: Defined, node: ast.Call) -> sympy.Basic:
+        """`f(x)` of a function the document defined: an opaque value of the shape its
+        definition gave, when the arguments have the shapes its parameters had there."""
+        assert d.params is not None
+        if len(node.args) != len(d.params):
+            msg = f"{d.name} was defined with {len(d.params)} argument(s), not {len(node.args)}"
+            raise not_understood(msg, node)
+        text = f"{d.name}({', '.join(ast.dump(a) for a in node.args)})"
+        if d.value is None:
+            return self._opaque(d, text, node)
+        if d.any_args:
+            for arg in node.args:
+                try:
+                    self.term(arg)  # an argument that does not typecheck is still an error
+                except Problem as p:
+                    if p.status == "shape_error":
+                        raise
+            return self.defs.opaque(d, text)
+        for arg, want in zip(node.args, d.params, strict=True):
+            got = shape_of(self.term(arg))
+            if want is None or not _same_value(got, want):
+                msg = (
+                    f"{d.name} is applied to arguments of other shapes than in its definition "
+                    f"(line {d.line}): its value there is not known"
+                )
+                raise not_understood(msg, node)
+        return self.defs.opaque(d, text)
 
     def _mul(self, node: ast.Mul) -> sympy.Basic:
         return self._fold(node, list(node.ops))
@@ -451,6 +602,12 @@ class Terms:
 
     def _power(self, node: ast.Power) -> sympy.Basic:
         base = self.term(node.base)
+        exp = node.exponent
+        if isinstance(base, MatExpr) and isinstance(exp, ast.Symbol) and exp.sub is None:
+            # `s_t^n`, `\\mathbf h^t`: a letter above a vector labels a new one (a step, a
+            # layer), never a power; undeclared, it is read as a name of unknown shape
+            label = f"{plain(base)}^{exp.name}"
+            raise UnknownName(f"unknown symbol {label} (declare its shape)", node, label, [])
         if isinstance(base, MatExpr):
             raise not_understood(
                 "powers of matrices are not checked: write ^T for a transpose and "
@@ -562,6 +719,19 @@ class Terms:
             raise not_understood("|x| of a vector or matrix is not read: write \\|x\\|", node)
         return sympy.Abs(v)
 
+    def _matrix(self, node: ast.Matrix) -> sympy.Basic:
+        """A matrix written out as a value: its cells are read (an undeclared name among them
+        makes the claim undecided), but the matrix itself is checked only as the right side
+        of `M = [rows]`."""
+        for row in node.rows:
+            for cell in row:
+                if not isinstance(cell, ast.Dots):
+                    self.term(cell)
+        msg = "a matrix written out is checked only as the right side of M = [rows]"
+        if node.env == "cases":
+            msg = "a definition by cases is read, not checked as a value"
+        raise not_understood(msg, node)
+
     # ---- operators --------------------------------------------------------------------------
 
     def _call(self, node: ast.Call) -> sympy.Basic:
@@ -570,6 +740,9 @@ class Terms:
             raise not_understood(f"{node.name} needs its argument in parentheses", node)
         if name == "concat":
             return self._concat(node)
+        defined = self.defs.table.get(node.name)
+        if defined is not None and defined.params is not None and name not in _OPERATORS:
+            return self._apply(defined, node)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
@@ -590,8 +763,10 @@ class Terms:
                 raise shape_problem(e, node) from None
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
-        if name == "exp" and len(args) == 1 and not isinstance(args[0], MatExpr):
-            return sympy.exp(args[0])
+        if name == "exp" and len(args) == 1:
+            x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
+            if not isinstance(x, MatExpr):
+                return sympy.exp(x)
         known = (
             "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
         )
@@ -599,6 +774,7 @@ class Terms:
             msg = f"{node.name} with these {len(args)} argument(s) is not known (known: {known})"
         else:
             msg = f"unknown operator {node.name!r} (known: {known})"
+            raise UnknownOperator(msg, node, f"\\operatorname{{{node.name}}}")
         raise not_understood(msg, node)
 
     def _concat(self, node: ast.Call) -> sympy.Basic:
@@ -645,6 +821,36 @@ class Terms:
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, index("h"), sympy.Integer(len(node.args)))
+
+
+_OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+
+
+def _same_value(a: object, b: object) -> bool:
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return bool(dims_equal(a[0], b[0]) and dims_equal(a[1], b[1]))
+    return a == b
+
+
+def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
+    """A capital letter that is not a size, among a subscript's indices (`v_{A,i}`, `v_B`):
+    it labels a new name, it is not a row or column number."""
+    items = (
+        sub.factors
+        if isinstance(sub, ast.Product)
+        else sub.items
+        if isinstance(sub, ast.Seq)
+        else (sub,)
+    )
+    return any(
+        isinstance(x, ast.Symbol)
+        and x.sub is None
+        and x.font is None
+        and len(x.name) == 1
+        and x.name.isupper()
+        and x.name not in dims
+        for x in items
+    )
 
 
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
@@ -855,7 +1061,7 @@ def _labeled_name(node: ast.Labeled) -> str | None:
     return None
 
 
-_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve".split())
+_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve overleftarrow".split())
 
 
 def _label(node: ast.Symbol) -> str:
@@ -873,6 +1079,12 @@ def _label(node: ast.Symbol) -> str:
     return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
 
 
+def label_of(node: ast.Symbol) -> str:
+    """How a symbol is named in messages and in the table of defined names: `\\alpha`,
+    `e_{ij}`, `d_{model}`, `\\hat{y}`."""
+    return _label(node)
+
+
 def _first_line(text: str) -> str:
     return text.splitlines()[0] if text else text
 
@@ -881,8 +1093,8 @@ def _unsupported(node: ast.Node) -> str:
     what = {
         ast.Dots: "an ellipsis stands for terms the checker cannot see",
         ast.Reals: "\\mathbb R is a set, not a value",
-        ast.Matrix: "a matrix written out is checked only as the right side of M = [rows]",
         ast.Seq: "a list is not a value",
+        ast.Set: "a set is not a value",
     }
     return what.get(type(node), f"{type(node).__name__} is not supported here")
 
@@ -907,4 +1119,5 @@ _TERMS = {
     ast.Inner: Terms._inner,
     ast.Norm: Terms._norm,
     ast.Abs: Terms._abs,
+    ast.Matrix: Terms._matrix,
 }

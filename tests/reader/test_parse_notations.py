@@ -41,6 +41,29 @@ GOLDEN = [
     (r"\sum_{j \in [n]} a_{ij}", "[(sum j 1 n a_{(* i j)})]"),
     (r"\sum_{t'=1}^{n} x_{t'}", "[(sum t' 1 n x_{t'})]"),
     (r"\text{softmax}(x)_i", "[(index (group softmax(x)) i)]"),
+    # "defined as" is an equation; the resolver makes the first one about a new name a definition
+    (r"\mathcal D \stackrel{\textrm{def}}{=} x", r"[\mathcal{D} = x]"),
+    (r"y \overset{\text{def}}{=} x", "[y = x]"),
+    (r"a(q, k) := q^T k", "[(* a (group q, k)) = (* (T q) k)]"),
+    (r"a \coloneqq b \triangleq c", "[a = b = c]"),
+    (r"\scriptstyle{x} = \small y", "[x = y]"),
+    # sets, read (never values): a list of elements, or an element and its condition
+    (r"\mathcal S = \{S_1, \dots, S_n\}", r"[\mathcal{S} = (set S_{1}, ..., S_{n})]"),
+    (r"S_i = \{j : j \le i\}", "[S_{i} = (set j : j, i)]"),
+    (r"\{j \mid j < i\}", "[(set j : j, i)]"),
+    (r"\lbrace a \rbrace", "[(set a)]"),
+    # vectors stacked with `;`, and the Unicode minus
+    (r"[s_t; h_i]", "[(bracket s_{t}, h_{i})]"),
+    ("x \u2212 y", "[(x - y)]"),
+    # style and layout commands that change nothing; arrows over a letter name it
+    (r"\color{red}{x} = \mathop{y}", "[x = y]"),
+    (r"\overrightarrow{h} = \overleftarrow{h}", r"[\vec{h} = \overleftarrow{h}]"),
+    (r"A \subset B \subseteq C", r"[A \subset B \subset C]"),
+    # a definition by cases: each row's value, its condition column skipped
+    (
+        r"m_{ij} = \begin{cases} 0 & \text{if } j \le i \\ 1 & j > i \end{cases}",
+        "[m_{(* i j)} = cases[0; 1]]",
+    ),
 ]
 
 
@@ -57,6 +80,15 @@ ERRORS = [
     (r"\sum_{j\le i}^{n} a_{ij}", r"^1:14: \\sum has two upper bounds"),
     (r"\sum_{j \ge i} a_{ij}", r"^1:5: cannot read the range of \\sum"),
     (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
+    # only "def" over an equals sign is an equation; anything else stacked is refused
+    (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),
+    (r"a \overset{\text{def}}{\le} b", r"^1:3: unknown command \\overset"),
+    (r"\{a, b", r"^1:1: unbalanced '\\\{': it is never closed"),
+    (r"a \}", r"^1:3: unbalanced '\\\}'"),
+    (r"a : b", r"^1:3: unexpected character ':'"),  # a colon only inside a set or a script
+    # parentheses and bars TeX does not pair: unreadable, named as such (not an environment error)
+    (r"\begin{aligned} a &= (b \end{aligned}", r"^1:22: unbalanced '\(' before \\end\{aligned\}"),
+    (r"\begin{aligned} p(c \vert d) \end{aligned}", r"^1:21: unbalanced '\|' before"),
 ]
 
 
