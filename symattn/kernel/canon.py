@@ -99,12 +99,37 @@ def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
         return _sum_terms(e, ctx)
     if isinstance(e, sympy.Pow) and e.exp.is_Integer and 1 < e.exp <= 6 and _splits(e.base):
         return _terms(sympy.Mul(*([e.base] * int(e.exp)), evaluate=False), ctx)
+    masked = _masked_terms(e, ctx)
+    if masked is not None:
+        return masked
     a = _atom(e, ctx)
     if a == 0:
         return []
     if a.is_Number:
         return [_Term(a)]
     return [_Term(sympy.Integer(1), [a])]
+
+
+def _masked_terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term] | None:
+    """`[c] (a + b) = [c] a + [c] b` and `[c] k e^x y = k e^x [c] y` for a mask `[c]`
+    (`Piecewise((v, c), (0, True))`): numbers and exp are finite, so they may leave the mask,
+    and a masked ALiBi score `e^{S_ij - λi + λj}` shows its row factor `e^{-λi}`. A sum leaves
+    the mask too, `[c] sum_k x_k = sum_k [c] x_k`: its index is a fresh dummy that c cannot
+    mention. None: not a mask."""
+    if not (isinstance(e, sympy.Piecewise) and len(e.args) == 2):
+        return None
+    (value, cond), (other, otherwise) = e.args
+    if other != 0 or otherwise != sympy.true or value in (sympy.oo, -sympy.oo):
+        return None
+    terms = _terms(value, ctx)
+    out = []
+    for t in terms:
+        factors = _split_exps(t.factors)
+        exps = [f for f in factors if isinstance(f, sympy.exp)]
+        rest = sympy.Mul(*(f for f in factors if not isinstance(f, sympy.exp)))
+        mask = sympy.Piecewise((rest, cond), (0, True))
+        out.append(_Term(t.coeff, [*exps, mask], list(t.limits)))
+    return out
 
 
 def _splits(e: sympy.Expr) -> bool:
@@ -211,9 +236,16 @@ def _mask_cut(f: sympy.Expr, limits: list, ctx: _Ctx):
 def _within(x: sympy.Expr, hi: sympy.Expr, outer: list, ctx: _Ctx) -> bool:
     for v, lo, h in outer:
         if v == x:
-            return lo == 1 and dims_equal(h, hi)
+            return lo == 1 and _at_most(h, hi)
     r = ctx.ranges.get(x)
-    return r is not None and r[0] == 1 and dims_equal(r[1], hi)
+    if r is None:  # a dim (a positive integer) at most hi: the key padding's valid length
+        return x.is_integer is True and x.is_positive is True and _at_most(x, hi)
+    return r[0] == 1 and _at_most(r[1], hi)
+
+
+def _at_most(h: sympy.Expr, hi: sympy.Expr) -> bool:
+    """`h <= hi` for every size: equal, or `hi - h` provably non-negative (n <= n + 1)."""
+    return dims_equal(h, hi) or sympy.expand(hi - h).is_nonnegative is True
 
 
 def _drop_unused(coeff: sympy.Expr, factors: list[sympy.Expr], limits: list):
