@@ -130,11 +130,11 @@ def biases() -> list[Identity]:
         Identity(
             topic,
             "pad_zero_weight",
-            pad[i, ell + t],
+            pad[i, ell + p],
             sympy.Integer(0),
             True,
             "proved",
-            "a padded key gets weight 0",
+            "the last key, a padding one, gets weight 0",
         ),
         Identity(
             topic,
