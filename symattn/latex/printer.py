@@ -358,7 +358,7 @@ class _Printer:
         if isinstance(e, E.HeadSym):
             return f"{self.name(e.name)}^{{({self.index(e.head)})}}", _ATOM
         if isinstance(e, E.MatMul):
-            return "".join(self.mat_factor(f) for f in e.factors()), _MUL
+            return self.mat_mul(e), _MUL
         if isinstance(e, E.MatAdd):
             return self.mat_add(e), _ADD
         if isinstance(e, E.Scale):
@@ -429,6 +429,14 @@ class _Printer:
             s, v = (self.p(x)[0] for x in e.args[:2])
             return f"{op}_{{{sizes}}}({s}, {v})", _ATOM
         raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
+
+    def mat_mul(self, e: E.MatMul) -> str:
+        """A product as written: `ABC` for `(AB)C`, `A(BC)` when the right factor is a product
+        (the two orders of linear attention print apart)."""
+        a, b = e.args
+        left = self.mat_mul(a) if isinstance(a, E.MatMul) else self.mat_factor(a)
+        right = f"({self.mat_mul(b)})" if isinstance(b, E.MatMul) else self.mat_factor(b)
+        return left + right
 
     def mat_factor(self, f: E.MatExpr) -> str:
         return (

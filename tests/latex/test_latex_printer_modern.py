@@ -35,6 +35,8 @@ GOLDEN = [
         r"(\phi(Q)\phi(K)^{\mathsf T} \odot L)V",
     ),
     (FirstRows(MatSym("K", n + 1, d_k), n), r"K_{1:n}"),
+    ((Q @ K.T) @ V, r"QK^{\mathsf T}V"),
+    (Q @ (K.T @ V), r"Q(K^{\mathsf T}V)"),
     (RepeatKV(MatSym("K", n, G * d_k), G, R, d_k), r"\operatorname{repeat}_{R}(K)"),
     (RepeatKV(MatSym("K", n, G * d_k), G, R, d_k, "tile"), r"\operatorname{tile}_{R}(K)"),
     (Rope(MatSym("q", p, 2), sympy.Symbol("m", real=True)), r"R(m)q"),

@@ -1,0 +1,74 @@
+"""The second chapter's derivations (symattn.derivations.sec7x_modern): every chain proves, with
+the scope each step claims; the false variants are shown false; not wired in yet."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.derivations import SECTION_MODULES
+from symattn.derivations.blocks import Fact, ProofBlock
+from symattn.derivations.sec7x_modern import content
+from symattn.latex.derivation import step_scope
+
+FOR_ALL_SIZES = {
+    "7.1 ALiBi keeps only lambda j",
+    "7.1 padded rows sum to 1",
+    "7.2 head h of the repeated keys",
+    "7.3 linear attention reassociates",
+    "7.3 causal linear attention as a prefix sum",
+    "7.4 the newest token from the cache",
+    "7.4 appending a token",
+    "7.6 online softmax, blocks 1",
+    "7.6 online softmax, blocks b",
+}
+CHECKED = {
+    "7.2 GQA is MHA with repeated K/V",
+    "7.6 online softmax, blocks 2, 3",
+    "7.6 online softmax, blocks b, b",
+    "7.6 online softmax, blocks 1, 2, 3",
+    "7.6 online softmax, blocks b, b, b",
+    "7.6 online softmax, blocks 1, 2, 3, 2",
+    "7.6 online softmax, blocks b, b, b, b",
+}
+
+
+@pytest.fixture(scope="module")
+def section():
+    return content()
+
+
+def test_every_chain_proves_with_its_scope(section) -> None:
+    proofs = {b.proof.title: b.proof for b in section.blocks if isinstance(b, ProofBlock)}
+    assert FOR_ALL_SIZES | CHECKED | {"7.5 RoPE is relative"} == set(proofs)
+    for title in FOR_ALL_SIZES:
+        assert proofs[title].for_all_sizes, title
+        assert {step_scope(s) for s in proofs[title].steps} == {"all"}, title
+    for title in CHECKED:
+        assert not proofs[title].for_all_sizes, title
+        assert {step_scope(s) for s in proofs[title].steps} == {"checked"}, title
+    # symbolic in p; the 2 of the p x 2 pair layout makes the printer say "sizes shown"
+    assert proofs["7.5 RoPE is relative"].for_all_sizes
+
+
+def test_steps_cite_the_rules_they_follow_from(section) -> None:
+    cited = {s.by for b in section.blocks if isinstance(b, ProofBlock) for s in b.proof.steps}
+    assert {
+        "softmax_add_alibi",
+        "softmax_pad_rowsum",
+        "repeat_kv_apply",
+        "mul_assoc",
+        "mul_causal_zero_row",
+        "softmax_mask_mul_row_last",
+        "softmax_mask_mul_first_rows",
+        "rope_pairs_apply",
+    } <= cited
+
+
+def test_false_variants_are_shown_false(section) -> None:
+    facts = [b for b in section.blocks if isinstance(b, Fact)]
+    assert len(facts) >= 15
+    assert all(f.verdict.status == "false" and f.verdict.counterexample for f in facts)
+
+
+def test_not_wired_into_the_first_chapter() -> None:
+    assert "sec7x_modern" not in SECTION_MODULES
