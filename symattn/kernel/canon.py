@@ -76,7 +76,48 @@ class _Ctx:
 
 def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     terms = _terms(e, ctx)
-    return sympy.Add(*(_build(t, ctx) for t in terms))
+    return sympy.Add(*_merge_ranges([_build(t, ctx) for t in terms]))
+
+
+def _merge_ranges(terms: list[sympy.Expr]) -> list[sympy.Expr]:
+    """`c sum_{j=lo}^{mid} f_j + c sum_{j=mid+1}^{hi} f_j = c sum_{j=lo}^{hi} f_j` (the blocks of
+    an online softmax), when both ranges provably run forward (`mid >= lo - 1`, `hi >= mid`),
+    so that neither is a reversed range the one semantics of sums refuses."""
+    changed = True
+    while changed:
+        changed = False
+        for a, b in itertools.permutations(range(len(terms)), 2):
+            merged = _merged(terms[a], terms[b])
+            if merged is not None:
+                terms = [t for k, t in enumerate(terms) if k not in (a, b)] + [merged]
+                changed = True
+                break
+    return terms
+
+
+def _one_sum(t: sympy.Expr) -> tuple[sympy.Expr, sympy.Sum] | None:
+    sums = [f for f in sympy.Mul.make_args(t) if isinstance(f, sympy.Sum)]
+    if len(sums) != 1 or len(sums[0].limits) != 1:
+        return None
+    return t / sums[0], sums[0]
+
+
+_SLOT = sympy.Dummy("slot", integer=True)
+
+
+def _merged(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr | None:
+    px, py = _one_sum(x), _one_sum(y)
+    if px is None or py is None or px[0] != py[0]:
+        return None
+    (v, lo, mid), (w, lo2, hi) = px[1].limits[0], py[1].limits[0]
+    if sympy.expand(lo2 - mid - 1) != 0:
+        return None
+    if px[1].function.xreplace({v: _SLOT}) != py[1].function.xreplace({w: _SLOT}):
+        return None
+    forward = sympy.expand(mid - lo + 1).is_nonnegative and sympy.expand(hi - mid).is_nonnegative
+    if not forward:
+        return None
+    return px[0] * sympy.Sum(px[1].function, (v, lo, hi))
 
 
 def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:

@@ -251,7 +251,7 @@ def _modern_rules() -> list[Rule]:
     """The rules of modern attention (docs/modern.md), each proved for all sizes."""
     S, Vm = _S(), MatSym("V", n, d_v)
     g, rr, ell, pad, feats, pairs = (
-        sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "ell", "p", "D", "P")
+        sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "ell", "p", "D", "p")
     )
     lam = sympy.Symbol("lambda", positive=True)
     a, b = sympy.Symbol("a", real=True), sympy.Symbol("b", real=True)
