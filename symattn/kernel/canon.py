@@ -114,8 +114,7 @@ def _merged(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr | None:
         return None
     if px[1].function.xreplace({v: _SLOT}) != py[1].function.xreplace({w: _SLOT}):
         return None
-    forward = sympy.expand(mid - lo + 1).is_nonnegative and sympy.expand(hi - mid).is_nonnegative
-    if not forward:
+    if not (_forward(lo, mid) and _forward(lo2, hi)):
         return None
     return px[0] * sympy.Sum(px[1].function, (v, lo, hi))
 
@@ -163,6 +162,8 @@ def _masked_terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term] | None:
     if other != 0 or otherwise != sympy.true or value in (sympy.oo, -sympy.oo):
         return None
     terms = _terms(value, ctx)
+    if not all(_forward(lo, hi) for t in terms for _, lo, hi in t.limits):
+        return None  # a guarded sum whose range may run backwards stays under its guard
     out = []
     for t in terms:
         factors = _split_exps(t.factors)
@@ -171,6 +172,11 @@ def _masked_terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term] | None:
         mask = sympy.Piecewise((rest, cond), (0, True))
         out.append(_Term(t.coeff, [*exps, mask], list(t.limits)))
     return out
+
+
+def _forward(lo: sympy.Expr, hi: sympy.Expr) -> bool:
+    """The range lo..hi is provably empty or forward (never reversed) for every size."""
+    return sympy.expand(hi - lo + 1).is_nonnegative is True
 
 
 def _splits(e: sympy.Expr) -> bool:
