@@ -23,7 +23,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
-from symattn.kernel.identities import ONLINE_BLOCKS, identities
+from symattn.kernel.identities import ONLINE_BLOCKS, ZH, identities
 from symattn.kernel.modern import (
     CausalZero,
     FeatureMap,
@@ -336,4 +336,4 @@ def _false_variants(b: Builder) -> None:
         if x.holds:
             continue
         verdict = prove_equal(x.lhs, x.rhs, defs=x.defs)
-        b.fact([f"错误：{x.note}"], [f"Wrong: {x.note}"], verdict, expect="false")
+        b.fact([f"错误：{ZH[x.note]}"], [f"Wrong: {x.note}"], verdict, expect="false")

@@ -60,6 +60,29 @@ class Identity:
     defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
 
 
+#: The false variants' notes in Chinese, by the English note (the chapter is zh and en).
+ZH: dict[str, str] = {
+    "the sign of the key part matters": "键那一部分的符号不能反",
+    "a fully masked row does not sum to 1": "全部被掩码的行之和不是 1",
+    "tiling (repeat) instead of interleaving (repeat_interleave) the K/V heads": (
+        "把 K/V 头平铺（repeat）而不是交错重复（repeat_interleave）"
+    ),
+    "the whole output with tiled K/V heads": "K/V 头平铺时的整个输出",
+    "sharing the query heads of a group as well as its K/V head": "组内的查询头也被共用",
+    "the state must include the current token (j ≤ i, not j < i)": (
+        "状态必须包含当前词元（j ≤ i，而不是 j < i）"
+    ),
+    "with a softmax the product does not reassociate": "有 softmax 时乘积不能换结合顺序",
+    "the cached keys with the wrong query": "缓存的键配上了错误的查询",
+    "without the causal mask the new token changes earlier rows": (
+        "没有因果掩码时新词元会改变前面的行"
+    ),
+    "R(m-n) for R(n-m)": "把 R(n-m) 写成 R(m-n)",
+    "the rotations do not cancel": "旋转不会相互抵消",
+    "the old output is not rescaled": "旧的输出没有重新缩放",
+}
+
+
 def _causal(q: MatExpr, k: MatExpr, v: MatExpr) -> MatExpr:
     return Softmax(CausalMask(q @ k.T / sympy.sqrt(d_k))) @ v
 

@@ -12,7 +12,7 @@ import sympy
 from symattn.kernel.dims import d_k, d_v, dim, n
 from symattn.kernel.errors import DimError, ShapeError
 from symattn.kernel.expr import CausalMask, MatSym, Softmax, index
-from symattn.kernel.identities import ONLINE_BLOCKS, Identity, identities
+from symattn.kernel.identities import ONLINE_BLOCKS, ZH, Identity, identities
 from symattn.kernel.modern import (
     CausalZero,
     FeatureMap,
@@ -60,6 +60,11 @@ def test_every_topic_has_true_and_false_variants() -> None:
     for topic in topics:
         kinds = {c.holds for c in identities() if c.topic == topic}
         assert kinds == {True, False}, topic
+
+
+def test_every_false_variant_has_a_chinese_note() -> None:
+    notes = {c.note for c in identities() if not c.holds}
+    assert notes == set(ZH)
 
 
 def test_online_softmax_covers_one_to_four_blocks() -> None:
