@@ -69,8 +69,8 @@ ZH: dict[str, str] = {
     ),
     "the whole output with tiled K/V heads": "K/V 头平铺时的整个输出",
     "sharing the query heads of a group as well as its K/V head": "组内的查询头也被共用",
-    "the state must include the current token (j ≤ i, not j < i)": (
-        "状态必须包含当前词元（j ≤ i，而不是 j < i）"
+    "the state must include the current token (j <= i, not j < i)": (
+        "状态必须包含当前词元（j <= i，而不是 j < i）"
     ),
     "with a softmax the product does not reassociate": "有 softmax 时乘积不能换结合顺序",
     "the cached keys with the wrong query": "缓存的键配上了错误的查询",
@@ -300,7 +300,7 @@ def linear() -> list[Identity]:
             Row(fq, i) @ strict,
             False,
             "false",
-            "the state must include the current token (j ≤ i, not j < i)",
+            "the state must include the current token (j <= i, not j < i)",
         ),
         Identity(
             topic,
