@@ -68,6 +68,9 @@ ZH: dict[str, str] = {
         "把 K/V 头平铺（repeat）而不是交错重复（repeat_interleave）"
     ),
     "the whole output with tiled K/V heads": "K/V 头平铺时的整个输出",
+    "query head h reading the K/V head of query head h + 1": (
+        "第 h 个查询头读了第 h + 1 个查询头的 K/V 头"
+    ),
     "sharing the query heads of a group as well as its K/V head": "组内的查询头也被共用",
     "the state must include the current token (j <= i, not j < i)": (
         "状态必须包含当前词元（j <= i，而不是 j < i）"
@@ -244,6 +247,15 @@ def grouped() -> list[Identity]:
             False,
             "false",
             "tiling (repeat) instead of interleaving (repeat_interleave) the K/V heads",
+        ),
+        Identity(
+            topic,
+            "repeat_kv_next_head",
+            _head(rk, h + 1, d_k, hq),
+            _head(k, grp, d_k, G),
+            False,
+            "false",
+            "query head h reading the K/V head of query head h + 1",
         ),
         Identity(
             topic,

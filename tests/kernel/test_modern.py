@@ -11,7 +11,7 @@ import sympy
 
 from symattn.kernel.dims import d_k, d_v, dim, n
 from symattn.kernel.errors import DimError, ShapeError
-from symattn.kernel.expr import CausalMask, MatSym, Softmax, index
+from symattn.kernel.expr import CausalMask, MatSym, RowBlock, Softmax, index
 from symattn.kernel.identities import ONLINE_BLOCKS, ZH, Identity, identities
 from symattn.kernel.modern import (
     CausalZero,
@@ -298,3 +298,15 @@ def test_kv_cache_matches_numeric_backend() -> None:
         sizes={"n": 4},
     )
     np.testing.assert_allclose(lhs, full, rtol=1e-12)
+
+
+def test_a_shifted_head_index_still_runs_over_the_heads() -> None:
+    # found by the mutation suite: with head h + 1 on one side and ceil(h/R) on the other, h
+    # appeared as no block's own number and was taken for a size ("checked at h=5"); it is an
+    # index over the heads, and the claim is false
+    k = MatSym("K", n, G * d_k)
+    wrong = RowBlock(RepeatKV(k, G, R, d_k).T, h + 1, d_k, G * R).T
+    right = RowBlock(k.T, sympy.ceiling(h / R), d_k, G).T
+    v = prove_equal(wrong, right)
+    assert v.status == "false" and v.counterexample is not None
+    assert "h=" not in " ".join(f"{a}={b}" for plan in v.sizes for a, b in plan)
