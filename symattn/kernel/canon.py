@@ -179,6 +179,22 @@ def _forward(lo: sympy.Expr, hi: sympy.Expr) -> bool:
     return sympy.expand(hi - lo + 1).is_nonnegative is True
 
 
+def _ceiling_one(k: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
+    """`ceil(h/r) = 1` when the free index h runs over 1..r (MQA: every query head reads K/V
+    head 1); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
+
+    def one(c: sympy.Basic) -> sympy.Basic:
+        num, den = sympy.fraction(sympy.together(c.args[0]))
+        r = ctx.ranges.get(num) if isinstance(num, sympy.Symbol) else None
+        if r is not None and r[0] == 1 and dims_equal(r[1], den):
+            return sympy.Integer(1)
+        return c
+
+    if not k.has(sympy.ceiling):
+        return k
+    return k.replace(lambda x: isinstance(x, sympy.ceiling), one)
+
+
 def _splits(e: sympy.Expr) -> bool:
     return isinstance(e, (sympy.Add, sympy.Sum, sympy.Mul))
 
@@ -217,7 +233,7 @@ def _atom(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     if isinstance(e, sympy.Pow):
         return sympy.Pow(_norm(e.base, ctx), _norm(e.exp, ctx))
     if isinstance(e, sympy.Indexed):
-        return sympy.Indexed(e.base, *(sympy.expand(k) for k in e.indices))
+        return sympy.Indexed(e.base, *(sympy.expand(_ceiling_one(k, ctx)) for k in e.indices))
     if isinstance(e, sympy.Piecewise):
         pieces = [(_norm(x, ctx), c) for x, c in e.args]
         return sympy.Piecewise(*pieces)

@@ -213,8 +213,8 @@ class RepeatKV(MatExpr):
         """The K/V head that query head h reads."""
         if self.order == "tile":
             return sympy.Mod(h - 1, self.groups) + 1
-        if self.groups == 1:
-            return sympy.Integer(1)  # ceil(h/r) = 1 for 1 <= h <= r
+        # no shortcut ceil(h/r) = 1 for MQA (G = 1): it holds only for h <= r, and a block past
+        # the last head must still read past K's columns, so that it shows as ill-formed
         return sympy.ceiling(h / self.r)
 
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:

@@ -145,3 +145,15 @@ def test_a_guarded_sum_that_may_run_backwards_stays_guarded():
     )
     safe = _mask(sympy.Sum(F[k], (k, 1, i - 1)), sympy.Ge(i, 2))
     assert normal_form(safe) == normal_form(sympy.Sum(_mask(F[k], sympy.Ge(i, 2)), (k, 1, i - 1)))
+
+
+def test_ceiling_of_an_index_over_its_own_range_is_one():
+    h, big = index("h"), sympy.Symbol("H", integer=True, positive=True)
+    at = {h: (sympy.Integer(1), big)}
+    head = F[sympy.ceiling(h / big), i]
+    assert normal_form(head, at) == normal_form(F[1, i], at)
+    # not without the range, not for h + 1, not over a wider range
+    assert normal_form(head) != normal_form(F[1, i])
+    assert normal_form(F[sympy.ceiling((h + 1) / big), i], at) != normal_form(F[1, i], at)
+    wide = {h: (sympy.Integer(1), 2 * big)}
+    assert normal_form(head, wide) != normal_form(F[1, i], wide)
