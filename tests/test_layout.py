@@ -23,6 +23,7 @@ KERNEL_ORDER = (
     "semantics",
     "text",
     "expr",
+    "modern",
     "ranges",
     "canon",
     "evaluate",
@@ -42,6 +43,7 @@ KERNEL_ORDER = (
     "derivation",
     "facts",
     "attention",
+    "identities",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

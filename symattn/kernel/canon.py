@@ -76,7 +76,47 @@ class _Ctx:
 
 def _norm(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     terms = _terms(e, ctx)
-    return sympy.Add(*(_build(t, ctx) for t in terms))
+    return sympy.Add(*_merge_ranges([_build(t, ctx) for t in terms]))
+
+
+def _merge_ranges(terms: list[sympy.Expr]) -> list[sympy.Expr]:
+    """`c sum_{j=lo}^{mid} f_j + c sum_{j=mid+1}^{hi} f_j = c sum_{j=lo}^{hi} f_j` (the blocks of
+    an online softmax), when both ranges provably run forward (`mid >= lo - 1`, `hi >= mid`),
+    so that neither is a reversed range the one semantics of sums refuses."""
+    changed = True
+    while changed:
+        changed = False
+        for a, b in itertools.permutations(range(len(terms)), 2):
+            merged = _merged(terms[a], terms[b])
+            if merged is not None:
+                terms = [t for k, t in enumerate(terms) if k not in (a, b)] + [merged]
+                changed = True
+                break
+    return terms
+
+
+def _one_sum(t: sympy.Expr) -> tuple[sympy.Expr, sympy.Sum] | None:
+    sums = [f for f in sympy.Mul.make_args(t) if isinstance(f, sympy.Sum)]
+    if len(sums) != 1 or len(sums[0].limits) != 1:
+        return None
+    return t / sums[0], sums[0]
+
+
+_SLOT = sympy.Dummy("slot", integer=True)
+
+
+def _merged(x: sympy.Expr, y: sympy.Expr) -> sympy.Expr | None:
+    px, py = _one_sum(x), _one_sum(y)
+    if px is None or py is None or px[0] != py[0]:
+        return None
+    (v, lo, mid), (w, lo2, hi) = px[1].limits[0], py[1].limits[0]
+    if sympy.expand(lo2 - mid - 1) != 0:
+        return None
+    if px[1].function.xreplace({v: _SLOT}) != py[1].function.xreplace({w: _SLOT}):
+        return None
+    if not (_forward(lo, mid) and _forward(lo2, hi)):
+        return None
+    return px[0] * sympy.Sum(px[1].function, (v, lo, hi))
 
 
 def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
@@ -99,12 +139,60 @@ def _terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term]:
         return _sum_terms(e, ctx)
     if isinstance(e, sympy.Pow) and e.exp.is_Integer and 1 < e.exp <= 6 and _splits(e.base):
         return _terms(sympy.Mul(*([e.base] * int(e.exp)), evaluate=False), ctx)
+    masked = _masked_terms(e, ctx)
+    if masked is not None:
+        return masked
     a = _atom(e, ctx)
     if a == 0:
         return []
     if a.is_Number:
         return [_Term(a)]
     return [_Term(sympy.Integer(1), [a])]
+
+
+def _masked_terms(e: sympy.Expr, ctx: _Ctx) -> list[_Term] | None:
+    """`[c] (a + b) = [c] a + [c] b` and `[c] k e^x y = k e^x [c] y` for a mask `[c]`
+    (`Piecewise((v, c), (0, True))`): numbers and exp are finite, so they may leave the mask,
+    and a masked ALiBi score `e^{S_ij - λi + λj}` shows its row factor `e^{-λi}`. A sum leaves
+    the mask too, `[c] sum_k x_k = sum_k [c] x_k`: its index is a fresh dummy that c cannot
+    mention. None: not a mask."""
+    if not (isinstance(e, sympy.Piecewise) and len(e.args) == 2):
+        return None
+    (value, cond), (other, otherwise) = e.args
+    if other != 0 or otherwise != sympy.true or value in (sympy.oo, -sympy.oo):
+        return None
+    terms = _terms(value, ctx)
+    if not all(_forward(lo, hi) for t in terms for _, lo, hi in t.limits):
+        return None  # a guarded sum whose range may run backwards stays under its guard
+    out = []
+    for t in terms:
+        factors = _split_exps(t.factors)
+        exps = [f for f in factors if isinstance(f, sympy.exp)]
+        rest = sympy.Mul(*(f for f in factors if not isinstance(f, sympy.exp)))
+        mask = sympy.Piecewise((rest, cond), (0, True))
+        out.append(_Term(t.coeff, [*exps, mask], list(t.limits)))
+    return out
+
+
+def _forward(lo: sympy.Expr, hi: sympy.Expr) -> bool:
+    """The range lo..hi is provably empty or forward (never reversed) for every size."""
+    return sympy.expand(hi - lo + 1).is_nonnegative is True
+
+
+def _ceiling_one(k: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
+    """`ceil(h/r) = 1` when the free index h runs over 1..r (MQA: every query head reads K/V
+    head 1); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
+
+    def one(c: sympy.Basic) -> sympy.Basic:
+        num, den = sympy.fraction(sympy.together(c.args[0]))
+        r = ctx.ranges.get(num) if isinstance(num, sympy.Symbol) else None
+        if r is not None and r[0] == 1 and dims_equal(r[1], den):
+            return sympy.Integer(1)
+        return c
+
+    if not k.has(sympy.ceiling):
+        return k
+    return k.replace(lambda x: isinstance(x, sympy.ceiling), one)
 
 
 def _splits(e: sympy.Expr) -> bool:
@@ -145,7 +233,7 @@ def _atom(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     if isinstance(e, sympy.Pow):
         return sympy.Pow(_norm(e.base, ctx), _norm(e.exp, ctx))
     if isinstance(e, sympy.Indexed):
-        return sympy.Indexed(e.base, *(sympy.expand(k) for k in e.indices))
+        return sympy.Indexed(e.base, *(sympy.expand(_ceiling_one(k, ctx)) for k in e.indices))
     if isinstance(e, sympy.Piecewise):
         pieces = [(_norm(x, ctx), c) for x, c in e.args]
         return sympy.Piecewise(*pieces)
@@ -211,9 +299,16 @@ def _mask_cut(f: sympy.Expr, limits: list, ctx: _Ctx):
 def _within(x: sympy.Expr, hi: sympy.Expr, outer: list, ctx: _Ctx) -> bool:
     for v, lo, h in outer:
         if v == x:
-            return lo == 1 and dims_equal(h, hi)
+            return lo == 1 and _at_most(h, hi)
     r = ctx.ranges.get(x)
-    return r is not None and r[0] == 1 and dims_equal(r[1], hi)
+    if r is None:  # a dim (a positive integer) at most hi: the key padding's valid length
+        return x.is_integer is True and x.is_positive is True and _at_most(x, hi)
+    return r[0] == 1 and _at_most(r[1], hi)
+
+
+def _at_most(h: sympy.Expr, hi: sympy.Expr) -> bool:
+    """`h <= hi` for every size: equal, or `hi - h` provably non-negative (n <= n + 1)."""
+    return dims_equal(h, hi) or sympy.expand(hi - h).is_nonnegative is True
 
 
 def _drop_unused(coeff: sympy.Expr, factors: list[sympy.Expr], limits: list):

@@ -42,6 +42,17 @@ from symattn.kernel.expr import (
     Transpose,
     named_shapes,
 )
+from symattn.kernel.modern import (
+    CausalZero,
+    FeatureMap,
+    FirstRows,
+    OnlineSoftmax,
+    PadMask,
+    PairDots,
+    PositionBias,
+    RepeatKV,
+    Rope,
+)
 from symattn.kernel.ranges import dependency_order
 from symattn.kernel.semantics import summation_range
 
@@ -105,6 +116,10 @@ class Arithmetic:
 
     def exp(self, a: Any, ev: Evaluator) -> Any:
         raise NotImplementedError
+
+    def trig(self, name: str, a: Any, ev: Evaluator) -> Any:
+        """`cos` or `sin` of a value (rotary embeddings)."""
+        raise Unsupported(f"cannot evaluate {name} in {self.name}")
 
     def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
         """`base ** exponent` for a non-integer exponent (`d_k^{-1/2}` at a size)."""
@@ -188,6 +203,11 @@ class Evaluator:
             return sum((self.index(a) for a in e.args), 0)
         if isinstance(e, sympy.Mul):
             return math.prod((self.index(a) for a in e.args), start=1)
+        if isinstance(e, sympy.ceiling):  # the K/V head of a query head: ceil(h/r)
+            num, den = sympy.fraction(sympy.together(e.args[0]))
+            return -((-self.index(num)) // self.index(den))
+        if isinstance(e, sympy.Mod):
+            return self.index(e.args[0]) % self.index(e.args[1])
         raise Unsupported(f"cannot use {e} as an index")
 
     def one(self, e: sympy.Expr) -> int:
@@ -305,7 +325,49 @@ def _softmax(f: Evaluator, m: MatExpr, axis: int) -> np.ndarray:
         tri = np.triu if s.upper else np.tril
         keep = tri(np.ones((rows, cols), dtype=bool))
         s = s.args[0]
+    if isinstance(s, PadMask):
+        return _padded_softmax(f, s, axis)
     return f.arith.softmax(f.mat(s), keep, axis, f)
+
+
+def _padded_softmax(f: Evaluator, s: PadMask, axis: int) -> np.ndarray:
+    # Keys past `valid` are masked; a row (axis 1) or column (axis 0) with no key left gets
+    # weights 0, as PadMask defines it.
+    valid, scores = f.one(s.valid), f.mat(s.args[0])
+    out = np.zeros(scores.shape, dtype=f.arith.dtype)
+    if valid == 0:
+        return out
+    if axis == 0:
+        out[:, :valid] = f.arith.softmax(scores[:, :valid], None, 0, f)
+        return out
+    keep = np.broadcast_to(np.arange(1, scores.shape[1] + 1) <= valid, scores.shape)
+    return np.asarray(f.arith.softmax(scores, keep, 1, f))
+
+
+def _by_entries(f: Evaluator, m: MatExpr) -> np.ndarray:
+    """A node evaluated through its own `entry(i, j)`: one meaning in every arithmetic."""
+    rows, cols = f.shape(m)
+    i, j = sympy.Dummy("i", integer=True, positive=True), sympy.Dummy("j", integer=True)
+    e = m.entry(i, j)
+    d = f.depth
+    f.depth = 0
+    try:
+        val = f.bind(i, 1, rows, lambda: f.bind(j, 1, cols, lambda: f.scalar(e)))
+    finally:
+        f.depth = d
+    val = np.broadcast_to(np.asarray(val, dtype=f.arith.dtype), (cols, rows))
+    return np.ascontiguousarray(val.T)
+
+
+def _repeat_kv(f: Evaluator, m: RepeatKV) -> np.ndarray:
+    a = f.mat(m.args[0])
+    g, r, w = f.size(m.groups), f.size(m.r), f.size(m.width)
+    heads = a.reshape(a.shape[0], g, w)
+    if m.order == "tile":
+        out = np.tile(heads, (1, r, 1))
+    else:
+        out = np.repeat(heads, r, axis=1)
+    return out.reshape(a.shape[0], g * r * w)
 
 
 def _mask(f: Evaluator, m: CausalMask) -> np.ndarray:
@@ -363,6 +425,15 @@ _MATRIX: dict[type, Callable[[Evaluator, Any], np.ndarray]] = {
     RowBlock: _rowblock,
     Concat: _concat,
     MatSum: _matsum,
+    FeatureMap: lambda f, m: f.leaf((m.name,), f.shape(m)),
+    RepeatKV: _repeat_kv,
+    FirstRows: lambda f, m: f.mat(m.args[0])[: f.size(m.args[1])],
+    PositionBias: _by_entries,
+    PadMask: _by_entries,
+    CausalZero: _by_entries,
+    Rope: _by_entries,
+    PairDots: _by_entries,
+    OnlineSoftmax: _by_entries,
 }
 
 
@@ -523,6 +594,8 @@ _SCALAR: dict[type, Callable[[Evaluator, Any], Any]] = {
     sympy.Mul: _mul,
     sympy.Pow: _pow,
     sympy.exp: lambda f, e: f.arith.exp(f.scalar(e.args[0]), f),
+    sympy.cos: lambda f, e: f.arith.trig("cos", f.scalar(e.args[0]), f),
+    sympy.sin: lambda f, e: f.arith.trig("sin", f.scalar(e.args[0]), f),
     sympy.Sum: _sum,
     sympy.Indexed: _indexed,
     Entry: _entry,

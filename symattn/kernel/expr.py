@@ -379,7 +379,11 @@ class Softmax(_SameShape):
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         s = self.args[0]
         k = fresh(s.cols)
-        return _exp_entry(s, i, j, fresh) / sympy.Sum(_exp_entry(s, i, k, fresh), (k, 1, s.cols))
+        ratio = _exp_entry(s, i, j, fresh) / sympy.Sum(_exp_entry(s, i, k, fresh), (k, 1, s.cols))
+        nonempty = getattr(s, "nonempty", None)  # a key mask may mask a whole row: weights 0
+        if nonempty is None or nonempty() == sympy.true:
+            return ratio
+        return sympy.Piecewise((ratio, nonempty()), (sympy.Integer(0), True))
 
 
 class ColSoftmax(_SameShape):
@@ -388,12 +392,16 @@ class ColSoftmax(_SameShape):
     def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
         s = self.args[0]
         k = fresh(s.rows)
-        return _exp_entry(s, i, j, fresh) / sympy.Sum(_exp_entry(s, k, j, fresh), (k, 1, s.rows))
+        ratio = _exp_entry(s, i, j, fresh) / sympy.Sum(_exp_entry(s, k, j, fresh), (k, 1, s.rows))
+        if getattr(s, "nonempty", None) is None:
+            return ratio
+        # a key mask masks whole columns: a masked column's weights are defined as 0
+        return sympy.Piecewise((ratio, s.keeps(i, j)), (sympy.Integer(0), True))
 
 
 def _exp_entry(s: MatExpr, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
     # exp of a masked score is 0 outside the mask: write it so, instead of exp(-oo).
-    if isinstance(s, CausalMask):
+    if isinstance(s, CausalMask) or getattr(s, "nonempty", None) is not None:
         inner = s.args[0]
         return sympy.Piecewise(
             (sympy.exp(inner._entry(i, j, fresh)), s.keeps(i, j)), (sympy.Integer(0), True)

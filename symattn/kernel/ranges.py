@@ -16,6 +16,7 @@ from symattn.kernel.expr import (
     MatSum,
     Row,
     RowBlock,
+    dims_in,
     named_leaves,
     named_shapes,
     walk,
@@ -45,7 +46,23 @@ def infer_ranges(*exprs: sympy.Basic) -> dict[sympy.Symbol, Range]:
                 out.setdefault(x.index, (sympy.Integer(1), x.args[0].rows))
             elif isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
                 out.setdefault(x.head, (sympy.Integer(1), x.args[3]))  # block h of H
-    return {k: v for k, v in out.items() if k not in bound}
+            elif isinstance(x, RowBlock) and _shifted(x.head) is not None:
+                # block h + c of H: h still runs over the heads (at h = H - c + 1 and on the
+                # block does not exist, and the claim is ill-formed there, never "proved")
+                out.setdefault(_shifted(x.head), (sympy.Integer(1), x.args[3]))
+    # a dim used as an index (row n: the newest token) is that size, not an index over 1..n
+    sizes: set[sympy.Symbol] = set().union(*(dims_in(e) for e in exprs)) if exprs else set()
+    return {k: v for k, v in out.items() if k not in bound and k not in sizes}
+
+
+def _shifted(head: sympy.Expr) -> sympy.Symbol | None:
+    """The index h of a block number written `h + c` (c a whole number), else None."""
+    syms = head.free_symbols
+    if len(syms) != 1:
+        return None
+    (h,) = syms
+    offset = sympy.expand(head - h)
+    return h if isinstance(h, sympy.Symbol) and offset.is_Integer else None
 
 
 def bound_indices(*exprs: sympy.Basic) -> set[sympy.Symbol]:

@@ -32,6 +32,17 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.modern import (
+    CausalZero,
+    FeatureMap,
+    FirstRows,
+    PadMask,
+    PairDots,
+    PositionBias,
+    RepeatKV,
+    Rope,
+    alibi,
+)
 from symattn.kernel.proof import Verdict, prove_equal
 
 m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
@@ -234,6 +245,91 @@ def _rules() -> list[Rule]:
                 (Concat(Zh, h, Hs) @ WO)[i, j],
                 sympy.Sum(Zh[i, u] * WO[(h - 1) * d_v + u, j], (u, 1, d_v), (h, 1, Hs)),
             ),
+        ),
+        *_modern_rules(),
+    ]
+
+
+def _modern_rules() -> list[Rule]:
+    """The rules of modern attention (docs/modern.md), each proved for all sizes."""
+    S, Vm = _S(), MatSym("V", n, d_v)
+    g, rr, ell, pad, feats, pairs = (
+        sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "ell", "p", "D", "p")
+    )
+    lam = sympy.Symbol("lambda", positive=True)
+    a, b = sympy.Symbol("a", real=True), sympy.Symbol("b", real=True)
+    Sp, Km = MatSym("S", n, ell + pad), MatSym("K", n, g * d_k)
+    Sq, Vq = MatSym("S", n + 1, n + 1), MatSym("V", n + 1, d_v)
+    Fq, Fk = (
+        FeatureMap("phi", MatSym("Q", n, d_k), feats),
+        FeatureMap("phi", MatSym("K", n, d_k), feats),
+    )
+    x, y = MatSym("x", pairs, 2), MatSym("y", pairs, 2)
+    heads = g * rr
+
+    def head(mat: MatSym, k: sympy.Expr, count: sympy.Expr) -> RowBlock:
+        return RowBlock(mat.T, k, d_k, count)
+
+    return [
+        Rule(
+            "softmax_add_alibi",
+            "ALiBi's -λi is constant along a row: only λj stays",
+            "ALiBi 偏置中的 -λi 在一行内是常数，只剩 λj",
+            lambda: (
+                Softmax(CausalMask(S + alibi(n, lam))),
+                Softmax(CausalMask(S + PositionBias(n, 0, lam))),
+            ),
+        ),
+        Rule(
+            "softmax_pad_rowsum",
+            "with key padding a row's weights sum to 1 over the valid keys",
+            "键填充时每行权重在有效键上和为 1",
+            lambda: (Softmax(PadMask(Sp, ell, pad)) @ Ones(ell + pad, 1), Ones(n, 1)),
+        ),
+        Rule(
+            "repeat_kv_apply",
+            "query head h reads K/V head ceil(h/R)",
+            "第 h 个查询头读取第 ceil(h/R) 个 K/V 头",
+            lambda: (
+                head(RepeatKV(Km, g, rr, d_k), h, heads),
+                head(Km, sympy.ceiling(h / rr), g),
+            ),
+        ),
+        Rule(
+            "mul_assoc",
+            "the matrix product is associative",
+            "矩阵乘法满足结合律",
+            lambda: ((Fq @ Fk.T) @ Vm, Fq @ (Fk.T @ Vm)),
+        ),
+        Rule(
+            "mul_causal_zero_row",
+            "under linear attention's causal mask z_i uses only rows 1..i",
+            "线性注意力的因果掩码下 z_i 只用到第 1..i 行",
+            lambda: (
+                (CausalZero(Fq @ Fk.T) @ Vm).row(i),
+                Fq.row(i) @ MatSum(Fk.row(j).T @ Vm.row(j), j, 1, i),
+            ),
+        ),
+        Rule(
+            "softmax_mask_mul_row_last",
+            "the last token attends to every token: nothing in its row is masked",
+            "最后一个词元关注所有词元：它的那一行没有被掩码",
+            lambda: ((Softmax(CausalMask(S)) @ Vm).row(n), Softmax(S.row(n)) @ Vm),
+        ),
+        Rule(
+            "softmax_mask_mul_first_rows",
+            "the first n rows of causal attention do not see token n+1",
+            "因果注意力的前 n 行看不到第 n+1 个词元",
+            lambda: (
+                FirstRows(Softmax(CausalMask(Sq)) @ Vq, n),
+                Softmax(CausalMask(FirstRows(FirstRows(Sq, n).T, n).T)) @ FirstRows(Vq, n),
+            ),
+        ),
+        Rule(
+            "rope_pairs_apply",
+            "rotations by angles m and n leave a dot product that depends on n - m",
+            "按角度 m 与 n 旋转后的点积只依赖于 n - m",
+            lambda: (PairDots(Rope(x, a), Rope(y, b)), PairDots(x, Rope(y, b - a))),
         ),
     ]
 

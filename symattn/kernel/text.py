@@ -12,13 +12,13 @@ import sympy
 from sympy.printing.str import StrPrinter
 
 # The kernel's nodes are recognised by class name, the way sympy's printers dispatch, so this
-# module need not import symattn.kernel.expr (which imports it for __str__).
-_NODES = "symattn.kernel.expr"
+# module need not import symattn.kernel.expr (which imports it for __str__) or kernel.modern.
+_NODES = ("symattn.kernel.expr", "symattn.kernel.modern")
 
 
 def _is(e: object, *names: str) -> bool:
     """Whether `e` is one of the kernel's nodes called `names` (or a subclass of one)."""
-    return any(c.__module__ == _NODES and c.__name__ in names for c in type(e).__mro__)
+    return any(c.__module__ in _NODES and c.__name__ in names for c in type(e).__mro__)
 
 
 def plain(e: sympy.Basic) -> str:
@@ -70,7 +70,35 @@ def plain(e: sympy.Basic) -> str:
         return f"({plain(e.matrix)})_{_subscript(e.args[1], e.args[2])}"
     if _is(e, "Dot"):
         return f"{plain(e.args[0])}·{plain(e.args[1])}"
-    return _scalar(e)
+    modern = _modern(e)
+    return _scalar(e) if modern is None else modern
+
+
+def _modern(e: sympy.Basic) -> str | None:
+    """The nodes of symattn.kernel.modern (biases, padding, grouped heads, rotary, online)."""
+    if _is(e, "PositionBias"):
+        a, b = e.row_coef, e.col_coef
+        if a == -b:
+            return f"alibi({_scalar(b)})"
+        return f"bias({_scalar(a)}·i + {_scalar(b)}·j)"
+    if _is(e, "PadMask"):
+        return f"pad({plain(e.args[0])}, {e.args[1]} valid)"
+    if _is(e, "CausalZero"):
+        return f"tril({plain(e.args[0])})"
+    if _is(e, "FirstRows"):
+        return f"{_base(e.args[0])}_(1:{e.args[1]})"
+    if _is(e, "RepeatKV"):
+        how = "repeat_kv" if e.order == "interleave" else "tile_kv"
+        return f"{how}({plain(e.args[0])}, {e.r})"
+    if _is(e, "Rope"):
+        return f"R({_scalar(e.pos)}){_base(e.args[0])}"
+    if _is(e, "PairDots"):
+        return f"pairdots({plain(e.args[0])}, {plain(e.args[1])})"
+    if _is(e, "OnlineSoftmax"):
+        sizes = ",".join(str(b) for b in e.blocks)
+        bug = "" if e.rescale else ", no rescale"
+        return f"online_softmax({plain(e.args[0])}, {plain(e.args[1])}; blocks {sizes}{bug})"
+    return None
 
 
 def _factor(e: sympy.Basic) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 import sympy
 
 from symattn.kernel import expr as E
+from symattn.kernel import modern as M
 from symattn.kernel.dims import Shape
 
 #: Fallback order of matrices in a product of entries, after the written order.
@@ -356,12 +357,14 @@ class _Printer:
 
     # -- matrices -------------------------------------------------------------------------
     def matrix(self, e: E.MatExpr) -> tuple[str, int]:
+        if type(e).__module__ == M.__name__:
+            return self.modern(e)
         if isinstance(e, E.MatSym):
             return self.name(e.name), _ATOM
         if isinstance(e, E.HeadSym):
             return f"{self.name(e.name)}^{{({self.index(e.head)})}}", _ATOM
         if isinstance(e, E.MatMul):
-            return "".join(self.mat_factor(f) for f in e.factors()), _MUL
+            return self.mat_mul(e), _MUL
         if isinstance(e, E.MatAdd):
             return self.mat_add(e), _ADD
         if isinstance(e, E.Scale):
@@ -401,6 +404,45 @@ class _Printer:
             one = self.ones(E.Ones(e.cols, 1))
             return f"{self.name(e.name)}{one}^{{{self.s.transpose}}}", _MUL
         raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
+
+    def modern(self, e: E.MatExpr) -> tuple[str, int]:
+        """The nodes of kernel.modern: an ALiBi bias, a feature map, a rotation, online softmax."""
+        if isinstance(e, M.FeatureMap):
+            return rf"\{e.fname}({self.p(e.args[1])[0]})" if e.fname == "phi" else (
+                rf"\operatorname{{{e.fname}}}({self.p(e.args[1])[0]})"
+            ), _ATOM
+        if isinstance(e, M.PositionBias):
+            if e.row_coef == -e.col_coef:
+                return rf"B_{{\mathrm{{ALiBi}}}}({self.p(e.col_coef)[0]})", _ATOM
+            return rf"B({self.p(e.row_coef)[0]}, {self.p(e.col_coef)[0]})", _ATOM
+        if isinstance(e, M.PadMask):
+            return f"{self.p(e.args[0])[0]} + P_{{{self.p(e.valid)[0]}}}", _ADD
+        if isinstance(e, M.CausalZero):
+            return rf"{self.atom(e.args[0], _MUL)} \odot L", _ADD
+        if isinstance(e, M.FirstRows):
+            return f"{self.atom(e.args[0])}_{{1:{self.p(e.args[1])[0]}}}", _ATOM
+        if isinstance(e, M.RepeatKV):
+            op = r"\operatorname{repeat}" if e.order == "interleave" else r"\operatorname{tile}"
+            return f"{op}_{{{self.p(e.r)[0]}}}({self.p(e.args[0])[0]})", _ATOM
+        if isinstance(e, M.Rope):
+            return f"R({self.p(e.pos)[0]}){self.atom(e.args[0], _MUL)}", _MUL
+        if isinstance(e, M.PairDots):
+            a, b = (self.p(x)[0] for x in e.args)
+            return rf"\operatorname{{pairs}}({a}, {b})", _ATOM
+        if isinstance(e, M.OnlineSoftmax):
+            sizes = ",".join(self.p(x)[0] for x in e.blocks)
+            op = r"\operatorname{online}" if e.rescale else r"\operatorname{online}^{\times}"
+            s, v = (self.p(x)[0] for x in e.args[:2])
+            return f"{op}_{{{sizes}}}({s}, {v})", _ATOM
+        raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
+
+    def mat_mul(self, e: E.MatMul) -> str:
+        """A product as written: `ABC` for `(AB)C`, `A(BC)` when the right factor is a product
+        (the two orders of linear attention print apart)."""
+        a, b = e.args
+        left = self.mat_mul(a) if isinstance(a, E.MatMul) else self.mat_factor(a)
+        right = f"({self.mat_mul(b)})" if isinstance(b, E.MatMul) else self.mat_factor(b)
+        return left + right
 
     def mat_factor(self, f: E.MatExpr) -> str:
         return (

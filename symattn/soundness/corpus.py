@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.identities import identities
 from symattn.kernel.rules import registry
 
 
@@ -87,6 +88,22 @@ def chapter_claims() -> list[Claim]:
     return [Claim(f"chapter {name}", lhs, rhs, defs, asm) for name, lhs, rhs, defs, asm in rows]
 
 
+def modern_claims(holds: bool = True) -> list[Claim]:
+    """The identities of modern attention (symattn.kernel.identities), true ones by default;
+    `holds=False` gives their false variants (each must be rejected).
+
+    >>> [c.name for c in modern_claims()][:2]
+    ['modern alibi_row_shift', 'modern alibi_row_sign']
+    >>> len(modern_claims(holds=False)) >= 15
+    True
+    """
+    return [
+        Claim(f"modern {x.name}", x.lhs, x.rhs, dict(x.defs))
+        for x in identities()
+        if x.holds == holds
+    ]
+
+
 def derivation_claims() -> list[Claim]:
     """Every step of every Proof of the bundled chapters (derivations/ch06, ...)."""
     out = []
@@ -102,9 +119,11 @@ def derivation_claims() -> list[Claim]:
 
 
 def corpus(derivations: bool = True) -> list[Claim]:
-    """Rules, chapter identities and (optionally) derivation steps.
+    """Rules, chapter identities, modern attention and (optionally) derivation steps.
 
-    >>> len(corpus(derivations=False)) == len(rule_claims()) + len(chapter_claims())
+    >>> base = len(rule_claims()) + len(chapter_claims()) + len(modern_claims())
+    >>> len(corpus(derivations=False)) == base
     True
     """
-    return rule_claims() + chapter_claims() + (derivation_claims() if derivations else [])
+    extra = derivation_claims() if derivations else []
+    return rule_claims() + chapter_claims() + modern_claims() + extra

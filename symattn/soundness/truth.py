@@ -10,8 +10,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import numpy as np
 import sympy
 
+from symattn.kernel import expr as E
+from symattn.kernel import modern as M
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.expr import (
     HeadSym,
@@ -27,15 +30,20 @@ Truth = Literal["true", "false", "undecided"]
 
 
 m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
+# the dims of modern attention (symattn.kernel.identities): K/V heads, group size, features,
+# valid keys, block size
+G, R, D, ell, b = (
+    sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "D", "ell", "b")
+)
 
 
-DIMS: tuple[sympy.Symbol, ...] = (n, d, d_k, d_v, H, m, p, q)
+DIMS: tuple[sympy.Symbol, ...] = (n, d, d_k, d_v, H, m, p, q, G, R, D, ell, b)
 
 
 # Two plans: within the first all dims differ, so a dim confused for another shows.
 TRUTH_PLANS: tuple[dict[sympy.Symbol, int], ...] = (
-    {n: 3, d: 4, d_k: 2, d_v: 5, H: 2, m: 7, p: 6, q: 8},
-    {n: 4, d: 6, d_k: 3, d_v: 2, H: 3, m: 5, p: 2, q: 3},
+    {n: 3, d: 4, d_k: 2, d_v: 5, H: 2, m: 7, p: 6, q: 8, G: 2, R: 3, D: 9, ell: 10, b: 11},
+    {n: 4, d: 6, d_k: 3, d_v: 2, H: 3, m: 5, p: 2, q: 3, G: 3, R: 2, D: 2, ell: 1, b: 3},
 )
 
 
@@ -131,6 +139,8 @@ def _truth_at(a, b, free, plan, seed, assuming) -> Truth:
 
 
 def _value(e: sympy.Basic, env: numeric.Env) -> Any:
+    if _is_modern(e):
+        return _Numpy(env).value(e)
     if isinstance(e, MatExpr):
         arr = numeric.matrix(e, env)
         if isinstance(e, Row):
@@ -155,3 +165,167 @@ def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:
         rng = random.Random(seed)
         points = [points[0], points[-1], *rng.sample(points[1:-1], _MAX_POINTS - 2)]
     return points
+
+
+# ---- modern attention, evaluated with numpy by its own route --------------------------------
+#
+# Claims with a node of symattn.kernel.modern are evaluated here, written from the papers rather
+# than from the nodes' `entry`: FlashAttention's loop with the true running maximum (the kernel
+# leaves the maxima free), torch's repeat_interleave, 2 × 2 rotation matrices, boolean masks.
+
+
+def _is_modern(e: sympy.Basic) -> bool:
+    return any(type(x).__module__ == M.__name__ for x in walk(e))
+
+
+class _Numpy:
+    """A small numpy evaluator of matrix expressions, independent of kernel.evaluate."""
+
+    def __init__(self, env: numeric.Env):
+        self.env = env
+        self.bound: dict[sympy.Symbol, int] = {}
+
+    def num(self, e: sympy.Expr) -> float:
+        values = {**self.env.sizes, **self.env.indices, **self.bound}
+        subs: dict[sympy.Basic, sympy.Basic] = {k: sympy.Integer(v) for k, v in values.items()}
+        subs.update({k: sympy.Float(v) for k, v in self.env.scalars.items()})
+        v = sympy.sympify(e, strict=True).xreplace(subs)
+        if v.free_symbols:
+            raise numeric.EvalError(f"no value for {v.free_symbols} in {e}")
+        return float(sympy.N(v))
+
+    def int(self, e: sympy.Expr) -> int:
+        x = self.num(e)
+        if x != int(x):
+            raise numeric.IllFormed(f"{e} is not an integer here")
+        return int(x)
+
+    def value(self, e: sympy.Basic) -> Any:
+        if isinstance(e, MatExpr):
+            return self.mat(e)
+        if isinstance(e, E.Entry):
+            a = self.mat(e.matrix)
+            i, j = self.int(e.args[1]), self.int(e.args[2])
+            if not (1 <= i <= a.shape[0] and 1 <= j <= a.shape[1]):
+                raise numeric.IllFormed(f"entry ({i}, {j}) outside {a.shape}")
+            return float(a[i - 1, j - 1])
+        return self.num(e)
+
+    def leaf(self, key: tuple, rows: sympy.Expr, cols: sympy.Expr) -> np.ndarray:
+        return self.env.matrix(key, (self.int(rows), self.int(cols)))
+
+    def mat(self, e: MatExpr) -> np.ndarray:  # noqa: C901 - one branch per node, flat
+        if isinstance(e, E.MatSum):
+            v, lo, hi = e.limits
+            total, outer = None, self.bound.get(v)
+            for k in range(self.int(lo), self.int(hi) + 1):
+                self.bound[v] = k
+                x = self.mat(e.body)
+                total = x if total is None else total + x
+            self.bound.pop(v, None)
+            if outer is not None:
+                self.bound[v] = outer
+            if total is None:
+                return np.zeros((self.int(e.rows), self.int(e.cols)))
+            return total
+        a: list[Any] = [self.mat(x) if isinstance(x, MatExpr) else None for x in e.args]
+        if isinstance(e, M.FeatureMap):
+            return self.leaf((e.name,), *e.shape)
+        if isinstance(e, E.MatSym):
+            return self.leaf((e.name,), *e.shape)
+        if isinstance(e, E.HeadSym):
+            return self.leaf((e.name, "head", self.int(e.head)), *e.shape)
+        if isinstance(e, E.FromColumn):
+            col = self.leaf((e.name, "column"), e.rows, sympy.Integer(1))
+            return np.repeat(col, self.int(e.cols), axis=1)
+        if isinstance(e, E.Ones):
+            return np.ones((self.int(e.rows), self.int(e.cols)))
+        if isinstance(e, E.MatMul):
+            if a[0].shape[1] != a[1].shape[0]:
+                raise numeric.IllFormed("inner sizes differ")
+            return a[0] @ a[1]
+        if isinstance(e, E.MatAdd):
+            return a[0] + a[1]
+        if isinstance(e, E.Scale):
+            return self.num(e.scalar) * a[1]
+        if isinstance(e, E.Transpose):
+            return a[0].T
+        if isinstance(e, E.Row):
+            i = self.int(e.index)
+            if not 1 <= i <= a[0].shape[0]:
+                raise numeric.IllFormed(f"row {i} outside {a[0].shape}")
+            return a[0][i - 1 : i]
+        if isinstance(e, E.RowBlock):
+            h, size = self.int(e.head), self.int(e.args[2])
+            if not 1 <= h <= self.int(e.args[3]):
+                raise numeric.IllFormed(f"block {h} outside 1..{e.args[3]}")
+            return a[0][(h - 1) * size : h * size]
+        if isinstance(e, (E.Softmax, E.ColSoftmax)):
+            return self.softmax(e)
+        if isinstance(e, E.CausalMask):
+            keep = (
+                np.tril(np.ones(a[0].shape, bool))
+                if not e.upper
+                else np.triu(np.ones(a[0].shape, bool))
+            )
+            return np.where(keep, a[0], -np.inf)
+        return self.modern(e, a)
+
+    def softmax(self, e: MatExpr) -> np.ndarray:
+        s = self.mat(e.args[0])
+        if isinstance(e, E.ColSoftmax):
+            return numeric.softmax_rows(s.T, fully_masked="zero").T
+        return numeric.softmax_rows(s, fully_masked="zero")
+
+    def modern(self, e: MatExpr, a: list) -> np.ndarray:
+        if isinstance(e, M.PositionBias):
+            pos = np.arange(1, self.int(e.args[0]) + 1, dtype=float)
+            return self.num(e.row_coef) * pos[:, None] + self.num(e.col_coef) * pos[None, :]
+        if isinstance(e, M.PadMask):
+            keep = np.arange(1, a[0].shape[1] + 1) <= self.int(e.valid)
+            return np.where(keep[None, :], a[0], -np.inf)
+        if isinstance(e, M.CausalZero):
+            return np.tril(a[0])
+        if isinstance(e, M.FirstRows):
+            t = self.int(e.args[1])
+            if t > a[0].shape[0]:
+                raise numeric.IllFormed("more rows than the matrix has")
+            return a[0][:t]
+        if isinstance(e, M.RepeatKV):
+            g, r, w = self.int(e.groups), self.int(e.r), self.int(e.width)
+            heads = a[0].reshape(a[0].shape[0], g, w)
+            out = np.tile(heads, (1, r, 1)) if e.order == "tile" else np.repeat(heads, r, axis=1)
+            return out.reshape(a[0].shape[0], g * r * w)
+        if isinstance(e, M.Rope):
+            theta = self.leaf((e.theta.name, "column"), e.theta.rows, sympy.Integer(1))[:, 0]
+            ang = self.num(e.pos) * theta
+            x = a[0]
+            out = np.empty_like(x)
+            for k in range(x.shape[0]):
+                rot = np.array(
+                    [[np.cos(ang[k]), -np.sin(ang[k])], [np.sin(ang[k]), np.cos(ang[k])]]
+                )
+                out[k] = rot @ x[k]
+            return out
+        if isinstance(e, M.PairDots):
+            return np.sum(a[0] * a[1], axis=1, keepdims=True)
+        if isinstance(e, M.OnlineSoftmax):
+            return _flash(a[0], a[1], [self.int(x) for x in e.blocks], e.rescale)
+        raise numeric.EvalError(f"no independent evaluation of {type(e).__name__}")
+
+
+def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.ndarray:
+    """FlashAttention's forward loop over key blocks, with the true running maximum."""
+    rows = s.shape[0]
+    m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    out = np.zeros((rows, v.shape[1]))
+    start = 0
+    for size in sizes:
+        blk = slice(start, start + size)
+        m_new = np.maximum(m_run, s[:, blk].max(axis=1, keepdims=True))
+        alpha = np.exp(m_run - m_new)
+        e = np.exp(s[:, blk] - m_new)
+        l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+        out = (alpha if rescale else 1.0) * out + e @ v[blk]
+        m_run, start = m_new, start + size
+    return out / l_run

@@ -53,3 +53,107 @@ def test_a_free_index_named_like_a_canonical_name_is_not_captured():
         rhs = sympy.Sum(A[r, r] * B[j, r], (r, 1, n))
         v = prove_equal(lhs, rhs)
         assert v.status == "false", (name, v.summary())
+
+
+# ---- rewrites added for modern attention (issue 14): each with its true and false variant ----
+
+b_, ell_, p_ = (sympy.Symbol(x, integer=True, positive=True) for x in ("b", "ell", "p"))
+X = sympy.IndexedBase("x")
+
+
+def _mask(value, cond):
+    return sympy.Piecewise((value, cond), (0, True))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # adjacent ranges of the same sum join (the blocks of an online softmax)
+        (
+            sympy.Sum(F[j], (j, 1, b_)) + sympy.Sum(F[k], (k, b_ + 1, 2 * b_)),
+            sympy.Sum(F[j], (j, 1, 2 * b_)),
+        ),
+        (
+            sympy.Sum(F[j], (j, 1, 1))
+            + sympy.Sum(F[j], (j, 2, b_ + 1))
+            + sympy.Sum(F[j], (j, b_ + 2, 2 * b_ + 1)),
+            sympy.Sum(F[k], (k, 1, 2 * b_ + 1)),
+        ),
+        # exp leaves a mask: [j <= i] e^{a - c_i} = e^{-c_i} [j <= i] e^{a}
+        (
+            _mask(sympy.exp(F[j] - X[i]), sympy.Le(j, i)),
+            sympy.exp(-X[i]) * _mask(sympy.exp(F[j]), sympy.Le(j, i)),
+        ),
+        # a sum leaves a mask whose condition does not mention its index
+        (
+            _mask(sympy.Sum(F[k, j], (k, 1, n)), sympy.Le(j, i)),
+            sympy.Sum(_mask(F[k, j], sympy.Le(j, i)), (k, 1, n)),
+        ),
+        # the mask cut with the bound provably at most the range: a dim ell <= ell + p
+        (
+            sympy.Sum(_mask(F[j], sympy.Le(j, ell_)), (j, 1, ell_ + p_)),
+            sympy.Sum(F[j], (j, 1, ell_)),
+        ),
+    ],
+)
+def test_modern_rewrites_are_identities(a, b):
+    assert normal_form(a) == normal_form(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # a gap between the ranges, or an overlap, is no join
+        (
+            sympy.Sum(F[j], (j, 1, b_)) + sympy.Sum(F[k], (k, b_ + 2, 2 * b_)),
+            sympy.Sum(F[j], (j, 1, 2 * b_)),
+        ),
+        (
+            sympy.Sum(F[j], (j, 1, b_)) + sympy.Sum(F[k], (k, b_, 2 * b_)),
+            sympy.Sum(F[j], (j, 1, 2 * b_)),
+        ),
+        # different bodies do not join
+        (
+            sympy.Sum(F[j], (j, 1, b_)) + sympy.Sum(X[k], (k, b_ + 1, 2 * b_)),
+            sympy.Sum(F[j], (j, 1, 2 * b_)),
+        ),
+        # the second range may run backwards (n + 1 .. b): not joined
+        (sympy.Sum(F[j], (j, 1, n)) + sympy.Sum(F[k], (k, n + 1, b_)), sympy.Sum(F[j], (j, 1, b_))),
+        # a mask bound that may exceed the range is not cut: ell + p is not <= ell
+        (
+            sympy.Sum(_mask(F[j], sympy.Le(j, ell_ + p_)), (j, 1, ell_)),
+            sympy.Sum(F[j], (j, 1, ell_ + p_)),
+        ),
+        # only exp and numbers leave a mask: a factor that may be infinite stays
+        (_mask(F[j] / X[i], sympy.Le(j, i)), _mask(F[j], sympy.Le(j, i)) / X[i]),
+    ],
+)
+def test_modern_rewrites_refuse_what_is_not_an_identity(a, b):
+    assert normal_form(a) != normal_form(b)
+
+
+def test_a_dim_used_as_an_index_is_a_size():
+    # the newest token's row q_n: a size, so explicit sizes can evaluate it and refute a swap
+    v = prove_equal(Q.row(n), K.row(n))
+    assert v.status == "false" and v.counterexample is not None
+
+
+def test_a_guarded_sum_that_may_run_backwards_stays_guarded():
+    guarded = _mask(sympy.Sum(F[k], (k, 1, i - 2)), sympy.Ge(i, 2))
+    assert normal_form(guarded) != normal_form(
+        sympy.Sum(_mask(F[k], sympy.Ge(i, 2)), (k, 1, i - 2))
+    )
+    safe = _mask(sympy.Sum(F[k], (k, 1, i - 1)), sympy.Ge(i, 2))
+    assert normal_form(safe) == normal_form(sympy.Sum(_mask(F[k], sympy.Ge(i, 2)), (k, 1, i - 1)))
+
+
+def test_ceiling_of_an_index_over_its_own_range_is_one():
+    h, big = index("h"), sympy.Symbol("H", integer=True, positive=True)
+    at = {h: (sympy.Integer(1), big)}
+    head = F[sympy.ceiling(h / big), i]
+    assert normal_form(head, at) == normal_form(F[1, i], at)
+    # not without the range, not for h + 1, not over a wider range
+    assert normal_form(head) != normal_form(F[1, i])
+    assert normal_form(F[sympy.ceiling((h + 1) / big), i], at) != normal_form(F[1, i], at)
+    wide = {h: (sympy.Integer(1), 2 * big)}
+    assert normal_form(head, wide) != normal_form(F[1, i], wide)

@@ -62,7 +62,8 @@ def reads(expr: sympy.Basic) -> Reads:
     out = Reads()
     for x in _nodes(expr):
         if isinstance(x, (MatSym, FromColumn, HeadSym)):
-            kind = {MatSym: "matrix", FromColumn: "column", HeadSym: "family"}[type(x)]
+            kind = "column" if isinstance(x, FromColumn) else "matrix"
+            kind = "family" if isinstance(x, HeadSym) else kind  # FeatureMap is a matrix too
             out.shapes.setdefault(Slot(kind, x.name), []).append(x.shape)
         elif isinstance(x, sympy.Indexed):
             label = str(x.base.label)

@@ -2,7 +2,8 @@
 
 The arithmetic mod p (`ModP`) for the one evaluator (`kernel.evaluate`), the degree bound, the
 check and the shrinking of a difference to a small counterexample. Imports only numpy, sympy and
-the kernel below it (expr, evaluate); must not import the other witnesses, proof or anything above.
+the kernel below it (expr, modern, evaluate); must not import the other witnesses, proof or
+anything above.
 
 Every named matrix gets independent uniform entries mod p; products, transposes, slices, sums,
 rational scales (modular inverses) and masks are computed exactly mod p. Three kinds of value
@@ -59,6 +60,16 @@ from symattn.kernel.expr import (
     Scale,
     Softmax,
     Transpose,
+)
+from symattn.kernel.modern import (
+    CausalZero,
+    FirstRows,
+    OnlineSoftmax,
+    PadMask,
+    PairDots,
+    PositionBias,
+    RepeatKV,
+    Rope,
 )
 
 # Primes below 2^31: a product of two reduced values is below 2^62 and fits in int64.
@@ -230,6 +241,19 @@ class ModP(Arithmetic):
             out[k] = e
         return out.reshape(arr.shape) if arr.ndim else int(out[0])
 
+    def trig(self, name: str, x: Any, ev: Evaluator) -> Any:
+        """cos and sin as two more random functions (a rotary identity that needs only the
+        addition formulas holds with them as variables)."""
+        arr = np.asarray(x, dtype=np.int64)
+        flat = arr.ravel()
+        out = np.empty_like(flat)
+        for k, v in enumerate(flat.tolist()):
+            e = ev.oracle.get((name, v))
+            if e is None:
+                e = ev.oracle[(name, v)] = int(ev.rng.integers(1, self.p))
+            out[k] = e
+        return out.reshape(arr.shape) if arr.ndim else int(out[0])
+
     def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return matmul(a, b, self.p)
 
@@ -275,7 +299,7 @@ class _Deg:
             return (c[0] + a[0], c[1] + a[1])
         if isinstance(m, (Softmax, ColSoftmax)):
             s = m.args[0]
-            s = s.args[0] if isinstance(s, CausalMask) else s
+            s = s.args[0] if isinstance(s, (CausalMask, PadMask)) else s
             inner = self.mat(s)
             self.score = max(self.score, inner[0] + inner[1])
             return (1, 1)
@@ -283,8 +307,11 @@ class _Deg:
             return _repeat(self.mat(m.body), self._count(m.args[2], m.args[3]))
         if isinstance(m, Concat):
             return self.mat(m.body)
-        if isinstance(m, (Transpose, Row, RowBlock, CausalMask)):
+        if isinstance(m, (Transpose, Row, RowBlock, CausalMask, RepeatKV, FirstRows)):
             return self.mat(m.args[0])
+        if isinstance(m, (PositionBias, PadMask, CausalZero, Rope, PairDots, OnlineSoftmax)):
+            i, j = sympy.Dummy("i", integer=True), sympy.Dummy("j", integer=True)
+            return self.scalar(m.entry(i, j))
         raise Unsupported(f"no degree bound for {type(m).__name__}")
 
     def _count(self, lo: sympy.Expr, hi: sympy.Expr) -> int:
@@ -312,7 +339,7 @@ class _Deg:
         if isinstance(e, sympy.Pow) and e.exp.is_Integer:
             b, k = self.scalar(e.base), int(e.exp)
             return (k * b[0], k * b[1]) if k >= 0 else (-k * b[1], -k * b[0])
-        if isinstance(e, sympy.exp):
+        if isinstance(e, (sympy.exp, sympy.cos, sympy.sin)):
             a = self.scalar(e.args[0])
             self.score = max(self.score, a[0] + a[1])
             return (1, 0)

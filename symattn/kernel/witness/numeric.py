@@ -206,6 +206,9 @@ class Float64(Arithmetic):
     def exp(self, a: Any, ev: Evaluator) -> Any:
         return np.exp(a)
 
+    def trig(self, name: str, a: Any, ev: Evaluator) -> Any:
+        return np.cos(a) if name == "cos" else np.sin(a)
+
     def real_power(self, base: Any, exponent: Any, e: sympy.Basic) -> Any:
         if np.any(np.asarray(base) < 0):
             raise IllFormed(f"{e}: a negative number to a fractional power")
@@ -271,6 +274,12 @@ class Digits30(Float64):
         if isinstance(a, np.ndarray):
             return np.array([self.mp.exp(x) for x in a.ravel()], dtype=object).reshape(a.shape)
         return self.mp.exp(a)
+
+    def trig(self, name: str, a: Any, ev: Evaluator) -> Any:
+        fn = self.mp.cos if name == "cos" else self.mp.sin
+        if isinstance(a, np.ndarray):
+            return np.array([fn(x) for x in a.ravel()], dtype=object).reshape(a.shape)
+        return fn(a)
 
     def matmul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.dot(a, b)

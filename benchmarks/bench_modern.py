@@ -1,0 +1,90 @@
+"""Benchmark: modern-attention identities, symbolic proof (all sizes) against the exact check at
+explicit sizes 2, 3, 4, timed in one run.
+
+Run: `.venv/bin/python benchmarks/bench_modern.py [REPEAT]` (default 3). Prints the median time of
+each and the ratio exact/symbolic: how much a check at one size costs against a proof for all.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import sympy
+
+
+def timed(fn: Callable[[], object], repeat: int) -> float:
+    """Median wall time of `fn` over `repeat` runs, in seconds (after one warm-up run)."""
+    fn()
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def cases() -> list[tuple[str, Callable[[object], tuple[sympy.Basic, sympy.Basic]]]]:
+    """Each identity as a function of one size (a dim for the proof, an int for the check)."""
+    from symattn.kernel.dims import d_v, n
+    from symattn.kernel.expr import CausalMask, MatSym, Softmax
+    from symattn.kernel.modern import (
+        OnlineSoftmax,
+        PairDots,
+        PositionBias,
+        Rope,
+        alibi,
+        pair_sum,
+    )
+
+    lam = sympy.Symbol("lambda", positive=True)
+    m, t = sympy.Symbol("m_q", real=True), sympy.Symbol("n_k", real=True)
+
+    def online(b: object) -> tuple[sympy.Basic, sympy.Basic]:
+        s, v = MatSym("S", n, 2 * b), MatSym("V", 2 * b, d_v)  # type: ignore[operator]
+        return OnlineSoftmax(s, v, (b, b)), Softmax(s) @ v
+
+    def rope(p: object) -> tuple[sympy.Basic, sympy.Basic]:
+        q, k = MatSym("q", p, 2), MatSym("k", p, 2)
+        return pair_sum(PairDots(Rope(q, m), Rope(k, t))), pair_sum(PairDots(q, Rope(k, t - m)))
+
+    def bias(size: object) -> tuple[sympy.Basic, sympy.Basic]:
+        s = MatSym("S", size, size)
+        shifted = Softmax(CausalMask(s + alibi(size, lam)))
+        return shifted, Softmax(CausalMask(s + PositionBias(size, 0, lam)))
+
+    return [("online softmax, 2 blocks of b", online), ("RoPE, p pairs", rope), ("ALiBi, n", bias)]
+
+
+def main(argv: list[str]) -> int:
+    from symattn.kernel.dims import dim
+    from symattn.kernel.proof import forget, prove_equal
+
+    repeat = int(argv[0]) if argv else 3
+    size = dim("b")
+
+    def run(lhs: sympy.Basic, rhs: sympy.Basic, witness: str) -> str:
+        forget()
+        status = prove_equal(lhs, rhs, witnesses=(witness,)).status
+        if status not in ("proved", "checked"):
+            raise SystemExit(f"{witness} witness gave {status}")
+        return status
+
+    print(f"{'identity':32} {'symbolic':>10} " + " ".join(f"{f'exact@{k}':>10}" for k in (2, 3, 4)))
+    for name, build in cases():
+        lhs, rhs = build(size)
+        sym = timed(lambda lhs=lhs, rhs=rhs: run(lhs, rhs, "symbolic"), repeat)
+        cells = []
+        for k in (2, 3, 4):
+            a, b = build(k)
+            ex = timed(lambda a=a, b=b: run(a, b, "exact"), repeat)
+            cells.append(f"{ex / sym:>9.2f}x")
+        print(f"{name:32} {sym * 1000:>8.0f}ms " + " ".join(cells))
+    print("(exact@k: the exact check at size k, as a multiple of the symbolic proof's time)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
