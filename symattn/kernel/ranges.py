@@ -135,8 +135,19 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
         what = "rows" if k == 0 else "cols"
         shown = name[:-3] if name.endswith("^()") else name
         sub = ",".join(str(s) for s in shown_idx)
-        return f"{shown}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {shown} has {size} {what}"
+        msg = f"{shown}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {shown} has {size} {what}"
+        if (lo - 1).is_negative or (hi - size).is_positive:
+            return msg  # outside for every size
+        bound, need = (lo, f"{lo} >= 1") if not (lo - 1).is_nonnegative else (hi, f"{hi} <= {size}")
+        if not bound.free_symbols & set(ranges):
+            return msg  # sizes only (1..d_k for n rows): independent unless declared equal
+        # a window that moves with another index (r = i-s .. i-1): inside for some of its values
+        return f"{msg} ({NOT_PROVABLY}: it needs {need})"
     return None
+
+
+#: How a range message says the index may lie inside for some sizes and outside for others.
+NOT_PROVABLY = "not provably within"
 
 
 def _fits(lo: sympy.Expr, hi: sympy.Expr, size: sympy.Expr, ranges: Mapping) -> bool:

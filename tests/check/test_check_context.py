@@ -148,3 +148,22 @@ def test_softmax_entry_and_row_slice_are_read():
     assert claims(text.replace("S_{ij})}{", "S_{ji})}{")) == ["false"]
     both = r"$$z_i = (AV)_{i,:}$$ $$(AV)_{i,:} = \sum_{j=1}^{n} a_{ij}v_j$$"
     assert claims(both) == ["verified", "verified"]
+
+
+@pytest.mark.parametrize(
+    ("low", "want"),
+    [
+        # a window r = i-s .. i-1 lies inside the rows only where i > s, which a text about
+        # local attention leaves to its reader: undecided, not an alarm
+        ("i-s", "unknown"),
+        # a window starting at row 0 is outside the matrix for every size: an error of the text
+        ("0", "shape_error"),
+    ],
+)
+def test_a_sum_range_that_may_leave_the_matrix_is_undecided_one_that_must_is_an_error(low, want):
+    text = (
+        "Let $Q, K \\in \\mathbb R^{n\\times d_k}$ and $V \\in \\mathbb R^{n\\times d_v}$.\n\n"
+        f"$$\\sum_{{r={low}}}^{{i-1}} a_{{ir}} v_r = \\sum_{{r={low}}}^{{i-1}} a_{{ir}} v_r$$\n"
+    )
+    claims = [r for r in check_text(text, "w.md") if r.kind not in ("not-a-claim", "declaration")]
+    assert [r.status for r in claims] == [want], claims

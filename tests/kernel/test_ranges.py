@@ -1,0 +1,34 @@
+"""Index ranges: an entry outside its matrix for every size, or only for some sizes."""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import d_k, dim, n
+from symattn.kernel.expr import MatSym, index
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.ranges import NOT_PROVABLY, index_range_problem
+
+i, r = index("i"), index("r")
+Q = MatSym("Q", n, d_k)
+s = dim("s")
+
+
+def test_a_range_outside_for_every_size_is_said_plainly():
+    e = sympy.Sum(Q[i, r], (r, 0, d_k))  # column 0 never exists
+    problem = index_range_problem((e, Q), {i: (1, n)})
+    assert problem == "Q_{i,r}: index r runs over 0..d_k but Q has d_k cols"
+
+
+def test_a_range_inside_only_for_some_sizes_says_what_it_needs():
+    e = sympy.Sum(Q[r, 1], (r, i - s, i - 1))  # rows i-s..i-1: inside only when i > s
+    problem = index_range_problem((e, Q), {i: (1, n)})
+    assert problem == (
+        f"Q_{{r,1}}: index r runs over i - s..i - 1 but Q has n rows ({NOT_PROVABLY}: "
+        "it needs i - s >= 1)"
+    )
+
+
+def test_either_way_the_kernel_does_not_accept_the_claim():
+    e = sympy.Sum(Q[r, 1], (r, i - s, i - 1))
+    assert prove_equal(e, e + 0).status == "shape_error"
