@@ -49,6 +49,7 @@ class SymattnDocument(pytest.File):
             ClaimResult,
             InputError,
             claim_position,
+            project_conventions,
             read_document,
             resolve_text,
         )
@@ -56,10 +57,11 @@ class SymattnDocument(pytest.File):
         name = _display(self.path, self.config)
         try:
             text = read_document(self.path)
+            project = project_conventions(self.path)
         except InputError as e:
             raise self.CollectError(str(e)) from None
         lines = text.splitlines()
-        for c in resolve_text(text, name):
+        for c in resolve_text(text, name, project=project):
             if isinstance(c, ClaimResult):
                 item_name = f"{c.file}:{c.line}:{c.col}"
             elif c.status in ("prose", "declared"):

@@ -22,7 +22,8 @@ OPERATORS: dict[str, str] = {
     "softmax": r"\operatorname{softmax}",
     "concat": r"\operatorname{Concat}",
 }
-KEYS = ("transpose", "names", "operators", "lang")
+KEYS = ("transpose", "names", "operators", "lang", "vectors")
+VECTORS = ("row", "column")
 
 HELP = f"""\
 notation settings: [tool.symattn] in the nearest pyproject.toml, or NOTATION = {{...}} in a script
@@ -30,6 +31,8 @@ notation settings: [tool.symattn] in the nearest pyproject.toml, or NOTATION = {
   names = {{ r = "s", W_O = "W^O" }}       print a letter or matrix name as another
   operators = {{ softmax = "\\\\mathrm{{softmax}}" }}   LaTeX for {", ".join(OPERATORS)}
   lang = "zh" | "en" | "all"             the documents to write when --lang is not given (all)
+  vectors = "row" | "column"             what `symattn check` takes vectors in R^d to be, unless a
+                                         document says otherwise (the printer writes rows)
 """
 
 
@@ -51,6 +54,7 @@ class Notation:
     names: Mapping[str, str] = field(default_factory=dict)
     operators: Mapping[str, str] = field(default_factory=dict)
     lang: str = "all"
+    vectors: str = ""  # "" not stated: each document settles it (symattn check)
     source: str = "defaults"
 
     def style(self) -> dict[str, Any]:
@@ -69,6 +73,8 @@ class Notation:
         parts += [f"{k}={v}" for k, v in sorted(self.operators.items())]
         if self.lang != base.lang:
             parts.append(f"lang={self.lang}")
+        if self.vectors:
+            parts.append(f"vectors={self.vectors}")
         where = "" if self.source == "defaults" else f" ({self.source})"
         return f"notation: {', '.join(parts) or 'defaults'}{where}"
 
@@ -98,6 +104,10 @@ def _value(key: str, value: Any, where: str) -> Any:
         if value not in TRANSPOSE:
             known = ", ".join(TRANSPOSE)
             raise SettingsError(f"{where}: transpose = {value!r}; use one of {known}")
+        return value
+    if key == "vectors":
+        if value not in VECTORS:
+            raise SettingsError(f"{where}: vectors = {value!r}; use row or column")
         return value
     if key == "lang":
         if value not in LANGS:

@@ -51,7 +51,7 @@ LAYERS: dict[str, set[str]] = {
     "kernel": set(),
     "reader": {"kernel"},
     "latex": {"kernel"},
-    "check": {"kernel", "reader"},
+    "check": {"kernel", "reader", "settings"},  # settings: a project's vectors convention
     "notebook": {"kernel", "latex"},
     "settings": {"kernel"},
     "derive": {"kernel", "latex", "settings"},

@@ -9,6 +9,7 @@ from symattn.check.document import (
     check_formula,
     check_text,
     claim_position,
+    project_conventions,
     read_document,
     resolve_text,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "format_diagnostic",
     "format_json",
     "format_text",
+    "project_conventions",
     "read_document",
     "resolve_text",
     "summary_counts",

@@ -15,14 +15,18 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
-from symattn.reader.conventions import read_conventions
+from symattn.reader.conventions import Convention, read_conventions
 from symattn.reader.declarations import parse_dims
 from symattn.reader.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.scanner import MathSpan, ScanProblem, scan
+from symattn.settings import SettingsError, load
 
 
 def check_text(
-    text: str, filename: str = "<string>", conventions: Mapping[str, str] | None = None
+    text: str,
+    filename: str = "<string>",
+    conventions: Mapping[str, str] | None = None,
+    project: Mapping[str, Convention] | None = None,
 ) -> list[ClaimResult]:
     """Every claim of a Markdown/LaTeX text with its verdict, in file order.
 
@@ -32,12 +36,15 @@ def check_text(
     lines = text.splitlines()
     return [
         x if isinstance(x, ClaimResult) else decide(x, lines)
-        for x in resolve_text(text, filename, conventions)
+        for x in resolve_text(text, filename, conventions, project)
     ]
 
 
 def resolve_text(
-    text: str, filename: str = "<string>", conventions: Mapping[str, str] | None = None
+    text: str,
+    filename: str = "<string>",
+    conventions: Mapping[str, str] | None = None,
+    project: Mapping[str, Convention] | None = None,
 ) -> list[Any]:
     """Every claim resolved but not yet decided (`ResolvedClaim`), in file order; what the
     scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
@@ -47,11 +54,12 @@ def resolve_text(
 
     `conventions` are the user's settings (`{"vectors": "row"}`, the `--conventions` option);
     the document's own are read from it (`read_conventions`), and a bad setting in its front
-    matter is reported where it is written.
+    matter is reported where it is written. `project` is the project's default
+    (`project_conventions(path)`: `vectors` of `[tool.symattn]`), below the document's own.
     """
 
     lines = text.splitlines()
-    found = read_conventions(text, dict(conventions or {}))
+    found = read_conventions(text, dict(conventions or {}), project)
     resolver = Resolver(section_lines(text), conventions=found)
     out: list[Any] = [
         _scan_problem(msg, Position(k, 1, 0), filename, lines, "bad convention")
@@ -82,7 +90,25 @@ def check_file(
     Traceback (most recent call last):
     symattn.check.results.InputError: /no/such/file.md: no such file
     """
-    return check_text(read_document(path), display_name or str(path), conventions)
+    text = read_document(path)
+    project = project_conventions(path)
+    return check_text(text, display_name or str(path), conventions, project)
+
+
+def project_conventions(path: str | os.PathLike[str]) -> dict[str, Convention]:
+    """The conventions a project sets for its documents: `vectors` of `[tool.symattn]` in the
+    pyproject.toml nearest to `path` (`symattn.settings`); `InputError` if that is malformed.
+
+    >>> project_conventions("/no/such/folder/notes.md")
+    {}
+    """
+    try:
+        notation = load(Path(path))
+    except SettingsError as e:
+        raise InputError(str(e)) from None
+    if not notation.vectors:
+        return {}
+    return {"vectors": Convention(notation.vectors, notation.source, True)}
 
 
 def read_document(path: str | os.PathLike[str]) -> str:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import IO
 
-from symattn.check.document import check_text, read_document
+from symattn.check.document import check_text, project_conventions, read_document
 from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
 from symattn.reader.conventions import ConventionError, parse_settings, read_conventions
@@ -61,13 +61,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     for name in args.files:
         try:
             text = read_document(name)
+            project = project_conventions(name)
         except InputError as e:
             errors.append(str(e))
             if args.format == "text":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
             continue
-        per_file[name] = check_text(text, name, given)
-        found = read_conventions(text, given)
+        per_file[name] = check_text(text, name, given, project)
+        found = read_conventions(text, given, project)
         conventions[name] = found.to_json()
         if args.format == "text":
             print(format_text(per_file[name], name, color, found.summary()), file=out)

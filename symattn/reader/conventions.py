@@ -8,6 +8,7 @@ the translator, the checker and the CLI read it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy
@@ -173,12 +174,16 @@ _COLUMN_USE = re.compile(_VEC + r"\s*" + _TOP + r"\s*" + _VEC)
 _ROW_USE = re.compile(_VEC + r"\s*" + _VEC + r"\s*" + _TOP)
 
 
-def read_conventions(text: str, given: dict[str, str] | None = None) -> DocumentConventions:
+def read_conventions(
+    text: str, given: dict[str, str] | None = None, project: Mapping[str, Convention] | None = None
+) -> DocumentConventions:
     r"""A document's vector convention: `given` (the `--conventions` option) first, then front
     matter (`symattn:` then `  vectors: row`) or a LaTeX comment `% symattn: vectors=row`, then
     the prose ("row vectors", "column vectors", 行向量, 列向量), then the formulas
     (`\mathbf q^\top\mathbf k` is an inner product of columns, `\mathbf q\mathbf k^\top` of
-    rows). Cues that disagree leave it undecided, never guessed.
+    rows). Cues that disagree leave it undecided, never guessed. `project` (the `vectors` of
+    `[tool.symattn]` in the nearest pyproject.toml) comes after the document's own settings and
+    before its prose: a project's convention, which a document may still override.
 
     >>> read_conventions("The $q_i$ are row vectors.").summary()
     'vectors=row (prose, line 1)'
@@ -195,6 +200,8 @@ def read_conventions(text: str, given: dict[str, str] | None = None) -> Document
         vectors = Convention(given["vectors"], "--conventions", True)
     elif "vectors" in written:
         vectors = written["vectors"]
+    elif project and "vectors" in project:
+        vectors = project["vectors"]
     else:
         lines = _prose_lines(text)
         # a cue on the line of a vector's declaration speaks of those vectors; others only

@@ -206,3 +206,32 @@ def test_an_inferred_convention_leaves_undeclared_vectors_as_rows():
     assert r.kind == "shape-error"
     chapter = last("# A\n\n$$(QK^\\top)_{ij} = q_ik_j^\\top$$\n")
     assert chapter.kind == "verified"
+
+
+def test_a_projects_pyproject_sets_the_vectors_below_the_documents_own_word(tmp_path, capsys):
+    """`[tool.symattn] vectors = "row"` (the notation setting shared with derive) is the
+    project's default: it settles a document that says nothing, loses to its front matter, and
+    `--conventions` wins over both."""
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nvectors = "row"\n', "utf-8")
+    f = tmp_path / "notes" / "v.md"
+    f.parent.mkdir()
+    f.write_text(doc(rhs="\\mathbf q_i\\,\\mathbf k_j^\\top"), encoding="utf-8")  # no cue
+    assert main(["check", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "verified: proved for all sizes" in out and "0 undecided" in out
+    assert out.rstrip().endswith(
+        f"; conventions: vectors=row ({tmp_path}/pyproject.toml [tool.symattn])"
+    )
+    f.write_text("---\nsymattn:\n  vectors: column\n---\n" + f.read_text("utf-8"), "utf-8")
+    assert main(["check", str(f)]) == 1  # the document's own word: columns, a shape error
+    assert "vectors=column (front matter, line 3)" in capsys.readouterr().out
+    assert main(["check", str(f), "--conventions", "vectors=row"]) == 0
+    capsys.readouterr()
+
+
+def test_a_bad_project_setting_is_an_input_error(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nvectors = "rows"\n', "utf-8")
+    f = tmp_path / "v.md"
+    f.write_text("$Q=XW_Q$\n", encoding="utf-8")
+    assert main(["check", str(f)]) == 2
+    assert "vectors = 'rows'; use row or column" in capsys.readouterr().err
