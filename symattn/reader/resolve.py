@@ -457,9 +457,11 @@ class Resolver:
                 self.terms.term(subject)
             except Problem as p:
                 if p.status == "shape_error":
-                    return new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
+                    bad = new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
+                    return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except ShapeError as e:
-                return new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+                bad = new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+                return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except (SymattnError, RecursionError):
                 continue
         return None
@@ -572,11 +574,58 @@ class Resolver:
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)
+            if claim.status == "shape_error" and generic:
+                claim = self._earlier_declarations(span, left, step.rhs, claim, start, end)
             if not (generic and scope.consulted) or claim.status not in ("pending", "shape_error"):
                 return claim
             return self._read_both_ways(span, left, step.rhs, claim, start, end)
 
         return both_ways()
+
+    def _earlier_declarations(
+        self,
+        span: MathSpan,
+        left: ast.Node,
+        right: ast.Node | None,
+        claim: ResolvedClaim,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        """A shape error that rests on a conventional name the text declared with another shape
+        in an earlier section (chapter 7's `K \\in \\mathbb R^{n\\times d_k G}` for GQA, then
+        `QK^T` in the KV cache section): if the claim typechecks with the chapter's convention
+        instead, which one the text means here is not said, so it is undecided, never a shape
+        error and never verified; ill-typed either way, the shape error stands."""
+        scope, terms = self.scope, self.terms
+        earlier = scope.earlier_overrides()
+        if not earlier:
+            return claim
+
+        def reread() -> ResolvedClaim:
+            lhs = terms.term(left)
+            if right is None:  # a display expression: it only has to typecheck
+                return new_claim(span, start, end, "pending", str(lhs))
+            return pending(scope, span, start, end, (_comparable(lhs, terms.term(right)),))
+
+        taken = scope.without(list(earlier))
+        try:
+            again = self._guard(span, start, end, reread)
+        finally:
+            scope.restore(taken)
+        if again.status in ("shape_error", "internal_error"):
+            return claim  # ill-typed either way: the shape error stands
+        names = ", ".join(
+            f"{k} ({shape_str(e.shape)}, line {e.line})" for k, e in sorted(earlier.items())
+        )
+        said = (
+            f"{claim.message}; but {names} was declared so in an earlier section, and the text "
+            "does not say whether that still holds here (declare it again in this section)"
+        )
+        if again.status == "pending":
+            msg = f"{said}; with the chapter's convention the formula typechecks"
+            return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
+        msg = f"{said}; with the chapter's convention: {again.message}"
+        return dataclasses.replace(claim, status=again.status, message=msg, pairs=())
 
     def _read_both_ways(
         self,
