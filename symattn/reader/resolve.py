@@ -391,8 +391,46 @@ class Resolver:
                 "formula reads it; say which it is (--conventions matrices=H, or front matter)"
             )
             return [new_claim(span, c.start, c.end, "unknown", msg)]
-        out = self._claims(span, c, display)
+        keys = self._online_keys(c)
+        taken = self.scope.with_shapes(keys)
+        try:
+            out = self._claims(span, c, display)
+        finally:
+            self.scope.restore_shapes(taken)
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _online_keys(self, c: ast.Claim) -> dict[str, Shape]:
+        r"""`\operatorname{online}_{2,3}(S, V)` with S and V only the chapter's conventions
+        (n × n scores, n × d_v values): the blocks say how many keys there are, so in this
+        formula S is n × 5 and V is 5 × d_v (the only reading in which it means anything). A
+        matrix the text declared or defined keeps its shape (and a mismatch is an error)."""
+        out: dict[str, Shape] = {}
+        stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
+        while stack:
+            node = stack.pop()
+            stack.extend(ast.children(node))
+            if not (
+                isinstance(node, ast.Call)
+                and node.name == "online"
+                and node.sub is not None
+                and len(node.args) == 2
+            ):
+                continue
+            items = node.sub.items if isinstance(node.sub, ast.Seq) else (node.sub,)
+            try:
+                keys = sympy.Add(*(self.terms.dim_term(b) for b in items))
+            except SymattnError:
+                continue
+            for arg, scores in zip(node.args, (True, False), strict=True):
+                name = plain_name(arg) if isinstance(arg, ast.Symbol) else None
+                entry = self.scope.lookup(name) if name else None
+                if name is None or entry is None or entry.origin != "convention":
+                    continue
+                rows, cols = entry.shape
+                want = (rows, keys) if scores else (keys, cols)
+                if out.setdefault(name, want) != want:
+                    out.pop(name)  # two block counts in one formula: read as written
+        return out
 
     def _unsettled_error(self, claim: ResolvedClaim) -> ResolvedClaim:
         if not self.scope.consulted:

@@ -281,6 +281,23 @@ class Scope:
     def restore(self, taken: dict[str, Name]) -> None:
         self.document.names.update(taken)
 
+    def with_shapes(self, shapes: dict[str, Shape]) -> dict[str, Name | None]:
+        """Give names these shapes for one formula (`Resolver._online_keys`); what they were
+        is returned, for `restore_shapes`."""
+        doc = self.document
+        old: dict[str, Name | None] = {k: doc.names.get(k) for k in shapes}
+        for k, shape in shapes.items():
+            doc.names[k] = Name(shape, "declared", self.section, self.line)
+        return old
+
+    def restore_shapes(self, old: dict[str, Name | None]) -> None:
+        doc = self.document
+        for k, entry in old.items():
+            if entry is None:
+                doc.names.pop(k, None)
+            else:
+                doc.names[k] = entry
+
     def lookup_all(self) -> set[str]:
         out: set[str] = set()
         for layer in self.layers:

@@ -33,6 +33,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.modern import OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
@@ -743,6 +744,10 @@ class Terms:
         defined = self.defs.table.get(node.name)
         if defined is not None and defined.params is not None and name not in _OPERATORS:
             return self._apply(defined, node)
+        if node.name in ("repeat", "tile") and node.sub is not None and len(node.args) == 1:
+            return self._repeat(node)
+        if node.name == "online" and node.sub is not None and len(node.args) == 2:
+            return self._online(node)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
@@ -776,6 +781,35 @@ class Terms:
             msg = f"unknown operator {node.name!r} (known: {known})"
             raise UnknownOperator(msg, node, f"\\operatorname{{{node.name}}}")
         raise not_understood(msg, node)
+
+    def _repeat(self, node: ast.Call) -> sympy.Basic:
+        r"""`\operatorname{repeat}_R(K)` (and `tile`), the printer's grouped-query K/V: its
+        heads each repeated R times. Its shape is K's rows by R times K's columns however the
+        columns split into heads; that split is not written, so the value is opaque (a claim
+        about it is at most undecided, `Defs.used`), only the shape is read."""
+        assert node.sub is not None
+        x = self.term(node.args[0])
+        if not isinstance(x, MatExpr):
+            raise not_understood(f"{node.name} needs a matrix, got the scalar {plain(x)}", node)
+        r = self.dim_term(node.sub)
+        text = f"\\operatorname{{{node.name}}}_{{{ast.dump(node.sub)}}}({ast.dump(node.args[0])})"
+        self.defs.used.append(text)
+        return MatSym(text, x.rows, x.cols * r)
+
+    def _online(self, node: ast.Call) -> sympy.Basic:
+        r"""`\operatorname{online}_{b_1,\ldots,b_B}(S, V)`: softmax(S)V computed over key
+        blocks of the sizes written, as the printer writes the kernel's `OnlineSoftmax` (a
+        running maximum, normaliser and rescaled output); the kernel decides claims about it."""
+        assert node.sub is not None
+        items = node.sub.items if isinstance(node.sub, ast.Seq) else (node.sub,)
+        blocks = [self.dim_term(b) for b in items]
+        s, v = (self.term(a) for a in node.args)
+        if not (isinstance(s, MatExpr) and isinstance(v, MatExpr)):
+            raise not_understood("online needs two matrices, the scores and the values", node)
+        try:
+            return OnlineSoftmax(s, v, blocks)
+        except ShapeError as e:
+            raise shape_problem(e, node) from None
 
     def _concat(self, node: ast.Call) -> sympy.Basic:
         a = node.args
