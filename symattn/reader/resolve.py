@@ -491,13 +491,18 @@ class Resolver:
         for subject in c.subjects:
             if isinstance(subject, ast.Dots):
                 continue
+            self.terms.maps.clear()
             try:
                 self.terms.term(subject)
             except Problem as p:
+                if self.terms.maps:
+                    continue  # ill-typed with `\phi` of a width of its own: it may not be
                 if p.status == "shape_error":
                     bad = new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
                     return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except ShapeError as e:
+                if self.terms.maps:
+                    continue
                 bad = new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
                 return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except (SymattnError, RecursionError):
@@ -588,6 +593,7 @@ class Resolver:
             scope.consulted.clear()
             generic.append(True)
             terms.defs.used.clear()
+            terms.maps.clear()
             # `p_{i,2j} = \sin(i/10000^{2j/d})`: the left side's index letters are integers
             terms.bound = index_letters(left) - set(scope.dims)
             try:
@@ -596,7 +602,12 @@ class Resolver:
                 if not undeclared(u):
                     raise
                 return _undeclared_claim(terms, span, left, step.rhs, start, end)
-            except Problem as p:
+            except (Problem, ShapeError) as p:
+                if isinstance(p, ShapeError) or p.status == "shape_error":
+                    if terms.maps:
+                        return _map_shape_claim(terms, span, p, start, end)
+                if isinstance(p, ShapeError):
+                    raise
                 if p.status == "shape_error" and terms.defs.used:
                     if _about_parameters(left, step.rhs):
                         return _parameters_claim(span, left, p.message, start, end)
@@ -998,6 +1009,20 @@ def _parameters_claim(
 def _opaque_shape(terms: Terms, message: str) -> str:
     used = ", ".join(dict.fromkeys(terms.defs.used))
     return f"{message} (with {used}, whose shape comes from its definition: not decided)"
+
+
+def _map_shape_claim(
+    terms: Terms, span: MathSpan, p: Exception, start: int, end: int
+) -> ResolvedClaim:
+    """Ill-typed with `\\phi(X)` read as a feature map of a width of its own: the text's map
+    may have another width (or keep X's), so this is undecided, never a shape error."""
+    name = terms.maps[0]
+    detail = p.message if isinstance(p, Problem) else _first_line(str(p))
+    msg = (
+        f"{detail}, with \\{name}(·) read as a feature map of a width of its own "
+        f"(D_phi); the text's \\{name} may have another"
+    )
+    return new_claim(span, start, end, "unknown", msg)
 
 
 def _opaque_claim(

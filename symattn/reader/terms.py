@@ -33,7 +33,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
-from symattn.kernel.modern import OnlineSoftmax
+from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
@@ -127,6 +127,11 @@ class UnknownOperator(Problem):
 #: What a reader may read around: a name or an operator the text never declared.
 UNREAD = (UnknownName, UnknownOperator)
 
+#: Letters read as a feature map when applied to a matrix they are not declared as (`\phi(Q)`).
+FEATURE_MAPS = frozenset(("phi", "varphi"))
+#: The width of such a map: a size of its own, so what is proved holds for every width.
+FEATURE_WIDTH = dim("D_phi")
+
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
     return Problem("not_understood", message, node)
@@ -176,6 +181,8 @@ class Terms:
         self.scope = scope
         self.observer = observer
         self.defs = Defs()
+        #: the feature maps `\\phi(X)` the current claim read (arbitrary maps: see verdicts)
+        self.maps: list[str] = []
         #: the indices of a sequence being defined (`\\omega_j = 1/10000^{2j/d}`): values there
         self.bound: frozenset[str] = frozenset()
 
@@ -432,6 +439,11 @@ class Terms:
             if k + 1 < len(fs) and isinstance(f, ast.Symbol):
                 pair = ast.Product((f, fs[k + 1]), start=f.start, end=fs[k + 1].end)
                 head = head_of(pair)
+                mapped = self._feature_map(f, fs[k + 1])
+                if mapped is not None:
+                    out.append(mapped)
+                    k += 2
+                    continue
                 if head is not None and self.applied_unknown(f):
                     label = f"{_label(f)}(·)"
                     msg = f"unknown function {label} (declare it)"
@@ -450,6 +462,29 @@ class Terms:
         if len(out) == 1:
             return out[0]
         return ast.Product(tuple(out), start=node.start, end=node.end)
+
+    def _feature_map(self, f: ast.Symbol, nxt: ast.Expr) -> ast.Expr | None:
+        r"""`\phi(Q)`, `\phi(K)^{\mathsf T}`, `\varphi(k_j)` with the letter meaning nothing in
+        scope and a matrix or a row inside: the feature map of linear attention, as the
+        printer writes the kernel's `FeatureMap` (a `Call` for `_call`; the transpose kept).
+        None for anything else (a scalar argument stays an unknown function)."""
+        if f.name not in FEATURE_MAPS or f.sub is not None or f.font is not None:
+            return None
+        group, mark = (nxt.operand, nxt.mark) if isinstance(nxt, ast.Transpose) else (nxt, "")
+        if not (isinstance(group, ast.Group) and group.delim == "(" and len(group.items) == 1):
+            return None
+        if not self.applied_unknown(f):
+            return None
+        try:
+            arg = self.term(group.items[0])
+        except (SymattnError, RecursionError):
+            return None
+        if not isinstance(arg, MatExpr):
+            return None
+        call = ast.Call(f.name, group.items, parens=True, start=f.start, end=group.end)
+        if mark:
+            return ast.Transpose(call, mark, start=f.start, end=nxt.end)
+        return call
 
     def applied_unknown(self, f: ast.Symbol) -> bool:
         """`F(x)`, `G(y_1)`: a letter nothing in scope means, written before parentheses."""
@@ -748,6 +783,11 @@ class Terms:
             return self._repeat(node)
         if node.name == "online" and node.sub is not None and len(node.args) == 2:
             return self._online(node)
+        if node.name in FEATURE_MAPS and node.sub is None and len(node.args) == 1:
+            x = self.term(node.args[0])
+            if isinstance(x, MatExpr):
+                self.maps.append(node.name)
+                return FeatureMap(node.name, x, FEATURE_WIDTH)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
