@@ -31,6 +31,12 @@ def later(formula: str) -> str:
         (later(r"(QK^T)_{ij} = \sum_{r=1}^{d_k} Q_{ir}K_{jr}"), ["undecided"]),
         (later(r"QK^T = (KQ^T)^T"), ["undecided"]),
         (later(r"QK^T = KQ^T"), ["undecided"]),  # false with the convention's K: not said either
+        # a display expression: ill-typed only with the earlier K; with M undeclared, the
+        # convention's reading is not understood, so the formula is not understood
+        (later(r"QK^T"), ["undecided"]),
+        (later(r"QK^T + M"), ["not-understood"]),
+        (later(r"Q + K"), ["undecided"]),  # n x d_k + n x d_k with the convention
+        (later(r"Q + K^T"), ["shape-error"]),
         # ill-typed with either K: the shape error stands
         (later(r"Q + K^T = Q"), ["shape-error"]),
         # the declaration's own section: its K holds, the error stands
