@@ -1040,6 +1040,8 @@ def _opaque_claim(
             msg = f"shapes {shape_str(lhs.shape)} and {shape_str(rhs.shape)} differ, with {used}"
             raise not_understood(msg + " defined by the text", None)
     msg = f"shapes agree; not decided: {used} defined by the text (its value is not used)"
+    if set(terms.defs.used) <= terms.defs.notations:
+        msg = f"shapes agree; not decided: the value of {used} is not read, only its shape"
     return new_claim(span, start, end, "unknown", msg)
 
 

@@ -834,6 +834,7 @@ class Terms:
         r = self.dim_term(node.sub)
         text = f"\\operatorname{{{node.name}}}_{{{ast.dump(node.sub)}}}({ast.dump(node.args[0])})"
         self.defs.used.append(text)
+        self.defs.notations.add(text)
         return MatSym(text, x.rows, x.cols * r)
 
     def _online(self, node: ast.Call) -> sympy.Basic:

@@ -49,3 +49,10 @@ def test_modern_notation(text: str, kind: str) -> None:
     *before, formula = text.split("\n\n")
     got = verdicts("\n\n".join([*before, f"$${formula}$$\n"]))
     assert got == ["declaration"] * len(before) + [kind]
+
+
+def test_repeat_says_only_its_shape_is_read() -> None:
+    text = WIDE + r"$$\operatorname{repeat}_R(K)^T = (\operatorname{repeat}_R(K))^T$$" + "\n"
+    (r,) = [x for x in check_text(text, "m.md") if x.kind == "undecided"]
+    assert "the value of \\operatorname{repeat}_{R}(K) is not read, only its shape" in r.message
+    assert "defined by the text" not in r.message
