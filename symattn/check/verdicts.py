@@ -17,6 +17,7 @@ from symattn.kernel.dims import assume
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
+from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
@@ -59,6 +60,8 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
                 f"undecided: false as written, but the text supposes '{premise}' before it, "
                 "which the checker cannot use"
             )
+    if status in ("false", "shape_error", "proved", "checked") and _feature_map(claim):
+        status, message, witnesses, cex = _arbitrary_map(claim, status, message, witnesses, cex)
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to
         # the reader; an error of the text only if it were outside for every size
@@ -71,6 +74,36 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     problem = ("not_understood", "shape_error", "malformed")
     focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+def _feature_map(claim: Any) -> str:
+    """The feature maps `\\phi(X)` the reader read in the claim (or the definitions it
+    reaches), arbitrary maps of an unknown width; "" when none."""
+    terms = [x for pair in getattr(claim, "pairs", ()) for x in pair]
+    terms += list(getattr(claim, "defs", {}).values())
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, FeatureMap):
+                return x.fname
+    return ""
+
+
+def _arbitrary_map(
+    claim: Any, status: str, message: str, witnesses: tuple[str, ...], cex: str | None
+) -> tuple[str, str, tuple[str, ...], str | None]:
+    """A claim about `\\phi(X)` read as an arbitrary row-wise map with a width of its own:
+    proved for every such map, it holds for the text's (verified stays, unless the claim is a
+    `\\ne`: its counterexample may not be one for the text's map); false or ill-typed for
+    the arbitrary one, it may still hold for the text's (width, values): undecided."""
+    negated = getattr(claim, "negated", False)
+    if status in ("proved", "checked") and not negated:
+        return status, message, witnesses, cex
+    name = _feature_map(claim)
+    msg = (
+        f"{status.replace('_', ' ')} with \\{name}(·) read as an arbitrary feature map "
+        f"of its own width ({message}); it may hold for the text's \\{name}"
+    )
+    return "unknown", msg, (), None
 
 
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:

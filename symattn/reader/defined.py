@@ -44,6 +44,8 @@ class Defs:
 
     table: dict[str, Defined] = field(default_factory=dict)
     used: list[str] = field(default_factory=list)
+    #: opaque terms of a notation, not of the text's definitions (`\\operatorname{repeat}_R(K)`)
+    notations: set[str] = field(default_factory=set)
 
     def opaque(self, d: Defined, text: str) -> sympy.Basic:
         """The opaque term `text` (`a(q, k_i)`, `e_{ir}`) of value shape `d.value`."""

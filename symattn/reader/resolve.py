@@ -391,8 +391,46 @@ class Resolver:
                 "formula reads it; say which it is (--conventions matrices=H, or front matter)"
             )
             return [new_claim(span, c.start, c.end, "unknown", msg)]
-        out = self._claims(span, c, display)
+        keys = self._online_keys(c)
+        taken = self.scope.with_shapes(keys)
+        try:
+            out = self._claims(span, c, display)
+        finally:
+            self.scope.restore_shapes(taken)
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _online_keys(self, c: ast.Claim) -> dict[str, Shape]:
+        r"""`\operatorname{online}_{2,3}(S, V)` with S and V only the chapter's conventions
+        (n × n scores, n × d_v values): the blocks say how many keys there are, so in this
+        formula S is n × 5 and V is 5 × d_v (the only reading in which it means anything). A
+        matrix the text declared or defined keeps its shape (and a mismatch is an error)."""
+        out: dict[str, Shape] = {}
+        stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
+        while stack:
+            node = stack.pop()
+            stack.extend(ast.children(node))
+            if not (
+                isinstance(node, ast.Call)
+                and node.name == "online"
+                and node.sub is not None
+                and len(node.args) == 2
+            ):
+                continue
+            items = node.sub.items if isinstance(node.sub, ast.Seq) else (node.sub,)
+            try:
+                keys = sympy.Add(*(self.terms.dim_term(b) for b in items))
+            except SymattnError:
+                continue
+            for arg, scores in zip(node.args, (True, False), strict=True):
+                name = plain_name(arg) if isinstance(arg, ast.Symbol) else None
+                entry = self.scope.lookup(name) if name else None
+                if name is None or entry is None or entry.origin != "convention":
+                    continue
+                rows, cols = entry.shape
+                want = (rows, keys) if scores else (keys, cols)
+                if out.setdefault(name, want) != want:
+                    out.pop(name)  # two block counts in one formula: read as written
+        return out
 
     def _unsettled_error(self, claim: ResolvedClaim) -> ResolvedClaim:
         if not self.scope.consulted:
@@ -453,13 +491,20 @@ class Resolver:
         for subject in c.subjects:
             if isinstance(subject, ast.Dots):
                 continue
+            self.terms.maps.clear()
             try:
                 self.terms.term(subject)
             except Problem as p:
+                if self.terms.maps:
+                    continue  # ill-typed with `\phi` of a width of its own: it may not be
                 if p.status == "shape_error":
-                    return new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
+                    bad = new_claim(span, c.start, c.end, "shape_error", p.message, where=p.where)
+                    return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except ShapeError as e:
-                return new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+                if self.terms.maps:
+                    continue
+                bad = new_claim(span, c.start, c.end, "shape_error", _first_line(str(e)))
+                return self._earlier_declarations(span, subject, None, bad, c.start, c.end)
             except (SymattnError, RecursionError):
                 continue
         return None
@@ -548,6 +593,7 @@ class Resolver:
             scope.consulted.clear()
             generic.append(True)
             terms.defs.used.clear()
+            terms.maps.clear()
             # `p_{i,2j} = \sin(i/10000^{2j/d})`: the left side's index letters are integers
             terms.bound = index_letters(left) - set(scope.dims)
             try:
@@ -556,7 +602,12 @@ class Resolver:
                 if not undeclared(u):
                     raise
                 return _undeclared_claim(terms, span, left, step.rhs, start, end)
-            except Problem as p:
+            except (Problem, ShapeError) as p:
+                if isinstance(p, ShapeError) or p.status == "shape_error":
+                    if terms.maps:
+                        return _map_shape_claim(terms, span, p, start, end)
+                if isinstance(p, ShapeError):
+                    raise
                 if p.status == "shape_error" and terms.defs.used:
                     if _about_parameters(left, step.rhs):
                         return _parameters_claim(span, left, p.message, start, end)
@@ -572,11 +623,58 @@ class Resolver:
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)
+            if claim.status == "shape_error" and generic:
+                claim = self._earlier_declarations(span, left, step.rhs, claim, start, end)
             if not (generic and scope.consulted) or claim.status not in ("pending", "shape_error"):
                 return claim
             return self._read_both_ways(span, left, step.rhs, claim, start, end)
 
         return both_ways()
+
+    def _earlier_declarations(
+        self,
+        span: MathSpan,
+        left: ast.Node,
+        right: ast.Node | None,
+        claim: ResolvedClaim,
+        start: int,
+        end: int,
+    ) -> ResolvedClaim:
+        """A shape error that rests on a conventional name the text declared with another shape
+        in an earlier section (chapter 7's `K \\in \\mathbb R^{n\\times d_k G}` for GQA, then
+        `QK^T` in the KV cache section): if the claim typechecks with the chapter's convention
+        instead, which one the text means here is not said, so it is undecided, never a shape
+        error and never verified; ill-typed either way, the shape error stands."""
+        scope, terms = self.scope, self.terms
+        earlier = scope.earlier_overrides()
+        if not earlier:
+            return claim
+
+        def reread() -> ResolvedClaim:
+            lhs = terms.term(left)
+            if right is None:  # a display expression: it only has to typecheck
+                return new_claim(span, start, end, "pending", str(lhs))
+            return pending(scope, span, start, end, (_comparable(lhs, terms.term(right)),))
+
+        taken = scope.without(list(earlier))
+        try:
+            again = self._guard(span, start, end, reread)
+        finally:
+            scope.restore(taken)
+        if again.status in ("shape_error", "internal_error"):
+            return claim  # ill-typed either way: the shape error stands
+        names = ", ".join(
+            f"{k} ({shape_str(e.shape)}, line {e.line})" for k, e in sorted(earlier.items())
+        )
+        said = (
+            f"{claim.message}; but {names} was declared so in an earlier section, and the text "
+            "does not say whether that still holds here (declare it again in this section)"
+        )
+        if again.status == "pending":
+            msg = f"{said}; with the chapter's convention the formula typechecks"
+            return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
+        msg = f"{said}; with the chapter's convention: {again.message}"
+        return dataclasses.replace(claim, status=again.status, message=msg, pairs=())
 
     def _read_both_ways(
         self,
@@ -913,6 +1011,20 @@ def _opaque_shape(terms: Terms, message: str) -> str:
     return f"{message} (with {used}, whose shape comes from its definition: not decided)"
 
 
+def _map_shape_claim(
+    terms: Terms, span: MathSpan, p: Exception, start: int, end: int
+) -> ResolvedClaim:
+    """Ill-typed with `\\phi(X)` read as a feature map of a width of its own: the text's map
+    may have another width (or keep X's), so this is undecided, never a shape error."""
+    name = terms.maps[0]
+    detail = p.message if isinstance(p, Problem) else _first_line(str(p))
+    msg = (
+        f"{detail}, with \\{name}(·) read as a feature map of a width of its own "
+        f"(D_phi); the text's \\{name} may have another"
+    )
+    return new_claim(span, start, end, "unknown", msg)
+
+
 def _opaque_claim(
     terms: Terms, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
 ) -> ResolvedClaim:
@@ -928,6 +1040,8 @@ def _opaque_claim(
             msg = f"shapes {shape_str(lhs.shape)} and {shape_str(rhs.shape)} differ, with {used}"
             raise not_understood(msg + " defined by the text", None)
     msg = f"shapes agree; not decided: {used} defined by the text (its value is not used)"
+    if set(terms.defs.used) <= terms.defs.notations:
+        msg = f"shapes agree; not decided: the value of {used} is not read, only its shape"
     return new_claim(span, start, end, "unknown", msg)
 
 

@@ -253,6 +253,51 @@ class Scope:
                 return entry
         return None
 
+    def earlier_overrides(self) -> dict[str, Name]:
+        """The chapter's conventional names the document declared with another shape inside an
+        earlier section (`K \\in \\mathbb R^{n\\times d_k G}` in 7.2, K used again in 7.4):
+        whether that declaration still holds here, the text does not say. One made before the
+        first heading holds for the whole document and is not listed."""
+        out: dict[str, Name] = {}
+        doc, conv = self.document, self.layers[0]
+        for key, entry in doc.names.items():
+            base = conv.names.get(key)
+            if (
+                base is not None
+                and entry.origin == "declared"
+                and 0 < entry.section < self.section
+                and entry.definition is None
+                and not same_shape(entry.shape, base.shape)
+            ):
+                out[key] = entry
+        return out
+
+    def without(self, names: Sequence[str]) -> dict[str, Name]:
+        """Take `names` out of the document's layer (so the conventions show through) and
+        return them, for `restore`."""
+        doc = self.document
+        return {k: doc.names.pop(k) for k in names if k in doc.names}
+
+    def restore(self, taken: dict[str, Name]) -> None:
+        self.document.names.update(taken)
+
+    def with_shapes(self, shapes: dict[str, Shape]) -> dict[str, Name | None]:
+        """Give names these shapes for one formula (`Resolver._online_keys`); what they were
+        is returned, for `restore_shapes`."""
+        doc = self.document
+        old: dict[str, Name | None] = {k: doc.names.get(k) for k in shapes}
+        for k, shape in shapes.items():
+            doc.names[k] = Name(shape, "declared", self.section, self.line)
+        return old
+
+    def restore_shapes(self, old: dict[str, Name | None]) -> None:
+        doc = self.document
+        for k, entry in old.items():
+            if entry is None:
+                doc.names.pop(k, None)
+            else:
+                doc.names[k] = entry
+
     def lookup_all(self) -> set[str]:
         out: set[str] = set()
         for layer in self.layers:

@@ -33,6 +33,7 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
+from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.conventions import SUM_LETTERS
@@ -126,6 +127,11 @@ class UnknownOperator(Problem):
 #: What a reader may read around: a name or an operator the text never declared.
 UNREAD = (UnknownName, UnknownOperator)
 
+#: Letters read as a feature map when applied to a matrix they are not declared as (`\phi(Q)`).
+FEATURE_MAPS = frozenset(("phi", "varphi"))
+#: The width of such a map: a size of its own, so what is proved holds for every width.
+FEATURE_WIDTH = dim("D_phi")
+
 
 def not_understood(message: str, node: ast.Node | None) -> Problem:
     return Problem("not_understood", message, node)
@@ -175,6 +181,8 @@ class Terms:
         self.scope = scope
         self.observer = observer
         self.defs = Defs()
+        #: the feature maps `\\phi(X)` the current claim read (arbitrary maps: see verdicts)
+        self.maps: list[str] = []
         #: the indices of a sequence being defined (`\\omega_j = 1/10000^{2j/d}`): values there
         self.bound: frozenset[str] = frozenset()
 
@@ -431,6 +439,11 @@ class Terms:
             if k + 1 < len(fs) and isinstance(f, ast.Symbol):
                 pair = ast.Product((f, fs[k + 1]), start=f.start, end=fs[k + 1].end)
                 head = head_of(pair)
+                mapped = self._feature_map(f, fs[k + 1])
+                if mapped is not None:
+                    out.append(mapped)
+                    k += 2
+                    continue
                 if head is not None and self.applied_unknown(f):
                     label = f"{_label(f)}(·)"
                     msg = f"unknown function {label} (declare it)"
@@ -449,6 +462,29 @@ class Terms:
         if len(out) == 1:
             return out[0]
         return ast.Product(tuple(out), start=node.start, end=node.end)
+
+    def _feature_map(self, f: ast.Symbol, nxt: ast.Expr) -> ast.Expr | None:
+        r"""`\phi(Q)`, `\phi(K)^{\mathsf T}`, `\varphi(k_j)` with the letter meaning nothing in
+        scope and a matrix or a row inside: the feature map of linear attention, as the
+        printer writes the kernel's `FeatureMap` (a `Call` for `_call`; the transpose kept).
+        None for anything else (a scalar argument stays an unknown function)."""
+        if f.name not in FEATURE_MAPS or f.sub is not None or f.font is not None:
+            return None
+        group, mark = (nxt.operand, nxt.mark) if isinstance(nxt, ast.Transpose) else (nxt, "")
+        if not (isinstance(group, ast.Group) and group.delim == "(" and len(group.items) == 1):
+            return None
+        if not self.applied_unknown(f):
+            return None
+        try:
+            arg = self.term(group.items[0])
+        except (SymattnError, RecursionError):
+            return None
+        if not isinstance(arg, MatExpr):
+            return None
+        call = ast.Call(f.name, group.items, parens=True, start=f.start, end=group.end)
+        if mark:
+            return ast.Transpose(call, mark, start=f.start, end=nxt.end)
+        return call
 
     def applied_unknown(self, f: ast.Symbol) -> bool:
         """`F(x)`, `G(y_1)`: a letter nothing in scope means, written before parentheses."""
@@ -743,6 +779,15 @@ class Terms:
         defined = self.defs.table.get(node.name)
         if defined is not None and defined.params is not None and name not in _OPERATORS:
             return self._apply(defined, node)
+        if node.name in ("repeat", "tile") and node.sub is not None and len(node.args) == 1:
+            return self._repeat(node)
+        if node.name == "online" and node.sub is not None and len(node.args) == 2:
+            return self._online(node)
+        if node.name in FEATURE_MAPS and node.sub is None and len(node.args) == 1:
+            x = self.term(node.args[0])
+            if isinstance(x, MatExpr):
+                self.maps.append(node.name)
+                return FeatureMap(node.name, x, FEATURE_WIDTH)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
@@ -776,6 +821,36 @@ class Terms:
             msg = f"unknown operator {node.name!r} (known: {known})"
             raise UnknownOperator(msg, node, f"\\operatorname{{{node.name}}}")
         raise not_understood(msg, node)
+
+    def _repeat(self, node: ast.Call) -> sympy.Basic:
+        r"""`\operatorname{repeat}_R(K)` (and `tile`), the printer's grouped-query K/V: its
+        heads each repeated R times. Its shape is K's rows by R times K's columns however the
+        columns split into heads; that split is not written, so the value is opaque (a claim
+        about it is at most undecided, `Defs.used`), only the shape is read."""
+        assert node.sub is not None
+        x = self.term(node.args[0])
+        if not isinstance(x, MatExpr):
+            raise not_understood(f"{node.name} needs a matrix, got the scalar {plain(x)}", node)
+        r = self.dim_term(node.sub)
+        text = f"\\operatorname{{{node.name}}}_{{{ast.dump(node.sub)}}}({ast.dump(node.args[0])})"
+        self.defs.used.append(text)
+        self.defs.notations.add(text)
+        return MatSym(text, x.rows, x.cols * r)
+
+    def _online(self, node: ast.Call) -> sympy.Basic:
+        r"""`\operatorname{online}_{b_1,\ldots,b_B}(S, V)`: softmax(S)V computed over key
+        blocks of the sizes written, as the printer writes the kernel's `OnlineSoftmax` (a
+        running maximum, normaliser and rescaled output); the kernel decides claims about it."""
+        assert node.sub is not None
+        items = node.sub.items if isinstance(node.sub, ast.Seq) else (node.sub,)
+        blocks = [self.dim_term(b) for b in items]
+        s, v = (self.term(a) for a in node.args)
+        if not (isinstance(s, MatExpr) and isinstance(v, MatExpr)):
+            raise not_understood("online needs two matrices, the scores and the values", node)
+        try:
+            return OnlineSoftmax(s, v, blocks)
+        except ShapeError as e:
+            raise shape_problem(e, node) from None
 
     def _concat(self, node: ast.Call) -> sympy.Basic:
         a = node.args
