@@ -12,14 +12,28 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy
 
-from symattn.kernel.dims import assume, dims_equal, shape_str
+from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
-from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
+from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
 from symattn.reader import ast
 from symattn.reader.cases import Cases
 from symattn.reader.claims import ResolvedClaim, Shape, new_claim
 from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
+from symattn.reader.context import (
+    FORWARD,
+    REDEFINE,
+    SUPPOSE,
+    SUPPOSING,
+    WHEN,
+    mentions_letter,
+    reached,
+    sentence_hypothesis,
+    substituted_pair,
+    under_words,
+    words_before,
+    words_between,
+)
 from symattn.reader.conventions import DocumentConventions, looks_like_matrix
 from symattn.reader.definitions import (
     define,
@@ -30,14 +44,19 @@ from symattn.reader.definitions import (
 )
 from symattn.reader.index_claims import condition, index_equation
 from symattn.reader.introductions import (
-    definition_form,
     index_letters,
     introduce,
     listed,
-    mentions,
-    parameters,
 )
 from symattn.reader.notes import blank_notes
+from symattn.reader.opaque_claims import (
+    about_parameters,
+    has_undeclared,
+    opaque_claim,
+    opaque_shape,
+    parameters_claim,
+    undeclared_claim,
+)
 from symattn.reader.parse import parse_formula
 from symattn.reader.scanner import MathSpan, scan
 from symattn.reader.scope import Name, Scope
@@ -146,9 +165,9 @@ class Resolver:
             if not isinstance(item, MathSpan):
                 out.append(item)
                 continue
-            before = _words_before(text, prev, item)
+            before = words_before(text, prev, item)
             nxt = items[k] if k < len(items) else None
-            if isinstance(nxt, MathSpan) and _WHEN.match(_words_between(text, item, nxt)):
+            if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
                     out.extend(premise[0])
@@ -156,10 +175,10 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
-            words = _sentence_hypothesis(text, item)
-            claims = self._with_cues(item, before, bool(_SUPPOSING.match(words)))
+            words = sentence_hypothesis(text, item)
+            claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
             if words:
-                claims = [_under_words(c, words) for c in claims]
+                claims = [under_words(c, words) for c in claims]
             out.extend(claims)
             prev = item
         return out
@@ -168,8 +187,8 @@ class Resolver:
         self, span: MathSpan, before: str, supposing: bool = False
     ) -> list[ResolvedClaim]:
         scope = self.scope
-        scope.redefining = bool(_REDEFINE.search(before))
-        hypothesis = _SUPPOSE.search(before)
+        scope.redefining = bool(REDEFINE.search(before))
+        hypothesis = SUPPOSE.search(before)
         scope.supposing = supposing or hypothesis is not None
         known = set(scope.document.relations)
         try:
@@ -196,7 +215,7 @@ class Resolver:
         if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
             return claim
         lhs, rhs = claim.pairs[0]
-        sub = _substitution(lhs, rhs) if _FORWARD.match(word) else None
+        sub = substituted_pair(lhs, rhs) if FORWARD.match(word) else None
         if sub is not None:
             scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
         else:
@@ -314,7 +333,7 @@ class Resolver:
             claim = dataclasses.replace(claim, pairs=pairs, defs=defs, context=f"given {used}")
             if defined:  # K = V and K = XW_K together say more than the substitution: a
                 return dataclasses.replace(claim, premise=used)  # false is not shown
-        mentioned = _reached(claim)
+        mentioned = reached(claim)
         for names, sec, src in scope.unused:
             if sec == here and names & mentioned:
                 return dataclasses.replace(claim, premise=src)
@@ -381,7 +400,7 @@ class Resolver:
         letters = self.scope.conventions.unsettled_matrices
         if (
             letters
-            and _mentions(c, letters)
+            and mentions_letter(c, letters)
             and not relations_only(self.scope.dims, [c], numbers=True)
             and not (c.steps and c.steps[0].rel == "in")
         ):
@@ -568,15 +587,15 @@ class Resolver:
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
                 try:
                     stacked = stack_claim(scope, terms, span, left, step.rhs, start, end)
-                    if stacked.status != "not_understood" or not _has_undeclared(
+                    if stacked.status != "not_understood" or not has_undeclared(
                         terms, left, step.rhs
                     ):
                         return stacked
-                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                    return undeclared_claim(terms, span, left, step.rhs, start, end)
                 except UNREAD as u:
                     if not undeclared(u):
                         raise
-                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                    return undeclared_claim(terms, span, left, step.rhs, start, end)
                 except Problem as p:
                     # `[\\cos\\theta\\ \\ldots][p_i; \\ldots] = [\\ldots]`: not `M = [rows]`; read
                     # around the names the text does not declare, if it has any
@@ -585,7 +604,7 @@ class Resolver:
                     names = read_around(terms, left) + read_around(terms, step.rhs)
                     if not names:
                         raise
-                    return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                    return undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
                 special = self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
@@ -601,7 +620,7 @@ class Resolver:
             except UNREAD as u:
                 if not undeclared(u):
                     raise
-                return _undeclared_claim(terms, span, left, step.rhs, start, end)
+                return undeclared_claim(terms, span, left, step.rhs, start, end)
             except (Problem, ShapeError) as p:
                 if isinstance(p, ShapeError) or p.status == "shape_error":
                     if terms.maps:
@@ -609,14 +628,14 @@ class Resolver:
                 if isinstance(p, ShapeError):
                     raise
                 if p.status == "shape_error" and terms.defs.used:
-                    if _about_parameters(left, step.rhs):
-                        return _parameters_claim(span, left, p.message, start, end)
-                    raise not_understood(_opaque_shape(terms, p.message), p.node) from None
+                    if about_parameters(left, step.rhs):
+                        return parameters_claim(span, left, p.message, start, end)
+                    raise not_understood(opaque_shape(terms, p.message), p.node) from None
                 raise
             finally:
                 terms.bound = frozenset()
             if terms.defs.used:
-                return _opaque_claim(terms, span, lhs, rhs, start, end)
+                return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             return pending(scope, span, start, end, (_comparable(lhs, rhs),))
@@ -811,121 +830,6 @@ _CONTINUES = re.compile(
 )
 
 
-_WHEN = re.compile(
-    r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
-    re.IGNORECASE,
-)
-_SUPPOSE = re.compile(
-    r"(?:\bsuppose|\bassume|\bassuming|\bif|\bwhenever|假设|若|如果)(?:\s+that)?\s*$",
-    re.IGNORECASE,
-)
-_REDEFINE = re.compile(
-    r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
-)
-#: A sentence that opens with a condition in words ("If omitting the normalizing term, ...",
-#: "Set $Q = K$ (precisely ...)"): what it supposes may not be a formula the checker can use.
-_SENTENCE_IF = re.compile(
-    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|ignoring|omitting|set|"
-    r"假设|若|如果|忽略)\b",
-    re.IGNORECASE,
-)
-#: Words whose hypothesis reaches forward over the section (an "if" may qualify what precedes).
-_FORWARD = re.compile(r"(?:suppose|assume|assuming|假设)", re.IGNORECASE)
-_SUPPOSING = re.compile(
-    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
-)
-_SENTENCE_END = re.compile(r"[.!?。！？]\s|\n\s*\n")
-_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
-
-
-def _words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
-    """The prose on the span's line before it (after the formula before it, if any)."""
-    if not text:
-        return ""
-    start = prev.start.offset + len(prev.body) if prev is not None else 0
-    line_start = text.rfind("\n", 0, span.start.offset) + 1
-    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
-
-
-def _under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:
-    """A claim in a sentence that opens with a condition in words: a `false` would be
-    undecided (`premise`); in a sentence that supposes (suppose, assume, 假设), what does not
-    typecheck with the sizes in force is a supposition the checker cannot read, not an error
-    (its sizes may be the chapter's, not the text's)."""
-    supposed = bool(_SUPPOSING.match(words))
-    if claim.status == "pending":
-        return dataclasses.replace(claim, premise=claim.premise or words, supposed=supposed)
-    if claim.status == "shape_error" and supposed:
-        msg = f"a supposition ('{words}') that does not typecheck here: {claim.message}"
-        return dataclasses.replace(claim, status="not_understood", message=msg)
-    return claim
-
-
-def _sentence_hypothesis(text: str, span: MathSpan) -> str:
-    """The sentence a formula sits in (or ends, a display after "... as:"), when it opens
-    with a condition in words: its first words, else empty."""
-    if not text:
-        return ""
-    start = span.start.offset
-    head = text[:start].rstrip(" \t\n$\\[")
-    if head.endswith((":", "：")):
-        start = len(head)  # a display introduced by "... as:" ends that sentence
-    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
-    begin = ends[-1].end() if ends else max(0, start - 2000)
-    sentence = " ".join(_DELIMS.sub(" ", text[begin:start]).split())
-    if not _SENTENCE_IF.match(sentence):
-        return ""
-    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
-
-
-def _words_between(text: str, a: MathSpan, b: MathSpan) -> str:
-    return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
-
-
-def _mentions(c: ast.Claim, letters: Sequence[str]) -> bool:
-    """The letter, alone, anywhere but in a `\\mathbb R^{...}` (where it is a size)."""
-    stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Reals):
-            continue
-        if isinstance(x, ast.Symbol) and x.name in letters and x.sub is None:
-            return True
-        stack.extend(ast.children(x))
-    return False
-
-
-def _reached(claim: ResolvedClaim) -> set[sympy.Basic]:
-    """The matrices a claim mentions, and those its definitions reach."""
-    seen: set[sympy.Basic] = set()
-    frontier = [t for pair in claim.pairs for t in pair]
-    while frontier:
-        found = {x for t in frontier for x in walk(t) if isinstance(x, MatSym) and x not in seen}
-        seen |= found
-        frontier = [claim.defs[x] for x in found if x in claim.defs]
-    return seen
-
-
-def _substitution(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym] | None:
-    """`K = V`, `k_i = v_i` (rows, i free), `K_{ij} = V_{ij}`: the matrix K equals V."""
-    a, b = _whole(lhs), _whole(rhs)
-    if a is None or b is None or a[0] == b[0] or a[1] != b[1]:
-        return None
-    return a[0], b[0]
-
-
-def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
-    if isinstance(x, MatSym):
-        return x, ()
-    if isinstance(x, Transpose) and isinstance(x.args[0], Row):
-        x = x.args[0]
-    if isinstance(x, Row | Entry) and isinstance(x.args[0], MatSym):
-        idx = tuple(x.args[1:])
-        if all(isinstance(i, sympy.Symbol) for i in idx) and len(set(idx)) == len(idx):
-            return x.args[0], idx
-    return None
-
-
 def _comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic]:
     """Both sides as one kind (a 1 × 1 matrix is a scalar); a matrix and a scalar clash."""
     lhs, rhs = as_comparable(lhs, rhs)
@@ -953,64 +857,6 @@ def _convention_message(scope: Scope, detail: str) -> str:
     )
 
 
-def _has_undeclared(terms: Terms, left: ast.Node, right: ast.Node) -> bool:
-    """Whether reading around undeclared names finds any (False when a part is unreadable)."""
-    try:
-        return bool(read_around(terms, left) + read_around(terms, right))
-    except (SymattnError, RecursionError):
-        return False
-
-
-def _index_ranges(c: ast.Claim) -> bool:
-    """`\\ldots, m, j = 1` of `i = 1, \\ldots, m, j = 1, \\ldots, n`: letters, numbers and
-    dots set equal to a number: the ranges of indices, which claim nothing."""
-    atoms = ast.Dots | ast.Number
-    return (
-        any(isinstance(x, ast.Dots) for x in c.subjects)
-        and all(
-            isinstance(x, atoms) or (isinstance(x, ast.Symbol) and x.sub is None)
-            for x in c.subjects
-        )
-        and all(step.rel == "=" and isinstance(step.rhs, ast.Number) for step in c.steps)
-    )
-
-
-def _undeclared_claim(
-    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
-) -> ResolvedClaim:
-    """A claim about names the text never declares: every other part is read (its errors are
-    reported as usual), and the claim is undecided, never verified or false."""
-    names = read_around(terms, left)
-    try:
-        names += read_around(terms, right)
-    except Problem as p:
-        if p.status != "shape_error" or not _about_parameters(left, right):
-            raise
-        return _parameters_claim(span, left, p.message, start, end)
-    shown = ", ".join(dict.fromkeys(names))
-    msg = f"not decided: {shown} {'is' if len(set(names)) == 1 else 'are'} not declared by the text"
-    return new_claim(span, start, end, "unknown", msg + " (names of unknown shape and value)")
-
-
-def _about_parameters(left: ast.Node, right: ast.Node) -> bool:
-    return definition_form(left) and mentions(right, parameters(left))
-
-
-def _parameters_claim(
-    span: MathSpan, left: ast.Node, problem: str, start: int, end: int
-) -> ResolvedClaim:
-    """`a(\\mathbf q,\\mathbf k) = \\mathbf q^\\top\\mathbf k/\\sqrt d` restated: q and k are the
-    function's parameters here, not the vectors the text declared elsewhere, so a shape
-    conflict that involves them is no error of the text; the claim is undecided."""
-    msg = f"not decided: {problem}, but the parameters of {span.body[left.start : left.end]}"
-    return new_claim(span, start, end, "unknown", msg + " need not have those shapes")
-
-
-def _opaque_shape(terms: Terms, message: str) -> str:
-    used = ", ".join(dict.fromkeys(terms.defs.used))
-    return f"{message} (with {used}, whose shape comes from its definition: not decided)"
-
-
 def _map_shape_claim(
     terms: Terms, span: MathSpan, p: Exception, start: int, end: int
 ) -> ResolvedClaim:
@@ -1025,24 +871,18 @@ def _map_shape_claim(
     return new_claim(span, start, end, "unknown", msg)
 
 
-def _opaque_claim(
-    terms: Terms, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
-) -> ResolvedClaim:
-    """A claim about names the document defined (`e_{ij}`, `a(q, k)`): their values are never
-    used, so the claim is undecided once both sides have the same shape; a scalar against a
-    matrix is not read (the shape a definition gave may depend on its arguments)."""
-    used = ", ".join(dict.fromkeys(terms.defs.used))
-    lhs, rhs = as_comparable(lhs, rhs)
-    if isinstance(lhs, MatExpr) != isinstance(rhs, MatExpr):
-        raise not_understood(f"a scalar against a matrix, with {used} defined by the text", None)
-    if isinstance(lhs, MatExpr) and isinstance(rhs, MatExpr):
-        if not (dims_equal(lhs.rows, rhs.rows) and dims_equal(lhs.cols, rhs.cols)):
-            msg = f"shapes {shape_str(lhs.shape)} and {shape_str(rhs.shape)} differ, with {used}"
-            raise not_understood(msg + " defined by the text", None)
-    msg = f"shapes agree; not decided: {used} defined by the text (its value is not used)"
-    if set(terms.defs.used) <= terms.defs.notations:
-        msg = f"shapes agree; not decided: the value of {used} is not read, only its shape"
-    return new_claim(span, start, end, "unknown", msg)
+def _index_ranges(c: ast.Claim) -> bool:
+    """`\\ldots, m, j = 1` of `i = 1, \\ldots, m, j = 1, \\ldots, n`: letters, numbers and
+    dots set equal to a number: the ranges of indices, which claim nothing."""
+    atoms = ast.Dots | ast.Number
+    return (
+        any(isinstance(x, ast.Dots) for x in c.subjects)
+        and all(
+            isinstance(x, atoms) or (isinstance(x, ast.Symbol) and x.sub is None)
+            for x in c.subjects
+        )
+        and all(step.rel == "=" and isinstance(step.rhs, ast.Number) for step in c.steps)
+    )
 
 
 def _moment(node: ast.Node) -> bool:

@@ -1,0 +1,150 @@
+"""The words around a formula: conditions in words ("when", "if", "suppose", "let"), hypotheses
+and the substitutions they allow (`K = V`, `k_i = v_i`), read by the resolver.
+
+Imports the kernel and the reader's claims, scanner and ast; must not import the resolver, the
+checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+import sympy
+
+from symattn.kernel.expr import Entry, MatSym, Row, Transpose, walk
+from symattn.reader import ast
+from symattn.reader.claims import ResolvedClaim
+from symattn.reader.scanner import MathSpan
+
+WHEN = re.compile(
+    r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
+    re.IGNORECASE,
+)
+SUPPOSE = re.compile(
+    r"(?:\bsuppose|\bassume|\bassuming|\bif|\bwhenever|假设|若|如果)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+REDEFINE = re.compile(
+    r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
+)
+#: A sentence that opens with a condition in words ("If omitting the normalizing term, ...",
+#: "Set $Q = K$ (precisely ...)"): what it supposes may not be a formula the checker can use.
+SENTENCE_IF = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if|suppose|assume|assuming|ignoring|omitting|set|"
+    r"假设|若|如果|忽略)\b",
+    re.IGNORECASE,
+)
+#: Words whose hypothesis reaches forward over the section (an "if" may qualify what precedes).
+FORWARD = re.compile(r"(?:suppose|assume|assuming|假设)", re.IGNORECASE)
+SUPPOSING = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.!?。！？]\s|\n\s*\n")
+_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
+
+
+def words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
+    """The prose on the span's line before it (after the formula before it, if any)."""
+    if not text:
+        return ""
+    start = prev.start.offset + len(prev.body) if prev is not None else 0
+    line_start = text.rfind("\n", 0, span.start.offset) + 1
+    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+
+
+def under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:
+    """A claim in a sentence that opens with a condition in words: a `false` would be
+    undecided (`premise`); in a sentence that supposes (suppose, assume, 假设), what does not
+    typecheck with the sizes in force is a supposition the checker cannot read, not an error
+    (its sizes may be the chapter's, not the text's)."""
+    supposed = bool(SUPPOSING.match(words))
+    if claim.status == "pending":
+        return dataclasses.replace(claim, premise=claim.premise or words, supposed=supposed)
+    if claim.status == "shape_error" and supposed:
+        msg = f"a supposition ('{words}') that does not typecheck here: {claim.message}"
+        return dataclasses.replace(claim, status="not_understood", message=msg)
+    return claim
+
+
+def sentence_hypothesis(text: str, span: MathSpan) -> str:
+    """The sentence a formula sits in (or ends, a display after "... as:"), when it opens
+    with a condition in words: its first words, else empty."""
+    if not text:
+        return ""
+    start = span.start.offset
+    head = text[:start].rstrip(" \t\n$\\[")
+    if head.endswith((":", "：")):
+        start = len(head)  # a display introduced by "... as:" ends that sentence
+    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
+    begin = ends[-1].end() if ends else max(0, start - 2000)
+    sentence = " ".join(_DELIMS.sub(" ", text[begin:start]).split())
+    if not SENTENCE_IF.match(sentence):
+        return ""
+    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
+
+
+def words_between(text: str, a: MathSpan, b: MathSpan) -> str:
+    return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
+
+
+def mentions_letter(c: ast.Claim, letters: Sequence[str]) -> bool:
+    """The letter, alone, anywhere but in a `\\mathbb R^{...}` (where it is a size)."""
+    stack: list[ast.Node] = [*c.subjects, *(step.rhs for step in c.steps)]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Reals):
+            continue
+        if isinstance(x, ast.Symbol) and x.name in letters and x.sub is None:
+            return True
+        stack.extend(ast.children(x))
+    return False
+
+
+def reached(claim: ResolvedClaim) -> set[sympy.Basic]:
+    """The matrices a claim mentions, and those its definitions reach."""
+    seen: set[sympy.Basic] = set()
+    frontier = [t for pair in claim.pairs for t in pair]
+    while frontier:
+        found = {x for t in frontier for x in walk(t) if isinstance(x, MatSym) and x not in seen}
+        seen |= found
+        frontier = [claim.defs[x] for x in found if x in claim.defs]
+    return seen
+
+
+def substituted_pair(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym] | None:
+    """`K = V`, `k_i = v_i` (rows, i free), `K_{ij} = V_{ij}`: the matrix K equals V."""
+    a, b = _whole(lhs), _whole(rhs)
+    if a is None or b is None or a[0] == b[0] or a[1] != b[1]:
+        return None
+    return a[0], b[0]
+
+
+def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
+    if isinstance(x, MatSym):
+        return x, ()
+    if isinstance(x, Transpose) and isinstance(x.args[0], Row):
+        x = x.args[0]
+    if isinstance(x, Row | Entry) and isinstance(x.args[0], MatSym):
+        idx = tuple(x.args[1:])
+        if all(isinstance(i, sympy.Symbol) for i in idx) and len(set(idx)) == len(idx):
+            return x.args[0], idx
+    return None
+
+
+__all__ = [
+    "WHEN",
+    "SUPPOSE",
+    "REDEFINE",
+    "SENTENCE_IF",
+    "FORWARD",
+    "SUPPOSING",
+    "words_before",
+    "under_words",
+    "sentence_hypothesis",
+    "words_between",
+    "mentions_letter",
+    "reached",
+    "substituted_pair",
+]
