@@ -13,7 +13,7 @@ import sympy
 from sympy import Basic
 from sympy.core.symbol import Str
 
-from symattn.kernel.dims import Shape, as_dim, shape_str
+from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
 from symattn.kernel.errors import DimError, ShapeError
 from symattn.kernel.expr import (
     Fresh,
@@ -394,7 +394,16 @@ class OnlineSoftmax(MatExpr):
             f"cannot weight {v} ({shape_str(v.shape)}) by {s} ({shape_str(s.shape)}): "
             f"{s.cols} keys and {v.rows} values are not provably equal",
         )
+        if isinstance(e, MatExpr) and not isinstance(e, MatSym):
+            raise ShapeError(
+                f"the running maxima of an online softmax are a matrix name (E), not {e}"
+            )
         em = e if isinstance(e, MatSym) else MatSym(str(e), s.rows, len(blocks))
+        if not (dims_equal(em.rows, s.rows) and dims_equal(em.cols, len(blocks))):
+            raise ShapeError(
+                f"the running maxima {em} ({shape_str(em.shape)}) must be {s.rows} × "
+                f"{len(blocks)}: one per row of {s} and block"
+            )
         return Basic.__new__(
             cls, s, v, sympy.Tuple(*blocks), em, sympy.true if bool(rescale) else sympy.false
         )

@@ -310,3 +310,16 @@ def test_a_shifted_head_index_still_runs_over_the_heads() -> None:
     v = prove_equal(wrong, right)
     assert v.status == "false" and v.counterexample is not None
     assert "h=" not in " ".join(f"{a}={b}" for plan in v.sizes for a, b in plan)
+
+
+def test_the_running_maxima_of_an_online_softmax_are_a_name_of_the_right_shape():
+    """Found by the differential suite's mutation corpus: `E -> E^T` was taken as a fresh
+    matrix named 'E^T' (the identity held, for every E, so nothing false was proved, but the
+    node silently renamed what it was given). Now it refuses."""
+    s, v = MatSym("S", n, 4), MatSym("V", 4, d_v)
+    e = MatSym("E", n, 2)
+    assert OnlineSoftmax(s, v, (2, 2), e).shape == (n, d_v)
+    with pytest.raises(ShapeError, match=r"are a matrix name \(E\), not E\^T"):
+        OnlineSoftmax(s, v, (2, 2), e.T)
+    with pytest.raises(ShapeError, match=r"must be n × 2: one per row of S and block"):
+        OnlineSoftmax(s, v, (2, 2), MatSym("E", n, 3))
