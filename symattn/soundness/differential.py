@@ -415,7 +415,9 @@ def corpus_items(
     """Every mutant of the existing corpus through the API under each context; truth by the
     corpus's independent route at size plans that satisfy the context."""
 
-    extra = {T.m: 7, T.p: 6, T.q: 8}
+    # the dims no context sets (m, p, q, and modern attention's G, R, D, ell, b), as the truth
+    # oracle's first plan has them, so the corpus's modern claims are decided, not undecided
+    extra = {k: v for k, v in T.TRUTH_PLANS[0].items() if k.name not in STANDARD_DIMS}
     items = []
     pool = [mu for c in corpus(derivations=derivations) for mu in mutants(c)]
     for ctx in contexts:
