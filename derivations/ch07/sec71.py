@@ -6,26 +6,22 @@ must not import the reader, check or cli. Runnable alone: `python derivations/ch
 
 from __future__ import annotations
 
-import sympy
-
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import dim, n
+from symattn.kernel.dims import n
 from symattn.kernel.expr import (
     CausalMask,
     MatSym,
     Ones,
     Softmax,
 )
+from symattn.kernel.identities import ell, lam, p
 from symattn.kernel.modern import (
     PadMask,
     PositionBias,
     alibi,
 )
 from symattn.latex.document import Math as M
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:

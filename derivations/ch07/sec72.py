@@ -10,20 +10,17 @@ import sympy
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d_k, dim, n
+from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import (
     MatSym,
     RowBlock,
     index,
 )
-from symattn.kernel.identities import identities
+from symattn.kernel.identities import G, R, identities
 from symattn.kernel.modern import (
     RepeatKV,
 )
 from symattn.latex.document import Math as M
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:

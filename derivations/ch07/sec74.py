@@ -10,7 +10,7 @@ import sympy
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import d_k, d_v, dim, n
+from symattn.kernel.dims import d_k, d_v, n
 from symattn.kernel.expr import (
     CausalMask,
     MatExpr,
@@ -22,9 +22,6 @@ from symattn.kernel.modern import (
     FirstRows,
 )
 from symattn.latex.document import Math as M
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:

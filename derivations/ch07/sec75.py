@@ -10,19 +10,16 @@ import sympy
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import dim
 from symattn.kernel.expr import (
     MatSym,
 )
+from symattn.kernel.identities import p
 from symattn.kernel.modern import (
     PairDots,
     Rope,
     pair_sum,
 )
 from symattn.latex.document import Math as M
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -10,7 +10,7 @@ import sympy
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.dims import as_dim, d_v, dim, n
+from symattn.kernel.dims import as_dim, d_v, n
 from symattn.kernel.expr import (
     MatSym,
     Softmax,
@@ -20,9 +20,6 @@ from symattn.kernel.modern import (
     OnlineSoftmax,
 )
 from symattn.latex.document import Math as M
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:

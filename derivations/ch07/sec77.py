@@ -6,15 +6,9 @@ must not import the reader, check or cli. Runnable alone: `python derivations/ch
 
 from __future__ import annotations
 
-import sympy
-
 from symattn.derive import Builder, OnCheck, Section, Text, main
-from symattn.kernel.dims import dim
 from symattn.kernel.identities import ZH, identities
 from symattn.kernel.proof import prove_equal
-
-G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))
-lam = sympy.Symbol("lambda", positive=True)
 
 
 def content(on_check: OnCheck | None = None) -> Section:
