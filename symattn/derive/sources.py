@@ -183,8 +183,9 @@ def _text(value: Any, what: str) -> Text:
     raise SourceError(f"{what} must be a string, (zh, en) or {{zh = ..., en = ...}}")
 
 
-def chapter(folder: Path) -> Unit:
-    """The chapter in `folder`, as its `chapter.toml` orders it.
+def chapter(folder: Path, settings: Notation | None = None) -> Unit:
+    """The chapter in `folder`, as its `chapter.toml` orders it; printed with `settings`
+    (default: the settings of the pyproject.toml nearest to `folder`).
 
     >>> ch = chapter(bundled_root() / "ch06")
     >>> ch.name, ch.number, [p.stem for p in ch.scripts][:2]
@@ -215,7 +216,7 @@ def chapter(folder: Path) -> Unit:
         tuple(scripts),
         None if number is None else str(number),
         data.get("dims"),
-        notation=load(folder),
+        notation=load(folder) if settings is None else settings,
     )
 
 
@@ -269,7 +270,7 @@ def bundled() -> list[Unit]:
     if not folders:
         raise SourceError(f"no bundled chapters found in {root}")
     settings = load(Path.cwd())  # the user's own settings apply to the bundled chapters too
-    return [replace(chapter(f), notation=settings) for f in folders]
+    return [chapter(f, settings) for f in folders]
 
 
 __all__ = [
