@@ -417,12 +417,12 @@ def corpus_items(
 
     # the dims no context sets (m, p, q, and modern attention's G, R, D, ell, b), as the truth
     # oracle's first plan has them, so the corpus's modern claims are decided, not undecided
-    extra = {k: v for k, v in T.TRUTH_PLANS[0].items() if k.name not in STANDARD_DIMS}
+    extra = [k for k in T.TRUTH_PLANS[0] if k.name not in STANDARD_DIMS]
     items = []
     pool = [mu for c in corpus(derivations=derivations) for mu in mutants(c)]
     for ctx in contexts:
         plans = [
-            {**{STANDARD_DIMS[k]: v for k, v in plan.items()}, **extra}
+            _apart({STANDARD_DIMS[k]: v for k, v in plan.items()}, extra)
             for plan in oracle.plans(ctx)
         ]
         numbers = (
@@ -513,6 +513,23 @@ def corpus_items(
                 )
             )
     return items
+
+
+def _apart(plan: dict[Any, int], extra: Sequence[Any]) -> dict[Any, int]:
+    """`plan` with a size for each dim in `extra`, each differing from every other size, so a
+    claim that holds only when two dims coincide (`R` summed up to `d_v`) is not judged true.
+
+    >>> _apart({"n": 3, "d_v": 3 + 1}, ["R", "G"])
+    {'n': 3, 'd_v': 4, 'R': 2, 'G': 5}
+    """
+    out, used = dict(plan), set(plan.values())
+    for k in extra:
+        v = 2
+        while v in used:
+            v += 1
+        out[k] = v
+        used.add(v)
+    return out
 
 
 def _corpus_truth(lhs: Any, rhs: Any, defs: Any, assuming: Any, plans: Sequence[Any]) -> str:
