@@ -15,10 +15,10 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
-from symattn.reader.conventions import Convention, read_conventions
-from symattn.reader.declarations import parse_dims
-from symattn.reader.resolve import Resolver, attach_conditions, section_lines
-from symattn.reader.scanner import MathSpan, ScanProblem, scan
+from symattn.reader.claims.declarations import parse_dims
+from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
+from symattn.reader.syntax.scanner import MathSpan, ScanProblem, scan
+from symattn.reader.terms.conventions import Convention, read_conventions
 from symattn.settings import SettingsError, load
 
 

@@ -21,7 +21,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
-from symattn.reader.literals import unfold as unfold_literals
+from symattn.reader.claims.literals import unfold as unfold_literals
 
 _KIND_OF_STATUS = {
     "proved": "verified",

@@ -14,14 +14,14 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, Shape, new_claim
-from symattn.reader.conventions import looks_like_matrix
-from symattn.reader.definitions import head_symbol
-from symattn.reader.introductions import declare_scalar
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms import (
+from symattn.reader.claims.definitions import head_symbol
+from symattn.reader.claims.introductions import declare_scalar
+from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.conventions import looks_like_matrix
+from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms.translator import (
     KEEP_FONTS,
     UNREAD,
     Problem,
@@ -29,7 +29,7 @@ from symattn.reader.terms import (
     not_understood,
     plain_name,
 )
-from symattn.reader.undeclared import membership, read_around, undeclared
+from symattn.reader.terms.undeclared import membership, read_around, undeclared
 
 __all__ = ["declaration"]
 

@@ -1,6 +1,6 @@
 """A formula's claims as the resolver hands them to the checker: `ResolvedClaim` and its status.
 
-Imports sympy, the kernel's expression nodes and the scanner's spans; nothing else of symattn.
+Imports sympy, the kernel's expression nodes, the scanner's spans and the scope's `Shape` only.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from typing import Literal
 import sympy
 
 from symattn.kernel.expr import MatExpr
-from symattn.reader.scanner import MathSpan
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Shape
 
 __all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]
 
@@ -26,7 +27,6 @@ Status = Literal[
     "malformed",
     "unknown",
 ]
-Shape = tuple[sympy.Expr, sympy.Expr]
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ import sympy
 from symattn.kernel.dims import shape_str
 from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood
-from symattn.reader.written_matrices import pending
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.claims.written_matrices import pending
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms, not_understood
 
 __all__ = ["define", "head_symbol", "row_definition", "sequence_definition"]
 
