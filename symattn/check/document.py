@@ -50,7 +50,7 @@ def resolve_text(
     scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
 
     >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
-    ['proved', 'pending', 'prose']
+    ['shape', 'pending', 'prose']
 
     `conventions` are the user's settings (`{"vectors": "row"}`, the `--conventions` option);
     the document's own are read from it (`read_conventions`), and a bad setting in its front

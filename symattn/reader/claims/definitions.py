@@ -12,7 +12,7 @@ import sympy
 from symattn.kernel.dims import shape_str
 from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.text import plain
-from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -66,7 +66,7 @@ def define(
         return new_claim(span, start, end, "declared", msg)
     if current is not None and same_shape(scope.bind_shape(current.shape), shape):
         msg = f"definition of {label}: both sides are {shape_str(shape)}"
-        return new_claim(span, start, end, "proved", msg)
+        return shape_claim(span, start, end, shape, scope.bind_shape(current.shape), msg)
     before = ""
     if current is not None:
         before = f" (was {shape_str(scope.bind_shape(current.shape))})"

@@ -107,7 +107,7 @@ class Resolver:
     >>> spans = scan("$Q=XW_Q$ and $(QK^T)_{ij}=q_i\\\\cdot k_j$", kind="md")
     >>> r = Resolver()
     >>> [c.status for s in spans for c in r.resolve_span(s)]
-    ['proved', 'pending']
+    ['shape', 'pending']
     """
 
     def __init__(
@@ -961,7 +961,7 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
 
     >>> out = resolve_document("$Q=XW_Q$, $A$", "x.md")
     >>> [c.status for c in out]
-    ['proved', 'prose']
+    ['shape', 'prose']
     """
 
     resolver = Resolver(section_lines(text))
