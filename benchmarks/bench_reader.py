@@ -30,7 +30,7 @@ def main(argv: list[str]) -> int:
     from symattn.check import check_text
     from symattn.kernel.proof import forget
     from symattn.reader import MathSpan, parse_formula, scan
-    from symattn.reader.resolve import Resolver, section_lines
+    from symattn.reader.claims.resolve import Resolver, section_lines
 
     path = Path(argv[0]) if argv else DEFAULT
     if not path.exists():

@@ -63,6 +63,14 @@ LAYERS: dict[str, set[str]] = {
     "": {"notebook"},  # symattn/__init__.py: lazy re-exports through importlib, and notebook
 }
 
+# The reader's parts and the parts each may import (besides itself): text -> AST, AST -> terms,
+# terms -> claims. The reader's own __init__ may import any of them.
+READER_PARTS: dict[str, set[str]] = {
+    "syntax": set(),
+    "terms": {"syntax"},
+    "claims": {"syntax", "terms"},
+}
+
 # (importing module, imported module) -> why the import waits until a function runs.
 # Third-party modules are named by their top-level package.
 LAZY: dict[tuple[str, str], str] = {
@@ -70,7 +78,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("latex.build", "matplotlib"): "optional (the figures extra): png_is_blank says how to get it",
     ("latex.figures", "matplotlib"): "optional (the figures extra): a clear error names it",
     ("pytest_plugin", "symattn.check"): "pytest loads the plugin in every run; check if used",
-    ("reader.parse", "lark"): "the grammar is built on first use: importing the reader is cheap",
+    ("reader.syntax.parse", "lark"): "the grammar is built on first use: the reader loads fast",
     ("testing", "pytest"): "symattn.testing's assertions work without pytest installed",
 }
 
@@ -127,6 +135,11 @@ def _layer(module: str) -> str:
     return module.split(".")[0] if module else ""
 
 
+def _part(module: str) -> str:
+    """The reader's part of a reader module ("" for the reader's own __init__)."""
+    return module.split(".")[1] if module.count(".") >= 1 else ""
+
+
 def _own(imported: str) -> str | None:
     if imported == "symattn":
         return ""
@@ -147,6 +160,10 @@ def _violations():
             there = _layer(own)
             if there != here and there not in LAYERS[here]:
                 yield f"{where}: {here or 'symattn'} imports {imported} ({there or 'symattn'})"
+            if here == there == "reader":
+                a, b = _part(name), _part(own)
+                if a and b and a != b and b not in READER_PARTS[a]:
+                    yield f"{where}: reader.{a} imports {imported} (reader.{b})"
             if here == there == "kernel":
                 a, b = name.removeprefix("kernel."), own.removeprefix("kernel.")
                 if b == "kernel" or b == a:
@@ -160,6 +177,8 @@ def test_every_module_is_in_a_layer():
         assert _layer(name) in LAYERS, f"symattn.{name} is in no layer"
         if _layer(name) == "kernel" and name != "kernel":
             assert name.removeprefix("kernel.") in KERNEL_ORDER, f"symattn.{name} not ordered"
+        if _layer(name) == "reader" and name != "reader":
+            assert _part(name) in READER_PARTS, f"symattn.{name} is in no part of the reader"
 
 
 def test_imports_run_one_way():
@@ -178,7 +197,15 @@ def test_lazy_imports_are_few_and_still_exist():
     assert set(LAZY) <= present, f"LAZY lists imports that are gone: {set(LAZY) - present}"
 
 
-@pytest.mark.parametrize("bad", ["kernel.expr -> reader", "kernel.expr -> kernel.proof"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "kernel.expr -> reader",
+        "kernel.expr -> kernel.proof",
+        "reader.syntax.parse -> reader.terms.scope",
+        "reader.terms.scope -> reader.claims.resolve",
+    ],
+)
 def test_the_layout_check_can_fail(bad, tmp_path, monkeypatch):
     a, b = bad.split(" -> ")
     fake = tmp_path / "mod.py"

@@ -15,10 +15,10 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
-from symattn.reader.conventions import Convention, read_conventions
-from symattn.reader.declarations import parse_dims
-from symattn.reader.resolve import Resolver, attach_conditions, section_lines
-from symattn.reader.scanner import MathSpan, ScanProblem, scan
+from symattn.reader.claims.declarations import parse_dims
+from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
+from symattn.reader.syntax.scanner import MathSpan, ScanProblem, scan
+from symattn.reader.terms.conventions import Convention, read_conventions
 from symattn.settings import SettingsError, load
 
 
@@ -50,7 +50,7 @@ def resolve_text(
     scanner could not read comes back as a `ClaimResult` already. `decide` gives the verdict.
 
     >>> [getattr(c, "status", None) for c in resolve_text("$Q=XW_Q$ $q_i=k_i$ $A$")]
-    ['proved', 'pending', 'prose']
+    ['shape', 'pending', 'prose']
 
     `conventions` are the user's settings (`{"vectors": "row"}`, the `--conventions` option);
     the document's own are read from it (`read_conventions`), and a bad setting in its front

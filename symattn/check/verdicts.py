@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from symattn.check.results import ClaimResult, one_line
-from symattn.kernel.dims import assume
+from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
@@ -21,7 +21,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
-from symattn.reader.literals import unfold as unfold_literals
+from symattn.reader.claims.literals import unfold as unfold_literals
 
 _KIND_OF_STATUS = {
     "proved": "verified",
@@ -45,6 +45,8 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     """Turn a resolved claim into a verdict, calling the kernel for identities."""
     status, message, cex = claim.status, claim.message, None
     witnesses: tuple[str, ...] = ()
+    if status == "shape":
+        status, message = _shape(claim)
     if status == "proved":
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
@@ -74,6 +76,17 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     problem = ("not_understood", "shape_error", "malformed")
     focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+def _shape(claim: Any) -> tuple[str, str]:
+    """A claim about a shape the reader states: proved when both dims of the value's shape are
+    provably those the text gives it, under the sizes in force; otherwise a shape error."""
+    (rows, cols), (want_rows, want_cols) = claim.shapes
+    with assume(**claim.assumptions):
+        if dims_equal(rows, want_rows) and dims_equal(cols, want_cols):
+            return "proved", claim.message
+    has, claimed = shape_str((rows, cols)), shape_str((want_rows, want_cols))
+    return "shape_error", f"the value is {has}, not {claimed} (not provably equal)"
 
 
 def _feature_map(claim: Any) -> str:

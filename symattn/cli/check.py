@@ -14,7 +14,7 @@ from typing import IO
 from symattn.check.document import check_text, project_conventions, read_document
 from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
-from symattn.reader.conventions import ConventionError, parse_settings, read_conventions
+from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 
 DESCRIPTION = "Check every formula of Markdown/LaTeX documents."
 EPILOG = """\

@@ -20,7 +20,7 @@ from symattn.cli.output import (
     emit_json,
     use_colour,
 )
-from symattn.reader.declarations import parse_assume
+from symattn.reader.claims.declarations import parse_assume
 
 
 def run(args: Any, out: TextIO | None = None) -> int:

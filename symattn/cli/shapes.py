@@ -24,9 +24,9 @@ from symattn.kernel.errors import ParseError, Position, ShapeError, UnknownNameE
 from symattn.kernel.proof import check_shapes
 from symattn.kernel.text import text
 from symattn.reader import ast, parse_formula
-from symattn.reader.declarations import Declared, parse_assume, parse_dims
-from symattn.reader.resolve import Resolver
-from symattn.reader.terms import Problem, Terms, UnknownName
+from symattn.reader.claims.declarations import Declared, parse_assume, parse_dims
+from symattn.reader.claims.resolve import Resolver
+from symattn.reader.terms.translator import Problem, Terms, UnknownName
 
 
 @dataclass

@@ -1,15 +1,15 @@
-"""The document reader's front half: math spans with positions, the dialect's grammar, its AST.
+"""The document reader (syntax/, terms/, claims/); here its front half: spans, grammar, AST.
 
 Importing it is cheap (the lark parser is built on first use); it must not import the kernel.
 """
 
 from __future__ import annotations
 
-from symattn.reader import ast as ast
-from symattn.reader.parse import parse_formula as parse_formula
-from symattn.reader.parse import parse_span as parse_span
-from symattn.reader.scanner import MathSpan as MathSpan
-from symattn.reader.scanner import ScanProblem as ScanProblem
-from symattn.reader.scanner import scan as scan
+from symattn.reader.syntax import ast as ast
+from symattn.reader.syntax.parse import parse_formula as parse_formula
+from symattn.reader.syntax.parse import parse_span as parse_span
+from symattn.reader.syntax.scanner import MathSpan as MathSpan
+from symattn.reader.syntax.scanner import ScanProblem as ScanProblem
+from symattn.reader.syntax.scanner import scan as scan
 
 __all__ = ["MathSpan", "ScanProblem", "ast", "parse_formula", "parse_span", "scan"]

@@ -1,7 +1,7 @@
 """`symattn shapes`, `symattn prove` and `symattn check` agree on every formula of one table.
 
-All three read a formula with the reader's one translator (`symattn.reader.terms`), so they
-must take the same decision: a well-typed expression has the same shape everywhere, a shape
+All three read a formula with the reader's one translator (`symattn.reader.terms.translator`),
+so they must take the same decision: a well-typed expression has the same shape everywhere, a shape
 error is a shape error everywhere, and an unknown name or unreadable LaTeX is refused by all
 (an operator the text never declares is refused by `shapes` and read around, undecided, by
 `prove` and `check`).

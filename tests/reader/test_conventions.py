@@ -1,11 +1,11 @@
-"""A document's conventions (reader/conventions.py): front matter, LaTeX comments, prose and
+"""A document's conventions (reader/terms/conventions.py): front matter, LaTeX comments, prose and
 formula cues, the `--conventions` settings; cues that disagree leave the convention undecided."""
 
 from __future__ import annotations
 
 import pytest
 
-from symattn.reader.conventions import ConventionError, parse_settings, read_conventions
+from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 
 
 @pytest.mark.parametrize(

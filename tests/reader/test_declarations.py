@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.kernel.errors import ParseError
-from symattn.reader.declarations import parse_assume, parse_dim, parse_dims
+from symattn.reader.claims.declarations import parse_assume, parse_dim, parse_dims
 
 
 @pytest.mark.parametrize(

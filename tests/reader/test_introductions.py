@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.reader.introductions import definition_form, index_letters, introduce, listed, mentions
-from symattn.reader.parse import parse_formula
-from symattn.reader.resolve import Resolver
-from symattn.reader.scanner import scan
+from symattn.reader.claims.introductions import (
+    definition_form,
+    index_letters,
+    introduce,
+    listed,
+    mentions,
+)
+from symattn.reader.claims.resolve import Resolver
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.syntax.scanner import scan
 
 
 def _span(text: str):

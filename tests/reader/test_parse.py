@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from symattn.kernel.errors import ParseError
 from symattn.reader import ast, parse_formula, parse_span, scan
-from symattn.reader.scanner import MathSpan
+from symattn.reader.syntax.scanner import MathSpan
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CHAPTER = SHARED / "chapter6.md"

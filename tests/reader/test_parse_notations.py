@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from symattn.kernel.errors import ParseError
-from symattn.reader import ast
-from symattn.reader.parse import parse_formula
-from symattn.reader.terms import plain_name
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.terms.translator import plain_name
 
 GOLDEN = [
     (r"W^Q", "[(label W Q)]"),

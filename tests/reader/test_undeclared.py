@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.reader.parse import parse_formula
-from symattn.reader.resolve import Resolver
-from symattn.reader.terms import Problem, UnknownName, UnknownOperator
-from symattn.reader.undeclared import membership, read_around, undeclared
+from symattn.reader.claims.resolve import Resolver
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.terms.translator import Problem, UnknownName, UnknownOperator
+from symattn.reader.terms.undeclared import membership, read_around, undeclared
 
 
 def _side(text: str):

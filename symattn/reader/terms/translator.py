@@ -35,9 +35,9 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.conventions import SUM_LETTERS
-from symattn.reader.defined import Defined, Defs, head_of, shape_of
+from symattn.reader.syntax import ast
+from symattn.reader.terms.conventions import SUM_LETTERS
+from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 
 __all__ = [
     "KEEP_FONTS",
@@ -171,7 +171,7 @@ class Terms:
     """Translate syntax trees into kernel terms in a scope; the only place that does.
 
     >>> from symattn.reader import parse_formula
-    >>> from symattn.reader.resolve import Resolver
+    >>> from symattn.reader.claims.resolve import Resolver
     >>> claim = parse_formula("QK^T").items[0]
     >>> Terms(Resolver()).term(claim.subjects[0]).shape
     (n, n)
@@ -1049,7 +1049,7 @@ def plain_name(node: ast.Node) -> str | None:
     Also the names of issue 12: `d_{\\text{model}}` -> `d_{model}`, `W^Q`, `W_i^{(q)}` ->
     `W^{(q)}_i`, `\\hat y` -> `\\hat{y}`, `\\text{head}_i` -> `\\text{head}_i`, `t'`.
 
-    >>> from symattn.reader.parse import parse_formula
+    >>> from symattn.reader.syntax.parse import parse_formula
     >>> [plain_name(parse_formula(t).items[0].subjects[0]) for t in ("W_i^Q", r"\\hat y")]
     ['W^Q_i', '\\\\hat{y}']
     """

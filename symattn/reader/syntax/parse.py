@@ -11,14 +11,14 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from symattn.kernel.errors import ParseError, Position
-from symattn.reader import ast
-from symattn.reader.lexer import MAX_NESTING, Tok, position_in, tokenize
-from symattn.reader.scripts import apply_scripts, call_sub, join_items, sum_range
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.lexer import MAX_NESTING, Tok, position_in, tokenize
+from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
 
 if TYPE_CHECKING:
     from lark import Lark
 
-    from symattn.reader.scanner import MathSpan
+    from symattn.reader.syntax.scanner import MathSpan
 
 __all__ = ["parse_formula", "parse_span"]
 
@@ -45,7 +45,7 @@ def parse_formula(body: str) -> ast.Formula:
 def parse_span(span: MathSpan) -> ast.Formula:
     """Read a scanned span; a ParseError carries the position in the file, not in the formula.
 
-    >>> from symattn.reader.scanner import scan
+    >>> from symattn.reader.syntax.scanner import scan
     >>> span = scan("text\\n\\n$$\\nQ=\\\\foo X\\n$$\\n", kind="md")[0]
     >>> parse_span(span)
     Traceback (most recent call last):
@@ -77,7 +77,7 @@ def _parser() -> Lark:
         def lex(self, state: Any, parser_state: Any) -> Any:
             return iter(state.text)
 
-    grammar = resources.files("symattn.reader").joinpath("grammar.lark").read_text("utf-8")
+    grammar = resources.files("symattn.reader.syntax").joinpath("grammar.lark").read_text("utf-8")
     return Lark(grammar, parser="lalr", lexer=_TokenFeed, propagate_positions=True)
 
 

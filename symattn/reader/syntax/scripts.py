@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from symattn.kernel.errors import ParseError
-from symattn.reader import ast
+from symattn.reader.syntax import ast
 
 Fail = Callable[[str, int], ParseError]
 ToExpr = Callable[[Any], ast.Expr]

@@ -16,11 +16,9 @@ from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.cases import Cases
-from symattn.reader.claims import ResolvedClaim, Shape, new_claim
-from symattn.reader.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
-from symattn.reader.context import (
+from symattn.reader.claims.cases import Cases
+from symattn.reader.claims.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
+from symattn.reader.claims.context import (
     FORWARD,
     REDEFINE,
     SUPPOSE,
@@ -34,22 +32,20 @@ from symattn.reader.context import (
     words_before,
     words_between,
 )
-from symattn.reader.conventions import DocumentConventions, looks_like_matrix
-from symattn.reader.definitions import (
+from symattn.reader.claims.definitions import (
     define,
     head_symbol,
     row_alias,
     row_definition,
     sequence_definition,
 )
-from symattn.reader.index_claims import condition, index_equation
-from symattn.reader.introductions import (
+from symattn.reader.claims.index_claims import condition, index_equation
+from symattn.reader.claims.introductions import (
     index_letters,
     introduce,
     listed,
 )
-from symattn.reader.notes import blank_notes
-from symattn.reader.opaque_claims import (
+from symattn.reader.claims.opaque_claims import (
     about_parameters,
     has_undeclared,
     opaque_claim,
@@ -57,18 +53,23 @@ from symattn.reader.opaque_claims import (
     parameters_claim,
     undeclared_claim,
 )
-from symattn.reader.parse import parse_formula
-from symattn.reader.scanner import MathSpan, scan
-from symattn.reader.scope import Name, Scope
-from symattn.reader.shape_claims import declaration
-from symattn.reader.size_claims import (
+from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
+from symattn.reader.claims.shape_claims import declaration
+from symattn.reader.claims.size_claims import (
     assume_relation,
     bind_dims,
     relations_only,
     size_chain,
     sizes_only,
 )
-from symattn.reader.terms import (
+from symattn.reader.claims.written_matrices import pending, stack_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.notes import blank_notes
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.syntax.scanner import MathSpan, scan
+from symattn.reader.terms.conventions import DocumentConventions, looks_like_matrix
+from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.translator import (
     UNREAD,
     Problem,
     Terms,
@@ -77,8 +78,7 @@ from symattn.reader.terms import (
     orientation,
     plain_name,
 )
-from symattn.reader.undeclared import read_around, undeclared
-from symattn.reader.written_matrices import pending, stack_claim
+from symattn.reader.terms.undeclared import read_around, undeclared
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
@@ -107,7 +107,7 @@ class Resolver:
     >>> spans = scan("$Q=XW_Q$ and $(QK^T)_{ij}=q_i\\\\cdot k_j$", kind="md")
     >>> r = Resolver()
     >>> [c.status for s in spans for c in r.resolve_span(s)]
-    ['proved', 'pending']
+    ['shape', 'pending']
     """
 
     def __init__(
@@ -961,7 +961,7 @@ def resolve_document(text: str, filename: str = "<string>") -> list[ResolvedClai
 
     >>> out = resolve_document("$Q=XW_Q$, $A$", "x.md")
     >>> [c.status for c in out]
-    ['proved', 'prose']
+    ['shape', 'prose']
     """
 
     resolver = Resolver(section_lines(text))

@@ -128,7 +128,7 @@ def parse_settings(spec: str, where: str = "--conventions") -> dict[str, str]:
     {'vectors': 'row'}
     >>> parse_settings("vectors=rows", "cli")
     Traceback (most recent call last):
-    symattn.reader.conventions.ConventionError: cli: vectors must be row or column, not 'rows'
+    symattn.reader.terms.conventions.ConventionError: cli: vectors must be row or column, not 'rows'
     """
     out: dict[str, str] = {}
     for item in spec.split(","):

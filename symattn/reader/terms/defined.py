@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from symattn.kernel.expr import MatExpr, MatSym
-from symattn.reader import ast
+from symattn.reader.syntax import ast
 
 __all__ = ["Defined", "Defs", "Value", "head_of", "shape_of"]
 

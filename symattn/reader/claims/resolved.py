@@ -1,22 +1,25 @@
 """A formula's claims as the resolver hands them to the checker: `ResolvedClaim` and its status.
 
-Imports sympy, the kernel's expression nodes and the scanner's spans; nothing else of symattn.
+Imports sympy, the kernel's expression nodes, the scanner's spans and the scope's `Shape` only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Literal
 
 import sympy
 
 from symattn.kernel.expr import MatExpr
-from symattn.reader.scanner import MathSpan
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Shape
 
-__all__ = ["ResolvedClaim", "Shape", "Status", "new_claim"]
+__all__ = ["ResolvedClaim", "Shape", "Status", "new_claim", "shape_claim"]
 
 Status = Literal[
     "pending",
+    "shape",
     "proved",
     "shape_error",
     "not_understood",
@@ -26,12 +29,11 @@ Status = Literal[
     "malformed",
     "unknown",
 ]
-Shape = tuple[sympy.Expr, sympy.Expr]
 
 
 @dataclass(frozen=True)
 class ResolvedClaim:
-    """One claim of a formula, resolved to kernel terms or decided by shape algebra alone.
+    """One claim of a formula, resolved to kernel terms or to a claim about shapes.
 
     `start`/`end` are body offsets of the claim; `where` those of the part a diagnostic points
     at (the unknown symbol, the product that does not typecheck). `status` is `pending` when the
@@ -47,6 +49,10 @@ class ResolvedClaim:
     `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
     a `false` is then undecided (the claim may hold only under it). `supposed`: the text
     supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
+    `status` is `shape` for a claim about a shape (`Q \\in \\mathbb R^{n\\times d_k}`, a
+    definition whose sides have the shape declared): `shapes` = (the shape the value has, the
+    shape the text gives it), both with a worked example's sizes in place; the checker decides
+    it under `assumptions`, the reader never does.
     """
 
     span: MathSpan
@@ -68,6 +74,7 @@ class ResolvedClaim:
     split: int = 0
     premise: str = ""
     supposed: bool = False
+    shapes: tuple[Shape, Shape] | None = None
 
     @property
     def focus(self) -> tuple[int, int]:
@@ -96,3 +103,12 @@ def new_claim(
         where,
         span.body[start:end],
     )
+
+
+def shape_claim(
+    span: MathSpan, start: int, end: int, has: Shape, claimed: Shape, message: str
+) -> ResolvedClaim:
+    """The claim that a value of shape `has` is of shape `claimed`; `message` says it as the
+    checker reports it when the shapes agree."""
+    claim = new_claim(span, start, end, "shape", message)
+    return dataclasses.replace(claim, shapes=(has, claimed))

@@ -15,12 +15,12 @@ import sympy
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import Entry
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.conditions import ORDER, REL_TEXT, rel_text
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import Scope
-from symattn.reader.terms import Problem, Terms, plain_name
+from symattn.reader.claims.conditions import ORDER, REL_TEXT, rel_text
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.translator import Problem, Terms, plain_name
 
 __all__ = ["condition", "index_equation"]
 

@@ -8,11 +8,11 @@ checker or the CLI (the resolver calls `introduce`).
 from __future__ import annotations
 
 from symattn.kernel.errors import ShapeError, SymattnError
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.defined import Defined, Value, head_of, shape_of
-from symattn.reader.scanner import MathSpan
-from symattn.reader.terms import UNREAD, Problem, Terms, label_of
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
+from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of
 
 __all__ = [
     "declare_scalar",

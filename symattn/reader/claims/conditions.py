@@ -15,8 +15,8 @@ import sympy
 from symattn.kernel.dims import STANDARD_DIMS
 from symattn.kernel.expr import Concat, MatSum
 from symattn.kernel.text import plain
-from symattn.reader.claims import ResolvedClaim
-from symattn.reader.scanner import MathSpan
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.syntax.scanner import MathSpan
 
 __all__ = ["ORDER", "REL_TEXT", "attach_conditions", "attach_within", "rel_text"]
 

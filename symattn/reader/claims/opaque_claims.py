@@ -12,21 +12,21 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.introductions import (
+from symattn.reader.claims.introductions import (
     definition_form,
     mentions,
     parameters,
 )
-from symattn.reader.scanner import MathSpan
-from symattn.reader.terms import (
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.translator import (
     Problem,
     Terms,
     as_comparable,
     not_understood,
 )
-from symattn.reader.undeclared import read_around
+from symattn.reader.terms.undeclared import read_around
 
 
 def has_undeclared(terms: Terms, left: ast.Node, right: ast.Node) -> bool:

@@ -14,14 +14,14 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, Shape, new_claim
-from symattn.reader.conventions import looks_like_matrix
-from symattn.reader.definitions import head_symbol
-from symattn.reader.introductions import declare_scalar
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms import (
+from symattn.reader.claims.definitions import head_symbol
+from symattn.reader.claims.introductions import declare_scalar
+from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.conventions import looks_like_matrix
+from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms.translator import (
     KEEP_FONTS,
     UNREAD,
     Problem,
@@ -29,9 +29,12 @@ from symattn.reader.terms import (
     not_understood,
     plain_name,
 )
-from symattn.reader.undeclared import membership, read_around, undeclared
+from symattn.reader.terms.undeclared import membership, read_around, undeclared
 
 __all__ = ["declaration"]
+
+#: The shape of a scalar, a 1 × 1 matrix.
+_SCALAR: Shape = (sympy.Integer(1), sympy.Integer(1))
 
 
 def declaration(
@@ -102,7 +105,8 @@ def _scalar_claim(
         raise not_understood(
             f"{plain(value)} is {shape_str(value.shape)}, claimed a scalar", subject
         )
-    return new_claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+    has = value.shape if isinstance(value, MatExpr) else _SCALAR
+    return shape_claim(span, start, end, has, _SCALAR, f"{plain(value)} is a scalar")
 
 
 def _undeclared_shape(
@@ -153,7 +157,7 @@ def _declare(
         got = scope.bind_shape(value.shape)
         if same_shape(got, scope.bind_shape(shape)):
             msg = f"{label} = {plain(value)} is {shape_str(got)}"
-            return new_claim(span, start, end, "proved", msg)
+            return shape_claim(span, start, end, got, scope.bind_shape(shape), msg)
         raise Problem(
             "shape_error",
             f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
@@ -222,12 +226,12 @@ def _shape_claim(
 ) -> ResolvedClaim:
     if not isinstance(value, MatExpr):
         if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
-            return new_claim(span, start, end, "proved", f"{plain(value)} is a scalar")
+            return shape_claim(span, start, end, _SCALAR, _SCALAR, f"{plain(value)} is a scalar")
         raise Problem("shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node)
     got = scope.bind_shape(value.shape)
     want = scope.bind_shape(shape)
     if same_shape(got, want):
-        return new_claim(span, start, end, "proved", f"{plain(value)} is {shape_str(got)}")
+        return shape_claim(span, start, end, got, want, f"{plain(value)} is {shape_str(got)}")
     clash = [
         f"{what} {a} vs {b}"
         for what, a, b in zip(("rows", "cols"), got, want, strict=True)
@@ -286,7 +290,7 @@ def _vector_declaration(
     if same_shape(want, as_row) and not same_shape(want, as_col):
         layer.orient[letter] = "row"
         msg = f"{label} is a row vector, {shape_str(as_row)}"
-        return new_claim(span, start, end, "proved", msg)
+        return shape_claim(span, start, end, as_row, want, msg)
     if same_shape(want, as_col) and not same_shape(want, as_row):
         layer.orient[letter] = "column"
         msg = (
@@ -295,7 +299,7 @@ def _vector_declaration(
         )
         return new_claim(span, start, end, "declared", msg)
     if same_shape(want, as_row):
-        return new_claim(span, start, end, "proved", f"{label} is {shape_str(as_row)}")
+        return shape_claim(span, start, end, as_row, want, f"{label} is {shape_str(as_row)}")
     raise Problem(
         "shape_error",
         f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "

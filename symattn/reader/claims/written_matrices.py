@@ -12,13 +12,13 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.expr import Entry, MatExpr
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.conventions import looks_like_matrix
-from symattn.reader.literals import LiteralProblem, entry_pairs
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import Name, Scope, same_shape
-from symattn.reader.terms import Problem, Terms, not_understood, plain_name
+from symattn.reader.claims.literals import LiteralProblem, entry_pairs
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.conventions import looks_like_matrix
+from symattn.reader.terms.scope import Name, Scope, same_shape
+from symattn.reader.terms.translator import Problem, Terms, not_understood, plain_name
 
 __all__ = ["pending", "stack_claim"]
 

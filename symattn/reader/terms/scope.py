@@ -1,8 +1,8 @@
 """The scope of a document: its names and head families, their shapes and definitions, and the
 sizes in force, in layers (the chapter's conventions, the document, a worked example).
 
-Imports sympy, the kernel (dims, errors, nodes) and the reader's conventions, size relations and
-`Shape`; never the parser, the translator, the claim readers, the checker or the CLI.
+Imports sympy, the kernel (dims, errors, nodes) and the reader's conventions and size relations;
+never the parser, the claim readers, the checker or the CLI.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ import sympy
 from symattn.kernel.dims import STANDARD_DIMS, dim, dims_equal
 from symattn.kernel.errors import DimError
 from symattn.kernel.expr import HeadSym, MatExpr, MatSym, index, walk
-from symattn.reader.claims import Shape
-from symattn.reader.conventions import CONVENTIONS, FAMILIES, DocumentConventions
-from symattn.reader.size_relations import SizeContext, close_sizes, size_value
+from symattn.reader.terms.conventions import CONVENTIONS, FAMILIES, DocumentConventions
+from symattn.reader.terms.size_relations import SizeContext, close_sizes, size_value
 
-__all__ = ["HEAD", "Layer", "Name", "Scope", "same_shape"]
+__all__ = ["HEAD", "Layer", "Name", "Scope", "Shape", "same_shape"]
 
 #: The head letter a family's definition is kept with: the letter Concat uses.
 HEAD = index("h")
+
+#: A matrix's shape: (rows, columns).
+Shape = tuple[sympy.Expr, sympy.Expr]
 
 
 @dataclass

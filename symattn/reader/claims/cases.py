@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.kernel.expr import index
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.index_claims import condition
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import Name, Scope
-from symattn.reader.terms import KEEP_FONTS, Terms
+from symattn.reader.claims.index_claims import condition
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.translator import KEEP_FONTS, Terms
 
 __all__ = ["Case", "Cases"]
 

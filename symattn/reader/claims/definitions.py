@@ -12,12 +12,12 @@ import sympy
 from symattn.kernel.dims import shape_str
 from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms import KEEP_FONTS, Problem, Terms, not_understood
-from symattn.reader.written_matrices import pending
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
+from symattn.reader.claims.written_matrices import pending
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms, not_understood
 
 __all__ = ["define", "head_symbol", "row_definition", "sequence_definition"]
 
@@ -66,7 +66,7 @@ def define(
         return new_claim(span, start, end, "declared", msg)
     if current is not None and same_shape(scope.bind_shape(current.shape), shape):
         msg = f"definition of {label}: both sides are {shape_str(shape)}"
-        return new_claim(span, start, end, "proved", msg)
+        return shape_claim(span, start, end, shape, scope.bind_shape(current.shape), msg)
     before = ""
     if current is not None:
         before = f" (was {shape_str(scope.bind_shape(current.shape))})"

@@ -14,12 +14,18 @@ import sympy
 from symattn.kernel.dims import assume
 from symattn.kernel.expr import Dot, Entry, MatExpr
 from symattn.kernel.text import plain
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim, new_claim
-from symattn.reader.scanner import MathSpan
-from symattn.reader.scope import Scope
-from symattn.reader.size_relations import size_value, solve_for, substitute
-from symattn.reader.terms import Problem, add_scalars, chain_scalar, not_understood, plain_name
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.size_relations import size_value, solve_for, substitute
+from symattn.reader.terms.translator import (
+    Problem,
+    add_scalars,
+    chain_scalar,
+    not_understood,
+    plain_name,
+)
 
 __all__ = ["assume_relation", "bind_dims", "relations_only", "size_chain", "sizes_only"]
 

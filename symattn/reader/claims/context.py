@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import sympy
 
 from symattn.kernel.expr import Entry, MatSym, Row, Transpose, walk
-from symattn.reader import ast
-from symattn.reader.claims import ResolvedClaim
-from symattn.reader.scanner import MathSpan
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
 
 WHEN = re.compile(
     r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",

@@ -417,7 +417,7 @@ _OPS = {"cdot": "\\cdot", "times": "\\times", "/": "/"}
 def dump(node: Node) -> str:
     """A canonical one-line summary of a tree, for golden tests (positions are left out).
 
-    >>> from symattn.reader.parse import parse_formula
+    >>> from symattn.reader.syntax.parse import parse_formula
     >>> dump(parse_formula("Q=XW_Q"))
     '[Q = (* X W_{Q})]'
     >>> dump(parse_formula(r"(QK^T)_{ij}=\\sum_{r=1}^{d_k}Q_{ir}K_{jr}"))

@@ -7,8 +7,8 @@ resolver calls `read_around`).
 
 from __future__ import annotations
 
-from symattn.reader import ast
-from symattn.reader.terms import (
+from symattn.reader.syntax import ast
+from symattn.reader.terms.translator import (
     UNREAD,
     Terms,
     UnknownName,

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import sympy
 
-from symattn.reader import ast
-from symattn.reader.terms import Problem
+from symattn.reader.syntax import ast
+from symattn.reader.terms.translator import Problem
 
 __all__ = ["SizeContext", "close_sizes", "size_value", "solve_for", "substitute"]
 
