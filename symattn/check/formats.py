@@ -68,8 +68,8 @@ def format_github(per_file: Mapping[str, Sequence[ClaimResult]], strict: bool = 
             if not reported(r, strict):
                 continue
             level = "error" if r.kind in PROBLEMS or r.kind in ERRORS else "warning"
-            props = [
-                f"file={_escape_property(r.file)}",
+            props = [] if r.file.startswith("<") else [f"file={_escape_property(r.file)}"]
+            props += [
                 f"line={r.line}",
                 f"col={r.col}",
                 f"endLine={r.end_line}",

@@ -188,3 +188,17 @@ def test_a_true_document_gives_no_annotation_and_exit_0(tmp_path, monkeypatch):
     assert (r.returncode, r.stdout) == (0, "")
     sarif = json.loads(cli("check", "good.md", "--format", "sarif").stdout)
     assert sarif["runs"][0]["results"] == []
+
+
+@pytest.mark.parametrize(
+    "formula, code, failures",
+    [("(QK^T)_{ij} = q_j\\cdot k_i", 1, 1), ("(QK^T)_{ij} = q_i\\cdot k_j", 0, 0)],
+)
+def test_prove_speaks_the_same_formats(formula, code, failures):
+    r = cli("prove", formula, "--dims", "Q,K: n x d_k", "--format", "junit")
+    assert r.returncode == code
+    assert ET.fromstring(r.stdout).get("failures") == str(failures)
+    g = cli("prove", formula, "--dims", "Q,K: n x d_k", "--format", "github")
+    assert g.returncode == code
+    assert len(g.stdout.splitlines()) == failures
+    assert "file=" not in g.stdout  # a formula on the command line has no file
