@@ -57,7 +57,18 @@ LAYERS: dict[str, set[str]] = {
     "derive": {"kernel", "latex", "settings"},
     "testing": {"kernel", "latex"},
     "pytest_plugin": {"kernel", "check"},
-    "cli": {"kernel", "reader", "check", "latex", "derive", "settings", ""},  # "": __version__
+    "cli": {
+        "kernel",
+        "reader",
+        "check",
+        "latex",
+        "derive",
+        "settings",
+        "lsp",
+        "",
+    },  # "": __version__
+    "lsp": {"kernel", "reader", "check", "settings", ""},  # "": __version__
+    "sphinxext": {"kernel", "check", ""},  # "": __version__
     "soundness": {"kernel", "reader", "check", "latex", "derive", "cli"},
     "__main__": {"cli"},
     "": {"notebook"},  # symattn/__init__.py: lazy re-exports through importlib, and notebook

@@ -45,6 +45,7 @@ COMMANDS = {
     "prove": ("symattn.cli.prove", "prove one identity given in LaTeX"),
     "rules": ("symattn.cli.rules", "list and search the named identities"),
     "shapes": ("symattn.cli.shapes", "show the shape of each step of an expression"),
+    "lsp": ("symattn.cli.lsp", "run the language server for editors (extra: symattn[lsp])"),
 }
 
 

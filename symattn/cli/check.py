@@ -11,7 +11,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import IO
 
+from symattn import __version__
 from symattn.check.document import check_text, project_conventions, read_document
+from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
@@ -21,6 +23,8 @@ EPILOG = """\
 examples:
   symattn check chapter6.md    # exit 1 if a claim is false
   symattn check chapter6.md --format json
+  symattn check chapter6.md --format github   # annotations in a GitHub Actions run
+  symattn check chapter6.md --format sarif > symattn.sarif   # for code scanning
   symattn check notes.md --conventions vectors=row   # its vectors are rows
 """
 
@@ -28,7 +32,13 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `symattn check`."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="Markdown or LaTeX files")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", *CI_FORMATS),
+        default="text",
+        help="text (compiler-style), json (schema symattn-check/1), github (workflow "
+        "annotations), sarif (SARIF 2.1.0), junit (JUnit XML)",
+    )
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -64,7 +74,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
             project = project_conventions(name)
         except InputError as e:
             errors.append(str(e))
-            if args.format == "text":
+            if args.format != "json":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
             continue
         per_file[name] = check_text(text, name, given, project)
@@ -72,12 +82,21 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         conventions[name] = found.to_json()
         if args.format == "text":
             print(format_text(per_file[name], name, color, found.summary()), file=out)
+    strict = getattr(args, "strict", False)
     if args.format == "json":
         print(format_json(per_file, errors, conventions), file=out)
+    elif args.format == "github":
+        annotations = format_github(per_file, strict)
+        if annotations:
+            print(annotations, file=out)
+    elif args.format == "sarif":
+        print(format_sarif(per_file, __version__, strict), file=out)
+    elif args.format == "junit":
+        print(format_junit(per_file, strict), file=out)
     elif len(per_file) > 1:
         total = [r for rs in per_file.values() for r in rs]
         print(summary_line(f"total ({len(per_file)} files)", total), file=out)
-    return exit_code(per_file.values(), errors, strict=getattr(args, "strict", False))
+    return exit_code(per_file.values(), errors, strict=strict)
 
 
 def exit_code(

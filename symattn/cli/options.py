@@ -24,8 +24,10 @@ def color_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def format_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+def format_option(p: argparse.ArgumentParser, ci: bool = False) -> None:
+    """`--format`: text or json; with `ci`, also github, sarif and junit (check and prove)."""
+    formats = ("text", "json", "github", "sarif", "junit") if ci else ("text", "json")
+    p.add_argument("--format", choices=formats, default="text", help="output format")
 
 
 def dims_options(p: argparse.ArgumentParser) -> None:

@@ -10,7 +10,9 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from symattn import __version__
 from symattn.check import check_formula, format_diagnostic
+from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.cli.options import assuming, color_option, dims_options, format_option
 from symattn.cli.output import (
     FALSE,
@@ -36,7 +38,17 @@ def run(args: Any, out: TextIO | None = None) -> int:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
     code = prove_exit_code([r.kind for r in claims])
-    if args.format == "json":
+    if args.format in CI_FORMATS:
+        # `prove` is strict: a claim not proved fails, so every claim that is not verified shows
+        per = {"<formula>": results}
+        text = {
+            "github": lambda: format_github(per, strict=True),
+            "sarif": lambda: format_sarif(per, __version__, strict=True),
+            "junit": lambda: format_junit(per, strict=True),
+        }[args.format]()
+        if text:
+            out.write(text + "\n")
+    elif args.format == "json":
         emit_json(
             {
                 "formula": args.formula,
@@ -52,7 +64,7 @@ def run(args: Any, out: TextIO | None = None) -> int:
             out.write(format_diagnostic(r, colour) + "\n")
     if not claims:
         sys.stderr.write(f"symattn prove: error: no claim to prove in {args.formula!r}\n")
-    elif code != OK and args.format != "json":
+    elif code != OK and args.format == "text":
         sys.stderr.write(f"symattn prove: {_prove_outcome(claims)}\n")
     return code
 
@@ -103,4 +115,4 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("formula", help="the claim, e.g. '(QK^T)_{ij} = q_i\\cdot k_j'")
     color_option(p)
     dims_options(p)
-    format_option(p)
+    format_option(p, ci=True)

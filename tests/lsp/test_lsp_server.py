@@ -1,0 +1,116 @@
+"""`symattn lsp` driven by a real language-server client over stdio (pygls's LanguageClient): a
+false formula gets a diagnostic at its range, the counterexample on hover; a fix clears it."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+pytest.importorskip("pygls", reason="pygls (the lsp extra) is missing")
+
+from lsprotocol import types  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+
+HEAD = "Let $Q,K\\in\\mathbb{R}^{n\\times d_k}$.\n\n"
+WRONG = "The scores are $(QK^T)_{ij}=q_j\\cdot k_i$.\n"
+RIGHT = "The scores are $(QK^T)_{ij}=q_i\\cdot k_j$.\n"
+#: The false formula, 0-based as the protocol counts: line 2, from after `$` to before `$`.
+RANGE = types.Range(
+    start=types.Position(line=2, character=16), end=types.Position(line=2, character=40)
+)
+
+
+class Client(LanguageClient):
+    """A client that keeps each document's last diagnostics and can wait for the next ones."""
+
+    def __init__(self) -> None:
+        super().__init__("symattn-test", "1")
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.published: asyncio.Queue[str] = asyncio.Queue()
+
+        @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _publish(params: types.PublishDiagnosticsParams) -> None:
+            self.diagnostics[params.uri] = list(params.diagnostics)
+            self.published.put_nowait(params.uri)
+
+    async def next_publication(self, uri: str, timeout: float = 60) -> list[types.Diagnostic]:
+        while await asyncio.wait_for(self.published.get(), timeout) != uri:
+            pass
+        return self.diagnostics[uri]
+
+    def open(self, uri: str, text: str) -> None:
+        item = types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)
+        self.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+
+
+def session(body: Callable[[Client], Awaitable[None]]) -> None:
+    """Start `symattn lsp`, initialize, run the body, shut down and exit."""
+
+    async def main() -> None:
+        client = Client()
+        await client.start_io(sys.executable, "-m", "symattn", "lsp")
+        try:
+            await client.initialize_async(
+                types.InitializeParams(capabilities=types.ClientCapabilities())
+            )
+            client.initialized(types.InitializedParams())
+            await body(client)
+            await client.shutdown_async(None)
+            client.exit(None)
+        finally:
+            await client.stop()
+
+    asyncio.run(main())
+
+
+def test_a_false_formula_is_published_at_its_range_and_cleared_by_a_fix(tmp_path):
+    uri = (tmp_path / "notes.md").as_uri()
+
+    async def body(client: Client) -> None:
+        client.open(uri, HEAD + WRONG)
+        (d,) = await client.next_publication(uri)
+        assert (d.code, d.source) == ("false", "symattn")
+        assert d.severity == types.DiagnosticSeverity.Error
+        assert d.range == RANGE
+        assert "counterexample" in d.message
+
+        hover = await client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=2, character=20),
+            )
+        )
+        assert hover is not None
+        assert "symattn: false" in hover.contents.value
+        assert "counterexample" in hover.contents.value
+
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=HEAD + RIGHT)],
+            )
+        )
+        assert await client.next_publication(uri) == []
+
+    session(body)
+
+
+def test_a_300_formula_document_is_published_with_its_one_false_claim(tmp_path):
+    uri = (tmp_path / "long.md").as_uri()
+    claims = "".join(
+        f"Claim {k}: $(QK^T)_{{ij}}=\\sum_{{r=1}}^{{d_k}}Q_{{ir}}K_{{jr}}$.\n\n" for k in range(299)
+    )
+
+    async def body(client: Client) -> None:
+        start = time.perf_counter()
+        client.open(uri, HEAD + claims + WRONG)
+        (d,) = await client.next_publication(uri)
+        elapsed = time.perf_counter() - start
+        print(f"300 formulas published after {elapsed:.2f} s")
+        assert d.code == "false" and d.range.start.line == 2 + 2 * 299
+
+    session(body)
