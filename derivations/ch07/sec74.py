@@ -54,7 +54,7 @@ def _kv_cache(b: Builder) -> None:
     first = [FirstRows(x, n) for x in (q1, k1, v1)]
     b.say(
         ["追加第 ", M("n+1"), " 个词元不改变前 ", M("n"), " 行："],
-        ["Appending token ", M("n+1"), " leaves rows ", M("1..n"), " unchanged:"],
+        ["Appending token ", M("n+1"), " leaves rows ", M(r"1, \ldots, n"), " unchanged:"],
     )
     b.prove(
         Derivation(FirstRows(Softmax(CausalMask(s1)) @ v1, n), title="7.4 appending a token")

@@ -117,8 +117,8 @@ def _rules() -> list[Rule]:
         ),
         Rule(
             "mul_transpose_apply_dot",
-            "an entry of QK^T is a dot product of rows",
-            "QK^T 的元素是两行的点积",
+            "an entry of $QK^T$ is a dot product of rows",
+            "$QK^T$ 的元素是两行的点积",
             lambda: ((Qm @ Km.T)[i, j], Dot(Qm.row(i), Km.row(j))),
         ),
         Rule(
@@ -129,8 +129,8 @@ def _rules() -> list[Rule]:
         ),
         Rule(
             "mul_row",
-            "a row of AV is a weighted sum of rows of V",
-            "AV 的一行是 V 各行的加权和",
+            "a row of $AV$ is a weighted sum of rows of $V$",
+            "$AV$ 的一行是 $V$ 各行的加权和",
             lambda: ((Am @ Vm).row(i), MatSum(Scale(Am[i, j], Vm.row(j)), j, 1, m)),
         ),
         Rule(
@@ -214,33 +214,33 @@ def _rules() -> list[Rule]:
         ),
         Rule(
             "softmax_mask_apply_of_gt",
-            "under the causal mask a_ij = 0 when j > i",
-            "因果掩码下 j > i 时 a_ij = 0",
+            "under the causal mask $a_{ij} = 0$ when $j > i$",
+            "因果掩码下 $j > i$ 时 $a_{ij} = 0$",
             lambda: (masked[i, j], sympy.Integer(0)),
             lambda: (sympy.StrictGreaterThan(j, i),),
         ),
         Rule(
             "softmax_mask_mul_row",
-            "under the causal mask z_i uses only v_1..v_i",
-            "因果掩码下 z_i 只用到 v_1..v_i",
+            "under the causal mask $z_i$ uses only $v_1, \\ldots, v_i$",
+            "因果掩码下 $z_i$ 只用到 $v_1, \\ldots, v_i$",
             lambda: ((masked @ Vn).row(i), MatSum(Scale(masked[i, j], Vn.row(j)), j, 1, i)),
         ),
         Rule(
             "rowblock_apply",
-            "W_O^(h) is the h-th block of d_v rows of W_O",
-            "W_O^(h) 是 W_O 的第 h 块（d_v 行）",
+            "$W_O^{(h)}$ is the $h$-th block of $d_v$ rows of $W_O$",
+            "$W_O^{(h)}$ 是 $W_O$ 的第 $h$ 块（$d_v$ 行）",
             lambda: (RowBlock(WO, h, d_v, Hs)[u, j], WO[(h - 1) * d_v + u, j]),
         ),
         Rule(
             "concat_mul",
-            "a concatenation times W_O is a sum over heads",
-            "拼接后乘 W_O 等于各头之和",
+            "a concatenation times $W_O$ is a sum over heads",
+            "拼接后乘 $W_O$ 等于各头之和",
             lambda: (Concat(Zh, h, Hs) @ WO, MatSum(Zh @ RowBlock(WO, h, d_v, Hs), h, 1, Hs)),
         ),
         Rule(
             "concat_mul_apply",
-            "an entry of Concat(...)W_O sums over heads and their columns",
-            "Concat(...)W_O 的元素对各头及其各列求和",
+            "an entry of $\\operatorname{Concat}(\\ldots)W_O$ sums over heads and their columns",
+            "$\\operatorname{Concat}(\\ldots)W_O$ 的元素对各头及其各列求和",
             lambda: (
                 (Concat(Zh, h, Hs) @ WO)[i, j],
                 sympy.Sum(Zh[i, u] * WO[(h - 1) * d_v + u, j], (u, 1, d_v), (h, 1, Hs)),
@@ -273,8 +273,8 @@ def _modern_rules() -> list[Rule]:
     return [
         Rule(
             "softmax_add_alibi",
-            "ALiBi's -λi is constant along a row: only λj stays",
-            "ALiBi 偏置中的 -λi 在一行内是常数，只剩 λj",
+            "ALiBi's $-\\lambda i$ is constant along a row: only $\\lambda j$ stays",
+            "ALiBi 偏置中的 $-\\lambda i$ 在一行内是常数，只剩 $\\lambda j$",
             lambda: (
                 Softmax(CausalMask(S + alibi(n, lam))),
                 Softmax(CausalMask(S + PositionBias(n, 0, lam))),
@@ -288,8 +288,8 @@ def _modern_rules() -> list[Rule]:
         ),
         Rule(
             "repeat_kv_apply",
-            "query head h reads K/V head ceil(h/R)",
-            "第 h 个查询头读取第 ceil(h/R) 个 K/V 头",
+            "query head $h$ reads K/V head $\\lceil h/R\\rceil$",
+            "第 $h$ 个查询头读取第 $\\lceil h/R\\rceil$ 个 K/V 头",
             lambda: (
                 head(RepeatKV(Km, g, rr, d_k), h, heads),
                 head(Km, sympy.ceiling(h / rr), g),
@@ -303,8 +303,8 @@ def _modern_rules() -> list[Rule]:
         ),
         Rule(
             "mul_causal_zero_row",
-            "under linear attention's causal mask z_i uses only rows 1..i",
-            "线性注意力的因果掩码下 z_i 只用到第 1..i 行",
+            "under linear attention's causal mask $z_i$ uses only rows $1, \\ldots, i$",
+            "线性注意力的因果掩码下 $z_i$ 只用到第 $1, \\ldots, i$ 行",
             lambda: (
                 (CausalZero(Fq @ Fk.T) @ Vm).row(i),
                 Fq.row(i) @ MatSum(Fk.row(j).T @ Vm.row(j), j, 1, i),
@@ -318,8 +318,8 @@ def _modern_rules() -> list[Rule]:
         ),
         Rule(
             "softmax_mask_mul_first_rows",
-            "the first n rows of causal attention do not see token n+1",
-            "因果注意力的前 n 行看不到第 n+1 个词元",
+            "the first $n$ rows of causal attention do not see token $n+1$",
+            "因果注意力的前 $n$ 行看不到第 $n+1$ 个词元",
             lambda: (
                 FirstRows(Softmax(CausalMask(Sq)) @ Vq, n),
                 Softmax(CausalMask(FirstRows(FirstRows(Sq, n).T, n).T)) @ FirstRows(Vq, n),
@@ -327,8 +327,8 @@ def _modern_rules() -> list[Rule]:
         ),
         Rule(
             "rope_pairs_apply",
-            "rotations by angles m and n leave a dot product that depends on n - m",
-            "按角度 m 与 n 旋转后的点积只依赖于 n - m",
+            "rotations by angles $m$ and $n$ leave a dot product that depends on $n - m$",
+            "按角度 $m$ 与 $n$ 旋转后的点积只依赖于 $n - m$",
             lambda: (PairDots(Rope(x, a), Rope(y, b)), PairDots(x, Rope(y, b - a))),
         ),
     ]
@@ -421,14 +421,54 @@ def known_justification(by: str) -> None:
     get(by)
 
 
-def describe(by: str, lang: str = "en") -> str:
-    """The localised justification text for a rule name or phrase."""
+def describe(by: str, lang: str = "en", latex: bool = False) -> str:
+    r"""The localised justification text for a rule name or phrase.
+
+    Descriptions write their mathematics as LaTeX between `$` signs; `latex=True` keeps it so
+    (the textbook printer sets it as math), else it is shown as plain text.
+
+    >>> describe("repeat_kv_apply")
+    'query head h reads K/V head ⌈h/R⌉'
+    >>> print(describe("repeat_kv_apply", latex=True))
+    query head $h$ reads K/V head $\lceil h/R\rceil$
+    """
     if by in PHRASES:
         en, zh = PHRASES[by]
     else:
         rule = get(by)
         en, zh = rule.en, rule.zh
-    return zh if lang == "zh" else en
+    text = zh if lang == "zh" else en
+    return text if latex else plain_math(text)
+
+
+#: LaTeX in descriptions and what plain text shows for it.
+_PLAIN = (
+    (r"\operatorname{", "{"),
+    (r"\lceil ", "⌈"),
+    (r"\lceil", "⌈"),
+    (r"\rceil", "⌉"),
+    (r"\ldots", "…"),
+    (r"\lambda ", "λ"),
+    (r"\lambda", "λ"),
+)
+
+
+def plain_math(text: str) -> str:
+    r"""A description's `$…$` mathematics as plain text (`$W_O^{(h)}$` -> `W_O^(h)`).
+
+    >>> plain_math(r"rows $1, \ldots, i$ of $W_O^{(h)}$ and $a_{ij}$")
+    'rows 1, …, i of W_O^(h) and a_ij'
+    """
+
+    def one(m: re.Match[str]) -> str:
+        t = m.group(1)
+        for a, b in _PLAIN:
+            t = t.replace(a, b)
+        t = re.sub(r"\^\{\(([^{}]*)\)\}", r"^(\1)", t)
+        t = re.sub(r"_\{([^{}]*)\}", r"_\1", t)
+        return t.replace("{", "").replace("}", "")
+
+    return re.sub(r"\$([^$]*)\$", one, text)
 
 
 @cache

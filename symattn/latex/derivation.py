@@ -58,11 +58,24 @@ def _explicit_sizes(e: sympy.Basic) -> bool:
 
 
 def math_in_text(text: str) -> list[str | Math]:
-    """Split a rule description into text and inline math for the pieces written as formulas.
+    r"""Split a rule description into text and inline math: what is written between `$` signs
+    is LaTeX already; in the rest, the pieces written as plain formulas (a user's rule).
 
     >>> math_in_text("an entry of QK^T is a dot product")
-    ['an entry of ', Math(latex='QK^{\\\\mathsf T}'), ' is a dot product']
+    ['an entry of ', Math(latex='QK^{\\mathsf T}'), ' is a dot product']
+    >>> math_in_text(r"head $\lceil h/R\rceil$")
+    ['head ', Math(latex='\\lceil h/R\\rceil')]
     """
+    out: list[str | Math] = []
+    for k, part in enumerate(re.split(r"\$([^$]*)\$", text)):
+        if k % 2:
+            out.append(Math(part.replace("^T", r"^{\mathsf T}")))
+        elif part:
+            out.extend(_plain_formulas(part))
+    return out
+
+
+def _plain_formulas(text: str) -> list[str | Math]:
     out: list[str | Math] = []
     pos = 0
     for m in _MATHISH.finditer(text):
@@ -84,17 +97,26 @@ def _formula(token: str) -> str:
 
 
 def justification(step: Step, lang: str) -> list[str | Math]:
-    """The rule's localised description and a short note of what the witnesses established."""
-    pieces = math_in_text(describe(step.by, lang))
+    """The rule's localised description and a short note of what the witnesses established;
+    the sizes of an exact check are set as math (`exact at $G=2, R=3, d_k=5$`)."""
+    pieces = math_in_text(describe(step.by, lang, latex=True))
     scope = step_scope(step)
-    note = _SCOPE[scope][lang if lang in ("en", "zh") else "en"]
+    note: list[str | Math] = [_SCOPE[scope][lang if lang in ("en", "zh") else "en"]]
     if scope == "checked":
-        sizes = "; ".join(", ".join(f"{k}={v}" for k, v in s) for s in step.verdict.sizes)
-        default = "在此尺寸下" if lang == "zh" else "these sizes"
-        note = note.format(sizes=sizes or default)
+        head, _, tail = note[0].partition("{sizes}")  # type: ignore[union-attr]
+        plans = [", ".join(f"{_size(k)}={v}" for k, v in s) for s in step.verdict.sizes if s]
+        if plans:
+            note = [head, Math(r";\ ".join(plans)), tail]
+        else:
+            note = [head + ("在此尺寸下" if lang == "zh" else "these sizes") + tail]
     sep = "；" if lang == "zh" else "; "
     mark: list[str | Math] = [Math(r"\checkmark"), " "] if scope != "checked" else []
-    return [*pieces, sep, *mark, note]
+    return [*pieces, sep, *mark, *[x for x in note if x]]
+
+
+def _size(name: object) -> str:
+    """A size's name as math: `d_k` -> `d_{k}`, `ell` -> `\\ell`."""
+    return sympy.latex(sympy.Symbol(str(name)))
 
 
 def proof_lines(proof: Proof, lang: Lang = "en", **style: Any) -> list[tuple[str, Prose | None]]:
@@ -180,11 +202,11 @@ def math_em(tex: str) -> float:
 
 
 def prose_em(p: Prose) -> float:
-    """A rough width of prose in em: CJK characters (ctexart sets them larger) 1.3, others 0.45."""
+    """A rough width of prose in em: CJK characters (ctexart sets them larger) 1.3, others 0.5."""
     if isinstance(p, Math):
         return math_em(p.latex)
     if isinstance(p, str):
-        return sum(1.3 if ord(ch) > 0x2E7F else 0.45 for ch in p)
+        return sum(1.3 if ord(ch) > 0x2E7F else 0.5 for ch in p)
     return sum(prose_em(x) for x in p)
 
 

@@ -156,8 +156,14 @@ def symbol_latex(name: str) -> str:
 
 
 def _multi_letter(name: str) -> str:
-    greek = {"alpha", "beta", "gamma", "delta", "lambda", "mu", "sigma", "tau", "theta"}
-    return f"\\{name}" if name in greek else rf"\mathit{{{name}}}"
+    return f"\\{name}" if name in _LETTERS else rf"\mathit{{{name}}}"
+
+
+#: Names of sizes and scalars that TeX has a letter for (`ell` is the script ℓ of a length).
+_LETTERS = {
+    *("alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "kappa", "lambda", "mu"),
+    *("nu", "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega", "ell"),
+}
 
 
 class _Printer:

@@ -189,6 +189,12 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         assert "Missing character" not in log
         assert "Overfull \\hbox" not in log  # fit_lines keeps derivations inside the margins
         assert not png_is_blank(render_page_png(pdf, page=1, dpi=60))
+    for lang in ("zh", "en"):
+        log = (tmp_path / f"chapter7.{lang}.log").read_text(errors="replace")
+        assert "Missing character" not in log  # λ and ℓ are set as math, not as text glyphs
+        tex_source = (tmp_path / f"chapter7.{lang}.tex").read_text(encoding="utf-8")
+        for raw in ("ceil(", "..", "d\\_k", "mathit{ell}", "λ"):
+            assert raw not in tex_source, f"{raw!r} in chapter7.{lang}.tex"
 
 
 def test_cli_contract_defaults():
@@ -271,7 +277,7 @@ def test_the_fragment_holds_the_shapes_the_mask_and_each_justification(lecture):
     ) in frag
     assert r"\text{(definition of the dot product; \(\checkmark\) all sizes)}" in frag
     assert r"(the weights in a row of a softmax sum to 1; \(\checkmark\) all sizes)" in frag
-    assert r"(a row of AV is a weighted sum of rows of V; \(\checkmark\) all sizes)" in frag
+    assert r"(a row of \(AV\) is a weighted sum of rows of \(V\); \(\checkmark\) all sizes)" in frag
     assert r"\sum_{j=1}^{m} \operatorname{softmax}" in frag
     # the padding mask as cases; proved for all sizes since the kernel cuts a mask [j <= L]
     # inside a sum up to L + P (L <= L + P for every size), so the note says "all sizes"
