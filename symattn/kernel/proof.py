@@ -311,7 +311,7 @@ def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness])
         return Verdict("proved", witnesses=shown, evidence=evidence)
     why = sym.detail if sym is not None else "symbolic witness not asked for"
     if ex is not None and ex.holds and ex.exhaustive:
-        reason = f"not proved for all sizes: {why}"
+        reason = f"not proved for all sizes: {why}; exact: {ex.detail}"
         return Verdict("checked", shown, reason, None, ex.sizes, evidence)
     if held:
         unsettled = "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds)
