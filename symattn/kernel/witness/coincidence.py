@@ -146,21 +146,15 @@ def conclude(choice: Choice | None, result: WitnessResult) -> WitnessResult:
     if choice is None or result.holds is not True:
         return result
     if not choice.settles:
-        return WitnessResult(
-            None,
-            f"equal at the plans evaluated, but {choice.why}",
-            None,
-            result.evidence,
-        )
+        why = f"equal at the sizes evaluated, but {choice.why}"
+        return WitnessResult(True, why, None, result.evidence, settles=False)
     done = [e for e in result.evidence if e.points]
     if len(done) < len(choice.plans) or not all(e.exhaustive for e in done):
-        return WitnessResult(
-            None,
+        why = (
             "equal where evaluated, but not at every index point of every plan needed to rule "
-            f"out a coincidence ({choice.why})",
-            None,
-            result.evidence,
+            f"out a coincidence ({choice.why})"
         )
+        return WitnessResult(True, why, None, result.evidence, settles=False)
     if choice.why == "no symbolic size":
         return result
     return WitnessResult(
