@@ -30,19 +30,36 @@ import sympy
 from symattn.kernel.dims import current
 from symattn.kernel.evaluate import Unsupported
 from symattn.kernel.expr import (
+    CausalMask,
     ColSoftmax,
+    Concat,
     Dot,
+    Entry,
     FromColumn,
     HeadSym,
+    MatAdd,
     MatExpr,
     MatMul,
     MatSum,
     MatSym,
     Ones,
+    Row,
+    RowBlock,
+    Scale,
     Softmax,
+    Transpose,
     walk,
 )
-from symattn.kernel.modern import OnlineSoftmax, PairDots, PositionBias, Rope
+from symattn.kernel.modern import (
+    CausalZero,
+    FirstRows,
+    OnlineSoftmax,
+    PadMask,
+    PairDots,
+    PositionBias,
+    RepeatKV,
+    Rope,
+)
 from symattn.kernel.ranges import Range, dependency_order
 from symattn.kernel.witness import sizes
 from symattn.kernel.witness.evidence import WitnessResult
@@ -79,6 +96,10 @@ class Choice:
     plans: list[sizes.Plan]
     why: str
     settles: bool
+    # the claim to evaluate instead, with a size-dependent scale inside softmax made a free
+    # number (equal for every value of it: equal at the size's); `fallback` when it is not equal
+    general: tuple[sympy.Basic, sympy.Basic] | None = None
+    fallback: Choice | None = None
 
 
 def choose(lhs: MatExpr | sympy.Basic, rhs: sympy.Basic, ranges: Mapping[sympy.Symbol, Range]):
@@ -103,7 +124,18 @@ def choose(lhs: MatExpr | sympy.Basic, rhs: sympy.Basic, ranges: Mapping[sympy.S
     try:
         degrees, halves, total = _degrees(a, b, sorted(free, key=lambda s: s.name))
     except NotPolynomial as exc:
-        return _fallback(lhs, rhs, ranges, f"{exc}: no finite set of sizes rules out a coincidence")
+        fallback = _fallback(
+            lhs, rhs, ranges, f"{exc}: no finite set of sizes rules out a coincidence"
+        )
+        general = _generalized(lhs, rhs, free)
+        if general is None:
+            return fallback
+        gl, gr, named = general
+        got = choose(gl, gr, ranges)
+        if not got.settles or got.general is not None:
+            return fallback
+        why = f"{got.why}; with {named} inside the softmax taken as a free number"
+        return Choice(got.plans, why, True, (gl, gr), fallback)
     floor = _floor(a, b, generic)
     counts = {s: max(d, 1) for s, d in degrees.items()}
     top = max(total, 1)
@@ -165,6 +197,28 @@ def conclude(choice: Choice | None, result: WitnessResult) -> WitnessResult:
     )
 
 
+def _generalized(lhs, rhs, free) -> tuple[sympy.Basic, sympy.Basic, str] | None:
+    """Both sides with every scale that depends on a size, inside a softmax, a fresh number."""
+    ctx = current()
+    found: dict[sympy.Expr, sympy.Symbol] = {}
+    swaps: dict[sympy.Basic, sympy.Basic] = {}
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if not isinstance(x, (Softmax, ColSoftmax)):
+                continue
+            for y in walk(x.args[0]):
+                if isinstance(y, Scale):
+                    c = y.scalar
+                    touched = {t for v in c.free_symbols for t in ctx.resolve(v).free_symbols}
+                    if touched & set(free):
+                        lam = found.setdefault(c, sympy.Dummy(f"c{len(found) + 1}", real=True))
+                        swaps[y] = Scale(lam, y.args[1])
+    if not swaps:
+        return None
+    named = ", ".join(str(c) for c in found)
+    return lhs.xreplace(swaps), rhs.xreplace(swaps), named
+
+
 def _fallback(lhs, rhs, ranges, why: str) -> Choice:
     return Choice(size_plans(lhs, rhs, ranges), why, False)
 
@@ -190,22 +244,33 @@ class _SizeDegree(_Deg):
         self.odd = False  # a half power (sqrt of a size) was met
         self.ctx = current()
 
+    def _exponent(self, e: sympy.Basic, what: str) -> None:
+        inner = _SizeDegree(self.weights)
+        d = inner.mat(e) if isinstance(e, MatExpr) else inner.scalar(e)
+        if d != (0, 0):
+            raise NotPolynomial(f"{what} of an argument that depends on {self._named()}")
+
     def mat(self, m: MatExpr) -> Degrees:
         if isinstance(m, (MatSym, HeadSym, FromColumn, Ones)):
             return (0, 0)
         if isinstance(m, MatMul):
             a, b = self.mat(m.args[0]), self.mat(m.args[1])
             k = max(_index_degree(m.args[0]), _index_degree(m.args[1]))
-            return self._summed((a[0] + b[0], a[1] + b[1]), k, 1, m.args[0].cols)
+            body = (a[0] + b[0], a[1] + b[1])
+            if _varies(m.args[0], 1) or _varies(m.args[1], 0):
+                return body  # distinct terms A_ik B_kj: no coefficient grows with their count
+            return self._summed(body, k, 1, m.args[0].cols)
         if isinstance(m, (Softmax, ColSoftmax)):
-            s = m.args[0]
-            inner = self.mat(s)
-            if inner != (0, 0):
-                raise NotPolynomial(f"exp of scores that depend on {self._named()}")
-            row = self._summed((0, 0), 0, 1, m.cols if isinstance(m, Softmax) else m.rows)
+            self._exponent(m.args[0], "a softmax")
+            axis = 1 if isinstance(m, Softmax) else 0
+            if _varies(m.args[0], axis):
+                return (0, 0)  # exp(s_ij) over a sum of distinct exps: no number of the sizes
+            row = self._summed((0, 0), 0, 1, m.cols if axis else m.rows)
             return (row[1], row[0])  # exp(s_ij) over the sum of its row
         if isinstance(m, MatSum):
             v, lo, hi = m.limits
+            if _varies_with(m.body, v):
+                return self.mat(m.body)
             k = _var_degree(m.body, v)
             return self._summed(self.mat(m.body), k, lo, hi)
         try:
@@ -230,21 +295,23 @@ class _SizeDegree(_Deg):
         if isinstance(e, sympy.Pow) and not e.exp.is_Integer:
             return self._root(e)
         if isinstance(e, (sympy.exp, sympy.cos, sympy.sin)):
-            if self.scalar(e.args[0]) != (0, 0):
-                raise NotPolynomial(f"{type(e).__name__} of an argument that depends on {self._named()}")
+            self._exponent(e.args[0], type(e).__name__)
             return (0, 0)
         if isinstance(e, sympy.Sum):
             out = self.scalar(e.function)
             body = e.function
             for v, lo, hi in e.limits:  # innermost first
-                k = _var_degree(body, v)
-                out = self._summed(out, k, lo, hi)
+                if not _varies_with(body, v):
+                    out = self._summed(out, _var_degree(body, v), lo, hi)
                 body = sympy.Sum(body, (v, lo, hi))
             return out
         if isinstance(e, Dot):
             u, v = self.mat(e.args[0]), self.mat(e.args[1])
             k = max(_index_degree(e.args[0]), _index_degree(e.args[1]))
-            return self._summed((u[0] + v[0], u[1] + v[1]), k, 1, e.args[0].cols)
+            body = (u[0] + v[0], u[1] + v[1])
+            if _varies(e.args[0], 1) or _varies(e.args[1], 1):
+                return body
+            return self._summed(body, k, 1, e.args[0].cols)
         if isinstance(e, (sympy.floor, sympy.ceiling, sympy.Mod, sympy.log, sympy.Abs)):
             if self._touches(e):
                 raise NotPolynomial(f"{type(e).__name__} of {self._named()}")
@@ -261,7 +328,9 @@ class _SizeDegree(_Deg):
 
     def _touches(self, e: sympy.Basic) -> bool:
         syms = e.free_symbols
-        syms = syms | {x for s in syms if s in self.ctx.equalities for x in self.ctx.resolve(s).free_symbols}
+        syms = syms | {
+            x for s in syms if s in self.ctx.equalities for x in self.ctx.resolve(s).free_symbols
+        }
         return bool(set(syms) & set(self.weights))
 
     def _root(self, e: sympy.Pow) -> Degrees:
@@ -293,6 +362,68 @@ class _SizeDegree(_Deg):
         if count == 0:
             return body
         return (body[0] + (k + 1) * count, body[1] + (k + 1) * (low[1] + high[1]))
+
+
+def _varies(m: sympy.Basic, axis: int) -> bool:
+    """Every entry of `m` a sum of terms that each hold a named matrix's entry that changes with
+    the row (axis 0) or column (axis 1) index: a sum of such entries along that index has as
+    many distinct terms as the index has values, and its coefficients do not grow with it."""
+    if isinstance(m, (MatSym, HeadSym)):
+        return True
+    if isinstance(m, FromColumn):
+        return axis == 0
+    if isinstance(m, Transpose):
+        return _varies(m.args[0], 1 - axis)
+    if isinstance(m, MatMul):
+        return _varies(m.args[axis], axis)
+    if isinstance(m, MatAdd):
+        return all(_varies(a, axis) for a in m.args)
+    if isinstance(m, Scale):
+        return _varies(m.args[1], axis)
+    if isinstance(m, Row):
+        return axis == 1 and _varies(m.args[0], 1)
+    if isinstance(m, (RowBlock, CausalMask, Softmax, ColSoftmax)):
+        return _varies(m.args[0], axis)  # softmax: exp of distinct entries
+    if isinstance(m, (Concat, MatSum)):
+        return _varies(m.body, axis)
+    if isinstance(m, (FirstRows, CausalZero, PadMask)):
+        return _varies(m.args[0], axis)
+    if isinstance(m, RepeatKV):  # each column block R times: a column sum counts R copies
+        return axis == 0 and _varies(m.args[0], 0)
+    return False
+
+
+def _varies_with(e: sympy.Basic, v: sympy.Symbol) -> bool:
+    """Every term of `e` holds an entry of a named matrix that changes with the index v."""
+    if isinstance(e, (sympy.Add, MatAdd)):
+        return all(_varies_with(a, v) for a in e.args)
+    if isinstance(e, (sympy.Mul, MatMul, Dot)):
+        return any(_varies_with(a, v) for a in e.args)
+    if isinstance(e, Scale):
+        return _varies_with(e.args[1], v)
+    if isinstance(e, sympy.Indexed):
+        return any(v in x.free_symbols for x in e.indices)
+    if isinstance(e, Entry):
+        r, c = e.args[1], e.args[2]
+        return (
+            (v in sympy.sympify(r).free_symbols and _varies(e.matrix, 0))
+            or (v in sympy.sympify(c).free_symbols and _varies(e.matrix, 1))
+            or _varies_with(e.matrix, v)
+        )
+    if isinstance(e, HeadSym):
+        return v in sympy.sympify(e.args[1]).free_symbols
+    if isinstance(e, RowBlock):
+        head = e.args[1]
+        return v in sympy.sympify(head).free_symbols or _varies_with(e.args[0], v)
+    if isinstance(e, Row):
+        return (v in sympy.sympify(e.args[1]).free_symbols and _varies(e.args[0], 0)) or (
+            _varies_with(e.args[0], v)
+        )
+    if isinstance(e, (Transpose, CausalMask, Softmax, ColSoftmax)):
+        return _varies_with(e.args[0], v)
+    if isinstance(e, (sympy.Sum, MatSum, Concat)):
+        return _varies_with(e.args[0], v)
+    return False
 
 
 def _no_sizes(e: sympy.Expr) -> int:
@@ -385,13 +516,13 @@ def _nodes(
     for strict in (2, 1, 0):
         chosen: dict[sympy.Symbol, list[int]] = {}
         for s in order:
-            used = {v for vs in chosen.values() for v in vs}
+            firsts = {vs[0] for vs in chosen.values()}
             values: list[int] = []
             for v in range(floor + 1, floor + 1 + _SEARCH):
                 if len(values) > counts[s]:
                     break
-                if strict == 2 and v in used:
-                    continue
+                if strict == 2 and not values and v in firsts:
+                    continue  # the first plan keeps distinct sizes apart
                 if _fits(s, v, chosen, derived, claimed, strict, floor):
                     values.append(v)
             if len(values) <= counts[s]:
@@ -437,7 +568,10 @@ def _has_point(ranges: Mapping[sympy.Symbol, Range], plan: sizes.Plan) -> bool:
 
 
 def _degree_text(degrees, halves, total) -> str:
-    parts = [f"degree <= {d} in {_var(s, halves)}" for s, d in sorted(degrees.items(), key=lambda x: x[0].name)]
+    parts = [
+        f"degree <= {d} in {_var(s, halves)}"
+        for s, d in sorted(degrees.items(), key=lambda x: x[0].name)
+    ]
     if len(degrees) > 1:
         parts.append(f"<= {total} in all")
     return ", ".join(parts)

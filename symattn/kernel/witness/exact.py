@@ -72,6 +72,12 @@ def exact(
     choice = None
     if plans is None:
         choice = coincidence.choose(lhs, rhs, ranges)  # enough plans to rule out a coincidence
+        if choice.general is not None and choice.fallback is not None:
+            gl, gr = choice.general
+            got = exact(gl, gr, ranges, plans=choice.plans, assuming=assuming, method=method)
+            if got.holds is True:
+                return coincidence.conclude(choice, got)
+            choice = choice.fallback
         plans = choice.plans
         if not plans:
             return no_plan()
