@@ -81,7 +81,7 @@ def exact(
         plans = choice.plans
         if not plans:
             return no_plan()
-        wanted = len(plans) if choice.settles else wanted
+        wanted = len(choice.plans) if choice.settles else wanted
     else:
         plans = list(plans)
         wanted = len(plans)

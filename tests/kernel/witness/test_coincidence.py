@@ -1,4 +1,4 @@
-"""Size plans that rule out a coincidence: claims that hold at a few small sizes only are refused."""
+"""Size plans that rule out a coincidence: claims true at a few small sizes only are refused."""
 
 from __future__ import annotations
 
@@ -44,7 +44,9 @@ def test_plans_number_degree_plus_one_values_above_every_constant():
 
 def test_a_polynomial_of_higher_degree_than_the_old_plans_is_false():
     # n(n+1)/2 plus a product that vanishes at n = 2..5: plans above 5, as many as the degree needs
-    v = prove_equal(sympy.Sum(j, (j, 1, n)), n * (n + 1) / 2 + (n - 2) * (n - 3) * (n - 4) * (n - 5))
+    v = prove_equal(
+        sympy.Sum(j, (j, 1, n)), n * (n + 1) / 2 + (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    )
     assert v.status == "false", v.summary()
 
 
