@@ -312,6 +312,9 @@ class _SizeDegree(_Deg):
             if _varies(e.args[0], 1) or _varies(e.args[1], 1):
                 return body
             return self._summed(body, k, 1, e.args[0].cols)
+        if isinstance(e, sympy.Piecewise) and any(self._touches(c) for _, c in e.args):
+            # a case split on a size (keys padded beyond n - p) is a step, not a polynomial
+            raise NotPolynomial(f"a case split on {self._named()}")
         if isinstance(e, (sympy.floor, sympy.ceiling, sympy.Mod, sympy.log, sympy.Abs)):
             if self._touches(e):
                 raise NotPolynomial(f"{type(e).__name__} of {self._named()}")
