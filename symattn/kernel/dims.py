@@ -101,11 +101,33 @@ def assume(**equalities: object) -> Iterator[DimContext]:
         if not isinstance(value, sympy.Expr):
             raise DimError(f"cannot declare {name} = {value!r}: not a dim expression")
         eqs[sym] = value
+    _consistent(DimContext(eqs))
     token = _CONTEXT.set(DimContext(eqs))
     try:
         yield _CONTEXT.get()
     finally:
         _CONTEXT.reset(token)
+
+
+def _consistent(ctx: DimContext) -> None:
+    """Refuse equalities that no sizes satisfy: a dim they fix to a number that is no size.
+
+    >>> try:
+    ...     with assume(n=2, d=n / 4):
+    ...         pass
+    ... except DimError as exc:
+    ...     print(str(exc).split(",")[0])
+    contradictory assumptions: d = n/4 makes d = 1/2
+    """
+    for sym, value in ctx.equalities.items():
+        v = ctx.resolve(sym)
+        if not v.is_number:
+            continue
+        if not v.is_Integer or v < 0 or (v == 0 and sym.is_positive is not False):
+            kind = "a positive integer" if sym.is_positive is not False else "a count"
+            raise DimError(
+                f"contradictory assumptions: {sym} = {value} makes {sym} = {v}, not {kind}"
+            )
 
 
 def dims_equal(a: sympy.Expr, b: sympy.Expr) -> bool:

@@ -310,13 +310,15 @@ def _combine(results: Mapping[str, WitnessResult], requested: Sequence[Witness])
     if sym is not None and sym.holds:
         return Verdict("proved", witnesses=shown, evidence=evidence)
     why = sym.detail if sym is not None else "symbolic witness not asked for"
-    if ex is not None and ex.holds and ex.exhaustive:
-        reason = f"not proved for all sizes: {why}"
+    if ex is not None and ex.holds and ex.exhaustive and ex.settles:
+        reason = f"not proved for all sizes: {why}; exact: {ex.detail}"
         return Verdict("checked", shown, reason, None, ex.sizes, evidence)
     if held:
         unsettled = "; ".join(f"{n}: {r.detail}" for n, r in results.items() if not r.holds)
         reason = f"evidence only, not a proof: {unsettled}" if unsettled else "evidence only"
-        if ex is not None and ex.holds:
+        if ex is not None and ex.holds and not ex.settles:
+            reason += f"; exact: {ex.detail}"
+        elif ex is not None and ex.holds:
             reason += "; exact: not every index point was evaluated"
         return Verdict("agreed", held, reason, evidence=evidence)
     return Verdict(
@@ -333,7 +335,7 @@ def _alarm(results: Mapping[str, WitnessResult]) -> None:
         if r.holds is not False:
             continue
         for other, o in said.items():
-            settled = other == "symbolic" or (other == "exact" and o.exhaustive)
+            settled = other == "symbolic" or (other == "exact" and o.exhaustive and o.settles)
             if o.holds is True and settled:
                 raise SoundnessAlarm(
                     f"kernel soundness alarm: the {other} witness says equal "

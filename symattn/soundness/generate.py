@@ -419,6 +419,74 @@ def t_scaled_softmax(rng: random.Random) -> ClaimSpec:
     return ClaimSpec(MatMul(Softmax(Scale(c, qk)), v), MatMul(Softmax(other), v))
 
 
+# ---- sizes as numbers: coefficients, sum bounds and polynomials in the sizes -----------------
+
+
+def size_num(dim: Dim, power: int = 1) -> Node:
+    """The size `dim ** power` as a number of the claim (`Sqrt` of even power)."""
+    return Sqrt(dim, 2 * power)
+
+
+def minus(x: Node, k: int) -> Node:
+    return SAdd(x, Num(Fraction(-k))) if k else x
+
+
+def vanishing(dim: Dim, roots: tuple[int, ...]) -> Node:
+    """`(dim - a)(dim - b)...`: zero at those sizes only."""
+    out: Node = minus(size_num(dim), roots[0])
+    for a in roots[1:]:
+        out = SMul(out, minus(size_num(dim), a))
+    return out
+
+
+# Roots at the small sizes a witness may try first (1, 2, 3), never at the sizes the oracle
+# decides at (each of its size plans has n >= 3 and d_k >= 4, and one has n = 4): a claim off
+# by a multiple of such a product holds at small sizes only, and the oracle sees it false.
+SMALL_ROOTS: tuple[tuple[int, ...], ...] = ((2, 3), (1, 2), (2,), (1, 2, 3), (2, 2))
+SIZE_DIMS: tuple[Dim, ...] = (n, d_k)
+
+
+def t_size_count(rng: random.Random) -> ClaimSpec:
+    """`sum_{j=1}^{n} (w_ij + 1) = 1 + n`, `sum_{r=1}^{d_k} (q_ir k_jr + 1) = (QK^T)_ij + d_k`."""
+    if rng.random() < 0.5:
+        w = Softmax(scores(rng))
+        body = SAdd(Entry(w, I("i"), I("j")), Num(Fraction(1)))
+        return ClaimSpec(
+            SSum(body, "j", I(1), I("n")), SAdd(Num(Fraction(1)), size_num(n)), _free(("i", n))
+        )
+    q, k = rng.choice([("Q", "K"), ("Q", "Q"), ("K", "Q")])
+    prod = SMul(Entry(leaf(q), I("i"), I("r")), Entry(leaf(k), I("j"), I("r")))
+    lhs = SSum(SAdd(prod, Num(Fraction(1))), "r", I(1), I("d_k"))
+    rhs = SAdd(Entry(MatMul(leaf(q), Tr(leaf(k))), I("i"), I("j")), size_num(d_k))
+    return ClaimSpec(lhs, rhs, _free(("i", n), ("j", n)))
+
+
+def t_size_poly(rng: random.Random) -> ClaimSpec:
+    """`sum_{j=1}^{n} (n-a)(n-b) w_ij = n^2 - (a+b) n + ab` for softmax weights w (rows sum
+    to 1): both sides polynomials in n."""
+    a, b = rng.randint(0, 4), rng.randint(1, 5)
+    w = Softmax(scores(rng))
+    poly = SMul(minus(size_num(n), a), minus(size_num(n), b))
+    lhs = SSum(SMul(poly, Entry(w, I("i"), I("j"))), "j", I(1), I("n"))
+    rhs: Node = size_num(n, 2)
+    rhs = SAdd(rhs, SMul(Num(Fraction(-(a + b))), size_num(n)))
+    rhs = SAdd(rhs, Num(Fraction(a * b))) if a * b else rhs
+    return ClaimSpec(lhs, rhs, _free(("i", n)))
+
+
+def t_size_scale(rng: random.Random) -> ClaimSpec:
+    """`(d_k QK^T)_{ij} = d_k (QK^T)_{ij}` and `sqrt(d_k) sqrt(d_k) S = d_k S`."""
+    if rng.random() < 0.5:
+        qk = MatMul(leaf("Q"), Tr(leaf("K")))
+        dim = rng.choice(SIZE_DIMS)
+        lhs = Entry(Scale(size_num(dim), qk), I("i"), I("j"))
+        return ClaimSpec(
+            lhs, SMul(size_num(dim), Entry(qk, I("i"), I("j"))), _free(("i", n), ("j", n))
+        )
+    s = scores(rng)
+    return ClaimSpec(Scale(Sqrt(d_k, 1), Scale(Sqrt(d_k, 1), s)), Scale(size_num(d_k), s))
+
+
 TEMPLATES: dict[str, tuple[int, Callable[[random.Random], ClaimSpec]]] = {
     "transpose_product": (3, t_transpose_product),
     "transpose_misc": (2, t_transpose_misc),
@@ -444,6 +512,9 @@ TEMPLATES: dict[str, tuple[int, Callable[[random.Random], ClaimSpec]]] = {
     "shift": (1, t_shift),
     "dot_commutes": (1, t_dot_commutes),
     "scaled_softmax": (2, t_scaled_softmax),
+    "size_count": (2, t_size_count),
+    "size_poly": (2, t_size_poly),
+    "size_scale": (1, t_size_scale),
 }
 
 
@@ -552,6 +623,14 @@ def _edits(x: Node, free: tuple[tuple[str, Dim], ...]) -> list[Edit]:
         out.append(("scale_power_flipped", lambda: Sqrt(x.dim, -x.power)))
     if isinstance(x, Num) and x.value not in (0, 1):
         out.append(("scale_num_changed", lambda: Num(1 / x.value)))
+    if isinstance(x, Num) or (isinstance(x, Sqrt) and x.power % 2 == 0):
+        # off by a polynomial in a size that vanishes at small sizes only
+        for dim in SIZE_DIMS:
+            for roots in SMALL_ROOTS:
+                name = "plus_" + "".join(f"({dim}-{a})" for a in roots)
+                out.append((name, functools.partial(SAdd, x, vanishing(dim, roots))))
+    if isinstance(x, Sqrt) and x.power == 2:
+        out.append(("size_squared", lambda: Sqrt(x.dim, 4)))
     if isinstance(x, Scale):
         out.append(("scale_dropped", lambda: x.a))
     if isinstance(x, Softmax):

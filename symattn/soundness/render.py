@@ -255,12 +255,24 @@ def latex(x: Node) -> str:
     if isinstance(x, Dot):
         return f"{latex(x.u)}\\cdot {latex(x.v)}"
     if isinstance(x, SMul):
-        return _sfactor(x.a) + _sfactor(x.b)
+        return _sfactor(x.a) + _digit_safe(_sfactor(x.b))
     if isinstance(x, SAdd):
-        return f"{latex(x.a)}+{latex(x.b)}"
+        b = x.b
+        if isinstance(b, Num) and b.value < 0:
+            return f"{latex(x.a)}-{_num(-b.value)}"
+        if isinstance(b, SMul) and isinstance(b.a, Num) and b.a.value < 0:
+            c = "" if b.a.value == -1 else _num(-b.a.value)
+            return f"{latex(x.a)}-{c}{_digit_safe(_sfactor(b.b))}"
+        right = latex(b)
+        return f"{latex(x.a)}{right}" if right.startswith("-") else f"{latex(x.a)}+{right}"
     if isinstance(x, SSum):
         return f"\\sum_{{{x.var}={tex_ix(x.lo)}}}^{{{tex_ix(x.hi)}}}{_sfactor(x.body)}"
     raise NotExpressible(type(x).__name__)
+
+
+def _digit_safe(factor: str) -> str:
+    """A factor after another: `2(5)`, not `25`, when sizes are written as numbers."""
+    return f"({factor})" if factor[:1].isdigit() else factor
 
 
 def _factor(x: Node) -> str:
@@ -284,6 +296,16 @@ def _coef(c: Node) -> str:
             return root
         if c.power == -1:
             return f"\\frac{{1}}{{{root}}}"
+        size = tex_dim(c.dim, _NUMBERS or None)  # a size as a number: sqrt(n)^2 = n
+        if len(c.dim.factors) > 1 or c.dim.coef != 1:
+            size = f"({size})"
+        if c.power == 2:
+            return size
+        if c.power == -2:
+            return f"\\frac{{1}}{{{size}}}"
+        if c.power > 0 and c.power % 2 == 0:
+            return f"{size}^{{{c.power // 2}}}"
+        raise NotExpressible(f"the power {c.power}/2 of a size")
     return _sfactor(c)
 
 

@@ -55,3 +55,48 @@ def test_prove_assume_declares_a_dim_equality():
     r = cli("prove", "X + Z = Z + X", "--assume", "d_v=d")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verified" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("formula", "dims", "assume"),
+    [
+        # equal at n = 2 and n = 3 only: plans above the claim's constants see n = 4
+        (r"\sum_{j=1}^{n}\operatorname{softmax}(S)_{ij}=(n-2)(n-3)+1", "S: n x n", []),
+        # d_k = d/8 with d = 8 only would make the scale 1 and the sides agree
+        (r"\frac{QK^T}{\sqrt{d_k}}=QK^T", "Q,K: n x d_k", ["--assume", "d_k=d/8"]),
+    ],
+)
+def test_prove_a_coincidence_of_small_sizes_is_never_verified(formula, dims, assume):
+    r = run_cli("prove", formula, "--dims", dims, *assume)
+    assert r.returncode == 1, r.stdout
+    assert "verified" not in r.stdout
+    assert "false" in r.stdout and "counterexample: at sizes" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        r"\sum_{j=1}^{n}(\operatorname{softmax}(S)_{ij}+1)=1+n",
+        r"\sum_{j=1}^{n}\sum_{k=1}^{n}(\operatorname{softmax}(S)_{ij}+1)=n+n^{2}",
+    ],
+)
+def test_prove_true_claims_with_sizes_as_coefficients_are_verified(formula):
+    r = cli("prove", formula, "--dims", "S: n x n")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("assume", "message"),
+    [
+        (["n=2", "n=1"], "contradictory assumptions: --assume gives n=2 and n=1"),
+        (["n=2", "d=n/4"], "contradictory assumptions: d = n/4 makes d = 1/2"),
+        (["d_k=d/8", "d=4"], "contradictory assumptions: d_k = d/8 makes d_k = 1/2"),
+    ],
+)
+def test_prove_contradictory_assumptions_are_an_input_error(assume, message):
+    args = [a for x in assume for a in ("--assume", x)]
+    r = run_cli("prove", "S^T=S", "--dims", "S: n x n", *args)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message in r.stderr
+    assert "verified" not in r.stdout and "Traceback" not in r.stderr

@@ -42,8 +42,10 @@ def counterexample(
     assuming: Sequence[sympy.Basic] = (),
     trials: int = 3,
     seed: int = 0,
+    plans: Sequence[Mapping[sympy.Symbol, int]] | None = None,
 ) -> Counterexample | None:
-    """The smallest sizes (then small integer entries) at which the sides differ, if any."""
+    """The smallest sizes (or the `plans` given), then small integer entries, at which the sides
+    differ, if any."""
     ranges = dict(ranges)
     given = set(ranges)
     a, b = generic_entries(lhs, rhs, ranges)
@@ -51,7 +53,7 @@ def counterexample(
     labels = dict(zip([s for s in ranges if s not in given], ("row", "col"), strict=False))
     dims = dims_of(a, b, *claim_bounds(ranges), indices=ranges)
     rng = random.Random(seed)
-    for plan in sizes.plans(dims, limit=12):
+    for plan in sizes.plans(dims, limit=12) if plans is None else plans:
         try:
             subs = sizes.substitution(plan)
         except sizes.NoPlan:

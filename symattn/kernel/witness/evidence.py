@@ -112,6 +112,8 @@ class WitnessResult:
     detail: str = ""
     counterexample: Counterexample | None = None
     evidence: tuple[Evidence, ...] = ()
+    # False: equal where evaluated, but those sizes cannot rule out a coincidence at others
+    settles: bool = True
 
     @property
     def sizes(self) -> tuple[tuple[tuple[str, int], ...], ...]:

@@ -1,7 +1,7 @@
 """The exact witness: the claim at explicit sizes, by full expansion or exactly mod p.
 
 Imports only the kernel below it (canon, expr, semantics, witness.evidence, .sizes, .points,
-.field, .counterexample); must not import proof or anything above it.
+.field, .coincidence, .counterexample); must not import proof or anything above it.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import ReversedRange
+from symattn.kernel.witness import coincidence, sizes
 from symattn.kernel.witness import field as modp
-from symattn.kernel.witness import sizes
 from symattn.kernel.witness.counterexample import (
     confirmed_counterexample,
     counterexample,
@@ -41,7 +41,6 @@ from symattn.kernel.witness.points import (
     no_plan,
     over_budget,
     plan_names,
-    size_plans,
     unit_of,
 )
 
@@ -70,10 +69,19 @@ def exact(
     """
     ranges = dict(ranges)
     wanted = 2
+    choice = None
     if plans is None:
-        plans = size_plans(lhs, rhs, ranges)
+        choice = coincidence.choose(lhs, rhs, ranges)  # enough plans to rule out a coincidence
+        if choice.general is not None and choice.fallback is not None:
+            gl, gr = choice.general
+            got = exact(gl, gr, ranges, plans=choice.plans, assuming=assuming, method=method)
+            if got.holds is True:
+                return coincidence.conclude(choice, got)
+            choice = choice.fallback
+        plans = choice.plans
         if not plans:
             return no_plan()
+        wanted = len(choice.plans) if choice.settles else wanted
     else:
         plans = list(plans)
         wanted = len(plans)
@@ -102,7 +110,7 @@ def exact(
             return result
         evidence.extend(result.evidence)
         details.append(result.detail)
-    return supported(evidence, "; ".join(dict.fromkeys(details)))
+    return coincidence.conclude(choice, supported(evidence, "; ".join(dict.fromkeys(details))))
 
 
 # Full expansion above this many estimated terms (index points x terms per entry) is slow in
@@ -131,7 +139,9 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
         except (ValueError, TypeError, NotImplementedError) as exc:
             return WitnessResult(None, f"exact expansion failed: {exc}")
         if diff is not True:
-            cex = counterexample(lhs, rhs, ranges, assuming=assuming)
+            cex = counterexample(lhs, rhs, ranges, assuming=assuming) or counterexample(
+                lhs, rhs, ranges, assuming=assuming, plans=[subs]
+            )
             if cex is not None:
                 return WitnessResult(False, "the two sides differ", cex)
             return WitnessResult(None, "exact expansion did not simplify to zero")

@@ -151,5 +151,14 @@ def parse_assume(items: list[str] | None) -> dict[str, sympy.Expr]:
         name, eq, value = item.partition("=")
         if not eq or not re.fullmatch(_NAME, name.strip()):
             raise ParseError(f"cannot read --assume {item!r}: write NAME=DIM, e.g. d_k=d/H")
-        out[_norm_name(name)] = parse_dim(value)
+        key, dim_value = _norm_name(name), parse_dim(value)
+        if key in out and sympy.simplify(out[key] - dim_value) != 0:
+            both = f"{key}={out[key]} and {key}={dim_value}"
+            if out[key].is_number and dim_value.is_number:
+                raise ParseError(f"contradictory assumptions: --assume gives {both}")
+            raise ParseError(
+                f"--assume gives {key} two values ({both}): state each dim once "
+                "(write the other as a relation between the remaining dims)"
+            )
+        out[key] = dim_value
     return out
