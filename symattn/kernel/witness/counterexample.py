@@ -110,6 +110,11 @@ def _undefined(v: sympy.Basic) -> bool:
     return bool(v.has(sympy.nan, sympy.zoo))
 
 
+def entry_name(x: sympy.Basic) -> str:
+    """How a counterexample names an entry: `Q[1,2]`, `Z^(2)[1,1]`, or a scalar's name."""
+    return _entry_name(x)
+
+
 def _shown_point(point: Mapping[sympy.Symbol, int], labels: Mapping) -> tuple[tuple[str, int], ...]:
     named = [(s.name, v) for s, v in point.items() if s not in labels]
     cells = [(labels[s], v) for s, v in point.items() if s in labels]
