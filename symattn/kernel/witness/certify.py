@@ -47,9 +47,9 @@ class Separation:
 
 
 def worth_certifying(*sides: sympy.Basic) -> bool:
-    """True when a side has transcendental or algebraic parts (exp, log, roots): exact
+    """True when a side has transcendental or algebraic parts (exp, log, cos, roots): exact
     simplification of those is the slow path this module replaces."""
-    return any(s.has(sympy.exp, sympy.log) or _has_root(s) for s in sides)
+    return any(s.has(sympy.exp, sympy.log, sympy.cos, sympy.sin) or _has_root(s) for s in sides)
 
 
 def _has_root(e: sympy.Basic) -> bool:
@@ -201,6 +201,8 @@ class _Arith:
     exp: Callable[[Any], Any]
     log: Callable[[Any], Any]
     sqrt: Callable[[Any], Any]
+    cos: Callable[[Any], Any]
+    sin: Callable[[Any], Any]
     pi: Callable[[], Any]
     e: Callable[[], Any]
 
@@ -220,6 +222,8 @@ _FLOAT = _Arith(
     exp=math.exp,
     log=_float_log,
     sqrt=math.sqrt,
+    cos=math.cos,
+    sin=math.sin,
     pi=lambda: math.pi,
     e=lambda: math.e,
 )
@@ -228,6 +232,8 @@ _IV = _Arith(
     exp=iv.exp,
     log=iv.log,
     sqrt=iv.sqrt,
+    cos=iv.cos,
+    sin=iv.sin,
     pi=lambda: iv.pi,
     e=lambda: iv.e,
 )
@@ -273,9 +279,33 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
             return ar.exp(go(x.args[0]))
         if isinstance(x, sympy.log) and len(x.args) == 1:
             return ar.log(go(x.args[0]))
+        if isinstance(x, sympy.cos):
+            return ar.cos(go(x.args[0]))
+        if isinstance(x, sympy.sin):
+            return ar.sin(go(x.args[0]))
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
+
+
+_ENCLOSED = (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.cos, sympy.sin)
+
+
+def can_enclose(e: sympy.Basic) -> bool:
+    """Whether `enclose` evaluates every node of `e` (numbers, entries, scalars, + × powers,
+    exp, log, cos, sin, pi, e); the values of the atoms are not needed to tell."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (sympy.Indexed, sympy.Symbol, sympy.Rational)) or x in (sympy.pi, sympy.E):
+            continue
+        if isinstance(x, sympy.log) and len(x.args) == 1:
+            stack.extend(x.args)
+        elif isinstance(x, _ENCLOSED):
+            stack.extend(x.args)
+        else:
+            return False
+    return True
 
 
 def _fold(items) -> Any:

@@ -72,3 +72,20 @@ def test_shift_invariance_still_holds_by_expansion():
     S = MatSym("S", n, n)
     r = exact(Softmax(S + FromColumn("c", n, n)), Softmax(S), {})
     assert r.holds is True, r.detail
+
+
+def test_cos_and_sin_are_enclosed():
+    assert certify.separate(sympy.cos(x) ** 2 + sympy.sin(x) ** 2, sympy.Integer(1)) is None
+    s = certify.separate(sympy.cos(x) + sympy.sin(y), sympy.cos(y) + sympy.sin(x))
+    assert s is not None and _disjoint(s)
+
+
+def test_smallest_size_counterexamples_with_exp_are_certified():
+    from symattn.kernel.witness.counterexample import counterexample
+
+    T = MatSym("T", n, n)
+    cex = counterexample(Softmax(T), Softmax(T.T), {})
+    assert cex is not None and cex.certified and not cex.exact
+    assert certify.can_enclose(sympy.exp(x) + sympy.pi) and not certify.can_enclose(
+        sympy.Function("f")(x)
+    )
