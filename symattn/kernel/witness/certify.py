@@ -344,7 +344,9 @@ def _power(x: sympy.Pow, go: Callable[[sympy.Basic], Any], ar: _Arith) -> Any:
     raise Unsupported(f"cannot enclose the power {x}")
 
 
-def separation_entries(s: Separation, name: Callable[[sympy.Basic], str]) -> Sequence[tuple]:
+def separation_entries(
+    s: Separation, name: Callable[[sympy.Basic], str]
+) -> tuple[tuple[str, str], ...]:
     """The nonzero entries of a separation, named for a counterexample, then the rest as 0."""
     shown = sorted((name(k), str(v)) for k, v in s.values if v != 0)
     return tuple(shown) + ((("every other entry" if shown else "every entry"), "0"),)
