@@ -142,7 +142,10 @@ def _atoms(*sides: sympy.Basic) -> list[sympy.Basic] | None:
             if not all(k.is_Integer for k in x.indices):
                 return None
             found.add(x)
-        found |= _bare_symbols(s)
+        bare = _bare_symbols(s)
+        if any(x.is_integer for x in bare):
+            return None  # an index or a size left symbolic: not one explicit point
+        found |= bare
     return sorted(found, key=str)
 
 

@@ -89,3 +89,9 @@ def test_smallest_size_counterexamples_with_exp_are_certified():
     assert certify.can_enclose(sympy.exp(x) + sympy.pi) and not certify.can_enclose(
         sympy.Function("f")(x)
     )
+
+
+def test_an_index_left_symbolic_is_not_given_a_value():
+    Qb = sympy.IndexedBase("Q")
+    assert certify.separate(sympy.exp(Qb[1, 1]) * i, sympy.exp(Qb[1, 1])) is None
+    assert certify.separate(sympy.exp(Qb[i, 1]), sympy.exp(Qb[1, 1])) is None
