@@ -32,3 +32,17 @@ def test_the_right_weights_stay_verified():
     r, cpu = _last("a_{ij}")
     assert r.kind == "verified", r.message
     assert cpu < 2, cpu
+
+
+def test_the_checkers_limit_counts_cpu_time_not_waiting():
+    import pytest
+
+    from symattn.check import verdicts
+
+    with verdicts._time_limit(0.05):
+        time.sleep(0.3)  # a busy machine makes a claim wait, not work: no verdict changes
+    with pytest.raises(verdicts._OutOfTime):
+        with verdicts._time_limit(0.05):
+            start = time.process_time()
+            while time.process_time() - start < 2:
+                sum(range(1000))
