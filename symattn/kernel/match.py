@@ -385,17 +385,22 @@ def implied(h: sympy.Basic, assuming: Sequence[sympy.Basic]) -> bool:
     (True, True)
     >>> implied(sympy.Gt(j, i), [sympy.Ge(j, i)])
     False
+    >>> k = index("k")
+    >>> implied(sympy.Gt(j, i), [sympy.Gt(j, k), sympy.Ge(k, i)])
+    True
     """
     if h == sympy.true:
         return True
+    if any(_canonical(a) == _canonical(h) for a in assuming):
+        return True
     target = _nonnegative_form(h)
-    for a in assuming:
-        if _canonical(a) == _canonical(h):
-            return True
-        have = _nonnegative_form(a)
-        if target is None or have is None:
-            continue
-        gap = sympy.expand(target - have)  # h's e minus a's e: never negative, then a gives h
+    forms = [f for f in (_nonnegative_form(a) for a in assuming) if f is not None]
+    if target is None:
+        return False
+    # one assumption, or two chained (j > k and k > i give j > i): their e's add up
+    combined = forms + [x + y for k, x in enumerate(forms) for y in forms[k + 1 :]]
+    for have in combined:
+        gap = sympy.expand(target - have)  # h's e minus theirs: never negative, then h holds
         if (gap.is_Integer and gap >= 0) or gap.is_nonnegative:
             return True
     return False

@@ -190,3 +190,11 @@ def test_the_rest_of_the_step_must_stay_as_it_was():
     before = sympy.exp(S.scores.T.T[i, j]) + S.scores[j, i]
     assert TT.mismatch(before, sympy.exp(S.scores[i, j]) + Dot(Q.row(j), K.row(i))) is not None
     assert TT.mismatch(before, sympy.exp(S.scores[i, j]) + S.scores[j, i]) is None
+
+
+def test_two_chained_hypotheses_imply_the_rules():
+    masked = Softmax(CausalMask(S.scores))
+    rule = pattern("softmax_mask_apply_of_gt")
+    chained = [sympy.Gt(j, k), sympy.Ge(k, i)]
+    assert rule.mismatch(masked[i, j], 0, assuming=chained) is None
+    assert rule.mismatch(masked[i, j], 0, assuming=[sympy.Ge(j, k), sympy.Ge(k, i)]) is not None
