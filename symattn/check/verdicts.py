@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -17,6 +15,7 @@ from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
+from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
@@ -137,7 +136,10 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
                 if v.status in ("false", "shape_error"):
                     break
     except _OutOfTime:
-        msg = f"the kernel did not decide within {CLAIM_SECONDS:g} s (SYMATTN_CLAIM_SECONDS)"
+        msg = (
+            f"the kernel did not decide within {CLAIM_SECONDS:g} s of CPU time "
+            "(SYMATTN_CLAIM_SECONDS)"
+        )
         return "unknown", msg, (), None
     except SoundnessAlarm as e:
         msg = f"soundness alarm while checking {_quote(claim)}: {one_line(str(e))}"
@@ -222,26 +224,16 @@ class _OutOfTime(Exception):
 
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
-    """Stop a kernel call that runs past `seconds` (main thread on POSIX; elsewhere no limit)."""
-    usable = (
-        seconds > 0
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
+    """Stop a kernel call that runs past `seconds` of CPU time (`limits.time_budget`: the same
+    claim gets the same verdict on a busy machine); 0 or less: no limit."""
+    if seconds <= 0:
         yield
         return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise _OutOfTime
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        with time_budget(seconds):
+            yield
+    except TimeBudgetExceeded:
+        raise _OutOfTime from None
 
 
 _RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4, "false": 5}

@@ -7,10 +7,11 @@ Imports only the standard library and kernel.errors, so the kernel (expr, canon)
 - **Explicit size**: `explicit_terms` estimates how many terms writing a scalar out at explicit
   sizes would produce; `check_explicit` refuses more than `MAX_EXPLICIT_TERMS`, and
   `check_array` refuses numeric arrays of more than `MAX_ARRAY_ENTRIES` floats.
-- **Time**: `time_budget(seconds)` sets a deadline for the block; the kernel's loops call
-  `check_time()`, and in the main thread a timer interrupts long library calls too. Either way
-  `TimeBudgetExceeded` ("gave up after N s") is raised; `prove_within` turns it into an
-  `unknown` verdict.
+- **Time**: `time_budget(seconds)` sets a deadline for the block in CPU seconds of this process
+  (`time.process_time`), not wall time, so the same claim gets the same verdict on a busy
+  machine; the kernel's loops call `check_time()`, and in the main thread a CPU-time timer
+  (`ITIMER_VIRTUAL`) interrupts long library calls too. Either way `TimeBudgetExceeded` ("gave
+  up after N s of CPU") is raised; `prove_within` turns it into an `unknown` verdict.
 """
 
 from __future__ import annotations
@@ -146,11 +147,11 @@ def check_array(rows: int, cols: int, what: str = "a matrix") -> None:
 
 @dataclass(frozen=True)
 class _Deadline:
-    at: float  # time.monotonic() value
+    at: float  # a time.process_time() value
     seconds: float
 
     def message(self) -> str:
-        return f"gave up after {self.seconds:g} s (the time budget of this check)"
+        return f"gave up after {self.seconds:g} s of CPU time (the time budget of this check)"
 
 
 _DEADLINE: contextvars.ContextVar[_Deadline | None] = contextvars.ContextVar(
@@ -164,22 +165,28 @@ def check_time() -> None:
     >>> check_time()  # no budget in force: never raises
     """
     d = _DEADLINE.get()
-    if d is not None and time.monotonic() > d.at:
+    if d is not None and clock() > d.at:
         raise TimeBudgetExceeded(d.message())
 
 
 def remaining() -> float | None:
-    """Seconds left in the budget in force, or None when there is none."""
+    """CPU seconds left in the budget in force, or None when there is none."""
     d = _DEADLINE.get()
-    return None if d is None else d.at - time.monotonic()
+    return None if d is None else d.at - clock()
+
+
+def clock() -> float:
+    """The clock budgets are counted on: CPU seconds of this process (user + system)."""
+    return time.process_time()
 
 
 @contextlib.contextmanager
 def time_budget(seconds: float | None = DEFAULT_SECONDS) -> Iterator[None]:
-    """Run the block with a deadline; `TimeBudgetExceeded` says "gave up after N s".
+    """Run the block with a deadline of `seconds` of CPU time; `TimeBudgetExceeded` says so.
 
-    Nested budgets keep the earlier deadline. In the main thread a repeating timer (SIGALRM)
-    also interrupts long calls inside sympy; elsewhere only the kernel's own checks stop it.
+    Nested budgets keep the earlier deadline. In the main thread a repeating CPU-time timer
+    (SIGVTALRM) also interrupts long calls inside sympy; elsewhere only the kernel's own checks
+    stop it. Time spent waiting (sleep, input) does not count.
 
     >>> with time_budget(5):
     ...     remaining() is not None
@@ -190,7 +197,7 @@ def time_budget(seconds: float | None = DEFAULT_SECONDS) -> Iterator[None]:
         return
     if seconds <= 0:
         raise ValueError("a time budget must be positive")
-    new = _Deadline(time.monotonic() + seconds, seconds)
+    new = _Deadline(clock() + seconds, seconds)
     outer = _DEADLINE.get()
     if outer is not None and outer.at <= new.at:
         yield
@@ -210,24 +217,30 @@ _REPEAT = 1.0  # seconds between repeated alarms once a deadline has passed
 
 
 def _alarm_usable() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    return (
+        hasattr(signal, "setitimer")
+        and hasattr(signal, "SIGVTALRM")
+        and threading.current_thread() is threading.main_thread()
+    )
 
 
 def _arm(d: _Deadline) -> Any:
     def on_alarm(signum: int, frame: Any) -> None:
-        if time.monotonic() >= d.at - 1e-3:
+        if clock() >= d.at - 1e-2:
             raise TimeBudgetExceeded(d.message())
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
+    previous = signal.signal(signal.SIGVTALRM, on_alarm)
     # Repeat: library code that swallows one exception (`except Exception`) gets another. The
     # interval is long enough for an honest unwind to reach _disarm first; a short one fired
     # again inside finalizers run during the unwind ("exception ignored" warnings).
-    signal.setitimer(signal.ITIMER_REAL, max(d.at - time.monotonic(), 1e-3), _REPEAT)
+    # ITIMER_VIRTUAL counts user CPU time only, never more than process_time: when it fires,
+    # the deadline has passed (a repeat catches the rare case of a system-time share).
+    signal.setitimer(signal.ITIMER_VIRTUAL, max(d.at - clock(), 1e-3), _REPEAT)
     return previous
 
 
 def _disarm(previous: Any, outer: _Deadline | None) -> None:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+    signal.signal(signal.SIGVTALRM, previous if previous is not None else signal.SIG_DFL)
     if outer is not None:
-        signal.setitimer(signal.ITIMER_REAL, max(outer.at - time.monotonic(), 1e-3), _REPEAT)
+        signal.setitimer(signal.ITIMER_VIRTUAL, max(outer.at - clock(), 1e-3), _REPEAT)

@@ -7,11 +7,16 @@ A rule's free parts are its pattern variables: a named matrix (`MatSym`, `HeadSy
 any matrix expression of a fitting shape, a `FromColumn` for any row-constant `FromColumn`, a
 symbol (index, dim, scalar) for any scalar, an `IndexedBase` used as `f[i, j]` for any body in
 the bound indices. A step fits when `before` and `after` differ only where one side holds an
-instance of `lhs` and the other the same instance of `rhs` (either direction, anywhere inside,
-at one place or several), the rest unchanged up to the kernel's equality. Inside an instance,
-a part made only of bound variables may be written in any form the kernel proves equal
-(`exp((QK^T)_ij / sqrt(d_k))` for `exp(S_ij)` with `S = QK^T / sqrt(d_k)`); the outermost
-operation of each side must be there as the rule writes it.
+instance of `lhs` and the other the same instance of `rhs` under one substitution of the rule's
+variables (either direction, anywhere inside, at one place or several), the rest kept as it was
+(sizes may be written another way). A matrix variable binds one subterm, the same each time it
+occurs (`X = (X^T)^T` does not fit `QK^T = (KQ^T)^T`); a scalar variable in a sum or product
+takes the value that makes the instance exactly the term (`-λ` fits `-2μ`: λ := 2μ). Inside an
+instance, a scalar part made only of bound variables may be written in any form the kernel
+proves equal (`exp((QK^T)_ij / sqrt(d_k))` for `exp(S_ij)` with `S = QK^T / sqrt(d_k)`); matrices
+and the outermost operation of each side must be there as the rule writes it. A rule's
+hypotheses must be implied by the proof's (`implied`: over the integers, `j >= i + 1` and
+`j > i + 1` give `j > i`).
 """
 
 from __future__ import annotations
@@ -118,8 +123,8 @@ class Pattern:
             count = self._explain_args(b, a)
             if count is not None:
                 return count
-        if not top and self._equal(b, a):
-            return 0  # the context, unchanged up to the kernel's equality
+        if not top and _same_context(b, a):
+            return 0  # the context, unchanged (sizes may be written another way: 2d_v, d_v + d_v)
         return None
 
     def _explain_args(self, b: sympy.Basic, a: sympy.Basic) -> int | None:
@@ -155,12 +160,11 @@ class Pattern:
         return False
 
     def _hypotheses_hold(self, s: Binding) -> bool:
-        have = {_canonical(h) for h in self.assuming}
         for h in self.hypotheses:
             if not self._bound(h, s):
                 return False
             inst = self._inst(h, s)
-            if _canonical(inst) not in have:
+            if not implied(inst, self.assuming):
                 self.missing.append(inst)
                 return False
         return True
@@ -181,7 +185,10 @@ class Pattern:
                 yield s
             return
         if not top and self._bound(p, s):
-            if self._equal(self._inst(p, s), t):
+            # a bound part: a scalar may be written in any form the kernel proves equal; a
+            # matrix must be the very subterm (else `X = (X^T)^T` fits `QK^T = (KQ^T)^T`)
+            inst = self._inst(p, s)
+            if inst == t or (not isinstance(p, MatExpr) and self._equal(inst, t)):
                 yield s
             return
         if isinstance(p, (sympy.Add, sympy.Mul)):
@@ -201,6 +208,7 @@ class Pattern:
             yield from self._match_seq(ps[1:], ts[1:], s1)
 
     def _match_commutative(self, p: sympy.Basic, t: sympy.Basic, s: Binding) -> Iterator[Binding]:
+        yield from self._solve(p, t, s)
         if type(p) is not type(t):
             return
         ps, ts = list(p.args), list(t.args)
@@ -217,9 +225,32 @@ class Pattern:
                 for s1 in self._match_seq(others, [ts[k] for k in chosen], s):
                     yield from self._bind(free[0], p.func(*rest), s1)
 
+    def _solve(self, p: sympy.Basic, t: sympy.Basic, s: Binding) -> Iterator[Binding]:
+        """One free scalar variable of a sum or product, the rest bound: the value that makes
+        the instance exactly `t` (`-λ` fits `-2μ` with λ := 2μ), if the instance is then `t`."""
+        if isinstance(t, (MatExpr, *_LOGIC)) or _has_matrices(t):
+            return
+        free = [x for x in p.args if x in self.vars and isinstance(x, sympy.Symbol) and x not in s]
+        if len(free) != 1:
+            return
+        others = [self._inst(x, s) for x in p.args if x != free[0]]
+        if not all(self._bound(x, s) for x in p.args if x != free[0]) or not others:
+            return
+        rest = p.func(*others)
+        if isinstance(p, sympy.Mul):
+            if rest == 0:
+                return
+            value = t / rest
+        else:
+            value = t - rest
+        if p.func(rest, value) == t:  # an instance under the substitution, as sympy writes it
+            yield from self._bind(free[0], value, s)
+
     def _bind(self, v: sympy.Basic, t: sympy.Basic, s: Binding) -> Iterator[Binding]:
         if v in s:
-            if self._equal(s[v], t):
+            # one variable, one subterm: a matrix variable bound twice is bound to the same
+            # term, not to anything the kernel proves equal (scalars: dims may be equal)
+            if s[v] == t or (not isinstance(v, MatExpr) and self._equal(s[v], t)):
                 yield s
             return
         if isinstance(v, MatExpr):
@@ -303,6 +334,22 @@ def _kernel_equal(x: sympy.Basic, y: sympy.Basic) -> bool:
         return False
 
 
+def _same_context(x: sympy.Basic, y: sympy.Basic) -> bool:
+    """The part of a step around the rewritten instances is kept as it was: the same term, or
+    the same scalar of sizes and numbers (no matrix, no entry) written another way. Anything the
+    kernel merely proves equal is another step, with a reason of its own."""
+    if x == y:
+        return True
+    if isinstance(x, (MatExpr, *_LOGIC)) or isinstance(y, (MatExpr, *_LOGIC)):
+        return False
+    if _has_matrices(x) or _has_matrices(y):
+        return False
+    try:
+        return bool(dims_equal(x, y))
+    except (TypeError, SymattnError):
+        return False
+
+
 def _has_matrices(e: sympy.Basic) -> bool:
     return any(isinstance(x, (MatExpr, Indexed, sympy.Sum)) for x in walk(e))
 
@@ -327,6 +374,51 @@ def _canonical(h: sympy.Basic) -> sympy.Basic:
     return h.canonical if isinstance(h, Relational) else h
 
 
+def implied(h: sympy.Basic, assuming: Sequence[sympy.Basic]) -> bool:
+    """Does one of the assumptions imply the hypothesis `h`? Inequalities between integers
+    (indices, sizes) are compared as `e >= 0` (`j > i` is `j - i - 1 >= 0`), so `j >= i + 1`
+    and the stronger `j > i + 1` both give `j > i`.
+
+    >>> from symattn.kernel.expr import index
+    >>> i, j = index("i"), index("j")
+    >>> implied(sympy.Gt(j, i), [sympy.Ge(j, i + 1)]), implied(sympy.Gt(j, i), [sympy.Gt(j, i + 1)])
+    (True, True)
+    >>> implied(sympy.Gt(j, i), [sympy.Ge(j, i)])
+    False
+    >>> k = index("k")
+    >>> implied(sympy.Gt(j, i), [sympy.Gt(j, k), sympy.Ge(k, i)])
+    True
+    """
+    if h == sympy.true:
+        return True
+    if any(_canonical(a) == _canonical(h) for a in assuming):
+        return True
+    target = _nonnegative_form(h)
+    forms = [f for f in (_nonnegative_form(a) for a in assuming) if f is not None]
+    if target is None:
+        return False
+    # one assumption, or two chained (j > k and k > i give j > i): their e's add up
+    combined = forms + [x + y for k, x in enumerate(forms) for y in forms[k + 1 :]]
+    for have in combined:
+        gap = sympy.expand(target - have)  # h's e minus theirs: never negative, then h holds
+        if (gap.is_Integer and gap >= 0) or gap.is_nonnegative:
+            return True
+    return False
+
+
+def _nonnegative_form(c: sympy.Basic) -> sympy.Expr | None:
+    """`e` with `c` equivalent to `e >= 0` over the integers, or None when it is not one."""
+    if not isinstance(c, (sympy.GreaterThan, sympy.StrictGreaterThan, sympy.LessThan)) and not (
+        isinstance(c, sympy.StrictLessThan)
+    ):
+        return None
+    diff = sympy.expand(c.gts - c.lts)
+    if not all(x.is_integer for x in diff.free_symbols) or not diff.is_integer:
+        return None
+    strict = isinstance(c, (sympy.StrictGreaterThan, sympy.StrictLessThan))
+    return diff - 1 if strict else diff
+
+
 def unfold(e: sympy.Basic, defs: Mapping[MatSym, MatExpr]) -> sympy.Basic:
     """`e` with every defined matrix replaced by its definition, repeatedly.
 
@@ -344,4 +436,4 @@ def unfold(e: sympy.Basic, defs: Mapping[MatSym, MatExpr]) -> sympy.Basic:
     return e
 
 
-__all__ = ["Pattern", "unfold"]
+__all__ = ["Pattern", "implied", "unfold"]

@@ -358,8 +358,9 @@ def run_claims(
             _progress(progress, k, len(tasks), start, out)
         return out
 
-    # A worker the per-claim budgets fail to stop (C code deaf to SIGALRM) must not hang the run:
-    # with no result for `stall` seconds the pool is stopped and the unfinished claims are crashes.
+    # A worker the per-claim budgets fail to stop (C code deaf to the timer's signal) must not
+    # hang the run: with no result for `stall` seconds the pool is stopped and the unfinished
+    # claims are crashes.
     if stall is None:
         stall = 4 * (seconds * max((len(t[1]) for t in tasks), default=1) * len(front_ends) + 30)
     ctx = mp.get_context("fork")

@@ -1,7 +1,7 @@
 """Counterexamples a reader can check by hand: a point, and the few entries that make it fail.
 
 Imports only the kernel below it (canon, evaluate, expr, witness.evidence, .sizes, .points, .field,
-.numeric); must not import witness.exact, proof or anything above them.
+.numeric, .certify); must not import witness.exact, proof or anything above them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from symattn.kernel.evaluate import (
 )
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.ranges import Range
-from symattn.kernel.witness import numeric, sizes
+from symattn.kernel.witness import certify, numeric, sizes
 from symattn.kernel.witness.evidence import MAX_SAMPLE, Counterexample, Term
 from symattn.kernel.witness.field import PRIMES, ModP, rational
 from symattn.kernel.witness.points import (
@@ -82,10 +82,25 @@ def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Cou
     # exp, cos, sin of numbers and roots: sympy cannot always decide their equality, so the
     # difference is confirmed with 30 digits instead (cos²x + sin²x = 1 is not "exact" here)
     exact = not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv))
+    sizes_shown = tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
     if exact:
         lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
         if sympy.simplify(lv - rv) == 0:
             return None
+    elif certify.can_enclose(left) and certify.can_enclose(right):
+        # a proof that the values differ: disjoint interval enclosures (none: no counterexample)
+        found = certify.certify(left, right, {k: int(v) for k, v in values.items()})
+        if found is None:
+            return None
+        return Counterexample(
+            sizes=sizes_shown,
+            indices=_shown_point(point, labels or {}),
+            entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+            lhs=found.shown("left"),
+            rhs=found.shown("right"),
+            exact=False,
+            certified=True,
+        )
     else:
         lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
         if lf == rf:
@@ -97,7 +112,7 @@ def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Cou
             return None
         lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
     return Counterexample(
-        sizes=tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name)),
+        sizes=sizes_shown,
         indices=_shown_point(point, labels or {}),
         entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
         lhs=str(lv),
@@ -110,6 +125,11 @@ def _undefined(v: sympy.Basic) -> bool:
     """`nan` or `zoo` anywhere: the value does not exist (a masked `-oo` times entries of both
     signs, summed)."""
     return bool(v.has(sympy.nan, sympy.zoo))
+
+
+def entry_name(x: sympy.Basic) -> str:
+    """How a counterexample names an entry: `Q[1,2]`, `Z^(2)[1,1]`, or a scalar's name."""
+    return _entry_name(x)
 
 
 def _shown_point(point: Mapping[sympy.Symbol, int], labels: Mapping) -> tuple[tuple[str, int], ...]:

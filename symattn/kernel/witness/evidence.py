@@ -32,6 +32,7 @@ class Counterexample:
     lhs: str
     rhs: str
     exact: bool
+    certified: bool = False  # not exact, but both values enclosed in disjoint intervals
 
     def __str__(self) -> str:
         sizes = ", ".join(f"{k}={v}" for k, v in self.sizes)
@@ -39,6 +40,8 @@ class Counterexample:
         ents = ", ".join(f"{k}={v}" for k, v in self.entries[:12])
         more = f" (and {len(self.entries) - 12} more)" if len(self.entries) > 12 else ""
         how = "exactly" if self.exact else "with 30-digit arithmetic"
+        if self.certified:
+            how = "with interval arithmetic: the two enclosures do not overlap"
         where = [f"at sizes {sizes}" if sizes else "", f"at {idx}" if idx else ""]
         where.append(f"with {ents}{more}" if ents else "")
         head = ", ".join(w for w in where if w)

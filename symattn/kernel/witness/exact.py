@@ -24,14 +24,22 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import ReversedRange
-from symattn.kernel.witness import coincidence, sizes
+from symattn.kernel.witness import certify, coincidence, sizes
 from symattn.kernel.witness import field as modp
 from symattn.kernel.witness.counterexample import (
     confirmed_counterexample,
     counterexample,
+    entry_name,
     sparse_counterexample,
 )
-from symattn.kernel.witness.evidence import EXHAUSTIVE, Evidence, Term, WitnessResult, supported
+from symattn.kernel.witness.evidence import (
+    EXHAUSTIVE,
+    Counterexample,
+    Evidence,
+    Term,
+    WitnessResult,
+    supported,
+)
 from symattn.kernel.witness.points import (
     dims_of,
     generic_entries,
@@ -132,6 +140,11 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
     for point in points:
         try:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
+            if certify.worth_certifying(left, right):
+                # exp or roots: a proof that the sides differ, before any slow simplification
+                found = certify.separate(left, right)
+                if found is not None:
+                    return _separated(found, named, point, ranges, rng)
             # the same value (even -oo, whose difference would be nan) is equal
             diff = left == right or is_zero(left - right)
         except ReversedRange:
@@ -147,6 +160,24 @@ def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
             return WitnessResult(None, "exact expansion did not simplify to zero")
     ev = Evidence(named, "expansion", len(points), total, unit_of(lhs))
     return supported([ev], "equal after full expansion")
+
+
+def _separated(found, named, point, given, rng) -> WitnessResult:
+    cells = [s for s in rng if s not in given]  # the generic entry's fresh indices
+    labels = dict(zip(cells, ("row", "col"), strict=False))
+    shown = tuple(sorted((s.name, v) for s, v in point.items() if s not in labels)) + tuple(
+        (labels[s], v) for s, v in point.items() if s in labels
+    )
+    cex = Counterexample(
+        sizes=named,
+        indices=shown,
+        entries=certify.separation_entries(found, entry_name),
+        lhs=found.shown("left"),
+        rhs=found.shown("right"),
+        exact=False,
+        certified=True,
+    )
+    return WitnessResult(False, "the two sides differ (certified by interval arithmetic)", cex)
 
 
 def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
