@@ -27,7 +27,7 @@ class Dispatcher(Generic[H]):
     """
 
     def __init__(
-        self, walker: str, handlers: Mapping[Key, H] | None = None, *, modules: Iterable[str] = ()
+        self, walker: str, handlers: Mapping[Any, H] | None = None, *, modules: Iterable[str] = ()
     ) -> None:
         self.walker = walker
         self._table: dict[Key, H] = dict(handlers or {})

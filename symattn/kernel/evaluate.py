@@ -435,7 +435,9 @@ _MATRIX: dict[type, Callable[[Evaluator, Any], np.ndarray]] = {
     PairDots: _by_entries,
     OnlineSoftmax: _by_entries,
 }
-MATRIX = Dispatcher("evaluate (matrices)", _MATRIX)
+MATRIX: Dispatcher[Callable[[Evaluator, Any], np.ndarray]] = Dispatcher(
+    "evaluate (matrices)", _MATRIX
+)
 
 
 # ---- scalar nodes -------------------------------------------------------------------------
@@ -604,7 +606,7 @@ _SCALAR: dict[type, Callable[[Evaluator, Any], Any]] = {
     Dot: _dot,
     sympy.Piecewise: _piecewise,
 }
-SCALAR = Dispatcher("evaluate (scalars)", _SCALAR)
+SCALAR: Dispatcher[Callable[[Evaluator, Any], Any]] = Dispatcher("evaluate (scalars)", _SCALAR)
 
 
 def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:

@@ -226,7 +226,7 @@ class _Numpy:
         self.reals = {s: 0.5 + k for k, s in enumerate(sorted(reals, key=str))}
 
     # -- numbers --
-    def int(self, e: sympy.Basic) -> int:
+    def whole(self, e: sympy.Basic) -> int:
         """An index or size: a whole number at this point."""
         x = self.num(e)
         if x != int(x):
@@ -264,7 +264,7 @@ class _Numpy:
         return arr
 
     def shape(self, e: E.MatExpr) -> tuple[int, int]:
-        rows, cols = (self.int(s) for s in e.shape)
+        rows, cols = (self.whole(s) for s in e.shape)
         if rows < 1 or cols < 1:
             raise IllFormed(f"{e} has {rows} x {cols} entries here")
         return rows, cols
@@ -286,7 +286,7 @@ class _Numpy:
     def over(self, v: sympy.Symbol, lo: sympy.Basic, hi: sympy.Basic) -> Iterator[int]:
         """Bind `v` to lo, ..., hi in turn: an empty range (hi = lo - 1) gives nothing, a
         reversed one is ill-formed."""
-        a, z = self.int(lo), self.int(hi)
+        a, z = self.whole(lo), self.whole(hi)
         if z < a - 1:
             raise IllFormed(f"the sum over {v} runs from {a} down to {z}")
         outer = self.bound.get(v)
@@ -335,7 +335,7 @@ def _mat_sym(ev: _Numpy, e: E.MatSym) -> np.ndarray:
 
 @MATRIX.register(E.HeadSym)
 def _head_sym(ev: _Numpy, e: E.HeadSym) -> np.ndarray:
-    return ev.leaf((e.name, "head", ev.int(e.head)), *ev.shape(e))
+    return ev.leaf((e.name, "head", ev.whole(e.head)), *ev.shape(e))
 
 
 @MATRIX.register(E.FromColumn)
@@ -395,15 +395,15 @@ def _causal_mask(ev: _Numpy, e: E.CausalMask) -> np.ndarray:
 @MATRIX.register(E.Row)
 def _row(ev: _Numpy, e: E.Row) -> np.ndarray:
     a = ev.mat(e.args[0])
-    i = _in(ev.int(e.index), a.shape[0], "row")
+    i = _in(ev.whole(e.index), a.shape[0], "row")
     return a[i - 1 : i]
 
 
 @MATRIX.register(E.RowBlock)
 def _row_block(ev: _Numpy, e: E.RowBlock) -> np.ndarray:
     a = ev.mat(e.args[0])
-    h, size = _in(ev.int(e.head), ev.int(e.args[3]), "block"), ev.int(e.args[2])
-    if a.shape[0] != size * ev.int(e.args[3]):
+    h, size = _in(ev.whole(e.head), ev.whole(e.args[3]), "block"), ev.whole(e.args[2])
+    if a.shape[0] != size * ev.whole(e.args[3]):
         raise IllFormed(f"{a.shape[0]} rows are not {e.args[3]} blocks of {size}")
     return a[(h - 1) * size : h * size]
 
@@ -427,14 +427,14 @@ def _mat_sum(ev: _Numpy, e: E.MatSum) -> np.ndarray:
 
 @MATRIX.register(M.PositionBias)
 def _position_bias(ev: _Numpy, e: M.PositionBias) -> np.ndarray:
-    pos = np.arange(1, ev.int(e.args[0]) + 1, dtype=float)
+    pos = np.arange(1, ev.whole(e.args[0]) + 1, dtype=float)
     return float(ev.num(e.row_coef)) * pos[:, None] + float(ev.num(e.col_coef)) * pos[None, :]
 
 
 @MATRIX.register(M.PadMask)
 def _pad_mask(ev: _Numpy, e: M.PadMask) -> np.ndarray:
     a = ev.mat(e.args[0])
-    keep = np.arange(1, a.shape[1] + 1) <= ev.int(e.valid)
+    keep = np.arange(1, a.shape[1] + 1) <= ev.whole(e.valid)
     return np.where(keep[None, :], a, -np.inf)
 
 
@@ -445,7 +445,7 @@ def _causal_zero(ev: _Numpy, e: M.CausalZero) -> np.ndarray:
 
 @MATRIX.register(M.FirstRows)
 def _first_rows(ev: _Numpy, e: M.FirstRows) -> np.ndarray:
-    a, t = ev.mat(e.args[0]), ev.int(e.args[1])
+    a, t = ev.mat(e.args[0]), ev.whole(e.args[1])
     if t > a.shape[0]:
         raise IllFormed("more rows than the matrix has")
     return a[:t]
@@ -454,7 +454,7 @@ def _first_rows(ev: _Numpy, e: M.FirstRows) -> np.ndarray:
 @MATRIX.register(M.RepeatKV)
 def _repeat_kv(ev: _Numpy, e: M.RepeatKV) -> np.ndarray:
     a = ev.mat(e.args[0])
-    g, r, w = ev.int(e.groups), ev.int(e.r), ev.int(e.width)
+    g, r, w = ev.whole(e.groups), ev.whole(e.r), ev.whole(e.width)
     heads = a.reshape(a.shape[0], g, w)
     out = np.tile(heads, (1, r, 1)) if e.order == "tile" else np.repeat(heads, r, axis=1)
     return out.reshape(a.shape[0], g * r * w)
@@ -480,7 +480,7 @@ def _pair_dots(ev: _Numpy, e: M.PairDots) -> np.ndarray:
 @MATRIX.register(M.OnlineSoftmax)
 def _online_softmax(ev: _Numpy, e: M.OnlineSoftmax) -> np.ndarray:
     s, v = ev.mat(e.args[0]), ev.mat(e.args[1])
-    return _flash(s, v, [ev.int(x) for x in e.blocks], e.rescale)
+    return _flash(s, v, [ev.whole(x) for x in e.blocks], e.rescale)
 
 
 def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.ndarray:
@@ -506,7 +506,7 @@ def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.
 @SCALAR.register(E.Entry)
 def _entry(ev: _Numpy, e: E.Entry) -> float:
     a = ev.mat(e.matrix)
-    i, j = ev.int(e.args[1]), ev.int(e.args[2])
+    i, j = ev.whole(e.args[1]), ev.whole(e.args[2])
     _in(i, a.shape[0], "row")
     _in(j, a.shape[1], "column")
     return float(a[i - 1, j - 1])
@@ -562,12 +562,12 @@ def _trig(ev: _Numpy, e: sympy.Basic) -> float:
 @SCALAR.register(sympy.ceiling)
 def _ceiling(ev: _Numpy, e: sympy.ceiling) -> int:
     num, den = sympy.fraction(sympy.together(e.args[0]))
-    return -((-ev.int(num)) // ev.int(den))
+    return -((-ev.whole(num)) // ev.whole(den))
 
 
 @SCALAR.register(sympy.Mod)
 def _mod(ev: _Numpy, e: sympy.Mod) -> int:
-    return ev.int(e.args[0]) % ev.int(e.args[1])
+    return ev.whole(e.args[0]) % ev.whole(e.args[1])
 
 
 @SCALAR.register(sympy.Sum)
@@ -586,9 +586,9 @@ def _sum_over(ev: _Numpy, body: sympy.Basic, limits: list) -> float:
 @SCALAR.register(sympy.Indexed)
 def _indexed(ev: _Numpy, e: sympy.Indexed) -> float:
     name = str(e.base.label)
-    idx = [ev.int(k) for k in e.indices]
+    idx = [ev.whole(k) for k in e.indices]
     shape = ev.shapes.get(name)
-    rows, cols = (_FREE_SHAPE, _FREE_SHAPE) if shape is None else (ev.int(s) for s in shape)
+    rows, cols = (_FREE_SHAPE, _FREE_SHAPE) if shape is None else (ev.whole(s) for s in shape)
     if name.endswith("^()") and len(idx) == 3:
         h, i, j = idx
         arr = ev.leaf((name[:-3], "head", h), rows, cols)
