@@ -1,7 +1,8 @@
 """The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `QK^T`).
 
-A back end: reads kernel objects (kernel.expr, kernel.dims); must not import proof, rules or
-any front end, and never creates kernel facts.
+A back end: reads kernel objects (kernel.expr, kernel.modern, kernel.dims), each node printed by
+its handler in `LATEX` (kernel.dispatch); must not import proof, rules or any front end, and never
+creates kernel facts.
 
 Conventions (see docs/derive.md):
 
