@@ -1,9 +1,10 @@
 """The one evaluator of kernel expressions: a walker over the nodes with pluggable arithmetic.
 
-Imports only numpy, sympy and the kernel below it (semantics, expr, ranges); must not import the
-witnesses or anything above them. The arithmetics live in the witnesses (`witness.field.ModP`:
-exact mod p; `witness.numeric.Float64`) and are passed in, so there is one walker and one
-meaning of every node, sum and index, whatever the numbers are.
+Imports only numpy, sympy and the kernel below it (dispatch, semantics, expr, modern, ranges);
+must not import the witnesses or anything above them. The arithmetics live in the witnesses
+(`witness.field.ModP`: exact mod p; `witness.numeric.Float64`) and are passed in, so there is one
+walker and one meaning of every node, sum and index, whatever the numbers are. Each node's
+handler is found by its class (`MATRIX`, `SCALAR`: `kernel.dispatch`).
 
 Free indices can be bound to whole axes (`bind`), so a claim is evaluated at every index point at
 once; a matrix that depends on such an index is evaluated value by value instead (`_Loop`).
@@ -21,6 +22,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
@@ -238,7 +240,7 @@ class Evaluator:
         key = (m, tuple(values))
         out = self.cache.get(key)
         if out is None:
-            f = _MATRIX.get(type(m))
+            f = MATRIX.find(type(m))
             if f is None:
                 raise Unsupported(f"{type(m).__name__} has no evaluation")
             out = self.cache[key] = f(self, m)
@@ -248,11 +250,9 @@ class Evaluator:
         """A scalar (an array when it ranges over index axes)."""
         if e.is_Number or e.is_NumberSymbol or e in (sympy.oo, -sympy.oo):
             return self.arith.constant(e, self)
-        f = _SCALAR.get(type(e))
+        f = SCALAR.find(type(e))
         if f is not None:
             return f(self, e)
-        if isinstance(e, sympy.Symbol):
-            return _symbol(self, e)
         if e.is_number:
             return self.arith.constant(e, self)
         raise Unsupported(f"{type(e).__name__} has no evaluation")
@@ -435,6 +435,9 @@ _MATRIX: dict[type, Callable[[Evaluator, Any], np.ndarray]] = {
     PairDots: _by_entries,
     OnlineSoftmax: _by_entries,
 }
+MATRIX: Dispatcher[Callable[[Evaluator, Any], np.ndarray]] = Dispatcher(
+    "evaluate (matrices)", _MATRIX
+)
 
 
 # ---- scalar nodes -------------------------------------------------------------------------
@@ -590,6 +593,7 @@ def _truth(f: Evaluator, cond: sympy.Basic) -> Any:
 
 
 _SCALAR: dict[type, Callable[[Evaluator, Any], Any]] = {
+    sympy.Symbol: _symbol,
     sympy.Add: _add,
     sympy.Mul: _mul,
     sympy.Pow: _pow,
@@ -602,6 +606,7 @@ _SCALAR: dict[type, Callable[[Evaluator, Any], Any]] = {
     Dot: _dot,
     sympy.Piecewise: _piecewise,
 }
+SCALAR: Dispatcher[Callable[[Evaluator, Any], Any]] = Dispatcher("evaluate (scalars)", _SCALAR)
 
 
 def learn_shapes(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:

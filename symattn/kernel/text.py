@@ -1,15 +1,18 @@
 """Plain text of kernel expressions and scalars for messages: `QK^T`, `softmax(QK^T/sqrt(d_k))`.
 
-Imports only sympy; must not import symattn.kernel.expr, which imports it for `__str__`.
+Imports only sympy and kernel.dispatch; must not import symattn.kernel.expr, which imports it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import sympy
 from sympy.printing.str import StrPrinter
+
+from symattn.kernel.dispatch import Dispatcher
 
 # The kernel's nodes are recognised by class name, the way sympy's printers dispatch, so this
 # module need not import symattn.kernel.expr (which imports it for __str__) or kernel.modern.
@@ -28,77 +31,150 @@ def plain(e: sympy.Basic) -> str:
     >>> plain(single_head().scores)
     'QK^T'
     """
-
-    if _is(e, "MatSym", "FromColumn"):
-        return e.name
-    if _is(e, "HeadSym"):
-        return f"{e.name}^({e.head})"
-    if _is(e, "Ones"):
-        return f"1_({e.rows}x{e.cols})"
-    if _is(e, "MatMul"):
-        return "".join(_factor(f) for f in e.factors())
-    if _is(e, "MatAdd"):
-        return f"{plain(e.args[0])} + {plain(e.args[1])}"
-    if _is(e, "Scale"):
-        c = e.scalar
-        if c == -1:
-            return f"-{_factor(e.args[1])}"
-        num, den = sympy.fraction(c)
-        if num == 1:
-            return f"{_factor(e.args[1])}/{_scalar(den)}"
-        return f"{_scalar(c)} {_factor(e.args[1])}"
-    if _is(e, "Transpose"):
-        return f"{_base(e.args[0])}^T"
-    if _is(e, "Softmax"):
-        return f"softmax({plain(e.args[0])})"
-    if _is(e, "ColSoftmax"):
-        return f"softmax_col({plain(e.args[0])})"
-    if _is(e, "CausalMask"):
-        return f"mask({plain(e.args[0])})"
-    if _is(e, "Row"):
-        a = e.args[0]
-        name = a.name.lower() if _is(a, "MatSym") and len(a.name) == 1 else f"row({plain(a)})"
-        return f"{name}_{e.index}"
-    if _is(e, "RowBlock"):
-        return f"{_base(e.args[0])}^({e.head})"
-    if _is(e, "Concat"):
-        return f"Concat({plain(e.member(1))},...,{plain(e.member(e.count))})"
-    if _is(e, "MatSum"):
-        v, lo, hi = e.limits
-        return f"sum_{{{v}={lo}}}^{{{hi}}} {plain(e.body)}"
-    if _is(e, "Entry"):
-        return f"({plain(e.matrix)})_{_subscript(e.args[1], e.args[2])}"
-    if _is(e, "Dot"):
-        return f"{plain(e.args[0])}·{plain(e.args[1])}"
-    modern = _modern(e)
-    return _scalar(e) if modern is None else modern
+    f = PLAIN.find(type(e))
+    return _scalar(e) if f is None else f(e)
 
 
-def _modern(e: sympy.Basic) -> str | None:
-    """The nodes of symattn.kernel.modern (biases, padding, grouped heads, rotary, online)."""
-    if _is(e, "PositionBias"):
-        a, b = e.row_coef, e.col_coef
-        if a == -b:
-            return f"alibi({_scalar(b)})"
-        return f"bias({_scalar(a)}·i + {_scalar(b)}·j)"
-    if _is(e, "PadMask"):
-        return f"pad({plain(e.args[0])}, {e.args[1]} valid)"
-    if _is(e, "CausalZero"):
-        return f"tril({plain(e.args[0])})"
-    if _is(e, "FirstRows"):
-        return f"{_base(e.args[0])}_(1:{e.args[1]})"
-    if _is(e, "RepeatKV"):
-        how = "repeat_kv" if e.order == "interleave" else "tile_kv"
-        return f"{how}({plain(e.args[0])}, {e.r})"
-    if _is(e, "Rope"):
-        return f"R({_scalar(e.pos)}){_base(e.args[0])}"
-    if _is(e, "PairDots"):
-        return f"pairdots({plain(e.args[0])}, {plain(e.args[1])})"
-    if _is(e, "OnlineSoftmax"):
-        sizes = ",".join(str(b) for b in e.blocks)
-        bug = "" if e.rescale else ", no rescale"
-        return f"online_softmax({plain(e.args[0])}, {plain(e.args[1])}; blocks {sizes}{bug})"
-    return None
+# The handlers are keyed by the nodes' class names (sympy's printers find `_print_Transpose` so).
+PLAIN: Dispatcher[Callable[[Any], str]] = Dispatcher("plain text", modules=_NODES)
+
+
+@PLAIN.register("MatSym", "FromColumn", "FeatureMap")
+def _name(e: Any) -> str:
+    return str(e.name)
+
+
+@PLAIN.register("HeadSym")
+def _head(e: Any) -> str:
+    return f"{e.name}^({e.head})"
+
+
+@PLAIN.register("Ones")
+def _ones(e: Any) -> str:
+    return f"1_({e.rows}x{e.cols})"
+
+
+@PLAIN.register("MatMul")
+def _matmul(e: Any) -> str:
+    return "".join(_factor(f) for f in e.factors())
+
+
+@PLAIN.register("MatAdd")
+def _matadd(e: Any) -> str:
+    return f"{plain(e.args[0])} + {plain(e.args[1])}"
+
+
+@PLAIN.register("Scale")
+def _scale(e: Any) -> str:
+    c = e.scalar
+    if c == -1:
+        return f"-{_factor(e.args[1])}"
+    num, den = sympy.fraction(c)
+    if num == 1:
+        return f"{_factor(e.args[1])}/{_scalar(den)}"
+    return f"{_scalar(c)} {_factor(e.args[1])}"
+
+
+@PLAIN.register("Transpose")
+def _transpose(e: Any) -> str:
+    return f"{_base(e.args[0])}^T"
+
+
+@PLAIN.register("Softmax")
+def _softmax(e: Any) -> str:
+    return f"softmax({plain(e.args[0])})"
+
+
+@PLAIN.register("ColSoftmax")
+def _col_softmax(e: Any) -> str:
+    return f"softmax_col({plain(e.args[0])})"
+
+
+@PLAIN.register("CausalMask")
+def _mask(e: Any) -> str:
+    return f"mask({plain(e.args[0])})"
+
+
+@PLAIN.register("Row")
+def _row(e: Any) -> str:
+    a = e.args[0]
+    name = a.name.lower() if _is(a, "MatSym") and len(a.name) == 1 else f"row({plain(a)})"
+    return f"{name}_{e.index}"
+
+
+@PLAIN.register("RowBlock")
+def _row_block(e: Any) -> str:
+    return f"{_base(e.args[0])}^({e.head})"
+
+
+@PLAIN.register("Concat")
+def _concat(e: Any) -> str:
+    return f"Concat({plain(e.member(1))},...,{plain(e.member(e.count))})"
+
+
+@PLAIN.register("MatSum")
+def _matsum(e: Any) -> str:
+    v, lo, hi = e.limits
+    return f"sum_{{{v}={lo}}}^{{{hi}}} {plain(e.body)}"
+
+
+@PLAIN.register("Entry")
+def _entry(e: Any) -> str:
+    return f"({plain(e.matrix)})_{_subscript(e.args[1], e.args[2])}"
+
+
+@PLAIN.register("Dot")
+def _dot(e: Any) -> str:
+    return f"{plain(e.args[0])}·{plain(e.args[1])}"
+
+
+# ---- the nodes of symattn.kernel.modern (biases, padding, grouped heads, rotary, online) ----
+
+
+@PLAIN.register("PositionBias")
+def _position_bias(e: Any) -> str:
+    a, b = e.row_coef, e.col_coef
+    if a == -b:
+        return f"alibi({_scalar(b)})"
+    return f"bias({_scalar(a)}·i + {_scalar(b)}·j)"
+
+
+@PLAIN.register("PadMask")
+def _pad_mask(e: Any) -> str:
+    return f"pad({plain(e.args[0])}, {e.args[1]} valid)"
+
+
+@PLAIN.register("CausalZero")
+def _causal_zero(e: Any) -> str:
+    return f"tril({plain(e.args[0])})"
+
+
+@PLAIN.register("FirstRows")
+def _first_rows(e: Any) -> str:
+    return f"{_base(e.args[0])}_(1:{e.args[1]})"
+
+
+@PLAIN.register("RepeatKV")
+def _repeat_kv(e: Any) -> str:
+    how = "repeat_kv" if e.order == "interleave" else "tile_kv"
+    return f"{how}({plain(e.args[0])}, {e.r})"
+
+
+@PLAIN.register("Rope")
+def _rope(e: Any) -> str:
+    return f"R({_scalar(e.pos)}){_base(e.args[0])}"
+
+
+@PLAIN.register("PairDots")
+def _pair_dots(e: Any) -> str:
+    return f"pairdots({plain(e.args[0])}, {plain(e.args[1])})"
+
+
+@PLAIN.register("OnlineSoftmax")
+def _online_softmax(e: Any) -> str:
+    sizes = ",".join(str(b) for b in e.blocks)
+    bug = "" if e.rescale else ", no rescale"
+    return f"online_softmax({plain(e.args[0])}, {plain(e.args[1])}; blocks {sizes}{bug})"
 
 
 def _factor(e: sympy.Basic) -> str:

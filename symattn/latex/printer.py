@@ -1,7 +1,8 @@
 """The textbook printer: kernel expressions as the chapter writes them (`Q_{ir}K_{jr}`, `QK^T`).
 
-A back end: reads kernel objects (kernel.expr, kernel.dims); must not import proof, rules or
-any front end, and never creates kernel facts.
+A back end: reads kernel objects (kernel.expr, kernel.modern, kernel.dims), each node printed by
+its handler in `LATEX` (kernel.dispatch); must not import proof, rules or any front end, and never
+creates kernel facts.
 
 Conventions (see docs/derive.md):
 
@@ -18,7 +19,7 @@ Conventions (see docs/derive.md):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ import sympy
 from symattn.kernel import expr as E
 from symattn.kernel import modern as M
 from symattn.kernel.dims import Shape
+from symattn.kernel.dispatch import Dispatcher
 
 #: Fallback order of matrices in a product of entries, after the written order.
 TEXTBOOK_ORDER: tuple[str, ...] = (
@@ -177,38 +179,8 @@ class _Printer:
     def p(self, e: sympy.Basic) -> tuple[str, int]:
         if not isinstance(e, sympy.Symbol) and e in self.s.names:
             return self.s.names[e], _ATOM
-        if isinstance(e, E.MatExpr):
-            return self.matrix(e)
-        if isinstance(e, E.Entry):
-            return self.entry(e.matrix, e.args[1], e.args[2]), _ATOM
-        if isinstance(e, E.Dot):
-            return rf"{self.atom(e.args[0])}\cdot {self.atom(e.args[1])}", _MUL
-        if isinstance(e, sympy.Indexed):
-            return self.indexed(e), _ATOM
-        if isinstance(e, sympy.Symbol):
-            return self.symbol(e), _ATOM
-        if isinstance(e, sympy.Integer):
-            return str(e), (_ATOM if e >= 0 else _ADD)
-        if isinstance(e, sympy.Rational):
-            text = rf"\frac{{{abs(e.p)}}}{{{e.q}}}"
-            return (f"-{text}", _ADD) if e < 0 else (text, _ATOM)
-        if e is sympy.oo or e is sympy.S.NegativeInfinity:
-            return (r"\infty", _ATOM) if e is sympy.oo else (r"-\infty", _ADD)
-        if isinstance(e, sympy.Add):
-            return self.add(e), _ADD
-        if isinstance(e, sympy.Mul):
-            return self.mul(e)
-        if isinstance(e, sympy.Pow):
-            return self.pow(e)
-        if isinstance(e, sympy.exp):
-            return rf"\exp{self.delim(self.p(e.args[0])[0])}", _ATOM
-        if isinstance(e, sympy.Sum):
-            return self.sum(e), _SUM
-        if isinstance(e, sympy.Piecewise):
-            return self.piecewise(e), _ATOM
-        if isinstance(e, sympy.core.relational.Relational):
-            return self.relation(e), _ADD
-        return sympy.latex(e), _ATOM
+        f = LATEX.find(type(e))
+        return (sympy.latex(e), _ATOM) if f is None else f(self, e)
 
     def atom(self, e: sympy.Basic, at_least: int = _ATOM) -> str:
         text, prec = self.p(e)
@@ -362,86 +334,6 @@ class _Printer:
         return f"{self.p(lhs)[0]} {ops.get(op, op)} {self.p(rhs)[0]}"
 
     # -- matrices -------------------------------------------------------------------------
-    def matrix(self, e: E.MatExpr) -> tuple[str, int]:
-        if type(e).__module__ == M.__name__:
-            return self.modern(e)
-        if isinstance(e, E.MatSym):
-            return self.name(e.name), _ATOM
-        if isinstance(e, E.HeadSym):
-            return f"{self.name(e.name)}^{{({self.index(e.head)})}}", _ATOM
-        if isinstance(e, E.MatMul):
-            return self.mat_mul(e), _MUL
-        if isinstance(e, E.MatAdd):
-            return self.mat_add(e), _ADD
-        if isinstance(e, E.Scale):
-            return self.scale(e)
-        if isinstance(e, E.Transpose):
-            inner = e.args[0]
-            if isinstance(inner, E.HeadSym):  # K^{(h)\mathsf T}
-                return (
-                    f"{self.name(inner.name)}^{{({self.index(inner.head)}){self.s.transpose}}}",
-                    _POW,
-                )
-            simple = isinstance(inner, E.MatSym) or (
-                isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
-            )
-            body = self.p(inner)[0] if simple else f"({self.p(inner)[0]})"
-            return f"{body}^{{{self.s.transpose}}}", _POW
-        if isinstance(e, (E.Softmax, E.ColSoftmax)):
-            op = self.s.op("softmax", r"\operatorname{softmax}")
-            if isinstance(e, E.ColSoftmax):
-                op += r"_{\mathrm{col}}"
-            return op + self.delim(self.p(e.args[0])[0]), _ATOM
-        if isinstance(e, E.CausalMask):
-            return f"{self.p(e.args[0])[0]} + {self.s.mask}", _ADD
-        if isinstance(e, E.Row):
-            return self.row(e), _ATOM
-        if isinstance(e, E.RowBlock):
-            return f"{self.atom(e.args[0])}^{{({self.index(e.head)})}}", _ATOM
-        if isinstance(e, E.Concat):
-            return self.concat(e), _ATOM
-        if isinstance(e, E.MatSum):
-            v, lo, hi = e.limits
-            head = rf"\sum_{{{self.p(v)[0]}={self.p(lo)[0]}}}^{{{self.p(hi)[0]}}}"
-            return f"{head} {self.atom(e.body, _MUL)}", _SUM
-        if isinstance(e, E.Ones):
-            return self.ones(e), _ATOM
-        if isinstance(e, E.FromColumn):
-            one = self.ones(E.Ones(e.cols, 1))
-            return f"{self.name(e.name)}{one}^{{{self.s.transpose}}}", _MUL
-        raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
-
-    def modern(self, e: E.MatExpr) -> tuple[str, int]:
-        """The nodes of kernel.modern: an ALiBi bias, a feature map, a rotation, online softmax."""
-        if isinstance(e, M.FeatureMap):
-            return rf"\{e.fname}({self.p(e.args[1])[0]})" if e.fname == "phi" else (
-                rf"\operatorname{{{e.fname}}}({self.p(e.args[1])[0]})"
-            ), _ATOM
-        if isinstance(e, M.PositionBias):
-            if e.row_coef == -e.col_coef:
-                return rf"B_{{\mathrm{{ALiBi}}}}({self.p(e.col_coef)[0]})", _ATOM
-            return rf"B({self.p(e.row_coef)[0]}, {self.p(e.col_coef)[0]})", _ATOM
-        if isinstance(e, M.PadMask):
-            return f"{self.p(e.args[0])[0]} + P_{{{self.p(e.valid)[0]}}}", _ADD
-        if isinstance(e, M.CausalZero):
-            return rf"{self.atom(e.args[0], _MUL)} \odot L", _ADD
-        if isinstance(e, M.FirstRows):
-            return f"{self.atom(e.args[0])}_{{1:{self.p(e.args[1])[0]}}}", _ATOM
-        if isinstance(e, M.RepeatKV):
-            op = r"\operatorname{repeat}" if e.order == "interleave" else r"\operatorname{tile}"
-            return f"{op}_{{{self.p(e.r)[0]}}}({self.p(e.args[0])[0]})", _ATOM
-        if isinstance(e, M.Rope):
-            return f"R({self.p(e.pos)[0]}){self.atom(e.args[0], _MUL)}", _MUL
-        if isinstance(e, M.PairDots):
-            a, b = (self.p(x)[0] for x in e.args)
-            return rf"\operatorname{{pairs}}({a}, {b})", _ATOM
-        if isinstance(e, M.OnlineSoftmax):
-            sizes = ",".join(self.p(x)[0] for x in e.blocks)
-            op = r"\operatorname{online}" if e.rescale else r"\operatorname{online}^{\times}"
-            s, v = (self.p(x)[0] for x in e.args[:2])
-            return f"{op}_{{{sizes}}}({s}, {v})", _ATOM
-        raise TypeError(f"no textbook form for {type(e).__name__}")  # pragma: no cover
-
     def mat_mul(self, e: E.MatMul) -> str:
         """A product as written: `ABC` for `(AB)C`, `A(BC)` when the right factor is a product
         (the two orders of linear attention print apart)."""
@@ -510,6 +402,230 @@ class _Printer:
         if isinstance(m, E.Row) and i == 1:
             return f"({self.p(m)[0]})_{{{self.index(j)}}}"
         return f"{self.delim(self.p(m)[0])}_{{{self.subscript([i, j])}}}"  # tall: \left( \right)
+
+
+# ---- the handlers, by node class ---------------------------------------------------------
+
+Printed = tuple[str, int]
+LATEX: Dispatcher[Callable[[_Printer, Any], Printed]] = Dispatcher("LaTeX printer")
+_on = LATEX.register
+
+
+@_on(E.Entry)
+def _entry(pr: _Printer, e: E.Entry) -> Printed:
+    return pr.entry(e.matrix, e.args[1], e.args[2]), _ATOM
+
+
+@_on(E.Dot)
+def _dot(pr: _Printer, e: E.Dot) -> Printed:
+    return rf"{pr.atom(e.args[0])}\cdot {pr.atom(e.args[1])}", _MUL
+
+
+@_on(sympy.Indexed)
+def _indexed(pr: _Printer, e: sympy.Indexed) -> Printed:
+    return pr.indexed(e), _ATOM
+
+
+@_on(sympy.Symbol)
+def _symbol(pr: _Printer, e: sympy.Symbol) -> Printed:
+    return pr.symbol(e), _ATOM
+
+
+@_on(sympy.Integer)
+def _integer(pr: _Printer, e: sympy.Integer) -> Printed:
+    return str(e), (_ATOM if e >= 0 else _ADD)
+
+
+@_on(sympy.Rational)
+def _rational(pr: _Printer, e: sympy.Rational) -> Printed:
+    text = rf"\frac{{{abs(e.p)}}}{{{e.q}}}"
+    return (f"-{text}", _ADD) if e < 0 else (text, _ATOM)
+
+
+@_on(type(sympy.oo), type(sympy.S.NegativeInfinity))
+def _infinity(pr: _Printer, e: sympy.Basic) -> Printed:
+    return (r"\infty", _ATOM) if e is sympy.oo else (r"-\infty", _ADD)
+
+
+@_on(sympy.Add)
+def _add(pr: _Printer, e: sympy.Add) -> Printed:
+    return pr.add(e), _ADD
+
+
+@_on(sympy.Mul)
+def _mul(pr: _Printer, e: sympy.Mul) -> Printed:
+    return pr.mul(e)
+
+
+@_on(sympy.Pow)
+def _pow(pr: _Printer, e: sympy.Pow) -> Printed:
+    return pr.pow(e)
+
+
+@_on(sympy.exp)
+def _exp(pr: _Printer, e: sympy.exp) -> Printed:
+    return rf"\exp{pr.delim(pr.p(e.args[0])[0])}", _ATOM
+
+
+@_on(sympy.Sum)
+def _sum(pr: _Printer, e: sympy.Sum) -> Printed:
+    return pr.sum(e), _SUM
+
+
+@_on(sympy.Piecewise)
+def _piecewise(pr: _Printer, e: sympy.Piecewise) -> Printed:
+    return pr.piecewise(e), _ATOM
+
+
+@_on(sympy.core.relational.Relational)
+def _relation(pr: _Printer, e: sympy.core.relational.Relational) -> Printed:
+    return pr.relation(e), _ADD
+
+
+# -- matrices --
+
+
+@_on(E.MatSym)
+def _mat_sym(pr: _Printer, e: E.MatSym) -> Printed:
+    return pr.name(e.name), _ATOM
+
+
+@_on(E.HeadSym)
+def _head_sym(pr: _Printer, e: E.HeadSym) -> Printed:
+    return f"{pr.name(e.name)}^{{({pr.index(e.head)})}}", _ATOM
+
+
+@_on(E.MatMul)
+def _mat_mul(pr: _Printer, e: E.MatMul) -> Printed:
+    return pr.mat_mul(e), _MUL
+
+
+@_on(E.MatAdd)
+def _mat_add(pr: _Printer, e: E.MatAdd) -> Printed:
+    return pr.mat_add(e), _ADD
+
+
+@_on(E.Scale)
+def _scale(pr: _Printer, e: E.Scale) -> Printed:
+    return pr.scale(e)
+
+
+@_on(E.Transpose)
+def _transpose(pr: _Printer, e: E.Transpose) -> Printed:
+    inner = e.args[0]
+    if isinstance(inner, E.HeadSym):  # K^{(h)\mathsf T}
+        return (
+            f"{pr.name(inner.name)}^{{({pr.index(inner.head)}){pr.s.transpose}}}",
+            _POW,
+        )
+    simple = isinstance(inner, E.MatSym) or (
+        isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
+    )
+    body = pr.p(inner)[0] if simple else f"({pr.p(inner)[0]})"
+    return f"{body}^{{{pr.s.transpose}}}", _POW
+
+
+@_on(E.Softmax, E.ColSoftmax)
+def _softmax(pr: _Printer, e: E.MatExpr) -> Printed:
+    op = pr.s.op("softmax", r"\operatorname{softmax}")
+    if isinstance(e, E.ColSoftmax):
+        op += r"_{\mathrm{col}}"
+    return op + pr.delim(pr.p(e.args[0])[0]), _ATOM
+
+
+@_on(E.CausalMask)
+def _causal_mask(pr: _Printer, e: E.CausalMask) -> Printed:
+    return f"{pr.p(e.args[0])[0]} + {pr.s.mask}", _ADD
+
+
+@_on(E.Row)
+def _row(pr: _Printer, e: E.Row) -> Printed:
+    return pr.row(e), _ATOM
+
+
+@_on(E.RowBlock)
+def _row_block(pr: _Printer, e: E.RowBlock) -> Printed:
+    return f"{pr.atom(e.args[0])}^{{({pr.index(e.head)})}}", _ATOM
+
+
+@_on(E.Concat)
+def _concat(pr: _Printer, e: E.Concat) -> Printed:
+    return pr.concat(e), _ATOM
+
+
+@_on(E.MatSum)
+def _mat_sum(pr: _Printer, e: E.MatSum) -> Printed:
+    v, lo, hi = e.limits
+    head = rf"\sum_{{{pr.p(v)[0]}={pr.p(lo)[0]}}}^{{{pr.p(hi)[0]}}}"
+    return f"{head} {pr.atom(e.body, _MUL)}", _SUM
+
+
+@_on(E.Ones)
+def _ones(pr: _Printer, e: E.Ones) -> Printed:
+    return pr.ones(e), _ATOM
+
+
+@_on(E.FromColumn)
+def _from_column(pr: _Printer, e: E.FromColumn) -> Printed:
+    one = pr.ones(E.Ones(e.cols, 1))
+    return f"{pr.name(e.name)}{one}^{{{pr.s.transpose}}}", _MUL
+
+
+# -- the nodes of kernel.modern: an ALiBi bias, a feature map, a rotation, online softmax --
+
+
+@_on(M.FeatureMap)
+def _feature_map(pr: _Printer, e: M.FeatureMap) -> Printed:
+    return rf"\{e.fname}({pr.p(e.args[1])[0]})" if e.fname == "phi" else (
+        rf"\operatorname{{{e.fname}}}({pr.p(e.args[1])[0]})"
+    ), _ATOM
+
+
+@_on(M.PositionBias)
+def _position_bias(pr: _Printer, e: M.PositionBias) -> Printed:
+    if e.row_coef == -e.col_coef:
+        return rf"B_{{\mathrm{{ALiBi}}}}({pr.p(e.col_coef)[0]})", _ATOM
+    return rf"B({pr.p(e.row_coef)[0]}, {pr.p(e.col_coef)[0]})", _ATOM
+
+
+@_on(M.PadMask)
+def _pad_mask(pr: _Printer, e: M.PadMask) -> Printed:
+    return f"{pr.p(e.args[0])[0]} + P_{{{pr.p(e.valid)[0]}}}", _ADD
+
+
+@_on(M.CausalZero)
+def _causal_zero(pr: _Printer, e: M.CausalZero) -> Printed:
+    return rf"{pr.atom(e.args[0], _MUL)} \odot L", _ADD
+
+
+@_on(M.FirstRows)
+def _first_rows(pr: _Printer, e: M.FirstRows) -> Printed:
+    return f"{pr.atom(e.args[0])}_{{1:{pr.p(e.args[1])[0]}}}", _ATOM
+
+
+@_on(M.RepeatKV)
+def _repeat_kv(pr: _Printer, e: M.RepeatKV) -> Printed:
+    op = r"\operatorname{repeat}" if e.order == "interleave" else r"\operatorname{tile}"
+    return f"{op}_{{{pr.p(e.r)[0]}}}({pr.p(e.args[0])[0]})", _ATOM
+
+
+@_on(M.Rope)
+def _rope(pr: _Printer, e: M.Rope) -> Printed:
+    return f"R({pr.p(e.pos)[0]}){pr.atom(e.args[0], _MUL)}", _MUL
+
+
+@_on(M.PairDots)
+def _pair_dots(pr: _Printer, e: M.PairDots) -> Printed:
+    a, b = (pr.p(x)[0] for x in e.args)
+    return rf"\operatorname{{pairs}}({a}, {b})", _ATOM
+
+
+@_on(M.OnlineSoftmax)
+def _online_softmax(pr: _Printer, e: M.OnlineSoftmax) -> Printed:
+    sizes = ",".join(pr.p(x)[0] for x in e.blocks)
+    op = r"\operatorname{online}" if e.rescale else r"\operatorname{online}^{\times}"
+    s, v = (pr.p(x)[0] for x in e.args[:2])
+    return f"{op}_{{{sizes}}}({s}, {v})", _ATOM
 
 
 # Dims in a product: n, d, then H directly before the per-head width (n, d, Hd_v).

@@ -4,8 +4,9 @@ Imports the kernel, the reader, check and derive (all at the top); must not impo
 Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]`,
 `python -m symattn.soundness fuzz --examples N` and `python -m symattn.soundness diff ...`.
 
-Each mutant's truth is decided by an independent route (numpy on random data at two explicit
-size plans, every index point), never by the kernel and never by a hand-written list. The kernel
+Each mutant's truth is decided by an independent route (`soundness.truth`: numpy on random data
+at two explicit size plans, every index point, by handlers that share no code with the kernel's
+evaluator), never by the kernel and never by a hand-written list. The kernel
 then judges it with `prove_equal`; a false mutant it reports `proved` or `checked` is an escape.
 """
 

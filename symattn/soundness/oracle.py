@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -420,78 +420,10 @@ class Shapes:
 
     def of(self, x: Node) -> Shape | None:
         """The shape of a matrix node; None for a scalar. Raises IllTyped."""
-        if isinstance(x, Sym):
-            self._name(x.name, (x.rows, x.cols))
-            return (x.rows, x.cols)
-        if isinstance(x, HeadMat):
-            self._name(x.name + "^(h)", (x.rows, x.cols))
-            return (x.rows, x.cols)
-        if isinstance(x, (Ones,)):
-            return (x.rows, x.cols)
-        if isinstance(x, FromCol):
-            self._name(x.name + "1^T", (x.rows, x.cols))
-            return (x.rows, x.cols)
-        if isinstance(x, MatMul):
-            a, b = self.mat(x.a), self.mat(x.b)
-            if not self.eq(a[1], b[0]):
-                raise IllTyped(f"product inner dims {a[1]} and {b[0]}")
-            return (a[0], b[1])
-        if isinstance(x, Tr):
-            a = self.mat(x.a)
-            return (a[1], a[0])
-        if isinstance(x, Add):
-            a, b = self.mat(x.a), self.mat(x.b)
-            if not (self.eq(a[0], b[0]) and self.eq(a[1], b[1])):
-                raise IllTyped(f"sum of {a} and {b}")
-            return a
-        if isinstance(x, Scale):
-            if self.of(x.c) is not None:
-                raise IllTyped("scale by a matrix")
-            return self.mat(x.a)
-        if isinstance(x, (Softmax, ColSoftmax)):
-            return self.mat(x.a)
-        if isinstance(x, Mask):
-            a = self.mat(x.a)
-            if not self.eq(a[0], a[1]):
-                raise IllTyped("mask of a non-square matrix")
-            return a
-        if isinstance(x, Row):
-            a = self.mat(x.a)
-            return (D(1), a[1])
-        if isinstance(x, Concat):
-            a = self.mat(x.body)
-            return (
-                a[0],
-                Dim(x.count.coef * a[1].coef, tuple(sorted(x.count.factors + a[1].factors))),
-            )
-        if isinstance(x, Block):
-            a = self.mat(x.a)
-            total = Dim(x.m.coef * x.count.coef, tuple(sorted(x.m.factors + x.count.factors)))
-            if not self.eq(a[0], total):
-                raise IllTyped(f"cannot cut {a[0]} rows into {x.count} blocks of {x.m}")
-            return (x.m, a[1])
-        if isinstance(x, MSum):
-            return self.mat(x.body)
-        # scalars
-        if isinstance(x, (Num, Sqrt)):
-            return None
-        if isinstance(x, Entry):
-            self.mat(x.m)
-            return None
-        if isinstance(x, Dot):
-            u, v = self.mat(x.u), self.mat(x.v)
-            if not (self.eq(u[0], D(1)) and self.eq(v[0], D(1)) and self.eq(u[1], v[1])):
-                raise IllTyped(f"dot of {u} and {v}")
-            return None
-        if isinstance(x, (SMul, SAdd)):
-            if self.of(x.a) is not None or self.of(x.b) is not None:
-                raise IllTyped("scalar operation on a matrix")
-            return None
-        if isinstance(x, SSum):
-            if self.of(x.body) is not None:
-                raise IllTyped("scalar sum of a matrix")
-            return None
-        raise TypeError(f"not a claim node: {x!r}")
+        f = _SHAPE.get(type(x))
+        if f is None:
+            raise TypeError(f"not a claim node: {x!r}")
+        return f(self, x)
 
     def mat(self, x: Node) -> Shape:
         s = self.of(x)
@@ -513,6 +445,146 @@ class Shapes:
             raise IllTyped(f"a scalar compared with a {m[0]} x {m[1]} matrix")
         if not (self.eq(a[0], b[0]) and self.eq(a[1], b[1])):
             raise IllTyped(f"shapes {a} and {b} differ")
+
+
+# The shape of each node, by its class (the AST's classes have no subclasses: exact lookup).
+ShapeOf = Callable[[Shapes, Any], "Shape | None"]
+_SHAPE: dict[type, ShapeOf] = {}
+
+
+def _shape_of(*classes: type) -> Callable[[ShapeOf], ShapeOf]:
+    def add(f: ShapeOf) -> ShapeOf:
+        _SHAPE.update(dict.fromkeys(classes, f))
+        return f
+
+    return add
+
+
+@_shape_of(Sym)
+def _sym_shape(sh: Shapes, x: Sym) -> Shape:
+    sh._name(x.name, (x.rows, x.cols))
+    return (x.rows, x.cols)
+
+
+@_shape_of(HeadMat)
+def _head_shape(sh: Shapes, x: HeadMat) -> Shape:
+    sh._name(x.name + "^(h)", (x.rows, x.cols))
+    return (x.rows, x.cols)
+
+
+@_shape_of(Ones)
+def _ones_shape(sh: Shapes, x: Ones) -> Shape:
+    return (x.rows, x.cols)
+
+
+@_shape_of(FromCol)
+def _fromcol_shape(sh: Shapes, x: FromCol) -> Shape:
+    sh._name(x.name + "1^T", (x.rows, x.cols))
+    return (x.rows, x.cols)
+
+
+@_shape_of(MatMul)
+def _matmul_shape(sh: Shapes, x: MatMul) -> Shape:
+    a, b = sh.mat(x.a), sh.mat(x.b)
+    if not sh.eq(a[1], b[0]):
+        raise IllTyped(f"product inner dims {a[1]} and {b[0]}")
+    return (a[0], b[1])
+
+
+@_shape_of(Tr)
+def _tr_shape(sh: Shapes, x: Tr) -> Shape:
+    a = sh.mat(x.a)
+    return (a[1], a[0])
+
+
+@_shape_of(Add)
+def _add_shape(sh: Shapes, x: Add) -> Shape:
+    a, b = sh.mat(x.a), sh.mat(x.b)
+    if not (sh.eq(a[0], b[0]) and sh.eq(a[1], b[1])):
+        raise IllTyped(f"sum of {a} and {b}")
+    return a
+
+
+@_shape_of(Scale)
+def _scale_shape(sh: Shapes, x: Scale) -> Shape:
+    if sh.of(x.c) is not None:
+        raise IllTyped("scale by a matrix")
+    return sh.mat(x.a)
+
+
+@_shape_of(Softmax, ColSoftmax)
+def _softmax_shape(sh: Shapes, x: Any) -> Shape:
+    return sh.mat(x.a)
+
+
+@_shape_of(Mask)
+def _mask_shape(sh: Shapes, x: Mask) -> Shape:
+    a = sh.mat(x.a)
+    if not sh.eq(a[0], a[1]):
+        raise IllTyped("mask of a non-square matrix")
+    return a
+
+
+@_shape_of(Row)
+def _row_shape(sh: Shapes, x: Row) -> Shape:
+    a = sh.mat(x.a)
+    return (D(1), a[1])
+
+
+@_shape_of(Concat)
+def _concat_shape(sh: Shapes, x: Concat) -> Shape:
+    a = sh.mat(x.body)
+    return (
+        a[0],
+        Dim(x.count.coef * a[1].coef, tuple(sorted(x.count.factors + a[1].factors))),
+    )
+
+
+@_shape_of(Block)
+def _block_shape(sh: Shapes, x: Block) -> Shape:
+    a = sh.mat(x.a)
+    total = Dim(x.m.coef * x.count.coef, tuple(sorted(x.m.factors + x.count.factors)))
+    if not sh.eq(a[0], total):
+        raise IllTyped(f"cannot cut {a[0]} rows into {x.count} blocks of {x.m}")
+    return (x.m, a[1])
+
+
+@_shape_of(MSum)
+def _msum_shape(sh: Shapes, x: MSum) -> Shape:
+    return sh.mat(x.body)
+
+
+@_shape_of(Num, Sqrt)
+def _number_shape(sh: Shapes, x: Any) -> None:
+    return None
+
+
+@_shape_of(Entry)
+def _entry_shape(sh: Shapes, x: Entry) -> None:
+    sh.mat(x.m)
+    return None
+
+
+@_shape_of(Dot)
+def _dot_shape(sh: Shapes, x: Dot) -> None:
+    u, v = sh.mat(x.u), sh.mat(x.v)
+    if not (sh.eq(u[0], D(1)) and sh.eq(v[0], D(1)) and sh.eq(u[1], v[1])):
+        raise IllTyped(f"dot of {u} and {v}")
+    return None
+
+
+@_shape_of(SMul, SAdd)
+def _scalar_op_shape(sh: Shapes, x: Any) -> None:
+    if sh.of(x.a) is not None or sh.of(x.b) is not None:
+        raise IllTyped("scalar operation on a matrix")
+    return None
+
+
+@_shape_of(SSum)
+def _ssum_shape(sh: Shapes, x: SSum) -> None:
+    if sh.of(x.body) is not None:
+        raise IllTyped("scalar sum of a matrix")
+    return None
 
 
 # ---- evaluation ----------------------------------------------------------------------------
@@ -556,115 +628,205 @@ class Evaluator:
         return out
 
     def _mat(self, x: Node, env: Mapping[str, int]) -> np.ndarray:
-        p = self.plan
-        if isinstance(x, Sym):
-            return self._leaf(x.name, 0, x.rows.value(p), x.cols.value(p))
-        if isinstance(x, HeadMat):
-            h = self.ix(x.head, env)
-            if not 1 <= h <= p["H"]:
-                raise IllFormed(f"head {h} of {x.name} outside 1..H")
-            return self._leaf(x.name + "^(h)", h, x.rows.value(p), x.cols.value(p))
-        if isinstance(x, Ones):
-            return np.ones((x.rows.value(p), x.cols.value(p)))
-        if isinstance(x, FromCol):
-            col = self._leaf(x.name + "1^T", 0, x.rows.value(p), 1)
-            return np.repeat(col, x.cols.value(p), axis=1)
-        if isinstance(x, MatMul):
-            a, b = self.mat(x.a, env), self.mat(x.b, env)
-            if a.shape[1] != b.shape[0]:
-                raise IllTyped("inner dims")
-            out = np.zeros((a.shape[0], b.shape[1]))
-            for i in range(a.shape[0]):
-                for j in range(b.shape[1]):
-                    out[i, j] = sum(a[i, k] * b[k, j] for k in range(a.shape[1]))
-            return out
-        if isinstance(x, Tr):
-            return self.mat(x.a, env).T.copy()
-        if isinstance(x, Add):
-            a, b = self.mat(x.a, env), self.mat(x.b, env)
-            if a.shape != b.shape:
-                raise IllTyped("sum of two shapes")
-            return a + b
-        if isinstance(x, Scale):
-            return self.scalar(x.c, env) * self.mat(x.a, env)
-        if isinstance(x, Softmax):
-            return _softmax_rows(self.mat(x.a, env))
-        if isinstance(x, ColSoftmax):
-            return _softmax_rows(self.mat(x.a, env).T).T.copy()
-        if isinstance(x, Mask):
-            a = self.mat(x.a, env).copy()
-            for i in range(a.shape[0]):
-                for j in range(a.shape[1]):
-                    if (j < i) if x.upper else (j > i):
-                        a[i, j] = -math.inf
-            return a
-        if isinstance(x, Row):
-            a = self.mat(x.a, env)
-            i = self.ix(x.i, env)
-            if not 1 <= i <= a.shape[0]:
-                raise IllFormed(f"row {i} of a matrix with {a.shape[0]} rows")
-            return a[i - 1 : i, :].copy()
-        if isinstance(x, Concat):
-            parts = [self.mat(x.body, {**env, x.var: h}) for h in range(1, x.count.value(p) + 1)]
-            return np.hstack(parts)
-        if isinstance(x, Block):
-            a = self.mat(x.a, env)
-            h, m, count = self.ix(x.head, env), x.m.value(p), x.count.value(p)
-            if a.shape[0] != m * count:
-                raise IllTyped("block size")
-            if not 1 <= h <= count:
-                raise IllFormed(f"block {h} of {count}")
-            return a[(h - 1) * m : h * m, :].copy()
-        if isinstance(x, MSum):
-            lo, hi = self.ix(x.lo, env), self.ix(x.hi, env)
-            if hi < lo - 1:
-                raise IllFormed(f"reversed sum range {lo}..{hi}")
-            if hi < lo:
-                return np.zeros(self._shape_at(x.body, env))
-            total = None
-            for k in range(lo, hi + 1):
-                term = self.mat(x.body, {**env, x.var: k})
-                total = term if total is None else total + term
-            assert total is not None
-            return total
-        raise IllTyped(f"a scalar where a matrix is needed: {type(x).__name__}")
+        f = _MATRIX.get(type(x))
+        if f is None:
+            raise IllTyped(f"a scalar where a matrix is needed: {type(x).__name__}")
+        return f(self, x, env)
 
     def _shape_at(self, body: Node, env: Mapping[str, int]) -> tuple[int, int]:
         s = Shapes(Context("at", explicit=self.plan)).mat(body)
         return (s[0].value(self.plan), s[1].value(self.plan))
 
     def scalar(self, x: Node, env: Mapping[str, int]) -> float:
-        p = self.plan
-        if isinstance(x, Num):
-            return float(x.value)
-        if isinstance(x, Sqrt):
-            return float(x.dim.value(p)) ** (x.power / 2)
-        if isinstance(x, Entry):
-            m = self.mat(x.m, env)
-            i, j = self.ix(x.i, env), self.ix(x.j, env)
-            if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
-                raise IllFormed(f"entry ({i},{j}) of a {m.shape} matrix")
-            return float(m[i - 1, j - 1])
-        if isinstance(x, Dot):
-            u, v = self.mat(x.u, env), self.mat(x.v, env)
-            if u.shape != v.shape or 1 not in u.shape:
-                raise IllTyped("dot of two shapes")
-            return float(sum(a * b for a, b in zip(u.ravel(), v.ravel(), strict=True)))
-        if isinstance(x, SMul):
-            return self.scalar(x.a, env) * self.scalar(x.b, env)
-        if isinstance(x, SAdd):
-            return self.scalar(x.a, env) + self.scalar(x.b, env)
-        if isinstance(x, SSum):
-            lo, hi = self.ix(x.lo, env), self.ix(x.hi, env)
-            if hi < lo - 1:
-                raise IllFormed(f"reversed sum range {lo}..{hi}")
-            return float(sum(self.scalar(x.body, {**env, x.var: k}) for k in range(lo, hi + 1)))
-        raise IllTyped(f"a matrix where a scalar is needed: {type(x).__name__}")
+        f = _SCALAR.get(type(x))
+        if f is None:
+            raise IllTyped(f"a matrix where a scalar is needed: {type(x).__name__}")
+        return f(self, x, env)
 
     def value(self, x: Node, env: Mapping[str, int]) -> Any:
         if isinstance(x, MAT_TYPES):
             return self.mat(x, env)
         return self.scalar(x, env)
+
+
+# The value of each node, by its class: matrices as numpy arrays, scalars as floats.
+Value = Callable[[Evaluator, Any, Mapping[str, int]], Any]
+_MATRIX: dict[type, Value] = {}
+_SCALAR: dict[type, Value] = {}
+
+
+def _value_of(table: dict[type, Value], *classes: type) -> Callable[[Value], Value]:
+    def add(f: Value) -> Value:
+        table.update(dict.fromkeys(classes, f))
+        return f
+
+    return add
+
+
+@_value_of(_MATRIX, Sym)
+def _sym(ev: Evaluator, x: Sym, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    return ev._leaf(x.name, 0, x.rows.value(p), x.cols.value(p))
+
+
+@_value_of(_MATRIX, HeadMat)
+def _head(ev: Evaluator, x: HeadMat, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    h = ev.ix(x.head, env)
+    if not 1 <= h <= p["H"]:
+        raise IllFormed(f"head {h} of {x.name} outside 1..H")
+    return ev._leaf(x.name + "^(h)", h, x.rows.value(p), x.cols.value(p))
+
+
+@_value_of(_MATRIX, Ones)
+def _ones(ev: Evaluator, x: Ones, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    return np.ones((x.rows.value(p), x.cols.value(p)))
+
+
+@_value_of(_MATRIX, FromCol)
+def _fromcol(ev: Evaluator, x: FromCol, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    col = ev._leaf(x.name + "1^T", 0, x.rows.value(p), 1)
+    return np.repeat(col, x.cols.value(p), axis=1)
+
+
+@_value_of(_MATRIX, MatMul)
+def _matmul(ev: Evaluator, x: MatMul, env: Mapping[str, int]) -> np.ndarray:
+    a, b = ev.mat(x.a, env), ev.mat(x.b, env)
+    if a.shape[1] != b.shape[0]:
+        raise IllTyped("inner dims")
+    out = np.zeros((a.shape[0], b.shape[1]))
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            out[i, j] = sum(a[i, k] * b[k, j] for k in range(a.shape[1]))
+    return out
+
+
+@_value_of(_MATRIX, Tr)
+def _tr(ev: Evaluator, x: Tr, env: Mapping[str, int]) -> np.ndarray:
+    return ev.mat(x.a, env).T.copy()
+
+
+@_value_of(_MATRIX, Add)
+def _add(ev: Evaluator, x: Add, env: Mapping[str, int]) -> np.ndarray:
+    a, b = ev.mat(x.a, env), ev.mat(x.b, env)
+    if a.shape != b.shape:
+        raise IllTyped("sum of two shapes")
+    return a + b
+
+
+@_value_of(_MATRIX, Scale)
+def _scale(ev: Evaluator, x: Scale, env: Mapping[str, int]) -> np.ndarray:
+    return ev.scalar(x.c, env) * ev.mat(x.a, env)
+
+
+@_value_of(_MATRIX, Softmax)
+def _softmax(ev: Evaluator, x: Softmax, env: Mapping[str, int]) -> np.ndarray:
+    return _softmax_rows(ev.mat(x.a, env))
+
+
+@_value_of(_MATRIX, ColSoftmax)
+def _colsoftmax(ev: Evaluator, x: ColSoftmax, env: Mapping[str, int]) -> np.ndarray:
+    return _softmax_rows(ev.mat(x.a, env).T).T.copy()
+
+
+@_value_of(_MATRIX, Mask)
+def _mask(ev: Evaluator, x: Mask, env: Mapping[str, int]) -> np.ndarray:
+    a = ev.mat(x.a, env).copy()
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if (j < i) if x.upper else (j > i):
+                a[i, j] = -math.inf
+    return a
+
+
+@_value_of(_MATRIX, Row)
+def _row(ev: Evaluator, x: Row, env: Mapping[str, int]) -> np.ndarray:
+    a = ev.mat(x.a, env)
+    i = ev.ix(x.i, env)
+    if not 1 <= i <= a.shape[0]:
+        raise IllFormed(f"row {i} of a matrix with {a.shape[0]} rows")
+    return a[i - 1 : i, :].copy()
+
+
+@_value_of(_MATRIX, Concat)
+def _concat(ev: Evaluator, x: Concat, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    parts = [ev.mat(x.body, {**env, x.var: h}) for h in range(1, x.count.value(p) + 1)]
+    return np.hstack(parts)
+
+
+@_value_of(_MATRIX, Block)
+def _block(ev: Evaluator, x: Block, env: Mapping[str, int]) -> np.ndarray:
+    p = ev.plan
+    a = ev.mat(x.a, env)
+    h, m, count = ev.ix(x.head, env), x.m.value(p), x.count.value(p)
+    if a.shape[0] != m * count:
+        raise IllTyped("block size")
+    if not 1 <= h <= count:
+        raise IllFormed(f"block {h} of {count}")
+    return a[(h - 1) * m : h * m, :].copy()
+
+
+@_value_of(_MATRIX, MSum)
+def _msum(ev: Evaluator, x: MSum, env: Mapping[str, int]) -> np.ndarray:
+    lo, hi = ev.ix(x.lo, env), ev.ix(x.hi, env)
+    if hi < lo - 1:
+        raise IllFormed(f"reversed sum range {lo}..{hi}")
+    if hi < lo:
+        return np.zeros(ev._shape_at(x.body, env))
+    total = None
+    for k in range(lo, hi + 1):
+        term = ev.mat(x.body, {**env, x.var: k})
+        total = term if total is None else total + term
+    assert total is not None
+    return total
+
+
+@_value_of(_SCALAR, Num)
+def _num(ev: Evaluator, x: Num, env: Mapping[str, int]) -> float:
+    return float(x.value)
+
+
+@_value_of(_SCALAR, Sqrt)
+def _sqrt(ev: Evaluator, x: Sqrt, env: Mapping[str, int]) -> float:
+    return float(x.dim.value(ev.plan)) ** (x.power / 2)
+
+
+@_value_of(_SCALAR, Entry)
+def _entry(ev: Evaluator, x: Entry, env: Mapping[str, int]) -> float:
+    m = ev.mat(x.m, env)
+    i, j = ev.ix(x.i, env), ev.ix(x.j, env)
+    if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
+        raise IllFormed(f"entry ({i},{j}) of a {m.shape} matrix")
+    return float(m[i - 1, j - 1])
+
+
+@_value_of(_SCALAR, Dot)
+def _dot(ev: Evaluator, x: Dot, env: Mapping[str, int]) -> float:
+    u, v = ev.mat(x.u, env), ev.mat(x.v, env)
+    if u.shape != v.shape or 1 not in u.shape:
+        raise IllTyped("dot of two shapes")
+    return float(sum(a * b for a, b in zip(u.ravel(), v.ravel(), strict=True)))
+
+
+@_value_of(_SCALAR, SMul)
+def _smul(ev: Evaluator, x: SMul, env: Mapping[str, int]) -> float:
+    return ev.scalar(x.a, env) * ev.scalar(x.b, env)
+
+
+@_value_of(_SCALAR, SAdd)
+def _sadd(ev: Evaluator, x: SAdd, env: Mapping[str, int]) -> float:
+    return ev.scalar(x.a, env) + ev.scalar(x.b, env)
+
+
+@_value_of(_SCALAR, SSum)
+def _ssum(ev: Evaluator, x: SSum, env: Mapping[str, int]) -> float:
+    lo, hi = ev.ix(x.lo, env), ev.ix(x.hi, env)
+    if hi < lo - 1:
+        raise IllFormed(f"reversed sum range {lo}..{hi}")
+    return float(sum(ev.scalar(x.body, {**env, x.var: k}) for k in range(lo, hi + 1)))
 
 
 def _index_names(x: Node) -> set[str]:

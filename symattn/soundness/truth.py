@@ -1,13 +1,17 @@
 """Truth by an independent route: a claim evaluated with numpy at two size plans, all points.
 
-Imports the kernel's nodes and numeric backend, never proof or the witnesses; not cli.
+Imports numpy, sympy and the kernel's node classes only (expr, modern, dims, dispatch); must not
+import the kernel's evaluator, witnesses, canonical forms, ranges or proof (a test checks it).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import operator
 import random
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -16,15 +20,7 @@ import sympy
 from symattn.kernel import expr as E
 from symattn.kernel import modern as M
 from symattn.kernel.dims import H, d, d_k, d_v, n
-from symattn.kernel.expr import (
-    HeadSym,
-    MatExpr,
-    Row,
-    RowBlock,
-    walk,
-)
-from symattn.kernel.ranges import bound_indices, infer_ranges
-from symattn.kernel.witness import numeric
+from symattn.kernel.dispatch import Dispatcher
 
 Truth = Literal["true", "false", "undecided"]
 
@@ -52,12 +48,25 @@ _MAX_POINTS = 120
 
 _FREE_SHAPE = 12  # rows/cols of an IndexedBase with no matrix behind it (a generic f_ij)
 
+# float64 agreement, |a - b| <= ATOL + RTOL |b|, as numpy.isclose writes it
+RTOL = 1e-9
+ATOL = 1e-12
+
+
+class IllFormed(Exception):
+    """The claim reads outside a matrix, gives one name two shapes, or divides by zero: not true."""
+
+
+class Undecided(Exception):
+    """A node or symbol this route has no value for: the claim's truth is left undecided."""
+
 
 def truth(lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping = {}, assuming: Sequence = ()) -> Truth:  # noqa: B006
     """Decide `lhs = rhs` with numpy on random data at both TRUTH_PLANS, at every index point.
 
-    Independent of the kernel's canonical forms and witnesses. An index outside its matrix is
-    an ill-formed claim, hence not a true one.
+    Independent of the kernel's evaluator, canonical forms and witnesses: each node is evaluated
+    from its documented meaning by handlers of this module. An index outside its matrix is an
+    ill-formed claim, hence not a true one.
 
     >>> from symattn.kernel.attention import single_head
     >>> from symattn.kernel.expr import Dot, index
@@ -66,7 +75,7 @@ def truth(lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping = {}, assuming: Sequ
     ('true', 'false')
     """
     a, b = _unfold(lhs, defs), _unfold(rhs, defs)
-    if isinstance(a, MatExpr) != isinstance(b, MatExpr):
+    if isinstance(a, E.MatExpr) != isinstance(b, E.MatExpr):
         return "false"
     free = _ranges(a, b)
     decided = False
@@ -90,30 +99,51 @@ def _unfold(e: sympy.Basic, defs: Mapping) -> sympy.Basic:
     return e
 
 
+def _walk(e: sympy.Basic) -> Iterator[sympy.Basic]:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(x.args))
+
+
 def _ranges(a: sympy.Basic, b: sympy.Basic) -> dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]]:
-    out = dict(infer_ranges(a, b))
-    bound = bound_indices(a, b)
-    for x in itertools.chain(walk(a), walk(b)):
-        if isinstance(x, RowBlock) and isinstance(x.head, sympy.Symbol):
-            out.setdefault(x.head, (sympy.Integer(1), x.args[3]))
-        if isinstance(x, HeadSym) and isinstance(x.head, sympy.Symbol) and x.head in DIMS:
-            continue
-    for x in itertools.chain(walk(a), walk(b)):
+    """The range of each free index, read off where it indexes: the rows or cols of an entry, the
+    rows of a row, the blocks of a block; a size in a shape is no index, and any other free
+    integer symbol (a size of its own, such as t in the first t rows) runs over 1..3."""
+    out: dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]] = {}
+    bound: set[sympy.Basic] = set()
+    sizes: set[sympy.Basic] = set(DIMS)
+    one = sympy.Integer(1)
+    for x in itertools.chain(_walk(a), _walk(b)):
+        if isinstance(x, sympy.Sum):
+            bound |= {lim[0] for lim in x.limits}
+        elif isinstance(x, (E.MatSum, E.Concat)):
+            bound.add(x.args[1])
+        if isinstance(x, E.MatExpr):
+            for s in x.shape:
+                sizes |= s.free_symbols
+        if isinstance(x, E.Entry):
+            rows, cols = x.matrix.shape
+            for idx, size in ((x.args[1], rows), (x.args[2], cols)):
+                if isinstance(idx, sympy.Symbol):
+                    out.setdefault(idx, (one, size))
+        elif isinstance(x, E.Row) and isinstance(x.index, sympy.Symbol):
+            out.setdefault(x.index, (one, x.args[0].rows))
+        elif isinstance(x, E.RowBlock):
+            head = x.head
+            syms = head.free_symbols
+            if len(syms) == 1 and sympy.expand(head - next(iter(syms))).is_Integer:
+                out.setdefault(next(iter(syms)), (one, x.args[3]))  # block h (+ c) of H
+    out = {k: v for k, v in out.items() if k not in bound and k not in sizes}
+    for x in itertools.chain(_walk(a), _walk(b)):
         if isinstance(x, sympy.Symbol) and x.is_integer and x not in DIMS and x not in bound:
-            out.setdefault(x, (sympy.Integer(1), sympy.Integer(3)))
+            out.setdefault(x, (one, sympy.Integer(3)))
     return out
 
 
 def _truth_at(a, b, free, plan, seed, assuming) -> Truth:
-    env = numeric.Env(sizes=dict(plan), seed=seed)
-    env.learn(a, b)
-    for base in itertools.chain(a.atoms(sympy.IndexedBase), b.atoms(sympy.IndexedBase)):
-        env.shapes.setdefault(str(base.label), (sympy.Integer(_FREE_SHAPE),) * 2)
-    free_syms = [s for s in itertools.chain(walk(a), walk(b)) if isinstance(s, sympy.Symbol)]
-    env.scalars = {
-        c: 0.5 + k
-        for k, c in enumerate(sorted({s for s in free_syms if not s.is_integer}, key=str))
-    }
+    ev = _Numpy(plan, seed, a, b)
     points = _points(free, plan, seed)
     checked = 0
     for point in points:
@@ -123,32 +153,29 @@ def _truth_at(a, b, free, plan, seed, assuming) -> Truth:
             for cond in assuming
         ):
             continue
-        env.indices = dict(point)
+        ev.indices = dict(point)
         try:
-            x, y = _value(a, env), _value(b, env)
-        except numeric.IllFormed:
+            with np.errstate(all="ignore"):
+                x, y = ev.value(a), ev.value(b)
+        except IllFormed:
             return "false"  # reads outside a matrix, two shapes for one name, or divides by 0
-        except numeric.EvalError:
+        except (Undecided, TypeError):
             return "undecided"
         except (IndexError, ValueError, ZeroDivisionError, OverflowError):
             return "false"
-        if getattr(x, "shape", None) != getattr(y, "shape", None) or not numeric.close(x, y):
+        if not _close(x, y):
             return "false"
         checked += 1
     return "true" if checked else "undecided"
 
 
-def _value(e: sympy.Basic, env: numeric.Env) -> Any:
-    if _is_modern(e):
-        return _Numpy(env).value(e)
-    if isinstance(e, MatExpr):
-        arr = numeric.matrix(e, env)
-        if isinstance(e, Row):
-            i = env.size(e.index)
-            if not 1 <= i <= env.size(e.args[0].rows):
-                raise numeric.EvalError(f"row {i} out of range")
-        return arr
-    return numeric.scalar(e, env)
+def _close(x: Any, y: Any) -> bool:
+    """Both values of one kind (a number, or arrays of one shape) and equal within tolerance."""
+    if isinstance(x, np.ndarray) != isinstance(y, np.ndarray):
+        return False
+    if isinstance(x, np.ndarray) and x.shape != y.shape:
+        return False
+    return bool(np.allclose(x, y, rtol=RTOL, atol=ATOL))
 
 
 def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:
@@ -167,151 +194,293 @@ def _points(free, plan, seed) -> list[dict[sympy.Symbol, int]]:
     return points
 
 
-# ---- modern attention, evaluated with numpy by its own route --------------------------------
+# ---- the numpy route ------------------------------------------------------------------------
 #
-# Claims with a node of symattn.kernel.modern are evaluated here, written from the papers rather
-# than from the nodes' `entry`: FlashAttention's loop with the true running maximum (the kernel
-# leaves the maxima free), torch's repeat_interleave, 2 × 2 rotation matrices, boolean masks.
-
-
-def _is_modern(e: sympy.Basic) -> bool:
-    return any(type(x).__module__ == M.__name__ for x in walk(e))
+# Every node is evaluated here, written from its meaning rather than from the kernel's
+# evaluator or the nodes' `entry`: numpy products and masks, sums as Python loops over their
+# range, FlashAttention's loop with the true running maximum (the kernel leaves the maxima
+# free), torch's repeat_interleave, 2 × 2 rotation matrices, boolean masks.
 
 
 class _Numpy:
-    """A small numpy evaluator of matrix expressions, independent of kernel.evaluate."""
+    """Both sides of a claim at one plan and one seed: random data behind every named matrix."""
 
-    def __init__(self, env: numeric.Env):
-        self.env = env
+    def __init__(self, plan: Mapping[sympy.Symbol, int], seed: int, *terms: sympy.Basic):
+        self.sizes = {k: int(v) for k, v in plan.items()}
+        self.seed = seed
+        self.indices: dict[sympy.Symbol, int] = {}
         self.bound: dict[sympy.Symbol, int] = {}
+        self.data: dict[tuple, np.ndarray] = {}
+        self.shapes: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
+        self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+        self._memo: dict[tuple, np.ndarray] = {}
+        reals: set[sympy.Symbol] = set()
+        for x in itertools.chain.from_iterable(_walk(t) for t in terms):
+            if isinstance(x, (E.MatSym, E.FromColumn)):
+                self.shapes.setdefault(x.name, x.shape)
+            elif isinstance(x, E.HeadSym):
+                self.shapes.setdefault(x.name + "^()", x.shape)
+            elif isinstance(x, sympy.Symbol) and not x.is_integer:
+                reals.add(x)
+        # a free real scalar (c in c A, a slope λ): a fixed value per name
+        self.reals = {s: 0.5 + k for k, s in enumerate(sorted(reals, key=str))}
 
-    def num(self, e: sympy.Expr) -> float:
-        values = {**self.env.sizes, **self.env.indices, **self.bound}
-        subs: dict[sympy.Basic, sympy.Basic] = {k: sympy.Integer(v) for k, v in values.items()}
-        subs.update({k: sympy.Float(v) for k, v in self.env.scalars.items()})
-        v = sympy.sympify(e, strict=True).xreplace(subs)
-        if v.free_symbols:
-            raise numeric.EvalError(f"no value for {v.free_symbols} in {e}")
-        return float(sympy.N(v))
-
-    def int(self, e: sympy.Expr) -> int:
+    # -- numbers --
+    def whole(self, e: sympy.Basic) -> int:
+        """An index or size: a whole number at this point."""
         x = self.num(e)
         if x != int(x):
-            raise numeric.IllFormed(f"{e} is not an integer here")
+            raise IllFormed(f"{e} is not an integer here")
         return int(x)
 
+    def symbol(self, s: sympy.Symbol) -> float:
+        for scope in (self.bound, self.indices, self.sizes):
+            if s in scope:
+                return scope[s]
+        if s in self.reals:
+            return self.reals[s]
+        raise Undecided(f"no value for {s}")
+
+    def num(self, e: sympy.Basic) -> Any:
+        """A scalar's value (a float; an int for indices and sizes)."""
+        f = SCALAR.find(type(e))
+        if f is not None:
+            return f(self, e)
+        if e.is_number:
+            return float(sympy.N(e))
+        raise Undecided(f"no independent evaluation of {type(e).__name__}")
+
     def value(self, e: sympy.Basic) -> Any:
-        if isinstance(e, MatExpr):
-            return self.mat(e)
-        if isinstance(e, E.Entry):
-            a = self.mat(e.matrix)
-            i, j = self.int(e.args[1]), self.int(e.args[2])
-            if not (1 <= i <= a.shape[0] and 1 <= j <= a.shape[1]):
-                raise numeric.IllFormed(f"entry ({i}, {j}) outside {a.shape}")
-            return float(a[i - 1, j - 1])
-        return self.num(e)
+        return self.mat(e) if isinstance(e, E.MatExpr) else float(self.num(e))
 
-    def leaf(self, key: tuple, rows: sympy.Expr, cols: sympy.Expr) -> np.ndarray:
-        return self.env.matrix(key, (self.int(rows), self.int(cols)))
+    # -- matrices --
+    def leaf(self, key: tuple, rows: int, cols: int) -> np.ndarray:
+        arr = self.data.get(key)
+        if arr is None:
+            rng = np.random.default_rng([self.seed, zlib.crc32(repr(key).encode())])
+            arr = self.data[key] = rng.standard_normal((rows, cols))
+        if arr.shape != (rows, cols):
+            raise IllFormed(f"{key[0]} is used with shapes {arr.shape} and {(rows, cols)}")
+        return arr
 
-    def mat(self, e: MatExpr) -> np.ndarray:  # noqa: C901 - one branch per node, flat
-        if isinstance(e, E.MatSum):
-            v, lo, hi = e.limits
-            total, outer = None, self.bound.get(v)
-            for k in range(self.int(lo), self.int(hi) + 1):
+    def shape(self, e: E.MatExpr) -> tuple[int, int]:
+        rows, cols = (self.whole(s) for s in e.shape)
+        if rows < 1 or cols < 1:
+            raise IllFormed(f"{e} has {rows} x {cols} entries here")
+        return rows, cols
+
+    def mat(self, e: E.MatExpr) -> np.ndarray:
+        """A matrix's value, remembered for the values of the symbols it depends on."""
+        syms = self._free.get(e)
+        if syms is None:
+            syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
+        key = (e, *(self.bound.get(s, self.indices.get(s)) for s in syms))
+        out = self._memo.get(key)
+        if out is None:
+            f = MATRIX.find(type(e))
+            if f is None:
+                raise Undecided(f"no independent evaluation of {type(e).__name__}")
+            out = self._memo[key] = f(self, e)
+        return out
+
+    def over(self, v: sympy.Symbol, lo: sympy.Basic, hi: sympy.Basic) -> Iterator[int]:
+        """Bind `v` to lo, ..., hi in turn: an empty range (hi = lo - 1) gives nothing, a
+        reversed one is ill-formed."""
+        a, z = self.whole(lo), self.whole(hi)
+        if z < a - 1:
+            raise IllFormed(f"the sum over {v} runs from {a} down to {z}")
+        outer = self.bound.get(v)
+        try:
+            for k in range(a, z + 1):
                 self.bound[v] = k
-                x = self.mat(e.body)
-                total = x if total is None else total + x
-            self.bound.pop(v, None)
-            if outer is not None:
+                yield k
+        finally:
+            if outer is None:
+                self.bound.pop(v, None)
+            else:
                 self.bound[v] = outer
-            if total is None:
-                return np.zeros((self.int(e.rows), self.int(e.cols)))
-            return total
-        a: list[Any] = [self.mat(x) if isinstance(x, MatExpr) else None for x in e.args]
-        if isinstance(e, M.FeatureMap):
-            return self.leaf((e.name,), *e.shape)
-        if isinstance(e, E.MatSym):
-            return self.leaf((e.name,), *e.shape)
-        if isinstance(e, E.HeadSym):
-            return self.leaf((e.name, "head", self.int(e.head)), *e.shape)
-        if isinstance(e, E.FromColumn):
-            col = self.leaf((e.name, "column"), e.rows, sympy.Integer(1))
-            return np.repeat(col, self.int(e.cols), axis=1)
-        if isinstance(e, E.Ones):
-            return np.ones((self.int(e.rows), self.int(e.cols)))
-        if isinstance(e, E.MatMul):
-            if a[0].shape[1] != a[1].shape[0]:
-                raise numeric.IllFormed("inner sizes differ")
-            return a[0] @ a[1]
-        if isinstance(e, E.MatAdd):
-            return a[0] + a[1]
-        if isinstance(e, E.Scale):
-            return self.num(e.scalar) * a[1]
-        if isinstance(e, E.Transpose):
-            return a[0].T
-        if isinstance(e, E.Row):
-            i = self.int(e.index)
-            if not 1 <= i <= a[0].shape[0]:
-                raise numeric.IllFormed(f"row {i} outside {a[0].shape}")
-            return a[0][i - 1 : i]
-        if isinstance(e, E.RowBlock):
-            h, size = self.int(e.head), self.int(e.args[2])
-            if not 1 <= h <= self.int(e.args[3]):
-                raise numeric.IllFormed(f"block {h} outside 1..{e.args[3]}")
-            return a[0][(h - 1) * size : h * size]
-        if isinstance(e, (E.Softmax, E.ColSoftmax)):
-            return self.softmax(e)
-        if isinstance(e, E.CausalMask):
-            keep = (
-                np.tril(np.ones(a[0].shape, bool))
-                if not e.upper
-                else np.triu(np.ones(a[0].shape, bool))
-            )
-            return np.where(keep, a[0], -np.inf)
-        return self.modern(e, a)
 
-    def softmax(self, e: MatExpr) -> np.ndarray:
-        s = self.mat(e.args[0])
-        if isinstance(e, E.ColSoftmax):
-            return numeric.softmax_rows(s.T, fully_masked="zero").T
-        return numeric.softmax_rows(s, fully_masked="zero")
 
-    def modern(self, e: MatExpr, a: list) -> np.ndarray:
-        if isinstance(e, M.PositionBias):
-            pos = np.arange(1, self.int(e.args[0]) + 1, dtype=float)
-            return self.num(e.row_coef) * pos[:, None] + self.num(e.col_coef) * pos[None, :]
-        if isinstance(e, M.PadMask):
-            keep = np.arange(1, a[0].shape[1] + 1) <= self.int(e.valid)
-            return np.where(keep[None, :], a[0], -np.inf)
-        if isinstance(e, M.CausalZero):
-            return np.tril(a[0])
-        if isinstance(e, M.FirstRows):
-            t = self.int(e.args[1])
-            if t > a[0].shape[0]:
-                raise numeric.IllFormed("more rows than the matrix has")
-            return a[0][:t]
-        if isinstance(e, M.RepeatKV):
-            g, r, w = self.int(e.groups), self.int(e.r), self.int(e.width)
-            heads = a[0].reshape(a[0].shape[0], g, w)
-            out = np.tile(heads, (1, r, 1)) if e.order == "tile" else np.repeat(heads, r, axis=1)
-            return out.reshape(a[0].shape[0], g * r * w)
-        if isinstance(e, M.Rope):
-            theta = self.leaf((e.theta.name, "column"), e.theta.rows, sympy.Integer(1))[:, 0]
-            ang = self.num(e.pos) * theta
-            x = a[0]
-            out = np.empty_like(x)
-            for k in range(x.shape[0]):
-                rot = np.array(
-                    [[np.cos(ang[k]), -np.sin(ang[k])], [np.sin(ang[k]), np.cos(ang[k])]]
-                )
-                out[k] = rot @ x[k]
-            return out
-        if isinstance(e, M.PairDots):
-            return np.sum(a[0] * a[1], axis=1, keepdims=True)
-        if isinstance(e, M.OnlineSoftmax):
-            return _flash(a[0], a[1], [self.int(x) for x in e.blocks], e.rescale)
-        raise numeric.EvalError(f"no independent evaluation of {type(e).__name__}")
+Handler = Callable[[_Numpy, Any], Any]
+MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)")
+SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
+
+
+def _args(ev: _Numpy, e: E.MatExpr) -> list[np.ndarray]:
+    return [ev.mat(x) for x in e.args if isinstance(x, E.MatExpr)]
+
+
+def _in(k: int, size: int, what: str) -> int:
+    if not 1 <= k <= size:
+        raise IllFormed(f"{what} {k} outside 1..{size}")
+    return k
+
+
+def _softmax_rows(s: np.ndarray) -> np.ndarray:
+    """Softmax of each row; a row whose every entry is masked gets weights 0."""
+    out = np.zeros(s.shape)
+    for i, row in enumerate(s):
+        top = row.max()
+        if top == -np.inf:
+            continue
+        e = np.exp(row - top)
+        out[i] = e / e.sum()
+    return out
+
+
+@MATRIX.register(E.MatSym, M.FeatureMap)
+def _mat_sym(ev: _Numpy, e: E.MatSym) -> np.ndarray:
+    return ev.leaf((e.name,), *ev.shape(e))
+
+
+@MATRIX.register(E.HeadSym)
+def _head_sym(ev: _Numpy, e: E.HeadSym) -> np.ndarray:
+    return ev.leaf((e.name, "head", ev.whole(e.head)), *ev.shape(e))
+
+
+@MATRIX.register(E.FromColumn)
+def _from_column(ev: _Numpy, e: E.FromColumn) -> np.ndarray:
+    rows, cols = ev.shape(e)
+    return np.repeat(ev.leaf((e.name, "column"), rows, 1), cols, axis=1)
+
+
+@MATRIX.register(E.Ones)
+def _ones(ev: _Numpy, e: E.Ones) -> np.ndarray:
+    return np.ones(ev.shape(e))
+
+
+@MATRIX.register(E.MatMul)
+def _mat_mul(ev: _Numpy, e: E.MatMul) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape[1] != b.shape[0]:
+        raise IllFormed("inner sizes differ")
+    return a @ b
+
+
+@MATRIX.register(E.MatAdd)
+def _mat_add(ev: _Numpy, e: E.MatAdd) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape != b.shape:
+        raise IllFormed(f"a sum of a {a.shape} and a {b.shape} matrix")
+    return a + b
+
+
+@MATRIX.register(E.Scale)
+def _scale(ev: _Numpy, e: E.Scale) -> np.ndarray:
+    return float(ev.num(e.scalar)) * ev.mat(e.args[1])
+
+
+@MATRIX.register(E.Transpose)
+def _transpose(ev: _Numpy, e: E.Transpose) -> np.ndarray:
+    return ev.mat(e.args[0]).T
+
+
+@MATRIX.register(E.Softmax)
+def _softmax(ev: _Numpy, e: E.Softmax) -> np.ndarray:
+    return _softmax_rows(ev.mat(e.args[0]))
+
+
+@MATRIX.register(E.ColSoftmax)
+def _col_softmax(ev: _Numpy, e: E.ColSoftmax) -> np.ndarray:
+    return _softmax_rows(ev.mat(e.args[0]).T).T
+
+
+@MATRIX.register(E.CausalMask)
+def _causal_mask(ev: _Numpy, e: E.CausalMask) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    keep = np.triu(np.ones(a.shape, bool)) if e.upper else np.tril(np.ones(a.shape, bool))
+    return np.where(keep, a, -np.inf)
+
+
+@MATRIX.register(E.Row)
+def _row(ev: _Numpy, e: E.Row) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    i = _in(ev.whole(e.index), a.shape[0], "row")
+    return a[i - 1 : i]
+
+
+@MATRIX.register(E.RowBlock)
+def _row_block(ev: _Numpy, e: E.RowBlock) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    h, size = _in(ev.whole(e.head), ev.whole(e.args[3]), "block"), ev.whole(e.args[2])
+    if a.shape[0] != size * ev.whole(e.args[3]):
+        raise IllFormed(f"{a.shape[0]} rows are not {e.args[3]} blocks of {size}")
+    return a[(h - 1) * size : h * size]
+
+
+@MATRIX.register(E.Concat)
+def _concat(ev: _Numpy, e: E.Concat) -> np.ndarray:
+    parts = [ev.mat(e.body) for _ in ev.over(e.head, sympy.Integer(1), e.count)]
+    return np.hstack(parts)
+
+
+@MATRIX.register(E.MatSum)
+def _mat_sum(ev: _Numpy, e: E.MatSum) -> np.ndarray:
+    total = np.zeros(ev.shape(e))
+    for _ in ev.over(*e.limits):
+        x = ev.mat(e.body)
+        if x.shape != total.shape:
+            raise IllFormed("a sum of matrices of two shapes")
+        total = total + x
+    return total
+
+
+@MATRIX.register(M.PositionBias)
+def _position_bias(ev: _Numpy, e: M.PositionBias) -> np.ndarray:
+    pos = np.arange(1, ev.whole(e.args[0]) + 1, dtype=float)
+    return float(ev.num(e.row_coef)) * pos[:, None] + float(ev.num(e.col_coef)) * pos[None, :]
+
+
+@MATRIX.register(M.PadMask)
+def _pad_mask(ev: _Numpy, e: M.PadMask) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    keep = np.arange(1, a.shape[1] + 1) <= ev.whole(e.valid)
+    return np.where(keep[None, :], a, -np.inf)
+
+
+@MATRIX.register(M.CausalZero)
+def _causal_zero(ev: _Numpy, e: M.CausalZero) -> np.ndarray:
+    return np.tril(ev.mat(e.args[0]))
+
+
+@MATRIX.register(M.FirstRows)
+def _first_rows(ev: _Numpy, e: M.FirstRows) -> np.ndarray:
+    a, t = ev.mat(e.args[0]), ev.whole(e.args[1])
+    if t > a.shape[0]:
+        raise IllFormed("more rows than the matrix has")
+    return a[:t]
+
+
+@MATRIX.register(M.RepeatKV)
+def _repeat_kv(ev: _Numpy, e: M.RepeatKV) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    g, r, w = ev.whole(e.groups), ev.whole(e.r), ev.whole(e.width)
+    heads = a.reshape(a.shape[0], g, w)
+    out = np.tile(heads, (1, r, 1)) if e.order == "tile" else np.repeat(heads, r, axis=1)
+    return out.reshape(a.shape[0], g * r * w)
+
+
+@MATRIX.register(M.Rope)
+def _rope(ev: _Numpy, e: M.Rope) -> np.ndarray:
+    x = ev.mat(e.args[0])
+    ang = float(ev.num(e.pos)) * ev.mat(e.theta)[:, 0]
+    out = np.empty_like(x)
+    for k in range(x.shape[0]):
+        rot = np.array([[np.cos(ang[k]), -np.sin(ang[k])], [np.sin(ang[k]), np.cos(ang[k])]])
+        out[k] = rot @ x[k]
+    return out
+
+
+@MATRIX.register(M.PairDots)
+def _pair_dots(ev: _Numpy, e: M.PairDots) -> np.ndarray:
+    a, b = _args(ev, e)
+    return np.sum(a * b, axis=1, keepdims=True)
+
+
+@MATRIX.register(M.OnlineSoftmax)
+def _online_softmax(ev: _Numpy, e: M.OnlineSoftmax) -> np.ndarray:
+    s, v = ev.mat(e.args[0]), ev.mat(e.args[1])
+    return _flash(s, v, [ev.whole(x) for x in e.blocks], e.rescale)
 
 
 def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.ndarray:
@@ -329,3 +498,138 @@ def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.
         out = (alpha if rescale else 1.0) * out + e @ v[blk]
         m_run, start = m_new, start + size
     return out / l_run
+
+
+# ---- scalars ----------------------------------------------------------------------------------
+
+
+@SCALAR.register(E.Entry)
+def _entry(ev: _Numpy, e: E.Entry) -> float:
+    a = ev.mat(e.matrix)
+    i, j = ev.whole(e.args[1]), ev.whole(e.args[2])
+    _in(i, a.shape[0], "row")
+    _in(j, a.shape[1], "column")
+    return float(a[i - 1, j - 1])
+
+
+@SCALAR.register(E.Dot)
+def _dot(ev: _Numpy, e: E.Dot) -> float:
+    u, v = _args(ev, e)
+    if u.shape != v.shape or u.shape[0] != 1:
+        raise IllFormed(f"a dot product of a {u.shape} and a {v.shape} matrix")
+    return float(np.sum(u * v))
+
+
+@SCALAR.register(sympy.Number, sympy.NumberSymbol)
+def _number(ev: _Numpy, e: sympy.Basic) -> Any:
+    return int(e) if e.is_Integer else float(e)
+
+
+@SCALAR.register(sympy.Symbol)
+def _symbol(ev: _Numpy, e: sympy.Symbol) -> Any:
+    return ev.symbol(e)
+
+
+@SCALAR.register(sympy.Add)
+def _add(ev: _Numpy, e: sympy.Add) -> Any:
+    return sum((ev.num(a) for a in e.args), 0)
+
+
+@SCALAR.register(sympy.Mul)
+def _mul(ev: _Numpy, e: sympy.Mul) -> Any:
+    return math.prod((ev.num(a) for a in e.args), start=1)
+
+
+@SCALAR.register(sympy.Pow)
+def _pow(ev: _Numpy, e: sympy.Pow) -> Any:
+    base, exp = ev.num(e.base), ev.num(e.exp)
+    if base == 0 and exp < 0:
+        raise IllFormed(f"division by zero in {e}")
+    return float(base) ** exp
+
+
+@SCALAR.register(sympy.exp)
+def _exp(ev: _Numpy, e: sympy.exp) -> float:
+    x = ev.num(e.args[0])
+    return 0.0 if x == -math.inf else math.exp(x)
+
+
+@SCALAR.register(sympy.cos, sympy.sin)
+def _trig(ev: _Numpy, e: sympy.Basic) -> float:
+    return (math.cos if isinstance(e, sympy.cos) else math.sin)(ev.num(e.args[0]))
+
+
+@SCALAR.register(sympy.ceiling)
+def _ceiling(ev: _Numpy, e: sympy.ceiling) -> int:
+    num, den = sympy.fraction(sympy.together(e.args[0]))
+    return -((-ev.whole(num)) // ev.whole(den))
+
+
+@SCALAR.register(sympy.Mod)
+def _mod(ev: _Numpy, e: sympy.Mod) -> int:
+    return ev.whole(e.args[0]) % ev.whole(e.args[1])
+
+
+@SCALAR.register(sympy.Sum)
+def _sum(ev: _Numpy, e: sympy.Sum) -> float:
+    return _sum_over(ev, e.function, list(reversed(e.limits)))
+
+
+def _sum_over(ev: _Numpy, body: sympy.Basic, limits: list) -> float:
+    """The outermost limit first (sympy lists the innermost first)."""
+    if not limits:
+        return float(ev.num(body))
+    (v, lo, hi), rest = limits[0], limits[1:]
+    return math.fsum(_sum_over(ev, body, rest) for _ in ev.over(v, lo, hi))
+
+
+@SCALAR.register(sympy.Indexed)
+def _indexed(ev: _Numpy, e: sympy.Indexed) -> float:
+    name = str(e.base.label)
+    idx = [ev.whole(k) for k in e.indices]
+    shape = ev.shapes.get(name)
+    rows, cols = (_FREE_SHAPE, _FREE_SHAPE) if shape is None else (ev.whole(s) for s in shape)
+    if name.endswith("^()") and len(idx) == 3:
+        h, i, j = idx
+        arr = ev.leaf((name[:-3], "head", h), rows, cols)
+    elif len(idx) == 1:
+        arr, (i, j) = ev.leaf((name, "column"), rows, 1), (idx[0], 1)
+    elif len(idx) == 2:
+        arr, (i, j) = ev.leaf((name,), rows, cols), idx
+    else:
+        raise Undecided(f"{e} has {len(idx)} indices")
+    _in(i, arr.shape[0], f"row of {name}")
+    _in(j, arr.shape[1], f"column of {name}")
+    return float(arr[i - 1, j - 1])
+
+
+@SCALAR.register(sympy.Piecewise)
+def _piecewise(ev: _Numpy, e: sympy.Piecewise) -> Any:
+    for value, cond in e.args:
+        if _holds(ev, cond):
+            return ev.num(value)
+    raise IllFormed(f"no case of {e} applies")
+
+
+_RELATIONS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": operator.le,
+    "<": operator.lt,
+    ">=": operator.ge,
+    ">": operator.gt,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def _holds(ev: _Numpy, cond: sympy.Basic) -> bool:
+    if cond in (sympy.true, sympy.false):
+        return bool(cond)
+    if isinstance(cond, sympy.core.relational.Relational):
+        return _RELATIONS[cond.rel_op](ev.num(cond.lhs), ev.num(cond.rhs))
+    if isinstance(cond, sympy.And):
+        return all(_holds(ev, c) for c in cond.args)
+    if isinstance(cond, sympy.Or):
+        return any(_holds(ev, c) for c in cond.args)
+    if isinstance(cond, sympy.Not):
+        return not _holds(ev, cond.args[0])
+    raise Undecided(f"cannot decide {cond}")

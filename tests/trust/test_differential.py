@@ -12,6 +12,7 @@ claims with a reproducer.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -75,6 +76,32 @@ def test_oracle_imports_nothing_from_symattn():
         "__future__", "itertools", "math", "random", "collections", "dataclasses", "fractions",
         "typing", "numpy",
     }  # fmt: skip
+
+
+# The oracle's dataclasses that are not claim nodes; every other one is a node.
+NOT_NODES = {O.Dim, O.Ix, O.ClaimSpec, O.Context, O.Decision}
+
+
+def _oracle_nodes() -> list[type]:
+    found = [
+        v
+        for v in vars(O).values()
+        if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == O.__name__
+    ]
+    return sorted(set(found) - NOT_NODES, key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("cls", _oracle_nodes(), ids=lambda c: c.__name__)
+def test_every_oracle_node_has_a_shape_and_a_value_handler(cls):
+    assert cls in (*O.MAT_TYPES, *O.SCALAR_TYPES), f"{cls.__name__} is in neither node tuple"
+    assert cls in O._SHAPE, f"the oracle's shape logic has no handler for {cls.__name__}"
+    table = O._MATRIX if cls in O.MAT_TYPES else O._SCALAR
+    assert cls in table, f"the oracle's evaluator has no handler for {cls.__name__}"
+
+
+def test_the_oracle_node_set_is_found():
+    names = {c.__name__ for c in _oracle_nodes()}
+    assert {"Sym", "MatMul", "Softmax", "Mask", "Entry", "SSum"} <= names and len(names) == 22
 
 
 def test_score_entry_is_q_i_dot_k_j_not_q_j_dot_k_i():

@@ -1,26 +1,48 @@
 """The exact witness: the claim at explicit sizes, by full expansion or exactly mod p.
 
-Imports only the kernel below it (canon, expr, semantics, witness.evidence, .sizes, .points,
-.field, .coincidence, .counterexample); must not import proof or anything above it.
+Imports only the kernel below it (canon, dispatch, expr, modern, ranges, semantics,
+witness.evidence, .sizes, .points, .field, .certify, .coincidence, .counterexample); must not
+import proof or anything above it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import sympy
 
+from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.expr import (
+    CausalMask,
     ColSoftmax,
     Concat,
     Dot,
+    Entry,
+    FromColumn,
+    HeadSym,
     MatAdd,
     MatExpr,
     MatMul,
     MatSum,
     MatSym,
+    Ones,
+    Row,
+    RowBlock,
     Scale,
     Softmax,
+    Transpose,
+)
+from symattn.kernel.modern import (
+    CausalZero,
+    FeatureMap,
+    FirstRows,
+    OnlineSoftmax,
+    PadMask,
+    PairDots,
+    PositionBias,
+    RepeatKV,
+    Rope,
 )
 from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import ReversedRange
@@ -261,35 +283,82 @@ _BIG = 64  # an index-dependent bound with no number yet
 
 def _terms(e: sympy.Basic, at: Mapping) -> int:
     """Terms in one fully expanded entry (an estimate; softmax counts its row sum)."""
-
-    if isinstance(e, MatMul):
-        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
-    if isinstance(e, (MatAdd, sympy.Add)):
-        return sum(_terms(a, at) for a in e.args)
-    if isinstance(e, Scale):
-        return _terms(e.args[0], at) * _terms(e.args[1], at)
-    if isinstance(e, (Softmax, ColSoftmax)):
-        return (_size(e.rows, at) + _size(e.cols, at)) * _terms(e.args[0], at)
-    if isinstance(e, MatSum):
-        return _count(e.args[2], e.args[3], at) * _terms(e.body, at)
-    if isinstance(e, Concat):
-        return _terms(e.body, at)
-    if isinstance(e, Dot):
-        return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
-    if isinstance(e, sympy.Sum):
-        out = _terms(e.function, at)
-        for _, lo, hi in e.limits:
-            out *= _count(lo, hi, at)
-        return out
-    if isinstance(e, sympy.Mul):
-        out = 1
-        for a in e.args:
-            out *= _terms(a, at)
-        return out
-    if isinstance(e, (sympy.Indexed, sympy.Symbol)) or not e.args:
+    if not e.args:
         return 1
-    if isinstance(e, MatExpr) and not isinstance(e, MatSym):
-        return max((_terms(a, at) for a in e.args if isinstance(a, MatExpr)), default=1)
+    f = TERMS.find(type(e))
+    return _terms_of_args(e, at) if f is None else f(e, at)
+
+
+Terms = Callable[[Any, Mapping], int]
+TERMS: Dispatcher[Terms] = Dispatcher("expansion cost")
+
+
+@TERMS.register(MatMul)
+def _terms_matmul(e: MatMul, at: Mapping) -> int:
+    return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+
+
+@TERMS.register(MatAdd, sympy.Add)
+def _terms_add(e: sympy.Basic, at: Mapping) -> int:
+    return sum(_terms(a, at) for a in e.args)
+
+
+@TERMS.register(Scale)
+def _terms_scale(e: Scale, at: Mapping) -> int:
+    return _terms(e.args[0], at) * _terms(e.args[1], at)
+
+
+@TERMS.register(Softmax, ColSoftmax)
+def _terms_softmax(e: MatExpr, at: Mapping) -> int:
+    return (_size(e.rows, at) + _size(e.cols, at)) * _terms(e.args[0], at)
+
+
+@TERMS.register(MatSum)
+def _terms_matsum(e: MatSum, at: Mapping) -> int:
+    return _count(e.args[2], e.args[3], at) * _terms(e.body, at)
+
+
+@TERMS.register(Concat)
+def _terms_concat(e: Concat, at: Mapping) -> int:
+    return _terms(e.body, at)
+
+
+@TERMS.register(Dot)
+def _terms_dot(e: Dot, at: Mapping) -> int:
+    return _size(e.args[0].cols, at) * _terms(e.args[0], at) * _terms(e.args[1], at)
+
+
+@TERMS.register(sympy.Sum)
+def _terms_sum(e: sympy.Sum, at: Mapping) -> int:
+    out = _terms(e.function, at)
+    for _, lo, hi in e.limits:
+        out *= _count(lo, hi, at)
+    return out
+
+
+@TERMS.register(sympy.Mul)
+def _terms_mul(e: sympy.Mul, at: Mapping) -> int:
+    out = 1
+    for a in e.args:
+        out *= _terms(a, at)
+    return out
+
+
+@TERMS.register(sympy.Indexed, sympy.Symbol)
+def _terms_one(e: sympy.Basic, at: Mapping) -> int:
+    return 1
+
+
+@TERMS.register(
+    MatExpr, HeadSym, Ones, FromColumn, Transpose, CausalMask, Row, RowBlock,
+    PositionBias, PadMask, CausalZero, FirstRows, RepeatKV, Rope, PairDots, OnlineSoftmax,
+)  # fmt: skip
+def _terms_of_matrices(e: MatExpr, at: Mapping) -> int:
+    return max((_terms(a, at) for a in e.args if isinstance(a, MatExpr)), default=1)
+
+
+@TERMS.register(MatSym, FeatureMap, Entry)
+def _terms_of_args(e: sympy.Basic, at: Mapping) -> int:
     return max((_terms(a, at) for a in e.args), default=1)
 
 

@@ -2,8 +2,8 @@
 
 The arithmetic mod p (`ModP`) for the one evaluator (`kernel.evaluate`), the degree bound, the
 check and the shrinking of a difference to a small counterexample. Imports only numpy, sympy and
-the kernel below it (expr, modern, evaluate); must not import the other witnesses, proof or
-anything above.
+the kernel below it (dispatch, expr, modern, evaluate); must not import the other witnesses, proof
+or anything above.
 
 Every named matrix gets independent uniform entries mod p; products, transposes, slices, sums,
 rational scales (modular inverses) and masks are computed exactly mod p. Three kinds of value
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.evaluate import (
     Arithmetic,
     Evaluator,
@@ -63,6 +64,7 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.modern import (
     CausalZero,
+    FeatureMap,
     FirstRows,
     OnlineSoftmax,
     PadMask,
@@ -285,34 +287,10 @@ class _Deg:
     score: int = 0  # largest degree of an exp argument (for collisions of the exp atoms)
 
     def mat(self, m: MatExpr) -> tuple[int, int]:
-        if isinstance(m, (MatSym, HeadSym, FromColumn)):
-            return (1, 0)
-        if isinstance(m, Ones):
-            return (0, 0)
-        if isinstance(m, MatMul):
-            a, b = self.mat(m.args[0]), self.mat(m.args[1])
-            return _repeat((a[0] + b[0], a[1] + b[1]), self.sizes(m.args[0].cols))
-        if isinstance(m, MatAdd):
-            return _plus(self.mat(m.args[0]), self.mat(m.args[1]))
-        if isinstance(m, Scale):
-            c, a = self.scalar(m.scalar), self.mat(m.args[1])
-            return (c[0] + a[0], c[1] + a[1])
-        if isinstance(m, (Softmax, ColSoftmax)):
-            s = m.args[0]
-            s = s.args[0] if isinstance(s, (CausalMask, PadMask)) else s
-            inner = self.mat(s)
-            self.score = max(self.score, inner[0] + inner[1])
-            return (1, 1)
-        if isinstance(m, MatSum):
-            return _repeat(self.mat(m.body), self._count(m.args[2], m.args[3]))
-        if isinstance(m, Concat):
-            return self.mat(m.body)
-        if isinstance(m, (Transpose, Row, RowBlock, CausalMask, RepeatKV, FirstRows)):
-            return self.mat(m.args[0])
-        if isinstance(m, (PositionBias, PadMask, CausalZero, Rope, PairDots, OnlineSoftmax)):
-            i, j = sympy.Dummy("i", integer=True), sympy.Dummy("j", integer=True)
-            return self.scalar(m.entry(i, j))
-        raise Unsupported(f"no degree bound for {type(m).__name__}")
+        f = DEGREE.find(type(m))
+        if f is None:
+            raise Unsupported(f"no degree bound for {type(m).__name__}")
+        return f(self, m)
 
     def _count(self, lo: sympy.Expr, hi: sympy.Expr) -> int:
         # Index-dependent bounds (sum_{j <= i}): the largest count the sizes allow.
@@ -326,39 +304,135 @@ class _Deg:
             return (1, 0)  # pi, E: one free element
         if e.is_number and isinstance(e, sympy.Pow) and not e.exp.is_Integer:
             return (1, 0)  # sqrt(2): one free element; (1 + sqrt(2))^5 has degree 5
-        if isinstance(e, sympy.Symbol):
-            return (0, 0) if e.is_integer else (1, 0)
-        if isinstance(e, sympy.Add):
-            out = (0, 0)
-            for a in e.args:
-                out = _plus(out, self.scalar(a))
-            return out
-        if isinstance(e, sympy.Mul):
-            parts = [self.scalar(a) for a in e.args]
-            return (sum(x for x, _ in parts), sum(y for _, y in parts))
-        if isinstance(e, sympy.Pow) and e.exp.is_Integer:
-            b, k = self.scalar(e.base), int(e.exp)
-            return (k * b[0], k * b[1]) if k >= 0 else (-k * b[1], -k * b[0])
-        if isinstance(e, (sympy.exp, sympy.cos, sympy.sin)):
-            a = self.scalar(e.args[0])
-            self.score = max(self.score, a[0] + a[1])
-            return (1, 0)
-        if isinstance(e, sympy.Sum):
-            out = self.scalar(e.function)
-            for _, lo, hi in e.limits:
-                out = _repeat(out, self._count(lo, hi))
-            return out
-        if isinstance(e, sympy.Indexed):
-            return (1, 0)
-        if isinstance(e, Entry):
-            return self.mat(e.matrix)
-        if isinstance(e, Dot):
-            u, v = self.mat(e.args[0]), self.mat(e.args[1])
-            return _repeat((u[0] + v[0], u[1] + v[1]), self.sizes(e.args[0].cols))
-        if isinstance(e, sympy.Piecewise):
-            parts = [self.scalar(x) for x, _ in e.args if x not in (sympy.oo, -sympy.oo)]
-            return (max(x for x, _ in parts), max(y for _, y in parts))
+        f = DEGREE.find(type(e))
+        if f is None:
+            raise Unsupported(f"no degree bound for {type(e).__name__}")
+        return f(self, e)
+
+
+Degree = Callable[[_Deg, Any], tuple[int, int]]
+DEGREE: Dispatcher[Degree] = Dispatcher("degree bound")
+
+
+@DEGREE.register(MatSym, FeatureMap, HeadSym, FromColumn)
+def _deg_leaf(deg: _Deg, m: MatExpr) -> tuple[int, int]:
+    return (1, 0)
+
+
+@DEGREE.register(Ones)
+def _deg_ones(deg: _Deg, m: Ones) -> tuple[int, int]:
+    return (0, 0)
+
+
+@DEGREE.register(MatMul)
+def _deg_matmul(deg: _Deg, m: MatMul) -> tuple[int, int]:
+    a, b = deg.mat(m.args[0]), deg.mat(m.args[1])
+    return _repeat((a[0] + b[0], a[1] + b[1]), deg.sizes(m.args[0].cols))
+
+
+@DEGREE.register(MatAdd)
+def _deg_matadd(deg: _Deg, m: MatAdd) -> tuple[int, int]:
+    return _plus(deg.mat(m.args[0]), deg.mat(m.args[1]))
+
+
+@DEGREE.register(Scale)
+def _deg_scale(deg: _Deg, m: Scale) -> tuple[int, int]:
+    c, a = deg.scalar(m.scalar), deg.mat(m.args[1])
+    return (c[0] + a[0], c[1] + a[1])
+
+
+@DEGREE.register(Softmax, ColSoftmax)
+def _deg_softmax(deg: _Deg, m: MatExpr) -> tuple[int, int]:
+    s = m.args[0]
+    s = s.args[0] if isinstance(s, (CausalMask, PadMask)) else s
+    inner = deg.mat(s)
+    deg.score = max(deg.score, inner[0] + inner[1])
+    return (1, 1)
+
+
+@DEGREE.register(MatSum)
+def _deg_matsum(deg: _Deg, m: MatSum) -> tuple[int, int]:
+    return _repeat(deg.mat(m.body), deg._count(m.args[2], m.args[3]))
+
+
+@DEGREE.register(Concat)
+def _deg_concat(deg: _Deg, m: Concat) -> tuple[int, int]:
+    return deg.mat(m.body)
+
+
+@DEGREE.register(Transpose, Row, RowBlock, CausalMask, RepeatKV, FirstRows)
+def _deg_first_arg(deg: _Deg, m: MatExpr) -> tuple[int, int]:
+    return deg.mat(m.args[0])
+
+
+@DEGREE.register(PositionBias, PadMask, CausalZero, Rope, PairDots, OnlineSoftmax)
+def _deg_by_entries(deg: _Deg, m: MatExpr) -> tuple[int, int]:
+    i, j = sympy.Dummy("i", integer=True), sympy.Dummy("j", integer=True)
+    return deg.scalar(m.entry(i, j))
+
+
+@DEGREE.register(sympy.Symbol)
+def _deg_symbol(deg: _Deg, e: sympy.Symbol) -> tuple[int, int]:
+    return (0, 0) if e.is_integer else (1, 0)
+
+
+@DEGREE.register(sympy.Add)
+def _deg_add(deg: _Deg, e: sympy.Add) -> tuple[int, int]:
+    out = (0, 0)
+    for a in e.args:
+        out = _plus(out, deg.scalar(a))
+    return out
+
+
+@DEGREE.register(sympy.Mul)
+def _deg_mul(deg: _Deg, e: sympy.Mul) -> tuple[int, int]:
+    parts = [deg.scalar(a) for a in e.args]
+    return (sum(x for x, _ in parts), sum(y for _, y in parts))
+
+
+@DEGREE.register(sympy.Pow)
+def _deg_pow(deg: _Deg, e: sympy.Pow) -> tuple[int, int]:
+    if not e.exp.is_Integer:
         raise Unsupported(f"no degree bound for {type(e).__name__}")
+    b, k = deg.scalar(e.base), int(e.exp)
+    return (k * b[0], k * b[1]) if k >= 0 else (-k * b[1], -k * b[0])
+
+
+@DEGREE.register(sympy.exp, sympy.cos, sympy.sin)
+def _deg_exp(deg: _Deg, e: sympy.Basic) -> tuple[int, int]:
+    a = deg.scalar(e.args[0])
+    deg.score = max(deg.score, a[0] + a[1])
+    return (1, 0)
+
+
+@DEGREE.register(sympy.Sum)
+def _deg_sum(deg: _Deg, e: sympy.Sum) -> tuple[int, int]:
+    out = deg.scalar(e.function)
+    for _, lo, hi in e.limits:
+        out = _repeat(out, deg._count(lo, hi))
+    return out
+
+
+@DEGREE.register(sympy.Indexed)
+def _deg_indexed(deg: _Deg, e: sympy.Indexed) -> tuple[int, int]:
+    return (1, 0)
+
+
+@DEGREE.register(Entry)
+def _deg_entry(deg: _Deg, e: Entry) -> tuple[int, int]:
+    return deg.mat(e.matrix)
+
+
+@DEGREE.register(Dot)
+def _deg_dot(deg: _Deg, e: Dot) -> tuple[int, int]:
+    u, v = deg.mat(e.args[0]), deg.mat(e.args[1])
+    return _repeat((u[0] + v[0], u[1] + v[1]), deg.sizes(e.args[0].cols))
+
+
+@DEGREE.register(sympy.Piecewise)
+def _deg_piecewise(deg: _Deg, e: sympy.Piecewise) -> tuple[int, int]:
+    parts = [deg.scalar(x) for x, _ in e.args if x not in (sympy.oo, -sympy.oo)]
+    return (max(x for x, _ in parts), max(y for _, y in parts))
 
 
 def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
