@@ -12,7 +12,7 @@ from symattn.kernel.expr import MatSym, Scale, Softmax, index
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness.coincidence import choose
 from symattn.kernel.witness.sizes import substitution
-from symattn.reader.declarations import ParseError, parse_assume
+from symattn.reader.claims.declarations import ParseError, parse_assume
 
 i, j, r = index("i"), index("j"), index("r")
 S = MatSym("S", n, n)
