@@ -1,5 +1,5 @@
 """`symattn derive` then `symattn check` on what it wrote: every claim the printer made reads
-back verified (issue 12); the only claims left undecided are the moments of random variables."""
+back verified; the only claims left undecided are the moments of random variables."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
     assert [r.source.split("&")[0].strip() for r in false] == ["z_2"]
 
 
-# chapter 7 (issue 14): what the reader makes of the printer's notation for the modern nodes
+# chapter 7: what the reader makes of the printer's notation for the modern nodes
 CHAPTER7 = {"verified": 10, "undecided": 2, "not-understood": 14}
 
 

@@ -82,7 +82,7 @@ def test_score_entry_is_q_i_dot_k_j_not_q_j_dot_k_i():
     assert decide(ClaimSpec(lhs, Dot(Row(Q, I("i")), Row(K, I("j"))), IJ)).truth == "true"
     assert decide(ClaimSpec(lhs, Dot(Row(Q, I("j")), Row(K, I("i"))), IJ)).truth == "false"
     assert decide(ClaimSpec(lhs, Entry(MatMul(Q, Tr(K)), I("j"), I("i")), IJ)).truth == "false"
-    for ctx in CONTEXTS:  # the reproducer: false in every context
+    for ctx in CONTEXTS:  # q_j . k_i for (QK^T)_{ij}: false in every context
         assert decide(ClaimSpec(lhs, Dot(Row(Q, I("j")), Row(K, I("i"))), IJ), ctx).truth == "false"
 
 
