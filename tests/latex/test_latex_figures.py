@@ -75,6 +75,7 @@ print(family, "missing:", "".join(missing))
 """
 
 
+@pytest.mark.slow
 def test_noto_cjk_is_found_with_a_stale_font_cache(noto_cjk, tmp_path: Path) -> None:
     env = {**os.environ, "MPLCONFIGDIR": str(tmp_path)}
     subprocess.run([sys.executable, "-c", STALE_CACHE], env=env, check=True)

@@ -173,6 +173,7 @@ def test_plans_satisfy_the_relations_and_keep_dims_apart():
     assert not O.Shapes(NONE).eq(D("H", "d_v"), d)
 
 
+@pytest.mark.slow
 def test_every_template_unmutated_is_true_in_every_context():
     claims = generate(240, seed=7, mutant_share=0.0)
     assert {c.template for c in claims} == set(TEMPLATES)
@@ -221,6 +222,7 @@ def _report(items) -> str:
     return f"{len(items)} items:\n" + "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_sample_covers_every_context_and_front_end(sample):
     claims, items, _ = sample
     assert len(claims) >= 500
@@ -230,18 +232,21 @@ def test_sample_covers_every_context_and_front_end(sample):
     assert {"true", "false", "ill_typed", "ill_formed"} <= truths
 
 
+@pytest.mark.slow
 def test_sample_no_false_claim_accepted(sample):
     _, items, _ = sample
     bad = [it for it in items if it.category == "false_accepted"]
     assert not bad, _report(bad)
 
 
+@pytest.mark.slow
 def test_sample_no_crash_and_no_alarm(sample):
     _, items, _ = sample
     bad = [it for it in items if it.category in ("crash", "alarm")]
     assert not bad, _report(bad)
 
 
+@pytest.mark.slow
 def test_sample_no_oracle_error(sample):
     _, items, _ = sample
     assert not [it for it in items if it.truth.startswith("oracle_error")]
