@@ -1,11 +1,12 @@
-# Two entry points for a new machine: `make derive` (the main job) and `make test`.
+# Two entry points for a new machine: `make derive` (the main job) and `make test`;
+# `make test-fast` is the working loop (no lint, no tests marked slow).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_PATHS := symattn tests $(wildcard benchmarks) $(wildcard derivations)
 
-.PHONY: derive test lint bench install clean
+.PHONY: derive test test-fast lint bench install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,6 +26,9 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -q -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'

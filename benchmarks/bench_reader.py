@@ -1,6 +1,7 @@
-"""Benchmark: reading chapter6.md (scan, parse, resolve) against baselines, and the whole check.
+"""Benchmark: reading chapter 6's formulas (scan, parse, resolve) against baselines; the check.
 
-Run: `.venv/bin/python benchmarks/bench_reader.py [FILE]` (default ../shared/chapter6.md).
+Run: `.venv/bin/python benchmarks/bench_reader.py [FILE]` (default
+tests/check/data/chapter6_formulas.md, the formulas of chapter 6).
 Prints medians of repeated runs and ratios to the baselines measured in the same run.
 """
 
@@ -12,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "chapter6.md"
+DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "check" / "data" / "chapter6_formulas.md"
 
 
 def timed(fn: Callable[[], object], repeat: int) -> float:

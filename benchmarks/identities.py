@@ -1,4 +1,4 @@
-"""The four identities of issue 5 at the three sizes, as kernel claims and as naive baselines.
+"""The four benchmarked identities at the three sizes, as kernel claims and as naive baselines.
 
 Imports symattn (for its claims), sympy and, only when asked, symengine.
 

@@ -1,4 +1,4 @@
-"""Benchmark suite of issue 5: symattn's exact witness against naive sympy and symengine.
+"""Benchmark suite: symattn's exact witness against naive sympy and symengine.
 
 Runs every contender in a child process (time cap, peak RSS), prints the tables and writes
 docs/benchmarks.md. Usage: `python benchmarks/run.py [--cap 60] [--repeat 7] [--no-write]`.
@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE))
 from identities import NAMES, SIZES  # noqa: E402
 
 DOC = ROOT / "docs" / "benchmarks.md"
-CHAPTER = ROOT.parent / "shared" / "chapter6.md"
+CHAPTER = ROOT / "tests" / "check" / "data" / "chapter6_formulas.md"
 
 
 def _rss_mb() -> float:
@@ -193,10 +193,9 @@ def startup(repeat: int) -> dict:
     }
     if (ROOT / "symattn" / "cli").exists():
         out["python -m symattn --help"] = wall([py, "-m", "symattn", "--help"], repeat)
-        if CHAPTER.exists():
-            out[f"python -m symattn check {CHAPTER}"] = wall(
-                [py, "-m", "symattn", "check", str(CHAPTER)], max(3, repeat // 2)
-            )
+        out[f"python -m symattn check {CHAPTER.relative_to(ROOT)}"] = wall(
+            [py, "-m", "symattn", "check", str(CHAPTER)], max(3, repeat // 2)
+        )
     return out
 
 
@@ -288,9 +287,8 @@ def report(results: dict, a: argparse.Namespace) -> str:
         "Measured by `python benchmarks/run.py` "
         f"(cap {a.cap:.0f} s per baseline run, symattn median of {a.repeat} runs) on "
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{time.strftime('%Y-%m-%d %H:%M')} UTC, load average at the end "
-        f"{os.getloadavg()[0]:.1f}. The machine was shared with other jobs, so absolute times "
-        "are noisy (a load above 2 on 2 cores slows every contender).",
+        f"{time.strftime('%Y-%m-%d')}. Absolute times depend on the machine and what else "
+        "runs on it; compare the ratios, which are measured in the same run.",
         "",
         "symattn: `prove_equal(lhs, rhs, witnesses=('exact',))` in one process after import "
         "(exact evaluation mod p, 3 trials, every index point; verdict `checked` with the "

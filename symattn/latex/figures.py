@@ -35,6 +35,14 @@ CJK_FONT_FAMILIES: tuple[str, ...] = (
     "WenQuanYi Zen Hei",
     "AR PL UMing CN",
 )
+#: The files Debian's CJK font packages install (fonts-noto-cjk first), read directly when
+#: matplotlib's font cache was built before the package was installed and so does not list it.
+CJK_FONT_FILES: tuple[str, ...] = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/arphic/uming.ttc",
+)
 FIGSIZE_INCHES = (4.8, 4.2)
 PNG_DPI = 150
 
@@ -48,12 +56,28 @@ class FontWarning(UserWarning):
 def find_cjk_family() -> str | None:
     """The first family of ``CJK_FONT_FAMILIES`` that matplotlib knows, or None.
 
+    A font cache made before the fonts were installed does not list them: then the files of
+    ``CJK_FONT_FILES`` that exist are added to matplotlib's font manager, and the search runs again.
+
     >>> find_cjk_family() in (None, *CJK_FONT_FAMILIES)
     True
     """
     from matplotlib import font_manager
 
-    known = {entry.name for entry in font_manager.fontManager.ttflist}
+    found = _known_cjk_family(font_manager.fontManager)
+    if found is not None:
+        return found
+    for path in CJK_FONT_FILES:
+        if Path(path).is_file():
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):  # unreadable or not a font: try the next
+                continue
+    return _known_cjk_family(font_manager.fontManager)
+
+
+def _known_cjk_family(manager: Any) -> str | None:
+    known = {entry.name for entry in manager.ttflist}
     return next((family for family in CJK_FONT_FAMILIES if family in known), None)
 
 

@@ -1,4 +1,5 @@
-"""The checker on the textbook chapter (../shared/chapter6.md) and on third-party d2l text."""
+"""The checker on the formulas of the textbook's chapter 6 (tests/check/data/chapter6_formulas.md)
+and on third-party d2l text (the `corpus` tests)."""
 
 from __future__ import annotations
 
@@ -8,37 +9,34 @@ import pytest
 
 from symattn.reader import MathSpan, scan
 
-D2L = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "d2l-en"
-D2L_FILES = sorted(p.name for p in D2L.glob("*.md")) if D2L.is_dir() else []
-
 # Every claim the chapter makes, by line, with its verdict kind.
 CHAPTER_CLAIMS = {
-    (11, 2): "verified",  # Q=XW_Q
-    (11, 15): "verified",
-    (11, 28): "verified",
+    (13, 2): "verified",  # Q=XW_Q
+    (13, 15): "verified",
+    (13, 28): "verified",
     (17, 2): "verified",  # Q,K in R^{5x64}: worked example binds n=5, d_k=64
     (17, 4): "verified",
     (21, 2): "verified",  # QK^T in R^{5x5}
     (31, 9): "verified",  # boxed Z=AV
     (35, 2): "verified",  # Z = [z_1; ...; z_5]
-    (47, 2): "declaration",  # X in R^{n x d}: a premise
-    (51, 2): "verified",
-    (51, 4): "verified",
-    (51, 39): "verified",
-    (55, 2): "verified",
-    (59, 2): "verified",  # (QK^T)_{ij} = q_i . k_j
-    (65, 2): "verified",  # A = softmax(QK^T / sqrt(d_k))
-    (69, 2): "verified",
-    (73, 10): "verified",  # Attention(Q,K,V) = softmax(...)V
+    (45, 2): "declaration",  # X in R^{n x d}: a premise
+    (49, 2): "verified",
+    (49, 4): "verified",
+    (49, 39): "verified",
+    (53, 2): "verified",
+    (57, 2): "verified",  # (QK^T)_{ij} = q_i . k_j
+    (63, 2): "verified",  # A = softmax(QK^T / sqrt(d_k))
+    (67, 2): "verified",
+    (71, 10): "verified",  # Attention(Q,K,V) = softmax(...)V
+    (89, 2): "verified",
+    (89, 24): "verified",
     (93, 2): "verified",
-    (93, 24): "verified",
-    (97, 2): "verified",
-    (99, 30): "verified",  # z_i = sum_j a_ij v_j
-    (123, 2): "verified",  # Z^{(h)} = Attention(Q^{(h)}, K^{(h)}, V^{(h)})
-    (127, 10): "declaration",  # Z = Concat(...) W_O: defines the multi-head Z (n x d)
-    (135, 19): "verified",  # Z^{(r)} in R^{n x d_v}
-    (137, 2): "verified",  # O = Concat(...) W_O
-    (137, 60): "declaration",  # W_O in R^{Hd_v x d}: a premise
+    (95, 46): "verified",  # z_i = sum_j a_ij v_j
+    (109, 2): "verified",  # Z^{(h)} = Attention(Q^{(h)}, K^{(h)}, V^{(h)})
+    (113, 10): "declaration",  # Z = Concat(...) W_O: defines the multi-head Z (n x d)
+    (119, 30): "verified",  # Z^{(r)} in R^{n x d_v}
+    (121, 2): "verified",  # O = Concat(...) W_O
+    (121, 60): "declaration",  # W_O in R^{Hd_v x d}: a premise
 }
 
 
@@ -69,9 +67,20 @@ def test_the_chapter_identities_are_proved_for_all_sizes(chapter, checked):
             assert r.status == "proved", r
 
 
+@pytest.mark.corpus("chapter6.md")
+def test_the_fixture_holds_the_chapter_formulas_in_order(chapter, shared):
+    """The fixture's math is the textbook chapter's, span for span, where the chapter is at hand."""
+    source = shared / "chapter6.md"
+
+    def bodies(path: Path) -> list[str]:
+        return [s.body for s in scan(path.read_text(encoding="utf-8"), str(path))]
+
+    assert bodies(chapter) == bodies(source)
+
+
 def test_the_chapter_mentions_are_not_claims(chapter, checked):
     prose = [(r.line, r.source) for r in checked(str(chapter)) if r.kind == "not-a-claim"]
-    assert (25, "A") in prose and (139, "n\\times Hd_v") in prose
+    assert (25, "A") in prose and (123, "n\\times Hd_v") in prose
     assert len(prose) == 18
 
 
@@ -111,13 +120,12 @@ D2L_COUNTS = {
 }
 
 
-@pytest.mark.parametrize("name", D2L_FILES or ["(absent)"])
-def test_d2l_no_crash_and_nothing_false(name, checked):
-    if not D2L_FILES:
-        pytest.skip(f"{D2L} is absent (it lives outside the repository)")
+@pytest.mark.corpus("corpus/d2l-en")
+def test_d2l_no_crash_and_nothing_false(d2l_file, checked):
     from symattn.check import summary_line
 
-    results = checked(str(D2L / name))
+    name = d2l_file.name
+    results = checked(str(d2l_file))
     print(summary_line(name, results))
     assert not [r for r in results if r.kind in ("false", "shape-error")]
     c = {k: sum(1 for r in results if r.kind == k) for k in ("verified", "not-understood")}

@@ -1,4 +1,4 @@
-"""Issue 12: context as a reader uses it (hypotheses, conditions, worked examples, sizes),
+"""Context as a reader uses it (hypotheses, conditions, worked examples, sizes),
 errors that fail and warnings that don't, and the printer's own notation read back.
 Each rule has a true and a false variant."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: conventions per document, never guessed silently. Vectors declared in R^{d} are rows
+"""Conventions per document, never guessed silently. Vectors declared in R^{d} are rows
 or columns as the document says (prose, front matter, a LaTeX comment, `--conventions`, its
 formulas); where it never says, a formula that depends on it is undecided (convention)."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: the printer's notation for chapter 7's nodes read back, each with a true and a false
+"""The printer's notation for chapter 7's nodes read back, each with a true and a false
 variant: `\\operatorname{online}_{b_1,...}(S, V)` (the kernel's online softmax, decided by the
 kernel), `\\operatorname{repeat}_R(K)` (its shape read, its value opaque: never verified) and the
 feature map `\\phi(X)` (an arbitrary map: verified when proved, never false or a shape error)."""

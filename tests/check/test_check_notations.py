@@ -1,4 +1,4 @@
-"""Issue 12, reach: the notations third-party attention texts use (superscript names, words in
+"""The notations third-party attention texts use (superscript names, words in
 subscripts, primes and accents, relations, inner products, norms, sums up to i), each with a
 true and a false variant; what is not settled stays "not understood", never verified."""
 

@@ -52,7 +52,7 @@ def test_text_output_summary_and_exit_code(tmp_path):
         "1 verified (1 proved, 0 checked), 1 false, 0 shape errors, 1 not understood, "
         "0 undecided; 0 declarations, 0 not a claim"
     )
-    # the checker decides with every witness, like the API (the safety net of issue 10)
+    # the checker decides with every witness, like the API (a witness that disagrees is an alarm)
     assert "verified: proved for all sizes [symbolic+exact+numeric]" in out
 
 

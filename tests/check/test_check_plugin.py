@@ -99,7 +99,7 @@ def test_collecting_does_not_run_the_kernel(pytester, doc, monkeypatch):
 
 
 def test_a_kernel_error_fails_its_item_with_the_diagnostic(pytester, doc, monkeypatch):
-    """A soundness alarm is never a pass or a skip (issue 10): the item fails and says so."""
+    """A soundness alarm is never a pass or a skip: the item fails and says so."""
     import symattn.check.verdicts
     from symattn.kernel.errors import SoundnessAlarm
 

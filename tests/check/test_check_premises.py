@@ -1,4 +1,4 @@
-"""Issue 12, context: a condition qualifies only the claim it follows; a size relation after
+"""Context: a condition qualifies only the claim it follows; a size relation after
 "when" qualifies only its claim; hypotheses (suppose / assume / 假设) are premises of the claims
 of their section (relations, substitutions) and never make a claim false; a redefinition
 updates what follows. Each rule with a true and a false variant."""

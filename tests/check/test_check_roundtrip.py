@@ -1,5 +1,5 @@
 """`symattn derive` then `symattn check` on what it wrote: every claim the printer made reads
-back verified (issue 12); the only claims left undecided are the moments of random variables."""
+back verified; the only claims left undecided are the moments of random variables."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def written(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_derived_chapter_reads_back_verified(written, lang):
     results = check_file(written / f"chapter6.{lang}.tex")
@@ -36,6 +37,7 @@ def test_the_derived_chapter_reads_back_verified(written, lang):
     assert c["undecided"] <= 8
 
 
+@pytest.mark.slow
 def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
     tex = (written / "chapter6.en.tex").read_text(encoding="utf-8")
     right = r"z_2 &= \frac{2}{5}v_1 + \frac{3}{5}v_2"
@@ -47,10 +49,11 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
     assert [r.source.split("&")[0].strip() for r in false] == ["z_2"]
 
 
-# chapter 7 (issue 14): what the reader makes of the printer's notation for the modern nodes
+# chapter 7: what the reader makes of the printer's notation for the modern nodes
 CHAPTER7 = {"verified": 10, "undecided": 2, "not-understood": 14}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_second_chapter_reads_back_without_a_false_alarm(written, lang):
     results = check_file(written / f"chapter7.{lang}.tex")

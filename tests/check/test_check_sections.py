@@ -1,4 +1,4 @@
-"""Issue 14: a conventional name the text declares with another shape inside one section (chapter
+"""A conventional name the text declares with another shape inside one section (chapter
 7's GQA keys `K \\in \\mathbb R^{n\\times d_k G}`) and uses again in a later section: a formula
 that typechecks only with the chapter's convention is undecided, never a shape error and never
 verified; ill-typed either way, or in the declaration's own section, it stays a shape error."""

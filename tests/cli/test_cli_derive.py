@@ -179,6 +179,7 @@ def test_without_tex_writes_tex_and_says_how_to_install(checked, tmp_path, monke
     assert "PDFs built: none" in stdout
 
 
+@pytest.mark.slow
 def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
     code, stdout, err = run_derive(checked, "--out", str(tmp_path))
     assert code == 0, err

@@ -1,6 +1,6 @@
-"""Issue 10 through `symattn prove` and `symattn check`: verdicts that can be trusted.
+"""Verdicts of `symattn prove` and `symattn check` that can be trusted.
 
-Each reproducer of the issue that concerns the front ends is a test of the public entry point
+Each known way a front end could accept a false claim is a test of the public entry point
 (`symattn.cli.main`, in-process, or `python -m symattn` in a subprocess). Truth is decided here
 by hand: every false claim below is false at any sizes that satisfy the stated assumptions.
 """
@@ -295,7 +295,7 @@ def test_a_relation_contradicting_a_binding_is_a_shape_error(tmp_path):
 
 
 def test_check_relation_crash_reproducer_subprocess(tmp_path):
-    """The issue's reproducer end to end, in a fresh interpreter."""
+    """A relation between sizes before a false claim, end to end, in a fresh interpreter."""
     path = _doc(tmp_path, "$d_k=d_v=64$\n\n$$(QK^T)_{ij}=q_j\\cdot k_i$$\n")
     r = run_cli("check", path)
     assert r.returncode == 1, r.stdout + r.stderr

@@ -75,7 +75,7 @@ TABLE: list[tuple[str, tuple[str, str] | str]] = [
 #: unbalanced braces: LaTeX that would not compile is `malformed` (an error), not a warning
 _MALFORMED = {r"\frac{Q}{"}
 
-#: an operator the text never declares (issue 12, reach): `shapes` cannot give it a shape and
+#: an operator the text never declares: `shapes` cannot give it a shape and
 #: refuses it; `prove` and `check` read the rest of the claim around it and leave the claim
 #: undecided (exit 1 for prove), never verified or false. Capitals (`QW^T`) stay refused by all.
 _READ_AROUND = {r"\operatorname{relu}(QK^T)"}

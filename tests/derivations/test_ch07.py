@@ -47,6 +47,7 @@ def section():
     return _All()
 
 
+@pytest.mark.slow
 def test_every_chain_proves_with_its_scope(section) -> None:
     proofs = {b.proof.title: b.proof for b in section.blocks if isinstance(b, ProofBlock)}
     assert FOR_ALL_SIZES | CHECKED | AT_SIZES_SHOWN == set(proofs)
@@ -61,6 +62,7 @@ def test_every_chain_proves_with_its_scope(section) -> None:
         assert {step_scope(s) for s in proofs[title].steps} == {"shown"}, title
 
 
+@pytest.mark.slow
 def test_steps_cite_the_rules_they_follow_from(section) -> None:
     cited = {s.by for b in section.blocks if isinstance(b, ProofBlock) for s in b.proof.steps}
     assert {
@@ -75,6 +77,7 @@ def test_steps_cite_the_rules_they_follow_from(section) -> None:
     } <= cited
 
 
+@pytest.mark.slow
 def test_false_variants_are_shown_false(section) -> None:
     facts = [b for b in section.blocks if isinstance(b, Fact)]
     assert len(facts) >= 15

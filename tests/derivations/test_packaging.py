@@ -32,6 +32,7 @@ def test_every_chapter_folder_has_a_manifest_and_only_flat_scripts():
             assert not [p for p in folder.rglob("*.py") if p.parent != folder], folder
 
 
+@pytest.mark.slow
 def test_an_installed_wheel_builds_the_chapter_outside_the_repo(tmp_path):
     """pip wheel + a fresh venv (deps from this interpreter's site-packages), run elsewhere."""
     src = tmp_path / "src"  # a copy: building writes build/ and *.egg-info beside the sources

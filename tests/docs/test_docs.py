@@ -68,3 +68,34 @@ def test_relative_links_point_to_existing_docs(page):
     text = (DOCS / page).read_text(encoding="utf-8")
     for ref in re.findall(r"(?<![\w/])docs/([\w.-]+\.(?:md|ipynb|py))", text):
         assert (DOCS / ref).exists(), f"{page} mentions docs/{ref}, which does not exist"
+
+
+REPO = DOCS.parent
+#: what a reader of the project must not meet: a developer's machine paths, references to an
+#: issue tracker instead of an explanation (built in pieces so this file does not match itself)
+UNWANTED = re.compile("/(" + "work|home|tmp" + ")/|" + "issue" + r"[ -][0-9]", re.IGNORECASE)
+
+
+def _project_files() -> list[Path]:
+    files = [REPO / "README.md", REPO / "CHANGELOG.md"]
+    for folder in ("docs", "symattn", "derivations", "tests", "benchmarks", "examples"):
+        files += [
+            p
+            for p in sorted((REPO / folder).rglob("*"))
+            if p.is_file() and p.suffix in {".md", ".py", ".toml", ".tex", ".lark", ".ipynb"}
+        ]
+    return files
+
+
+def test_no_machine_paths_and_no_issue_numbers_in_the_project():
+    found = []
+    for path in _project_files():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if UNWANTED.search(line):
+                found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()[:80]}")
+    assert not found, "\n".join(found)
+
+
+def test_the_unwanted_pattern_can_fail():
+    assert UNWANTED.search("see " + "issue" + " 12") and UNWANTED.search("/" + "tmp" + "/b14")
+    assert not UNWANTED.search("tmp_path / 'build'")

@@ -55,7 +55,7 @@ def test_a_free_index_named_like_a_canonical_name_is_not_captured():
         assert v.status == "false", (name, v.summary())
 
 
-# ---- rewrites added for modern attention (issue 14): each with its true and false variant ----
+# ---- rewrites for modern attention: each with its true and false variant ----
 
 b_, ell_, p_ = (sympy.Symbol(x, integer=True, positive=True) for x in ("b", "ell", "p"))
 X = sympy.IndexedBase("x")

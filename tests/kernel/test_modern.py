@@ -169,6 +169,7 @@ def test_plain_text_of_nodes() -> None:
     assert "no rescale" in str(OnlineSoftmax(s, MatSym("V", 3, d_v), (1, 2), rescale=False))
 
 
+@pytest.mark.slow
 def test_rope_needs_the_difference_not_the_sum() -> None:
     q, k = MatSym("q", p, 2), MatSym("k", p, 2)
     a, b = sympy.Symbol("a", real=True), sympy.Symbol("b", real=True)

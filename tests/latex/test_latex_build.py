@@ -58,6 +58,7 @@ def chapter_document(lang: str, fonts: str, figure: Path) -> Document:
     return doc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("lang", "fonts"), [("zh", "fandol"), ("en", "noto"), ("zh", "noto"), ("en", "fandol")]
 )

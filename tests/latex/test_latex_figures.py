@@ -4,6 +4,7 @@ takes (arrays, exact matrices, kernel matrices), its language, and a title that 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,8 +38,54 @@ def test_heatmap_is_byte_stable(tmp_path: Path) -> None:
         assert one.read_bytes() == two.read_bytes()
 
 
-def test_noto_cjk_is_found() -> None:
+def test_noto_cjk_is_found(noto_cjk) -> None:
     assert figures.find_cjk_family() in ("Noto Sans CJK SC", "Noto Sans CJK JP")
+
+
+# In a fresh matplotlib configuration: build the font cache, strip every CJK font from it (as a
+# cache made before fonts-noto-cjk was installed), then draw Chinese labels with a new process.
+STALE_CACHE = r"""
+import glob, json, os, subprocess, sys
+subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], check=True)
+(path,) = glob.glob(os.path.join(os.environ["MPLCONFIGDIR"], "fontlist-*.json"))
+with open(path, encoding="utf-8") as f:
+    cache = json.load(f)
+cache["ttflist"] = [e for e in cache["ttflist"] if "CJK" not in e["name"] + e["fname"]]
+with open(path, "w", encoding="utf-8") as f:
+    json.dump(cache, f)
+"""
+
+DRAW = r"""
+import sys, warnings
+import numpy as np
+from matplotlib import font_manager
+from matplotlib.font_manager import FontProperties, fontManager
+from matplotlib.ft2font import FT2Font
+import symattn.latex.figures as figures
+
+assert not [e for e in fontManager.ttflist if "CJK" in e.name], "the cache is not stale"
+text = "".join(sys.argv[1:])
+with warnings.catch_warnings():
+    warnings.simplefilter("error")  # a FontWarning or a missing glyph fails
+    fig = figures.heatmap_figure(np.eye(2), ["患者", "服用"], ["华法林", "后"], lang="zh")
+family = figures.find_cjk_family()
+font = FT2Font(font_manager.findfont(FontProperties(family=family), fallback_to_default=False))
+missing = [ch for ch in text if font.get_char_index(ord(ch)) == 0]
+print(family, "missing:", "".join(missing))
+"""
+
+
+@pytest.mark.slow
+def test_noto_cjk_is_found_with_a_stale_font_cache(noto_cjk, tmp_path: Path) -> None:
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", STALE_CACHE], env=env, check=True)
+    labels = "".join(TOKENS) + "".join(figures._AXIS_LABELS["zh"])
+    out = subprocess.run(
+        [sys.executable, "-c", DRAW, labels], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split(" missing:")[0] in ("Noto Sans CJK SC", "Noto Sans CJK JP")
+    assert out.stdout.strip().endswith("missing:"), out.stdout  # every label has its glyphs
 
 
 def test_no_cjk_font_warns_and_still_draws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,9 +14,8 @@ from symattn.kernel.errors import ParseError
 from symattn.reader import ast, parse_formula, parse_span, scan
 from symattn.reader.syntax.scanner import MathSpan
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CHAPTER = SHARED / "chapter6.md"
-D2L = sorted((SHARED / "corpus" / "d2l-en").glob("*.md"))
+#: The formulas of the textbook's chapter 6, in its order, with the project's own prose.
+CHAPTER = Path(__file__).resolve().parents[1] / "check" / "data" / "chapter6_formulas.md"
 
 
 def dump(text: str) -> str:
@@ -82,7 +81,7 @@ GOLDEN = [
     (r"A &= B \\ &= C", "[A = B = C]"),
     (r"a=b \\ c=d", "[a = b] ; [c = d]"),
     (r"a=b \text{ for all } i", "[a = b] ; text(' for all ') ; [i]"),
-    # a condition in parentheses after a claim is a claim of its own (issue 10: hypotheses)
+    # a condition in parentheses after a claim is a claim of its own (a hypothesis)
     (r"a_{ij}=0 \quad (j>i)", "[a_{(* i j)} = 0] ; [j > i]"),
     (r"a_{ij}=0, (i \lt j \le n)", "[a_{(* i j)} = 0] ; [i < j \\le n]"),
     (r"a=0 \text{ if } j\gt i", "[a = 0] ; text(' if ') ; [j > i]"),
@@ -230,7 +229,6 @@ def _spans(path: Path) -> list[MathSpan]:
     return [s for s in scan(path.read_text("utf-8"), str(path)) if isinstance(s, MathSpan)]
 
 
-@pytest.mark.skipif(not CHAPTER.exists(), reason="../shared/chapter6.md is not beside the checkout")
 def test_every_chapter_formula_parses() -> None:
     spans = _spans(CHAPTER)
     assert len(spans) == 37
@@ -238,18 +236,17 @@ def test_every_chapter_formula_parses() -> None:
         parse_span(span)
 
 
-@pytest.mark.skipif(not CHAPTER.exists(), reason="../shared/chapter6.md is not beside the checkout")
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
         (
-            93,
+            89,
             "[(index (group (* Q (T K))) (* i j)) = (sum r 1 d_{k} (* Q_{(* i r)} K_{(* j r)}))"
             " = (q_{i} \\cdot k_{j})]",
         ),
-        (97, "[(index (group (* A V)) (* i u)) = (sum j 1 n (* a_{(* i j)} V_{(* j u)}))]"),
+        (93, "[(index (group (* A V)) (* i u)) = (sum j 1 n (* a_{(* i j)} V_{(* j u)}))]"),
         (
-            137,
+            121,
             "[O = (* Concat((head Z 1), ..., (head Z H)) W_{O})] ; [W_{O} \\in R^((* H d_{v}), d)]",
         ),
     ],
@@ -259,10 +256,9 @@ def test_chapter_golden(line: int, expected: str) -> None:
     assert ast.dump(parse_span(span)) == expected
 
 
-@pytest.mark.skipif(not D2L, reason="the d2l corpus is not beside the checkout")
-@pytest.mark.parametrize("path", D2L, ids=lambda p: p.name)
-def test_d2l_files_scan_and_parse_or_raise_parse_error(path: Path) -> None:
-    spans = _spans(path)
+@pytest.mark.corpus("corpus/d2l-en")
+def test_d2l_files_scan_and_parse_or_raise_parse_error(d2l_file: Path) -> None:
+    spans = _spans(d2l_file)
     parsed = 0
     for span in spans:
         try:
@@ -339,7 +335,7 @@ def test_random_fragments_only_raise_parse_error(parts: list[str]) -> None:
     _check("".join(parts))
 
 
-CHAPTER_BODIES = [s.body for s in _spans(CHAPTER)] if CHAPTER.exists() else [r"Q=XW_Q"]
+CHAPTER_BODIES = [s.body for s in _spans(CHAPTER)]
 
 
 @settings(max_examples=200, deadline=None)

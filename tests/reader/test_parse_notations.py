@@ -1,4 +1,4 @@
-"""Issue 12, reach: how the notations of third-party texts are written down as trees
+"""How the notations of third-party texts are written down as trees
 (golden strings), and the ones still refused."""
 
 from __future__ import annotations

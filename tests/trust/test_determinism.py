@@ -77,6 +77,7 @@ def outputs() -> dict[str, str]:
     return _run_both(("0", "12345"))
 
 
+@pytest.mark.slow
 def test_output_is_rich_enough_to_compare(outputs):
     text = outputs["0"]
     assert "proved [symbolic+exact+numeric]" in text
@@ -84,6 +85,7 @@ def test_output_is_rich_enough_to_compare(outputs):
     assert "\\begin{align*}" in text and "\\documentclass" in text
 
 
+@pytest.mark.slow
 def test_same_verdicts_counterexamples_and_latex_bytes_under_two_hash_seeds(outputs):
     a, b = outputs["0"], outputs["12345"]
     if a != b:

@@ -6,6 +6,7 @@ import ast
 import contextlib
 import io
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from symattn.latex.printer import latex
 from symattn.reader import parse_formula
 
 PACKAGE = Path(symattn.__file__).parent
-MARK = Path("/tmp/symattn_pwned_marker")
+MARK = Path(tempfile.gettempdir()) / "symattn_pwned_marker"
 
 HOSTILE = (
     f"__import__('os').system('touch {MARK}')",

@@ -56,11 +56,13 @@ def report():
     return run(corpus(derivations=False), sample=36, seed=2026, seconds=20)
 
 
+@pytest.mark.slow
 def test_no_false_mutant_is_reported_proved_or_checked(report):
     escapes = report.escapes
     assert not escapes, "\n".join(f"{o.mutant.label} -> {o.status}" for o in escapes)
 
 
+@pytest.mark.slow
 def test_every_false_mutant_is_rejected(report):
     f = report.figures()
     assert f["false"] >= 25
@@ -68,17 +70,20 @@ def test_every_false_mutant_is_rejected(report):
     assert not missed, [(o.mutant.label, o.status) for o in missed]
 
 
+@pytest.mark.slow
 def test_no_crash(report):
     crashes = [o for o in report.outcomes if o.status == "crash"]
     assert not crashes, [(o.mutant.label, o.reason) for o in crashes]
 
 
+@pytest.mark.slow
 def test_sample_covers_every_operator_and_decides_every_truth(report):
     assert {o.mutant.operator for o in report.outcomes} == OPERATORS
     assert report.figures()["undecided"] == 0
     assert not report.base_problems
 
 
+@pytest.mark.slow
 def test_true_mutants_are_accepted(report):
     f = report.figures()
     assert f["true_accepted"] == f["true"], report.text()

@@ -1046,7 +1046,7 @@ def as_comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, symp
 def plain_name(node: ast.Node) -> str | None:
     """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else.
 
-    Also the names of issue 12: `d_{\\text{model}}` -> `d_{model}`, `W^Q`, `W_i^{(q)}` ->
+    Also the names of third-party texts: `d_{\\text{model}}` -> `d_{model}`, `W^Q`, `W_i^{(q)}` ->
     `W^{(q)}_i`, `\\hat y` -> `\\hat{y}`, `\\text{head}_i` -> `\\text{head}_i`, `t'`.
 
     >>> from symattn.reader.syntax.parse import parse_formula
