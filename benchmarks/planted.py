@@ -1,0 +1,121 @@
+"""Planted errors: how often the checker flags a realistic mistake in a formula it verifies.
+
+For each formula of the documents that `symattn check` verifies, one mistake of each kind that
+applies is planted into a copy of the document (one at a time): two indices swapped, a transpose
+dropped, `\\sqrt{d_v}` for `\\sqrt{d_k}`, a sum's upper bound `n` made `n-1`. The mutant counts as
+flagged when the checker reports that formula `false` or `shape-error`; `undecided` or
+`verified` count as missed. (A planted mistake can leave a formula true, e.g. a swap in a
+symmetric expression: such mutants are listed so a reader can judge them.)
+
+    python benchmarks/planted.py examples/attention.md tests/check/data/*.md [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from symattn.check import check_text
+from symattn.check.document import read_document
+from symattn.check.results import ClaimResult
+
+Plant = Callable[[str], Iterator[str]]
+
+
+def _each(pattern: str, repl: Callable[[re.Match[str]], str]) -> Plant:
+    """Each match of `pattern` replaced on its own (one mutant per occurrence)."""
+
+    def plant(formula: str) -> Iterator[str]:
+        for m in re.finditer(pattern, formula):
+            yield formula[: m.start()] + repl(m) + formula[m.end() :]
+
+    return plant
+
+
+PLANTS: dict[str, Plant] = {
+    # `_{ij}` -> `_{ji}`; `q_i` -> `q_j` style swaps of the two free indices of the side
+    "swap indices": _each(r"_\{([a-z])([a-z])\}", lambda m: f"_{{{m[2]}{m[1]}}}"),
+    "drop a transpose": _each(
+        r"\^(?:\{(?:T|\\top|\\mathsf\{T\}|\\mathsf T|\\intercal)\}|T|\\top|\\intercal)",
+        lambda m: "",
+    ),
+    "sqrt(d_v) for sqrt(d_k)": _each(r"\\sqrt\{d_k\}", lambda m: r"\sqrt{d_v}"),
+    "bound n-1 for n": _each(r"\^\{?n\}?(?=\s*[A-Za-z\\(])", lambda m: "^{n-1}"),
+}
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[: line - 1]) + col - 1
+
+
+def _span(text: str, r: ClaimResult) -> tuple[int, int]:
+    start = _offset(text, r.line, r.col)
+    end = _offset(text, r.end_line, r.end_col)
+    return start, end
+
+
+def plant_document(path: str) -> list[dict[str, object]]:
+    text = read_document(path)
+    results = check_text(text, path)
+    rows: list[dict[str, object]] = []
+    for r in results:
+        if r.kind != "verified" or "=" not in r.source:
+            continue
+        start, end = _span(text, r)
+        formula = text[start:end]
+        if formula != r.source:  # a formula whose source is not its span: not planted
+            continue
+        for kind, plant in PLANTS.items():
+            for mutant in plant(formula):
+                changed = text[:start] + mutant + text[end:]
+                after = [
+                    x
+                    for x in check_text(changed, path)
+                    if x.line == r.line and x.col == r.col and x.kind != "not-a-claim"
+                ]
+                verdict = after[0].kind if after else "gone"
+                rows.append(
+                    {
+                        "file": path,
+                        "line": r.line,
+                        "kind": kind,
+                        "formula": formula,
+                        "mutant": mutant,
+                        "verdict": verdict,
+                        "flagged": verdict in ("false", "shape-error"),
+                    }
+                )
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python benchmarks/planted.py")
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--json", default=None)
+    opts = ap.parse_args(argv)
+    rows = [row for f in opts.files for row in plant_document(f)]
+    by_kind: dict[str, Counter[str]] = {}
+    for row in rows:
+        by_kind.setdefault(str(row["kind"]), Counter())[str(row["verdict"])] += 1
+    flagged = sum(1 for row in rows if row["flagged"])
+    print(f"planted: {len(rows)} mutants in {len(opts.files)} files; flagged {flagged}")
+    for kind, c in by_kind.items():
+        total = sum(c.values())
+        hit = c["false"] + c["shape-error"]
+        print(f"  {kind:26} {hit:4}/{total:<4} {dict(c)}")
+    for row in rows:
+        if not row["flagged"]:
+            print(f"  missed {row['file']}:{row['line']}: {row['mutant']} -> {row['verdict']}")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
