@@ -65,8 +65,8 @@ def plant_document(path: str) -> list[dict[str, object]]:
     results = check_text(text, path)
     rows: list[dict[str, object]] = []
     for r in results:
-        if r.kind != "verified" or "=" not in r.source:
-            continue
+        if r.kind != "verified" or "=" not in r.source or r.message.startswith("definition"):
+            continue  # a definition is true by definition: a mistake in it is not a claim
         start, end = _span(text, r)
         formula = text[start:end]
         if formula != r.source:  # a formula whose source is not its span: not planted
@@ -74,10 +74,14 @@ def plant_document(path: str) -> list[dict[str, object]]:
         for kind, plant in PLANTS.items():
             for mutant in plant(formula):
                 changed = text[:start] + mutant + text[end:]
+                # the verdict on the planted formula: a result starting inside its span (a
+                # shape error points at the operand it is about)
                 after = [
                     x
                     for x in check_text(changed, path)
-                    if x.line == r.line and x.col == r.col and x.kind != "not-a-claim"
+                    if x.line == r.line
+                    and r.col <= x.col <= r.col + len(mutant)
+                    and x.kind != "not-a-claim"
                 ]
                 verdict = after[0].kind if after else "gone"
                 rows.append(
