@@ -1,6 +1,7 @@
 """Checking a document or one formula: read it, resolve its claims, decide each one.
 
-Imports the reader, check.decide and check.results; must not import cli.
+Imports the reader, check.verdicts (decide), check.results, kernel.errors and settings; must not
+import cli.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """`symattn check`: check the math of Markdown/LaTeX documents; exit 0, 1 (a problem) or 2.
 
-Imports check and cli.output; the work is in symattn.check.
+Imports check and reader.conventions; the work is in symattn.check; must not import another
+command module.
 """
 
 from __future__ import annotations

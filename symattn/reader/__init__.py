@@ -1,6 +1,7 @@
 """The document reader (syntax/, terms/, claims/); here its front half: spans, grammar, AST.
 
-Importing it is cheap (the lark parser is built on first use); it must not import the kernel.
+Importing it is cheap (the lark parser is built on first use); of the kernel it imports only
+kernel.errors (ParseError, Position), and it must not import the rest of the kernel.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The soundness suite: wrong variants (mutants) of every true identity, judged by the kernel.
 
-Imports the kernel, the reader, check and derive (all at the top); must not import cli.
+Imports the kernel and the soundness corpus, truth and fuzzer (all at the top); must not import
+cli.
 Run: `python -m symattn.soundness [--sample N] [--seed S] [--json]`,
 `python -m symattn.soundness fuzz --examples N` and `python -m symattn.soundness diff ...`.
 

@@ -1,6 +1,7 @@
 """Formula text -> `ast.Formula`: lark's LALR parser over lexer tokens, then an iterative build.
 
-The only module that imports lark; it must not import the kernel (dims, expr, ...).
+The only module that imports lark; of the kernel it imports only kernel.errors, and it must not
+import the rest of the kernel (dims, expr, ...).
 """
 
 from __future__ import annotations

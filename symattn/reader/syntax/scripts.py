@@ -1,6 +1,7 @@
 """What sub- and superscripts make of their base, sum ranges, and how top-level items join.
 
-Works on ast nodes and duck-typed tokens (`.type`, `.start_pos`); must not import lark/the kernel.
+Works on ast nodes and duck-typed tokens (`.type`, `.start_pos`); imports only kernel.errors and
+the reader's AST; must not import lark or the rest of the kernel.
 """
 
 from __future__ import annotations

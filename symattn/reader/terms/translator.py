@@ -1,7 +1,8 @@
 """The one translator from formulas to kernel terms: reader AST -> matrix expressions and scalars.
 
-Imports the kernel (dims, expr, errors, show), the reader's AST and conventions; never the
-resolver's scope, the checker or the CLI: names and sizes come from the `Scope` it is given.
+Imports the kernel (dims, errors, expr, modern, text), the reader's AST, conventions and defined
+names; never the resolver's scope, the checker or the CLI: names and sizes come from the `Scope`
+it is given.
 """
 
 from __future__ import annotations
