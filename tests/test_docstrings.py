@@ -16,7 +16,10 @@ COMMANDS = ("derive", "prove", "rules", "shapes", "check")
 
 #: a word of a "must not import ..." sentence -> the module prefixes it forbids
 WORDS: dict[str, tuple[str, ...]] = {
-    r"\bthe kernel\b": ("symattn.kernel",),
+    r"\bthe kernel\b(?!'s)": ("symattn.kernel",),
+    r"\bthe kernel's evaluator\b": ("symattn.kernel.evaluate",),
+    r"\bthe kernel's .*\bwitnesses\b": ("symattn.kernel.witness",),
+    r"\bthe kernel's .*\bcanonical forms\b": ("symattn.kernel.canon",),
     r"\breader\b": ("symattn.reader",),
     r"\bcheck\b|\bthe checker\b": ("symattn.check",),
     r"\bcli\b|\bthe CLI\b": ("symattn.cli",),
