@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a server process or a Sphinx build per test
 pytest.importorskip("pygls", reason="pygls (the lsp extra) is missing")
 
 from lsprotocol import types  # noqa: E402

@@ -7,6 +7,7 @@ import io
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a server process or a Sphinx build per test
 pytest.importorskip("sphinx", reason="sphinx (the sphinx extra) is missing")
 pytest.importorskip("myst_parser", reason="myst-parser (a test extra) is missing")
 
