@@ -36,6 +36,7 @@ KERNEL_ORDER = (
     "witness.numeric",
     "witness.arrays",
     "witness.counterexample",
+    "witness.coincidence",
     "witness.exact",
     "proof",
     "match",
