@@ -39,6 +39,7 @@ KERNEL_ORDER = (
     "witness.certify",
     "witness.arrays",
     "witness.counterexample",
+    "witness.coincidence",
     "witness.exact",
     "proof",
     "match",

@@ -60,7 +60,7 @@ from symattn.kernel.proof import prove_within
 from symattn.soundness import oracle
 from symattn.soundness import truth as T
 from symattn.soundness.corpus import corpus
-from symattn.soundness.generate import GenClaim, generate
+from symattn.soundness.generate import TEMPLATES, GenClaim, generate
 from symattn.soundness.mutation import mutants
 from symattn.soundness.oracle import CONTEXTS, Context, Decision
 from symattn.soundness.render import (
@@ -629,9 +629,20 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--corpus", action="store_true", help="also the mutation corpus, every context")
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument(
+        "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
+    )
     opts = ap.parse_args(list(argv))
     start = time.monotonic()
-    claims = generate(opts.claims, seed=opts.seed)
+    wanted = {x for x in opts.templates.split(",") if x}
+    if wanted:
+        unknown = wanted - set(TEMPLATES)
+        if unknown:
+            ap.error(f"unknown templates: {', '.join(sorted(unknown))}")
+        pool = generate(opts.claims * 4 * len(TEMPLATES) // len(wanted), seed=opts.seed)
+        claims = [c for c in pool if c.template in wanted][: opts.claims]
+    else:
+        claims = generate(opts.claims, seed=opts.seed)
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     items = run_claims(
         claims,
