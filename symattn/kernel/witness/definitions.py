@@ -8,8 +8,9 @@ it) and that scalar formula is evaluated at every index point, value by value, w
 integers mod a prime. Leaves, free scalars and the atoms (`exp(x)`, `cos(x)`, `sin(x)` of each
 distinct value, algebraic numbers) are random field elements, as in `witness.field`; the degree
 bound is computed here from the same formulas. A masked entry is the value `NEG_INF`: `exp` of it
-is 0, adding a finite value keeps it, a provably positive factor keeps it; any other arithmetic on
-it is ill-formed (`IllFormed`), the rule of docs/kernel.md ("Masks").
+is 0 (and exp(0) = 1, cos(0) = 1, sin(0) = 0, as sympy writes them), adding a finite value keeps
+it, a provably positive factor keeps it; any other arithmetic on it is ill-formed (`IllFormed`),
+the rule of docs/kernel.md ("Masks").
 """
 
 from __future__ import annotations
@@ -117,16 +118,20 @@ class Scalar:
             return self._mul(e)
         if isinstance(e, sympy.Pow):
             return self._pow(e)
-        if isinstance(e, sympy.exp):
+        if isinstance(e, sympy.exp):  # exp(-inf) = 0 and exp(0) = 1, as sympy writes them
             x = self.value(e.args[0])
-            return 0 if x is NEG_INF else self.pt.atom(("exp", x))
+            return 0 if x is NEG_INF else 1 if x == 0 else self.pt.atom(("exp", x))
         if isinstance(e, (sympy.cos, sympy.sin)):
             x = self._finite(self.value(e.args[0]), e)
+            if x == 0:
+                return 1 if isinstance(e, sympy.cos) else 0
             return self.pt.atom((type(e).__name__, x))
         if isinstance(e, sympy.Sum):
             return self._sum(e.function, list(e.limits))
         if isinstance(e, sympy.Indexed):
             return self._indexed(e)
+        if isinstance(e, (sympy.Mod, sympy.ceiling, sympy.floor)):  # an index used as a number
+            return self.integer(e) % p
         if isinstance(e, sympy.Piecewise):
             for val, cond in e.args:
                 if self.truth(cond):
@@ -280,7 +285,10 @@ def formulas(lhs: Any, rhs: Any, ranges: Mapping[sympy.Symbol, Range]):
     given = set(rng)
     a, b = generic_entries(lhs, rhs, rng)
     cell = [s for s in rng if s not in given]
-    return expand_entries(a), expand_entries(b), rng, cell
+    try:
+        return expand_entries(a), expand_entries(b), rng, cell
+    except NotImplementedError as exc:  # an entry its node cannot write (a Concat column)
+        raise Unsupported(str(exc)) from None
 
 
 def shapes_of(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
@@ -304,7 +312,10 @@ def value_at(
 def matrix(m: MatExpr, point: Point, env: Mapping[sympy.Symbol, int] | None = None) -> list:
     """Every entry of a matrix of explicit shape, from its definition (rows of values)."""
     i, j = sympy.Dummy("i", integer=True, positive=True), sympy.Dummy("j", integer=True)
-    formula = expand_entries(m.entry(i, j))
+    try:
+        formula = expand_entries(m.entry(i, j))
+    except NotImplementedError as exc:
+        raise Unsupported(str(exc)) from None
     rows, cols = int(m.rows), int(m.cols)
     ev = Scalar(point, env or {})
     out = []
