@@ -165,7 +165,7 @@ def _compare(m: MatExpr) -> bool:
     k = int(m.rows)
     for x in (E.Entry(m, k, 1), E.Dot(m.row(1), m.row(k))):
         point = definitions.Point(P, 0, definitions.shapes_of(m), leaf=_hash, atom=_hash)
-        mine_x = _folded(lambda e: definitions.value_at(E.expand_entries(e), {}, point), x)
+        mine_x = _folded(lambda e, at=point: definitions.value_at(E.expand_entries(e), {}, at), x)
         if mine_x is None:
             continue
         f = Evaluator(_Same(P), np.random.default_rng(0), learn_shapes(m), _walker_leaf)
