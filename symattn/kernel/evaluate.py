@@ -318,30 +318,59 @@ def _scale_value(f: Evaluator, m: Scale) -> Any:
 
 
 def _softmax(f: Evaluator, m: MatExpr, axis: int) -> np.ndarray:
-    s = m.args[0]
-    keep = None
-    if isinstance(s, CausalMask):
-        rows, cols = f.shape(s)
-        tri = np.triu if s.upper else np.tril
-        keep = tri(np.ones((rows, cols), dtype=bool))
+    # Masks around the scores remove keys; every mask counts (a causal mask of padded scores
+    # keeps j <= i and j <= valid). A line with no key left has weights 0 when the softmax's own
+    # argument is a key mask (as PadMask defines it), and no value otherwise.
+    s, keep = m.args[0], None
+    zero_if_empty = isinstance(s, PadMask)
+    while isinstance(s, (CausalMask, PadMask)):
+        here = _keeps(f, s)
+        keep = here if keep is None else keep & here
         s = s.args[0]
-    if isinstance(s, PadMask):
-        return _padded_softmax(f, s, axis)
-    return f.arith.softmax(f.mat(s), keep, axis, f)
-
-
-def _padded_softmax(f: Evaluator, s: PadMask, axis: int) -> np.ndarray:
-    # Keys past `valid` are masked; a row (axis 1) or column (axis 0) with no key left gets
-    # weights 0, as PadMask defines it.
-    valid, scores = f.one(s.valid), f.mat(s.args[0])
+    scores = f.mat(s)
+    if keep is None:
+        return f.arith.softmax(scores, None, axis, f)
+    live = keep.any(axis=axis)
+    if not zero_if_empty or live.all():
+        return f.arith.softmax(scores, keep, axis, f)
     out = np.zeros(scores.shape, dtype=f.arith.dtype)
-    if valid == 0:
+    if not live.any():
         return out
-    if axis == 0:
-        out[:, :valid] = f.arith.softmax(scores[:, :valid], None, 0, f)
-        return out
-    keep = np.broadcast_to(np.arange(1, scores.shape[1] + 1) <= valid, scores.shape)
-    return np.asarray(f.arith.softmax(scores, keep, 1, f))
+    if axis == 1:
+        out[live] = f.arith.softmax(scores[live], keep[live], 1, f)
+    else:
+        out[:, live] = f.arith.softmax(scores[:, live], keep[:, live], 0, f)
+    return out
+
+
+def _keeps(f: Evaluator, s: MatExpr) -> np.ndarray:
+    """Where a mask keeps its argument's entry (True) rather than giving -inf."""
+    rows, cols = f.shape(s)
+    if isinstance(s, CausalMask):
+        tri = np.triu if s.upper else np.tril
+        return tri(np.ones((rows, cols), dtype=bool))
+    valid = f.one(s.valid)
+    return np.broadcast_to(np.arange(1, cols + 1) <= valid, (rows, cols))
+
+
+def _online(f: Evaluator, m: OnlineSoftmax) -> np.ndarray:
+    # The definition's o_B / l_B in a stable form, equal to it for every E with no zero entry:
+    # rescaled at every block, the E's cancel and it is softmax(S) V; not rescaled, block c's
+    # share is scaled by E_B / E_c. softmax subtracts each row's running maximum, so scores
+    # beyond +-709 do not overflow as e^{S} / E would.
+    weights, values = f.arith.softmax(f.mat(m.args[0]), None, 1, f), f.mat(m.args[1])
+    if m.rescale:
+        return f.arith.matmul(weights, values)
+    e = f.mat(m.maxima)
+    total = np.zeros(f.shape(m), dtype=f.arith.dtype)
+    start = 0
+    for c, block in enumerate(m.blocks):
+        size = f.size(block)
+        part = f.arith.matmul(weights[:, start : start + size], values[start : start + size])
+        part = f.arith.mul(f.arith.mul(e[:, -1:], f.arith.inverse(e[:, c : c + 1])), part)
+        total = f.arith.add(total, part)
+        start += size
+    return total
 
 
 def _by_entries(f: Evaluator, m: MatExpr) -> np.ndarray:
@@ -433,7 +462,7 @@ _MATRIX: dict[type, Callable[[Evaluator, Any], np.ndarray]] = {
     CausalZero: _by_entries,
     Rope: _by_entries,
     PairDots: _by_entries,
-    OnlineSoftmax: _by_entries,
+    OnlineSoftmax: _online,
 }
 MATRIX: Dispatcher[Callable[[Evaluator, Any], np.ndarray]] = Dispatcher(
     "evaluate (matrices)", _MATRIX

@@ -1,8 +1,8 @@
 """Nodes of modern attention: position biases, key padding, grouped K/V heads, feature maps,
 rotary pairs, the causal zero mask, prefixes and the online (streaming) softmax.
 
-Imports only sympy and the kernel below it (errors, dims, expr); must not import anything above
-it. Each node has a `shape` and an `entry(i, j)` hook, like the nodes of `symattn.kernel.expr`.
+Imports only sympy and the kernel below it (errors, dims, text, expr); must not import anything
+above it. Each node has a `shape` and an `entry(i, j)` hook, like those of `symattn.kernel.expr`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
     _split_block_index,
     _sympify,
 )
+from symattn.kernel.text import plain
 
 
 def _count(value: object, what: str) -> sympy.Expr:
@@ -359,7 +360,8 @@ class OnlineSoftmax(MatExpr):
 
     The keys are cut into blocks of the sizes given (each a dim); block c brings a running
     maximum m_c, through its exponential `E_{ic} = e^{m_{ic}}` (a matrix of its own, rows × B:
-    the identity holds for every choice, the maximum is the one that keeps exp finite). With
+    the identity holds for every choice, the maximum is the one that keeps exp finite; the
+    evaluator computes the same value stably, `kernel.evaluate`). With
     `ℓ_0 = 0`, `o_0 = 0`:
 
         ℓ_c = (E_{c-1}/E_c) ℓ_{c-1} + Σ_{j in block c} e^{S_ij} / E_c
@@ -374,7 +376,7 @@ class OnlineSoftmax(MatExpr):
         s: MatExpr,
         v: MatExpr,
         sizes: Sequence[object],
-        e: object = "E",
+        e: object = None,
         rescale: object = True,
     ) -> OnlineSoftmax:
         _check_mat(s, v)
@@ -398,6 +400,8 @@ class OnlineSoftmax(MatExpr):
             raise ShapeError(
                 f"the running maxima of an online softmax are a matrix name (E), not {e}"
             )
+        if e is None:  # named after its scores and blocks: two online softmaxes never clash
+            e = f"E({plain(s)}; {', '.join(map(str, blocks))})"
         em = e if isinstance(e, MatSym) else MatSym(str(e), s.rows, len(blocks))
         if not (dims_equal(em.rows, s.rows) and dims_equal(em.cols, len(blocks))):
             raise ShapeError(
@@ -415,6 +419,12 @@ class OnlineSoftmax(MatExpr):
     @property
     def rescale(self) -> bool:
         return bool(self.args[4])
+
+    @property
+    def maxima(self) -> MatSym:
+        """`E`, rows × blocks: by default named after the scores and blocks (`E(S; 2, 3)`), so
+        two online softmaxes of other scores or blocks have their own."""
+        return self.args[3]
 
     @property
     def shape(self) -> Shape:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import sympy
 
+from symattn.kernel import masked
 from symattn.kernel.dims import current, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.kernel.expr import Entry, MatExpr, MatSym
@@ -184,6 +185,9 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     bad_index = index_range_problem((a, b), rng)
     if bad_index is not None:
         return Verdict("shape_error", reason=bad_index)
+    infinite = masked.problem(a, b)
+    if infinite is not None:
+        return Verdict("shape_error", reason=f"ill-formed: {infinite}")
     results: dict[str, WitnessResult] = {}
     try:
         if "symbolic" in witnesses:

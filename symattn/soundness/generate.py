@@ -487,6 +487,23 @@ def t_size_scale(rng: random.Random) -> ClaimSpec:
     return ClaimSpec(Scale(Sqrt(d_k, 1), Scale(Sqrt(d_k, 1), s)), Scale(size_num(d_k), s))
 
 
+def t_masked_scale(rng: random.Random) -> ClaimSpec:
+    """`softmax(c · mask(S)) = softmax(mask(c · S))` for c > 0: c · (-inf) = -inf. Its mutants
+    `0 · mask(S)` and `-1 · mask(S)` are ill-formed (0 · (-inf), +inf in a softmax)."""
+    s = scores(rng)
+    c = rng.choice([Num(Fraction(1, 2)), Num(Fraction(2)), Sqrt(d_k, -1)])
+    w = rng.choice([lambda x: x, lambda x: MatMul(x, leaf("V"))])
+    return ClaimSpec(w(Softmax(Scale(c, Mask(s)))), w(Softmax(Mask(Scale(c, s)))))
+
+
+def t_masked_bias(rng: random.Random) -> ClaimSpec:
+    """`softmax(mask(S) + B) = softmax(mask(S + B))`: -inf + x = -inf (also for x = -inf)."""
+    s = scores(rng)
+    b = rng.choice([leaf("A"), leaf("M"), Mask(leaf("M"))])
+    right = Mask(Add(s, b.a)) if isinstance(b, Mask) else Mask(Add(s, b))
+    return ClaimSpec(Softmax(Add(Mask(s), b)), Softmax(right))
+
+
 TEMPLATES: dict[str, tuple[int, Callable[[random.Random], ClaimSpec]]] = {
     "transpose_product": (3, t_transpose_product),
     "transpose_misc": (2, t_transpose_misc),
@@ -515,6 +532,8 @@ TEMPLATES: dict[str, tuple[int, Callable[[random.Random], ClaimSpec]]] = {
     "size_count": (2, t_size_count),
     "size_poly": (2, t_size_poly),
     "size_scale": (1, t_size_scale),
+    "masked_scale": (2, t_masked_scale),
+    "masked_bias": (2, t_masked_bias),
 }
 
 
@@ -633,6 +652,11 @@ def _edits(x: Node, free: tuple[tuple[str, Dim], ...]) -> list[Edit]:
         out.append(("size_squared", lambda: Sqrt(x.dim, 4)))
     if isinstance(x, Scale):
         out.append(("scale_dropped", lambda: x.a))
+        out.append(("scale_zeroed", lambda: Scale(Num(Fraction(0)), x.a)))  # 0 · (-inf) if masked
+        out.append(("scale_negated", lambda: Scale(Num(Fraction(-1)), x.a)))
+    if isinstance(x, Add):
+        # (-inf) - (-inf) when the operand is masked; a zero matrix otherwise
+        out.append(("minus_itself", lambda: Add(x.a, Scale(Num(Fraction(-1)), x.a))))
     if isinstance(x, Softmax):
         out.append(("softmax_over_columns", lambda: ColSoftmax(x.a)))
         out.append(("softmax_dropped", lambda: x.a))

@@ -221,13 +221,11 @@ def test_online_softmax_matches_numeric_backend(sizes: tuple[int, ...]) -> None:
     expected = softmax_rows(s) @ v
     np.testing.assert_allclose(flash, expected, rtol=1e-12)
     node = OnlineSoftmax(MatSym("S", 3, keys), MatSym("V", keys, 2), sizes)
-    got = evaluate(node, {"S": s, "V": v, "E": np.exp(maxima)})
+    got = evaluate(node, {"S": s, "V": v, node.maxima: np.exp(maxima)})
     np.testing.assert_allclose(got, expected, rtol=1e-12)
     if len(sizes) > 1:
-        wrong = evaluate(
-            OnlineSoftmax(MatSym("S", 3, keys), MatSym("V", keys, 2), sizes, rescale=False),
-            {"S": s, "V": v, "E": np.exp(maxima)},
-        )
+        bug = OnlineSoftmax(MatSym("S", 3, keys), MatSym("V", keys, 2), sizes, rescale=False)
+        wrong = evaluate(bug, {"S": s, "V": v, bug.maxima: np.exp(maxima)})
         np.testing.assert_allclose(wrong, _flash(s, v, sizes, rescale=False)[0], rtol=1e-12)
         assert not np.allclose(wrong, expected)
 
@@ -324,3 +322,32 @@ def test_the_running_maxima_of_an_online_softmax_are_a_name_of_the_right_shape()
         OnlineSoftmax(s, v, (2, 2), e.T)
     with pytest.raises(ShapeError, match=r"must be n × 2: one per row of S and block"):
         OnlineSoftmax(s, v, (2, 2), MatSym("E", n, 3))
+
+
+def test_online_softmax_is_evaluated_stably_for_scores_beyond_709():
+    """e^{S}/E overflows in float64 past 709; the evaluator subtracts the running maxima, so the
+    scores the rescaling exists for have a value (for every E: here all ones)."""
+    s, v = RNG.standard_normal((2, 5)) * 2000, RNG.standard_normal((5, 2))
+    assert np.abs(s).max() > 709
+    for sizes in ((5,), (2, 3), (1, 1, 3)):
+        node = OnlineSoftmax(MatSym("S", 2, 5), MatSym("V", 5, 2), sizes)
+        got = evaluate(node, {"S": s, "V": v, node.maxima: np.ones((2, len(sizes)))})
+        np.testing.assert_allclose(got, softmax_rows(s) @ v, rtol=1e-12)
+    bug = OnlineSoftmax(MatSym("S", 2, 5), MatSym("V", 5, 2), (2, 3), rescale=False)
+    e = np.array([[1.0, 4.0], [2.0, 0.5]])
+    got = evaluate(bug, {"S": s, "V": v, bug.maxima: e})
+    p = softmax_rows(s)
+    want = (e[:, 1:] / e[:, :1]) * (p[:, :2] @ v[:2]) + p[:, 2:] @ v[2:]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_two_online_softmaxes_have_their_own_running_maxima():
+    """Both took the default name E: with 2 and 3 blocks, one name had two shapes and the claim
+    was a shape error. E is named after the scores and blocks it belongs to."""
+    s, v = MatSym("S", n, 4), MatSym("V", 4, d_v)
+    t, w = MatSym("T", n, 3), MatSym("W", 3, d_v)
+    a, b = OnlineSoftmax(s, v, (2, 2)), OnlineSoftmax(t, w, (1, 1, 1))
+    assert a.maxima != b.maxima and a.maxima.shape == (n, 2) and b.maxima.shape == (n, 3)
+    assert prove_equal(a + b, Softmax(s) @ v + Softmax(t) @ w).status == "proved"
+    # the same scores and blocks: the same running maxima
+    assert OnlineSoftmax(s, v, (2, 2), rescale=False).maxima == a.maxima

@@ -1,7 +1,7 @@
 """Evaluating a kernel expression on the user's own arrays: `evaluate(expr, {Q: q, K: k, ...})`.
 
-Imports only numpy, sympy and the kernel below it (errors, expr, evaluate, witness.numeric); must
-not import proof or anything above it. Every value is float64; every refusal is an `InputError`.
+Imports only numpy, sympy and the kernel below it (errors, expr, masked, evaluate,
+witness.numeric); must not import proof or anything above it. Every value is float64.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from symattn.kernel import masked
 from symattn.kernel.evaluate import Evaluator, IllFormedHere, Unsupported, _Loop
 from symattn.kernel.expr import Concat, FromColumn, HeadSym, MatExpr, MatSum, MatSym
 from symattn.kernel.witness.numeric import (
@@ -475,6 +476,9 @@ def evaluate(
     """
     if fill not in (None, "random"):
         raise InputError(f"fill must be None or 'random', not {fill!r}")
+    infinite = masked.problem(expr)
+    if infinite is not None:
+        raise IllFormed(f"ill-formed: {infinite}")
     found = reads(expr)
     given = gather(inputs or {}, found, batch=batch)
     binding = bind(found, given, sizes)

@@ -1,8 +1,12 @@
 """The exact witness: the claim at explicit sizes, by full expansion or exactly mod p.
 
-Imports only the kernel below it (canon, dispatch, expr, modern, ranges, semantics,
-witness.evidence, .sizes, .points, .field, .certify, .coincidence, .counterexample); must not
-import proof or anything above it.
+Imports only the kernel below it (canon, dispatch, expr, masked, modern, ranges, semantics,
+witness.evidence, .sizes, .points, .field, .definitions, .certify, .coincidence,
+.counterexample); must not import proof or anything above it.
+
+At small sizes the sides are evaluated from the nodes' own definitions (`witness.definitions`),
+so the exact witness shares no code with the fast walker (`kernel.evaluate`) that the numeric
+witness, the field witness at large sizes and `evaluate()` use.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Any
 
 import sympy
 
+from symattn.kernel import masked
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.expr import (
     CausalMask,
@@ -46,7 +51,7 @@ from symattn.kernel.modern import (
 )
 from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import ReversedRange
-from symattn.kernel.witness import certify, coincidence, sizes
+from symattn.kernel.witness import certify, coincidence, definitions, sizes
 from symattn.kernel.witness import field as modp
 from symattn.kernel.witness.counterexample import (
     confirmed_counterexample,
@@ -97,6 +102,9 @@ def exact(
     >>> r.holds, str(r.evidence[0]).startswith("exactly mod p at the sizes given: all 3584 entries")
     (True, True)
     """
+    infinite = masked.problem(lhs, rhs)
+    if infinite is not None:
+        return WitnessResult(None, f"ill-formed: {infinite}")
     ranges = dict(ranges)
     wanted = 2
     choice = None
@@ -148,6 +156,10 @@ def exact(
 EXPAND_LIMIT = 64
 
 _EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up to this
+
+# Up to this many estimated terms the sides are evaluated mod p from the nodes' definitions,
+# entry by entry; above it by the fast walker (one product of matrices per node).
+DEFINITIONS_LIMIT = 20_000
 
 
 def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
@@ -208,20 +220,26 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
     rng = {
         v: tuple(sympy.sympify(x, strict=True).xreplace(at) for x in r) for v, r in ranges.items()
     }
+    here = [c.xreplace(at) for c in assuming]
+    walker = cost > DEFINITIONS_LIMIT
     try:
-        found = modp.check(
-            lhs.xreplace(at),
-            rhs.xreplace(at),
-            rng,
-            assuming=[c.xreplace(at) for c in assuming],
-        )
+        if walker:
+            raise definitions.Unsupported("too large to evaluate entry by entry")
+        found = definitions.check(lhs.xreplace(at), rhs.xreplace(at), rng, assuming=here)
+    except definitions.IllFormed as exc:
+        return WitnessResult(None, f"ill-formed at these sizes: {exc}")
+    except definitions.Unsupported:
+        walker = True
+    try:
+        if walker:
+            found = modp.check(lhs.xreplace(at), rhs.xreplace(at), rng, assuming=here)
     except modp.Unsupported as exc:
         if cost <= _EXPAND_FALLBACK:
             return _expand_plan(lhs, rhs, ranges, subs, assuming, named)
         return WitnessResult(None, f"exact evaluation not supported ({exc}); too large to expand")
     if found.equal:
         points = found.points
-        if isinstance(lhs, MatExpr):  # each point compared every entry at once (L x = R x)
+        if walker and isinstance(lhs, MatExpr):  # each point compared every entry (L x = R x)
             points *= int(lhs.rows.xreplace(at)) * int(lhs.cols.xreplace(at))
         ev = Evidence(
             named, "mod p", points, points, unit_of(lhs), found.trials, found.primes, found.bound
@@ -237,7 +255,10 @@ def _field_plan(lhs, rhs, ranges, subs, assuming, cost, named) -> WitnessResult:
             return WitnessResult(False, f"the two sides differ ({found.detail()})", cex)
     if not found.uses_atoms:
         # No exp or algebraic atoms: the field values are a certificate that the sides differ.
-        cex = sparse_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+        try:
+            cex = sparse_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
+        except modp.Unsupported:  # a masked entry compared as a value: the walker has none
+            cex = counterexample(lhs, rhs, ranges, assuming=assuming)
         return WitnessResult(False, f"the two sides differ: {found.detail()}", cex)
     cex = confirmed_counterexample(lhs.xreplace(at), rhs.xreplace(at), found.where)
     if cex is not None:

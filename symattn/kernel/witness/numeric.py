@@ -1,8 +1,9 @@
 """The numeric backend: numpy attention, and evaluation of any kernel expression on random data
 (`Env`; the user's own arrays go through `witness.arrays.evaluate`).
 
-Imports only numpy, sympy and the kernel below it (canon, expr, evaluate, witness.evidence, .sizes,
-.points); must not import proof or anything above it. Floats live here, nowhere else in the kernel.
+Imports only numpy, sympy and the kernel below it (canon, expr, masked, evaluate, witness.evidence,
+.sizes, .points); must not import proof or anything above it. Floats live here, nowhere else in
+the kernel.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from symattn.kernel import masked
 from symattn.kernel.canon import Range
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.evaluate import (
@@ -456,9 +458,12 @@ def numeric_check(
 ) -> WitnessResult:
     """float64 random data: both sides agree within RTOL/ATOL at every index point.
 
-    The same walker as the exact witness (`symattn.kernel.evaluate`) with float64 arithmetic
-    (`Float64`): every index point at once, every entry of a matrix claim.
+    The fast walker (`symattn.kernel.evaluate`) with float64 arithmetic (`Float64`): every
+    index point at once, every entry of a matrix claim.
     """
+    infinite = masked.problem(lhs, rhs)
+    if infinite is not None:
+        return WitnessResult(None, f"ill-formed: {infinite}")
     ranges = dict(ranges)
     plans = size_plans(lhs, rhs, ranges)
     if not plans:

@@ -1,7 +1,7 @@
 """The symbolic witness: equal canonical index forms, so the claim holds for every size.
 
-Imports only the kernel below it (dims, canon, witness.evidence, .points); must not import proof
-or anything above it.
+Imports only the kernel below it (dims, canon, masked, witness.evidence, .points); must not import
+proof or anything above it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import sympy
 
+from symattn.kernel import masked
 from symattn.kernel.canon import TooLarge, normal_form
 from symattn.kernel.dims import current
 from symattn.kernel.ranges import Range
@@ -32,6 +33,9 @@ _SYMBOLIC: dict[tuple, WitnessResult] = {}  # deterministic, so asked twice it a
 
 
 def _symbolic(lhs: Term, rhs: Term, ranges: dict[sympy.Symbol, Range]) -> WitnessResult:
+    infinite = masked.problem(lhs, rhs)
+    if infinite is not None:
+        return WitnessResult(None, f"ill-formed: {infinite}")
     try:
         a, b = generic_entries(lhs, rhs, ranges)
         diff = normal_form(a, ranges) - normal_form(b, ranges)

@@ -1,0 +1,131 @@
+"""Where the -inf of a masked entry may go: the one rule that every witness and `evaluate()` follow.
+
+Imports only sympy and the kernel below it (text, expr, modern); must not import anything above it.
+
+A mask (`CausalMask`, `PadMask`) makes its masked entries -inf, and a softmax turns them into
+weights 0. On the way there a masked entry follows the extended reals where they are defined and
+where no +inf can arise: -inf + x = -inf (x finite or -inf), c · (-inf) = -inf for a scalar c that
+is provably positive (`1/sqrt(d_k)`), and masks, transposes, rows, row blocks, prefixes and
+repeated heads move it unchanged. Every other use is ill-formed: 0 · (-inf), a factor that may be 0
+or negative, (-inf) - (-inf), a product of matrices, a sum over heads, a feature map, a rotation,
+an online softmax, an entry inside arithmetic. An entry of a masked matrix compared as a whole side
+is its value (-inf included). Scalars with an infinite value (`oo`, `nan`) are ill-formed as well.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.expr import (
+    CausalMask,
+    ColSoftmax,
+    Dot,
+    Entry,
+    MatAdd,
+    MatExpr,
+    Row,
+    RowBlock,
+    Scale,
+    Softmax,
+    Transpose,
+)
+from symattn.kernel.modern import FirstRows, PadMask, RepeatKV
+from symattn.kernel.text import plain
+
+_MASKS = (CausalMask, PadMask)
+_CONSUMERS = (Softmax, ColSoftmax)
+_MOVES = (Transpose, Row, RowBlock, FirstRows, RepeatKV)  # rearrange entries, nothing more
+_INFINITE = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
+
+
+class _Bad(Exception):
+    pass
+
+
+def problem(*sides: sympy.Basic) -> str | None:
+    """Why these sides use a masked (-inf) entry outside a softmax, or None when they do not.
+
+    >>> from symattn.kernel.expr import MatSym
+    >>> S = MatSym("S", 3, 3)
+    >>> problem(Softmax(CausalMask(S) / sympy.sqrt(2))) is None
+    True
+    >>> print(problem(CausalMask(S) - CausalMask(S)))  # doctest: +ELLIPSIS
+    a masked entry (-inf) is defined only on its way into a softmax: -1 · (-inf) in ...
+    """
+    walker = _Walk()
+    try:
+        for side in sides:
+            walker.side(side)
+    except _Bad as exc:
+        return str(exc)
+    return None
+
+
+def _bad(what: str, node: sympy.Basic) -> _Bad:
+    return _Bad(
+        f"a masked entry (-inf) is defined only on its way into a softmax: {what} in "
+        f"{plain(node)} (docs/kernel.md, masks)"
+    )
+
+
+class _Walk:
+    def __init__(self) -> None:
+        self.seen: dict[sympy.Basic, bool] = {}
+
+    def side(self, e: sympy.Basic) -> None:
+        if isinstance(e, MatExpr):
+            self.mat(e)
+        elif isinstance(e, Entry):  # a masked entry as a whole side: its value, -inf included
+            self.mat(e.matrix)
+            self.scalar(e.args[1])
+            self.scalar(e.args[2])
+        else:
+            self.scalar(e)
+
+    def mat(self, m: MatExpr) -> bool:
+        """Whether m may hold -inf entries; raises on a use the rule refuses."""
+        hit = self.seen.get(m)
+        if hit is None:
+            hit = self.seen[m] = self._mat(m)
+        return hit
+
+    def _mat(self, m: MatExpr) -> bool:
+        inner = []
+        for a in m.args:
+            if isinstance(a, MatExpr):
+                inner.append(self.mat(a))
+            elif isinstance(a, sympy.Expr):
+                self.scalar(a)
+        masked = any(inner)
+        if isinstance(m, _MASKS):
+            return True
+        if isinstance(m, _CONSUMERS):
+            return False
+        if not masked:
+            return False
+        if isinstance(m, _MOVES) or isinstance(m, MatAdd):
+            return True
+        if isinstance(m, Scale):
+            c = m.scalar
+            if c.is_positive and c.is_finite:
+                return True
+            raise _bad(f"{plain(c)} · (-inf)", m)
+        raise _bad(f"{type(m).__name__} of a masked matrix", m)
+
+    def scalar(self, e: sympy.Basic) -> None:
+        stack = [e]
+        while stack:
+            x = stack.pop()
+            if x in _INFINITE:
+                raise _Bad(f"the infinite value {x} in the scalar {plain(e)}")
+            if isinstance(x, Entry):
+                if self.mat(x.matrix):
+                    raise _bad("arithmetic on an entry of a masked matrix", e)
+                stack.extend(x.args[1:])
+            elif isinstance(x, Dot):
+                if self.mat(x.args[0]) or self.mat(x.args[1]):
+                    raise _bad("a dot product with a masked row", x)
+            elif isinstance(x, MatExpr):
+                self.mat(x)
+            else:
+                stack.extend(x.args)

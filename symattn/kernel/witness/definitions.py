@@ -1,0 +1,464 @@
+"""The exact witness's own evaluator: a claim at explicit sizes, mod p, from the nodes' `entry`.
+
+Imports only sympy and the kernel below it (expr, semantics, witness.points, .field's FieldCheck);
+must not import kernel.evaluate, whose fast walker it checks, nor proof or anything above it.
+
+Each side is written as its entry formula (`entry(i, j)` of every node, as `expand_entries` gives
+it) and that scalar formula is evaluated at every index point, value by value, with Python
+integers mod a prime. Leaves, free scalars and the atoms (`exp(x)`, `cos(x)`, `sin(x)` of each
+distinct value, algebraic numbers) are random field elements, as in `witness.field`; the degree
+bound is computed here from the same formulas. A masked entry is the value `NEG_INF`: `exp` of it
+is 0 (and exp(0) = 1, cos(0) = 1, sin(0) = 0, as sympy writes them), adding a finite value keeps
+it, a provably positive factor keeps it; any other arithmetic on it is ill-formed (`IllFormed`),
+the rule of docs/kernel.md ("Masks").
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from symattn.kernel.expr import MatExpr, expand_entries, named_shapes
+from symattn.kernel.ranges import Range
+from symattn.kernel.semantics import summation_range
+from symattn.kernel.witness.field import PRIMES, FieldCheck
+from symattn.kernel.witness.points import generic_entries, index_points
+
+
+class Unsupported(Exception):
+    """A formula this evaluator cannot take (the exact witness then expands it)."""
+
+
+class IllFormed(Unsupported):
+    """Arithmetic on a masked (-inf) entry outside a softmax, or an index outside its matrix."""
+
+
+class _Resample(Exception):
+    """A denominator vanished at this random point."""
+
+
+NEG_INF = "-oo"  # a masked entry: not a field element
+
+
+class Point:
+    """One random point mod p: leaf entries, free scalars and atoms, drawn when first read."""
+
+    def __init__(
+        self,
+        p: int,
+        seed: int,
+        shapes: Mapping[str, tuple[int, int]],
+        leaf: Callable[[tuple], int] | None = None,
+        atom: Callable[[tuple], int] | None = None,
+    ):
+        self.p, self.shapes = p, dict(shapes)
+        self.rng = random.Random(seed)
+        self.values: dict[tuple, int] = {}
+        self.atoms: dict[tuple, int] = {}
+        self._leaf, self._atom = leaf, atom
+
+    def leaf(self, key: tuple) -> int:
+        v = self.values.get(key)
+        if v is None:
+            v = self._leaf(key) % self.p if self._leaf else self.rng.randrange(self.p)
+            self.values[key] = v
+        return v
+
+    def atom(self, key: tuple) -> int:
+        v = self.atoms.get(key)
+        if v is None:
+            v = self._atom(key) % self.p if self._atom else self.rng.randrange(1, self.p)
+            self.atoms[key] = v
+        return v
+
+
+class Scalar:
+    """The value of scalar formulas at one point, with index values bound in `env`."""
+
+    def __init__(self, point: Point, env: Mapping[sympy.Symbol, int]):
+        self.pt, self.p = point, point.p
+        self.env: dict[sympy.Symbol, int] = dict(env)
+        self.memo: dict[tuple, Any] = {}
+        self.deps: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+
+    def value(self, e: sympy.Basic) -> Any:
+        syms = self.deps.get(e)
+        if syms is None:
+            syms = self.deps[e] = tuple(sorted(e.free_symbols, key=str))
+        key = (e, tuple(self.env.get(s) for s in syms))
+        if key in self.memo:
+            return self.memo[key]
+        out = self.memo[key] = self._value(e)
+        return out
+
+    def _value(self, e: sympy.Basic) -> Any:
+        p = self.p
+        if e.is_Rational:
+            return int(e.p) % p * pow(int(e.q) % p, -1, p) % p
+        if e == -sympy.oo:
+            return NEG_INF
+        if e in (sympy.oo, sympy.zoo, sympy.nan):
+            raise IllFormed(f"the value {e} in a formula")
+        if isinstance(e, sympy.Symbol):
+            if e in self.env:
+                return self.env[e] % p
+            if e.is_integer:
+                raise Unsupported(f"no value for {e}")
+            return self.pt.leaf(("scalar", e.name))
+        if e.is_number and e.is_Atom:
+            return self.pt.atom(("number", e))  # pi, E: one free element each
+        if isinstance(e, sympy.Add):
+            return self._add(e)
+        if isinstance(e, sympy.Mul):
+            return self._mul(e)
+        if isinstance(e, sympy.Pow):
+            return self._pow(e)
+        if isinstance(e, sympy.exp):  # exp(-inf) = 0 and exp(0) = 1, as sympy writes them
+            x = self.value(e.args[0])
+            return 0 if x is NEG_INF else 1 if x == 0 else self.pt.atom(("exp", x))
+        if isinstance(e, (sympy.cos, sympy.sin)):
+            x = self._finite(self.value(e.args[0]), e)
+            if x == 0:
+                return 1 if isinstance(e, sympy.cos) else 0
+            return self.pt.atom((type(e).__name__, x))
+        if isinstance(e, sympy.Sum):
+            return self._sum(e.function, list(e.limits))
+        if isinstance(e, sympy.Indexed):
+            return self._indexed(e)
+        if isinstance(e, (sympy.Mod, sympy.ceiling, sympy.floor)):  # an index used as a number
+            return self.integer(e) % p
+        if isinstance(e, sympy.Piecewise):
+            for val, cond in e.args:
+                if self.truth(cond):
+                    return self.value(val)
+            raise IllFormed(f"no case of {e} applies")
+        raise Unsupported(f"cannot evaluate {type(e).__name__} from its definition")
+
+    def _finite(self, x: Any, where: sympy.Basic) -> int:
+        if x is NEG_INF:
+            raise IllFormed(f"arithmetic on a masked (-inf) entry outside a softmax: {where}")
+        return int(x)
+
+    def _add(self, e: sympy.Add) -> Any:
+        total, masked = 0, False
+        for a in e.args:
+            x = self.value(a)
+            if x is NEG_INF:
+                masked = True  # -inf + finite (or -inf) = -inf
+            else:
+                total += x
+        return NEG_INF if masked else total % self.p
+
+    def _mul(self, e: sympy.Mul) -> Any:
+        out, masked = 1, False
+        for a in e.args:
+            x = self.value(a)
+            if x is NEG_INF:
+                if masked:
+                    raise IllFormed(f"a product of two masked (-inf) entries: {e}")
+                masked = True
+            else:
+                out = out * x % self.p
+        if not masked:
+            return out
+        rest = [a for a in e.args if self.value(a) is not NEG_INF]
+        if all(a.xreplace(self._at(a)).is_positive for a in rest):
+            return NEG_INF  # c * -inf = -inf for c > 0
+        raise IllFormed(
+            f"a masked (-inf) entry times a factor not provably positive outside a softmax: {e}"
+        )
+
+    def _at(self, e: sympy.Basic) -> dict:
+        return {s: sympy.Integer(v) for s, v in self.env.items() if s in e.free_symbols}
+
+    def _pow(self, e: sympy.Pow) -> Any:
+        if e.exp.is_Integer:
+            base = self._finite(self.value(e.base), e)
+            k = int(e.exp)
+            if k < 0:
+                if base % self.p == 0:
+                    raise _Resample
+                base, k = pow(base, -1, self.p), -k
+            return pow(base, k, self.p)
+        if e.is_number:
+            return self.pt.atom(("number", e))  # sqrt(2): one free element
+        at = e.xreplace(self._at(e))
+        if at.is_number:
+            return self.value(at)
+        raise Unsupported(f"cannot evaluate the power {e} exactly")
+
+    def _sum(self, body: sympy.Expr, limits: list) -> Any:
+        if not limits:
+            return self.value(body)
+        v, lo, hi = limits[-1]  # sympy lists the innermost limit first
+        a, b = self.integer(lo), self.integer(hi)
+        total, masked = 0, False
+        old = self.env.get(v)
+        try:
+            for k in summation_range(a, b, v):
+                self.env[v] = k
+                x = self._sum(body, limits[:-1])
+                if x is NEG_INF:
+                    masked = True
+                else:
+                    total += x
+        finally:
+            if old is None:
+                self.env.pop(v, None)
+            else:
+                self.env[v] = old
+        return NEG_INF if masked else total % self.p
+
+    def _indexed(self, e: sympy.Indexed) -> int:
+        name = str(e.base.label)
+        idx = tuple(self.integer(k) for k in e.indices)
+        shape = self.pt.shapes.get(name)
+        if shape is None:
+            raise Unsupported(f"no shape known for {name}")
+        rows, cols = shape
+        cell = idx[-2:] if len(idx) >= 2 else (idx[0], 1)
+        if len(idx) == 3 and idx[0] < 1:
+            raise IllFormed(f"head {idx[0]} of {name}")
+        if not (1 <= cell[0] <= rows and 1 <= cell[1] <= (cols if len(idx) >= 2 else 1)):
+            raise IllFormed(f"index {idx} of {name} outside {rows} x {cols}")
+        return self.pt.leaf((name, *idx))
+
+    # -- index arithmetic, exactly over the integers --
+    def integer(self, e: sympy.Basic) -> int:
+        q = self.rational(e)
+        if q.denominator != 1:
+            raise Unsupported(f"the index {e} is not an integer here")
+        return int(q)
+
+    def rational(self, e: sympy.Basic) -> Fraction:
+        if e.is_Rational:
+            return Fraction(int(e.p), int(e.q))
+        if isinstance(e, sympy.Symbol):
+            if e not in self.env:
+                raise Unsupported(f"no value for the index {e}")
+            return Fraction(self.env[e])
+        if isinstance(e, sympy.Add):
+            return sum((self.rational(a) for a in e.args), Fraction(0))
+        if isinstance(e, sympy.Mul):
+            return math.prod((self.rational(a) for a in e.args), start=Fraction(1))
+        if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+            return self.rational(e.base) ** int(e.exp)
+        if isinstance(e, sympy.ceiling):
+            return Fraction(math.ceil(self.rational(e.args[0])))
+        if isinstance(e, sympy.floor):
+            return Fraction(math.floor(self.rational(e.args[0])))
+        if isinstance(e, sympy.Mod):
+            return self.rational(e.args[0]) % self.rational(e.args[1])
+        raise Unsupported(f"cannot use {e} as an index")
+
+    def truth(self, cond: sympy.Basic) -> bool:
+        if cond in (sympy.true, sympy.false):
+            return bool(cond)
+        if isinstance(cond, sympy.core.relational.Relational):
+            a, b = self.rational(cond.lhs), self.rational(cond.rhs)
+            ops: dict[str, Callable[[Fraction, Fraction], bool]] = {
+                "<=": lambda x, y: x <= y,
+                ">=": lambda x, y: x >= y,
+                "<": lambda x, y: x < y,
+                ">": lambda x, y: x > y,
+                "==": lambda x, y: x == y,
+                "!=": lambda x, y: x != y,
+            }
+            return ops[cond.rel_op](a, b)
+        if isinstance(cond, sympy.And):
+            return all(self.truth(c) for c in cond.args)
+        if isinstance(cond, sympy.Or):
+            return any(self.truth(c) for c in cond.args)
+        if isinstance(cond, sympy.Not):
+            return not self.truth(cond.args[0])
+        raise Unsupported(f"cannot decide {cond}")
+
+
+def formulas(lhs: Any, rhs: Any, ranges: Mapping[sympy.Symbol, Range]):
+    """(left formula, right formula, ranges with the generic entry's row and col, their names)."""
+    rng = dict(ranges)
+    given = set(rng)
+    a, b = generic_entries(lhs, rhs, rng)
+    cell = [s for s in rng if s not in given]
+    try:
+        return expand_entries(a), expand_entries(b), rng, cell
+    except NotImplementedError as exc:  # an entry its node cannot write (a Concat column)
+        raise Unsupported(str(exc)) from None
+
+
+def shapes_of(*terms: sympy.Basic) -> dict[str, tuple[int, int]]:
+    out = {}
+    for label, (rows, cols) in named_shapes(*terms).items():
+        if not (rows.is_Integer and cols.is_Integer):
+            raise Unsupported(f"the shape of {label} is not explicit: {rows} x {cols}")
+        out[label] = (int(rows), int(cols))
+    return out
+
+
+def value_at(
+    term: Any,
+    env: Mapping[sympy.Symbol, int],
+    point: Point,
+) -> Any:
+    """A scalar formula (or a 1 x 1 entry formula) at one index point."""
+    return Scalar(point, env).value(term)
+
+
+def matrix(m: MatExpr, point: Point, env: Mapping[sympy.Symbol, int] | None = None) -> list:
+    """Every entry of a matrix of explicit shape, from its definition (rows of values)."""
+    i, j = sympy.Dummy("i", integer=True, positive=True), sympy.Dummy("j", integer=True)
+    try:
+        formula = expand_entries(m.entry(i, j))
+    except NotImplementedError as exc:
+        raise Unsupported(str(exc)) from None
+    rows, cols = int(m.rows), int(m.cols)
+    ev = Scalar(point, env or {})
+    out = []
+    for r in range(1, rows + 1):
+        line = []
+        for c in range(1, cols + 1):
+            ev.env[i], ev.env[j] = r, c
+            line.append(ev.value(formula))
+        out.append(line)
+    return out
+
+
+def check(
+    lhs: Any,
+    rhs: Any,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    trials: int = 3,
+    seed: int = 0,
+    assuming: Sequence[sympy.Basic] = (),
+) -> FieldCheck:
+    """Both sides at explicit sizes, compared at every index point (and every entry of a matrix
+    claim) from the nodes' definitions, mod p at random points."""
+    left, right, rng, cell = formulas(lhs, rhs, ranges)
+    shapes = shapes_of(lhs, rhs)
+    try:
+        pts, total = index_points(rng, {}, assuming)
+    except ValueError as exc:
+        raise Unsupported(str(exc)) from None
+    if total != len(pts):
+        raise Unsupported("too many index points to evaluate every one from the definitions")
+    biggest = max([1, *(max(s) for s in shapes.values())])
+    degree, denominators, score = degree_bound(left, right, biggest)
+    bound, used = 1.0, []
+    names = {s: ("row", "col")[k] for k, s in enumerate(cell)}
+    atoms = False
+    for t in range(trials):
+        p = PRIMES[t % len(PRIMES)]
+        used.append(p)
+        found = _trial(left, right, pts, shapes, p, seed + t)
+        point, where = found
+        atoms = atoms or bool(point.atoms)
+        if where is not None:
+            env, x, y = where
+            at = tuple(sorted((s.name, v) for s, v in env.items() if s not in names))
+            at += tuple((names[s], env[s]) for s in cell)
+            return FieldCheck(False, t + 1, tuple(used), degree, 1.0, len(pts), at, x, y, atoms)
+        collisions = len(point.atoms) * (len(point.atoms) - 1) // 2 * score
+        bound *= min(1.0, (degree + denominators + collisions) / p)
+    return FieldCheck(True, trials, tuple(used), degree, bound, len(pts), uses_atoms=atoms)
+
+
+def _trial(left, right, pts, shapes, p, seed):
+    for attempt in range(8):
+        point = Point(p, seed * 8 + attempt, shapes)
+        ev = Scalar(point, {})  # one memo for every point: a row sum is computed once
+        try:
+            for env in pts:
+                ev.env = dict(env)
+                x, y = ev.value(left), ev.value(right)
+                if x != y:
+                    return point, (env, _shown(x), _shown(y))
+        except _Resample:
+            continue
+        return point, None
+    raise Unsupported("a denominator vanished mod p at every point drawn")
+
+
+def _shown(x: Any) -> Any:
+    return -1 if x is NEG_INF else int(x)
+
+
+# ---- degree bound -------------------------------------------------------------------------
+
+
+def degree_bound(left: sympy.Basic, right: sympy.Basic, biggest: int) -> tuple[int, int, int]:
+    """(degree of left - right cleared of denominators, degree of the denominators, largest
+    degree of an atom's argument), as rational functions of the leaves and atoms; a sum whose
+    bound depends on an index counts `biggest` terms."""
+    d = _Degree(biggest)
+    a, b = d.of(left), d.of(right)
+    return max(a[0] + b[1], b[0] + a[1], 1), a[1] + b[1], d.score
+
+
+class _Degree:
+    def __init__(self, biggest: int) -> None:
+        self.biggest, self.score = biggest, 0
+        self.memo: dict[sympy.Basic, tuple[int, int]] = {}
+
+    def of(self, e: sympy.Basic) -> tuple[int, int]:
+        hit = self.memo.get(e)
+        if hit is None:
+            hit = self.memo[e] = self._of(e)
+        return hit
+
+    def _of(self, e: sympy.Basic) -> tuple[int, int]:
+        if e.is_Rational or e in (sympy.oo, -sympy.oo):
+            return (0, 0)
+        if isinstance(e, sympy.Symbol):
+            return (0, 0) if e.is_integer else (1, 0)
+        if isinstance(e, sympy.Indexed):
+            return (1, 0)
+        if isinstance(e, sympy.Add):
+            out = (0, 0)
+            for a in e.args:
+                out = _plus(out, self.of(a))
+            return out
+        if isinstance(e, sympy.Mul):
+            parts = [self.of(a) for a in e.args]
+            return (sum(x for x, _ in parts), sum(y for _, y in parts))
+        if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+            b, k = self.of(e.base), int(e.exp)
+            return (k * b[0], k * b[1]) if k >= 0 else (-k * b[1], -k * b[0])
+        if isinstance(e, (sympy.exp, sympy.cos, sympy.sin)):
+            a = self.of(e.args[0])
+            self.score = max(self.score, a[0] + a[1])
+            return (1, 0)
+        if isinstance(e, sympy.Sum):
+            out = self.of(e.function)
+            for _, lo, hi in e.limits:
+                out = _repeat(out, _count(lo, hi, self.biggest))
+            return out
+        if isinstance(e, sympy.Piecewise):
+            parts = [self.of(x) for x, _ in e.args]
+            return (max(x for x, _ in parts), max(y for _, y in parts))
+        if e.is_number:
+            return (1, 0)  # pi, sqrt(2): one free element (a power of it: its degree)
+        raise Unsupported(f"no degree bound for {type(e).__name__}")
+
+
+def _count(lo: sympy.Expr, hi: sympy.Expr, biggest: int) -> int:
+    low = int(lo) if lo.is_Integer else 1
+    high = int(hi) if hi.is_Integer else biggest
+    return max(high - low + 1, 1)
+
+
+def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    if a[1] == 0 and b[1] == 0:
+        return (max(a[0], b[0]), 0)
+    return (max(a[0] + b[1], b[0] + a[1]), a[1] + b[1])
+
+
+def _repeat(a: tuple[int, int], count: int) -> tuple[int, int]:
+    if a[1] == 0 or count <= 1:
+        return a if count >= 1 else (0, 0)
+    return (a[0] + (count - 1) * a[1], count * a[1])

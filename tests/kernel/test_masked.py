@@ -1,0 +1,96 @@
+"""A masked entry (-inf) is defined only on its way into a softmax, in every witness and in
+evaluate(): 0 · (-inf) and (-inf) - (-inf) are never simplified to 0."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy
+
+from symattn.kernel import masked, rules
+from symattn.kernel.dims import d_k, n
+from symattn.kernel.errors import ProofError
+from symattn.kernel.expr import CausalMask, MatSym, Scale, Softmax, index
+from symattn.kernel.modern import PadMask
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.witness import definitions
+from symattn.kernel.witness.arrays import evaluate
+from symattn.kernel.witness.exact import exact
+from symattn.kernel.witness.numeric import IllFormed, numeric_check
+from symattn.kernel.witness.symbolic import symbolic
+
+S, B = MatSym("S", n, n), MatSym("B", n, n)
+c = sympy.Symbol("c", real=True)  # a scalar of unknown sign
+
+ILL_FORMED = [
+    ("0 · (-inf)", Softmax(Scale(0, CausalMask(S))), Softmax(Scale(0, S))),
+    ("(-inf) - (-inf)", CausalMask(S) - CausalMask(S), Scale(0, S)),
+    ("-1 · (-inf)", Softmax(-CausalMask(S)), Softmax(-S)),
+    ("c · (-inf)", Softmax(Scale(c, CausalMask(S))), Softmax(Scale(c, S))),
+    ("product", CausalMask(S) @ B, S @ B),
+    (
+        "padding times 0",
+        Scale(0, PadMask(MatSym("T", n, n + 1), n, 1)),
+        Scale(0, MatSym("T", n, n + 1)),
+    ),
+]
+
+
+@pytest.mark.parametrize("what, lhs, rhs", ILL_FORMED, ids=[x[0] for x in ILL_FORMED])
+def test_masked_arithmetic_is_ill_formed_in_every_witness(what, lhs, rhs):
+    v = prove_equal(lhs, rhs)  # never proved, never an alarm
+    assert v.status == "shape_error", v.summary()
+    assert v.reason.startswith("ill-formed: a masked entry (-inf) is defined only")
+    for witness in (symbolic, exact, numeric_check):
+        r = witness(lhs, rhs, {})
+        assert r.holds is None and r.detail.startswith("ill-formed"), (witness, r.detail)
+    with pytest.raises(IllFormed, match="^ill-formed: a masked entry"):
+        evaluate(lhs, fill="random", sizes={"n": 3})
+
+
+def test_the_reproducers_are_not_rules():
+    for k, (_, lhs, rhs) in enumerate(ILL_FORMED[:2]):
+        with pytest.raises(ProofError, match="shape_error"):
+            rules.register(f"masked_zero_{'ab'[k]}", "a", "a", (lhs, rhs))
+    assert "masked_zero_a" not in rules.registry()
+
+
+def test_the_definitions_refuse_the_value_not_only_the_form():
+    """The exact witness's own evaluator meets -inf as a value and refuses arithmetic on it too.
+    (sympy writes 0 · x as 0 while the entry formula is built, so the form is checked first,
+    `masked.problem`, by every witness.)"""
+    s3 = MatSym("S", 3, 3)
+    with pytest.raises(definitions.IllFormed, match="not provably positive"):
+        definitions.check(Softmax(Scale(c, CausalMask(s3))), Softmax(Scale(c, s3)), {})
+    minus = CausalMask(s3) - CausalMask(s3, upper=True)
+    with pytest.raises(definitions.IllFormed, match="not provably positive"):
+        definitions.check(minus, minus, {})  # S_21 - (-inf) at row 2, col 1
+    assert exact(minus, Scale(0, s3), {}).detail.startswith("ill-formed")
+
+
+def test_the_extended_real_rule_where_it_is_defined():
+    """-inf + x = -inf and c · (-inf) = -inf for c > 0: these stay well formed and are decided."""
+    scale = 1 / sympy.sqrt(d_k)
+    cases = [
+        (Softmax(Scale(scale, CausalMask(S))), Softmax(CausalMask(Scale(scale, S))), True),
+        (Softmax(Scale(scale, CausalMask(S))), Softmax(Scale(scale, S)), False),
+        (Softmax(CausalMask(S) + B), Softmax(CausalMask(S + B)), True),
+        (Softmax(CausalMask(S) + B), Softmax(S + B), False),
+        (Softmax(CausalMask(S).T), Softmax(CausalMask(S.T, upper=True)), True),
+        (CausalMask(S), CausalMask(S.T.T), True),  # -inf = -inf entry by entry
+    ]
+    for lhs, rhs, holds in cases:
+        assert masked.problem(lhs, rhs) is None
+        v = prove_equal(lhs, rhs)
+        assert (v.status in ("proved", "checked")) if holds else (v.status == "false"), v.summary()
+    i, j = index("i"), index("j")
+    assert prove_equal(CausalMask(S)[i, j], CausalMask(S.T.T)[i, j]).status == "proved"
+
+
+def test_evaluate_keeps_minus_inf_where_the_rule_allows_it():
+    got = evaluate(CausalMask(S) + B, {"S": np.zeros((2, 2)), "B": np.ones((2, 2))})
+    assert got.tolist() == [[1.0, -np.inf], [1.0, 1.0]]
+
+
+def test_infinite_scalars_are_ill_formed():
+    assert "infinite value" in prove_equal(Scale(-sympy.oo, S), Scale(-sympy.oo, S)).reason
