@@ -51,8 +51,8 @@ def summary_line(
         + (f", {c['malformed']} malformed" if c["malformed"] else "")
         + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
         + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
-        + (f"; conventions: {conventions}" if conventions else "")
         + (f"; read as {dialect}" if dialect else "")
+        + (f"; conventions: {conventions}" if conventions else "")
     )
 
 

@@ -56,14 +56,14 @@ class Dialect:
         """One line for the check summary.
 
         >>> detect("---\\nlayout: post\\n---\\n$$x$$", "a.md").describe()
-        'kramdown (Jekyll) (front matter sets a layout)'
+        'kramdown (Jekyll): front matter sets a layout'
         """
         extras = [
             *(["Markdown-escaped \\\\( \\\\["] if self.escaped else []),
             *(["KaTeX shortcodes"] if self.shortcodes else []),
         ]
         more = f", with {' and '.join(extras)}" if extras else ""
-        return f"{_LABELS[self.name]} ({self.reason}){more}"
+        return f"{_LABELS[self.name]}{more}: {self.reason}"
 
 
 def is_notebook_name(filename: str) -> bool:

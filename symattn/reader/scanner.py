@@ -26,8 +26,13 @@ _WHOLE_ENV = re.compile(
 _VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|minted|comment)\}")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\{math\}|math\b)?")
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
-_HTML_SKIP = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
-_LABEL_AFTER = re.compile(r"[ \t]*(?:\([\w:.\-]+\))?[ \t]*(?:\n|\Z)")
+# what MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights
+_HTML_SKIP = re.compile(
+    r"<!--.*?-->|<(script|style|pre|code|textarea)\b.*?</\1\s*>"
+    r"|\{%-?\s*highlight\b.*?\{%-?\s*endhighlight\s*-?%\}",
+    re.DOTALL | re.IGNORECASE,
+)
+_LABEL_AFTER = re.compile(r"[ \t]*(?:\([\w:.\-]+\)|\{#[\w:.\-]+\})?[ \t]*(?:\n|\Z)")
 _MD_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 # KaTeX shortcodes: Jekyll's {% katex %}, Zola's {% katex(block=true) %} and {{ katex(body=…) }},
@@ -220,7 +225,7 @@ def _mask_markdown(text: str) -> tuple[str, list[_Found]]:
     if front is not None:
         _blank(chars, 0, front.end())
     _mask_code_blocks(text, chars, extra)
-    _mask_code_spans("".join(chars), chars)
+    _mask_code_spans("".join(chars), chars, extra)
     masked = "".join(chars)
     for m in _HTML_SKIP.finditer(masked):
         _blank(chars, m.start(), m.end())
@@ -309,8 +314,9 @@ def _indent(line: str) -> int:
     return width
 
 
-def _mask_code_spans(text: str, chars: list[str]) -> None:
-    """CommonMark code spans: a run of n backticks closes at the next run of exactly n."""
+def _mask_code_spans(text: str, chars: list[str], extra: list[_Found]) -> None:
+    """CommonMark code spans: a run of n backticks closes at the next run of exactly n. Two are
+    math: MyST's role ``{math}`x` `` and GitHub's ``$`x`$``."""
     runs = [(m.start(), m.end()) for m in re.finditer(r"`+", text)]
     next_same: list[int | None] = [None] * len(runs)
     last: dict[int, int] = {}
@@ -324,7 +330,15 @@ def _mask_code_spans(text: str, chars: list[str]) -> None:
         if close is None:
             k += 1
             continue
-        _blank(chars, runs[k][0], runs[close][1])
+        start, end = runs[k][0], runs[close][1]
+        body = (runs[k][1], runs[close][0])
+        if text.endswith("{math}", 0, start):
+            extra.append((*body, False, "{math}`"))
+            start -= len("{math}")
+        elif start > 0 and text[start - 1] == "$" and text.startswith("$", end):
+            extra.append((*body, False, "$`"))
+            start, end = start - 1, end + 1
+        _blank(chars, start, end)
         k = close + 1
 
 

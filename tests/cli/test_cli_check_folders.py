@@ -79,4 +79,4 @@ def test_a_file_named_twice_is_checked_once(tmp_path: Path) -> None:
 def test_the_summary_says_which_dialect_was_read(tmp_path: Path) -> None:
     tree(tmp_path, {"post.md": "---\nlayout: post\n---\n" + GOOD})
     r = cli("check", str(tmp_path / "post.md"))
-    assert "read as kramdown (Jekyll) (front matter sets a layout)" in r.stdout
+    assert "read as kramdown (Jekyll): front matter sets a layout" in r.stdout

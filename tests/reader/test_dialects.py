@@ -221,3 +221,28 @@ def test_a_notebook_that_is_not_json_is_a_problem_not_text() -> None:
 def test_dialect_detection(name: str, text: str, dialect: str) -> None:
     assert detect(text, name).name == dialect
     assert detect(text, name).describe()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<!-- $x$ -->",
+        "<pre>$$x$$</pre>",
+        "<code>\\(x\\)</code>",
+        "<script>var s = '$x$';</script>",
+        "{% highlight python %}\n$x$\n{% endhighlight %}",
+    ],
+)
+def test_what_the_renderer_skips_is_not_math(text: str) -> None:
+    assert [s.body for s in spans(text + " and $y$")] == ["y"]
+
+
+def test_myst_math_role_and_github_dollar_backtick_are_inline_math() -> None:
+    found = spans("Role {math}`A=QK^T` and GitHub $`B=A`$ but `C=D` is code.")
+    assert [(s.body, s.display) for s in found] == [("A=QK^T", False), ("B=A", False)]
+    assert str(found[0].start) == "1:13"
+
+
+def test_quarto_labelled_dollars_block() -> None:
+    text = "Text\n\n$$\nA = QK^T\n\nB = A\n$$ {#eq-att}\n\nNext $y$.\n"
+    assert [s.body.strip() for s in spans(text)] == ["A = QK^T\n\nB = A", "y"]
