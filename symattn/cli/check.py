@@ -127,7 +127,7 @@ def documents(args: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _under(folder: str) -> list[str]:
-    found = []
+    found: list[str] = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
         found.extend(

@@ -186,8 +186,9 @@ def read(text: str, filename: str = "<string>", kind: str = "auto") -> Scan:
         text = notebook.text
         segments = notebook.segments()
         dialect = replace(dialect, escaped=detect(text, "cells.md", "md").escaped)
+    extra: list[_Found] = []
     if dialect.name == "latex":
-        masked, extra = _mask_tex(text), []
+        masked = _mask_tex(text)
     else:
         masked, extra = _mask_markdown(text)
     items = _Scanner(text, masked, filename, dialect, segments).run(extra)
