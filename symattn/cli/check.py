@@ -91,8 +91,8 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         dialect = detect(text, name)
         dialects[name] = {"name": dialect.name, "description": dialect.describe()}
         if args.format == "text":
-            summary = found.summary()
-            print(format_text(per_file[name], name, color, summary, dialect.describe()), file=out)
+            said = "" if dialect.default else dialect.describe()  # plain Markdown: not said
+            print(format_text(per_file[name], name, color, found.summary(), said), file=out)
     if args.format == "json":
         print(format_json(per_file, errors, conventions, dialects), file=out)
     elif len(per_file) > 1:

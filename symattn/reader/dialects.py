@@ -52,6 +52,11 @@ class Dialect:
     def markdown(self) -> bool:
         return self.name != "latex"
 
+    @property
+    def default(self) -> bool:
+        """Plain Markdown, assumed for want of any sign of another dialect."""
+        return self.name == "markdown" and not self.escaped and not self.shortcodes
+
     def describe(self) -> str:
         """One line for the check summary.
 

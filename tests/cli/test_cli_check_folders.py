@@ -80,3 +80,14 @@ def test_the_summary_says_which_dialect_was_read(tmp_path: Path) -> None:
     tree(tmp_path, {"post.md": "---\nlayout: post\n---\n" + GOOD})
     r = cli("check", str(tmp_path / "post.md"))
     assert "read as kramdown (Jekyll): front matter sets a layout" in r.stdout
+
+
+def test_plain_markdown_is_not_said_but_the_json_has_it(tmp_path: Path) -> None:
+    tree(tmp_path, {"a.md": GOOD, "b.md": "See \\\\(x\\\\).\n" + GOOD})
+    r = cli("check", str(tmp_path / "a.md"), str(tmp_path / "b.md"))
+    [a_line] = [x for x in r.stdout.splitlines() if x.startswith(f"{tmp_path / 'a.md'}: ")]
+    [b_line] = [x for x in r.stdout.splitlines() if x.startswith(f"{tmp_path / 'b.md'}: ")]
+    assert "read as" not in a_line
+    assert "read as Markdown (CommonMark/pandoc), with Markdown-escaped" in b_line
+    doc = json.loads(cli("check", str(tmp_path / "a.md"), "--format", "json").stdout)
+    assert doc["files"][0]["dialect"]["name"] == "markdown"
