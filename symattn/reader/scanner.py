@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from symattn.kernel.errors import ParseError, Position
@@ -26,40 +27,49 @@ _WHOLE_ENV = re.compile(
 _VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|minted|comment)\}")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\{math\}|math\b)?")
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
-# what MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights
-_HTML_SKIP = re.compile(
-    r"<!--.*?-->|<(script|style|pre|code|textarea)\b.*?</\1\s*>"
-    r"|\{%-?\s*highlight\b.*?\{%-?\s*endhighlight\s*-?%\}",
-    re.DOTALL | re.IGNORECASE,
+# What MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights.
+# Each is an opener and its closer, paired by `_paired` (linear even when closers are missing).
+_HTML_OPEN = re.compile(
+    r"<!--|<(script|style|pre|code|textarea)\b|\{%-?\s*highlight\b", re.IGNORECASE
+)
+
+
+def _html_close(m: re.Match[str]) -> re.Pattern[str]:
+    if m.group() == "<!--":
+        return re.compile("-->")
+    if m.group(1):
+        return re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE)
+    return re.compile(r"\{%-?\s*endhighlight\s*-?%\}")
+
+
+# KaTeX shortcodes: Jekyll's {% katex [display] %}, Zola's {% katex(block=true) %}, Hugo's
+# {{< katex [display] >}}, each with its closer; group "display" marks display math.
+_SHORTCODES = [
+    (
+        re.compile(r"\{%-?\s*katex(?P<display>\s+display)?\s*-?%\}"),
+        re.compile(r"\{%-?\s*endkatex\s*-?%\}"),
+        "{% endkatex %}",
+    ),
+    (
+        re.compile(
+            r"\{%\s*katex\s*\(\s*(?:block\s*=\s*(?P<display>true)|block\s*=\s*false)?\s*\)\s*%\}"
+        ),
+        re.compile(r"\{%\s*end\s*%\}"),
+        "{% end %}",
+    ),
+    (
+        re.compile(r"\{\{<\s*katex(?P<display>\s+display)?\s*>\}\}"),
+        re.compile(r"\{\{<\s*/katex\s*>\}\}"),
+        "{{< /katex >}}",
+    ),
+]
+# Zola's inline {{ katex(body="…", block=true) }}
+_ZOLA_KATEX = re.compile(
+    r"\{\{\s*katex\s*\(\s*body\s*=\s*\"(?P<body>(?:[^\"\\\n]|\\.)*)\""
+    r"(?:\s*,\s*block\s*=\s*(?:(?P<display>true)|false))?\s*\)\s*\}\}"
 )
 _LABEL_AFTER = re.compile(r"[ \t]*(?:\([\w:.\-]+\)|\{#[\w:.\-]+\})?[ \t]*(?:\n|\Z)")
 _MD_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-# KaTeX shortcodes: Jekyll's {% katex %}, Zola's {% katex(block=true) %} and {{ katex(body=…) }},
-# Hugo's {{< katex >}}. Group "display" marks display math, "body" is the formula.
-_SHORTCODES = [
-    re.compile(
-        r"\{%-?\s*katex(?P<display>\s+display)?\s*-?%\}(?P<body>.*?)\{%-?\s*endkatex\s*-?%\}",
-        re.DOTALL,
-    ),
-    re.compile(
-        r"\{%\s*katex\s*\(\s*(?:block\s*=\s*(?P<display>true)|block\s*=\s*false)?\s*\)\s*%\}"
-        r"(?P<body>.*?)\{%\s*end\s*%\}",
-        re.DOTALL,
-    ),
-    re.compile(
-        r"\{\{<\s*katex(?P<display>\s+display)?\s*>\}\}(?P<body>.*?)\{\{<\s*/katex\s*>\}\}",
-        re.DOTALL,
-    ),
-    re.compile(
-        r"\{\{\s*katex\s*\(\s*body\s*=\s*\"(?P<body>(?:[^\"\\]|\\.)*)\""
-        r"(?:\s*,\s*block\s*=\s*(?:(?P<display>true)|false))?\s*\)\s*\}\}",
-        re.DOTALL,
-    ),
-]
-_SHORTCODE_OPEN = re.compile(
-    r"\{%-?\s*katex(?:\s+display)?\s*-?%\}|\{\{<\s*katex(?:\s+display)?\s*>\}\}"
-)
 _KATEXMM = re.compile(r"\{%-?\s*(?:end)?katexmm\s*-?%\}")
 
 
@@ -228,23 +238,45 @@ def _mask_markdown(text: str) -> tuple[str, list[_Found]]:
     _mask_code_blocks(text, chars, extra)
     _mask_code_spans("".join(chars), chars, extra)
     masked = "".join(chars)
-    for m in _HTML_SKIP.finditer(masked):
-        _blank(chars, m.start(), m.end())
+    for m, close in _paired(masked, _HTML_OPEN, _html_close):
+        if close is not None:
+            _blank(chars, m.start(), close.end())
     masked = "".join(chars)
-    for pattern in _SHORTCODES:
-        for m in pattern.finditer(masked):
-            opener = masked[m.start() : m.start("body")]
-            if not opener.strip():  # blanked by an earlier pattern
+    for opener, closer, name in _SHORTCODES:
+        for m, close in _paired(masked, opener, lambda _, c=closer: c):
+            if close is None:  # Liquid, Tera and Hugo stop the build here
+                extra.append((m.start(), -1, False, f"{m.group()}\0{name}"))
+                _blank(chars, m.start(), m.end())
                 continue
-            extra.append((m.start("body"), m.end("body"), m.group("display") is not None, opener))
-            _blank(chars, m.start(), m.end())
+            display = m.group("display") is not None
+            extra.append((m.end(), close.start(), display, m.group()))
+            _blank(chars, m.start(), close.end())
         masked = "".join(chars)
-    for m in _SHORTCODE_OPEN.finditer(masked):  # an opener left over has no closer
-        extra.append((m.start(), -1, False, m.group()))
+    for m in _ZOLA_KATEX.finditer(masked):
+        extra.append((m.start("body"), m.end("body"), m.group("display") is not None, m.group()))
         _blank(chars, m.start(), m.end())
     for m in _KATEXMM.finditer(masked):
         _blank(chars, m.start(), m.end())
     return "".join(chars), extra
+
+
+def _paired(
+    text: str, opener: re.Pattern[str], closer_for: Callable[[re.Match[str]], re.Pattern[str]]
+) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each opener with the first closer after it (None if there is none), left to right, the
+    search resuming after that closer; a closer found missing is never searched for again."""
+    i = 0
+    missing: set[str] = set()
+    while (m := opener.search(text, i)) is not None:
+        closer = closer_for(m)
+        close = None if closer.pattern in missing else closer.search(text, m.end())
+        if close is None:
+            missing.add(closer.pattern)
+            yield m, None
+            i = m.end()
+        else:
+            yield m, close
+            i = close.end()
 
 
 def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
@@ -413,12 +445,15 @@ class _Scanner:
         self.tex = dialect.name == "latex"
         self.segments = segments if segments is not None else [(0, len(text))]
         self.end = len(text)
+        self.segment_starts = [start for start, _ in self.segments]
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.paragraph_ends = [m.start() for m in re.finditer(r"\n[ \t]*(?=\n)", masked)]
         self.out: list[tuple[int, MathSpan | ScanProblem]] = []
         # Where a search already failed: a later search with the same goal and limit fails too,
         # which keeps the scan linear on text full of stray delimiters.
         self.failed: dict[str, int] = {}
+        # In Markdown, `\[` and `\(` before this offset are brackets (a later one opens).
+        self.text_until: dict[str, int] = {}
 
     def position(self, offset: int) -> Position:
         line = bisect.bisect_right(self.line_starts, offset)
@@ -432,7 +467,7 @@ class _Scanner:
     def run(self, extra: list[_Found]) -> list[MathSpan | ScanProblem]:
         for start, end, display, opener in extra:
             if end < 0:
-                closer = "{% endkatex %}" if opener.startswith("{%") else "{{< /katex >}}"
+                opener, closer = opener.split("\0")
                 self.problem(f"unterminated {opener}: no {closer} after it", start, opener)
             else:
                 self.add(start, end, display, opener, None)
@@ -486,12 +521,17 @@ class _Scanner:
         """A formula from `opener` at `i` to the next `closer` in its paragraph (in the file,
         for an environment). `optional`: in Markdown `\\[` and `\\(` without a closer are
         escaped brackets (`\\[CLS]`), not math, and no problem."""
+        if optional and i < self.text_until.get(opener, -1):
+            return i + 2
         body_start = i + len(opener)
         limit = self.paragraph_end(body_start) if env is None else self.end
         key = closer + ("?" if optional else "")
         close = -1 if self.failed.get(key) == limit else self._find(closer, body_start, limit)
-        if optional and close >= 0 and opener in self.masked[body_start:close]:
-            return i + 2  # `\[CLS] … \[x\]`: the first bracket is text
+        if optional and close >= 0:
+            inner = self.masked.rfind(opener, body_start, close)
+            if inner >= 0:  # `\[CLS] … \[x\]`: only the last bracket before the closer opens
+                self.text_until[opener] = inner
+                return i + 2
         if close < 0:
             self.failed[key] = limit
             if optional:
@@ -544,7 +584,8 @@ class _Scanner:
         line_start = m.rfind("\n", 0, i) + 1
         if m[line_start:i].strip() or i - line_start > 3:
             return False
-        seg_start = max((s for s, _ in self.segments if s <= i), default=0)
+        k = bisect.bisect_right(self.segment_starts, i) - 1
+        seg_start = self.segment_starts[k] if k >= 0 else 0
         if line_start <= seg_start:
             return True
         prev_start = m.rfind("\n", 0, line_start - 1) + 1

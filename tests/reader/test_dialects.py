@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symattn.check import check_text
 from symattn.reader.dialects import detect
@@ -246,3 +248,63 @@ def test_myst_math_role_and_github_dollar_backtick_are_inline_math() -> None:
 def test_quarto_labelled_dollars_block() -> None:
     text = "Text\n\n$$\nA = QK^T\n\nB = A\n$$ {#eq-att}\n\nNext $y$.\n"
     assert [s.body.strip() for s in spans(text)] == ["A = QK^T\n\nB = A", "y"]
+
+
+PIECES = [
+    "$",
+    "$$",
+    "\\\\(",
+    "\\\\)",
+    "\\(",
+    "\\)",
+    "\\[",
+    "\\]",
+    "{% katex %}",
+    "{% endkatex %}",
+    "```{math}\n",
+    ":label: a\n",
+    "```",
+    "\n",
+    "\n\n",
+    "\\newcommand{\\a}{\\a}",
+    "\\def\\b#1{#1\\b}",
+    "\\a",
+    "\\b{x}",
+    "x",
+    " ",
+    "<pre>",
+    "</pre>",
+    "{math}`",
+    "`",
+    "\\begin{align}",
+    "\\end{align}",
+    "---\n",
+    "layout: a\n",
+    "\\_",
+    "    ",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.sampled_from(["a.md", "a.tex"]))
+def test_every_dialect_scan_never_raises_and_stays_in_the_text(
+    pieces: list[str], name: str
+) -> None:
+    text = "".join(pieces)
+    for item in scan(text, name):
+        if isinstance(item, MathSpan):
+            assert 0 <= item.start.offset <= item.end <= len(text)
+            assert 0 <= item.position_at(len(item.body)).offset <= len(text)
+        else:
+            assert 0 <= item.position.offset <= len(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="$\\()[]x\n` ", max_size=30), max_size=5))
+def test_a_notebook_of_any_cells_never_raises(cells: list[str]) -> None:
+    text = notebook(*(("markdown", c) for c in cells))
+    found = read(text, "n.ipynb")
+    assert found.notebook is not None
+    for item in found.items:
+        offset = item.start.offset if isinstance(item, MathSpan) else item.position.offset
+        assert 0 <= offset <= len(found.text)

@@ -172,3 +172,19 @@ def test_scan_never_raises(text: str, tex: bool) -> None:
 @given(st.text(max_size=500))
 def test_scan_never_raises_on_any_text(text: str) -> None:
     scan(text)
+
+
+def test_huge_input_of_every_dialect_is_linear() -> None:
+    nasty = [
+        "\\[" * 20_000 + "\\]",
+        "\\(" * 20_000 + "\\)",
+        "{% katex %}" * 5_000,
+        "<pre>" * 5_000 + "<!--" * 5_000,
+        "\n\n$$ a" * 5_000,
+        "\\\\(" * 20_000,
+        "$\\def\\a{\\a\\a}$ " + "$\\a$ " * 2_000,
+    ]
+    started = time.perf_counter()
+    for text in nasty:
+        scan(text, kind="md")
+    assert time.perf_counter() - started < 10.0  # a hang guard, not a benchmark
