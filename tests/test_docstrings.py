@@ -24,7 +24,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     r"\bcheck\b|\bthe checker\b": ("symattn.check",),
     r"\bcli\b|\bthe CLI\b": ("symattn.cli",),
     r"\blatex\b": ("symattn.latex",),
-    r"\bthe resolver\b": ("symattn.reader.resolve",),
+    r"\bthe resolver\b": ("symattn.reader.claims.resolve",),
     r"\b(a|any) front end\b": ("symattn.reader", "symattn.check", "symattn.cli"),
     r"\blark\b": ("lark",),
     r"\b(a|another) command('s)? module\b": tuple(f"symattn.cli.{c}" for c in COMMANDS),

@@ -6,6 +6,7 @@ import cli.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,7 +19,9 @@ from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
 from symattn.reader.claims.declarations import parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
-from symattn.reader.syntax.scanner import MathSpan, ScanProblem, scan
+from symattn.reader.syntax.dialects import is_notebook_name
+from symattn.reader.syntax.notebook import NotebookError, read_notebook
+from symattn.reader.syntax.scanner import MathSpan, Scan, ScanProblem, read
 from symattn.reader.terms.conventions import Convention, read_conventions
 from symattn.settings import SettingsError, load
 
@@ -34,11 +37,24 @@ def check_text(
     >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
     ['verified', 'false']
     """
-    lines = text.splitlines()
-    return [
+    found = read(text, filename)
+    lines = found.text.splitlines()
+    results = [
         x if isinstance(x, ClaimResult) else decide(x, lines)
-        for x in resolve_text(text, filename, conventions, project)
+        for x in _resolve(found, filename, conventions, project)
     ]
+    if found.notebook is None:
+        return results
+    return [_in_cell(r, found) for r in results]
+
+
+def _in_cell(r: ClaimResult, found: Scan) -> ClaimResult:
+    """A result on the joined Markdown cells of a notebook, placed in its cell:
+    `file.ipynb:cell N:line:col`."""
+    assert found.notebook is not None
+    cell, line = found.notebook.where(r.line)
+    _, end_line = found.notebook.where(r.end_line)
+    return dataclasses.replace(r, file=f"{r.file}:cell {cell}", line=line, end_line=end_line)
 
 
 def resolve_text(
@@ -59,6 +75,16 @@ def resolve_text(
     (`project_conventions(path)`: `vectors` of `[tool.symattn]`), below the document's own.
     """
 
+    return _resolve(read(text, filename), filename, conventions, project)
+
+
+def _resolve(
+    scanned: Scan,
+    filename: str,
+    conventions: Mapping[str, str] | None,
+    project: Mapping[str, Convention] | None,
+) -> list[Any]:
+    text = scanned.text
     lines = text.splitlines()
     found = read_conventions(text, dict(conventions or {}), project)
     resolver = Resolver(section_lines(text), conventions=found)
@@ -66,7 +92,7 @@ def resolve_text(
         _scan_problem(msg, Position(k, 1, 0), filename, lines, "bad convention")
         for k, msg in found.problems
     ]
-    for item in resolver.resolve_items(scan(text, filename), text):
+    for item in resolver.resolve_items(scanned.items, text):
         if isinstance(item, ScanProblem):
             out.append(_scan_problem(item.message, item.position, filename, lines))
         else:
@@ -129,9 +155,15 @@ def read_document(path: str | os.PathLike[str]) -> str:
     if b"\x00" in data:
         raise InputError(f"{path}: not a text file (it contains NUL bytes)")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
+    if is_notebook_name(str(path)):
+        try:
+            read_notebook(text)
+        except NotebookError as e:
+            raise InputError(f"{path}: {e}") from None
+    return text
 
 
 def check_formula(

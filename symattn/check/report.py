@@ -38,9 +38,11 @@ def summary_counts(results: Iterable[ClaimResult]) -> dict[str, int]:
     return out
 
 
-def summary_line(name: str, results: Sequence[ClaimResult], conventions: str = "") -> str:
+def summary_line(
+    name: str, results: Sequence[ClaimResult], conventions: str = "", dialect: str = ""
+) -> str:
     """Counts per kind, then the document's conventions when given (`vectors=row (prose, line
-    7)`), so a reader sees how its vectors were read."""
+    7)`), so a reader sees how its vectors were read, and the dialect its math was read in."""
     c = summary_counts(results)
     return (
         f"{name}: {c['verified']} verified ({c['proved']} proved, {c['checked']} checked), "
@@ -49,6 +51,7 @@ def summary_line(name: str, results: Sequence[ClaimResult], conventions: str = "
         + (f", {c['malformed']} malformed" if c["malformed"] else "")
         + (f", {c['error']} errors (exit code 2)" if c["error"] else "")
         + f"; {c['declaration']} declarations, {c['not-a-claim']} not a claim"
+        + (f"; read as {dialect}" if dialect else "")
         + (f"; conventions: {conventions}" if conventions else "")
     )
 
@@ -75,11 +78,15 @@ def paint(text: str, code: str | None, on: bool) -> str:
 
 
 def format_text(
-    results: Sequence[ClaimResult], name: str, color: bool = False, conventions: str = ""
+    results: Sequence[ClaimResult],
+    name: str,
+    color: bool = False,
+    conventions: str = "",
+    dialect: str = "",
 ) -> str:
     """Diagnostics of one file (all but not-a-claim), then its summary line."""
     lines = [format_diagnostic(r, color) for r in results if r.kind != "not-a-claim"]
-    lines.append(summary_line(name, results, conventions))
+    lines.append(summary_line(name, results, conventions, dialect))
     return "\n".join(lines)
 
 
@@ -87,14 +94,18 @@ def format_json(
     per_file: Mapping[str, Sequence[ClaimResult]],
     errors: Sequence[str] = (),
     conventions: Mapping[str, Mapping[str, object]] | None = None,
+    dialects: Mapping[str, Mapping[str, object]] | None = None,
 ) -> str:
     """All results as one JSON document (schema `symattn-check/1`); a file's `conventions`
-    (`{"vectors": {"value": "row", "source": "prose, line 7", "explicit": false}}`) when given."""
+    (`{"vectors": {"value": "row", "source": "prose, line 7", "explicit": false}}`) and the
+    `dialect` its math was read in (`{"name": "kramdown", "description": "..."}`) when given."""
     files = []
     for name, rs in per_file.items():
         entry: dict[str, object] = {"file": name, "summary": summary_counts(rs)}
         if conventions is not None and name in conventions:
             entry["conventions"] = dict(conventions[name])
+        if dialects is not None and name in dialects:
+            entry["dialect"] = dict(dialects[name])
         entry["results"] = [r.to_json() for r in rs]
         files.append(entry)
     doc = {

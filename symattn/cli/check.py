@@ -1,12 +1,13 @@
-"""`symattn check`: check the math of Markdown/LaTeX documents; exit 0, 1 (a problem) or 2.
+"""`symattn check`: check the math of Markdown/LaTeX/notebook documents, files, folders or globs.
 
-Imports check and reader.conventions; the work is in symattn.check; must not import another
-command module.
+Imports check and the reader's conventions and dialects; the work is in symattn.check; must not
+import another command module.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -17,12 +18,18 @@ from symattn.check.document import check_text, project_conventions, read_documen
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
+from symattn.reader.syntax.dialects import detect
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 
-DESCRIPTION = "Check every formula of Markdown/LaTeX documents."
+DESCRIPTION = "Check every formula of Markdown/LaTeX documents and notebooks."
+#: What a folder or a glob stands for: every document with one of these suffixes under it.
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".tex", ".ipynb")
+_SKIPPED_DIRS = (".git", ".ipynb_checkpoints", "node_modules", "__pycache__", ".venv", "_site")
 EPILOG = """\
 examples:
   symattn check chapter6.md    # exit 1 if a claim is false
+  symattn check docs/          # every .md, .markdown, .tex and .ipynb under docs/
+  symattn check 'posts/*.md'
   symattn check chapter6.md --format json
   symattn check chapter6.md --format github   # annotations in a GitHub Actions run
   symattn check chapter6.md --format sarif > symattn.sarif   # for code scanning
@@ -32,7 +39,12 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `symattn check`."""
-    parser.add_argument("files", nargs="+", metavar="FILE", help="Markdown or LaTeX files")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="Markdown, LaTeX or notebook files, folders (every document under them) or globs",
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json", *CI_FORMATS),
@@ -68,8 +80,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         return 2
     per_file: dict[str, list[ClaimResult]] = {}
     conventions: dict[str, dict[str, dict[str, object]]] = {}
+    dialects: dict[str, dict[str, object]] = {}
     errors: list[str] = []
-    for name in args.files:
+    names, missing = documents(args.files)
+    for problem in missing:
+        errors.append(problem)
+        if args.format == "text":
+            print(f"{paint('error', '1;31', color)}: {problem}", file=err)
+    for name in names:
         try:
             text = read_document(name)
             project = project_conventions(name)
@@ -81,11 +99,14 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         per_file[name] = check_text(text, name, given, project)
         found = read_conventions(text, given, project)
         conventions[name] = found.to_json()
+        dialect = detect(text, name)
+        dialects[name] = {"name": dialect.name, "description": dialect.describe()}
         if args.format == "text":
-            print(format_text(per_file[name], name, color, found.summary()), file=out)
+            said = "" if dialect.default else dialect.describe()  # plain Markdown: not said
+            print(format_text(per_file[name], name, color, found.summary(), said), file=out)
     strict = getattr(args, "strict", False)
     if args.format == "json":
-        print(format_json(per_file, errors, conventions), file=out)
+        print(format_json(per_file, errors, conventions, dialects), file=out)
     elif args.format == "github":
         annotations = format_github(per_file, strict)
         if annotations:
@@ -98,6 +119,41 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         total = [r for rs in per_file.values() for r in rs]
         print(summary_line(f"total ({len(per_file)} files)", total), file=out)
     return exit_code(per_file.values(), errors, strict=strict)
+
+
+def documents(args: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The files the arguments name, in order and without repeats: a file as given, a folder as
+    every document under it (DOCUMENT_SUFFIXES, hidden and build folders skipped, sorted), a glob
+    as the files it matches; and a message for each folder or glob that names no document.
+
+    A name that is neither is kept, so that reading it reports the problem."""
+    out: list[str] = []
+    problems: list[str] = []
+    for arg in args:
+        if os.path.isdir(arg):
+            found = _under(arg)
+            if not found:
+                problems.append(f"{arg}: no documents ({', '.join(DOCUMENT_SUFFIXES)}) under it")
+        elif not os.path.exists(arg) and glob.has_magic(arg):
+            found = []
+            for match in sorted(glob.glob(arg, recursive=True)):
+                found.extend(_under(match) if os.path.isdir(match) else [match])
+            if not found:
+                problems.append(f"{arg}: no file matches")
+        else:
+            found = [arg]
+        out.extend(f for f in found if f not in out)
+    return out, problems
+
+
+def _under(folder: str) -> list[str]:
+    found: list[str] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
+        found.extend(
+            os.path.join(root, f) for f in sorted(files) if f.lower().endswith(DOCUMENT_SUFFIXES)
+        )
+    return found
 
 
 def exit_code(

@@ -103,7 +103,7 @@ def test_a_missing_file_and_a_directory_exit_2(tmp_path):
     code, out, err = run_check(str(tmp_path / "nope.md"))
     assert code == 2 and "nope.md: no such file" in err
     code, out, err = run_check(str(tmp_path))
-    assert code == 2 and "is a directory" in err
+    assert code == 2 and "no documents" in err  # an empty folder
 
 
 def test_a_missing_file_does_not_hide_the_others(tmp_path):

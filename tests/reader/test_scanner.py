@@ -117,7 +117,8 @@ def test_columns_count_characters_not_bytes() -> None:
     ],
 )
 def test_problems_are_reported_not_raised(text: str, message: str, where: str) -> None:
-    problems = [p for p in scan(text, kind="md") if isinstance(p, ScanProblem)]
+    kind = "tex" if text.startswith("x\n\\[") else "md"  # in Markdown `\[` alone is a bracket
+    problems = [p for p in scan(text, kind=kind) if isinstance(p, ScanProblem)]
     assert problems and problems[0].message.startswith(message)
     assert str(problems[0].position) == where
     assert isinstance(problems[0].to_error(), ParseError)
@@ -171,3 +172,19 @@ def test_scan_never_raises(text: str, tex: bool) -> None:
 @given(st.text(max_size=500))
 def test_scan_never_raises_on_any_text(text: str) -> None:
     scan(text)
+
+
+def test_huge_input_of_every_dialect_is_linear() -> None:
+    nasty = [
+        "\\[" * 20_000 + "\\]",
+        "\\(" * 20_000 + "\\)",
+        "{% katex %}" * 5_000,
+        "<pre>" * 5_000 + "<!--" * 5_000,
+        "\n\n$$ a" * 5_000,
+        "\\\\(" * 20_000,
+        "$\\def\\a{\\a\\a}$ " + "$\\a$ " * 2_000,
+    ]
+    started = time.perf_counter()
+    for text in nasty:
+        scan(text, kind="md")
+    assert time.perf_counter() - started < 10.0  # a hang guard, not a benchmark

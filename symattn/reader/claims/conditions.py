@@ -204,7 +204,7 @@ def _mark_hypotheses(
 
 
 def _end_offset(text: str, span: MathSpan) -> int:
-    return span.start.offset + len(span.body)
+    return span.end
 
 
 def _gap(text: str, a: MathSpan, b: MathSpan) -> str:

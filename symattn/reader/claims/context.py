@@ -49,7 +49,7 @@ def words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
     """The prose on the span's line before it (after the formula before it, if any)."""
     if not text:
         return ""
-    start = prev.start.offset + len(prev.body) if prev is not None else 0
+    start = prev.end if prev is not None else 0
     line_start = text.rfind("\n", 0, span.start.offset) + 1
     return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
 
@@ -86,7 +86,7 @@ def sentence_hypothesis(text: str, span: MathSpan) -> str:
 
 
 def words_between(text: str, a: MathSpan, b: MathSpan) -> str:
-    return _DELIMS.sub("", text[a.start.offset + len(a.body) : b.start.offset]) if text else "x"
+    return _DELIMS.sub("", text[a.end : b.start.offset]) if text else "x"
 
 
 def mentions_letter(c: ast.Claim, letters: Sequence[str]) -> bool:

@@ -1,34 +1,90 @@
-"""Finds the math in Markdown and LaTeX text: `MathSpan`s with exact file positions, `ScanProblem`s.
+"""Finds the math of Markdown (every dialect), LaTeX and notebook text: `MathSpan`s with exact
+file positions, the document's macros expanded, and `ScanProblem`s where a renderer would fail.
 
-Imports only kernel.errors and the standard library; it never parses formulas and never raises.
+Imports kernel.errors, the reader's dialects, macros and notebook, and the standard library; it
+never parses formulas and never raises.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 
 from symattn.kernel.errors import ParseError, Position
+from symattn.reader.syntax.dialects import Dialect, detect
+from symattn.reader.syntax.macros import MacroError, Macros, definitions, front_matter_macros
+from symattn.reader.syntax.notebook import Notebook, NotebookError, read_notebook
 
-__all__ = ["MathSpan", "ScanProblem", "scan"]
+__all__ = ["MathSpan", "Scan", "ScanProblem", "read", "scan"]
 
-ENVIRONMENTS = ("equation", "align", "gather", "multline")
+ENVIRONMENTS = ("equation", "align", "gather", "multline", "eqnarray", "flalign", "displaymath")
 _ENV_BEGIN = re.compile(r"\\begin\{(" + "|".join(ENVIRONMENTS) + r")(\*?)\}")
+_WHOLE_ENV = re.compile(
+    r"\s*\\begin\{(" + "|".join(ENVIRONMENTS) + r")(\*?)\}(.*)\\end\{\1\2\}\s*\Z", re.DOTALL
+)
 _VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|minted|comment)\}")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_TEX_SUFFIXES = (".tex", ".ltx", ".sty", ".cls")
-_MD_SUFFIXES = (".md", ".markdown", ".mdown", ".txt")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\{math\}|math\b)?")
+_FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+# What MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights.
+# Each is an opener and its closer, paired by `_paired` (linear even when closers are missing).
+_HTML_OPEN = re.compile(
+    r"<!--|<(script|style|pre|code|textarea)\b|\{%-?\s*highlight\b", re.IGNORECASE
+)
+
+
+def _html_close(m: re.Match[str]) -> re.Pattern[str]:
+    if m.group() == "<!--":
+        return re.compile("-->")
+    if m.group(1):
+        return re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE)
+    return re.compile(r"\{%-?\s*endhighlight\s*-?%\}")
+
+
+# KaTeX shortcodes: Jekyll's {% katex [display] %}, Zola's {% katex(block=true) %}, Hugo's
+# {{< katex [display] >}}, each with its closer; group "display" marks display math.
+_SHORTCODES = [
+    (
+        re.compile(r"\{%-?\s*katex(?P<display>\s+display)?\s*-?%\}"),
+        re.compile(r"\{%-?\s*endkatex\s*-?%\}"),
+        "{% endkatex %}",
+    ),
+    (
+        re.compile(
+            r"\{%\s*katex\s*\(\s*(?:block\s*=\s*(?P<display>true)|block\s*=\s*false)?\s*\)\s*%\}"
+        ),
+        re.compile(r"\{%\s*end\s*%\}"),
+        "{% end %}",
+    ),
+    (
+        re.compile(r"\{\{<\s*katex(?P<display>\s+display)?\s*>\}\}"),
+        re.compile(r"\{\{<\s*/katex\s*>\}\}"),
+        "{{< /katex >}}",
+    ),
+]
+# Zola's inline {{ katex(body="…", block=true) }}
+_ZOLA_KATEX = re.compile(
+    r"\{\{\s*katex\s*\(\s*body\s*=\s*\"(?P<body>(?:[^\"\\\n]|\\.)*)\""
+    r"(?:\s*,\s*block\s*=\s*(?:(?P<display>true)|false))?\s*\)\s*\}\}"
+)
+_LABEL_AFTER = re.compile(r"[ \t]*(?:\([\w:.\-]+\)|\{#[\w:.\-]+\})?[ \t]*(?:\n|\Z)")
+_MD_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_KATEXMM = re.compile(r"\{%-?\s*(?:end)?katexmm\s*-?%\}")
 
 
 @dataclass(frozen=True)
 class MathSpan:
     """One formula found in a file.
 
-    `body` is the text between the delimiters (in LaTeX, comments inside it are blanked to spaces
-    so offsets still match the file); `start` is the file position of the body's first character;
-    `delimiter` is the opening delimiter as written (`"$"`, `"$$"`, `"\\["`, `"\\begin{align*}"`);
-    `env` is the environment name (`"align*"`) or None; `display` says whether it is display math.
+    `body` is the formula as its renderer sees it: the text between the delimiters, with (in
+    LaTeX) comments blanked to spaces, Markdown escapes of `\\\\(…\\\\)` undone, and the
+    document's own macros expanded. `start` is the file position of the body's first character;
+    `delimiter` is the opening delimiter as written (`"$"`, `"$$"`, `"\\\\("`, `"\\["`,
+    `"\\begin{align*}"`, `"{% katex %}"`); `env` is the environment name (`"align*"`) or None;
+    `display` says whether it is display math. When macros were expanded, `source` is the body
+    as written and `origin` maps each offset of `body` to one of `source`, so positions still
+    point into the file.
     """
 
     body: str
@@ -37,6 +93,18 @@ class MathSpan:
     delimiter: str
     env: str | None = None
     filename: str = "<string>"
+    source: str | None = field(default=None, repr=False, compare=False)
+    origin: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def written(self) -> str:
+        """The body as written in the file (before macro expansion)."""
+        return self.body if self.source is None else self.source
+
+    @property
+    def end(self) -> int:
+        """The file offset just past the body as written."""
+        return self.start.offset + len(self.written)
 
     def position_at(self, offset: int) -> Position:
         """The file position of character `offset` of the body (clamped to the body).
@@ -45,11 +113,14 @@ class MathSpan:
         >>> span.position_at(0), span.position_at(4)
         (Position(line=2, column=3, offset=5), Position(line=3, column=3, offset=9))
         """
-        offset = max(0, min(offset, len(self.body)))
-        newlines = self.body.count("\n", 0, offset)
+        if self.origin is not None:
+            offset = self.origin[max(0, min(offset, len(self.origin) - 1))]
+        body = self.written
+        offset = max(0, min(offset, len(body)))
+        newlines = body.count("\n", 0, offset)
         if newlines == 0:
             return Position(self.start.line, self.start.column + offset, self.start.offset + offset)
-        line_start = self.body.rfind("\n", 0, offset) + 1
+        line_start = body.rfind("\n", 0, offset) + 1
         return Position(
             self.start.line + newlines, offset - line_start + 1, self.start.offset + offset
         )
@@ -68,7 +139,7 @@ class ScanProblem:
     """Something the scanner could not read, such as an unterminated `$$`; never raised.
 
     >>> scan("a $$ b", kind="md")[0].message
-    'unterminated $$: no closing $$ before the end of the paragraph'
+    'unterminated $$: no closing $$ in its paragraph (the renderer shows it as text)'
     """
 
     message: str
@@ -81,34 +152,57 @@ class ScanProblem:
         return ParseError(self.message, self.position)
 
 
-def scan(text: str, filename: str = "<string>", kind: str = "auto") -> list[MathSpan | ScanProblem]:
-    """Every formula of a Markdown (`kind="md"`) or LaTeX (`"tex"`) text, in file order.
+@dataclass(frozen=True)
+class Scan:
+    """What a scan found: the items in file order, the dialect assumed, and the text the items'
+    offsets point into (a notebook's Markdown cells joined; otherwise the text given)."""
 
-    `"auto"` decides from the file suffix, then from the contents (`\\documentclass`,
-    `\\begin{document}`). Unterminated display math comes back as a `ScanProblem` in the list.
+    items: list[MathSpan | ScanProblem]
+    dialect: Dialect
+    text: str
+    notebook: Notebook | None = None
+
+
+def scan(text: str, filename: str = "<string>", kind: str = "auto") -> list[MathSpan | ScanProblem]:
+    """Every formula of a Markdown (`kind="md"`), LaTeX (`"tex"`) or notebook (`"ipynb"`) text,
+    in file order. `"auto"` decides from the file suffix, then from the contents. Problems (an
+    unterminated display, a macro that calls itself) come back as `ScanProblem`s in the list.
 
     >>> [(s.body, str(s.start)) for s in scan("Let $Q=XW_Q$ and `$x$`.\\n\\n$$A=QK^T$$")]
     [('Q=XW_Q', '1:6'), ('A=QK^T', '3:3')]
     """
+    return read(text, filename, kind).items
+
+
+def read(text: str, filename: str = "<string>", kind: str = "auto") -> Scan:
+    """The scan of a text with the dialect it was read in (see `scan`).
+
+    >>> read("---\\nlayout: post\\n---\\n$$a$$", "p.md").dialect.name
+    'kramdown'
+    """
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8", errors="replace")
     if not isinstance(text, str):
-        return [ScanProblem(f"cannot scan {type(text).__name__}", Position(1, 1, 0), "", filename)]
-    kind = _kind(text, filename, kind)
-    masked = _mask_tex(text) if kind == "tex" else _mask_markdown(text)
-    return _Scanner(text, masked, filename, kind).run()
-
-
-def _kind(text: str, filename: str, kind: str) -> str:
-    if kind in ("md", "tex"):
-        return kind
-    lower = filename.lower()
-    if lower.endswith(_TEX_SUFFIXES):
-        return "tex"
-    if lower.endswith(_MD_SUFFIXES):
-        return "md"
-    head = text[:20_000]
-    return "tex" if ("\\documentclass" in head or "\\begin{document}" in head) else "md"
+        problem = ScanProblem(f"cannot scan {type(text).__name__}", Position(1, 1, 0), "", filename)
+        return Scan([problem], Dialect("markdown", "not text"), "")
+    dialect = detect(text, filename, kind)
+    notebook = None
+    segments = None
+    if dialect.name == "notebook":
+        try:
+            notebook = read_notebook(text)
+        except NotebookError as e:
+            return Scan([ScanProblem(str(e), Position(1, 1, 0), "", filename)], dialect, "")
+        text = notebook.text
+        segments = notebook.segments()
+        dialect = replace(dialect, escaped=detect(text, "cells.md", "md").escaped)
+    extra: list[_Found] = []
+    if dialect.name == "latex":
+        masked = _mask_tex(text)
+    else:
+        masked, extra = _mask_markdown(text)
+    items = _Scanner(text, masked, filename, dialect, segments).run(extra)
+    return Scan(_with_macros(items, text, masked, dialect), dialect, text, notebook)
 
 
 # --- masking: code and comments become spaces, so offsets stay those of the file ------------
@@ -130,35 +224,115 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _mask_markdown(text: str) -> str:
+#: A formula found while masking (a `{math}` fence, a KaTeX shortcode): start, end of its body,
+#: display, the opener as written.
+_Found = tuple[int, int, bool, str]
+
+
+def _mask_markdown(text: str) -> tuple[str, list[_Found]]:
     chars = list(text)
-    _mask_code_blocks(text, chars)
-    _mask_code_spans("".join(chars), chars)
-    return "".join(chars)
+    extra: list[_Found] = []
+    front = _FRONT.match(text)
+    if front is not None:
+        _blank(chars, 0, front.end())
+    _mask_code_blocks(text, chars, extra)
+    _mask_code_spans("".join(chars), chars, extra)
+    masked = "".join(chars)
+    for m, close in _paired(masked, _HTML_OPEN, _html_close):
+        if close is not None:
+            _blank(chars, m.start(), close.end())
+    masked = "".join(chars)
+    for opener, closer, name in _SHORTCODES:
+        for m, close in _paired(masked, opener, lambda _, c=closer: c):
+            if close is None:  # Liquid, Tera and Hugo stop the build here
+                extra.append((m.start(), -1, False, f"{m.group()}\0{name}"))
+                _blank(chars, m.start(), m.end())
+                continue
+            display = m.group("display") is not None
+            extra.append((m.end(), close.start(), display, m.group()))
+            _blank(chars, m.start(), close.end())
+        masked = "".join(chars)
+    for m in _ZOLA_KATEX.finditer(masked):
+        extra.append((m.start("body"), m.end("body"), m.group("display") is not None, m.group()))
+        _blank(chars, m.start(), m.end())
+    for m in _KATEXMM.finditer(masked):
+        _blank(chars, m.start(), m.end())
+    return "".join(chars), extra
 
 
-def _mask_code_blocks(text: str, chars: list[str]) -> None:
+def _paired(
+    text: str, opener: re.Pattern[str], closer_for: Callable[[re.Match[str]], re.Pattern[str]]
+) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each opener with the first closer after it (None if there is none), left to right, the
+    search resuming after that closer; a closer found missing is never searched for again."""
+    i = 0
+    missing: set[str] = set()
+    while (m := opener.search(text, i)) is not None:
+        closer = closer_for(m)
+        close = None if closer.pattern in missing else closer.search(text, m.end())
+        if close is None:
+            missing.add(closer.pattern)
+            yield m, None
+            i = m.end()
+        else:
+            yield m, close
+            i = close.end()
+
+
+def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
     fence: str | None = None
+    math_fence: list[int] | None = None  # body start, options still allowed (1) or not (0)
     prev_blank = True
     prev_code = False
+    in_display = False
     for start, end in _lines(text):
         line = text[start:end]
         blank = not line.strip()
         if fence is not None:
-            _blank(chars, start, end)
             stripped = line.strip()
-            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
+            closing = stripped.startswith(fence) and set(stripped) == {fence[0]}
+            if math_fence is not None and not closing:
+                if math_fence[1] and re.match(r"\s*:[\w-]+:", line):
+                    math_fence[0] = end + 1
+                else:
+                    math_fence[1] = 0
+            if closing:
                 fence = None
-        elif m := _FENCE.match(line):
-            fence = m.group(1)
+                if math_fence is not None:
+                    body_end = max(math_fence[0], start - 1)
+                    extra.append((math_fence[0], body_end, True, "```{math}"))
+                    math_fence = None
             _blank(chars, start, end)
-        elif not blank and _indent(line) >= 4 and (prev_blank or prev_code):
+        elif not in_display and (m := _FENCE.match(line)):
+            fence = m.group(1)
+            if m.group(2):
+                math_fence = [min(end + 1, len(text)), 1]
+            _blank(chars, start, end)
+        elif not in_display and not blank and _indent(line) >= 4 and (prev_blank or prev_code):
             _blank(chars, start, end)
             prev_code = True
             prev_blank = False
             continue
+        else:
+            # a $$ display block may hold blank lines and indented lines: they are math
+            if _unescaped_count(line, "$$") % 2 == 1:
+                in_display = not in_display
         prev_code = prev_code and blank
         prev_blank = blank
+    if math_fence is not None:
+        extra.append((math_fence[0], len(text), True, "```{math}"))
+
+
+def _unescaped_count(line: str, token: str) -> int:
+    count = 0
+    k = line.find(token)
+    while k >= 0:
+        if k == 0 or line[k - 1] != "\\":
+            count += 1
+            k = line.find(token, k + len(token))
+        else:
+            k = line.find(token, k + 1)
+    return count
 
 
 def _indent(line: str) -> int:
@@ -173,8 +347,9 @@ def _indent(line: str) -> int:
     return width
 
 
-def _mask_code_spans(text: str, chars: list[str]) -> None:
-    """CommonMark code spans: a run of n backticks closes at the next run of exactly n."""
+def _mask_code_spans(text: str, chars: list[str], extra: list[_Found]) -> None:
+    """CommonMark code spans: a run of n backticks closes at the next run of exactly n. Two are
+    math: MyST's role ``{math}`x` `` and GitHub's ``$`x`$``."""
     runs = [(m.start(), m.end()) for m in re.finditer(r"`+", text)]
     next_same: list[int | None] = [None] * len(runs)
     last: dict[int, int] = {}
@@ -188,7 +363,15 @@ def _mask_code_spans(text: str, chars: list[str]) -> None:
         if close is None:
             k += 1
             continue
-        _blank(chars, runs[k][0], runs[close][1])
+        start, end = runs[k][0], runs[close][1]
+        body = (runs[k][1], runs[close][0])
+        if text.endswith("{math}", 0, start):
+            extra.append((*body, False, "{math}`"))
+            start -= len("{math}")
+        elif start > 0 and text[start - 1] == "$" and text.startswith("$", end):
+            extra.append((*body, False, "$`"))
+            start, end = start - 1, end + 1
+        _blank(chars, start, end)
         k = close + 1
 
 
@@ -218,49 +401,101 @@ def _comment_start(text: str, start: int, end: int) -> int | None:
     return None
 
 
+def _unescape_markdown(body: str) -> str:
+    """A body as the renderer sees it after Markdown: `\\\\` -> `\\`, `\\_` -> `_`; each
+    removed backslash becomes a space before its run of escapes, so offsets still match.
+
+    >>> _unescape_markdown(r"\\\\frac{a}{b}\\_1 \\\\\\\\")
+    ' \\\\frac{a}{b} _1   \\\\\\\\'
+    """
+    out: list[str] = []
+    k = 0
+    n = len(body)
+    while k < n:
+        if body[k] == "\\" and k + 1 < n and body[k + 1] in _MD_PUNCT:
+            run: list[str] = []
+            while k + 1 < n and body[k] == "\\" and body[k + 1] in _MD_PUNCT:
+                run.append(body[k + 1])
+                k += 2
+            out.append(" " * len(run) + "".join(run))
+            continue
+        out.append(body[k])
+        k += 1
+    return "".join(out)
+
+
 # --- the scan proper -------------------------------------------------------------------------
 
 
 class _Scanner:
     """One left-to-right pass over the masked text; each search resumes where the last stopped."""
 
-    def __init__(self, text: str, masked: str, filename: str, kind: str) -> None:
+    def __init__(
+        self,
+        text: str,
+        masked: str,
+        filename: str,
+        dialect: Dialect,
+        segments: list[tuple[int, int]] | None = None,
+    ) -> None:
         self.text = text
         self.masked = masked
         self.filename = filename
-        self.kind = kind
+        self.dialect = dialect
+        self.tex = dialect.name == "latex"
+        self.segments = segments if segments is not None else [(0, len(text))]
+        self.end = len(text)
+        self.segment_starts = [start for start, _ in self.segments]
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.paragraph_ends = [m.start() for m in re.finditer(r"\n[ \t]*(?=\n)", masked)]
-        self.out: list[MathSpan | ScanProblem] = []
+        self.out: list[tuple[int, MathSpan | ScanProblem]] = []
         # Where a search already failed: a later search with the same goal and limit fails too,
         # which keeps the scan linear on text full of stray delimiters.
         self.failed: dict[str, int] = {}
+        # In Markdown, `\[` and `\(` before this offset are brackets (a later one opens).
+        self.text_until: dict[str, int] = {}
 
     def position(self, offset: int) -> Position:
         line = bisect.bisect_right(self.line_starts, offset)
         return Position(line, offset - self.line_starts[line - 1] + 1, offset)
 
     def paragraph_end(self, offset: int) -> int:
-        k = bisect.bisect_right(self.paragraph_ends, offset)
-        return self.paragraph_ends[k] if k < len(self.paragraph_ends) else len(self.masked)
+        k = bisect.bisect_left(self.paragraph_ends, offset)
+        end = self.paragraph_ends[k] if k < len(self.paragraph_ends) else len(self.masked)
+        return min(end, self.end)
 
-    def run(self) -> list[MathSpan | ScanProblem]:
-        masked = self.masked
-        i = 0
-        while True:
-            i = _next_special(masked, i)
-            if i < 0:
-                return self.out
-            i = self.at(i)
+    def run(self, extra: list[_Found]) -> list[MathSpan | ScanProblem]:
+        for start, end, display, opener in extra:
+            if end < 0:
+                opener, closer = opener.split("\0")
+                self.problem(f"unterminated {opener}: no {closer} after it", start, opener)
+            else:
+                self.add(start, end, display, opener, None)
+        for start, end in self.segments:
+            self.end = end
+            i = start
+            while True:
+                i = _next_special(self.masked, i, end)
+                if i < 0:
+                    break
+                i = self.at(i)
+        self.out.sort(key=lambda x: x[0])
+        return [item for _, item in self.out]
 
     def at(self, i: int) -> int:
         m = self.masked
         if m.startswith("\\", i):
             nxt = m[i + 1 : i + 2]
+            if nxt == "\\" and not self.tex:
+                after = m[i + 2 : i + 3]
+                if after == "(":
+                    return self.closed(i, "\\\\(", "\\\\)", display=False, unescape=True)
+                if after == "[":
+                    return self.closed(i, "\\\\[", "\\\\]", display=True, unescape=True)
             if nxt == "(":
-                return self.closed(i, "\\(", "\\)", display=False)
+                return self.closed(i, "\\(", "\\)", display=False, optional=not self.tex)
             if nxt == "[":
-                return self.closed(i, "\\[", "\\]", display=True)
+                return self.closed(i, "\\[", "\\]", display=True, optional=not self.tex)
             if nxt == "b":
                 env = _ENV_BEGIN.match(m, i)
                 if env is not None:
@@ -268,21 +503,43 @@ class _Scanner:
                     return self.closed(i, env.group(), f"\\end{{{name}}}", True, name)
             return i + 2  # any other escape, \$ included, is not a delimiter
         if m.startswith("$$", i):
-            return self.closed(i, "$$", "$$", display=True)
+            if self.tex:
+                return self.closed(i, "$$", "$$", display=True)
+            return self.display_dollars(i)
         return self.inline_dollar(i)
 
     def closed(
-        self, i: int, opener: str, closer: str, display: bool, env: str | None = None
+        self,
+        i: int,
+        opener: str,
+        closer: str,
+        display: bool,
+        env: str | None = None,
+        unescape: bool = False,
+        optional: bool = False,
     ) -> int:
+        """A formula from `opener` at `i` to the next `closer` in its paragraph (in the file,
+        for an environment). `optional`: in Markdown `\\[` and `\\(` without a closer are
+        escaped brackets (`\\[CLS]`), not math, and no problem."""
+        if optional and i < self.text_until.get(opener, -1):
+            return i + 2
         body_start = i + len(opener)
-        limit = self.paragraph_end(body_start) if env is None else len(self.masked)
-        close = -1 if self.failed.get(closer) == limit else self._find(closer, body_start, limit)
+        limit = self.paragraph_end(body_start) if env is None else self.end
+        key = closer + ("?" if optional else "")
+        close = -1 if self.failed.get(key) == limit else self._find(closer, body_start, limit)
+        if optional and close >= 0:
+            inner = self.masked.rfind(opener, body_start, close)
+            if inner >= 0:  # `\[CLS] … \[x\]`: only the last bracket before the closer opens
+                self.text_until[opener] = inner
+                return i + 2
         if close < 0:
-            self.failed[closer] = limit
-            where = "the end of the file" if env else "the end of the paragraph"
-            self.problem(f"unterminated {opener}: no closing {closer} before {where}", i, opener)
+            self.failed[key] = limit
+            if optional:
+                return i + 2
+            where = "the end of the file" if env else "its paragraph"
+            self.problem(f"unterminated {opener}: no closing {closer} in {where}", i, opener)
             return body_start
-        self.add(body_start, close, display, opener, env)
+        self.add(body_start, close, display, opener, env, unescape)
         return close + len(closer)
 
     def _find(self, closer: str, start: int, limit: int) -> int:
@@ -291,14 +548,72 @@ class _Scanner:
             close = self.masked.find(closer, close + 1, limit)
         return close
 
+    def display_dollars(self, i: int) -> int:
+        """`$$` in Markdown. At the start of a block (after a blank line) it runs to the next
+        `$$` that ends its line and a block, blank lines allowed inside (kramdown, MyST's
+        `$$ (label)`); otherwise it pairs with the next `$$` of its paragraph. A `$$` that
+        pairs with nothing is reported where it is."""
+        m = self.masked
+        if m.startswith("$", i + 2) or (i > 0 and m[i - 1] == "$"):
+            return i + 2 + (m[i + 2 : i + 3] == "$")  # `$$$`: not a delimiter
+        body_start = i + 2
+        if self.at_block_start(i) and self.failed.get("$$block") != self.end:
+            close = self._find("$$", body_start, self.end)
+            if close < 0:
+                self.failed["$$block"] = self.end
+            elif self.ends_block(close + 2):
+                self.add(body_start, close, True, "$$", None)
+                return close + 2
+        limit = self.paragraph_end(body_start)
+        close = -1 if self.failed.get("$$") == limit else self._find("$$", body_start, limit)
+        if close < 0:
+            self.failed["$$"] = limit
+            self.problem(
+                "unterminated $$: no closing $$ in its paragraph (the renderer shows it as text)",
+                i,
+                "$$",
+            )
+            return body_start
+        line_start = m.rfind("\n", 0, i) + 1
+        inline = self.dialect.name == "kramdown" and bool(m[line_start:i].strip())
+        self.add(body_start, close, not inline, "$$", None)
+        return close + 2
+
+    def at_block_start(self, i: int) -> bool:
+        m = self.masked
+        line_start = m.rfind("\n", 0, i) + 1
+        if m[line_start:i].strip() or i - line_start > 3:
+            return False
+        k = bisect.bisect_right(self.segment_starts, i) - 1
+        seg_start = self.segment_starts[k] if k >= 0 else 0
+        if line_start <= seg_start:
+            return True
+        prev_start = m.rfind("\n", 0, line_start - 1) + 1
+        prev = m[prev_start : line_start - 1]
+        return not prev.strip() or prev.lstrip().startswith("#")
+
+    def ends_block(self, k: int) -> bool:
+        """Whether the text after a closing `$$` at `k` ends its line (an optional MyST label
+        allowed) and then a block (a blank line, a heading, the end)."""
+        m = self.masked
+        after = _LABEL_AFTER.match(m, k, self.end)
+        if after is None:
+            return k >= self.end
+        nxt = after.end()
+        if nxt >= self.end:
+            return True
+        line_end = m.find("\n", nxt)
+        line = m[nxt : len(m) if line_end < 0 else line_end]
+        return not line.strip() or line.lstrip().startswith(("#", ":eqlabel:"))
+
     def inline_dollar(self, i: int) -> int:
         """`$...$`: in Markdown it must close on the same line (pandoc's rules: no space just
         inside, no digit right after the closer), otherwise the `$` is read as currency."""
         m = self.masked
-        if self.kind == "tex":
+        if self.tex:
             return self.closed(i, "$", "$", display=False)
-        line_end = m.find("\n", i)
-        line_end = len(m) if line_end < 0 else line_end
+        line_end = m.find("\n", i, self.end)
+        line_end = self.end if line_end < 0 else line_end
         if i + 1 >= line_end or m[i + 1].isspace() or self.failed.get("$") == line_end:
             return i + 1
         k = i + 1
@@ -312,19 +627,34 @@ class _Scanner:
                 return k + 1
             k += 1
 
-    def add(self, start: int, end: int, display: bool, opener: str, env: str | None) -> None:
-        body = self.masked[start:end] if self.kind == "tex" else self.text[start:end]
-        self.out.append(MathSpan(body, self.position(start), display, opener, env, self.filename))
+    def add(
+        self,
+        start: int,
+        end: int,
+        display: bool,
+        opener: str,
+        env: str | None,
+        unescape: bool = False,
+    ) -> None:
+        body = self.masked[start:end] if self.tex else self.text[start:end]
+        if unescape:
+            body = _unescape_markdown(body)
+        if env is None and display and (whole := _WHOLE_ENV.match(body)) is not None:
+            env = whole.group(1) + whole.group(2)
+            start += whole.start(3)
+            body = whole.group(3)
+        span = MathSpan(body, self.position(start), display, opener, env, self.filename)
+        self.out.append((start, span))
 
     def problem(self, message: str, i: int, opener: str) -> None:
-        self.out.append(ScanProblem(message, self.position(i), opener, self.filename))
+        self.out.append((i, ScanProblem(message, self.position(i), opener, self.filename)))
 
 
 _SPECIAL = re.compile(r"[\\$]")
 
 
-def _next_special(text: str, i: int) -> int:
-    m = _SPECIAL.search(text, i)
+def _next_special(text: str, i: int, end: int) -> int:
+    m = _SPECIAL.search(text, i, end)
     return -1 if m is None else m.start()
 
 
@@ -334,3 +664,49 @@ def _next_dollar(text: str, i: int, end: int) -> int:
     while k > 0 and text[k - 1] == "\\":
         k = text.find("$", k + 1, end)
     return k
+
+
+# --- the document's own macros -----------------------------------------------------------------
+
+
+def _with_macros(
+    items: list[MathSpan | ScanProblem], text: str, masked: str, dialect: Dialect
+) -> list[MathSpan | ScanProblem]:
+    """The items with the document's macros taken out of the formulas that define them and
+    expanded in those that use them, in file order. A formula that only defines macros is no
+    longer an item; a macro that cannot be expanded is a problem at its use."""
+    macros = Macros()
+    for macro in front_matter_macros(text):
+        macros.add(macro)
+    outside = list(definitions(masked)) if dialect.name == "latex" else []
+    if (
+        not macros
+        and not outside
+        and "\\" not in "".join(s.body for s in items if isinstance(s, MathSpan))
+    ):
+        return items
+    out: list[MathSpan | ScanProblem] = []
+    k = 0
+    for item in items:
+        if not isinstance(item, MathSpan):
+            out.append(item)
+            continue
+        while k < len(outside) and outside[k].start < item.start.offset:
+            macros.add(outside[k].macro, outside[k].renew)
+            k += 1
+        body = macros.define_in(item.body)
+        if body is not item.body and not body.strip():
+            continue
+        try:
+            expanded, origin = macros.expand(body)
+        except MacroError as e:
+            where = replace(item, body=body).position_at(e.offset)
+            out.append(ScanProblem(str(e), where, item.delimiter, item.filename))
+            continue
+        if expanded == item.body:
+            out.append(item)
+        elif expanded == body:
+            out.append(replace(item, body=body))
+        else:
+            out.append(replace(item, body=expanded, source=item.body, origin=tuple(origin)))
+    return out

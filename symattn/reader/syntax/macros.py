@@ -1,0 +1,406 @@
+"""A document's own macros (`\\newcommand`, `\\def`, `\\DeclareMathOperator`, front-matter maps)
+and their expansion, which keeps a map from each expanded character back to the original text.
+
+Imports only the standard library; it never parses formulas.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Macro", "MacroError", "Macros", "front_matter_macros"]
+
+MAX_DEPTH = 32
+MAX_GROWTH = 20  # an expansion may be this many times longer than the formula, plus MIN_ROOM
+MIN_ROOM = 20_000
+
+_NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+_DEFINER = re.compile(
+    r"\\(newcommand|renewcommand|providecommand|DeclareMathOperator|def|gdef)(?![A-Za-z])(\*?)"
+)
+
+
+class MacroError(ValueError):
+    """A macro that cannot be expanded (it calls itself, or grows without limit)."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Macro:
+    """`\\name` with `params` arguments; `default` is the first one's default, if optional."""
+
+    name: str
+    params: int
+    body: str
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A definition found in a text: the macro, and the text span it occupies."""
+
+    macro: Macro
+    start: int
+    end: int
+    renew: bool = True
+
+
+class Macros:
+    """The macros in force, in the order a document defines them.
+
+    >>> m = Macros()
+    >>> body = m.define_in(r"\\newcommand{\\v}[1]{\\mathbf{#1}} \\v{q}")
+    >>> m.expand(body)[0].strip()
+    '\\\\mathbf{q}'
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[str, Macro] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.table)
+
+    def add(self, macro: Macro, renew: bool = True) -> None:
+        if renew or macro.name not in self.table:
+            self.table[macro.name] = macro
+
+    def define_in(self, text: str) -> str:
+        """Take the definitions written in `text` into the table; the text comes back with
+        each definition blanked to spaces (newlines kept), so offsets still match."""
+        chars: list[str] | None = None
+        for d in definitions(text):
+            self.add(d.macro, d.renew)
+            if chars is None:
+                chars = list(text)
+            for k in range(d.start, d.end):
+                if chars[k] != "\n":
+                    chars[k] = " "
+        return text if chars is None else "".join(chars)
+
+    def expand(self, text: str) -> tuple[str, list[int]]:
+        """`text` with every macro of the table expanded, and for each character of the result
+        (and one past its end) the offset in `text` it comes from; `MacroError` if an expansion
+        calls itself deeper than MAX_DEPTH or grows past the size limit."""
+        origin = list(range(len(text) + 1))
+        if not self.table or "\\" not in text:
+            return text, origin
+        budget = [MIN_ROOM + MAX_GROWTH * len(text)]
+        out, where = self._expand(text, origin[:-1], 0, budget)
+        where.append(len(text))
+        return out, where
+
+    def _expand(
+        self, text: str, origin: list[int], depth: int, budget: list[int]
+    ) -> tuple[str, list[int]]:
+        out: list[str] = []
+        where: list[int] = []
+        i = 0
+        n = len(text)
+        while i < n:
+            k = text.find("\\", i)
+            if k < 0:
+                k = n
+            out.append(text[i:k])
+            where.extend(origin[i:k])
+            if k >= n:
+                break
+            m = _NAME.match(text, k)
+            if m is None:  # a lone backslash at the end
+                out.append("\\")
+                where.append(origin[k])
+                break
+            macro = self.table.get(m.group(1))
+            if macro is None:
+                out.append(m.group())
+                where.extend(origin[k : m.end()])
+                i = m.end()
+                continue
+            if depth >= MAX_DEPTH:
+                raise MacroError(
+                    f"macro \\{macro.name} expands into itself (more than {MAX_DEPTH} levels deep)",
+                    origin[k],
+                )
+            args, end = _arguments(text, m.end(), macro)
+            if args is None:
+                out.append(m.group())
+                where.extend(origin[k : m.end()])
+                i = m.end()
+                continue
+            body = _substitute(macro.body, args)
+            budget[0] -= len(body)
+            if budget[0] < 0:
+                raise MacroError(
+                    f"macro \\{macro.name}: its expansion grows past the size limit", origin[k]
+                )
+            # a control word followed by a letter must stay apart from it
+            if re.search(r"\\[A-Za-z]+$", body) and end < n and text[end].isalpha():
+                body += " "
+            sub, sub_where = self._expand(body, [origin[k]] * len(body), depth + 1, budget)
+            out.append(sub)
+            where.extend(sub_where)
+            i = end
+        return "".join(out), where
+
+
+def _arguments(text: str, i: int, macro: Macro) -> tuple[list[str] | None, int]:
+    args: list[str] = []
+    count = macro.params
+    if macro.default is not None and count > 0:
+        j = _skip_space(text, i)
+        if j < len(text) and text[j] == "[":
+            close = _bracket_end(text, j)
+            if close < 0:
+                return None, i
+            args.append(text[j + 1 : close])
+            i = close + 1
+        else:
+            args.append(macro.default)
+        count -= 1
+    for _ in range(count):
+        got = _argument(text, i)
+        if got is None:
+            return None, i
+        arg, i = got
+        args.append(arg)
+    return args, i
+
+
+def _argument(text: str, i: int) -> tuple[str, int] | None:
+    """One TeX argument at `i`: a braced group (without its braces) or a single token."""
+    i = _skip_space(text, i)
+    if i >= len(text):
+        return None
+    if text[i] == "{":
+        close = _group_end(text, i)
+        return None if close < 0 else (text[i + 1 : close], close + 1)
+    if text[i] == "\\":
+        m = _NAME.match(text, i)
+        if m is None:
+            return None
+        return m.group(), m.end()
+    if text[i] in "}":
+        return None
+    return text[i], i + 1
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    return i
+
+
+def _group_end(text: str, i: int) -> int:
+    """The offset of the `}` closing the `{` at `i`, or -1."""
+    depth = 0
+    k = i
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return -1
+
+
+def _bracket_end(text: str, i: int) -> int:
+    depth = 0
+    k = i + 1
+    while k < len(text):
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "]" and depth == 0:
+            return k
+        k += 1
+    return -1
+
+
+def _substitute(body: str, args: list[str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        if m.group() == "##":
+            return "#"
+        k = int(m.group(1)) - 1
+        return args[k] if 0 <= k < len(args) else m.group()
+
+    return re.sub(r"##|#([1-9])", one, body)
+
+
+def definitions(text: str) -> Iterator[Definition]:
+    r"""The macro definitions written in `text`, in order.
+
+    >>> [(d.macro.name, d.macro.params, d.macro.default) for d in definitions(
+    ...     r"\newcommand{\v}[2][x]{#1#2} \def\w#1{#1} \DeclareMathOperator{\sm}{softmax}")]
+    [('v', 2, 'x'), ('w', 1, None), ('sm', 0, None)]
+    """
+    for m in _DEFINER.finditer(text):
+        kind = m.group(1)
+        got = (
+            _parse_def(text, m.end())
+            if kind in ("def", "gdef")
+            else _parse_operator(text, m.end(), bool(m.group(2)))
+            if kind == "DeclareMathOperator"
+            else _parse_newcommand(text, m.end())
+        )
+        if got is not None:
+            macro, end = got
+            yield Definition(macro, m.start(), end, renew=kind != "providecommand")
+
+
+def _control_name(text: str, i: int) -> tuple[str, int] | None:
+    """`\\name` or `{\\name}` at `i`: the name and the offset after it."""
+    i = _skip_space(text, i)
+    braced = i < len(text) and text[i] == "{"
+    j = _skip_space(text, i + 1) if braced else i
+    m = _NAME.match(text, j)
+    if m is None:
+        return None
+    end = m.end()
+    if braced:
+        end = _skip_space(text, end)
+        if end >= len(text) or text[end] != "}":
+            return None
+        end += 1
+    return m.group(1), end
+
+
+def _parse_newcommand(text: str, i: int) -> tuple[Macro, int] | None:
+    got = _control_name(text, i)
+    if got is None:
+        return None
+    name, i = got
+    params = 0
+    default = None
+    j = _skip_space(text, i)
+    if text.startswith("[", j):
+        close = text.find("]", j)
+        if close < 0 or not text[j + 1 : close].strip().isdigit():
+            return None
+        params = int(text[j + 1 : close].strip())
+        i = close + 1
+        j = _skip_space(text, i)
+        if text.startswith("[", j):
+            close = _bracket_end(text, j)
+            if close < 0:
+                return None
+            default = text[j + 1 : close]
+            i = close + 1
+    body = _argument(text, i)
+    if body is None or params > 9:
+        return None
+    return Macro(name, params, body[0], default), body[1]
+
+
+def _parse_def(text: str, i: int) -> tuple[Macro, int] | None:
+    m = _NAME.match(text, _skip_space(text, i))
+    if m is None:
+        return None
+    j = m.end()
+    params = re.match(r"(?:#[1-9])*", text[j:])
+    spec = params.group() if params else ""
+    if spec != "".join(f"#{k}" for k in range(1, len(spec) // 2 + 1)):
+        return None  # delimited parameters are not supported
+    j += len(spec)
+    if j >= len(text) or text[j] != "{":
+        return None
+    close = _group_end(text, j)
+    if close < 0:
+        return None
+    return Macro(m.group(1), len(spec) // 2, text[j + 1 : close]), close + 1
+
+
+def _parse_operator(text: str, i: int, star: bool) -> tuple[Macro, int] | None:
+    got = _control_name(text, i)
+    if got is None:
+        return None
+    name, i = got
+    body = _argument(text, i)
+    if body is None:
+        return None
+    limits = "\\limits" if star else ""
+    return Macro(name, 0, f"\\operatorname{{{body[0]}}}{limits}"), body[1]
+
+
+# ---- macros written in front matter (MathJax / KaTeX configuration) ----------------------------
+
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+
+
+def front_matter_macros(text: str) -> list[Macro]:
+    r"""The macros of a `macros:` map in YAML front matter (as MathJax and KaTeX take them):
+    `name: "body"` or `name: ["body", params]` (and MathJax's `[body, params, default]`).
+
+    >>> head = '---\nkatex:\n  macros:\n    "\\\\RR": "\\\\mathbb{R}"\n'
+    >>> [(m.name, m.body, m.params) for m in front_matter_macros(
+    ...     head + '    v: ["\\\\mathbf{#1}", 1]\n---\n')]
+    [('RR', '\\mathbb{R}', 0), ('v', '\\mathbf{#1}', 1)]
+    """
+    front = _FRONT.match(text)
+    if front is None:
+        return []
+    lines = front.group(1).split("\n")
+    out: list[Macro] = []
+    for k, line in enumerate(lines):
+        head = re.match(r"^(\s*)macros\s*:\s*$", line)
+        if head is None:
+            continue
+        indent = len(head.group(1))
+        for entry in lines[k + 1 :]:
+            if not entry.strip() or entry.lstrip().startswith("#"):
+                continue
+            if len(entry) - len(entry.lstrip()) <= indent:
+                break
+            macro = _front_entry(entry.strip())
+            if macro is not None:
+                out.append(macro)
+    return out
+
+
+def _front_entry(entry: str) -> Macro | None:
+    m = re.match(r"""^("(?:[^"\\]|\\.)*"|'[^']*'|[^:\s]+)\s*:\s*(.+)$""", entry)
+    if m is None:
+        return None
+    name = _scalar(m.group(1)).lstrip("\\")
+    value = m.group(2).strip()
+    params = 0
+    default = None
+    if value.startswith("[") and value.endswith("]"):
+        items = re.findall(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,\]]+)\s*(?:,|$)""", value[1:-1])
+        if not items:
+            return None
+        body = _scalar(items[0])
+        if len(items) > 1 and items[1].strip().isdigit():
+            params = int(items[1].strip())
+        if len(items) > 2:
+            default = _scalar(items[2])
+    else:
+        body = _scalar(value)
+    if not name or not re.fullmatch(r"[A-Za-z]+|.", name) or params > 9:
+        return None
+    return Macro(name, params, body, default)
+
+
+def _scalar(raw: str) -> str:
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        return re.sub(
+            r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), raw[1:-1]
+        )
+    if len(raw) >= 2 and raw[0] == raw[-1] == "'":
+        return raw[1:-1].replace("''", "'")
+    return raw
