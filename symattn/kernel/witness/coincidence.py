@@ -359,8 +359,8 @@ class _SizeDegree(_Deg):
 
     def _summed(self, body: Degrees, k: int, lo: object, hi: object) -> Degrees:
         """A sum over lo..hi of a body of degrees `body` and of degree k in its index."""
-        low = self.scalar(sympy.sympify(lo))
-        high = self.scalar(sympy.sympify(hi))
+        low = self.scalar(sympy.sympify(lo, strict=True))
+        high = self.scalar(sympy.sympify(hi, strict=True))
         count = max(low[0], low[1]) + max(high[0], high[1])
         if count == 0:
             return body
@@ -409,19 +409,19 @@ def _varies_with(e: sympy.Basic, v: sympy.Symbol) -> bool:
     if isinstance(e, Entry):
         r, c = e.args[1], e.args[2]
         return (
-            (v in sympy.sympify(r).free_symbols and _varies(e.matrix, 0))
-            or (v in sympy.sympify(c).free_symbols and _varies(e.matrix, 1))
+            (v in sympy.sympify(r, strict=True).free_symbols and _varies(e.matrix, 0))
+            or (v in sympy.sympify(c, strict=True).free_symbols and _varies(e.matrix, 1))
             or _varies_with(e.matrix, v)
         )
     if isinstance(e, HeadSym):
-        return v in sympy.sympify(e.args[1]).free_symbols
+        return v in sympy.sympify(e.args[1], strict=True).free_symbols
     if isinstance(e, RowBlock):
         head = e.args[1]
-        return v in sympy.sympify(head).free_symbols or _varies_with(e.args[0], v)
+        return v in sympy.sympify(head, strict=True).free_symbols or _varies_with(e.args[0], v)
     if isinstance(e, Row):
-        return (v in sympy.sympify(e.args[1]).free_symbols and _varies(e.args[0], 0)) or (
-            _varies_with(e.args[0], v)
-        )
+        return (
+            v in sympy.sympify(e.args[1], strict=True).free_symbols and _varies(e.args[0], 0)
+        ) or (_varies_with(e.args[0], v))
     if isinstance(e, (Transpose, CausalMask, Softmax, ColSoftmax)):
         return _varies_with(e.args[0], v)
     if isinstance(e, (sympy.Sum, MatSum, Concat)):

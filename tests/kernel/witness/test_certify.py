@@ -9,6 +9,7 @@ import sympy
 from symattn.kernel.attention import single_head
 from symattn.kernel.dims import n
 from symattn.kernel.expr import FromColumn, MatSym, Softmax, index
+from symattn.kernel.ranges import infer_ranges
 from symattn.kernel.witness import certify
 from symattn.kernel.witness.exact import exact
 
@@ -60,7 +61,7 @@ def test_softmax_claim_is_false_fast_with_a_certified_counterexample():
     A = Softmax(s.scores / sympy.sqrt(s.Q.cols))
     wrong = sympy.Sum(A[j, i] * s.V[j, u], (j, 1, n))
     start = time.process_time()
-    r = exact((A @ s.V)[i, u], wrong, {})
+    r = exact((A @ s.V)[i, u], wrong, infer_ranges((A @ s.V)[i, u], wrong))
     cpu = time.process_time() - start
     assert r.holds is False and "interval" in r.detail, r.detail
     assert r.counterexample is not None and r.counterexample.certified
