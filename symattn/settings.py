@@ -22,7 +22,7 @@ OPERATORS: dict[str, str] = {
     "softmax": r"\operatorname{softmax}",
     "concat": r"\operatorname{Concat}",
 }
-KEYS = ("transpose", "names", "operators", "lang", "vectors")
+KEYS = ("transpose", "names", "operators", "lang", "vectors", "paths", "exclude")
 VECTORS = ("row", "column")
 
 HELP = f"""\
@@ -33,6 +33,9 @@ notation settings: [tool.symattn] in the nearest pyproject.toml, or NOTATION = {
   lang = "zh" | "en" | "all"             the documents to write when --lang is not given (all)
   vectors = "row" | "column"             what `symattn check` takes vectors in R^d to be, unless a
                                          document says otherwise (the printer writes rows)
+  paths = ["chapters", "notes/*.md"]     what `symattn check` with no FILE checks (relative to
+                                         the pyproject.toml's folder)
+  exclude = ["chapters/drafts/**"]       documents under paths or folders that it skips (globs)
 """
 
 
@@ -55,6 +58,8 @@ class Notation:
     operators: Mapping[str, str] = field(default_factory=dict)
     lang: str = "all"
     vectors: str = ""  # "" not stated: each document settles it (symattn check)
+    paths: tuple[str, ...] = ()  # what `symattn check` with no FILE checks
+    exclude: tuple[str, ...] = ()  # globs of documents that a folder or glob leaves out
     source: str = "defaults"
 
     def style(self) -> dict[str, Any]:
@@ -109,6 +114,10 @@ def _value(key: str, value: Any, where: str) -> Any:
         if value not in VECTORS:
             raise SettingsError(f"{where}: vectors = {value!r}; use row or column")
         return value
+    if key in ("paths", "exclude"):
+        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+            raise SettingsError(f'{where}: {key} must be a list of strings ({key} = ["a", "b"])')
+        return tuple(value)
     if key == "lang":
         if value not in LANGS:
             raise SettingsError(f"{where}: lang = {value!r}; use one of {', '.join(LANGS)}")

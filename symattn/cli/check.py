@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import IO
 
 from symattn import __version__
@@ -20,6 +22,7 @@ from symattn.check.report import format_json, format_text, paint, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
 from symattn.reader.syntax.dialects import detect
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
+from symattn.settings import SettingsError, load, pyproject_for
 
 DESCRIPTION = "Check every formula of Markdown/LaTeX documents and notebooks."
 #: What a folder or a glob stands for: every document with one of these suffixes under it.
@@ -41,9 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `symattn check`."""
     parser.add_argument(
         "files",
-        nargs="+",
+        nargs="*",
         metavar="FILE",
-        help="Markdown, LaTeX or notebook files, folders (every document under them) or globs",
+        help="Markdown, LaTeX or notebook files, folders (every document under them) or globs; "
+        "none: the paths of [tool.symattn] in the nearest pyproject.toml",
     )
     parser.add_argument(
         "--format",
@@ -82,7 +86,12 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     conventions: dict[str, dict[str, dict[str, object]]] = {}
     dialects: dict[str, dict[str, object]] = {}
     errors: list[str] = []
-    names, missing = documents(args.files)
+    try:
+        files, exclude = book_paths(args.files, Path.cwd())
+    except (SettingsError, InputError) as e:
+        print(f"{paint('error', '1;31', color)}: {e}", file=err)
+        return 2
+    names, missing = documents(files, exclude)
     for problem in missing:
         errors.append(problem)
         if args.format == "text":
@@ -121,29 +130,59 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     return exit_code(per_file.values(), errors, strict=strict)
 
 
-def documents(args: Sequence[str]) -> tuple[list[str], list[str]]:
+def book_paths(files: Sequence[str], cwd: Path) -> tuple[list[str], list[str]]:
+    """The arguments, or with none the `paths` of `[tool.symattn]` in the nearest pyproject.toml
+    (relative to its folder); and the `exclude` globs, also relative to that folder."""
+    notation = load(cwd)
+    path = pyproject_for(cwd)
+    base = path.parent if path is not None else cwd
+    exclude = [str(base / x) for x in notation.exclude]
+    if files:
+        return list(files), exclude
+    if not notation.paths:
+        where = f"{path}" if path is not None else "no pyproject.toml here or above"
+        raise InputError(f"no FILE given and no paths in [tool.symattn] ({where})")
+    return [os.path.relpath(base / p) for p in notation.paths], exclude
+
+
+def documents(args: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[str]]:
     """The files the arguments name, in order and without repeats: a file as given, a folder as
     every document under it (DOCUMENT_SUFFIXES, hidden and build folders skipped, sorted), a glob
     as the files it matches; and a message for each folder or glob that names no document.
+    What a folder or glob finds is left out when it matches an `exclude` glob (a file named
+    itself is checked).
 
     A name that is neither is kept, so that reading it reports the problem."""
     out: list[str] = []
     problems: list[str] = []
+
+    def kept(found: list[str]) -> list[str]:
+        return [f for f in found if not any(_matches(f, x) for x in exclude)]
+
     for arg in args:
         if os.path.isdir(arg):
-            found = _under(arg)
+            found = kept(_under(arg))
             if not found:
                 problems.append(f"{arg}: no documents ({', '.join(DOCUMENT_SUFFIXES)}) under it")
         elif not os.path.exists(arg) and glob.has_magic(arg):
             found = []
             for match in sorted(glob.glob(arg, recursive=True)):
                 found.extend(_under(match) if os.path.isdir(match) else [match])
+            found = kept(found)
             if not found:
                 problems.append(f"{arg}: no file matches")
         else:
             found = [arg]
         out.extend(f for f in found if f not in out)
     return out, problems
+
+
+def _matches(name: str, pattern: str) -> bool:
+    """`name` (relative or absolute) matches the absolute glob `pattern` (`**` any folders)."""
+    full = os.path.abspath(name)
+    regex = re.escape(os.path.abspath(pattern)).replace(r"\*\*/", "(?:.*/)?")
+    regex = regex.replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+    return re.fullmatch(regex, full) is not None
 
 
 def _under(folder: str) -> list[str]:
