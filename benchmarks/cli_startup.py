@@ -15,6 +15,13 @@ COMMANDS = {
     "python -c pass (interpreter floor)": [sys.executable, "-c", "pass"],
     "symattn --help": [sys.executable, "-m", "symattn", "--help"],
     "symattn --version": [sys.executable, "-m", "symattn", "--version"],
+    "symattn check --help (the checker's options)": [
+        sys.executable,
+        "-m",
+        "symattn",
+        "check",
+        "--help",
+    ],
     "symattn shapes QK^T (imports sympy)": [sys.executable, "-m", "symattn", "shapes", "QK^T"],
 }
 
