@@ -518,11 +518,38 @@ def _transpose(pr: _Printer, e: E.Transpose) -> Printed:
             f"{pr.name(inner.name)}^{{({pr.index(inner.head)}){pr.s.transpose}}}",
             _POW,
         )
+    if isinstance(inner, E.RowBlock) and isinstance(inner.args[0], E.Transpose):
+        # the h-th block of columns of X, as a text writes a head's block: X^{(h)}
+        return f"{_base(pr, inner.args[0].args[0])}^{{({pr.index(inner.head)})}}", _ATOM
+    block = _column_block(inner)
+    if block is not None:  # a column block transposed: K^{(h)\mathsf T}
+        return f"{_base(pr, block[0])}^{{({pr.index(block[1])}){pr.s.transpose}}}", _POW
+    if isinstance(inner, M.FirstRows) and isinstance(inner.args[0], E.Transpose):
+        rows = inner.args[0].args[0]
+        if isinstance(rows, M.FirstRows):  # the leading a x b block of X: X_{1:a,1:b}
+            a, b = (pr.p(x)[0] for x in (rows.args[1], inner.args[1]))
+            return f"{_base(pr, rows.args[0])}_{{1:{a},1:{b}}}", _ATOM
     simple = isinstance(inner, E.MatSym) or (
         isinstance(inner, E.Row) and isinstance(inner.args[0], E.MatSym)
     )
-    body = pr.p(inner)[0] if simple else f"({pr.p(inner)[0]})"
+    body = pr.p(inner)[0] if simple else pr.delim(pr.p(inner)[0])
     return f"{body}^{{{pr.s.transpose}}}", _POW
+
+
+def _column_block(e: sympy.Basic) -> tuple[sympy.Basic, sympy.Expr] | None:
+    """(X, h) when `e` is the h-th block of columns of X (`((X^T)^{(h)})^T`), else None."""
+    if isinstance(e, E.Transpose):
+        inner = e.args[0]
+        if isinstance(inner, E.RowBlock) and isinstance(inner.args[0], E.Transpose):
+            return inner.args[0].args[0], inner.head
+    return None
+
+
+def _base(pr: _Printer, e: sympy.Basic) -> str:
+    """`e` as the base of a script: parenthesised unless an atom (a fraction too, so that a
+    subscript or a head index never reads as the denominator's)."""
+    text = pr.atom(e)
+    return pr.delim(text) if text.startswith(r"\frac") else text
 
 
 @_on(E.Softmax, E.ColSoftmax)
@@ -600,7 +627,7 @@ def _causal_zero(pr: _Printer, e: M.CausalZero) -> Printed:
 
 @_on(M.FirstRows)
 def _first_rows(pr: _Printer, e: M.FirstRows) -> Printed:
-    return f"{pr.atom(e.args[0])}_{{1:{pr.p(e.args[1])[0]}}}", _ATOM
+    return f"{_base(pr, e.args[0])}_{{1:{pr.p(e.args[1])[0]}}}", _ATOM
 
 
 @_on(M.RepeatKV)
