@@ -14,7 +14,13 @@ from dataclasses import dataclass, field, replace
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.dialects import Dialect, detect
-from symattn.reader.macros import MacroError, Macros, definitions, front_matter_macros
+from symattn.reader.macros import (
+    MacroError,
+    Macros,
+    config_macros,
+    definitions,
+    front_matter_macros,
+)
 from symattn.reader.notebook import Notebook, NotebookError, read_notebook
 
 __all__ = ["MathSpan", "Scan", "ScanProblem", "read", "scan"]
@@ -689,7 +695,7 @@ def _with_macros(
     expanded in those that use them, in file order. A formula that only defines macros is no
     longer an item; a macro that cannot be expanded is a problem at its use."""
     macros = Macros()
-    for macro in front_matter_macros(text):
+    for macro in [*front_matter_macros(text), *config_macros(text)]:
         macros.add(macro)
     outside = list(definitions(masked)) if dialect.name == "latex" else []
     if (
