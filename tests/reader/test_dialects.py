@@ -308,3 +308,9 @@ def test_a_notebook_of_any_cells_never_raises(cells: list[str]) -> None:
     for item in found.items:
         offset = item.start.offset if isinstance(item, MathSpan) else item.position.offset
         assert 0 <= offset <= len(found.text)
+
+
+def test_html_blocks_pair_as_written_even_around_code() -> None:
+    text = "`<pre>` is a tag.\n\n<pre>\n\n    $a$ indented\n</pre>\n\n"
+    text += "Then $b$ and <pre>$c$</pre> $d$."
+    assert [s.body for s in spans(text)] == ["b", "d"]

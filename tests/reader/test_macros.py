@@ -119,3 +119,19 @@ def test_macros_let_the_checker_read_the_formula() -> None:
     results = check_text(bad, "a.md")
     assert results[-1].kind == "false"
     assert (results[-1].line, results[-1].col) == (2, 21)
+
+
+def test_macros_of_a_mathjax_configuration_in_the_document() -> None:
+    text = (
+        '<script>window.MathJax = {tex: {macros: {RR: "\\\\mathbb{R}", '
+        'bold: [\'\\\\mathbf{#1}\', 1], "sm": "\\\\operatorname{softmax}"}}};</script>\n\n'
+        "$x\\in\\RR^{n}$ and $\\bold{q}$ and $\\sm(x)$"
+    )
+    assert bodies(text) == ["x\\in\\mathbb{R}^{n}", "\\mathbf{q}", "\\operatorname{softmax}(x)"]
+
+
+def test_a_macros_map_outside_a_script_or_in_code_defines_nothing() -> None:
+    text = 'Write `macros: {RR: "\\\\mathbb{R}"}` in your config.\n\n$\\RR$'
+    assert bodies(text) == ["\\RR"]
+    broken = '<script>MathJax = {tex: {macros: {RR: "\\\\mathbb{R}"</script>\n\n$\\RR$'
+    assert bodies(broken) == ["\\RR"]

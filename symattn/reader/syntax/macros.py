@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Macro", "MacroError", "Macros", "front_matter_macros"]
+__all__ = ["Macro", "MacroError", "Macros", "config_macros", "front_matter_macros"]
 
 MAX_DEPTH = 32
 MAX_GROWTH = 20  # an expansion may be this many times longer than the formula, plus MIN_ROOM
@@ -371,11 +371,95 @@ def front_matter_macros(text: str) -> list[Macro]:
     return out
 
 
-def _front_entry(entry: str) -> Macro | None:
+_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
+_MACROS_OBJECT = re.compile(r"\b[Mm]acros[\"']?\s*:\s*\{")
+
+
+def config_macros(text: str) -> list[Macro]:
+    r"""The macros of a MathJax or KaTeX configuration written in the document's own `<script>`
+    (`MathJax = {tex: {macros: {RR: "\mathbb{R}", v: ["\mathbf{#1}", 1]}}}`, MathJax 2's
+    `TeX: {Macros: {...}}`, KaTeX's `macros: {"\RR": "..."}`).
+
+    >>> [(m.name, m.body, m.params) for m in config_macros(
+    ...     '<script>MathJax = {tex: {macros: {RR: "\\\\mathbb{R}", v: ["\\\\mathbf{#1}", 1]}}};'
+    ...     '</script>')]
+    [('RR', '\\mathbb{R}', 0), ('v', '\\mathbf{#1}', 1)]
+    """
+    out: list[Macro] = []
+    for script in _SCRIPT.finditer(text):
+        code = script.group(1)
+        for m in _MACROS_OBJECT.finditer(code):
+            end = _js_close(code, m.end() - 1)
+            if end < 0:
+                continue
+            for entry in _js_split(code[m.end() : end]):
+                macro = _front_entry(entry.strip(), js=True)
+                if macro is not None:
+                    out.append(macro)
+    return out
+
+
+def _js_close(code: str, i: int) -> int:
+    """The offset of the bracket closing the one at `i` (strings skipped), or -1."""
+    depth = 0
+    k = i
+    while k < len(code):
+        c = code[k]
+        if c in "\"'":
+            k = _js_string_end(code, k)
+            if k < 0:
+                return -1
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return -1
+
+
+def _js_string_end(code: str, i: int) -> int:
+    quote = code[i]
+    k = i + 1
+    while k < len(code):
+        if code[k] == "\\":
+            k += 2
+            continue
+        if code[k] == quote:
+            return k
+        k += 1
+    return -1
+
+
+def _js_split(inner: str) -> list[str]:
+    """The entries of an object literal's body, split at its top-level commas."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    k = 0
+    while k < len(inner):
+        c = inner[k]
+        if c in "\"'":
+            end = _js_string_end(inner, k)
+            k = len(inner) if end < 0 else end
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(inner[start:k])
+            start = k + 1
+        k += 1
+    out.append(inner[start:])
+    return [e for e in out if e.strip()]
+
+
+def _front_entry(entry: str, js: bool = False) -> Macro | None:
     m = re.match(r"""^("(?:[^"\\]|\\.)*"|'[^']*'|[^:\s]+)\s*:\s*(.+)$""", entry)
     if m is None:
         return None
-    name = _scalar(m.group(1)).lstrip("\\")
+    name = _scalar(m.group(1), js).lstrip("\\")
     value = m.group(2).strip()
     params = 0
     default = None
@@ -383,21 +467,22 @@ def _front_entry(entry: str) -> Macro | None:
         items = re.findall(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,\]]+)\s*(?:,|$)""", value[1:-1])
         if not items:
             return None
-        body = _scalar(items[0])
+        body = _scalar(items[0], js)
         if len(items) > 1 and items[1].strip().isdigit():
             params = int(items[1].strip())
         if len(items) > 2:
-            default = _scalar(items[2])
+            default = _scalar(items[2], js)
     else:
-        body = _scalar(value)
+        body = _scalar(value, js)
     if not name or not re.fullmatch(r"[A-Za-z]+|.", name) or params > 9:
         return None
     return Macro(name, params, body, default)
 
 
-def _scalar(raw: str) -> str:
+def _scalar(raw: str, js: bool = False) -> str:
+    """A YAML (or, `js`, JavaScript) scalar: quoted strings unescaped."""
     raw = raw.strip()
-    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+    if len(raw) >= 2 and (raw[0] == raw[-1] == '"' or (js and raw[0] == raw[-1] == "'")):
         return re.sub(
             r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), raw[1:-1]
         )

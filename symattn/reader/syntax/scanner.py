@@ -14,7 +14,13 @@ from dataclasses import dataclass, field, replace
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax.dialects import Dialect, detect
-from symattn.reader.syntax.macros import MacroError, Macros, definitions, front_matter_macros
+from symattn.reader.syntax.macros import (
+    MacroError,
+    Macros,
+    config_macros,
+    definitions,
+    front_matter_macros,
+)
 from symattn.reader.syntax.notebook import Notebook, NotebookError, read_notebook
 
 __all__ = ["MathSpan", "Scan", "ScanProblem", "read", "scan"]
@@ -238,12 +244,14 @@ def _mask_markdown(text: str) -> tuple[str, list[_Found]]:
     _mask_code_blocks(text, chars, extra)
     _mask_code_spans("".join(chars), chars, extra)
     masked = "".join(chars)
-    for m, close in _paired(masked, _HTML_OPEN, _html_close):
+    # paired in the text as written (a code block inside <pre> may have blanked its closer);
+    # an opener inside code is no opener
+    for m, close in _paired(text, _HTML_OPEN, _html_close, lambda k: masked[k] == text[k]):
         if close is not None:
             _blank(chars, m.start(), close.end())
     masked = "".join(chars)
     for opener, closer, name in _SHORTCODES:
-        for m, close in _paired(masked, opener, lambda _, c=closer: c):
+        for m, close in _paired(masked, opener, _always(closer)):
             if close is None:  # Liquid, Tera and Hugo stop the build here
                 extra.append((m.start(), -1, False, f"{m.group()}\0{name}"))
                 _blank(chars, m.start(), m.end())
@@ -260,14 +268,25 @@ def _mask_markdown(text: str) -> tuple[str, list[_Found]]:
     return "".join(chars), extra
 
 
+def _always(closer: re.Pattern[str]) -> Callable[[re.Match[str]], re.Pattern[str]]:
+    return lambda _: closer
+
+
 def _paired(
-    text: str, opener: re.Pattern[str], closer_for: Callable[[re.Match[str]], re.Pattern[str]]
+    text: str,
+    opener: re.Pattern[str],
+    closer_for: Callable[[re.Match[str]], re.Pattern[str]],
+    accept: Callable[[int], bool] = lambda _: True,
 ) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
-    """Each opener with the first closer after it (None if there is none), left to right, the
-    search resuming after that closer; a closer found missing is never searched for again."""
+    """Each opener (at an offset `accept`s) with the first closer after it (None if there is
+    none), left to right, the search resuming after that closer; a closer found missing is never
+    searched for again."""
     i = 0
     missing: set[str] = set()
     while (m := opener.search(text, i)) is not None:
+        if not accept(m.start()):
+            i = m.end()
+            continue
         closer = closer_for(m)
         close = None if closer.pattern in missing else closer.search(text, m.end())
         if close is None:
@@ -676,7 +695,7 @@ def _with_macros(
     expanded in those that use them, in file order. A formula that only defines macros is no
     longer an item; a macro that cannot be expanded is a problem at its use."""
     macros = Macros()
-    for macro in front_matter_macros(text):
+    for macro in [*front_matter_macros(text), *config_macros(text)]:
         macros.add(macro)
     outside = list(definitions(masked)) if dialect.name == "latex" else []
     if (
