@@ -110,8 +110,8 @@ class Scalar:
             if e.is_integer:
                 raise Unsupported(f"no value for {e}")
             return self.pt.leaf(("scalar", e.name))
-        if e.is_number and e.is_Atom:
-            return self.pt.atom(("number", e))  # pi, E: one free element each
+        if e.is_number and e.is_Atom:  # pi, E, a float: as in witness.field, no exact value
+            raise Unsupported(f"cannot evaluate the number {e} exactly")
         if isinstance(e, sympy.Add):
             return self._add(e)
         if isinstance(e, sympy.Mul):
@@ -186,7 +186,9 @@ class Scalar:
                 base, k = pow(base, -1, self.p), -k
             return pow(base, k, self.p)
         if e.is_number:
-            return self.pt.atom(("number", e))  # sqrt(2): one free element
+            if e.is_algebraic:
+                return self.pt.atom(("number", e))  # sqrt(2): one free element
+            raise Unsupported(f"cannot evaluate the power {e} exactly")
         at = e.xreplace(self._at(e))
         if at.is_number:
             return self.value(at)
