@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -291,3 +292,23 @@ def test_a_hung_worker_stops_the_run_as_a_crash_not_a_hang(monkeypatch):
     assert time.monotonic() - started < 30
     assert {i.claim for i in items} == {c.ident for c in claims}
     assert all(i.category == "crash" and "hung" in i.detail for i in items)
+
+
+def test_sizes_as_numbers_class_has_mutants_true_only_at_small_sizes():
+    """Claims whose sizes enter as numbers, and mutants off by a polynomial such as
+    `(n-2)(n-3)` that vanishes at the small sizes a witness may try first: the oracle sees them
+    false (its plans have n = 4, d_k >= 4), while at n = 2 or 3 they hold."""
+    claims = [c for c in generate(400, seed=5) if c.template.startswith("size_")]
+    assert {c.template for c in claims} == {"size_count", "size_poly", "size_scale"}
+    for c in claims:
+        if not c.mutations:
+            assert decide(c.spec).truth == "true", c.label
+    small = [c for c in claims if any(m.startswith("plus_(n-") for m in c.mutations)]
+    assert small
+    c = small[0]
+    assert decide(c.spec).truth == "false", c.label
+    roots = [int(x) for x in re.findall(r"\(n-(\d+)\)", c.mutations[-1])]
+    at_root = O.decide_at(c.spec, {"n": roots[0], "d": 5, "d_k": 4, "d_v": 6, "H": 2})
+    assert at_root.truth == "true", c.label  # a coincidence at that size
+    items = diff.run_claims(small[:4], jobs=1, contexts=["none"], front_ends=("api",), seconds=3)
+    assert not [it for it in items if it.category in ("false_accepted", "crash", "alarm")]

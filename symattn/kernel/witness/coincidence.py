@@ -109,8 +109,8 @@ def choose(lhs: MatExpr | sympy.Basic, rhs: sympy.Basic, ranges: Mapping[sympy.S
     >>> from symattn.kernel.dims import n
     >>> j = index("j")
     >>> c = choose(sympy.Sum(1, (j, 1, n)), (n - 2) * (n - 3) + 1, {})
-    >>> c.settles, [p[n] for p in c.plans]
-    (True, [4, 5, 6])
+    >>> c.settles, [p[n] for p in c.plans]  # the smallest plans, then 3 values above 3
+    (True, [2, 3, 4, 5, 6])
     >>> c.why
     'degree <= 2 in n: 3 values of n (4, 5, 6), above every constant of the claim (3)'
     """
@@ -168,7 +168,10 @@ def choose(lhs: MatExpr | sympy.Basic, rhs: sympy.Basic, ranges: Mapping[sympy.S
         plans = [{s: nodes[s][k] for s, k in zip(order, a_, strict=True)} for a_ in lattice]
         if all(_has_point(generic, p) for p in plans):
             why = _why(degrees, halves, total, nodes, floor, len(plans), collapsed)
-            return Choice(plans, why, True)
+            # the smallest plans too, as the other witnesses use: a claim false there only is
+            # false, and every witness sees it
+            small = [p for p in size_plans(lhs, rhs, ranges)[:2] if _has_point(generic, p)]
+            return Choice([p for p in small if p not in plans] + plans, why, True)
         floor += 1
     return _fallback(lhs, rhs, ranges, "some size plan has no index point to evaluate")
 
