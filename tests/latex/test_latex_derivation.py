@@ -16,11 +16,12 @@ from symattn.latex.document import LatexInputError, partition_alignment
 
 i, j = index("i"), index("j")
 S = MatSym("S", n, n)
-MASKED = sympy.Piecewise((S[i, j], j <= i), (-sympy.oo, True))
+# A term by cases (an infinite scalar such as a masked entry's -oo is ill-formed outside softmax)
+MASKED = sympy.Piecewise((S[i, j], j <= i), (0, True))
 
 
 def _padding_proof():
-    written = sympy.Piecewise((S[i, j], sympy.Le(j, i)), (-sympy.oo, True))
+    written = sympy.Piecewise((S[i, j], sympy.Le(j, i)), (0, True))
     return Derivation(MASKED, title="mask").step(written, by="algebra").prove()
 
 
