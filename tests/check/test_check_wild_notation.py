@@ -1,0 +1,128 @@
+"""The notation of texts written elsewhere: bare operator words, fonts around scripted names,
+`\\mathop`, `\\underset`, `\\textcolor`, grouped digits, runs of alignment marks, vectors whose
+rows or columns the text leaves open, and equations that define their left side.
+Each rule has a true and a false use."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+ATT = r"\frac{QK^T}{\sqrt{d_k}}"
+
+
+def results(text: str):  # type: ignore[no-untyped-def]
+    return [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
+
+
+def claims(text: str) -> list[str]:
+    return [r.kind for r in results(text)]
+
+
+# ---- operators written as bare words -------------------------------------------------------
+
+
+def test_bare_softmax_and_attention_are_the_operators():
+    assert claims(f"$$attention(Q,K,V) = softmax({ATT})V$$") == ["verified"]
+    wrong = f"$$attention(Q,K,V) = softmax({ATT.replace('d_k', 'd_v')})V$$"
+    assert claims(wrong) == ["false"]
+
+
+def test_a_bare_word_inside_a_subscript_stays_letters():
+    # `d_{model}` is a size with a worded subscript, never an operator
+    assert claims(r"$$X \in \mathbb{R}^{n \times d_{model}}$$ so $XW \in \mathbb{R}^{n}$") != []
+
+
+def test_the_text_own_unscaled_attention_is_not_a_false_alarm():
+    (r,) = results("$$attention(Q,K,V) = softmax(QK^T)V$$")
+    assert r.kind == "undecided" and "its own attention" in r.message
+    # with a square root, it claims the scaled form and a wrong scale is false
+    assert claims(r"$$attention(Q,K,V) = softmax(QK^T/\sqrt{d_v})V$$") == ["false"]
+
+
+def test_mathop_and_underset_softmax():
+    good = r"$$\mathop{Attention}(Q, K, V) = \underset{seq}{\mathop{softmax}}\Bigg(" + ATT
+    assert claims(good + r"\Bigg)V$$") == ["verified"]
+    assert claims(good.replace("{d_k}", "{d_v}") + r"\Bigg)V$$") == ["false"]
+
+
+# ---- fonts around a name with its scripts ---------------------------------------------------
+
+
+@pytest.mark.parametrize("font", ["mathbf", "boldsymbol"])
+def test_a_font_around_a_scripted_vector(font):
+    decl = rf"Let $\{font}{{x_t}} \in \mathbb{{R}}^{{d}}$ be a column vector"
+    decl += r" and $W \in \mathbb{R}^{d\times d}$. "
+    assert claims(decl + rf"Then $W\{font}{{x_t}} \in \mathbb{{R}}^{{d}}$.") == ["verified"]
+    assert claims(decl + rf"Then $W\{font}{{x_t}} \in \mathbb{{R}}^{{d \times d}}$.") == [
+        "shape-error"
+    ]
+
+
+def test_a_font_around_a_greek_name_with_a_script():
+    decl = r"Let $\mathbf{\beta_t} \in \mathbb{R}^{d}$ be a column vector. "
+    assert claims(decl + r"Then $\mathbf{\beta_t}^\top\mathbf{\beta_t} \in \mathbb{R}$.") == [
+        "verified"
+    ]
+    assert claims(decl + r"Then $\mathbf{\beta_t}\mathbf{\beta_t}^\top \in \mathbb{R}$.") == [
+        "not-understood"
+    ]
+
+
+def test_mathrm_around_a_worded_name_is_one_name():
+    (r,) = check_text(r"$$\mathrm{head_i} = \mathrm{Attention}(Q, K, V)$$", "doc.md")
+    assert r.kind == "declaration" and "head_i" in r.message
+
+
+# ---- colours, digits and alignment marks ----------------------------------------------------
+
+
+def test_textcolor_keeps_its_content():
+    assert claims(r"$$\textcolor{red}{2} + 3 = 5$$") == ["verified"]
+    assert claims(r"$$\textcolor{red}{2} + 3 = 6$$") == ["false"]
+
+
+def test_thousands_separators_make_one_number():
+    assert claims("$$2^{34} = 17,179,869,184$$") == ["verified"]
+    assert claims("$$2^{34} = 17,179,869,185$$") == ["false"]
+    assert claims("$$2^{34} = 17{,}179{,}869{,}184$$") == ["verified"]
+
+
+def test_a_run_of_alignment_marks_sets_formulas_apart():
+    body = r"\begin{aligned} &&2 + 2 = 4 &&&& 3 \cdot 3 = %s \end{aligned}"
+    assert claims(f"$${body % '9'}$$") == ["verified", "verified"]
+    assert claims(f"$${body % '8'}$$") == ["verified", "false"]
+
+
+# ---- rows or columns the text leaves open ----------------------------------------------------
+
+
+def test_rows_of_undeclared_matrices_are_read_both_ways():
+    # the text never declares K or Q: k_j may be a row of K or the text's own column vector
+    (r,) = results(r"$$\mathbf{k}_j^\top \mathbf{q}_t = \mathbf{q}_t^\top \mathbf{k}_j$$")
+    assert r.kind == "undecided" and "rows or columns" in r.message
+    # false either way: still false
+    assert claims(r"$$\mathbf{k}_j^\top \mathbf{q}_t = 2\,\mathbf{q}_t^\top \mathbf{k}_j$$") in (
+        ["false"],
+        ["undecided"],
+    )
+
+
+def test_declared_matrices_keep_the_chapter_rows():
+    decl = r"Let $Q, K \in \mathbb{R}^{n\times d_k}$. "
+    assert claims(decl + r"$$(QK^T)_{ij} = q_i k_j^T$$") == ["verified"]
+    assert claims(decl + r"$$(QK^T)_{ij} = q_j k_i^T$$") == ["false"]
+
+
+# ---- an equation that gives its left side a value ----------------------------------------------
+
+
+def test_a_row_equation_of_a_matrix_without_value_defines_it():
+    decl = r"Let $O, V \in \mathbb{R}^{n\times d}$ and $A \in \mathbb{R}^{n\times n}$. "
+    (r,) = results(decl + r"$$o_i = \sum_{j=1}^{n} a_{ij} v_j$$")
+    assert r.kind == "undecided" and "definition of the rows of O" in r.message
+    # with O defined, the same equation is a claim, and a wrong one is false
+    defined = r"Let $V \in \mathbb{R}^{n\times d}$, $A \in \mathbb{R}^{n\times n}$, $O = AV$. "
+    assert claims(defined + r"$$o_i = \sum_{j=1}^{n} a_{ij} v_j$$")[-1] == "verified"
+    assert claims(defined + r"$$o_i = \sum_{j=1}^{n} a_{ji} v_j$$")[-1] == "false"
