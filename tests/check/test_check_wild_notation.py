@@ -126,3 +126,56 @@ def test_a_row_equation_of_a_matrix_without_value_defines_it():
     defined = r"Let $V \in \mathbb{R}^{n\times d}$, $A \in \mathbb{R}^{n\times n}$, $O = AV$. "
     assert claims(defined + r"$$o_i = \sum_{j=1}^{n} a_{ij} v_j$$")[-1] == "verified"
     assert claims(defined + r"$$o_i = \sum_{j=1}^{n} a_{ji} v_j$$")[-1] == "false"
+
+
+# ---- LaTeX environments, typed-out dots and middle dots ------------------------------------------
+
+
+@pytest.mark.parametrize("env", ["equation", "equation*", "align", "align*", "gather"])
+def test_math_environments_are_read(env):
+    assert claims(rf"$$\begin{{{env}}} 2 + 2 = 4 \end{{{env}}}$$") == ["verified"]
+    assert claims(rf"$$\begin{{{env}}} 2 + 2 = 5 \end{{{env}}}$$") == ["false"]
+
+
+def test_align_columns_continue_in_their_own_column():
+    body = r"\begin{align} 2 + 2 &= 4 & 3 &= 1 + 2 \\ &= %s & &= 0 + 3 \end{align}"
+    # the second row continues each column: 4 = 1 + 3, not 1 + 2 = 1 + 3
+    assert set(claims(f"$${body % '1 + 3'}$$")) == {"verified"}
+    assert "false" in claims(f"$${body % '1 + 4'}$$")
+
+
+def test_typed_out_dots_and_middle_dot():
+    assert claims("$$3 · 3 = 9$$") == ["verified"]
+    assert claims("$$3 · 3 = 6$$") == ["false"]
+    (r,) = check_text("$$x = (x_1, x_2, x_3...x_n)$$", "doc.md")
+    assert r.kind == "declaration"  # a list with an ellipsis: a sequence named, no claim
+
+
+# ---- names the text never declares, read as numbers ----------------------------------------------
+
+
+def test_undeclared_letters_in_a_scalar_claim_are_numbers():
+    (r,) = results(r"$$3hk\frac{k}{h} = 3k^2$$")
+    assert r.kind == "verified" and "read as real numbers" in r.message
+    (r,) = results(r"$$3hk\frac{k}{h} = 3k^3$$")
+    assert r.kind == "false" and r.counterexample
+
+
+def test_a_false_claim_beyond_rational_functions_is_only_undecided():
+    # sin of independent reals: the text's values may be related, or integers
+    (r,) = results(r"$$\sin(a+b) = \sin(a)\cos(b) - \cos(a)\sin(b)$$")
+    assert r.kind == "undecided"
+    # subscripted names may hide a relation (omega_i depends on i): never false
+    (r,) = results(r"$$\omega_i p = \omega_i + p$$")
+    assert r.kind == "undecided"
+
+
+def test_a_trig_identity_is_not_a_definition_of_sin():
+    (r,) = check_text(r"$$\sin(a+b) = \sin(a)\cos(b) + \cos(a)\sin(b)$$", "doc.md")
+    assert r.kind != "declaration"
+    assert "defines" not in r.message
+
+
+def test_a_letter_next_to_a_matrix_is_not_read_as_a_number():
+    # q_i is a row (of the chapter's Q): `x` may be anything, so nothing is decided
+    assert claims(r"$$q_i = q_i + \tanh(x)$$") == ["undecided"]
