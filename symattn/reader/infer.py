@@ -45,8 +45,10 @@ def scalar_reading(
     Sound: holding for every real value of independent names, the claim holds for the values
     the text means; a false is kept only for plain letters in a rational claim (a polynomial
     identity false for reals is false for integers too), else it is undecided."""
-    if not names:
-        return None
+    if not names or any(x.endswith("(·)") for x in names):
+        return None  # `g(m-n)`: a function of the text's, not g times m - n
+    if _vector_marks(left) or _vector_marks(right):
+        return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
     numbers = _undeclared_letters(terms, (left, right))
     if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
         return None
@@ -114,6 +116,14 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _vector_marks(node: ast.Node) -> bool:
+    """A transpose, a norm, an inner product, a written matrix or a group applied like a
+    function anywhere in `node`: what only vectors, matrices or functions carry."""
+    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.Matrix | ast.IndexedGroup):
+        return True
+    return any(_vector_marks(k) for k in ast.children(node))
+
+
 def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:
     try:
         return bool(e.is_rational_function(*symbols)) if symbols else True
@@ -127,30 +137,50 @@ _KNOWN = "softmax(QK^T/\\sqrt{d_k})V"
 
 def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
     """Why `left = right` may be the text's definition of `left` rather than a claim about a
-    value the checker knows ("" when it is a claim): `left` names a matrix, or a row of one,
-    that the text declares (or the chapter's convention names) without a value the checker
-    read, and `right` is an expression, not another name; or `left` is attention applied to
-    plain names and `right` an unscaled form (no square root), the text's own variant. Only
-    a `false` verdict is softened by it."""
+    value the checker knows ("" when it is a claim). Only a `false` verdict is softened by it:
+
+    - `left` names a matrix, a row or an entry of one, that the text declares (or the
+      chapter's convention names) without a value the checker read, and `right` is an
+      expression (`a_{ij} = 0` and `\\mathbf k_i = \\mathbf v_i` assert);
+    - `left` is a name, row or entry of a matrix whose value is only the chapter's convention
+      (`a_{ij} = \\mathbf q_i\\mathbf k_j^\\top` where the text never says A is the softmax);
+    - `left` is attention applied to plain names and `right` an unscaled form (no square root),
+      or the names are ones the text never declares, whose sizes (`\\sqrt{n}`) are its own."""
     if isinstance(left, ast.Call) and left.name.lower() == "attention":
-        plain = all(plain_name(a) is not None for a in left.args)
-        if left.args and plain and not _has_sqrt(right):
+        names = [plain_name(a) for a in left.args]
+        if not left.args or None in names:
+            return ""
+        if not _has_sqrt(right):
             return (
                 "the text defines its own attention here, without the scale of the scaled "
                 f"dot-product attention {_KNOWN} the checker knows"
             )
+        if all(scope._conventional(x) for x in names if x is not None):
+            shown = ", ".join(x for x in names if x is not None)
+            return (
+                f"the text never declares {shown}, so the sizes it scales by are its own "
+                f"names, not necessarily those of {_KNOWN}"
+            )
         return ""
     if not isinstance(left, ast.Symbol) or isinstance(right, ast.Symbol | ast.Number):
-        return ""  # `\mathbf k_i = \mathbf v_i` asserts, it does not define
+        return ""  # `\\mathbf k_i = \\mathbf v_i` asserts, it does not define
     name = plain_name(left)
     if name is not None and left.sub is None:
         matrix, what = name, name
-    elif len(left.name) == 1 and left.name.islower() and isinstance(left.sub, ast.Symbol):
-        matrix, what = left.name.upper(), f"the rows of {left.name.upper()}"
+    elif len(left.name) == 1 and left.name.islower() and left.sub is not None:
+        part = "rows" if isinstance(left.sub, ast.Symbol) else "entries"
+        matrix, what = left.name.upper(), f"the {part} of {left.name.upper()}"
     else:
         return ""
     entry = scope.lookup(matrix)
-    if entry is None or entry.definition is not None or entry.origin == "defined":
+    if entry is None or entry.origin == "defined":
+        return ""
+    if entry.origin == "convention" and entry.definition is not None:
+        return (
+            f"{matrix} has a value only by the chapter's convention, which the text never "
+            f"states; this equation may be the text's own definition of {matrix}"
+        )
+    if entry.definition is not None:
         return ""
     if entry.origin == "declared":
         where = f"declared at line {entry.line}" if entry.line else "declared"

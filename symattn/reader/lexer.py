@@ -149,6 +149,10 @@ _BARE_OPERATOR = re.compile(
 #: A word of the text's own before parentheses (`MultiHead(Q,K,V)`, `LayerNorm(x)`): one name,
 #: a function the text does not declare, not a product of letters.
 _BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
+#: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
+#: the text's; a run of the chapter's matrix letters (`QK(...)`, `XW(...)`) stays a product.
+_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
+_MATRIX_LETTERS = frozenset("QKVXWAZSO")
 #: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
 _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
@@ -226,6 +230,7 @@ class _Lexer:
         self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
         self.matrix_depth = 0
         self.amps = 0  # alignment marks so far in this row of an aligning environment
+        self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
 
     def fail(self, message: str, offset: int) -> ParseError:
         return ParseError(message, position_in(self.text, offset))
@@ -246,6 +251,9 @@ class _Lexer:
 
     def step(self, c: str) -> None:
         i = self.i
+        if i in self.skips:
+            self.i = self.skips.pop(i)  # the note under an `\\underbrace`: prose
+            return
         if c in " \t\r\n~":
             self.i += 1
         elif c == "\\":
@@ -319,7 +327,10 @@ class _Lexer:
         after_letter = i > 0 and (text[i - 1].isalpha() or text[i - 1] == "\\")
         if not after_letter and not self.script_arg() and not self.matrix_depth:
             m = _BARE_OPERATOR.match(text, i) or _BARE_WORD.match(text, i)
-            if m is not None and len(m.group(1)) >= 3:
+            caps = _CAPS_WORD.match(text, i)
+            if m is None and caps is not None and not set(caps.group(1)) <= _MATRIX_LETTERS:
+                m = caps
+            if m is not None and len(m.group(1)) >= (2 if m is caps else 3):
                 word = m.group(1)
                 known = word.lower() if word.lower() in _BARE_NAMES else word
                 self.emit("FUNC", known, i, m.end(1))
@@ -500,6 +511,8 @@ class _Lexer:
             assert m is not None
             self.i = m.end()
             self.emit("FUNC", "softmax", start, self.i)
+        elif name in ("underbrace", "overbrace"):
+            self.braced_note(name, start)
         elif name == "textcolor":
             self.braced_raw(name, start)  # `\\textcolor{red}{x}`: the colour only; `{x}` is read
         elif name in IGNORED or name == "mathop":
@@ -535,6 +548,45 @@ class _Lexer:
             self.emit("REL", "=", start, self.i)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def braced_note(self, name: str, start: int) -> None:
+        """`\\underbrace{x}_{\\text{erase}}`: x is read, the note under (or over) it is not."""
+        self.skip_space()
+        close = self.matching(self.i)
+        if close is None:
+            raise self.fail(f"\\{name} needs a {{...}} argument", start)
+        k = _SPACE.match(self.text, close + 1)
+        at = k.end() if k is not None else close + 1
+        if self.text[at : at + 1] in ("_", "^"):
+            m = _SPACE.match(self.text, at + 1)
+            arg = m.end() if m is not None else at + 1
+            if self.text[arg : arg + 1] == "{":
+                end = self.matching(arg)
+                if end is None:
+                    raise self.fail(f"cannot read the note of \\{name}", start)
+                self.skips[at] = end + 1
+            else:
+                self.skips[at] = arg + 1
+
+    def matching(self, at: int) -> int | None:
+        """The offset of the `}` that closes the `{` at `at` (None when there is none)."""
+        text = self.text
+        if text[at : at + 1] != "{":
+            return None
+        depth, k = 0, at
+        while k < len(text):
+            c = text[k]
+            if c == "\\":
+                k += 2
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return k
+            k += 1
+        return None
 
     def set_brace(self, c: str, start: int) -> None:
         """`\\{` and `\\}`: the braces of a set, `\\{S_1, \\ldots, S_n\\}`, `\\{j : j \\le i\\}`."""

@@ -734,7 +734,8 @@ class Resolver:
             # rows of matrices the text never declares: the chapter's rows, the only reading
             # in which the formula typechecks (one typing only as columns stays undecided: a
             # formula is never its own cue)
-            return as_rows
+            reason = as_columns.defines or defines_left(scope, left, right)
+            return dataclasses.replace(as_rows, defines=reason)
         if ok == [False, False] and as_rows.status == "shape_error":
             scope.consulted.clear()  # ill-typed either way: the shape error stands
             return as_columns

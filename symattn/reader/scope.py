@@ -345,7 +345,7 @@ class Scope:
             return vectors.value
         torn = vectors.source != "not stated" and not vectors.value  # cues that disagree
         conventional = self._conventional(letter.upper())
-        if self.both_ways and (torn or conventional) and not self.literals():
+        if self.both_ways and (torn or conventional) and not self.literals() and not self.supposing:
             # (in a worked example with matrices written out, entries are compared one by one
             # and the chapter's rows stay the reading)
             # `k_j` of a K the text never declares, or in a text whose formulas or prose speak

@@ -10,6 +10,8 @@ import pytest
 from symattn.check import check_text
 
 ATT = r"\frac{QK^T}{\sqrt{d_k}}"
+#: Q, K, V declared: a wrong scale is then an error of the text, not a size of its own
+QKV = r"Let $Q, K \in \mathbb{R}^{n\times d_k}$ and $V \in \mathbb{R}^{n\times d_v}$." + "\n\n"
 
 
 def results(text: str):  # type: ignore[no-untyped-def]
@@ -26,7 +28,10 @@ def claims(text: str) -> list[str]:
 def test_bare_softmax_and_attention_are_the_operators():
     assert claims(f"$$attention(Q,K,V) = softmax({ATT})V$$") == ["verified"]
     wrong = f"$$attention(Q,K,V) = softmax({ATT.replace('d_k', 'd_v')})V$$"
-    assert claims(wrong) == ["false"]
+    assert claims(QKV + wrong) == ["false"]
+    # with Q, K, V never declared, the size under the root is the text's own name
+    (r,) = results(wrong)
+    assert r.kind == "undecided" and "never declares" in r.message
 
 
 def test_a_bare_word_inside_a_subscript_stays_letters():
@@ -38,13 +43,13 @@ def test_the_text_own_unscaled_attention_is_not_a_false_alarm():
     (r,) = results("$$attention(Q,K,V) = softmax(QK^T)V$$")
     assert r.kind == "undecided" and "its own attention" in r.message
     # with a square root, it claims the scaled form and a wrong scale is false
-    assert claims(r"$$attention(Q,K,V) = softmax(QK^T/\sqrt{d_v})V$$") == ["false"]
+    assert claims(QKV + r"$$attention(Q,K,V) = softmax(QK^T/\sqrt{d_v})V$$") == ["false"]
 
 
 def test_mathop_and_underset_softmax():
     good = r"$$\mathop{Attention}(Q, K, V) = \underset{seq}{\mathop{softmax}}\Bigg(" + ATT
     assert claims(good + r"\Bigg)V$$") == ["verified"]
-    assert claims(good.replace("{d_k}", "{d_v}") + r"\Bigg)V$$") == ["false"]
+    assert claims(QKV + good.replace("{d_k}", "{d_v}") + r"\Bigg)V$$") == ["false"]
 
 
 # ---- fonts around a name with its scripts ---------------------------------------------------
@@ -179,3 +184,36 @@ def test_a_trig_identity_is_not_a_definition_of_sin():
 def test_a_letter_next_to_a_matrix_is_not_read_as_a_number():
     # q_i is a row (of the chapter's Q): `x` may be anything, so nothing is decided
     assert claims(r"$$q_i = q_i + \tanh(x)$$") == ["undecided"]
+
+
+def test_letters_applied_or_transposed_are_not_numbers():
+    # `f(x+y) = f(x) + f(y)` is about a function f, never f times x + y
+    assert claims(r"$$f(x+y) = f(x) + f(y)$$") != ["verified"]
+    # a transpose marks vectors: p_m^T p_n is not a product of numbers
+    assert claims(r"$$p_m^T p_n = p_n^T p_m$$") != ["verified"]
+
+
+def test_trig_identities_are_checked():
+    assert claims(r"$$2\cos a \cos b = \cos(a+b) + \cos(a-b)$$") == ["verified"]
+    assert claims(r"$$\cos m\theta \cos n\theta = \cos(m\theta + n\theta)$$") == ["undecided"]
+
+
+# ---- notes under braces, words in capitals, sin and cos without parentheses --------------------
+
+
+def test_underbrace_reads_what_is_under_it():
+    assert claims(r"$$\underbrace{2 + 2}_{\text{four}} = 4$$") == ["verified"]
+    assert claims(r"$$\underbrace{2 + 2}_{\text{four}} = 5$$") == ["false"]
+
+
+def test_a_word_in_capitals_before_parentheses_is_a_function():
+    (r,) = check_text(r"$$PE(pos, 2i) = \sin(pos/10000^{2i/d})$$", "doc.md")
+    assert r.kind == "declaration" and "PE" in r.message
+    # the chapter's matrices side by side stay a product, which must typecheck
+    assert claims(r"$$QK(X) = 1$$") == ["shape-error"]
+
+
+def test_sin_and_cos_without_parentheses_take_the_factors_after_them():
+    assert claims(r"$$2\cos a \cos b = \cos(a+b) + \cos(a-b)$$") == ["verified"]
+    assert claims(r"$$2\sin a \cos a = \sin(2a)$$") == ["verified"]
+    assert claims(r"$$2\sin a \cos a = \sin(3a)$$") == ["undecided"]
