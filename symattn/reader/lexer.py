@@ -153,6 +153,8 @@ _BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
 #: the text's; a run of the chapter's matrix letters (`QK(...)`, `XW(...)`) stays a product.
 _CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
 _MATRIX_LETTERS = frozenset("QKVXWAZSO")
+#: The same words with a subscript: `PE_{(pos,2i)}`, a sequence of the text's.
+_CAPS_NAME = re.compile(r"([A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*_)")
 #: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
 _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
@@ -330,6 +332,12 @@ class _Lexer:
             caps = _CAPS_WORD.match(text, i)
             if m is None and caps is not None and not set(caps.group(1)) <= _MATRIX_LETTERS:
                 m = caps
+            named = _CAPS_NAME.match(text, i)
+            if m is None and named is not None and not set(named.group(1)) <= _MATRIX_LETTERS:
+                # `PE_{(pos, 2i)}`: a name of the text's with its index, as `\\text{PE}_{...}`
+                self.emit("SYMBOL", f"text|{named.group(1)}", i, named.end(1))
+                self.i = named.end(1)
+                return
             if m is not None and len(m.group(1)) >= (2 if m is caps else 3):
                 word = m.group(1)
                 known = word.lower() if word.lower() in _BARE_NAMES else word

@@ -217,3 +217,10 @@ def test_sin_and_cos_without_parentheses_take_the_factors_after_them():
     assert claims(r"$$2\cos a \cos b = \cos(a+b) + \cos(a-b)$$") == ["verified"]
     assert claims(r"$$2\sin a \cos a = \sin(2a)$$") == ["verified"]
     assert claims(r"$$2\sin a \cos a = \sin(3a)$$") == ["undecided"]
+
+
+def test_a_word_in_capitals_with_an_index_is_a_name():
+    (r,) = check_text(r"$$PE_{(pos,2i)} = \sin\left(\frac{pos}{10000^{2i/d}}\right)$$", "doc.md")
+    assert r.kind == "declaration" and "PE_{(pos,2i)}" in r.message
+    # the chapter's letters side by side stay a product: X times W_Q
+    assert claims(r"Let $Q = XW_Q$. Then $$XW_Q = Q$$")[-1] == "verified"
