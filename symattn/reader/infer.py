@@ -74,7 +74,10 @@ def scalar_reading(
         return None
     if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
         return None
-    claim = pending(terms.scope, span, start, end, ((lhs, rhs),))
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return None
+    claim = pending(scope, span, start, end, ((lhs, rhs),))
     shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
     context = f"{shown} read as real numbers (not declared by the text)"
     if "e" in table and table["e"] is sympy.E:

@@ -150,9 +150,11 @@ _BARE_OPERATOR = re.compile(
 #: a function the text does not declare, not a product of letters.
 _BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
 #: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
-#: the text's; a run of the chapter's matrix letters (`QK(...)`, `XW(...)`) stays a product.
+#: the text's when it has a lower-case letter or is a known one; `QK(...)` stays a product.
 _CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
-_MATRIX_LETTERS = frozenset("QKVXWAZSO")
+#: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
+#: are products of matrices).
+_CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
 #: The same words with a subscript: `PE_{(pos,2i)}`, a sequence of the text's.
 _CAPS_NAME = re.compile(r"([A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*_)")
 #: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
@@ -203,6 +205,11 @@ _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
+
+
+def _text_word(word: str) -> bool:
+    """`RoPE`, `LayerNorm`, `PE`, `FFN`: a word of the text's, not letters side by side."""
+    return any(c.islower() for c in word) or word in _CAPS_WORDS
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -330,10 +337,10 @@ class _Lexer:
         if not after_letter and not self.script_arg() and not self.matrix_depth:
             m = _BARE_OPERATOR.match(text, i) or _BARE_WORD.match(text, i)
             caps = _CAPS_WORD.match(text, i)
-            if m is None and caps is not None and not set(caps.group(1)) <= _MATRIX_LETTERS:
+            if m is None and caps is not None and _text_word(caps.group(1)):
                 m = caps
             named = _CAPS_NAME.match(text, i)
-            if m is None and named is not None and not set(named.group(1)) <= _MATRIX_LETTERS:
+            if m is None and named is not None and _text_word(named.group(1)):
                 # `PE_{(pos, 2i)}`: a name of the text's with its index, as `\\text{PE}_{...}`
                 self.emit("SYMBOL", f"text|{named.group(1)}", i, named.end(1))
                 self.i = named.end(1)

@@ -401,9 +401,10 @@ def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
         f = factors[k]
         if isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED:
             j = k + 1
-            while j < len(factors) and not (
-                isinstance(factors[j], ast.Call) and factors[j].name in _UNBRACKETED
-            ):
+            while j < len(factors):
+                g = factors[j]
+                if isinstance(g, ast.Call) and g.name in _UNBRACKETED:
+                    break
                 j += 1
             arg = factors[k + 1 : j]
             if arg:

@@ -224,3 +224,9 @@ def test_a_word_in_capitals_with_an_index_is_a_name():
     assert r.kind == "declaration" and "PE_{(pos,2i)}" in r.message
     # the chapter's letters side by side stay a product: X times W_Q
     assert claims(r"Let $Q = XW_Q$. Then $$XW_Q = Q$$")[-1] == "verified"
+
+
+def test_capitals_side_by_side_stay_a_product_before_a_script():
+    text = r"and $Y\in\mathbb R^{n\times d}$, $W_o\in\mathbb R^{d\times d}$." + "\n\n"
+    assert claims(text + r"$$Q = YW_oW_Q$$") == ["verified"]
+    assert claims(text + r"$$Q = YW_o^TW_Q W_Q$$") == ["shape-error"]
