@@ -434,7 +434,7 @@ class _Lexer:
         i = self.i
         after_script = bool(self.out) and self.out[-1].kind in ("SUB", "SUP")
         g = _GROUPED.match(self.text, i)
-        if g is not None and not after_script and not self.in_list():
+        if g is not None and not after_script and not self.in_list() and not self.script_arg():
             digits = re.sub(r"\D", "", g.group())
             self.emit("NUMBER", digits, i, g.end())  # `17,179,869,184`: one number
             self.i = g.end()

@@ -230,3 +230,10 @@ def test_capitals_side_by_side_stay_a_product_before_a_script():
     text = r"and $Y\in\mathbb R^{n\times d}$, $W_o\in\mathbb R^{d\times d}$." + "\n\n"
     assert claims(text + r"$$Q = YW_oW_Q$$") == ["verified"]
     assert claims(text + r"$$Q = YW_o^TW_Q W_Q$$") == ["shape-error"]
+
+
+def test_digits_in_a_subscript_or_a_list_are_never_joined():
+    from symattn.reader.lexer import tokenize
+
+    assert [t.value for t in tokenize("a_{1,234}")] == ["a", "_", "{", "1", ",", "234", "}"]
+    assert [t.value for t in tokenize("f(1,234)")][2:5] == ["1", ",", "234"]
