@@ -61,6 +61,10 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
                 f"undecided: false as written, but the text supposes '{premise}' before it, "
                 "which the checker cannot use"
             )
+    defines = getattr(claim, "defines", "")
+    if defines and status == "false":
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: false if read as a claim, but {defines}"
     if status in ("false", "shape_error", "proved", "checked") and _feature_map(claim):
         status, message, witnesses, cex = _arbitrary_map(claim, status, message, witnesses, cex)
     if status == "shape_error" and NOT_PROVABLY in message:
@@ -176,7 +180,16 @@ def _two_readings(
     (proved, checked or false), else undecided (convention)."""
     as_columns = _worst(claim.pairs[: claim.split], claim.defs, hypotheses)
     as_rows = _worst(claim.pairs[claim.split :], claim.defs, hypotheses)
-    if as_columns.status == as_rows.status and as_rows.status in ("proved", "checked", "false"):
+    pinned = getattr(claim, "pinnable", False) and as_columns.status == "shape_error"
+    if pinned and as_rows.status in ("proved", "checked", "false"):
+        # rows of matrices the text never declares typecheck only as the chapter's rows
+        cex = as_rows.counterexample
+        cex_text = str(cex) if cex is not None else None
+        if getattr(claim, "negated", False):
+            return _negated(as_rows, cex_text)
+        return as_rows.status, _verdict_message(as_rows), tuple(as_rows.witnesses), cex_text
+    agree = ("proved", "checked", "false", "shape_error")  # ill-typed either way: an error
+    if as_columns.status == as_rows.status and as_rows.status in agree:
         cex = as_columns.counterexample
         cex_text = str(cex) if cex is not None else None
         if getattr(claim, "negated", False):

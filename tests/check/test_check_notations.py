@@ -199,7 +199,9 @@ def test_index_letters_of_the_left_side_are_integers_on_the_right() -> None:
     results = check_text(DECL + r"$$a_{ij} = \sin(i + j)$$" + "\n", "notations.md")
     assert results[-1].kind == "undecided"
     assert results[-1].message.startswith(r"not decided: \operatorname{sin} is not declared")
-    assert verdicts(r"$$a_{ij} = i + j$$" + "\n") == ["false"]  # A is any n × n matrix
+    # A is any n × n matrix the text never gives a value: the equation defines its entries
+    assert verdicts(r"$$a_{ij} = i + j$$" + "\n") == ["undecided"]
+    assert verdicts(DECL + r"$$A = QK^T$$ $$a_{ij} = i + j$$" + "\n")[-1] == "false"
 
 
 def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:

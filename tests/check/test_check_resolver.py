@@ -39,8 +39,11 @@ def test_sum_over_an_unknown_letter_needs_bounds():
 def test_definitions_are_used_in_later_claims():
     text = "$Z=AV$\n\n$z_i=\\sum_j a_{ij}v_j$\n"
     assert [k for k, _ in kinds(text)] == ["verified", "verified"]
+    # without Z = AV, Z has no value: the equation is the text's definition of Z's rows
     text = "$z_i=\\sum_j a_{ij}v_j$\n"
-    assert [k for k, _ in kinds(text)] == ["false"]
+    assert [k for k, _ in kinds(text)] == ["undecided"]
+    text = "$Z=AV$\n\n$z_i=\\sum_j a_{ji}v_j$\n"
+    assert [k for k, _ in kinds(text)] == ["verified", "false"]
 
 
 def test_a_redefinition_in_the_same_section_is_an_identity_to_prove():

@@ -118,7 +118,7 @@ ERRORS = [
     (r"\sqrt d_k", r"^1:8: cannot put a subscript on \\sqrt"),
     (r"x^a^b", r"^1:4: double superscript"),
     (r"x_a_b", r"^1:4: double subscript"),
-    (r"\begin{gather}a\end{gather}", r"^1:1: unsupported environment 'gather'"),
+    (r"\begin{tabular}a\end{tabular}", r"^1:1: unsupported environment 'tabular'"),
     (r"\begin{bmatrix}a\end{pmatrix}", r"^1:17: unbalanced \\end\{pmatrix\}"),
     (r"\begin{bmatrix}a & \end{bmatrix}", r"^1:1: empty cell"),
     (r"\sum_{1}x", r"^1:5: cannot read the range of \\sum"),

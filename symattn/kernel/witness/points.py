@@ -193,6 +193,11 @@ def is_zero(diff: sympy.Expr) -> bool:
     d = sympy.expand(sympy.powsimp(sympy.expand_power_exp(d)))
     if d == 0:
         return True
+    if d.has(sympy.sin, sympy.cos, sympy.tan):
+        # `\sin(a+b) - (\sin a\cos b + \cos a\sin b)`: the angle-sum rules, then expand
+        t = sympy.expand(sympy.expand_trig(d))
+        if t == 0 or sympy.cancel(sympy.together(t)) == 0:
+            return True
     return bool(sympy.cancel(sympy.together(d)) == 0)
 
 

@@ -103,6 +103,10 @@ def declare_scalar(
     return new_claim(span, start, end, "declared", f"declares the {what} {text} as a scalar")
 
 
+#: Functions of mathematics whose meaning no text redefines.
+_MATH_FUNCTIONS = frozenset("sin cos tan tanh exp log ln".split())
+
+
 def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, ...] | None] | None:
     """(key, number of indices, parameters) of a left side that names something new."""
     head = head_of(left)
@@ -115,6 +119,8 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
     if isinstance(left, ast.Call):
         if not left.parens or left.sub is not None or left.name.lower() in _KNOWN:
             return None
+        if left.name.lower() in _MATH_FUNCTIONS:
+            return None  # `\sin(\alpha+\beta) = ...` is an identity, not a new function sin
         if _taken(terms, left.name):
             return None
         return left.name, 0, left.args

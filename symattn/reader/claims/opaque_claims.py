@@ -12,6 +12,7 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr
+from symattn.reader.claims.infer import scalar_reading
 from symattn.reader.claims.introductions import (
     definition_form,
     mentions,
@@ -41,7 +42,8 @@ def undeclared_claim(
     terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
 ) -> ResolvedClaim:
     """A claim about names the text never declares: every other part is read (its errors are
-    reported as usual), and the claim is undecided, never verified or false."""
+    reported as usual), and the claim is undecided, unless those names are letters that read
+    as real numbers in a scalar claim (`infer.scalar_reading`)."""
     names = read_around(terms, left)
     try:
         names += read_around(terms, right)
@@ -49,6 +51,9 @@ def undeclared_claim(
         if p.status != "shape_error" or not about_parameters(left, right):
             raise
         return parameters_claim(span, left, p.message, start, end)
+    scalar = scalar_reading(terms, span, left, right, names, start, end)
+    if scalar is not None:
+        return scalar
     shown = ", ".join(dict.fromkeys(names))
     msg = f"not decided: {shown} {'is' if len(set(names)) == 1 else 'are'} not declared by the text"
     return new_claim(span, start, end, "unknown", msg + " (names of unknown shape and value)")

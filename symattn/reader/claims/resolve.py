@@ -40,6 +40,7 @@ from symattn.reader.claims.definitions import (
     sequence_definition,
 )
 from symattn.reader.claims.index_claims import condition, index_equation
+from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.introductions import (
     index_letters,
     introduce,
@@ -615,6 +616,7 @@ class Resolver:
             terms.maps.clear()
             # `p_{i,2j} = \sin(i/10000^{2j/d})`: the left side's index letters are integers
             terms.bound = index_letters(left) - set(scope.dims)
+            scope.both_ways = True
             try:
                 lhs, rhs = terms.term(left), terms.term(step.rhs)
             except UNREAD as u:
@@ -634,11 +636,14 @@ class Resolver:
                 raise
             finally:
                 terms.bound = frozenset()
+                scope.both_ways = False
             if terms.defs.used:
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
-            return pending(scope, span, start, end, (_comparable(lhs, rhs),))
+            claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
+            reason = defines_left(scope, left, step.rhs) if first else ""
+            return dataclasses.replace(claim, defines=reason) if reason else claim
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)
@@ -711,6 +716,7 @@ class Resolver:
         error whatever the convention."""
         scope, terms = self.scope, self.terms
         scope.reading = "row"
+        scope.both_ways = True
         try:
             as_rows = self._guard(
                 span,
@@ -722,7 +728,14 @@ class Resolver:
             )
         finally:
             scope.reading = None
+            scope.both_ways = False
         ok = [c.status == "pending" for c in (as_columns, as_rows)]
+        if ok == [False, True] and scope.consulted <= scope.pinnable:
+            # rows of matrices the text never declares: the chapter's rows, the only reading
+            # in which the formula typechecks (one typing only as columns stays undecided: a
+            # formula is never its own cue)
+            reason = as_columns.defines or defines_left(scope, left, right)
+            return dataclasses.replace(as_rows, defines=reason)
         if ok == [False, False] and as_rows.status == "shape_error":
             scope.consulted.clear()  # ill-typed either way: the shape error stands
             return as_columns
@@ -731,7 +744,10 @@ class Resolver:
             return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
         if ok == [True, True]:
             pairs = as_columns.pairs + as_rows.pairs
-            return dataclasses.replace(as_columns, pairs=pairs, split=len(as_columns.pairs))
+            pin = scope.consulted <= scope.pinnable
+            return dataclasses.replace(
+                as_columns, pairs=pairs, split=len(as_columns.pairs), pinnable=pin
+            )
         good, bad = ("columns", as_rows) if ok[0] else ("rows", as_columns)
         msg = _convention_message(scope, f"it typechecks only with them as {good} ({bad.message})")
         return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
@@ -850,11 +866,20 @@ def _comparable(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[sympy.Basic, sympy.
 def _convention_message(scope: Scope, detail: str) -> str:
     names = ", ".join(sorted(scope.consulted))
     return (
-        f"undecided (convention): {names} are declared in R^{{d}} and the document does not "
+        f"undecided (convention): {names} {_are_what(scope)} and the document does not "
         f"settle whether its vectors are rows or columns (vectors: "
         f"{scope.conventions.vectors.source}); {detail}; set it in front matter "
         "(symattn: vectors: row) or with --conventions vectors=row|column"
     )
+
+
+def _are_what(scope: Scope) -> str:
+    """How the consulted vectors got their width: declared in R^{d}, or only as rows of a
+    matrix the text never declares (the chapter's convention)."""
+    conventional = [n for n in scope.consulted if scope._conventional(n.upper())]
+    if conventional and len(conventional) == len(scope.consulted):
+        return "are rows of matrices the text never declares (the chapter's convention)"
+    return "are declared in R^{d}"
 
 
 def _map_shape_claim(

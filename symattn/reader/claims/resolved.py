@@ -45,7 +45,9 @@ class ResolvedClaim:
     condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
-    columns, as rows) where the document never settles which; a verdict needs both to agree.
+    columns, as rows) where the document never settles which; a verdict needs both to agree,
+    unless `pinnable` (only the formula can settle it) and one reading is ill-typed: then the
+    other is the formula's meaning.
     `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
     a `false` is then undecided (the claim may hold only under it). `supposed`: the text
     supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
@@ -53,6 +55,8 @@ class ResolvedClaim:
     definition whose sides have the shape declared): `shapes` = (the shape the value has, the
     shape the text gives it), both with a worked example's sizes in place; the checker decides
     it under `assumptions`, the reader never does.
+    `defines`: why the equation may be the text's definition of its left side (a name with no
+    value the checker read); a `false` is then undecided, with that reason.
     """
 
     span: MathSpan
@@ -75,6 +79,8 @@ class ResolvedClaim:
     premise: str = ""
     supposed: bool = False
     shapes: tuple[Shape, Shape] | None = None
+    defines: str = ""
+    pinnable: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -8,10 +8,12 @@ and translator; never the resolver, the checker or the CLI.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
 from symattn.reader.claims.definitions import head_symbol
@@ -47,7 +49,9 @@ def declaration(
         scalar = declare_scalar(terms, span, subject, start, end)
         if scalar is not None:
             return scalar
-        return _scalar_claim(terms, span, subject, start, end)
+        return _both_ways(
+            scope, span, start, end, lambda: _scalar_claim(terms, span, subject, start, end)
+        )
     if not isinstance(step.rhs, ast.Reals):
         return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
@@ -81,13 +85,67 @@ def declaration(
         if one_dim and _LOWER.match(name):
             return _bare_vector(scope, span, name, shape, subject, start, end)
         return _declare(scope, span, name, False, shape, subject, start, end)
+
+    def read() -> ResolvedClaim:
+        try:
+            value = terms.term(subject)
+        except UNREAD as u:
+            if not undeclared(u):
+                raise
+            return _undeclared_shape(terms, span, subject, start, end)
+        return _shape_claim(scope, span, value, shape, subject, start, end)
+
+    return _both_ways(scope, span, start, end, read)
+
+
+def _both_ways(
+    scope: Scope, span: MathSpan, start: int, end: int, read: Callable[[], ResolvedClaim]
+) -> ResolvedClaim:
+    """A shape claim about vectors whose rows or columns the document does not settle: read
+    as columns, then as rows; a verdict stands only when both readings give it."""
+    scope.consulted.clear()
+    scope.both_ways = True
     try:
-        value = terms.term(subject)
-    except UNREAD as u:
-        if not undeclared(u):
-            raise
-        return _undeclared_shape(terms, span, subject, start, end)
-    return _shape_claim(scope, span, value, shape, subject, start, end)
+        first, raised = _attempt(read)
+    finally:
+        scope.both_ways = False
+    if not scope.consulted:
+        if raised is not None:
+            raise raised
+        assert first is not None
+        return first
+    names = ", ".join(sorted(scope.consulted))
+    scope.reading = "row"
+    scope.both_ways = True
+    try:
+        second, raised2 = _attempt(read)
+    finally:
+        scope.reading = None
+        scope.both_ways = False
+    kinds = [
+        c.status if c is not None else (e.status if isinstance(e, Problem) else "error")
+        for c, e in ((first, raised), (second, raised2))
+    ]
+    if kinds[0] == kinds[1]:
+        if raised is not None:
+            raise raised
+        assert first is not None
+        return first
+    msg = (
+        f"undecided (convention): the document does not settle whether {names} are rows or "
+        f"columns; as columns: {kinds[0]}, as rows: {kinds[1]}; set it in front matter "
+        "(symattn: vectors: row) or with --conventions vectors=row|column"
+    )
+    return new_claim(span, start, end, "unknown", msg)
+
+
+def _attempt(
+    read: Callable[[], ResolvedClaim],
+) -> tuple[ResolvedClaim | None, Exception | None]:
+    try:
+        return read(), None
+    except (Problem, ShapeError) as e:
+        return None, e
 
 
 def _scalar_claim(

@@ -127,14 +127,38 @@ SIMPLE = {
 }
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large".split()
+    "small footnotesize normalsize large rm".split()
 )
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag color".split())
 _MATHOP_WORD = re.compile(
-    r"\s*\{\s*\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}\s*\}"
+    r"\s*\{\s*(?:\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}|([A-Za-z]{2,}))\s*\}"
 )
+#: `\underset{seq}{softmax}`: the note under the operator names its axis; softmax is the only
+#: operator read through it (row-wise, the one softmax of the dialect).
+_UNDERSET_SOFTMAX = re.compile(
+    r"\s*\{[^{}]*\}\s*\{\s*(?:\\(?:mathop|mathrm|operatorname|text)\s*)?\{?\s*(softmax)\s*\}?\s*\}"
+)
+#: A font around a name with its scripts: `\mathbf{M_k}`, `\mathrm{head_i}`, `\mathbf{\beta_t}`.
+_FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
+#: An operator written as a bare word before its parentheses: `softmax(x)`, `Attention(Q,K,V)`.
+_BARE_OPERATOR = re.compile(
+    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)(?=\s*\()", re.IGNORECASE
+)
+#: A word of the text's own before parentheses (`MultiHead(Q,K,V)`, `LayerNorm(x)`): one name,
+#: a function the text does not declare, not a product of letters.
+_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
+#: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
+#: the text's when it has a lower-case letter or is a known one; `QK(...)` stays a product.
+_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
+#: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
+#: are products of matrices).
+_CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
+#: The same words with a subscript: `PE_{(pos,2i)}`, a sequence of the text's.
+_CAPS_NAME = re.compile(r"([A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*_)")
+#: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
+_GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
 _DEF_EQUALS = re.compile(
     r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
@@ -147,7 +171,12 @@ FONTS = frozenset(
 )
 TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
 MATRICES = frozenset("bmatrix pmatrix array cases".split())
-TRANSPARENT_ENVS = frozenset("aligned".split())
+#: Environments whose rows alternate alignment marks and column breaks (`a &= b & c &= d`).
+ALIGNING = frozenset("aligned align align* alignat alignat* flalign flalign*".split())
+TRANSPARENT_ENVS = frozenset(
+    "aligned equation equation* align align* gather gather* gathered split multline multline* "
+    "eqnarray eqnarray* flalign flalign*".split()
+)
 PUNCT = {
     "+": "PLUS",
     "-": "MINUS",
@@ -171,10 +200,16 @@ VALUE_END = frozenset(
 #: Function names kept as operators when written `\mathrm{name}_j` (the rest become names).
 OPERATOR_WORDS = frozenset("softmax mask concat attention exp sqrt max min argmax log".split())
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".split())
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
+
+
+def _text_word(word: str) -> bool:
+    """`RoPE`, `LayerNorm`, `PE`, `FFN`: a word of the text's, not letters side by side."""
+    return any(c.islower() for c in word) or word in _CAPS_WORDS
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -203,6 +238,8 @@ class _Lexer:
         self.out: list[Tok] = []
         self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
         self.matrix_depth = 0
+        self.amps = 0  # alignment marks so far in this row of an aligning environment
+        self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
 
     def fail(self, message: str, offset: int) -> ParseError:
         return ParseError(message, position_in(self.text, offset))
@@ -223,19 +260,24 @@ class _Lexer:
 
     def step(self, c: str) -> None:
         i = self.i
+        if i in self.skips:
+            self.i = self.skips.pop(i)  # the note under an `\\underbrace`: prose
+            return
         if c in " \t\r\n~":
             self.i += 1
         elif c == "\\":
             self.command()
         elif c.isascii() and c.isalpha():
-            self.emit("LETTER", c, i, i + 1)
-            self.i += 1
+            self.letters(i)
         elif c.isascii() and c.isdigit():
             self.number()
         elif c in "{}":
             self.brace(c)
         elif c in "()[]":
             self.delimiter(c, i, i + 1)
+        elif self.text.startswith("...", i):
+            self.emit("DOTS", "ldots", i, i + 3)  # `x_1, x_2, ..., x_n`: `\\ldots` typed out
+            self.i += 3
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
@@ -244,6 +286,9 @@ class _Lexer:
             self.i += 2
         elif c == ":" and self.opens and self.opens[-1][0] == "\\{":
             self.emit("COLON", c, i, i + 1)  # `\\{j : j \\le i\\}`, a set by a condition
+            self.i += 1
+        elif c in "\u00b7\u22c5":  # `·`, `⋅`: `\\cdot` typed as a character
+            self.emit("CDOT", "cdot", i, i + 1)
             self.i += 1
         elif c == "\u2212":  # `−`, the Unicode minus sign
             self.emit("MINUS", "-", i, i + 1)
@@ -266,9 +311,48 @@ class _Lexer:
                 return
             if self.matrix_depth:
                 self.emit("AMP", c, i, i + 1)
+            elif self.innermost_env() in ALIGNING:
+                # `a &= b & c &= d`: the odd marks of a row align, the even ones set two
+                # formulas apart
+                self.amps += 1
+                if self.amps % 2 == 0:
+                    self.emit("QUAD", "&", i, i + 1)
+            elif self.text.startswith("&&", i):
+                # `a = b &&&& c = d`: a run of alignment marks sets two formulas apart
+                k = i
+                while k < len(self.text) and self.text[k] in "& \t":
+                    k += 1
+                self.emit("QUAD", "&&", i, k)
+                self.i = k
+                return
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def letters(self, i: int) -> None:
+        """A letter, or a word written bare before parentheses (`softmax(x)`, `LayerNorm(x)`):
+        an operator, read as `\\operatorname{...}` is."""
+        text = self.text
+        after_letter = i > 0 and (text[i - 1].isalpha() or text[i - 1] == "\\")
+        if not after_letter and not self.script_arg() and not self.matrix_depth:
+            m = _BARE_OPERATOR.match(text, i) or _BARE_WORD.match(text, i)
+            caps = _CAPS_WORD.match(text, i)
+            if m is None and caps is not None and _text_word(caps.group(1)):
+                m = caps
+            named = _CAPS_NAME.match(text, i)
+            if m is None and named is not None and _text_word(named.group(1)):
+                # `PE_{(pos, 2i)}`: a name of the text's with its index, as `\\text{PE}_{...}`
+                self.emit("SYMBOL", f"text|{named.group(1)}", i, named.end(1))
+                self.i = named.end(1)
+                return
+            if m is not None and len(m.group(1)) >= (2 if m is caps else 3):
+                word = m.group(1)
+                known = word.lower() if word.lower() in _BARE_NAMES else word
+                self.emit("FUNC", known, i, m.end(1))
+                self.i = m.end(1)
+                return
+        self.emit("LETTER", text[i], i, i + 1)
+        self.i += 1
 
     def innermost_env(self) -> str | None:
         for what, _ in reversed(self.opens):
@@ -349,12 +433,24 @@ class _Lexer:
     def number(self) -> None:
         i = self.i
         after_script = bool(self.out) and self.out[-1].kind in ("SUB", "SUP")
+        g = _GROUPED.match(self.text, i)
+        if g is not None and not after_script and not self.in_list() and not self.script_arg():
+            digits = re.sub(r"\D", "", g.group())
+            self.emit("NUMBER", digits, i, g.end())  # `17,179,869,184`: one number
+            self.i = g.end()
+            return
         m = _NUMBER.match(self.text, i)
         assert m is not None
         # TeX takes one digit as a script argument: z_12 is z_1 followed by 2.
         end = i + 1 if after_script else m.end()
         self.emit("NUMBER", self.text[i:end], i, end)
         self.i = end
+
+    def in_list(self) -> bool:
+        """Inside parentheses, brackets or set braces, where `1,234` may be two items."""
+        return any(what in ("(", "[", "\\{") for what, _ in self.opens) or (
+            bool(self.out) and self.out[-1].kind == "COMMA"
+        )
 
     def push(self, what: str, offset: int) -> None:
         self.opens.append((what, offset))
@@ -390,6 +486,7 @@ class _Lexer:
             self.i = i + 2
             return
         if nxt == "\\":
+            self.amps = 0
             self.emit("ROWSEP", "\\\\", i, i + 2)
             self.i = i + 2
             return
@@ -418,6 +515,21 @@ class _Lexer:
             self.emit("REL", RELATIONS[name], start, end)
         elif name in FUNCS:
             self.emit("FUNC", name, start, end)
+        elif name == "mathop" and _MATHOP_WORD.match(self.text, self.i):
+            m = _MATHOP_WORD.match(self.text, self.i)
+            assert m is not None
+            self.i = m.end()
+            word = m.group(1) or m.group(2)
+            self.emit("FUNC", word, start, self.i)  # `\\mathop{\\mathrm{max}}`: an operator
+        elif name == "underset" and _UNDERSET_SOFTMAX.match(self.text, self.i):
+            m = _UNDERSET_SOFTMAX.match(self.text, self.i)
+            assert m is not None
+            self.i = m.end()
+            self.emit("FUNC", "softmax", start, self.i)
+        elif name in ("underbrace", "overbrace"):
+            self.braced_note(name, start)
+        elif name == "textcolor":
+            self.braced_raw(name, start)  # `\\textcolor{red}{x}`: the colour only; `{x}` is read
         elif name in IGNORED or name == "mathop":
             pass
         elif name in ACCENTS:
@@ -447,15 +559,49 @@ class _Lexer:
             self.i = start  # read as `\\{` and `\\}`
             self.set_brace("{" if name == "lbrace" else "}", start)
             self.i = end
-        elif name == "mathop" and _MATHOP_WORD.match(self.text, self.i):
-            m = _MATHOP_WORD.match(self.text, self.i)
-            assert m is not None
-            self.i = m.end()
-            self.emit("FUNC", m.group(1), start, self.i)  # `\\mathop{\\mathrm{max}}`: an operator
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def braced_note(self, name: str, start: int) -> None:
+        """`\\underbrace{x}_{\\text{erase}}`: x is read, the note under (or over) it is not."""
+        self.skip_space()
+        close = self.matching(self.i)
+        if close is None:
+            raise self.fail(f"\\{name} needs a {{...}} argument", start)
+        k = _SPACE.match(self.text, close + 1)
+        at = k.end() if k is not None else close + 1
+        if self.text[at : at + 1] in ("_", "^"):
+            m = _SPACE.match(self.text, at + 1)
+            arg = m.end() if m is not None else at + 1
+            if self.text[arg : arg + 1] == "{":
+                end = self.matching(arg)
+                if end is None:
+                    raise self.fail(f"cannot read the note of \\{name}", start)
+                self.skips[at] = end + 1
+            else:
+                self.skips[at] = arg + 1
+
+    def matching(self, at: int) -> int | None:
+        """The offset of the `}` that closes the `{` at `at` (None when there is none)."""
+        text = self.text
+        if text[at : at + 1] != "{":
+            return None
+        depth, k = 0, at
+        while k < len(text):
+            c = text[k]
+            if c == "\\":
+                k += 2
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return k
+            k += 1
+        return None
 
     def set_brace(self, c: str, start: int) -> None:
         """`\\{` and `\\}`: the braces of a set, `\\{S_1, \\ldots, S_n\\}`, `\\{j : j \\le i\\}`."""
@@ -529,6 +675,9 @@ class _Lexer:
     def font(self, name: str, start: int) -> None:
         self.skip_space()
         text = self.text
+        m = _FONT_SCRIPTED.match(text, self.i)
+        if m is not None and self.font_scripted(name, m, start):
+            return
         if text[self.i : self.i + 1] == "{":
             inner = self.braced_raw(name, start).strip()
         elif text[self.i : self.i + 1] == "\\":
@@ -539,6 +688,21 @@ class _Lexer:
             inner = text[self.i : self.i + 1]
             self.i += len(inner)
         self.font_body(name, inner, start)
+
+    def font_scripted(self, name: str, m: re.Match[str], start: int) -> bool:
+        """`\\mathbf{M_k}`: the font is on the name, the scripts are read as usual inside the
+        braces, which group (`{\\mathbf M}_k`). A letter, a Greek letter or (upright) a word."""
+        head = m.group(1)
+        letter = len(head) == 1 or (head.startswith("\\") and head[1:] in GREEK)
+        word = not head.startswith("\\") and name in ("mathrm", "textbf", "mathit")
+        if not (letter or word):
+            return False
+        brace = self.i
+        self.push("{", brace)
+        self.emit("LBRACE", "{", start, brace + 1)
+        self.i = m.end()
+        self.font_body(name, head, start)
+        return True
 
     def font_body(self, name: str, inner: str, start: int) -> None:
         end = self.i
@@ -566,6 +730,7 @@ class _Lexer:
             self.braced_raw("array", start)  # the column spec {r|ccccc} says nothing about values
             end = self.i
         if which == "begin":
+            self.amps = 0
             self.push(env, start)
             if env in MATRICES:
                 self.matrix_depth += 1

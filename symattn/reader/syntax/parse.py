@@ -264,8 +264,11 @@ class _Builder:
         factors = tuple(self.expr(k) for k in kids[0::2])
         return ast.Mul(factors, tuple(str(o) for o in kids[1::2]), start=s, end=e)
 
-    def r_juxt(self, kids: list[Any], s: int, e: int) -> ast.Product:
-        return ast.Product(tuple(self.expr(k) for k in kids), start=s, end=e)
+    def r_juxt(self, kids: list[Any], s: int, e: int) -> ast.Expr:
+        factors = _unbracketed_arguments([self.expr(k) for k in kids])
+        if len(factors) == 1:
+            return factors[0]
+        return ast.Product(tuple(factors), start=s, end=e)
 
     def r_neg(self, kids: list[Any], s: int, e: int) -> ast.Neg:
         return ast.Neg(self.expr(kids[1]), start=s, end=e)
@@ -384,6 +387,39 @@ def _first_start(kids: list[Any]) -> int:
         if isinstance(start, int):
             return start
     return 0
+
+
+#: Functions whose argument TeX writes without parentheses: `\\cos m\\theta` is cos(mθ).
+_UNBRACKETED = frozenset("sin cos tan".split())
+
+
+def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
+    """`\\cos m\\theta \\sin n\\theta`: each of sin, cos, tan written without parentheses takes
+    the factors after it, up to the next such function, as its argument."""
+    out: list[ast.Expr] = []
+    k = 0
+    while k < len(factors):
+        f = factors[k]
+        if isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED:
+            j = k + 1
+            while j < len(factors):
+                g = factors[j]
+                if isinstance(g, ast.Call) and g.name in _UNBRACKETED:
+                    break
+                j += 1
+            arg = factors[k + 1 : j]
+            if arg:
+                body = (
+                    arg[0]
+                    if len(arg) == 1
+                    else ast.Product(tuple(arg), start=arg[0].start, end=arg[-1].end)
+                )
+                out.append(ast.Call(f.name, (body,), None, True, start=f.start, end=arg[-1].end))
+                k = j
+                continue
+        out.append(f)
+        k += 1
+    return out
 
 
 def _join_items(kids: list[Any], token_class: type, fail: Callable[[str, int], ParseError]) -> Any:

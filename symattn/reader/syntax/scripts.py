@@ -274,24 +274,39 @@ def join_items(kids: list[Any], token_class: type, fail: Fail) -> list[ast.Item]
     subjects, and align rows starting with a relation continuing the claim above."""
     out: list[ast.Item] = []
     seps: list[str] = []
+    column = 0  # the column of an aligned row (`a &= b & c &= d`: `c` is in column 1)
+    columns: dict[int, int] = {}  # column -> index in `out` of the last claim there
     for kid in kids:
         if isinstance(kid, token_class):
             tok: Any = kid
             if tok.type == "TEXT":
                 out.append(ast.Prose(str(tok), start=tok.start_pos, end=tok.end_pos))
+            if tok.type == "ROWSEP":
+                column = 0
+            elif tok.type == "QUAD" and str(tok).startswith("&"):
+                column += 1
             seps.append(tok.type)
             continue
-        _add_item(out, kid, seps, fail)
+        at = columns.get(column) if columns else None
+        _add_item(out, kid, seps, fail, at)
+        if isinstance(kid, ast.Claim) and kid.subjects:
+            columns[column] = len(out) - 1
         seps = []
     return [_split_dots(i) for i in out]
 
 
-def _add_item(out: list[ast.Item], item: Any, seps: list[str], fail: Fail) -> None:
+def _add_item(
+    out: list[ast.Item], item: Any, seps: list[str], fail: Fail, at: int | None = None
+) -> None:
+    """`at`: in an aligned block with columns, the claim a row starting with a relation
+    continues (the last one in its own column), else the last claim."""
     prev = out[-1] if out else None
     if isinstance(item, ast.Claim) and not item.subjects:
-        if not isinstance(prev, ast.Claim):
+        k = at if at is not None else len(out) - 1
+        target = out[k] if 0 <= k < len(out) else None
+        if not isinstance(target, ast.Claim):
             raise fail("a row that starts with a relation needs a claim before it", item.start)
-        out[-1] = replace(prev, steps=prev.steps + item.steps, end=item.end)
+        out[k] = replace(target, steps=target.steps + item.steps, end=max(target.end, item.end))
         return
     if isinstance(item, ast.Claim) and isinstance(prev, ast.Claim) and seps == ["COMMA"]:
         if not prev.steps:

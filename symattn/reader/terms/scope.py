@@ -93,6 +93,12 @@ class Scope:
         # how vectors whose orientation the document never settled are read for one claim
         # (`None`: as columns, the literal reading of R^d), and which ones a claim consulted
         self.reading: str | None = None
+        # whether the claim being read is read both ways when it consults an orientation the
+        # document does not settle (equations and shape claims; definitions are read once)
+        self.both_ways = False
+        # consulted letters that are rows of matrices the text never declares, in a text with
+        # no cue: a formula that typechecks only with the chapter's rows is read that way
+        self.pinnable: set[str] = set()
         self.consulted: set[str] = set()
         # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
         self.redefining = False
@@ -332,11 +338,42 @@ class Scope:
             if letter in layer.orient:
                 got = layer.orient[letter]
                 if got == "unsettled":
+                    self.pinnable.discard(letter)
                     self.consulted.add(letter)
                     return self.reading or "column"
                 return got
         vectors = self.conventions.vectors
-        return vectors.value if vectors.explicit and vectors.value else "row"
+        if vectors.explicit and vectors.value:
+            return vectors.value
+        torn = vectors.source != "not stated" and not vectors.value  # cues that disagree
+        conventional = self._conventional(letter.upper())
+        if self.both_ways and (torn or conventional) and not self.literals() and not self.supposing:
+            # (in a worked example with matrices written out, entries are compared one by one
+            # and the chapter's rows stay the reading)
+            # `k_j` of a K the text never declares, or in a text whose formulas or prose speak
+            # of columns (or of both): row j of K, or the text's own column vector; the
+            # document does not settle it, so the claim is read both ways
+            self.consulted.add(letter)
+            if conventional and not torn:
+                self.pinnable.add(letter)
+            else:
+                self.pinnable.discard(letter)
+            return self.reading or "column"
+        return "row"
+
+    def _conventional(self, name: str) -> bool:
+        """Only the chapter's convention gives `name` its shape (the document never declares,
+        defines or orients it)."""
+        for layer in reversed(self.layers):
+            if name in layer.names:
+                entry = layer.names[name]
+                if entry.origin != "convention":
+                    return False
+                # `X \in \mathbb R^{5\times 7}` in a worked example sizes the chapter's X:
+                # the text speaks of it, and the chapter's rows are its vectors
+                sized = set(self.bindings)
+                return not any(x in sized for d in entry.shape for x in d.free_symbols)
+        return False
 
     def literals(self) -> dict[str, sympy.Matrix]:
         """The matrices written out in the worked example in force, by name."""

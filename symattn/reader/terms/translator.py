@@ -186,6 +186,8 @@ class Terms:
         self.maps: list[str] = []
         #: the indices of a sequence being defined (`\\omega_j = 1/10000^{2j/d}`): values there
         self.bound: frozenset[str] = frozenset()
+        # names the text never declares, read as real numbers for one scalar claim (`3hk\,k/h`)
+        self.scalars: dict[str, sympy.Expr] = {}
 
     def term(self, node: ast.Node) -> sympy.Basic:
         """The kernel term a node stands for: a matrix expression or a scalar."""
@@ -285,6 +287,8 @@ class Terms:
         return self.scope.bind(MatSym(name, *entry.shape))
 
     def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        if self.scalars and _label(node) in self.scalars:
+            return self.scalars[_label(node)]
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
             if node.sub is None:
                 raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
@@ -813,6 +817,10 @@ class Terms:
             x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
             if not isinstance(x, MatExpr):
                 return sympy.exp(x)
+        if self.scalars and name in _SCALAR_FUNCTIONS and len(args) == 1:
+            x = as_comparable(args[0], sympy.Integer(0))[0]
+            if not isinstance(x, MatExpr):
+                return _SCALAR_FUNCTIONS[name](x)  # `\sin(\omega p)` of real numbers
         known = (
             "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
         )
@@ -899,6 +907,13 @@ class Terms:
         return Concat(body, index("h"), sympy.Integer(len(node.args)))
 
 
+#: Functions of real numbers, read only in a claim whose undeclared names are read as numbers.
+_SCALAR_FUNCTIONS = {
+    "sin": sympy.sin,
+    "cos": sympy.cos,
+    "tan": sympy.tan,
+    "tanh": sympy.tanh,
+}
 _OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
 
 

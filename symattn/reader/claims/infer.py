@@ -1,0 +1,201 @@
+"""What a text leaves implicit: names it never declares read as real numbers in a scalar claim
+(`3hk\\frac{k}{h} = 3k^2`), and equations that give their left side its meaning (`o_t = ...`
+with O never given a value, an `Attention(Q,K,V)` of the text's own).
+Imports sympy and the reader's AST, claims, scope and translator; never the resolver or check."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import sympy
+
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import MatExpr
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.claims.written_matrices import pending
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.translator import Terms, label_of, plain_name
+
+__all__ = ["defines_left", "scalar_reading"]
+
+#: A name that may stand for a number: a letter or Greek letter, with at most a plain subscript.
+_NUMBER_NAME = re.compile(r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?\Z")
+_GREEK_OR_LETTER = re.compile(r"(?:[a-z]|\\[a-z]+)\Z")
+_EULER = re.compile(r"(?<![\\A-Za-z])e(?![A-Za-z_])")
+_EULER_POWER = re.compile(r"(?<![\\A-Za-z])e\s*\^")
+
+
+def scalar_reading(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    names: list[str],
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    """`left = right` with names the text never declares, all of them letters (`h`, `k`,
+    `\\omega_i`, `u_1`) and the functions sin, cos, tan, tanh: both sides read with those
+    names as real numbers (`e` as Euler's number where it is only ever raised to a power).
+    None when a side is not a scalar then, or a name is of another kind (`f(·)`, a capital).
+
+    Sound: holding for every real value of independent names, the claim holds for the values
+    the text means; a false is kept only for plain letters in a rational claim (a polynomial
+    identity false for reals is false for integers too), else it is undecided."""
+    if not names or any(x.endswith("(·)") for x in names):
+        return None  # `g(m-n)`: a function of the text's, not g times m - n
+    if _vector_marks(left) or _vector_marks(right):
+        return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
+    numbers = _undeclared_letters(terms, (left, right))
+    if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
+        return None
+    if any(x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers):
+        return None
+    body = span.body[start:end]
+    table: dict[str, sympy.Expr] = {}
+    for x in numbers:
+        if x == "e" and len(_EULER.findall(body)) == len(_EULER_POWER.findall(body)):
+            table[x] = sympy.E
+        else:
+            table[x] = sympy.Symbol(f"{x}", real=True)
+    terms.scalars = table
+    try:
+        lhs, rhs = terms.term(left), terms.term(right)
+    except (SymattnError, RecursionError):
+        # another kind of name (`f(x)`, an operator of the text's own), or a clash that only
+        # this reading makes (a number added to a row): the claim stays undecided
+        return None
+    finally:
+        terms.scalars = {}
+    if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
+        return None
+    if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
+        return None
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return None
+    claim = pending(scope, span, start, end, ((lhs, rhs),))
+    shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
+    context = f"{shown} read as real numbers (not declared by the text)"
+    if "e" in table and table["e"] is sympy.E:
+        context += "; e as Euler's number"
+    claim = dataclasses.replace(claim, context=context)
+    symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
+    plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
+    if not (plain and _rational(lhs - rhs, symbols)):
+        why = (
+            f"{shown} are not declared by the text; read as independent real numbers the "
+            "claim fails, but the values the text means may be related or integers"
+        )
+        claim = dataclasses.replace(claim, defines=why)
+    return claim
+
+
+#: Greek letters that name constants or operators, never a number of the text's own.
+_NOT_NUMBERS = frozenset(("pi", "infty", "partial", "nabla"))
+
+
+def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
+    """The labels of the names in `nodes` that the scope gives no meaning (no size, no
+    matrix, no definition of the text's, no bound index)."""
+    out: list[str] = []
+    stack = list(nodes)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            label = label_of(x)
+            name = plain_name(x)
+            known = name is not None and (name in terms.scope.dims or terms.scope.lookup(name))
+            if known or label in terms.defs.table or (x.sub is None and x.name in terms.bound):
+                continue
+            if x.sub is not None and terms.scope.lookup(x.name.upper()) is not None:
+                continue  # `q_i`, a row of a matrix in scope
+            out.append(label)
+            continue
+        stack.extend(ast.children(x))
+    return list(dict.fromkeys(out))
+
+
+def _vector_marks(node: ast.Node) -> bool:
+    """A transpose, a norm, an inner product, a written matrix or a group applied like a
+    function anywhere in `node`: what only vectors, matrices or functions carry."""
+    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.Matrix | ast.IndexedGroup):
+        return True
+    return any(_vector_marks(k) for k in ast.children(node))
+
+
+def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:
+    try:
+        return bool(e.is_rational_function(*symbols)) if symbols else True
+    except (TypeError, ValueError):
+        return False
+
+
+#: The scaled dot-product attention the checker knows; a text may call another form attention.
+_KNOWN = "softmax(QK^T/\\sqrt{d_k})V"
+
+
+def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
+    """Why `left = right` may be the text's definition of `left` rather than a claim about a
+    value the checker knows ("" when it is a claim). Only a `false` verdict is softened by it:
+
+    - `left` names a matrix, a row or an entry of one, that the text declares (or the
+      chapter's convention names) without a value the checker read, and `right` is an
+      expression (`a_{ij} = 0` and `\\mathbf k_i = \\mathbf v_i` assert);
+    - `left` is a name, row or entry of a matrix whose value is only the chapter's convention
+      (`a_{ij} = \\mathbf q_i\\mathbf k_j^\\top` where the text never says A is the softmax);
+    - `left` is attention applied to plain names and `right` an unscaled form (no square root),
+      or the names are ones the text never declares, whose sizes (`\\sqrt{n}`) are its own."""
+    if isinstance(left, ast.Call) and left.name.lower() == "attention":
+        names = [plain_name(a) for a in left.args]
+        if not left.args or None in names:
+            return ""
+        if not _has_sqrt(right):
+            return (
+                "the text defines its own attention here, without the scale of the scaled "
+                f"dot-product attention {_KNOWN} the checker knows"
+            )
+        if all(scope._conventional(x) for x in names if x is not None):
+            shown = ", ".join(x for x in names if x is not None)
+            return (
+                f"the text never declares {shown}, so the sizes it scales by are its own "
+                f"names, not necessarily those of {_KNOWN}"
+            )
+        return ""
+    if not isinstance(left, ast.Symbol) or isinstance(right, ast.Symbol | ast.Number):
+        return ""  # `\\mathbf k_i = \\mathbf v_i` asserts, it does not define
+    name = plain_name(left)
+    if name is not None and left.sub is None:
+        matrix, what = name, name
+    elif len(left.name) == 1 and left.name.islower() and left.sub is not None:
+        part = "rows" if isinstance(left.sub, ast.Symbol) else "entries"
+        matrix, what = left.name.upper(), f"the {part} of {left.name.upper()}"
+    else:
+        return ""
+    entry = scope.lookup(matrix)
+    if entry is None or entry.origin == "defined":
+        return ""
+    if entry.origin == "convention" and entry.definition is not None:
+        return (
+            f"{matrix} has a value only by the chapter's convention, which the text never "
+            f"states; this equation may be the text's own definition of {matrix}"
+        )
+    if entry.definition is not None:
+        return ""
+    if entry.origin == "declared":
+        where = f"declared at line {entry.line}" if entry.line else "declared"
+    else:
+        where = "named only by the chapter's convention"
+    return (
+        f"{matrix} is {where} with no value the checker read, so this equation reads as the "
+        f"text's definition of {what}, not a claim about a known value"
+    )
+
+
+def _has_sqrt(node: ast.Node) -> bool:
+    if isinstance(node, ast.Sqrt):
+        return True
+    return any(_has_sqrt(k) for k in ast.children(node))
