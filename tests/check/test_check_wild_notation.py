@@ -147,6 +147,11 @@ def test_align_columns_continue_in_their_own_column():
     # the second row continues each column: 4 = 1 + 3, not 1 + 2 = 1 + 3
     assert set(claims(f"$${body % '1 + 3'}$$")) == {"verified"}
     assert "false" in claims(f"$${body % '1 + 4'}$$")
+    # the same environment standing alone, or starred: the scanner takes `\begin` off and says
+    # which environment the body stands in
+    for doc in (body, body.replace("{align}", "{align*}")):
+        assert set(claims(doc % "1 + 3")) == {"verified"}, doc
+        assert "false" in claims(doc % "1 + 4"), doc
 
 
 def test_typed_out_dots_and_middle_dot():

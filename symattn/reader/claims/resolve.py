@@ -231,7 +231,7 @@ class Resolver:
         second formula is not only relations between sizes (then nothing special)."""
         scope = self.scope
         try:
-            formula = parse_formula(blank_notes(nxt.body))
+            formula = parse_formula(blank_notes(nxt.body), nxt.env)
         except ParseError:
             return None
         if not relations_only(scope.dims, list(_claims_of(formula.items))):
@@ -274,7 +274,7 @@ class Resolver:
         self.scope.enter(span.start.line)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
-            formula = parse_formula(span.body)
+            formula = parse_formula(span.body, span.env)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             if _malformed(err.message):
@@ -359,7 +359,7 @@ class Resolver:
                 at = cont.start(1)  # `&\\quad =` becomes `x      =`: a placeholder left side
                 text = text[:at] + "x" + " " * (cont.end() - at - 1) + text[cont.end() :]
             try:
-                formula = parse_formula(text)
+                formula = parse_formula(text, span.env)
             except ParseError as err:
                 msg = f"cannot read this row: {err.message}"
                 out.append(new_claim(span, a, max(a + 1, b), "not_understood", msg))

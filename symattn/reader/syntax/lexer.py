@@ -212,8 +212,10 @@ def _text_word(word: str) -> bool:
     return any(c.islower() for c in word) or word in _CAPS_WORDS
 
 
-def tokenize(text: str) -> list[Tok]:
+def tokenize(text: str, env: str | None = None) -> list[Tok]:
     """Split a formula body into tokens; spacing, `&` outside matrices and `\\label` vanish.
+    `env` is the environment the body stands in when the scanner took its `\\begin` off
+    (`align`: its `&` marks alternate alignment points and column breaks).
 
     >>> [t.kind for t in tokenize(r"Q=XW_Q")]
     ['LETTER', 'REL', 'LETTER', 'LETTER', 'SUB', 'LETTER']
@@ -226,14 +228,15 @@ def tokenize(text: str) -> list[Tok]:
             f"formula too long: {len(text)} characters, the limit is {MAX_LENGTH}",
             position_in(text, 0),
         )
-    return _Lexer(text).run()
+    return _Lexer(text, env).run()
 
 
 class _Lexer:
     """A single left-to-right pass; state is the open braces and environments."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, env: str | None = None) -> None:
         self.text = text
+        self.env = env  # the environment around the whole body, if any
         self.i = 0
         self.out: list[Tok] = []
         self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
@@ -356,9 +359,9 @@ class _Lexer:
 
     def innermost_env(self) -> str | None:
         for what, _ in reversed(self.opens):
-            if what.isalpha():
+            if what.rstrip("*").isalpha():
                 return what
-        return None
+        return self.env
 
     def skip_condition(self) -> None:
         """In `\\begin{cases}`, the column after `&` is the case's condition (`\\text{if } j > i`):

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["parse_formula", "parse_span"]
 
 
-def parse_formula(body: str) -> ast.Formula:
+def parse_formula(body: str, env: str | None = None) -> ast.Formula:
     """Read one formula body; raise ParseError (position relative to the body) if it cannot.
 
     >>> ast.dump(parse_formula(r"Q,K\\in\\mathbb R^{n\\times d_k}"))
@@ -35,7 +35,7 @@ def parse_formula(body: str) -> ast.Formula:
     """
     if not isinstance(body, str):
         raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
-    tokens = tokenize(body)
+    tokens = tokenize(body, env)
     tree = _run_lark(body, tokens)
     formula = _Builder(body).build(tree)
     if ast.depth(formula) > MAX_NESTING:
