@@ -42,7 +42,8 @@ def test_json(tmp_path):
     assert data["summary"]["false"] == 1
 
 
-def test_check_needs_a_file():
+def test_check_needs_a_file_or_the_paths_of_its_settings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     r = cli("check")
     assert r.returncode == 2
-    assert "the following arguments are required: FILE" in r.stderr
+    assert "no FILE given and no paths in [tool.symattn]" in r.stderr
