@@ -134,10 +134,22 @@ def read_document(path: str | os.PathLike[str]) -> str:
 
 
 def check_formula(
-    latex: str, dims: str | None = None, assume: Mapping[str, sympy.Expr] | None = None
+    latex: str,
+    dims: str | None = None,
+    assume: Mapping[str, sympy.Expr] | None = None,
+    conventions: Mapping[str, str] | None = None,
+    project: Mapping[str, Convention] | None = None,
 ) -> list[ClaimResult]:
     """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`
     and size relations `{"d_v": d/H}` or values `{"n": Integer(5)}` (`--assume`).
+    `conventions` are the user's settings (`{"vectors": "column"}`, `--conventions`), read by
+    the same logic as a document's (`read_conventions`), over the `project`'s own
+    (`project_conventions`); without either, vectors are rows, as in a document that says
+    nothing.
+
+    >>> check_formula(r"q_i^\\top k_j = q_i\\cdot k_j", "Q,K: n x d_k", None,
+    ...               {"vectors": "column"})[0].kind
+    'verified'
 
     >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
     ['proved']
@@ -145,7 +157,8 @@ def check_formula(
     'shape-error'
     """
 
-    resolver = Resolver(assume=dict(assume or {}))
+    found = read_conventions("", dict(conventions or {}), project)
+    resolver = Resolver(assume=dict(assume or {}), conventions=found)
     for declared in parse_dims(dims).values():
         resolver.declare(declared.key, declared.shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")

@@ -55,3 +55,29 @@ def test_prove_assume_declares_a_dim_equality():
     r = cli("prove", "X + Z = Z + X", "--assume", "d_v=d")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verified" in r.stdout
+
+
+def test_prove_reads_vectors_as_columns_when_told():
+    claim = r"q_i^\top k_j = q_i\cdot k_j"
+    rows = cli("prove", claim, "--dims", "Q,K: n x d_k")
+    assert rows.returncode == 1 and "shape-error" in rows.stdout
+    cols = cli("prove", claim, "--dims", "Q,K: n x d_k", "--conventions", "vectors=column")
+    assert cols.returncode == 0, cols.stdout + cols.stderr
+    assert "verified: proved for all sizes" in cols.stdout
+    wrong = cli("prove", r"q_i^\top k_j = (QK^T)_{ji}", "--conventions", "vectors=column")
+    assert wrong.returncode == 1 and "counterexample" in wrong.stdout
+    outer = cli("prove", r"q_i k_j^\top = q_i\cdot k_j", "--conventions", "vectors=column")
+    assert outer.returncode == 1 and "shape-error" in outer.stdout
+
+
+def test_prove_bad_conventions_is_an_input_error():
+    r = cli("prove", r"q_i\cdot k_j = q_i\cdot k_j", "--conventions", "vectors=col")
+    assert r.returncode == 2
+    assert "--conventions: vectors must be row or column, not 'col'" in r.stderr
+
+
+def test_prove_takes_the_projects_convention(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nvectors = "column"\n')
+    claim = r"q_i^\top k_j = q_i\cdot k_j"
+    assert run_cli("prove", claim, cwd=tmp_path).returncode == 0
+    assert run_cli("prove", claim, "--conventions", "vectors=row", cwd=tmp_path).returncode == 1

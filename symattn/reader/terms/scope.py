@@ -325,9 +325,11 @@ class Scope:
 
     def orientation(self, letter: str) -> str:
         """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`, or
-        set by the user: front matter, `--conventions`). A letter declared in R^{d} in a
-        document that never settles rows or columns is read as `reading` says (columns unless
-        told), and noted in `consulted`, so the resolver can read the claim both ways."""
+        set by the user: front matter, `--conventions`, or said in the prose: "every vector is a
+        column vector"; never inferred from the formulas under test). A letter declared in
+        R^{d} in a document that never settles rows or columns is read as `reading` says
+        (columns unless told), and noted in `consulted`, so the resolver can read the claim
+        both ways."""
         for layer in reversed(self.layers):
             if letter in layer.orient:
                 got = layer.orient[letter]
@@ -336,7 +338,7 @@ class Scope:
                     return self.reading or "column"
                 return got
         vectors = self.conventions.vectors
-        return vectors.value if vectors.explicit and vectors.value else "row"
+        return vectors.value if vectors.applies() else "row"
 
     def literals(self) -> dict[str, sympy.Matrix]:
         """The matrices written out in the worked example in force, by name."""
