@@ -15,7 +15,7 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
-from symattn.reader.claims.declarations import parse_dims
+from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.syntax.scanner import MathSpan, ScanProblem, scan
 from symattn.reader.terms.conventions import Convention, read_conventions
@@ -158,9 +158,11 @@ def check_formula(
     """
 
     found = read_conventions("", dict(conventions or {}), project)
-    resolver = Resolver(assume=dict(assume or {}), conventions=found)
-    for declared in parse_dims(dims).values():
-        resolver.declare(declared.key, declared.shape)
+    declared = parse_dims(dims)
+    sizes = {**conventional_sizes(declared, dict(assume or {})), **(assume or {})}
+    resolver = Resolver(assume=sizes, conventions=found)
+    for entry in declared.values():
+        resolver.declare(entry.key, entry.shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
     lines = latex.splitlines() or [""]
     claims = attach_conditions(resolver.resolve_span(span), latex)

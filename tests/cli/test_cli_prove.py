@@ -81,3 +81,14 @@ def test_prove_takes_the_projects_convention(tmp_path):
     claim = r"q_i^\top k_j = q_i\cdot k_j"
     assert run_cli("prove", claim, cwd=tmp_path).returncode == 0
     assert run_cli("prove", claim, "--conventions", "vectors=row", cwd=tmp_path).returncode == 1
+
+
+def test_explicit_sizes_of_conventional_names_bind_the_conventional_dims():
+    claim = r"\frac{QK^T}{\sqrt{d_k}} = QK^T"
+    one = cli("prove", claim, "--dims", "Q,K: 3 x 1")  # d_k = 1: true
+    assert one.returncode == 0, one.stdout + one.stderr
+    two = cli("prove", claim, "--dims", "Q,K: 3 x 2")
+    assert two.returncode == 1 and "counterexample" in two.stdout
+    # n = 3 from Q binds V's rows too
+    r = cli("prove", r"(QK^TV)_{11} = \sum_{j=1}^{n} (QK^T)_{1j}V_{j1}", "--dims", "Q,K: 3 x 1")
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -177,7 +177,8 @@ def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
     if not isinstance(sup, ast.Mul) or "times" not in sup.ops:
         return (sup,)
     out: list[ast.Expr] = []
-    factors, ops = [sup.factors[0]], []
+    factors: list[ast.Expr] = [sup.factors[0]]
+    ops: list[str] = []
     for op, factor in zip(sup.ops, sup.factors[1:], strict=True):
         if op == "times":
             out.append(_one_dim(factors, ops))
