@@ -353,7 +353,7 @@ class Terms:
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
-        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m)):
+        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m) or _square(node, m)):
             idx = self.entry_indices(node.sub)
         if len(idx) == 2:
             return Entry(m, *idx)
@@ -931,6 +931,13 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
     """`a_{21}` when A has fewer than 21 rows: not a row, so the entry (2, 1)."""
     return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
+
+
+def _square(node: ast.Symbol, m: MatExpr) -> bool:
+    """`a_{11}` of a square A (n × n): the entry (1, 1), as `a_{ij}` is A's entry, not row 11."""
+    sub = node.sub
+    two = isinstance(sub, ast.Number) and len(sub.text) == 2 and "0" not in sub.text
+    return two and sympy.expand(m.rows - m.cols) == 0
 
 
 def _is_colon(node: ast.Node) -> bool:
