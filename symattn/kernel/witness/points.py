@@ -220,7 +220,22 @@ def size_plans(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> li
     """The size plans for a claim: its dims, the generic entry's included, under the relations."""
     generic = dict(ranges)
     a, b = generic_entries(lhs, rhs, generic)
-    return sizes.plans(dims_of(a, b, *claim_bounds(generic), indices=generic), limit=_SPARE_PLANS)
+    found = sizes.plans(dims_of(a, b, *claim_bounds(generic), indices=generic), limit=_SPARE_PLANS)
+    return [p for p in found if _heads_exist(lhs, rhs, p)]
+
+
+def _heads_exist(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Every numbered head block (`W_O^{(5)}`, row block 5) is one of the plan's heads: a plan
+    with H = 2 has no head 5, so it is no evidence about it."""
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if type(x).__name__ != "RowBlock":
+                continue
+            sub = {k: sympy.Integer(v) for k, v in plan.items()}
+            head, count = sympy.sympify(x.args[1]), sympy.sympify(x.args[3]).xreplace(sub)
+            if head.is_Integer and count.is_Integer and not 1 <= int(head) <= int(count):
+                return False
+    return True
 
 
 def no_plan() -> WitnessResult:
