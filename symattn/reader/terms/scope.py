@@ -348,11 +348,14 @@ class Scope:
         return out
 
     def defs(self) -> dict[sympy.Basic, MatExpr]:
-        """Every definition in force, keyed by the defined symbol, with the example's sizes."""
+        """Every definition in force, keyed by the defined symbol, with the example's sizes; a
+        matrix the worked example writes out (`Q = [1 \\ 2]` after `Q = XW_Q`) is its written
+        values there, not its definition."""
         out: dict[sympy.Basic, MatExpr] = {}
+        written = self.literals()
         for layer in self.layers:
             for key, entry in layer.names.items():
-                if entry.definition is not None:
+                if entry.definition is not None and key not in written:
                     out[self.bind(MatSym(key, *entry.shape))] = self.bind(entry.definition)
             for key, entry in layer.families.items():
                 if entry.definition is not None and entry.head is not None:
