@@ -44,3 +44,13 @@ def test_numbers_for_a_definition_computable_from_written_matrices_are_checked()
     assert check_text(text.replace("{v}", "6"), "s.md")[-1].kind == "verified"
     wrong = check_text(text.replace("{v}", "7"), "s.md")[-1]
     assert wrong.kind == "false" and "left side = 6, right side = 7" in wrong.counterexample
+
+
+def test_a_declared_n_by_d_over_h_is_n_by_the_quotient():
+    text = (
+        "Let $Q\\in\\mathbb R^{n\\times d/H}$ and $K\\in\\mathbb R^{n\\times d/H}$. "
+        "Then $(QK^T)_{ij}=q_i\\cdot k_j$ and $(QK^T)_{ij}=q_j\\cdot k_i$.\n"
+    )
+    rs = check_text(text, "h.md")
+    assert "declares Q as n × " in rs[0].message and "n*d" not in rs[0].message
+    assert [r.kind for r in rs[-2:]] == ["verified", "false"], [r.message for r in rs]

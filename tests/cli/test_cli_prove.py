@@ -92,3 +92,10 @@ def test_explicit_sizes_of_conventional_names_bind_the_conventional_dims():
     # n = 3 from Q binds V's rows too
     r = cli("prove", r"(QK^TV)_{11} = \sum_{j=1}^{n} (QK^T)_{1j}V_{j1}", "--dims", "Q,K: 3 x 1")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_dim_written_d_over_h_is_evaluated_only_where_it_is_whole():
+    true = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d/H")
+    assert true.returncode == 0, true.stdout + true.stderr
+    false = cli("prove", r"(QK^T)_{ij} = q_j\cdot k_i", "--dims", r"Q,K: n \times d/H")
+    assert false.returncode == 1 and "counterexample: at sizes H=2, d=4" in false.stdout

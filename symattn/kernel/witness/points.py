@@ -221,7 +221,28 @@ def size_plans(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> li
     generic = dict(ranges)
     a, b = generic_entries(lhs, rhs, generic)
     found = sizes.plans(dims_of(a, b, *claim_bounds(generic), indices=generic), limit=_SPARE_PLANS)
-    return [p for p in found if _heads_exist(lhs, rhs, p)]
+    return [p for p in found if plan_fits(lhs, rhs, p)]
+
+
+def plan_fits(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Whether the claim can be evaluated at the plan: every shape a positive integer, every
+    numbered head block one of its heads."""
+    return _heads_exist(lhs, rhs, plan) and _whole_sizes(lhs, rhs, plan)
+
+
+def _whole_sizes(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Every shape in the claim is a positive integer at the plan: a matrix declared
+    n × d/H has no columns to evaluate at d = 3, H = 2."""
+    sub = {k: sympy.Integer(v) for k, v in plan.items()}
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if not isinstance(x, MatExpr):
+                continue
+            for k in x.shape:
+                v = sympy.sympify(k).xreplace(sub)
+                if v.is_number and not (v.is_Integer and v > 0):
+                    return False
+    return True
 
 
 def _heads_exist(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
