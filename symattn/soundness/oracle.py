@@ -297,12 +297,16 @@ def nodes(x: Node) -> Iterator[Node]:
 
 @dataclass(frozen=True)
 class Context:
-    """Size relations in force: `d_v = d/H` (`d` determined), `d_k = d_v`, or explicit sizes."""
+    """Size relations in force: `d_v = d/H` (`d` determined), `d_k = d_v`, or explicit sizes;
+    and how the front ends are told to read vectors (`column`: the prose of the document says
+    "every vector is a column vector", `prove` gets `--conventions vectors=column`, and the
+    claim is written for columns: row i of Q is `q_i^\top`). The truth does not change."""
 
     name: str
     relation: str = ""  # "", "d_v=d/H", "d_k=d/H", "d_k=d_v"
     explicit: Mapping[str, int] | None = None
     kind: str = "symbolic"  # "symbolic", "explicit", "worked"
+    vectors: str = "row"  # "row" or "column"
 
 
 NO_ASSUMPTION = Context("none")
@@ -314,6 +318,7 @@ CONTEXTS: tuple[Context, ...] = (
     Context("d_k=d_v", "d_k=d_v"),
     Context("explicit", explicit=EXPLICIT_SIZES, kind="explicit"),
     Context("worked", explicit=EXPLICIT_SIZES, kind="worked"),
+    Context("columns", vectors="column"),
 )
 
 
