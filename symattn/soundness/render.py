@@ -49,6 +49,7 @@ from symattn.soundness.oracle import (
     Sym,
     Tr,
     nodes,
+    written_values,
 )
 
 
@@ -332,6 +333,8 @@ def prove_argv(spec: ClaimSpec, ctx: Context) -> list[str]:
     for name, rows, cols, head in _all_shapes(spec):
         label = f"{name}^{{(h)}}" if head else name
         decls.append(f"{label}: {_dims_text(rows, numbers)} x {_dims_text(cols, numbers)}")
+    if ctx.kind == "written":
+        raise NotExpressible("matrices written out are stated only in a document")
     columns = ctx.vectors == "column"
     argv = ["prove", formula(spec, numbers, columns), "--format", "json"]
     if decls:
@@ -374,10 +377,27 @@ def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
         sizes = ctx.explicit or {}
         said = ", ".join(f"${TEX_DIM[k]}={v}$" for k, v in sizes.items())
         lines += [f"A worked example: take {said}.", ""]
+    if ctx.kind == "written":
+        lines += _written_example(spec, ctx.explicit or {})
     lines.append(f"$${formula(spec, numbers, ctx.vectors == 'column')}$$")
     line = len(lines)
     lines.append("")
     return "\n".join(lines), line
+
+
+def _written_example(spec: ClaimSpec, sizes: Mapping[str, int]) -> list[str]:
+    """A worked example at `sizes` that writes out every matrix of the claim (the oracle's
+    `written_values`); a head family cannot be written out here."""
+    said = ", ".join(f"${TEX_DIM[k]}={v}$" for k, v in sizes.items())
+    lines = [f"A worked example: take {said}, and", ""]
+    for name, rows, cols, head in _all_shapes(spec):
+        if head:
+            raise NotExpressible("a head family written out")
+        values = written_values(name, rows.value(sizes), cols.value(sizes))
+        body = "\\\\".join("&".join(str(v) for v in row) for row in values)
+        lines += [f"$${name}=\\begin{{bmatrix}}{body}\\end{{bmatrix}}$$", ""]
+    lines += ["Then", ""]
+    return lines
 
 
 # ---- a Python reproducer ----------------------------------------------------------------------

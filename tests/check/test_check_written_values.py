@@ -54,3 +54,14 @@ def test_a_declared_n_by_d_over_h_is_n_by_the_quotient():
     rs = check_text(text, "h.md")
     assert "declares Q as n × " in rs[0].message and "n*d" not in rs[0].message
     assert [r.kind for r in rs[-2:]] == ["verified", "false"], [r.message for r in rs]
+
+
+def test_an_index_that_runs_over_two_ranges_of_a_written_matrix_is_not_verified():
+    text = (
+        "# T\n\nTake $n=3$, $d_k=2$, $d_v=4$ and "
+        "$P=\\begin{bmatrix}3&0&2&-1\\\\0&2&0&-1\\end{bmatrix}$. "
+        "Then $(P^T)_{ws}=(P^T)_{sw}$ and $(P^T)_{ws}=P_{sw}$.\n"
+    )
+    rs = check_text(text, "p.md")
+    assert rs[-2].kind == "not-understood" and "runs over 1..2 in one place" in rs[-2].message
+    assert rs[-1].kind == "verified"
