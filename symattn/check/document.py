@@ -17,7 +17,7 @@ import sympy
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
-from symattn.reader.claims.declarations import parse_dims
+from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.syntax.dialects import is_notebook_name
 from symattn.reader.syntax.notebook import NotebookError, read_notebook
@@ -167,10 +167,22 @@ def read_document(path: str | os.PathLike[str]) -> str:
 
 
 def check_formula(
-    latex: str, dims: str | None = None, assume: Mapping[str, sympy.Expr] | None = None
+    latex: str,
+    dims: str | None = None,
+    assume: Mapping[str, sympy.Expr] | None = None,
+    conventions: Mapping[str, str] | None = None,
+    project: Mapping[str, Convention] | None = None,
 ) -> list[ClaimResult]:
     """Check one LaTeX formula, with optional shape declarations `Q,K: n x d_k; V: n x d_v`
     and size relations `{"d_v": d/H}` or values `{"n": Integer(5)}` (`--assume`).
+    `conventions` are the user's settings (`{"vectors": "column"}`, `--conventions`), read by
+    the same logic as a document's (`read_conventions`), over the `project`'s own
+    (`project_conventions`); without either, vectors are rows, as in a document that says
+    nothing.
+
+    >>> check_formula(r"q_i^\\top k_j = q_i\\cdot k_j", "Q,K: n x d_k", None,
+    ...               {"vectors": "column"})[0].kind
+    'verified'
 
     >>> [r.status for r in check_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
     ['proved']
@@ -178,9 +190,12 @@ def check_formula(
     'shape-error'
     """
 
-    resolver = Resolver(assume=dict(assume or {}))
-    for declared in parse_dims(dims).values():
-        resolver.declare(declared.key, declared.shape)
+    found = read_conventions("", dict(conventions or {}), project)
+    declared = parse_dims(dims)
+    sizes = {**conventional_sizes(declared, dict(assume or {})), **(assume or {})}
+    resolver = Resolver(assume=sizes, conventions=found)
+    for entry in declared.values():
+        resolver.declare(entry.key, entry.shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
     lines = latex.splitlines() or [""]
     claims = attach_conditions(resolver.resolve_span(span), latex)

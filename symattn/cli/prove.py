@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from symattn import __version__
 from symattn.check import check_formula, format_diagnostic
+from symattn.check.document import project_conventions
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
+from symattn.check.results import InputError
 from symattn.cli.options import assuming, color_option, dims_options, format_option
 from symattn.cli.output import (
     FALSE,
@@ -23,6 +26,7 @@ from symattn.cli.output import (
     use_colour,
 )
 from symattn.reader.claims.declarations import parse_assume
+from symattn.reader.terms.conventions import ConventionError, parse_settings
 
 
 def run(args: Any, out: TextIO | None = None) -> int:
@@ -32,8 +36,13 @@ def run(args: Any, out: TextIO | None = None) -> int:
     progress(1, args.formula[:60])
     try:
         equalities = parse_assume(args.assume)
+        given = parse_settings(getattr(args, "conventions", "") or "")
+        try:
+            project = project_conventions(Path.cwd() / "formula.md")
+        except InputError as exc:
+            raise ConventionError(str(exc)) from None
         with assuming(equalities):
-            results = check_formula(args.formula, args.dims, assume=equalities)
+            results = check_formula(args.formula, args.dims, equalities, given, project)
     finally:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
@@ -102,6 +111,7 @@ examples:
   symattn prove '(QK^T)_{ij} = q_i\\cdot k_j' --dims 'Q,K: n x d_k'
   symattn prove '(QK^T)_{ij} = q_j\\cdot k_i' --dims 'Q,K: n x d_k'   # false: exit 1
   symattn prove '(AV)_{iu} = \\sum_{j=1}^{n} a_{ij}V_{ju}' --format json
+  symattn prove 'q_i^\\top k_j = q_i\\cdot k_j' --conventions vectors=column
 
 A claim is ok (exit 0) when it is proved for all sizes or checked exactly at explicit sizes;
 false, shape errors, numeric-only agreement and undecided give exit 1; a formula that cannot be
@@ -116,3 +126,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     color_option(p)
     dims_options(p)
     format_option(p, ci=True)
+    p.add_argument(
+        "--conventions",
+        metavar="NAME=VALUE,...",
+        default="",
+        help="the formula's conventions, over the project's (pyproject.toml [tool.symattn]), "
+        "as for check: vectors=row|column (default: rows)",
+    )

@@ -24,7 +24,12 @@ from symattn.kernel.errors import ParseError, Position, ShapeError, UnknownNameE
 from symattn.kernel.proof import check_shapes
 from symattn.kernel.text import text
 from symattn.reader import ast, parse_formula
-from symattn.reader.claims.declarations import Declared, parse_assume, parse_dims
+from symattn.reader.claims.declarations import (
+    Declared,
+    conventional_sizes,
+    parse_assume,
+    parse_dims,
+)
 from symattn.reader.claims.resolve import Resolver
 from symattn.reader.terms.translator import Problem, Terms, UnknownName
 
@@ -119,7 +124,8 @@ def shapes(
     claim = claims[0]
     report = ShapeReport(source)
     with assuming(equalities or {}):
-        scope = Resolver(assume=dict(equalities or {}))
+        sizes = conventional_sizes(dict(declared or {}), dict(equalities or {}))
+        scope = Resolver(assume={**sizes, **(equalities or {})})
         for entry in (declared or {}).values():
             scope.declare(entry.key, entry.shape)
         terms = Terms(scope, _Steps(report, back))

@@ -297,16 +297,22 @@ def nodes(x: Node) -> Iterator[Node]:
 
 @dataclass(frozen=True)
 class Context:
-    """Size relations in force: `d_v = d/H` (`d` determined), `d_k = d_v`, or explicit sizes."""
+    """Size relations in force: `d_v = d/H` (`d` determined), `d_k = d_v`, or explicit sizes;
+    and how the front ends are told to read vectors (`column`: the prose of the document says
+    "every vector is a column vector", `prove` gets `--conventions vectors=column`, and the
+    claim is written for columns: row i of Q is `q_i^\top`). The truth does not change."""
 
     name: str
     relation: str = ""  # "", "d_v=d/H", "d_k=d/H", "d_k=d_v"
     explicit: Mapping[str, int] | None = None
-    kind: str = "symbolic"  # "symbolic", "explicit", "worked"
+    kind: str = "symbolic"  # "symbolic", "explicit", "worked", "written"
+    vectors: str = "row"  # "row" or "column"
 
 
 NO_ASSUMPTION = Context("none")
 EXPLICIT_SIZES: dict[str, int] = {"n": 5, "d": 7, "d_k": 4, "d_v": 3, "H": 2}
+#: A worked example small enough to write every matrix out (`W_O` is 8 × 5), sizes distinct.
+WRITTEN_SIZES: dict[str, int] = {"n": 3, "d": 5, "d_k": 2, "d_v": 4, "H": 2}
 CONTEXTS: tuple[Context, ...] = (
     NO_ASSUMPTION,
     Context("d_v=d/H", "d_v=d/H"),
@@ -314,7 +320,20 @@ CONTEXTS: tuple[Context, ...] = (
     Context("d_k=d_v", "d_k=d_v"),
     Context("explicit", explicit=EXPLICIT_SIZES, kind="explicit"),
     Context("worked", explicit=EXPLICIT_SIZES, kind="worked"),
+    Context("columns", vectors="column"),
+    Context("written", explicit=WRITTEN_SIZES, kind="written"),
 )
+
+
+def written_values(name: str, rows: int, cols: int) -> list[list[int]]:
+    """The entries a "written" worked example writes out for a matrix: small integers, the same
+    for a name and shape every time (the document shows them, the oracle evaluates with them).
+
+    >>> written_values("Q", 2, 2) == written_values("Q", 2, 2)
+    True
+    """
+    rng = random.Random(f"{name}:{rows}x{cols}")
+    return [[rng.randint(-3, 3) for _ in range(cols)] for _ in range(rows)]
 
 
 def _complete(rel: str, free: dict[str, int]) -> dict[str, int]:
@@ -593,10 +612,14 @@ def _ssum_shape(sh: Shapes, x: SSum) -> None:
 class Evaluator:
     """Both sides of a claim at one plan, one seed: numpy arrays and Python loops."""
 
-    def __init__(self, plan: Mapping[str, int], seed: int):
+    def __init__(
+        self, plan: Mapping[str, int], seed: int, written: Mapping[str, np.ndarray] | None = None
+    ):
         self.plan = dict(plan)
         self.rng = np.random.default_rng(seed)
-        self.data: dict[tuple[str, int], np.ndarray] = {}
+        self.data: dict[tuple[str, int], np.ndarray] = {
+            (name, 0): arr for name, arr in (written or {}).items()
+        }
         self._names: dict[int, tuple[str, ...]] = {}
         self._memo: dict[tuple[Any, ...], np.ndarray] = {}
 
@@ -943,15 +966,32 @@ def decide(c: ClaimSpec, ctx: Context = NO_ASSUMPTION) -> Decision:
     except IllTyped as exc:
         return Decision("ill_typed", str(exc))
     ps = plans(ctx, 3)
+    if ctx.kind == "written":  # the claim at the values the worked example writes out
+        return _evaluate(c, ps, (0,), _written(c, ps[0]))
     seeds = (0, 1, 2) if ctx.explicit is not None else (0, 1)
     return _evaluate(c, ps, seeds)
 
 
-def _evaluate(c: ClaimSpec, ps: Sequence[Mapping[str, int]], seeds: Sequence[int]) -> Decision:
+def _written(c: ClaimSpec, plan: Mapping[str, int]) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+    for side in (c.lhs, c.rhs):
+        for x in nodes(side):
+            if isinstance(x, Sym) and x.name not in out:
+                rows, cols = x.rows.value(plan), x.cols.value(plan)
+                out[x.name] = np.array(written_values(x.name, rows, cols), dtype=float)
+    return out
+
+
+def _evaluate(
+    c: ClaimSpec,
+    ps: Sequence[Mapping[str, int]],
+    seeds: Sequence[int],
+    written: Mapping[str, np.ndarray] | None = None,
+) -> Decision:
     total = 0
     for plan in ps:
         for seed in seeds:
-            ev = Evaluator(plan, seed)
+            ev = Evaluator(plan, seed, written)
             for pt in points(c.free, plan, seed):
                 try:
                     with np.errstate(all="ignore"):

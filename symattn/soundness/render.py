@@ -49,6 +49,7 @@ from symattn.soundness.oracle import (
     Sym,
     Tr,
     nodes,
+    written_values,
 )
 
 
@@ -173,6 +174,8 @@ def tex_dim(x: Dim, numbers: Mapping[str, int] | None = None) -> str:
 
 # Explicit sizes written as numbers in formulas (set by `formula` while it renders).
 _NUMBERS: dict[str, int] = {}
+# Vectors written as columns (`q_i^\top` for row i of Q), set by `formula` while it renders.
+_COLUMNS: list[bool] = []
 
 
 def tex_ix(e: Ix) -> str:
@@ -187,6 +190,19 @@ def _sub(i: Ix, j: Ix) -> str:
     if len(a) == 1 and len(b) == 1:
         return f"{a}{b}"
     return f"{a},{b}"
+
+
+def _vector(x: Row) -> str:
+    """`q_i`: row i of Q as the document's vectors write it (a row, or a column)."""
+    if isinstance(x.a, Sym) and x.a.name in ROW_LETTER:
+        i = tex_ix(x.i)
+        return f"{ROW_LETTER[x.a.name]}_{i}" if len(i) == 1 else f"{ROW_LETTER[x.a.name]}_{{{i}}}"
+    raise NotExpressible("a row of a compound matrix")
+
+
+def _dot_side(x: Node) -> str:
+    """`q_i\\cdot k_j`: the dot product of two rows, or of the two columns they are."""
+    return _vector(x) if isinstance(x, Row) and _COLUMNS else latex(x)
 
 
 def _needs_parens(x: Node) -> bool:
@@ -205,6 +221,8 @@ def latex(x: Node) -> str:
         a = x.a
         if isinstance(a, Sym):
             return f"{a.name}^T"
+        if isinstance(a, Row) and _COLUMNS:
+            return _vector(a)  # the column q_i is row i of Q transposed
         if isinstance(a, Row):
             return latex(a) + "^{\\top}"
         return f"({latex(a)})^T"
@@ -215,12 +233,7 @@ def latex(x: Node) -> str:
     if isinstance(x, Softmax):
         return f"\\operatorname{{softmax}}({latex(x.a)})"
     if isinstance(x, Row):
-        if isinstance(x.a, Sym) and x.a.name in ROW_LETTER:
-            i = tex_ix(x.i)
-            return (
-                f"{ROW_LETTER[x.a.name]}_{i}" if len(i) == 1 else f"{ROW_LETTER[x.a.name]}_{{{i}}}"
-            )
-        raise NotExpressible("a row of a compound matrix")
+        return _vector(x) + "^{\\top}" if _COLUMNS else _vector(x)
     if isinstance(x, Concat):
         body = x.body
         if (
@@ -253,7 +266,7 @@ def latex(x: Node) -> str:
             return f"{m.name}_{{{_sub(x.i, x.j)}}}"
         return f"({latex(m)})_{{{_sub(x.i, x.j)}}}"
     if isinstance(x, Dot):
-        return f"{latex(x.u)}\\cdot {latex(x.v)}"
+        return f"{_dot_side(x.u)}\\cdot {_dot_side(x.v)}"
     if isinstance(x, SMul):
         return _sfactor(x.a) + _digit_safe(_sfactor(x.b))
     if isinstance(x, SAdd):
@@ -309,15 +322,19 @@ def _coef(c: Node) -> str:
     return _sfactor(c)
 
 
-def formula(spec: ClaimSpec, numbers: Mapping[str, int] | None = None) -> str:
+def formula(
+    spec: ClaimSpec, numbers: Mapping[str, int] | None = None, columns: bool = False
+) -> str:
     """`lhs=rhs` in LaTeX; with `numbers`, dims in bounds, scales and Concat are written as
-    numbers (a claim stated at explicit sizes)."""
+    numbers (a claim stated at explicit sizes); with `columns`, vectors are columns."""
     _NUMBERS.clear()
     _NUMBERS.update(numbers or {})
+    _COLUMNS[:] = [True] if columns else []
     try:
         return f"{latex(spec.lhs)}={latex(spec.rhs)}"
     finally:
         _NUMBERS.clear()
+        _COLUMNS.clear()
 
 
 def _all_shapes(spec: ClaimSpec) -> Iterator[tuple[str, Dim, Dim, bool]]:
@@ -338,9 +355,14 @@ def prove_argv(spec: ClaimSpec, ctx: Context) -> list[str]:
     for name, rows, cols, head in _all_shapes(spec):
         label = f"{name}^{{(h)}}" if head else name
         decls.append(f"{label}: {_dims_text(rows, numbers)} x {_dims_text(cols, numbers)}")
-    argv = ["prove", formula(spec, numbers), "--format", "json"]
+    if ctx.kind == "written":
+        raise NotExpressible("matrices written out are stated only in a document")
+    columns = ctx.vectors == "column"
+    argv = ["prove", formula(spec, numbers, columns), "--format", "json"]
     if decls:
         argv += ["--dims", "; ".join(decls)]
+    if columns:
+        argv += ["--conventions", "vectors=column"]
     if ctx.relation:
         argv += ["--assume", ctx.relation]
     if ctx.kind == "worked":
@@ -363,7 +385,10 @@ def _tex_shape(rows: Dim, cols: Dim, numbers: Mapping[str, int] | None) -> str:
 def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
     """A Markdown document stating the shapes, the context, then the claim; and the claim's line."""
     numbers = dict(ctx.explicit or {}) if ctx.kind == "explicit" else None
-    lines = ["# A generated claim", "", "Shapes used below:", ""]
+    lines = ["# A generated claim", ""]
+    if ctx.vectors == "column":
+        lines += ["Every vector is a column vector.", ""]
+    lines += ["Shapes used below:", ""]
     for name, rows, cols, head in _all_shapes(spec):
         label = f"{name}^{{(h)}}" if head else name
         lines.append(f"- ${label}\\in{_tex_shape(rows, cols, numbers)}$")
@@ -374,10 +399,27 @@ def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
         sizes = ctx.explicit or {}
         said = ", ".join(f"${TEX_DIM[k]}={v}$" for k, v in sizes.items())
         lines += [f"A worked example: take {said}.", ""]
-    lines.append(f"$${formula(spec, numbers)}$$")
+    if ctx.kind == "written":
+        lines += _written_example(spec, ctx.explicit or {})
+    lines.append(f"$${formula(spec, numbers, ctx.vectors == 'column')}$$")
     line = len(lines)
     lines.append("")
     return "\n".join(lines), line
+
+
+def _written_example(spec: ClaimSpec, sizes: Mapping[str, int]) -> list[str]:
+    """A worked example at `sizes` that writes out every matrix of the claim (the oracle's
+    `written_values`); a head family cannot be written out here."""
+    said = ", ".join(f"${TEX_DIM[k]}={v}$" for k, v in sizes.items())
+    lines = [f"A worked example: take {said}, and", ""]
+    for name, rows, cols, head in _all_shapes(spec):
+        if head:
+            raise NotExpressible("a head family written out")
+        values = written_values(name, rows.value(sizes), cols.value(sizes))
+        body = "\\\\".join("&".join(str(v) for v in row) for row in values)
+        lines += [f"$${name}=\\begin{{bmatrix}}{body}\\end{{bmatrix}}$$", ""]
+    lines += ["Then", ""]
+    return lines
 
 
 # ---- a Python reproducer ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 from symattn.check import check_text
 from symattn.cli import main
+from symattn.reader.terms.conventions import read_conventions
 
 # A text in the notation of blog posts that write their vectors as rows (own words).
 ROWS = (
@@ -235,3 +236,36 @@ def test_a_bad_project_setting_is_an_input_error(tmp_path, capsys):
     f.write_text("$Q=XW_Q$\n", encoding="utf-8")
     assert main(["check", str(f)]) == 2
     assert "vectors = 'rows'; use row or column" in capsys.readouterr().err
+
+
+# ---- a convention stated in the prose is applied, and the formulas never outvote it ---------
+
+COLUMNS = (
+    "# Scores\n\nEvery vector is a column vector.\n\n"
+    "Let $Q,K\\in\\mathbb R^{n\\times d_k}$. Then $(QK^\\top)_{ij} = {rhs}$.\n"
+)
+
+
+def columns(rhs: str) -> str:
+    return COLUMNS.replace("{rhs}", rhs)
+
+
+def test_column_vectors_in_the_prose_are_columns_of_the_conventional_names():
+    ok = last(columns("q_i^\\top k_j"))
+    assert (ok.kind, ok.status) == ("verified", "proved"), ok.message
+    wrong = last(columns("q_j^\\top k_i"))
+    assert wrong.kind == "false" and wrong.counterexample
+    rows = last(columns("q_i k_j^\\top"))  # an outer product of two columns: d_k × d_k
+    assert rows.kind == "shape-error" and "d_k × d_k" in rows.message
+
+
+def test_the_formulas_under_test_do_not_outvote_the_prose():
+    text = columns("q_i k_j^\\top") + "\nAlso $q_i k_j^\\top = q_i\\cdot k_j$.\n"
+    r = last(text)
+    assert r.kind == "shape-error", r.message
+
+
+def test_a_row_convention_inferred_from_formulas_alone_is_shown_not_applied():
+    found = read_conventions("Then $q_i^\\top k_j = 1$ holds.")
+    assert found.vectors.value == "column" and not found.vectors.applies()
+    assert read_conventions("Every vector is a column vector.").vectors.applies()

@@ -383,3 +383,14 @@ def test_a_product_of_written_matrices_with_undeclared_names() -> None:
     assert verdicts(f"$${rot}{col} = {out}$$\n") == ["undecided"]
     # without an undeclared name it stays unread (only M = [rows] is checked)
     assert verdicts(f"$${col} = {col}$$\n") == ["not-understood"]
+
+
+def test_two_digits_under_a_square_matrix_are_an_entry():
+    text = "Let $A\\in\\mathbb R^{n\\times n}$ with entries $a_{ij}$. Then $a_{12}={rhs}$.\n"
+    ok = check_text(text.replace("{rhs}", "A_{12}"), "e.md")[-1]
+    assert (ok.kind, ok.status) == ("verified", "proved"), ok.message
+    wrong = check_text(text.replace("{rhs}", "A_{21}"), "e.md")[-1]
+    assert wrong.kind == "false" and wrong.counterexample
+    # Q is n × d_k, not square: q_{12} stays row 12, a row vector
+    rows = check_text("Then $q_{12} = Q_{12}$.\n", "q.md")[-1]
+    assert rows.kind == "shape-error" and "row vector" in rows.message

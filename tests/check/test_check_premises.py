@@ -5,6 +5,8 @@ updates what follows. Each rule with a true and a false variant."""
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.check import check_text
 
 MASKED = "# A\n\n$$A=\\operatorname{softmax}(\\operatorname{mask}(QK^T/\\sqrt{d_k}))$$\n\n"
@@ -227,3 +229,23 @@ def test_a_redefinition_reaches_what_was_defined_from_it():
 
 def test_without_loss_of_generality_is_not_a_condition():
     assert results(score("Without loss of generality"))[-1].kind == "false"
+
+
+# ---- a supposed k_i = v_i makes the sizes equal too -----------------------------------------
+
+SUPPOSED = (
+    "# E\n\nLet $Q,K\\in\\mathbb R^{{n\\times d_k}}$ and $V\\in\\mathbb R^{{n\\times d_v}}$.\n\n"
+    "{cue} $k_i=v_i$ for all $i$. Then $${claim}$$\n\n# F\n\n$$QK^T = QV^T$$\n"
+)
+
+
+@pytest.mark.parametrize("cue", ["Suppose", "Suppose that", "Assume", "假设"])
+def test_a_supposed_k_equal_to_v_makes_d_k_equal_to_d_v(cue):
+    rs = results(SUPPOSED.format(cue=cue, claim="QK^T = QV^T"))
+    assert [r.kind for r in rs][-2:] == ["verified", "shape-error"], [r.message for r in rs]
+    assert "given k_i=v_i" in rs[-2].message  # and it ends with its section
+    wrong = results(SUPPOSED.format(cue=cue, claim="(QK^T)_{ij} = q_j\\cdot v_i"))
+    assert wrong[-2].kind == "false" and wrong[-2].counterexample
+    # d_v = d_k, not d_v = n: V's columns still are not n
+    bad = results(SUPPOSED.format(cue=cue, claim="QK^T = QK^T + V"))
+    assert bad[-2].kind == "shape-error"

@@ -100,3 +100,47 @@ def test_prove_contradictory_assumptions_are_an_input_error(assume, message):
     assert r.returncode == 2, r.stdout + r.stderr
     assert message in r.stderr
     assert "verified" not in r.stdout and "Traceback" not in r.stderr
+
+
+def test_prove_reads_vectors_as_columns_when_told():
+    claim = r"q_i^\top k_j = q_i\cdot k_j"
+    rows = cli("prove", claim, "--dims", "Q,K: n x d_k")
+    assert rows.returncode == 1 and "shape-error" in rows.stdout
+    cols = cli("prove", claim, "--dims", "Q,K: n x d_k", "--conventions", "vectors=column")
+    assert cols.returncode == 0, cols.stdout + cols.stderr
+    assert "verified: proved for all sizes" in cols.stdout
+    wrong = cli("prove", r"q_i^\top k_j = (QK^T)_{ji}", "--conventions", "vectors=column")
+    assert wrong.returncode == 1 and "counterexample" in wrong.stdout
+    outer = cli("prove", r"q_i k_j^\top = q_i\cdot k_j", "--conventions", "vectors=column")
+    assert outer.returncode == 1 and "shape-error" in outer.stdout
+
+
+def test_prove_bad_conventions_is_an_input_error():
+    r = cli("prove", r"q_i\cdot k_j = q_i\cdot k_j", "--conventions", "vectors=col")
+    assert r.returncode == 2
+    assert "--conventions: vectors must be row or column, not 'col'" in r.stderr
+
+
+def test_prove_takes_the_projects_convention(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nvectors = "column"\n')
+    claim = r"q_i^\top k_j = q_i\cdot k_j"
+    assert run_cli("prove", claim, cwd=tmp_path).returncode == 0
+    assert run_cli("prove", claim, "--conventions", "vectors=row", cwd=tmp_path).returncode == 1
+
+
+def test_explicit_sizes_of_conventional_names_bind_the_conventional_dims():
+    claim = r"\frac{QK^T}{\sqrt{d_k}} = QK^T"
+    one = cli("prove", claim, "--dims", "Q,K: 3 x 1")  # d_k = 1: true
+    assert one.returncode == 0, one.stdout + one.stderr
+    two = cli("prove", claim, "--dims", "Q,K: 3 x 2")
+    assert two.returncode == 1 and "counterexample" in two.stdout
+    # n = 3 from Q binds V's rows too
+    r = cli("prove", r"(QK^TV)_{11} = \sum_{j=1}^{n} (QK^T)_{1j}V_{j1}", "--dims", "Q,K: 3 x 1")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_a_dim_written_d_over_h_is_evaluated_only_where_it_is_whole():
+    true = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d/H")
+    assert true.returncode == 0, true.stdout + true.stderr
+    false = cli("prove", r"(QK^T)_{ij} = q_j\cdot k_i", "--dims", r"Q,K: n \times d/H")
+    assert false.returncode == 1 and "counterexample: at sizes H=2, d=4" in false.stdout

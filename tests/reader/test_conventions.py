@@ -134,11 +134,12 @@ def test_a_bold_h_is_a_matrix_unless_h_is_a_size():
     assert both.unsettled_matrices == ("H",) and "written bold" in both.matrices.source
 
 
-def test_prose_and_formulas_that_disagree_leave_it_undecided():
+def test_the_prose_outweighs_the_formulas_under_test():
+    # the formulas are what is checked: they are never evidence against what the prose says
     text = "Each position has a column vector.\n\n$$a = \\mathbf q_i\\mathbf k_j^\\top$$\n"
     got = read_conventions(text).vectors
-    assert got.value == "" and got.source == (
-        "prose, line 1 says column vectors, formulas at line 3 use rows"
-    )
+    assert (got.value, got.source) == ("column", "prose, line 1") and got.applies()
+    alone = read_conventions("$$a = \\mathbf q_i\\mathbf k_j^\\top$$\n").vectors
+    assert (alone.value, alone.source) == ("row", "formulas, line 1") and not alone.applies()
     agree = "Row vectors throughout.\n\n$$a = \\mathbf q_i\\mathbf k_j^\\top$$\n"
     assert read_conventions(agree).vectors.source == "prose, line 1"

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from symattn.kernel.errors import ParseError
-from symattn.reader.claims.declarations import parse_assume, parse_dim, parse_dims
+from symattn.reader.claims.declarations import (
+    conventional_sizes,
+    parse_assume,
+    parse_dim,
+    parse_dims,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,3 +73,20 @@ def test_parse_assume():
     }
     with pytest.raises(ParseError, match=r"^cannot read --assume 'd_k'"):
         parse_assume(["d_k"])
+
+
+@pytest.mark.parametrize(
+    ("spec", "assume", "expected"),
+    [
+        ("Q,K: 3 x 1", {}, {"n": 3, "d_k": 1}),
+        ("Q,K: n x 1; V: n x 4", {}, {"d_k": 1, "d_v": 4}),
+        ("Q: 3 x 1; V: 4 x 2", {}, {"d_k": 1, "d_v": 2}),  # n given two values: not bound
+        ("A: 2 x 3", {}, {}),
+        ("W_O: 8 x 4", {}, {"d": 4}),  # H·d_v is not one size
+        ("Q,K: 3 x 1", {"d_k": parse_dim("d/H")}, {"n": 3}),  # --assume speaks of d_k
+        ("B: 3 x 1", {}, {}),  # not a conventional name
+    ],
+)
+def test_numbers_given_to_conventional_names_bind_their_sizes(spec, assume, expected):
+    got = conventional_sizes(parse_dims(spec), assume)
+    assert {k: int(v) for k, v in got.items()} == expected

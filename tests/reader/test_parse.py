@@ -52,6 +52,8 @@ GOLDEN = [
     (r"X\in\R^{d}", r"[X \in R^(d)]"),
     (r"w\in\mathbb R", r"[w \in R]"),
     (r"W_O\in\mathbb R^{Hd_v\times d}.", r"[W_{O} \in R^((* H d_{v}), d)]"),
+    (r"Q\in\mathbb R^{n\times d/H}", r"[Q \in R^(n, (d / H))]"),
+    (r"Q\in\mathbb R^{n/2\times d\cdot H}", r"[Q \in R^((n / 2), (d \cdot H))]"),
     (r"(QK^T)_{ij}=q_i\cdot k_j", "[(index (group (* Q (T K))) (* i j)) = (q_{i} \\cdot k_{j})]"),
     (r"\left(AV\right)_{iu}", "[(index (group (* A V)) (* i u))]"),
     (r"\bigl(AV\bigr)_{iu}", "[(index (group (* A V)) (* i u))]"),

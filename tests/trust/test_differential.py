@@ -1,8 +1,9 @@
 """The differential soundness suite in CI, and unit tests of its independent oracle.
 
-The sample: 510 generated claims (seed 2026), each through all three front ends (Python API,
-`symattn prove`, `symattn check` on a generated document) under one of the six contexts in
-rotation, so every context meets every front end 85 times; 1,530 front-end calls, about 20 s
+The sample: 512 generated claims (seed 2026), each through all three front ends (Python API,
+`symattn prove`, `symattn check` on a generated document) under one of the eight contexts in
+rotation, so every context meets every front end 64 times (the worked example that writes its
+matrices out only `check`); about 1,400 front-end calls, about 20 s
 with two processes on an idle 2-core machine. It must report no
 false claim accepted, no crash and no soundness alarm. It is not filtered by what the kernel gets
 wrong, and it is not an xfail: while a kernel fix is in progress this test fails, listing the
@@ -57,7 +58,7 @@ IJ = (("i", n), ("j", n))
 NONE = CONTEXTS[0]
 BY_NAME = {c.name: c for c in CONTEXTS}
 
-SAMPLE_CLAIMS = 510
+SAMPLE_CLAIMS = 512
 SAMPLE_SEED = 2026
 
 
@@ -239,7 +240,7 @@ def test_classification_of_outcomes():
 def sample():
     claims = generate(SAMPLE_CLAIMS, seed=SAMPLE_SEED)
     names = [c.name for c in CONTEXTS]
-    per_claim = [(names[k % 6],) for k in range(len(claims))]
+    per_claim = [(names[k % len(names)],) for k in range(len(claims))]
     start = time.monotonic()
     items = diff.run_claims(claims, jobs=2, seconds=3.0, per_claim=per_claim)
     return claims, items, time.monotonic() - start
@@ -255,7 +256,13 @@ def test_sample_covers_every_context_and_front_end(sample):
     claims, items, _ = sample
     assert len(claims) >= 500
     run = {(it.front_end, it.context) for it in items if it.category != "not_expressible"}
-    assert run == {(fe, c.name) for fe in diff.FRONT_ENDS for c in CONTEXTS}
+    want = {
+        (fe, c.name)
+        for fe in diff.FRONT_ENDS
+        for c in CONTEXTS
+        if fe == "check" or c.kind != "written"  # written matrices are stated in a document
+    }
+    assert run == want
     truths = {it.truth for it in items}
     assert {"true", "false", "ill_typed", "ill_formed"} <= truths
 

@@ -30,6 +30,7 @@ from symattn.kernel.witness.points import (
     generic_entries,
     index_points,
     instantiate,
+    plan_fits,
     scalars_of,
 )
 
@@ -54,6 +55,8 @@ def counterexample(
     dims = dims_of(a, b, *claim_bounds(ranges), indices=ranges)
     rng = random.Random(seed)
     for plan in sizes.plans(dims, limit=12) if plans is None else plans:
+        if not plan_fits(lhs, rhs, plan):
+            continue
         try:
             subs = sizes.substitution(plan)
         except sizes.NoPlan:

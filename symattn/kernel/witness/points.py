@@ -225,7 +225,43 @@ def size_plans(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> li
     """The size plans for a claim: its dims, the generic entry's included, under the relations."""
     generic = dict(ranges)
     a, b = generic_entries(lhs, rhs, generic)
-    return sizes.plans(dims_of(a, b, *claim_bounds(generic), indices=generic), limit=_SPARE_PLANS)
+    found = sizes.plans(dims_of(a, b, *claim_bounds(generic), indices=generic), limit=_SPARE_PLANS)
+    return [p for p in found if plan_fits(lhs, rhs, p)]
+
+
+def plan_fits(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Whether the claim can be evaluated at the plan: every shape a positive integer, every
+    numbered head block one of its heads."""
+    return _heads_exist(lhs, rhs, plan) and _whole_sizes(lhs, rhs, plan)
+
+
+def _whole_sizes(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Every shape in the claim is a positive integer at the plan: a matrix declared
+    n × d/H has no columns to evaluate at d = 3, H = 2."""
+    sub = {k: sympy.Integer(v) for k, v in plan.items()}
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if not isinstance(x, MatExpr):
+                continue
+            for k in x.shape:
+                v = sympy.sympify(k).xreplace(sub)
+                if v.is_number and not (v.is_Integer and v > 0):
+                    return False
+    return True
+
+
+def _heads_exist(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool:
+    """Every numbered head block (`W_O^{(5)}`, row block 5) is one of the plan's heads: a plan
+    with H = 2 has no head 5, so it is no evidence about it."""
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if type(x).__name__ != "RowBlock":
+                continue
+            sub = {k: sympy.Integer(v) for k, v in plan.items()}
+            head, count = sympy.sympify(x.args[1]), sympy.sympify(x.args[3]).xreplace(sub)
+            if head.is_Integer and count.is_Integer and not 1 <= int(head) <= int(count):
+                return False
+    return True
 
 
 def no_plan() -> WitnessResult:

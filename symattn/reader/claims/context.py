@@ -1,8 +1,8 @@
 """The words around a formula: conditions in words ("when", "if", "suppose", "let"), hypotheses
 and the substitutions they allow (`K = V`, `k_i = v_i`), read by the resolver.
 
-Imports the kernel and the reader's claims, scanner and ast; must not import the resolver, the
-checker or the CLI.
+Imports the kernel, the reader's claims, scanner and ast, and the sizes in force; must not
+import the resolver, the checker or the CLI.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from collections.abc import Sequence
 
 import sympy
 
-from symattn.kernel.expr import Entry, MatSym, Row, Transpose, walk
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.size_relations import SizeContext, substitute
 
 WHEN = re.compile(
     r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
@@ -121,6 +122,37 @@ def substituted_pair(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[MatSym, MatSym
     return a[0], b[0]
 
 
+def equated_sizes(
+    lhs: sympy.Basic, rhs: sympy.Basic, ctx: SizeContext
+) -> dict[sympy.Symbol, sympy.Expr] | None:
+    """What a supposed `k_i = v_i` (or `K = V`) says of the sizes: the two sides have one
+    shape, so `d_v = d_k`. `{}` when the shapes agree already; None when they differ in a way
+    no new relation between two single sizes mends (`n` against `d_k + 1`, or a size already
+    given a value or a relation), so the supposition is left as it was written.
+
+    >>> from symattn.kernel.dims import d_k, d_v, n
+    >>> from symattn.reader.terms.size_relations import close_sizes
+    >>> k, v = MatSym("K", n, d_k), MatSym("V", n, d_v)
+    >>> equated_sizes(Row(k, sympy.Symbol("i")), Row(v, sympy.Symbol("i")), close_sizes({}, {}))
+    {d_v: d_k}
+    """
+    if not isinstance(lhs, MatExpr) or not isinstance(rhs, MatExpr):
+        return None
+    out: dict[sympy.Symbol, sympy.Expr] = {}
+    for a, b in zip(lhs.shape, rhs.shape, strict=True):
+        rel = {**ctx.relations, **out}
+        x = substitute(sympy.sympify(a), ctx.bindings, rel)
+        y = substitute(sympy.sympify(b), ctx.bindings, rel)
+        if sympy.cancel(x - y) == 0:
+            continue
+        free = [z for z in (y, x) if isinstance(z, sympy.Symbol) and z not in rel]
+        if not free or ctx.bindings.keys() & set(free):
+            return None
+        other = x if free[0] == y else y
+        out[free[0]] = other
+    return out
+
+
 def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
     if isinstance(x, MatSym):
         return x, ()
@@ -147,4 +179,5 @@ __all__ = [
     "mentions_letter",
     "reached",
     "substituted_pair",
+    "equated_sizes",
 ]

@@ -1,6 +1,7 @@
 """The command line's declarations: `--dims 'Q,K: n x d_k; Z^{(h)}: n x d_v'` and `--assume`.
 
-Imports the kernel's dims and errors only; `check`, `prove` and `shapes` all read them here.
+Imports the kernel's dims and errors and the chapter's conventional shapes; `check`, `prove` and
+`shapes` all read them here.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sympy
 
 from symattn.kernel import dims as D
 from symattn.kernel.errors import ParseError, SymattnError
+from symattn.reader.terms.conventions import CONVENTIONS, FAMILIES
 
-__all__ = ["Declared", "parse_assume", "parse_dim", "parse_dims"]
+__all__ = ["Declared", "conventional_sizes", "parse_assume", "parse_dim", "parse_dims"]
 
 
 @dataclass(frozen=True)
@@ -162,3 +164,36 @@ def parse_assume(items: list[str] | None) -> dict[str, sympy.Expr]:
             )
         out[key] = dim_value
     return out
+
+
+def conventional_sizes(
+    declared: dict[str, Declared], assume: dict[str, sympy.Expr] | None = None
+) -> dict[str, sympy.Expr]:
+    """The sizes that explicit numbers given to the chapter's names fix: `Q,K: 3 x 1` makes
+    n = 3 and d_k = 1 (Q is n × d_k), so `\\sqrt{d_k}` is 1 beside that Q. A size is bound only
+    when every number given for it agrees (`A: 2 x 3` binds no n) and `--assume` does not
+    speak of it; a conventional dim that is not a single size (`W_O`'s H·d_v) binds nothing.
+
+    >>> conventional_sizes(parse_dims("Q,K: 3 x 1"))
+    {'n': 3, 'd_k': 1}
+    >>> conventional_sizes(parse_dims("Q: 3 x 1; V: 4 x 2; A: 2 x 3"))
+    {'d_k': 1, 'd_v': 2}
+    """
+    mentioned: set[str] = set()
+    for key, value in (assume or {}).items():
+        mentioned.add(key)
+        mentioned |= {str(x) for x in sympy.sympify(value).free_symbols}
+    found: dict[str, set[sympy.Expr]] = {}
+    for entry in declared.values():
+        table = FAMILIES if entry.family else CONVENTIONS
+        conventional = table.get(entry.name)
+        if conventional is None:
+            continue
+        for size, given in zip(conventional, entry.shape, strict=True):
+            if isinstance(size, sympy.Symbol) and isinstance(given, sympy.Integer):
+                found.setdefault(size.name, set()).add(given)
+    return {
+        name: next(iter(values))
+        for name, values in found.items()
+        if len(values) == 1 and name not in mentioned
+    }

@@ -101,6 +101,14 @@ def _concrete(
             done.append((_to_entries(x, leaves), _to_entries(y, leaves)))
             continue
         sym, size = min(open_at, key=lambda t: str(t[0]))
+        sizes = sorted({k for s, k in open_at if s == sym})
+        if len(sizes) > 1:
+            # `(P^T)_{ws} = (P^T)_{sw}` with P 2 × 4: w runs over 1..4 on one side and 1..2
+            # on the other, so one side is outside its table somewhere
+            raise LiteralProblem(
+                f"the index {sym} runs over 1..{sizes[0]} in one place and 1..{sizes[-1]} in "
+                "another"
+            )
         for v in range(1, size + 1):
             todo.append((x.xreplace({sym: v}), y.xreplace({sym: v})))
         if len(todo) + len(done) > MAX_CASES:

@@ -24,6 +24,7 @@ from symattn.reader.claims.context import (
     SUPPOSE,
     SUPPOSING,
     WHEN,
+    equated_sizes,
     mentions_letter,
     reached,
     sentence_hypothesis,
@@ -217,12 +218,22 @@ class Resolver:
             return claim
         lhs, rhs = claim.pairs[0]
         sub = substituted_pair(lhs, rhs) if FORWARD.match(word) else None
-        if sub is not None:
+        sizes = equated_sizes(lhs, rhs, scope.context()) if sub is not None else None
+        if sub is not None and sizes is not None:
+            self._suppose_sizes(sizes)
             scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
         else:
             names = {x for t in (lhs, rhs) for x in walk(t) if isinstance(x, MatSym)}
             scope.unused.append((frozenset(names), scope.section, claim.source))
         return claim
+
+    def _suppose_sizes(self, sizes: dict[sympy.Symbol, sympy.Expr]) -> None:
+        """`suppose k_i = v_i`: `d_v = d_k` holds with it, until its section ends."""
+        scope = self.scope
+        for sym, value in sizes.items():
+            scope.document.relations[sym] = value
+            scope.relation_section[sym] = scope.section
+            scope.hypothesis_relations[sym] = scope.section
 
     def _premise_after(
         self, span: MathSpan, nxt: MathSpan

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
-from symattn.kernel.expr import Entry, MatExpr
+from symattn.kernel.expr import Entry, MatExpr, MatSym, walk
 from symattn.kernel.text import plain
-from symattn.reader.claims.literals import LiteralProblem, entry_pairs
+from symattn.reader.claims.literals import LiteralProblem, entry_pairs, unfold
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -53,8 +53,11 @@ def stack_claim(
     start: int,
     end: int,
 ) -> ResolvedClaim:
-    """`Z = [z_1; ...; z_5]`: row k of the left side is the k-th row written."""
+    """`Z = [z_1; ...; z_5]`: row k of the left side is the k-th row written; a column of
+    numbers or scalars (`Q = [1 \\ 2]`) is a matrix written entry by entry."""
     if any(len(row) != 1 for row in m.rows):
+        return _entries_claim(scope, terms, span, left, m, start, end)
+    if not any(isinstance(terms.term(row[0]), MatExpr) for row in m.rows):
         return _entries_claim(scope, terms, span, left, m, start, end)
     lhs = terms.term(left)
     if not isinstance(lhs, MatExpr):
@@ -108,7 +111,7 @@ def _entries_claim(
     current = scope.lookup(name) if name is not None else None
     numeric = all(not c.free_symbols for row in cells for c in row)
     if name is not None and looks_like_matrix(name) and numeric:
-        if current is None or not (current.definition is not None and scope.local(current)):
+        if current is None or not _checkable(scope, current):
             return _define_literal(scope, span, name, current, cells, left, start, end)
     lhs = terms.term(left)
     if not isinstance(lhs, MatExpr):
@@ -126,6 +129,23 @@ def _entries_claim(
         for c in range(1, got[1] + 1)
     )
     return pending(scope, span, start, end, pairs)
+
+
+def _checkable(scope: Scope, current: Name) -> bool:
+    """Whether numbers written for a name defined in this section are a claim about its
+    definition: only when that definition can be computed from matrices the worked example
+    wrote out (`Q = XW_Q` with X and W_Q given). Otherwise (X and W_Q not given) they are the
+    example's values for it, used by the claims after them."""
+    if current.definition is None or not scope.local(current):
+        return False
+    if scope.top().kind != "example":
+        return True
+    try:
+        unfolded = unfold(scope.bind(current.definition), scope.defs())
+    except LiteralProblem:
+        return True
+    names = {x.name for x in walk(unfolded) if isinstance(x, MatSym)}
+    return names <= set(scope.literals())
 
 
 def _define_literal(

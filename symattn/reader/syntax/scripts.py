@@ -173,9 +173,28 @@ def _kinds(arg: Any) -> set[str]:
 
 
 def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
-    if isinstance(sup, ast.Mul) and all(op == "times" for op in sup.ops):
-        return sup.factors
-    return (sup,)
+    """The dims of `\\mathbb R^{...}`: `\\times` separates them, `/` and `\\cdot` stay inside
+    one (`n\\times d/H` is n by d/H, not (n·d)/H)."""
+    if not isinstance(sup, ast.Mul) or "times" not in sup.ops:
+        return (sup,)
+    out: list[ast.Expr] = []
+    factors: list[ast.Expr] = [sup.factors[0]]
+    ops: list[str] = []
+    for op, factor in zip(sup.ops, sup.factors[1:], strict=True):
+        if op == "times":
+            out.append(_one_dim(factors, ops))
+            factors, ops = [factor], []
+        else:
+            factors.append(factor)
+            ops.append(op)
+    out.append(_one_dim(factors, ops))
+    return tuple(out)
+
+
+def _one_dim(factors: list[ast.Expr], ops: list[str]) -> ast.Expr:
+    if len(factors) == 1:
+        return factors[0]
+    return ast.Mul(tuple(factors), tuple(ops), start=factors[0].start, end=factors[-1].end)
 
 
 def _describe(node: ast.Expr) -> str:

@@ -84,6 +84,12 @@ class Convention:
     source: str
     explicit: bool = False
 
+    def applies(self) -> bool:
+        """Whether formulas are read with this convention: one the user set or the prose
+        states; one inferred from the formulas themselves is shown but never applied (the
+        formulas under test are not evidence for how to read them)."""
+        return bool(self.value) and (self.explicit or self.source.startswith("prose"))
+
     def describe(self) -> str:
         return f"{self.value} ({self.source})" if self.value else f"undecided ({self.source})"
 
@@ -215,12 +221,8 @@ def read_conventions(
             said = _settle(_first_lines(lines, _ROW_WORDS, _COLUMN_WORDS), "prose", *_CUES)
             uses = _first_lines(text.splitlines(), _ROW_USE, _COLUMN_USE)
             used = _settle(uses, "formulas", "q k^T", "q^T k")
+            # what the prose says is the convention; the formulas under test never outvote it
             setting = said or used
-            if said and used and said.value and used.value and said.value != used.value:
-                line = uses[0] if used.value == "row" else uses[1]
-                why = f"{said.source} says {said.value} vectors, formulas at line {line} use "
-                why += f"{used.value}s"
-                setting = Convention("", why)
         vectors = setting or Convention("", "not stated")
     return DocumentConventions(vectors, tuple(problems), matrices, unsettled)
 

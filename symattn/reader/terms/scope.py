@@ -331,9 +331,11 @@ class Scope:
 
     def orientation(self, letter: str) -> str:
         """`row` (the chapter's convention) or `column` (declared `k_j\\in\\mathbb R^{d_k}`, or
-        set by the user: front matter, `--conventions`). A letter declared in R^{d} in a
-        document that never settles rows or columns is read as `reading` says (columns unless
-        told), and noted in `consulted`, so the resolver can read the claim both ways."""
+        set by the user: front matter, `--conventions`, or said in the prose: "every vector is a
+        column vector"; never inferred from the formulas under test). A letter declared in
+        R^{d} in a document that never settles rows or columns is read as `reading` says
+        (columns unless told), and noted in `consulted`, so the resolver can read the claim
+        both ways."""
         for layer in reversed(self.layers):
             if letter in layer.orient:
                 got = layer.orient[letter]
@@ -343,7 +345,7 @@ class Scope:
                     return self.reading or "column"
                 return got
         vectors = self.conventions.vectors
-        if vectors.explicit and vectors.value:
+        if vectors.applies():  # the user's setting, or said in the prose
             return vectors.value
         torn = vectors.source != "not stated" and not vectors.value  # cues that disagree
         conventional = self._conventional(letter.upper())
@@ -383,11 +385,14 @@ class Scope:
         return out
 
     def defs(self) -> dict[sympy.Basic, MatExpr]:
-        """Every definition in force, keyed by the defined symbol, with the example's sizes."""
+        """Every definition in force, keyed by the defined symbol, with the example's sizes; a
+        matrix the worked example writes out (`Q = [1 \\ 2]` after `Q = XW_Q`) is its written
+        values there, not its definition."""
         out: dict[sympy.Basic, MatExpr] = {}
+        written = self.literals()
         for layer in self.layers:
             for key, entry in layer.names.items():
-                if entry.definition is not None:
+                if entry.definition is not None and key not in written:
                     out[self.bind(MatSym(key, *entry.shape))] = self.bind(entry.definition)
             for key, entry in layer.families.items():
                 if entry.definition is not None and entry.head is not None:

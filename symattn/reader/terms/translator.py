@@ -358,7 +358,7 @@ class Terms:
         if entry is None or len(base) != 1:
             raise self._unknown(node)
         m = self.named(matrix_name, None, entry)
-        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m)):
+        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m) or _square(node, m)):
             idx = self.entry_indices(node.sub)
         if len(idx) == 2:
             return Entry(m, *idx)
@@ -395,9 +395,15 @@ class Terms:
             return self._head_indexed(node, op)
         fam = plain_name(node.operand)
         head = self.index_term(node.head)
+        heads = self.scope.bind(H)
+        if head.is_Integer and (head < 1 or (heads.is_Integer and head > heads)):
+            count = f"1..{heads}" if heads.is_Integer else "1..H"
+            msg = f"there is no head {head}: the heads are {count}"
+            raise Problem("shape_error", msg, node)
         lookup = self.scope.lookup
-        if fam == "W_O" and lookup("W_O") is not None and lookup("W_O", True) is None:
-            w_o = self.named("W_O", None, lookup("W_O"))
+        whole = lookup("W_O") if fam == "W_O" else None
+        if whole is not None and _row_block_of(lookup("W_O", True), whole, self.scope.bind):
+            w_o = self.named("W_O", None, whole)
             return RowBlock(w_o, head, self.scope.bind(d_v), self.scope.bind(H))
         entry = lookup(fam, True) if fam is not None else None
         if fam is None or entry is None:
@@ -947,6 +953,26 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
     """`a_{21}` when A has fewer than 21 rows: not a row, so the entry (2, 1)."""
     return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
+
+
+def _row_block_of(block: Any, whole: Any, bind: Callable[[Any], Any]) -> bool:
+    """`W_O^{(h)}` is row block h of W_O (the chapter's reading, "a slice of W_O"): when the
+    document declares no family W_O^{(h)}, or declares one (without defining it) with the
+    shape of a block, d_v × d beside W_O's H·d_v × d."""
+    if block is None:
+        return True
+    if getattr(block, "definition", None) is not None:
+        return False
+    (r, c), (wr, wc) = (bind(x) for x in block.shape), (bind(x) for x in whole.shape)
+    h, v = bind(H), bind(d_v)
+    return all(sympy.expand(a - b) == 0 for a, b in ((r, v), (wr, h * v), (c, wc)))
+
+
+def _square(node: ast.Symbol, m: MatExpr) -> bool:
+    """`a_{11}` of a square A (n × n): the entry (1, 1), as `a_{ij}` is A's entry, not row 11."""
+    sub = node.sub
+    two = isinstance(sub, ast.Number) and len(sub.text) == 2 and "0" not in sub.text
+    return two and sympy.expand(m.rows - m.cols) == 0
 
 
 def _is_colon(node: ast.Node) -> bool:

@@ -1,0 +1,44 @@
+"""W_O^{(h)} declared beside W_O is row block h of W_O, and a head numbered outside 1..H is
+a shape error (or no evidence while H is open), never a counterexample at a head that is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_formula, check_text
+
+CONCAT = "\\operatorname{Concat}(Z^{(1)},\\ldots,Z^{(H)})W_O=\\sum_{h=1}^{H}Z^{(h)}"
+DECLARED = (
+    "# Heads\n\nLet $W_O\\in\\mathbb R^{Hd_v\\times d}$ and let "
+    "$W_O^{(h)}\\in\\mathbb R^{d_v\\times d}$ be the slice of $W_O$ for head $h$. Then\n\n"
+    "$${claim}.$$\n"
+)
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_declared_block_of_w_o_stays_a_block_of_w_o(declared):
+    text = DECLARED if declared else "# Heads\n\n$${claim}.$$\n"
+    ok = check_text(text.replace("{claim}", CONCAT + "W_O^{(h)}"), "h.md")[-1]
+    assert (ok.kind, ok.status) == ("verified", "proved"), ok.message
+    wrong = check_text(text.replace("{claim}", CONCAT + "W_O^{(1)}"), "h.md")[-1]
+    assert wrong.kind == "false" and wrong.counterexample
+
+
+def test_a_block_of_another_shape_is_its_own_matrix():
+    text = DECLARED.replace("{d_v\\times d}", "{d\\times d}").replace("{claim}", "W_O^{(1)} = W_O")
+    r = check_text(text, "h.md")[-1]
+    assert r.kind == "shape-error", r.message  # d × d beside H·d_v × d
+
+
+def test_a_head_beyond_the_worked_examples_h_is_a_shape_error():
+    text = "# T\n\nTake $H=2$.\n\n$$Z^{(5)}W_O^{(5)} = Z^{(1)}W_O^{(1)}$$\n"
+    r = check_text(text, "t.md")[-1]
+    assert r.kind == "shape-error" and "there is no head 5: the heads are 1..2" in r.message
+    assert check_formula("Z^{(0)} = Z^{(1)}")[-1].kind == "shape-error"
+
+
+def test_a_numbered_head_is_never_evaluated_at_fewer_heads():
+    r = check_formula("Z^{(5)}W_O^{(5)} = Z^{(1)}W_O^{(1)}")[-1]
+    assert r.kind == "undecided" and not r.counterexample, r.message
+    two = check_formula("W_O^{(2)} = W_O^{(1)}")[-1]
+    assert two.kind == "false" and "H=2" in two.counterexample

@@ -1,0 +1,67 @@
+"""A worked example's written matrices are the values its claims use: a column written
+`\\begin{bmatrix}1\\\\2\\end{bmatrix}`, or numbers given after a definition `Q = XW_Q`; a
+counterexample never shows entries of them other than the written ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+EXAMPLE = (
+    "# Setup\n\n{before}Take $n=2$, $d_k=1$ and $Q=\\begin{{bmatrix}}1\\\\2\\end{{bmatrix}}$, "
+    "$K=\\begin{{bmatrix}}3\\\\4\\end{{bmatrix}}$. "
+    "Then $QK^T=\\begin{{bmatrix}}{m}\\end{{bmatrix}}$.\n"
+)
+TRUE, WRONG = "3&4\\\\6&8", "3&4\\\\6&9"
+
+
+def last(before: str, m: str):
+    rs = check_text(EXAMPLE.format(before=before, m=m), "w.md")
+    return rs, rs[-1]
+
+
+@pytest.mark.parametrize(
+    "before", ["", "We set $Q=XW_Q$ and $K=XW_K$. ", "We set $Q=XW_Q$.\n\n## Example\n\n"]
+)
+def test_written_columns_are_the_values_used(before):
+    rs, ok = last(before, TRUE)
+    assert (ok.kind, ok.status) == ("verified", "proved"), [r.message for r in rs]
+    assert "Q is the 2 × 1 matrix written out" in " ".join(r.message for r in rs)
+    _, wrong = last(before, WRONG)
+    assert wrong.kind == "false", wrong.message
+    # the written Q and K are the values: no made-up entry of them in the counterexample
+    assert "Q[" not in wrong.counterexample and "K[" not in wrong.counterexample
+    assert "left side = 8, right side = 9" in wrong.counterexample
+
+
+def test_numbers_for_a_definition_computable_from_written_matrices_are_checked():
+    text = (
+        "# S\n\nWe set $Q=XW_Q$. Take $n=2$, $d=1$, $d_k=1$, "
+        "$X=\\begin{bmatrix}1\\\\2\\end{bmatrix}$ and $W_Q=\\begin{bmatrix}3\\end{bmatrix}$. "
+        "Then $Q=\\begin{bmatrix}3\\\\{v}\\end{bmatrix}$.\n"
+    )
+    assert check_text(text.replace("{v}", "6"), "s.md")[-1].kind == "verified"
+    wrong = check_text(text.replace("{v}", "7"), "s.md")[-1]
+    assert wrong.kind == "false" and "left side = 6, right side = 7" in wrong.counterexample
+
+
+def test_a_declared_n_by_d_over_h_is_n_by_the_quotient():
+    text = (
+        "Let $Q\\in\\mathbb R^{n\\times d/H}$ and $K\\in\\mathbb R^{n\\times d/H}$. "
+        "Then $(QK^T)_{ij}=q_i\\cdot k_j$ and $(QK^T)_{ij}=q_j\\cdot k_i$.\n"
+    )
+    rs = check_text(text, "h.md")
+    assert "declares Q as n × " in rs[0].message and "n*d" not in rs[0].message
+    assert [r.kind for r in rs[-2:]] == ["verified", "false"], [r.message for r in rs]
+
+
+def test_an_index_that_runs_over_two_ranges_of_a_written_matrix_is_not_verified():
+    text = (
+        "# T\n\nTake $n=3$, $d_k=2$, $d_v=4$ and "
+        "$P=\\begin{bmatrix}3&0&2&-1\\\\0&2&0&-1\\end{bmatrix}$. "
+        "Then $(P^T)_{ws}=(P^T)_{sw}$ and $(P^T)_{ws}=P_{sw}$.\n"
+    )
+    rs = check_text(text, "p.md")
+    assert rs[-2].kind == "not-understood" and "runs over 1..2 in one place" in rs[-2].message
+    assert rs[-1].kind == "verified"
