@@ -177,8 +177,8 @@ def check_formula(
     and size relations `{"d_v": d/H}` or values `{"n": Integer(5)}` (`--assume`).
     `conventions` are the user's settings (`{"vectors": "column"}`, `--conventions`), read by
     the same logic as a document's (`read_conventions`), over the `project`'s own
-    (`project_conventions`); without either, vectors are rows, as in a document that says
-    nothing.
+    (`project_conventions`); without either, vectors are rows (the chapter's convention: one
+    formula has no text around it to settle them otherwise).
 
     >>> check_formula(r"q_i^\\top k_j = q_i\\cdot k_j", "Q,K: n x d_k", None,
     ...               {"vectors": "column"})[0].kind
@@ -190,7 +190,11 @@ def check_formula(
     'shape-error'
     """
 
-    found = read_conventions("", dict(conventions or {}), project)
+    given = dict(conventions or {})
+    if "vectors" not in given and not (project and "vectors" in project):
+        # one formula has no text around it to say otherwise: the chapter's rows
+        given["vectors"] = "row"
+    found = read_conventions("", given, project)
     declared = parse_dims(dims)
     sizes = {**conventional_sizes(declared, dict(assume or {})), **(assume or {})}
     resolver = Resolver(assume=sizes, conventions=found)

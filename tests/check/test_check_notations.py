@@ -393,4 +393,5 @@ def test_two_digits_under_a_square_matrix_are_an_entry():
     assert wrong.kind == "false" and wrong.counterexample
     # Q is n × d_k, not square: q_{12} stays row 12, a row vector
     rows = check_text("Then $q_{12} = Q_{12}$.\n", "q.md")[-1]
-    assert rows.kind == "shape-error" and "row vector" in rows.message
+    assert rows.kind == "shape-error", rows.message  # as a row or as a column
+    assert "row vector" in rows.message or "column vector" in rows.message

@@ -117,6 +117,11 @@ def test_shapes(formula, expected):
     assert last["shape"] == ("scalar" if expected == "scalar" else list(expected))
 
 
+#: The document says its vectors are rows, as `prove` takes them for one formula: a document
+#: that says nothing leaves `q_i` of an undeclared Q open (read both ways, see test_check_*).
+ROWS = "---\nsymattn:\n  vectors: row\n---\n"
+
+
 @pytest.mark.parametrize(("formula", "expected"), TABLE)
 def test_prove(formula, expected):
     code, kind = OUTCOME[_what(expected)]
@@ -131,7 +136,7 @@ def test_prove(formula, expected):
 @pytest.mark.parametrize(("formula", "expected"), TABLE)
 def test_check(tmp_path, formula, expected):
     doc = tmp_path / "one.md"
-    doc.write_text(f"# One formula\n\n$${_claim(formula, expected)}$$\n", encoding="utf-8")
+    doc.write_text(f"{ROWS}# One formula\n\n$${_claim(formula, expected)}$$\n", encoding="utf-8")
     kinds = [r.kind for r in check_file(doc)]
     want = "malformed" if formula in _MALFORMED else OUTCOME[_what(expected)][1]
     want = "undecided" if formula in _READ_AROUND else want
@@ -153,7 +158,7 @@ def test_a_wrong_shape_is_refused_by_prove_and_check(tmp_path, formula, expected
     r = cli("prove", _claim(formula, wrong), "--format", "json")
     assert r.returncode == 1
     doc = tmp_path / "one.md"
-    doc.write_text(f"$${_claim(formula, wrong)}$$\n", encoding="utf-8")
+    doc.write_text(f"{ROWS}$${_claim(formula, wrong)}$$\n", encoding="utf-8")
     assert [x.kind for x in check_file(doc)] == ["shape-error"]
 
 

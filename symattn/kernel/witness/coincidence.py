@@ -70,6 +70,7 @@ from symattn.kernel.witness.points import (
     claim_bounds,
     dims_of,
     generic_entries,
+    plan_fits,
     range_at,
     size_plans,
 )
@@ -166,6 +167,16 @@ def choose(lhs: MatExpr | sympy.Basic, rhs: sympy.Basic, ranges: Mapping[sympy.S
             )
         nodes, collapsed = picked
         plans = [{s: nodes[s][k] for s, k in zip(order, a_, strict=True)} for a_ in lattice]
+        if not all(plan_fits(lhs, rhs, p) for p in plans):
+            # a shape such as d/H that is not whole at some plan, or a numbered head past H:
+            # those plans cannot be evaluated, and the rest do not rule a coincidence out
+            return _fallback(
+                lhs,
+                rhs,
+                ranges,
+                "some of the plans needed to rule out a coincidence make a shape fractional "
+                "or leave out a numbered head",
+            )
         if all(_has_point(generic, p) for p in plans):
             why = _why(degrees, halves, total, nodes, floor, len(plans), collapsed)
             # the smallest plans too, as the other witnesses use: a claim false there only is

@@ -244,7 +244,7 @@ def _whole_sizes(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool
             if not isinstance(x, MatExpr):
                 continue
             for k in x.shape:
-                v = sympy.sympify(k).xreplace(sub)
+                v = sympy.sympify(k, strict=True).xreplace(sub)
                 if v.is_number and not (v.is_Integer and v > 0):
                     return False
     return True
@@ -258,7 +258,10 @@ def _heads_exist(lhs: Term, rhs: Term, plan: Mapping[sympy.Symbol, int]) -> bool
             if type(x).__name__ != "RowBlock":
                 continue
             sub = {k: sympy.Integer(v) for k, v in plan.items()}
-            head, count = sympy.sympify(x.args[1]), sympy.sympify(x.args[3]).xreplace(sub)
+            head, count = (
+                sympy.sympify(x.args[1], strict=True),
+                sympy.sympify(x.args[3], strict=True).xreplace(sub),
+            )
             if head.is_Integer and count.is_Integer and not 1 <= int(head) <= int(count):
                 return False
     return True

@@ -141,8 +141,8 @@ def equated_sizes(
     out: dict[sympy.Symbol, sympy.Expr] = {}
     for a, b in zip(lhs.shape, rhs.shape, strict=True):
         rel = {**ctx.relations, **out}
-        x = substitute(sympy.sympify(a), ctx.bindings, rel)
-        y = substitute(sympy.sympify(b), ctx.bindings, rel)
+        x = substitute(sympy.sympify(a, strict=True), ctx.bindings, rel)
+        y = substitute(sympy.sympify(b, strict=True), ctx.bindings, rel)
         if sympy.cancel(x - y) == 0:
             continue
         free = [z for z in (y, x) if isinstance(z, sympy.Symbol) and z not in rel]

@@ -182,7 +182,7 @@ def conventional_sizes(
     mentioned: set[str] = set()
     for key, value in (assume or {}).items():
         mentioned.add(key)
-        mentioned |= {str(x) for x in sympy.sympify(value).free_symbols}
+        mentioned |= {str(x) for x in sympy.sympify(value, strict=True).free_symbols}
     found: dict[str, set[sympy.Expr]] = {}
     for entry in declared.values():
         table = FAMILIES if entry.family else CONVENTIONS
