@@ -47,6 +47,7 @@ KERNEL_ORDER = (
     "facts",
     "attention",
     "identities",
+    "backward",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).
