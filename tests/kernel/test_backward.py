@@ -1,0 +1,211 @@
+"""The backward pass of attention: the entrywise product, directional derivatives, the softmax
+Jacobian, gradients proved by the vector–Jacobian identity, and central finite differences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy
+
+from symattn.kernel.backward import (
+    RULES,
+    attention_backward,
+    directional,
+    prove_gradient,
+    prove_row_term,
+    rule_truth,
+    softmax_jvp,
+)
+from symattn.kernel.dims import d_k, d_v, n
+from symattn.kernel.errors import ShapeError
+from symattn.kernel.expr import (
+    CausalMask,
+    Hadamard,
+    MatSym,
+    Ones,
+    Scale,
+    Softmax,
+    expand_entries,
+    index,
+    named_shapes,
+)
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.witness.arrays import evaluate
+from symattn.latex.printer import latex
+from symattn.soundness.truth import truth
+
+i, j = index("i"), index("j")
+B = attention_backward()
+BC = attention_backward(causal=True)
+
+
+# ---- the entrywise product --------------------------------------------------------------------
+
+
+def test_hadamard_needs_equal_shapes():
+    with pytest.raises(ShapeError, match="entrywise product .* rows n and d_k"):
+        Hadamard(MatSym("P", n, n), MatSym("R", d_k, n))
+    with pytest.raises(ShapeError, match="cols n and d_v"):
+        Hadamard(MatSym("P", n, n), MatSym("R", n, d_v))
+
+
+def test_hadamard_entry_text_and_latex():
+    p, r = MatSym("P", n, d_v), MatSym("R", n, d_v)
+    assert Hadamard(p, r).entry(i, j) == expand_entries(p[i, j] * r[i, j])
+    assert str(Hadamard(p, r) @ r.T) == "(P ∘ R)R^T"
+    assert latex(Hadamard(p, r) @ r.T) == r"(P\circ R)R^{\mathsf T}"
+
+
+def test_hadamard_is_entrywise_in_the_walker_the_witnesses_and_the_truth():
+    rng = np.random.default_rng(0)
+    p, r = rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    P, R = MatSym("P", 3, 2), MatSym("R", 3, 2)
+    assert np.allclose(evaluate(Hadamard(P, R), {P: p, R: r}), p * r)
+    assert prove_equal(Hadamard(P, R), Hadamard(R, P)).status == "proved"
+    assert prove_equal(Hadamard(P, R), Hadamard(P, P)).status == "false"
+    p, r = MatSym("P", n, d_v), MatSym("R", n, d_v)  # the truth draws its own sizes and data
+    assert truth(Hadamard(p, r), Hadamard(r, p)) == "true"
+    assert truth(Hadamard(p, r), Hadamard(p, p)) == "false"
+
+
+# ---- the rules and the directional derivative -------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [r for r in RULES if r != "softmax_jvp_causal"])
+def test_every_rule_is_proved_at_the_entry_level(name):
+    assert rule_truth(name).status == "proved", rule_truth(name).summary()
+
+
+def test_the_causal_softmax_rule_is_evidence_and_says_so():
+    v = rule_truth("softmax_jvp_causal")
+    assert v.status in ("proved", "checked", "agreed")
+    assert v.status == "proved" or "not a proof" in v.reason or "not proved" in v.reason
+
+
+def test_a_wrong_softmax_jacobian_is_false_with_a_counterexample():
+    s, e = MatSym("S", n, n), MatSym("E", n, n)
+    t = sympy.Symbol("t", real=True)
+    moved = Softmax(s + Scale(t, e)).entry(i, j)
+    derivative = sympy.diff(moved, t).subs(t, 0)
+    assert prove_equal(derivative, softmax_jvp(Softmax(s), e)[i, j]).status == "proved"
+    wrong = prove_equal(derivative, Hadamard(Softmax(s), e)[i, j])
+    assert wrong.status == "false" and wrong.counterexample is not None
+
+
+def test_directional_derivative_of_products_and_constants():
+    Q, K, E = B.Q, B.K, MatSym("E", n, d_k)
+    assert str(directional(Q @ K.T, Q, E)) == "EK^T"
+    assert str(directional(Q @ K.T, K, E)) == "QE^T"
+    assert prove_equal(directional(K @ K.T, Q, E), Scale(0, Ones(n, n))).status == "proved"
+    with pytest.raises(ShapeError, match="does not have the shape"):
+        directional(Q @ K.T, Q, MatSym("E", n, n))
+
+
+def test_a_mask_outside_softmax_is_undecided():
+    v = prove_gradient(CausalMask(B.Q @ B.K.T), B.Q, MatSym("dO", n, n), B.Q)
+    assert v.status == "unknown" and "undecided" in v.reason and "-inf" in v.reason
+
+
+# ---- the gradients of attention, proved for symbolic sizes ------------------------------------
+
+
+def test_dV_is_proved():
+    v = prove_gradient(B.O, B.V, B.dO, B.dV)
+    assert v.status == "proved", v.summary()
+    assert [r for r, _ in v.rules] == ["jvp_leaf", "jvp_matmul", "jvp_scale", "jvp_transpose"]
+
+
+def test_dA_and_dS_are_proved():
+    a = MatSym("A", n, n)
+    assert prove_gradient(a @ B.V, a, B.dO, B.dA).status == "proved"
+    s = MatSym("S", n, n)
+    ds = softmax_jvp(Softmax(s), B.dA)
+    v = prove_gradient(Softmax(s) @ B.V, s, B.dO, ds)
+    assert v.status == "proved" and "softmax_jvp" in dict(v.rules)
+
+
+@pytest.mark.parametrize("name", ["dQ", "dK"])
+def test_dQ_and_dK_are_proved(name):
+    v = prove_gradient(B.O, getattr(B, name[1]), B.dO, getattr(B, name))
+    assert v.status == "proved", v.summary()
+    assert dict(v.rules)["softmax_jvp"].status == "proved"
+    assert "softmax_jvp (proved)" in v.summary()
+
+
+def test_the_row_term_needs_only_the_output():
+    assert prove_row_term(B).status == "proved"
+    assert prove_row_term(BC).status in ("proved", "checked")
+
+
+def _no_scale(b):
+    return b.dS @ b.K
+
+
+def _ds_without_row_term(b):
+    return Scale(b.scale, Hadamard(b.A, b.dA) @ b.K)
+
+
+FALSE_VARIANTS = {
+    "dQ without 1/sqrt(d_k)": ("Q", _no_scale),
+    "dQ with dS = A ∘ dA": ("Q", _ds_without_row_term),
+    "dK with the transpose of dS dropped": ("K", lambda b: Scale(b.scale, b.dS @ b.K)),
+    "dV with the transpose of A dropped": ("V", lambda b: b.A @ b.dO),
+}
+
+
+@pytest.mark.parametrize("label", FALSE_VARIANTS)
+def test_false_gradients_are_false_with_a_counterexample(label):
+    wrt, build = FALSE_VARIANTS[label]
+    v = prove_gradient(B.O, getattr(B, wrt), B.dO, build(B))
+    assert v.status == "false", v.summary()
+    assert v.counterexample is not None and "counterexample" in v.summary()
+
+
+def test_causal_gradients_hold_and_are_never_stronger_than_their_rules():
+    assert prove_gradient(BC.O, BC.V, BC.dO, BC.dV).status in ("proved", "checked")
+    v = prove_gradient(BC.O, BC.Q, BC.dO, BC.dQ)
+    rule = dict(v.rules)["softmax_jvp_causal"]
+    assert v.status in ("proved", "checked", "agreed")
+    if rule.status != "proved":
+        assert v.status != "proved"
+
+
+# ---- central finite differences on random float64 data ----------------------------------------
+
+
+def _forward(q, k, v, causal):
+    s = q @ k.T / np.sqrt(q.shape[1])
+    if causal:
+        s = np.where(np.tril(np.ones(s.shape, bool)), s, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)) @ v
+
+
+def _evaluate(expr, data):
+    return evaluate(expr, {k: v for k, v in data.items() if k in named_shapes(expr)})
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["single-head", "causal"])
+def test_gradients_agree_with_central_finite_differences(causal):
+    rng = np.random.default_rng(7)
+    sizes = {"Q": (5, 3), "K": (5, 3), "V": (5, 4), "dO": (5, 4)}
+    data = {k: rng.normal(size=s) for k, s in sizes.items()}
+    b = attention_backward(5, 3, 4, causal=causal)
+
+    def loss(values):
+        return float(np.sum(data["dO"] * _forward(values["Q"], values["K"], values["V"], causal)))
+
+    h = 1e-5
+    for name, grad in (("Q", b.dQ), ("K", b.dK), ("V", b.dV)):
+        claimed = _evaluate(grad, data)
+        numeric = np.zeros(sizes[name])
+        for idx in np.ndindex(*sizes[name]):
+            up = {k: x.copy() for k, x in data.items()}
+            down = {k: x.copy() for k, x in data.items()}
+            up[name][idx] += h
+            down[name][idx] -= h
+            numeric[idx] = (loss(up) - loss(down)) / (2 * h)
+        err = np.max(np.abs(claimed - numeric)) / np.max(np.abs(numeric))
+        assert err < 1e-6, (name, err)
+    wrong = _evaluate(Scale(1, b.dS @ b.K), data)  # dQ without 1/sqrt(d_k): the check can fail
+    assert np.max(np.abs(wrong - _evaluate(b.dQ, data))) > 1e-3
