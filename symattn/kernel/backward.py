@@ -24,6 +24,7 @@ from symattn.kernel.expr import (
     MatAdd,
     MatExpr,
     MatMul,
+    MatSum,
     MatSym,
     Ones,
     Scale,
@@ -303,9 +304,14 @@ def prove_gradient(
     claimed: MatExpr,
     *,
     direction: str = "E",
+    heads: tuple[sympy.Symbol, object] | None = None,
 ) -> GradientVerdict:
     """Decide whether `claimed` is the gradient of `<upstream, output>` with respect to `wrt`:
     for every direction E, `<dO, D_E O> = <G, E>` (E a matrix of independent entries).
+
+    With `heads=(h, H)` the output and upstream are one head's, depending on `h`, and the loss is
+    their sum over the heads, `sum_h <dO^{(h)}, O^{(h)}>`: the claimed gradient of a matrix the
+    heads share (K and V in multi-query attention) is then a sum over the heads too.
 
     >>> from symattn.kernel.dims import n, d_k, d_v
     >>> A, V, dO = MatSym("A", n, n), MatSym("V", n, d_v), MatSym("dO", n, d_v)
@@ -348,7 +354,13 @@ def prove_gradient(
     except NoDerivative as exc:
         return GradientVerdict("unknown", None, reason=f"undecided: {exc}")
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
-    identity = prove_equal(inner(upstream, moved), inner(claimed, e))
+    lhs: MatExpr = inner(upstream, moved)
+    if heads is not None:
+        h, count = heads
+        if not isinstance(h, sympy.Symbol) or h in wrt.free_symbols:
+            raise ShapeError(f"the head index must be a symbol the variable does not use: {h}")
+        lhs = MatSum(lhs, h, 1, count)
+    identity = prove_equal(lhs, inner(claimed, e))
     weak = [(r, v) for r, v in rules if v.status not in ("proved", "checked", "agreed")]
     if weak:
         names = ", ".join(f"{r} ({v.status})" for r, v in weak)
@@ -369,10 +381,10 @@ class AttentionBackward:
     """`O = softmax(S)V`, `S = QK^T/sqrt(d_k)` (masked when causal), upstream `dO`, and the
     gradients of the backward pass as kernel expressions."""
 
-    Q: MatSym
+    Q: MatSym | HeadSym
     K: MatSym
     V: MatSym
-    dO: MatSym
+    dO: MatSym | HeadSym
     causal: bool = False
 
     @property
@@ -438,3 +450,18 @@ def attention_backward(
 def prove_row_term(b: AttentionBackward) -> Verdict:
     """`rowsum(A ∘ dA) = rowsum(dO ∘ O)`: the row term of dS needs only O, not A."""
     return prove_equal(Hadamard(b.A, b.dA) @ Ones(b.A.cols, 1), b.D)
+
+
+def shared_kv_backward(
+    h: sympy.Symbol | None = None, *, causal: bool = False
+) -> tuple[AttentionBackward, sympy.Symbol]:
+    """Multi-query attention: per-head `Q^{(h)}` and `dO^{(h)}`, one K and V for every head.
+    The gradients of K and V are the sums over the heads of each head's `dK` and `dV`.
+
+    >>> b, h = shared_kv_backward()
+    >>> print(b.Q, b.K)
+    Q^(h) K
+    """
+    h = index("h") if h is None else h
+    q, do = HeadSym("Q", h, n, d_k), HeadSym("dO", h, n, d_v)
+    return AttentionBackward(q, MatSym("K", n, d_k), MatSym("V", n, d_v), do, causal), h

@@ -14,13 +14,15 @@ from symattn.kernel.backward import (
     prove_gradient,
     prove_row_term,
     rule_truth,
+    shared_kv_backward,
     softmax_jvp,
 )
-from symattn.kernel.dims import d_k, d_v, n
+from symattn.kernel.dims import H, d_k, d_v, n
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import (
     CausalMask,
     Hadamard,
+    MatSum,
     MatSym,
     Ones,
     Scale,
@@ -209,3 +211,54 @@ def test_gradients_agree_with_central_finite_differences(causal):
         assert err < 1e-6, (name, err)
     wrong = _evaluate(Scale(1, b.dS @ b.K), data)  # dQ without 1/sqrt(d_k): the check can fail
     assert np.max(np.abs(wrong - _evaluate(b.dQ, data))) > 1e-3
+
+
+# ---- multi-query attention: K and V shared by every head --------------------------------------
+
+MQ, HEAD = shared_kv_backward()
+
+
+def test_shared_dV_is_the_sum_over_heads():
+    total = MatSum(MQ.dV, HEAD, 1, H)
+    assert prove_gradient(MQ.O, MQ.V, MQ.dO, total, heads=(HEAD, H)).status == "proved"
+    one = MQ.dV.xreplace({HEAD: 1})  # the first head's alone
+    v = prove_gradient(MQ.O, MQ.V, MQ.dO, one, heads=(HEAD, H))
+    assert v.status == "false" and v.counterexample is not None
+
+
+def test_shared_dK_is_the_sum_over_heads():
+    total = MatSum(MQ.dK, HEAD, 1, H)
+    v = prove_gradient(MQ.O, MQ.K, MQ.dO, total, heads=(HEAD, H))
+    assert v.status == "proved", v.summary()
+
+
+def test_shared_gradients_agree_with_central_finite_differences():
+    rng = np.random.default_rng(11)
+    heads, rows, dk, dv = 2, 4, 3, 2
+    q, do = rng.normal(size=(heads, rows, dk)), rng.normal(size=(heads, rows, dv))
+    kv = {"K": rng.normal(size=(rows, dk)), "V": rng.normal(size=(rows, dv))}
+
+    def loss(values):
+        return sum(
+            float(np.sum(do[g] * _forward(q[g], values["K"], values["V"], False)))
+            for g in range(heads)
+        )
+
+    h = 1e-5
+    for name, grad in (("K", MQ.dK), ("V", MQ.dV)):
+        total = MatSum(grad, HEAD, 1, H)
+        inputs = {"Q": q, "dO": do, **kv}
+        claimed = evaluate(total, {k: v for k, v in inputs.items() if k in _names(total)})
+        numeric = np.zeros(kv[name].shape)
+        for idx in np.ndindex(*kv[name].shape):
+            up = {k: x.copy() for k, x in kv.items()}
+            down = {k: x.copy() for k, x in kv.items()}
+            up[name][idx] += h
+            down[name][idx] -= h
+            numeric[idx] = (loss(up) - loss(down)) / (2 * h)
+        err = np.max(np.abs(claimed - numeric)) / np.max(np.abs(numeric))
+        assert err < 1e-6, (name, err)
+
+
+def _names(expr):
+    return {k.removesuffix("^()") for k in named_shapes(expr)}
