@@ -42,7 +42,7 @@ class NoDerivative(SymattnError):
 
 # The rules of the directional derivative D_E, by name: what each one states.
 RULES: dict[str, str] = {
-    "jvp_leaf": "D_E X = E for the variable X; D_E Y = 0 for any other leaf",
+    "jvp_leaf": "D_E X = E for the variable X; D_E Y = 0 for what reads no entry of X",
     "jvp_matmul": "D_E(AB) = (D_E A)B + A(D_E B)",
     "jvp_add": "D_E(A + B) = D_E A + D_E B",
     "jvp_scale": "D_E(cA) = c D_E A for a scalar c that does not depend on the variable",
@@ -84,7 +84,10 @@ class _Walk:
     used: set[str] = field(default_factory=set)
 
     def d(self, e: MatExpr) -> MatExpr | None:
-        f = JVP.find(type(e))
+        if self.wrt.name not in reads(e):
+            self.used.add("jvp_leaf")
+            return Zero  # reads no entry of the variable: a constant, whatever its node
+        f = JVP.own(type(e))  # never a parent's rule: a subclass may mean something else
         if f is None:
             raise NoDerivative(f"no derivative rule for {type(e).__name__} in {plain(e)}")
         return f(self, e)
@@ -128,8 +131,10 @@ def _jvp_add(w: _Walk, e: MatAdd) -> MatExpr | None:
 
 @JVP.register(Scale)
 def _jvp_scale(w: _Walk, e: Scale) -> MatExpr | None:
-    if any(isinstance(x, MatExpr) for x in sympy.preorder_traversal(e.scalar)):
-        raise NoDerivative(f"the scalar {plain(e.scalar)} reads a matrix: no derivative rule")
+    if w.wrt.name in reads(e.scalar):
+        raise NoDerivative(
+            f"the scalar {plain(e.scalar)} reads {w.wrt.name}: no derivative rule for it"
+        )
     w.used.add("jvp_scale")
     da = w.d(e.args[1])
     return None if da is None else Scale(e.scalar, da)
@@ -171,6 +176,17 @@ def _jvp_mask(w: _Walk, e: CausalMask) -> MatExpr | None:
         f"{plain(e)} has entries -inf outside softmax, where no derivative exists; "
         "a causal mask is differentiated only inside softmax"
     )
+
+
+def reads(e: sympy.Basic) -> set[str]:
+    """The names whose entries an expression reads (named matrices and indexed bases)."""
+    out: set[str] = set()
+    for x in sympy.preorder_traversal(e):
+        if isinstance(x, MatSym):
+            out.add(x.name)
+        elif isinstance(x, sympy.IndexedBase):
+            out.add(str(x.label))
+    return out
 
 
 def _plus(a: MatExpr | None, b: MatExpr | None) -> MatExpr | None:
@@ -340,10 +356,10 @@ def prove_gradient(
                 f"({shape_str(claimed.shape)}) does not have the shape of {plain(wrt)} "
                 f"({shape_str(wrt.shape)})",
             )
-    taken = {
+    taken = reads(sympy.Tuple(output, upstream, claimed)) | {
         x.name
         for x in sympy.preorder_traversal(sympy.Tuple(output, upstream, claimed))
-        if isinstance(x, (MatSym, HeadSym, FromColumn))
+        if isinstance(x, (HeadSym, FromColumn))
     }
     name = direction
     while name in taken:
@@ -353,6 +369,8 @@ def prove_gradient(
         moved, used = _directional(output, wrt, e)
     except NoDerivative as exc:
         return GradientVerdict("unknown", None, reason=f"undecided: {exc}")
+    except ShapeError as exc:
+        return GradientVerdict("shape_error", None, reason=str(exc))
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
     lhs: MatExpr = inner(upstream, moved)
     if heads is not None:

@@ -31,6 +31,7 @@ from symattn.kernel.expr import (
     index,
     named_shapes,
 )
+from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness.arrays import evaluate
 from symattn.latex.printer import latex
@@ -262,3 +263,32 @@ def test_shared_gradients_agree_with_central_finite_differences():
 
 def _names(expr):
     return {k.removesuffix("^()") for k in named_shapes(expr)}
+
+
+# ---- what the walker refuses, and what it may skip --------------------------------------------
+
+
+def test_a_node_without_a_rule_is_constant_when_it_reads_no_entry_of_the_variable():
+    phi, up = FeatureMap("phi", B.K, d_k), MatSym("dO", n, n)
+    assert prove_gradient(B.Q @ phi.T, B.Q, up, up @ phi).status == "proved"
+    assert prove_gradient(B.Q @ phi.T, B.Q, up, up @ B.K).status == "false"
+    v = prove_gradient(FeatureMap("phi", B.Q, d_k), B.Q, MatSym("dO", n, d_k), B.Q)
+    assert v.status == "unknown" and "no derivative rule for FeatureMap" in v.reason
+
+
+def test_a_scalar_that_reads_the_variable_is_undecided():
+    v = prove_gradient(Scale(B.Q[1, 1], B.V), B.Q, B.dO, Scale(0, B.Q))
+    assert v.status == "unknown" and "reads Q" in v.reason
+
+
+def test_one_name_with_two_shapes_and_bad_shapes_are_shape_errors():
+    other = MatSym("Q", n, n)
+    v = prove_gradient(other @ B.V, B.Q, B.dO, B.Q)
+    assert v.status == "shape_error" and "shapes" in v.reason
+    assert prove_gradient(B.O, B.Q, B.dA, B.dQ).status == "shape_error"
+    assert prove_gradient(B.O, B.Q, B.dO, B.dV).status == "shape_error"
+
+
+def test_the_direction_avoids_the_names_in_the_claim():
+    e = MatSym("E", n, d_k)
+    assert prove_gradient(e @ B.K.T, e, MatSym("dO", n, n), MatSym("dO", n, n) @ B.K).ok
