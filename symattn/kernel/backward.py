@@ -336,9 +336,12 @@ def prove_gradient(
     >>> prove_gradient(A @ V, V, dO, A @ dO).status
     'false'
     """
-    for what, m in (("upstream", upstream), ("output", output), ("claimed", claimed)):
+    parts = (("output", output), ("variable", wrt), ("upstream", upstream), ("claim", claimed))
+    for what, m in parts:
         if not isinstance(m, MatExpr):
-            raise ShapeError(f"the {what} gradient must be a matrix expression")
+            raise ShapeError(f"the {what} must be a matrix expression, not {type(m).__name__}")
+    if heads is not None and (not isinstance(heads[0], sympy.Symbol) or heads[0] in reads(wrt)):
+        raise ShapeError(f"the head index must be an index symbol, not {heads[0]!r}")
     for k in (0, 1):
         if not dims_equal(upstream.shape[k], output.shape[k]):
             return GradientVerdict(
@@ -374,10 +377,7 @@ def prove_gradient(
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
     lhs: MatExpr = inner(upstream, moved)
     if heads is not None:
-        h, count = heads
-        if not isinstance(h, sympy.Symbol) or h in wrt.free_symbols:
-            raise ShapeError(f"the head index must be a symbol the variable does not use: {h}")
-        lhs = MatSum(lhs, h, 1, count)
+        lhs = MatSum(lhs, heads[0], 1, heads[1])
     identity = prove_equal(lhs, inner(claimed, e))
     weak = [(r, v) for r, v in rules if v.status not in ("proved", "checked", "agreed")]
     if weak:

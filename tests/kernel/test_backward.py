@@ -115,7 +115,7 @@ def test_a_mask_outside_softmax_is_undecided():
 def test_dV_is_proved():
     v = prove_gradient(B.O, B.V, B.dO, B.dV)
     assert v.status == "proved", v.summary()
-    assert [r for r, _ in v.rules] == ["jvp_leaf", "jvp_matmul", "jvp_scale", "jvp_transpose"]
+    assert [r for r, _ in v.rules] == ["jvp_leaf", "jvp_matmul"]  # A reads no V: a constant
 
 
 def test_dA_and_dS_are_proved():
@@ -292,3 +292,10 @@ def test_one_name_with_two_shapes_and_bad_shapes_are_shape_errors():
 def test_the_direction_avoids_the_names_in_the_claim():
     e = MatSym("E", n, d_k)
     assert prove_gradient(e @ B.K.T, e, MatSym("dO", n, n), MatSym("dO", n, n) @ B.K).ok
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ShapeError, match="the variable must be a matrix expression, not str"):
+        prove_gradient(B.O, "Q", B.dO, B.dQ)
+    with pytest.raises(ShapeError, match="the head index must be an index symbol"):
+        prove_gradient(MQ.O, MQ.K, MQ.dO, MQ.dK, heads=(2, H))
