@@ -35,6 +35,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness.arrays import evaluate
 from symattn.latex.printer import latex
+from symattn.soundness.corpus import backward_claims
 from symattn.soundness.truth import truth
 
 i, j = index("i"), index("j")
@@ -299,3 +300,17 @@ def test_bad_arguments_are_named():
         prove_gradient(B.O, "Q", B.dO, B.dQ)
     with pytest.raises(ShapeError, match="the head index must be an index symbol"):
         prove_gradient(MQ.O, MQ.K, MQ.dO, MQ.dK, heads=(2, H))
+
+
+def test_the_independent_truth_agrees_with_every_backward_claim():
+    claims = backward_claims()
+    assert [c.name for c in claims] == [
+        "backward dV",
+        "backward dQ",
+        "backward dK",
+        "backward row term",
+    ]
+    for c in claims:
+        assert truth(c.lhs, c.rhs) == "true", c.name
+    wrong = claims[1].rhs.xreplace({B.scale: sympy.Integer(1)})  # dQ without 1/sqrt(d_k)
+    assert truth(claims[1].lhs, wrong) == "false"
