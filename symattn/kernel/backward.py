@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.dims import d_k, d_v, dims_equal, n, shape_str
+from symattn.kernel.dims import as_dim, d_k, d_v, dim, dims_equal, n, shape_str
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
@@ -483,3 +483,21 @@ def shared_kv_backward(
     h = index("h") if h is None else h
     q, do = HeadSym("Q", h, n, d_k), HeadSym("dO", h, n, d_v)
     return AttentionBackward(q, MatSym("K", n, d_k), MatSym("V", n, d_v), do, causal), h
+
+
+def grouped_kv_backward(
+    g: sympy.Symbol | None = None, r: sympy.Symbol | None = None, size: object = None
+) -> tuple[AttentionBackward, sympy.Symbol, sympy.Expr]:
+    """Grouped-query attention seen from key head g: its R query heads `h = (g-1)R + r`,
+    `r = 1..R`, with their `Q^{(h)}` and `dO^{(h)}`, read the group's `K_g` and `V_g`. Returns the
+    backward pass, `r` and `R`; the gradients of `K_g` and `V_g` are sums over `r`.
+
+    The heads of other groups read other key heads, so their losses do not depend on `K_g`:
+    that step is the layout of grouped-query attention, not a kernel proof.
+    """
+    g = index("g") if g is None else g
+    r = index("r") if r is None else r
+    count = dim("R") if size is None else as_dim(size)
+    h = (g - 1) * count + r
+    q, do = HeadSym("Q", h, n, d_k), HeadSym("dO", h, n, d_v)
+    return AttentionBackward(q, MatSym("K_g", n, d_k), MatSym("V_g", n, d_v), do), r, count

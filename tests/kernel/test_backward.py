@@ -11,6 +11,7 @@ from symattn.kernel.backward import (
     RULES,
     attention_backward,
     directional,
+    grouped_kv_backward,
     prove_gradient,
     prove_row_term,
     rule_truth,
@@ -314,3 +315,55 @@ def test_the_independent_truth_agrees_with_every_backward_claim():
         assert truth(c.lhs, c.rhs) == "true", c.name
     wrong = claims[1].rhs.xreplace({B.scale: sympy.Integer(1)})  # dQ without 1/sqrt(d_k)
     assert truth(claims[1].lhs, wrong) == "false"
+
+
+# ---- grouped-query attention: each key head serves the R query heads of its group -------------
+
+GQ, R_INDEX, R_SIZE = grouped_kv_backward()
+
+
+def test_grouped_dV_is_the_sum_over_the_group():
+    total = MatSum(GQ.dV, R_INDEX, 1, R_SIZE)
+    v = prove_gradient(GQ.O, GQ.V, GQ.dO, total, heads=(R_INDEX, R_SIZE))
+    assert v.status == "proved", v.summary()
+
+
+def test_grouped_gradients_agree_with_central_finite_differences():
+    # G = 2 key heads, R = 2 query heads each: the loss sums over all four query heads
+    rng = np.random.default_rng(5)
+    groups, per, rows, dk, dv = 2, 2, 4, 3, 2
+    q, do = rng.normal(size=(groups * per, rows, dk)), rng.normal(size=(groups * per, rows, dv))
+    keys = {("K", g): rng.normal(size=(rows, dk)) for g in range(groups)}
+    keys |= {("V", g): rng.normal(size=(rows, dv)) for g in range(groups)}
+
+    def loss(values):
+        out = 0.0
+        for hq in range(groups * per):
+            g = hq // per
+            out += float(np.sum(do[hq] * _forward(q[hq], values["K", g], values["V", g], False)))
+        return out
+
+    h = 1e-5
+    g_sym = GQ.Q.head.free_symbols - {R_INDEX, R_SIZE}
+    for (name, g), value in keys.items():
+        grad = GQ.dK if name == "K" else GQ.dV
+        total = MatSum(grad, R_INDEX, 1, R_SIZE).xreplace(
+            {R_SIZE: per, **dict.fromkeys(g_sym, g + 1)}
+        )
+        mine = range(g * per, (g + 1) * per)  # the group's query heads, numbered from 1
+        inputs = {
+            "Q": {hq + 1: q[hq] for hq in mine},
+            "dO": {hq + 1: do[hq] for hq in mine},
+            "K_g": keys["K", g],
+            "V_g": keys["V", g],
+        }
+        claimed = evaluate(total, {k: v for k, v in inputs.items() if k in _names(total)})
+        numeric = np.zeros(value.shape)
+        for idx in np.ndindex(*value.shape):
+            up = {k: x.copy() for k, x in keys.items()}
+            down = {k: x.copy() for k, x in keys.items()}
+            up[name, g][idx] += h
+            down[name, g][idx] -= h
+            numeric[idx] = (loss(up) - loss(down)) / (2 * h)
+        err = np.max(np.abs(claimed - numeric)) / np.max(np.abs(numeric))
+        assert err < 1e-6, (name, g, err)
