@@ -30,6 +30,7 @@ from symattn.kernel.expr import (
     Scale,
     Softmax,
     Transpose,
+    expand_entries,
     index,
 )
 from symattn.kernel.proof import Verdict, prove_equal
@@ -269,7 +270,37 @@ def _truth(name: str) -> Verdict:
     }
     moved, rule = cases[name]
     derivative = sympy.diff(moved.entry(i, j), t).subs(t, 0)
-    return prove_equal(derivative, rule[i, j])
+    if name != "softmax_jvp_causal":
+        return prove_equal(derivative, rule[i, j])
+    return _by_cases(derivative, expand_entries(rule[i, j]), i, j, s[i, j] + ds[i, j])
+
+
+def _by_cases(a: sympy.Expr, b: sympy.Expr, i: sympy.Symbol, j: sympy.Symbol, shapes) -> Verdict:
+    """`a = b` for a causal entry, by the cases `j <= i` and `j > i` of its free indices: in each
+    case the mask's condition on (i, j) is replaced by its value and j's range narrowed to the
+    case. `shapes` (the same entries added to both sides) tells the witnesses the leaves' shapes.
+    Proved when both cases are; otherwise the weaker case's verdict."""
+    cases = (
+        ("j <= i", sympy.true, {i: (1, n), j: (1, i)}),
+        ("j > i", sympy.false, {i: (1, n), j: (i + 1, n)}),
+    )
+    verdicts = []
+    for _, value, ranges in cases:
+        sub = {sympy.Le(j, i): value, sympy.Ge(i, j): value}
+        verdicts.append(
+            prove_equal(a.xreplace(sub) + shapes, b.xreplace(sub) + shapes, ranges=ranges)
+        )
+    for (label, _, _), v in zip(cases, verdicts, strict=True):
+        if v.status != "proved":
+            return Verdict(
+                "agreed" if v.status == "checked" else v.status,  # checked needs its sizes
+                v.witnesses,
+                f"in the case {label}: {v.reason}",
+                v.counterexample,
+                evidence=v.evidence,
+            )
+    shown = tuple(w for w in verdicts[0].witnesses if w in verdicts[1].witnesses)
+    return Verdict("proved", shown, "by the cases j <= i and j > i")
 
 
 # ---- gradients by the vector–Jacobian identity ------------------------------------------------

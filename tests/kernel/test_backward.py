@@ -9,6 +9,7 @@ import sympy
 
 from symattn.kernel.backward import (
     RULES,
+    _by_cases,
     attention_backward,
     directional,
     grouped_kv_backward,
@@ -76,15 +77,20 @@ def test_hadamard_is_entrywise_in_the_walker_the_witnesses_and_the_truth():
 # ---- the rules and the directional derivative -------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [r for r in RULES if r != "softmax_jvp_causal"])
+@pytest.mark.parametrize("name", list(RULES))
 def test_every_rule_is_proved_at_the_entry_level(name):
     assert rule_truth(name).status == "proved", rule_truth(name).summary()
 
 
-def test_the_causal_softmax_rule_is_evidence_and_says_so():
-    v = rule_truth("softmax_jvp_causal")
-    assert v.status in ("proved", "checked", "agreed")
-    assert v.status == "proved" or "not a proof" in v.reason or "not proved" in v.reason
+def test_the_causal_softmax_rule_is_proved_by_cases_and_a_wrong_one_is_false():
+    assert rule_truth("softmax_jvp_causal").reason == "by the cases j <= i and j > i"
+    s, e = MatSym("S", n, n), MatSym("E", n, n)
+    t = sympy.Symbol("t", real=True)
+    moved = Softmax(CausalMask(s + Scale(t, e))).entry(i, j)
+    derivative = sympy.diff(moved, t).subs(t, 0)
+    wrong = expand_entries(Hadamard(Softmax(CausalMask(s)), e)[i, j])
+    v = _by_cases(derivative, wrong, i, j, s[i, j] + e[i, j])
+    assert v.status == "false" and "j <= i" in v.reason and v.counterexample is not None
 
 
 def test_a_wrong_softmax_jacobian_is_false_with_a_counterexample():
