@@ -18,6 +18,7 @@ from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
     CausalMask,
+    Concat,
     FromColumn,
     Hadamard,
     HeadSym,
@@ -32,6 +33,7 @@ from symattn.kernel.expr import (
     Transpose,
     expand_entries,
     index,
+    walk,
 )
 from symattn.kernel.proof import Verdict, prove_equal
 from symattn.kernel.text import plain
@@ -409,7 +411,13 @@ def prove_gradient(
     lhs: MatExpr = inner(upstream, moved)
     if heads is not None:
         lhs = MatSum(lhs, heads[0], 1, heads[1])
-    identity = prove_equal(lhs, inner(claimed, e))
+    rhs = inner(claimed, e)
+    identity, general = _generalised(lhs, rhs, taken | {name})
+    note = ""
+    if identity is None or identity.status != "proved":
+        identity = prove_equal(lhs, rhs)
+    else:
+        note = f"the identity is proved for every matrix in place of {general}"
     weak = [(r, v) for r, v in rules if v.status not in ("proved", "checked", "agreed")]
     if weak:
         names = ", ".join(f"{r} ({v.status})" for r, v in weak)
@@ -419,7 +427,28 @@ def prove_gradient(
     if identity.status not in _RANK:
         return GradientVerdict(identity.status, identity, rules, identity.reason)
     worst = max([identity.status] + [v.status for _, v in rules], key=_RANK.__getitem__)
-    return GradientVerdict(worst, identity, rules)
+    return GradientVerdict(worst, identity, rules, note)
+
+
+def _generalised(lhs: MatExpr, rhs: MatExpr, taken: set[str]) -> tuple[Verdict | None, str]:
+    """The claim with every softmax replaced by a generic matrix of its shape (`A_1`, ...).
+    Proved for every matrix, it holds for the softmax too (an instance); not proved, it says
+    nothing, and the caller decides the claim itself. Only for claims without bound matrices
+    or sums, whose softmax could depend on a bound index (it would not be one matrix)."""
+    both = sympy.Tuple(lhs, rhs)
+    nodes = [x for x in sympy.preorder_traversal(both) if isinstance(x, Softmax)]
+    if not nodes or any(isinstance(x, (MatSum, Concat, sympy.Sum)) for x in walk(both)):
+        return None, ""
+    names: dict[MatExpr, MatExpr] = {}
+    for x in nodes:
+        if x not in names:
+            k = len(names) + 1
+            while f"A_{k}" in taken:
+                k += 1
+            taken = taken | {f"A_{k}"}
+            names[x] = MatSym(f"A_{k}", *x.shape)
+    general = prove_equal(lhs.xreplace(names), rhs.xreplace(names))
+    return general, ", ".join(f"{plain(x)} as {plain(v)}" for x, v in names.items())
 
 
 # ---- the backward pass of attention -----------------------------------------------------------
