@@ -31,6 +31,7 @@ _EXPORTS = {
     "FromColumn": "symattn.kernel.expr",
     "MatMul": "symattn.kernel.expr",
     "MatAdd": "symattn.kernel.expr",
+    "Hadamard": "symattn.kernel.expr",
     "Scale": "symattn.kernel.expr",
     "Transpose": "symattn.kernel.expr",
     "Softmax": "symattn.kernel.expr",
@@ -53,6 +54,10 @@ _EXPORTS = {
     # the chapter's objects
     "single_head": "symattn.kernel.attention",
     "multi_head": "symattn.kernel.attention",
+    # gradients: the backward pass of attention
+    "attention_backward": "symattn.kernel.backward",
+    "directional": "symattn.kernel.backward",
+    "prove_gradient": "symattn.kernel.backward",
     # numbers: any expression on the user's own arrays
     "evaluate": "symattn.kernel.witness.arrays",
     # errors

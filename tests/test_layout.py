@@ -50,6 +50,7 @@ KERNEL_ORDER = (
     "facts",
     "attention",
     "identities",
+    "backward",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

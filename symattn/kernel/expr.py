@@ -323,6 +323,29 @@ class MatAdd(MatExpr):
         return self.args[0]._entry(i, j, fresh) + self.args[1]._entry(i, j, fresh)
 
 
+class Hadamard(MatExpr):
+    """The entrywise product `A ∘ B` of two matrices of provably equal shape (`A ∘ dA`)."""
+
+    def __new__(cls, a: MatExpr, b: MatExpr) -> Hadamard:
+        _check_mat(a, b)
+        for k, what in ((0, "rows"), (1, "cols")):
+            _require_equal(
+                a.shape[k],
+                b.shape[k],
+                f"cannot take the entrywise product of {a} ({shape_str(a.shape)}) and {b} "
+                f"({shape_str(b.shape)}): {what} {a.shape[k]} and {b.shape[k]} are not "
+                "provably equal",
+            )
+        return Basic.__new__(cls, a, b)
+
+    @property
+    def shape(self) -> Shape:
+        return self.args[0].shape
+
+    def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.Expr:
+        return self.args[0]._entry(i, j, fresh) * self.args[1]._entry(i, j, fresh)
+
+
 class Scale(MatExpr):
     """A scalar times a matrix, e.g. `QK^T / sqrt(d_k)`; the scalar is a sympy expression."""
 

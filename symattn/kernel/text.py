@@ -64,6 +64,11 @@ def _matadd(e: Any) -> str:
     return f"{plain(e.args[0])} + {plain(e.args[1])}"
 
 
+@PLAIN.register("Hadamard")
+def _hadamard(e: Any) -> str:
+    return f"{_factor(e.args[0])} ∘ {_factor(e.args[1])}"
+
+
 @PLAIN.register("Scale")
 def _scale(e: Any) -> str:
     c = e.scalar
@@ -180,7 +185,7 @@ def _online_softmax(e: Any) -> str:
 def _factor(e: sympy.Basic) -> str:
     """A factor of a product: a sum or a scaled matrix in parentheses."""
     text = plain(e)
-    if _is(e, "MatAdd", "Scale"):
+    if _is(e, "MatAdd", "Scale", "Hadamard"):
         return f"({text})"
     return text
 
@@ -188,7 +193,7 @@ def _factor(e: sympy.Basic) -> str:
 def _base(e: sympy.Basic) -> str:
     """What a superscript applies to: anything but a name in parentheses (`(YW_K)^T`)."""
     text = plain(e)
-    if _is(e, "MatAdd", "Scale", "MatMul", "Transpose", "RowBlock"):
+    if _is(e, "MatAdd", "Scale", "MatMul", "Transpose", "RowBlock", "Hadamard"):
         return f"({text})"
     return text
 

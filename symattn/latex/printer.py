@@ -505,6 +505,12 @@ def _mat_add(pr: _Printer, e: E.MatAdd) -> Printed:
     return pr.mat_add(e), _ADD
 
 
+@_on(E.Hadamard)
+def _hadamard(pr: _Printer, e: E.Hadamard) -> Printed:
+    a, b = (pr.atom(x, _MUL + 1) for x in e.args)
+    return rf"{a}\circ {b}", _SUM  # below a product: (A∘B)C
+
+
 @_on(E.Scale)
 def _scale(pr: _Printer, e: E.Scale) -> Printed:
     return pr.scale(e)

@@ -14,10 +14,12 @@ import sympy
 from symattn.derive.blocks import ProofBlock
 from symattn.derive.sources import bundled
 from symattn.kernel.attention import multi_head, single_head
+from symattn.kernel.backward import attention_backward, directional, inner
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import (
     Dot,
     FromColumn,
+    Hadamard,
     MatExpr,
     MatSum,
     MatSym,
@@ -115,6 +117,25 @@ def derivation_claims() -> list[Claim]:
             for k, st in enumerate(pr.steps, start=1):
                 name = f"derivation {pr.title}, step {k} ({st.by})"
                 out.append(Claim(name, st.before, st.after, dict(pr.defs), pr.assuming))
+    return out
+
+
+def backward_claims() -> list[Claim]:
+    """The backward pass of single-head attention as vector–Jacobian identities
+    `<dO, D_E O> = <G, E>` (E a direction of independent entries), and the row term. Not in
+    `corpus()` (each proof takes seconds); the mutation suite takes them when asked.
+
+    >>> [c.name for c in backward_claims()][:2]
+    ['backward dV', 'backward dQ']
+    """
+    b = attention_backward()
+    out = []
+    for name, wrt, grad in (("dV", b.V, b.dV), ("dQ", b.Q, b.dQ), ("dK", b.K, b.dK)):
+        e = MatSym("E", *wrt.shape)
+        moved = directional(b.O, wrt, e)
+        out.append(Claim(f"backward {name}", inner(b.dO, moved), inner(grad, e)))
+    row = Hadamard(b.A, b.dA) @ Ones(n, 1)
+    out.append(Claim("backward row term", row, b.D))
     return out
 
 

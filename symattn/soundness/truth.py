@@ -365,6 +365,14 @@ def _mat_add(ev: _Numpy, e: E.MatAdd) -> np.ndarray:
     return a + b
 
 
+@MATRIX.register(E.Hadamard)
+def _hadamard(ev: _Numpy, e: E.Hadamard) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape != b.shape:
+        raise IllFormed(f"an entrywise product of a {a.shape} and a {b.shape} matrix")
+    return a * b
+
+
 @MATRIX.register(E.Scale)
 def _scale(ev: _Numpy, e: E.Scale) -> np.ndarray:
     return float(ev.num(e.scalar)) * ev.mat(e.args[1])

@@ -25,6 +25,7 @@ from symattn.kernel.expr import (
     Dot,
     Entry,
     FromColumn,
+    Hadamard,
     HeadSym,
     MatAdd,
     MatExpr,
@@ -322,6 +323,11 @@ def _terms_matmul(e: MatMul, at: Mapping) -> int:
 @TERMS.register(MatAdd, sympy.Add)
 def _terms_add(e: sympy.Basic, at: Mapping) -> int:
     return sum(_terms(a, at) for a in e.args)
+
+
+@TERMS.register(Hadamard)
+def _terms_hadamard(e: Hadamard, at: Mapping) -> int:
+    return _terms(e.args[0], at) * _terms(e.args[1], at)
 
 
 @TERMS.register(Scale)

@@ -49,6 +49,7 @@ from symattn.kernel.expr import (
     Dot,
     Entry,
     FromColumn,
+    Hadamard,
     HeadSym,
     MatAdd,
     MatExpr,
@@ -333,6 +334,12 @@ def _deg_matmul(deg: _Deg, m: MatMul) -> tuple[int, int]:
 @DEGREE.register(MatAdd)
 def _deg_matadd(deg: _Deg, m: MatAdd) -> tuple[int, int]:
     return _plus(deg.mat(m.args[0]), deg.mat(m.args[1]))
+
+
+@DEGREE.register(Hadamard)
+def _deg_hadamard(deg: _Deg, m: Hadamard) -> tuple[int, int]:
+    a, b = deg.mat(m.args[0]), deg.mat(m.args[1])
+    return (a[0] + b[0], a[1] + b[1])
 
 
 @DEGREE.register(Scale)
