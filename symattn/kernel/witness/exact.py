@@ -159,8 +159,11 @@ EXPAND_LIMIT = 64
 _EXPAND_FALLBACK = 5_000  # the field model cannot decide the claim: expand up to this
 
 # Up to this many estimated terms the sides are evaluated mod p from the nodes' definitions,
-# entry by entry; above it by the fast walker (one product of matrices per node).
-DEFINITIONS_LIMIT = 20_000
+# entry by entry; above it by the fast walker (one product of matrices per node). The smallest
+# plans of a claim fall below it, so definitions and walker cross-check there; the larger
+# plans that rule out a coincidence are the walker's (entry by entry they cost about as much
+# again as the rest of a check: benchmarks/bench_reader.py).
+DEFINITIONS_LIMIT = 2_000
 
 
 def _expand_plan(lhs, rhs, ranges, subs, assuming, named) -> WitnessResult:
