@@ -102,6 +102,7 @@ def _wraps(k: int) -> dict[type, object]:
         E.RowBlock: lambda x: E.Ones(k, 1) @ E.RowBlock(x, 2, 1, k),
         E.Concat: lambda x: _concat(x, k, _head()),
         E.MatSum: lambda x: _matsum(x, k, _head()),
+        E.Hadamard: lambda x: E.Hadamard(x, _sq("G", k)),
         M.PositionBias: lambda x: x + M.PositionBias(k, sympy.Rational(-1, 3), 2),
         M.PadMask: lambda x: M.PadMask(x, k - 1, 1),
         M.CausalZero: M.CausalZero,
