@@ -193,6 +193,7 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
     for lang in ("zh", "en"):
         log = (tmp_path / f"chapter7.{lang}.log").read_text(errors="replace")
         assert "Missing character" not in log  # λ and ℓ are set as math, not as text glyphs
+        assert "Overfull \\hbox" not in log  # head blocks print as a text writes them
         tex_source = (tmp_path / f"chapter7.{lang}.tex").read_text(encoding="utf-8")
         for raw in ("ceil(", "..", "d\\_k", "mathit{ell}", "λ"):
             assert raw not in tex_source, f"{raw!r} in chapter7.{lang}.tex"
