@@ -20,6 +20,9 @@ from symattn.latex import png_is_blank, render_page_png
 from symattn.latex.build import compile_pdf
 from symattn.testing import require_tex
 
+#: every test here shares one check of all the bundled derivations (about 40 s)
+pytestmark = pytest.mark.slow
+
 CH06 = chapter(bundled_root() / "ch06")
 TOKENS = CH06.module("sec61").TOKENS
 

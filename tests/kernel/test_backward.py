@@ -164,6 +164,7 @@ FALSE_VARIANTS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("label", FALSE_VARIANTS)
 def test_false_gradients_are_false_with_a_counterexample(label):
     wrt, build = FALSE_VARIANTS[label]
@@ -233,6 +234,7 @@ def test_gradients_agree_with_central_finite_differences(causal):
 MQ, HEAD = shared_kv_backward()
 
 
+@pytest.mark.slow
 def test_shared_dV_is_the_sum_over_heads():
     total = MatSum(MQ.dV, HEAD, 1, H)
     assert prove_gradient(MQ.O, MQ.V, MQ.dO, total, heads=(HEAD, H)).status == "proved"
@@ -241,6 +243,7 @@ def test_shared_dV_is_the_sum_over_heads():
     assert v.status == "false" and v.counterexample is not None
 
 
+@pytest.mark.slow
 def test_shared_dK_is_the_sum_over_heads():
     total = MatSum(MQ.dK, HEAD, 1, H)
     v = prove_gradient(MQ.O, MQ.K, MQ.dO, total, heads=(HEAD, H))

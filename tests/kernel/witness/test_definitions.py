@@ -211,6 +211,7 @@ def test_each_pair_of_nodes_composed(outer: type, inner: type):
     _compare(wraps[outer](wraps[inner](_sq("S", k))))
 
 
+@pytest.mark.slow
 def test_most_pairs_are_compared():
     """The comparison above is not empty: report how many formulas sympy's fold made unreadable."""
     compared = sum(
