@@ -33,11 +33,21 @@ def shared() -> Path:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """`d2l_file`: each Markdown file of the d2l corpus, one test each."""
-    if "d2l_file" in metafunc.fixturenames:
-        files = sorted(D2L.glob("*.md")) if D2L.is_dir() else []
-        params = files or [pytest.param(None, id="absent")]
-        metafunc.parametrize("d2l_file", params, ids=lambda p: getattr(p, "name", "absent"))
+    """`d2l_file`: each Markdown file of the d2l corpus, one test each; `corpus_file`: each
+    Markdown file of every text of the corpus (`corpus/<text>/<file>.md`)."""
+    for name, files, label in (
+        ("d2l_file", sorted(D2L.glob("*.md")), lambda p: p.name),
+        ("corpus_file", sorted((SHARED / "corpus").glob("*/*.md")), _text_and_file),
+    ):
+        if name in metafunc.fixturenames:
+            params = files or [pytest.param(None, id="absent")]
+            metafunc.parametrize(
+                name, params, ids=lambda p, f=label: "absent" if p is None else f(p)
+            )
+
+
+def _text_and_file(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from symattn.kernel.errors import ParseError, Position
+from symattn.reader.syntax.braces import group_end
 
 MAX_LENGTH = 20_000
 MAX_NESTING = 200
@@ -588,23 +589,7 @@ class _Lexer:
 
     def matching(self, at: int) -> int | None:
         """The offset of the `}` that closes the `{` at `at` (None when there is none)."""
-        text = self.text
-        if text[at : at + 1] != "{":
-            return None
-        depth, k = 0, at
-        while k < len(text):
-            c = text[k]
-            if c == "\\":
-                k += 2
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    return k
-            k += 1
-        return None
+        return group_end(self.text, at)
 
     def set_brace(self, c: str, start: int) -> None:
         """`\\{` and `\\}`: the braces of a set, `\\{S_1, \\ldots, S_n\\}`, `\\{j : j \\le i\\}`."""

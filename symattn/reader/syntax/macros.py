@@ -1,7 +1,7 @@
 """A document's own macros (`\\newcommand`, `\\def`, `\\DeclareMathOperator`, front-matter maps)
 and their expansion, which keeps a map from each expanded character back to the original text.
 
-Imports only the standard library; it never parses formulas.
+Imports only the standard library and reader.syntax.braces; it never parses formulas.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from symattn.reader.syntax.braces import group_end
 
 __all__ = ["Macro", "MacroError", "Macros", "config_macros", "front_matter_macros"]
 
@@ -176,8 +178,8 @@ def _argument(text: str, i: int) -> tuple[str, int] | None:
     if i >= len(text):
         return None
     if text[i] == "{":
-        close = _group_end(text, i)
-        return None if close < 0 else (text[i + 1 : close], close + 1)
+        close = group_end(text, i)
+        return None if close is None else (text[i + 1 : close], close + 1)
     if text[i] == "\\":
         m = _NAME.match(text, i)
         if m is None:
@@ -192,25 +194,6 @@ def _skip_space(text: str, i: int) -> int:
     while i < len(text) and text[i] in " \t\n":
         i += 1
     return i
-
-
-def _group_end(text: str, i: int) -> int:
-    """The offset of the `}` closing the `{` at `i`, or -1."""
-    depth = 0
-    k = i
-    while k < len(text):
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-        k += 1
-    return -1
 
 
 def _bracket_end(text: str, i: int) -> int:
@@ -318,8 +301,8 @@ def _parse_def(text: str, i: int) -> tuple[Macro, int] | None:
     j += len(spec)
     if j >= len(text) or text[j] != "{":
         return None
-    close = _group_end(text, j)
-    if close < 0:
+    close = group_end(text, j)
+    if close is None:
         return None
     return Macro(m.group(1), len(spec) // 2, text[j + 1 : close]), close + 1
 

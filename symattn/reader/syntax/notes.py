@@ -1,11 +1,14 @@
 """The justification column of an alignment: text the reader blanks before parsing.
 
-Imports only the standard library; it never parses formulas. Blanking keeps every offset.
+Imports only the standard library and reader.syntax.braces; it never parses formulas. Blanking
+keeps every offset.
 """
 
 from __future__ import annotations
 
 import re
+
+from symattn.reader.syntax.braces import group_end
 
 __all__ = ["blank_notes"]
 
@@ -70,21 +73,8 @@ def blank_notes(body: str) -> str:
 
 def _closing_brace(text: str, open_at: int) -> int | None:
     """The offset just past the `}` that closes the `{` at `open_at` (escaped braces skipped)."""
-    depth = 0
-    k = open_at
-    while k < len(text):
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-        k += 1
-    return None
+    close = group_end(text, open_at)
+    return None if close is None else close + 1
 
 
 def _blank(chars: list[str], start: int, end: int) -> None:
