@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from symattn.kernel.errors import SymattnError
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("symattn")
@@ -36,7 +38,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-class SymattnFailure(Exception):
+class SymattnFailure(SymattnError):
     """A claim of a document is false or does not typecheck; carries the diagnostic."""
 
 
@@ -47,7 +49,7 @@ class SymattnDocument(pytest.File):
         """Claims are read here (cheap); the kernel decides each one when its item runs."""
         from symattn.check import (
             ClaimResult,
-            InputError,
+            FileError,
             claim_position,
             project_conventions,
             read_document,
@@ -58,7 +60,7 @@ class SymattnDocument(pytest.File):
         try:
             text = read_document(self.path)
             project = project_conventions(self.path)
-        except InputError as e:
+        except FileError as e:
             raise self.CollectError(str(e)) from None
         lines = text.splitlines()
         for c in resolve_text(text, name, project=project):

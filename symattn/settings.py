@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from symattn.kernel.errors import SymattnError
+from symattn.kernel.errors import InputError
 
 #: Spellings of the transpose mark: `K^{\mathsf T}`, `K^{\top}`, `K^{T}`.
 TRANSPOSE: dict[str, str] = {"mathsf": r"\mathsf T", "top": r"\top", "T": "T"}
@@ -39,7 +39,7 @@ notation settings: [tool.symattn] in the nearest pyproject.toml, or NOTATION = {
 """
 
 
-class SettingsError(SymattnError, ValueError):
+class SettingsError(InputError):
     """A notation setting is unknown or malformed; the message names where it was read."""
 
 

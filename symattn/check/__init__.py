@@ -20,7 +20,7 @@ from symattn.check.report import (
     summary_counts,
     summary_line,
 )
-from symattn.check.results import KINDS, MAX_FILE_BYTES, SCHEMA, ClaimResult, InputError
+from symattn.check.results import KINDS, MAX_FILE_BYTES, SCHEMA, ClaimResult, FileError, InputError
 from symattn.check.verdicts import decide
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "SCHEMA",
     "ClaimResult",
+    "FileError",
     "InputError",
     "check_file",
     "check_formula",

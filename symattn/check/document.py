@@ -14,7 +14,7 @@ from typing import Any
 
 import sympy
 
-from symattn.check.results import MAX_FILE_BYTES, ClaimResult, InputError
+from symattn.check.results import MAX_FILE_BYTES, ClaimResult, FileError
 from symattn.check.verdicts import decide
 from symattn.kernel.errors import Position
 from symattn.reader.claims.declarations import conventional_sizes, parse_dims
@@ -111,11 +111,11 @@ def check_file(
     display_name: str | None = None,
     conventions: Mapping[str, str] | None = None,
 ) -> list[ClaimResult]:
-    """Check one file; `InputError` if it is missing, a directory, too large or not UTF-8 text.
+    """Check one file; `FileError` if it is missing, a directory, too large or not UTF-8 text.
 
     >>> check_file("/no/such/file.md")
     Traceback (most recent call last):
-    symattn.check.results.InputError: /no/such/file.md: no such file
+    symattn.check.results.FileError: /no/such/file.md: no such file
     """
     text = read_document(path)
     project = project_conventions(path)
@@ -124,7 +124,7 @@ def check_file(
 
 def project_conventions(path: str | os.PathLike[str]) -> dict[str, Convention]:
     """The conventions a project sets for its documents: `vectors` of `[tool.symattn]` in the
-    pyproject.toml nearest to `path` (`symattn.settings`); `InputError` if that is malformed.
+    pyproject.toml nearest to `path` (`symattn.settings`); `FileError` if that is malformed.
 
     >>> project_conventions("/no/such/folder/notes.md")
     {}
@@ -132,37 +132,37 @@ def project_conventions(path: str | os.PathLike[str]) -> dict[str, Convention]:
     try:
         notation = load(Path(path))
     except SettingsError as e:
-        raise InputError(str(e)) from None
+        raise FileError(str(e)) from None
     if not notation.vectors:
         return {}
     return {"vectors": Convention(notation.vectors, notation.source, True)}
 
 
 def read_document(path: str | os.PathLike[str]) -> str:
-    """The text of a document, or `InputError` saying why it cannot be read."""
+    """The text of a document, or `FileError` saying why it cannot be read."""
     p = Path(path)
     if not p.exists():
-        raise InputError(f"{path}: no such file")
+        raise FileError(f"{path}: no such file")
     if p.is_dir():
-        raise InputError(f"{path}: is a directory (give the Markdown or LaTeX files inside it)")
+        raise FileError(f"{path}: is a directory (give the Markdown or LaTeX files inside it)")
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})")
+            raise FileError(f"{path}: file too large ({size} bytes; limit {MAX_FILE_BYTES})")
         data = p.read_bytes()
     except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror}") from None
+        raise FileError(f"{path}: cannot read: {e.strerror}") from None
     if b"\x00" in data:
-        raise InputError(f"{path}: not a text file (it contains NUL bytes)")
+        raise FileError(f"{path}: not a text file (it contains NUL bytes)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
+        raise FileError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
     if is_notebook_name(str(path)):
         try:
             read_notebook(text)
         except NotebookError as e:
-            raise InputError(f"{path}: {e}") from None
+            raise FileError(f"{path}: {e}") from None
     return text
 
 

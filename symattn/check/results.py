@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from symattn.kernel.errors import SymattnError
+from symattn.kernel import errors
 
 SCHEMA = "symattn-check/1"
 
@@ -36,8 +36,12 @@ ERRORS = ("error",)
 SOFT = ("not-understood", "undecided")
 
 
-class InputError(SymattnError):
+class FileError(errors.InputError):
     """A file cannot be checked at all (missing, a directory, not text); exit code 2."""
+
+
+#: The name the checker's API has always given `FileError`.
+InputError = FileError
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.dims import assume, dims_equal, shape_str
-from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.errors import Signal, SoundnessAlarm, SymattnError
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.limits import TimeBudgetExceeded, time_budget
@@ -231,7 +231,7 @@ def _quote(claim: Any) -> str:
 CLAIM_SECONDS = float(os.environ.get("SYMATTN_CLAIM_SECONDS", "30"))
 
 
-class _OutOfTime(Exception):
+class _OutOfTime(Signal):
     pass
 
 

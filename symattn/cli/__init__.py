@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from symattn import __version__
 from symattn.cli.output import MissingCommand, import_optional
-from symattn.kernel.errors import ProofError, SymattnError
+from symattn.kernel.errors import ProofError, ShapeError, SymattnError
 
 EXIT_OK, EXIT_FALSE, EXIT_USAGE = 0, 1, 2
 
@@ -113,16 +113,37 @@ def _main(argv: list[str]) -> int:
         return EXIT_USAGE
     try:
         return _dispatch(args)
-    except ProofError as exc:
-        sys.stderr.write(f"symattn {args.command}: {_message(exc)}\n")
-        return EXIT_FALSE
     except SymattnError as exc:
-        sys.stderr.write(f"symattn {args.command}: error: {_message(exc)}\n")
-        return EXIT_USAGE
+        code = exit_code(exc)
+        label = "" if isinstance(exc, ProofError) else "error: "
+        sys.stderr.write(f"symattn {args.command}: {label}{_message(exc)}\n")
+        return code
     except OSError as exc:
         name = exc.filename if exc.filename is not None else ""
         sys.stderr.write(f"symattn {args.command}: error: {name}: {exc.strerror or exc}\n")
         return EXIT_USAGE
+    except Exception as exc:  # a bug of symattn's: one line that says so, never a traceback
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        sys.stderr.write(
+            f"symattn {args.command}: internal error (please report): "
+            f"{type(exc).__name__}: {first}\n"
+        )
+        return EXIT_USAGE
+
+
+def exit_code(exc: SymattnError) -> int:
+    """The exit code of an error that reaches the command line, by its branch of the tree.
+
+    A step that fails or a shape that is wrong is 1, like a false claim; input errors, unknown
+    names, exceeded limits, unsupported constructs and internal errors are 2.
+
+    >>> from symattn.kernel.errors import InputError, ResourceError
+    >>> exit_code(ShapeError("x")), exit_code(InputError("y")), exit_code(ResourceError("z"))
+    (1, 2, 2)
+    """
+    if isinstance(exc, (ProofError, ShapeError)):
+        return EXIT_FALSE
+    return EXIT_USAGE
 
 
 def _message(exc: BaseException) -> str:

@@ -19,7 +19,7 @@ from symattn import __version__
 from symattn.check.document import check_text, project_conventions, read_document
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.check.report import format_json, format_text, paint, summary_line
-from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, InputError
+from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, FileError
 from symattn.reader.syntax.dialects import detect
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 from symattn.settings import SettingsError, load, pyproject_for
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     errors: list[str] = []
     try:
         files, exclude = book_paths(args.files, Path.cwd())
-    except (SettingsError, InputError) as e:
+    except (SettingsError, FileError) as e:
         print(f"{paint('error', '1;31', color)}: {e}", file=err)
         return 2
     names, missing = documents(files, exclude)
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         try:
             text = read_document(name)
             project = project_conventions(name)
-        except InputError as e:
+        except FileError as e:
             errors.append(str(e))
             if args.format != "json":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
@@ -141,7 +141,7 @@ def book_paths(files: Sequence[str], cwd: Path) -> tuple[list[str], list[str]]:
         return list(files), exclude
     if not notation.paths:
         where = f"{path}" if path is not None else "no pyproject.toml here or above"
-        raise InputError(f"no FILE given and no paths in [tool.symattn] ({where})")
+        raise FileError(f"no FILE given and no paths in [tool.symattn] ({where})")
     return [os.path.relpath(base / p) for p in notation.paths], exclude
 
 

@@ -15,7 +15,7 @@ from symattn import __version__
 from symattn.check import check_formula, format_diagnostic
 from symattn.check.document import project_conventions
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
-from symattn.check.results import InputError
+from symattn.check.results import FileError
 from symattn.cli.options import assuming, color_option, dims_options, format_option
 from symattn.cli.output import (
     FALSE,
@@ -39,7 +39,7 @@ def run(args: Any, out: TextIO | None = None) -> int:
         given = parse_settings(getattr(args, "conventions", "") or "")
         try:
             project = project_conventions(Path.cwd() / "formula.md")
-        except InputError as exc:
+        except FileError as exc:
             raise ConventionError(str(exc)) from None
         with assuming(equalities):
             results = check_formula(args.formula, args.dims, equalities, given, project)

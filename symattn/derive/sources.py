@@ -18,7 +18,7 @@ from typing import Any
 
 from symattn.derive.blocks import Builder, DerivationError, OnCheck, Section, Text, shown
 from symattn.kernel.derivation import Derivation
-from symattn.kernel.errors import SymattnError
+from symattn.kernel.errors import InputError, SymattnError
 from symattn.settings import Notation, load, notation
 
 #: A chapter folder's manifest: its title, section order and output name.
@@ -32,7 +32,7 @@ PACKAGED = _HERE.parent / "_chapters"
 SOURCE = _HERE.parents[1] / "derivations"
 
 
-class SourceError(SymattnError):
+class SourceError(InputError):
     """A derivation path cannot be used: missing, not a script, a bad manifest."""
 
 

@@ -15,7 +15,7 @@ import sympy
 
 from symattn.kernel.dims import as_dim, d_k, d_v, dim, dims_equal, n, shape_str
 from symattn.kernel.dispatch import Dispatcher
-from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.errors import NotSupported, ShapeError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
     Concat,
@@ -39,7 +39,7 @@ from symattn.kernel.proof import Verdict, prove_equal
 from symattn.kernel.text import plain
 
 
-class NoDerivative(SymattnError):
+class NoDerivative(NotSupported):
     """A node the directional derivative has no rule for (the claim stays undecided)."""
 
 
@@ -232,7 +232,7 @@ def rule_truth(name: str) -> Verdict:
     """The kernel's verdict on one rule: the entry of the moved expression (every operand `X`
     replaced by `X + tE_X`), differentiated by sympy at `t = 0`, against the rule's entry."""
     if name not in RULES:
-        raise SymattnError(f"no derivative rule named {name!r}; rules: {', '.join(RULES)}")
+        raise UnknownNameError(f"no derivative rule named {name!r}; rules: {', '.join(RULES)}")
     hit = _TRUTH.get(name)
     if hit is None:
         hit = _TRUTH[name] = _truth(name)

@@ -22,6 +22,7 @@ from functools import lru_cache
 import sympy
 
 from symattn.kernel.dims import dims_equal
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import (
     Dot,
     Entry,
@@ -35,7 +36,7 @@ _MAX_TERMS = 20_000
 _MAX_PERM_VARS = 6
 
 
-class TooLarge(Exception):
+class TooLarge(Signal):
     """The expansion would exceed the term budget; the caller reports 'not proved'."""
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import sympy
 
 from symattn.kernel.dispatch import Dispatcher
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
@@ -63,7 +64,7 @@ Range = tuple[sympy.Expr, sympy.Expr]
 Draw = Callable[[tuple, tuple[int, int], np.random.Generator], np.ndarray]
 
 
-class Unsupported(Exception):
+class Unsupported(Signal):
     """A node or value this arithmetic cannot take; the caller tries another witness."""
 
 
@@ -72,11 +73,11 @@ class IllFormedHere(Unsupported):
     matrix, or uses one name with two shapes."""
 
 
-class Resample(Exception):
+class Resample(Signal):
     """A denominator vanished at this random point: the point is drawn again."""
 
 
-class _Loop(Exception):
+class _Loop(Signal):
     """A matrix depends on an index bound to a whole range: evaluate that index value by value."""
 
     def __init__(self, var: sympy.Symbol):

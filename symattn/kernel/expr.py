@@ -14,7 +14,7 @@ from sympy.core.symbol import Str
 from sympy.printing.str import StrPrinter
 
 from symattn.kernel.dims import Shape, as_dim, dims_equal, shape_str
-from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.errors import InputError, ShapeError
 from symattn.kernel.limits import check_depth
 from symattn.kernel.text import plain
 
@@ -131,7 +131,7 @@ class MatExpr(Basic):
 def _sympify(x: object) -> sympy.Basic:
     """sympify without string parsing: sympify of text runs eval, so text is refused."""
     if isinstance(x, str):
-        raise SymattnError(
+        raise InputError(
             f"expected a number or a kernel expression, not the text {x!r} "
             "(text is never evaluated)"
         )

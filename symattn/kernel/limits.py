@@ -28,7 +28,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.errors import ResourceError
+from symattn.kernel.errors import InputError, ResourceError
 
 MAX_DEPTH = 200
 MAX_EXPLICIT_TERMS = 200_000
@@ -196,7 +196,7 @@ def time_budget(seconds: float | None = DEFAULT_SECONDS) -> Iterator[None]:
         yield
         return
     if seconds <= 0:
-        raise ValueError("a time budget must be positive")
+        raise InputError("a time budget must be positive")
     new = _Deadline(clock() + seconds, seconds)
     outer = _DEADLINE.get()
     if outer is not None and outer.at <= new.at:

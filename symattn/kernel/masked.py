@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sympy
 
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import (
     CausalMask,
     ColSoftmax,
@@ -38,7 +39,7 @@ _MOVES = (Transpose, Row, RowBlock, FirstRows, RepeatKV)  # rearrange entries, n
 _INFINITE = (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan)
 
 
-class _Bad(Exception):
+class _Bad(Signal):
     pass
 
 

@@ -16,7 +16,7 @@ from functools import cache
 import sympy
 
 from symattn.kernel.dims import d_k, d_v, n
-from symattn.kernel.errors import ProofError, SymattnError, UnknownNameError
+from symattn.kernel.errors import InputError, ProofError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
     Concat,
@@ -371,9 +371,9 @@ def register(
     >>> unregister("transpose_transpose")
     """
     if not re.fullmatch(r"[a-z]+(_[a-z]+)*", name):
-        raise SymattnError(f"rule name {name!r}: use lowercase words joined by _ (mul_apply)")
+        raise InputError(f"rule name {name!r}: use lowercase words joined by _ (mul_apply)")
     if name in registry() or name in PHRASES:
-        raise SymattnError(f"rule {name!r} exists already; choose another name")
+        raise InputError(f"rule {name!r} exists already; choose another name")
     lhs, rhs = statement() if callable(statement) else statement
     hypotheses = tuple(assuming)
     verdict = prove_equal(lhs, rhs, assuming=hypotheses)
@@ -394,7 +394,7 @@ def register(
 def unregister(name: str) -> None:
     """Remove a rule that `register` added (built-in rules stay)."""
     if name not in _USER:
-        raise SymattnError(f"rule {name!r} was not added by register; built-in rules stay")
+        raise InputError(f"rule {name!r} was not added by register; built-in rules stay")
     _USER.discard(name)
     del registry()[name]
     _check.cache_clear()

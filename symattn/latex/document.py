@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
 
-from symattn.kernel.errors import SymattnError
+from symattn.kernel.errors import InputError
 
 Lang = Literal["zh", "en"]
 CjkFonts = Literal["fandol", "noto"]
@@ -21,7 +21,7 @@ CjkFonts = Literal["fandol", "noto"]
 HOST_PACKAGES: tuple[str, ...] = ("amsmath", "amssymb", "mathtools", "graphicx", "booktabs")
 
 
-class LatexInputError(SymattnError, ValueError):
+class LatexInputError(InputError):
     """A piece handed to the document builder cannot be typeset as asked."""
 
 

@@ -19,6 +19,7 @@ import sympy
 
 from symattn.kernel import dims as D
 from symattn.kernel import expr as E
+from symattn.kernel.errors import Signal
 from symattn.soundness.oracle import (
     DIM_NAMES,
     Add,
@@ -53,7 +54,7 @@ from symattn.soundness.oracle import (
 )
 
 
-class NotExpressible(Exception):
+class NotExpressible(Signal):
     """The front end has no way to write this node."""
 
 

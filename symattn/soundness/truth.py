@@ -1,7 +1,8 @@
 """Truth by an independent route: a claim evaluated with numpy at two size plans, all points.
 
-Imports numpy, sympy and the kernel's node classes only (expr, modern, dims, dispatch); must not
-import the kernel's evaluator, witnesses, canonical forms, ranges or proof (a test checks it).
+Imports numpy, sympy and the kernel's node classes only (expr, modern, dims, dispatch, errors);
+must not import the kernel's evaluator, witnesses, canonical forms, ranges or proof (a test checks
+it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from symattn.kernel import expr as E
 from symattn.kernel import modern as M
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.dispatch import Dispatcher
+from symattn.kernel.errors import Signal
 
 Truth = Literal["true", "false", "undecided"]
 
@@ -53,11 +55,11 @@ RTOL = 1e-9
 ATOL = 1e-12
 
 
-class IllFormed(Exception):
+class IllFormed(Signal):
     """The claim reads outside a matrix, gives one name two shapes, or divides by zero: not true."""
 
 
-class Undecided(Exception):
+class Undecided(Signal):
     """A node or symbol this route has no value for: the claim's truth is left undecided."""
 
 

@@ -16,6 +16,7 @@ ALLOWED = {
     "symattn.kernel.modern",
     "symattn.kernel.dims",
     "symattn.kernel.dispatch",
+    "symattn.kernel.errors",
 }
 # what the kernel decides claims with: none of it may stand behind the truth
 FORBIDDEN = (

@@ -19,10 +19,10 @@ from symattn.kernel import masked
 from symattn.kernel.evaluate import Evaluator, IllFormedHere, Unsupported, _Loop
 from symattn.kernel.expr import Concat, FromColumn, HeadSym, MatExpr, MatSum, MatSym
 from symattn.kernel.witness.numeric import (
+    ArrayError,
     EvalError,
     Float64,
     IllFormed,
-    InputError,
     MaskedRowError,
     _stable_hash,
 )
@@ -125,16 +125,16 @@ def to_float64(value: object, what: str) -> np.ndarray:
         arr = np.asarray(value)
     except Exception as exc:  # what a foreign __array__ raises is not ours to name
         hint = " (a torch tensor: pass t.detach().cpu())" if _is_torch(value) else ""
-        raise InputError(f"cannot read {what} as an array: {exc}{hint}") from None
+        raise ArrayError(f"cannot read {what} as an array: {exc}{hint}") from None
     if arr.dtype.kind not in "biuf":
-        raise InputError(
+        raise ArrayError(
             f"{what} has dtype {arr.dtype}; evaluate takes real numbers (bool, int or float)"
         )
     arr = arr.astype(np.float64)
     bad = np.argwhere(~np.isfinite(arr))
     if len(bad):
         at = tuple(int(i) for i in bad[0])
-        raise InputError(f"{what} has a non-finite entry {arr[at]} at {list(at)}")
+        raise ArrayError(f"{what} has a non-finite entry {arr[at]} at {list(at)}")
     return arr
 
 
@@ -156,7 +156,7 @@ def _unbatch(arr: np.ndarray, kind: str, what: str, batch: bool) -> tuple[np.nda
         want = {"matrix": "a matrix (2-D)", "column": "a vector (1-D)", "scalar": "a number"}
         want["family"] = "a stack of heads (3-D: heads × rows × cols) or a mapping {h: matrix}"
         hint = "" if batch else "; pass batch=True for a leading batch axis"
-        raise InputError(f"{what} is {arr.ndim}-D ({shape}), but must be {want[kind]}{hint}")
+        raise ArrayError(f"{what} is {arr.ndim}-D ({shape}), but must be {want[kind]}{hint}")
     if kind == "column":
         arr = arr[..., None]
     elif kind == "scalar":
@@ -177,12 +177,12 @@ def resolve_key(key: object, found: Reads) -> tuple[Slot, int | None]:
         slot, head = Slot("family", key.name), _head_number(key.head)
     elif isinstance(key, sympy.Symbol):
         if key.is_integer:
-            raise InputError(f"{key} is a size or an index: pass it as sizes= or at=, not an input")
+            raise ArrayError(f"{key} is a size or an index: pass it as sizes= or at=, not an input")
         slot, head = Slot("scalar", key.name), None
     elif isinstance(key, str):
         return _resolve_name(key.replace(" ", ""), found)
     else:
-        raise InputError(
+        raise ArrayError(
             f"an input key must be a symbol of the expression or its name, not {type(key).__name__}"
         )
     if slot not in found.shapes:
@@ -190,7 +190,7 @@ def resolve_key(key: object, found: Reads) -> tuple[Slot, int | None]:
     shapes = found.shapes[slot]
     if isinstance(key, MatExpr) and shapes and key.shape not in shapes:
         mine, theirs = (f"{_paren(r)} × {_paren(c)}" for r, c in (key.shape, shapes[0]))
-        raise InputError(f"the key {slot} ({mine}) is not the expression's {slot} ({theirs})")
+        raise ArrayError(f"the key {slot} ({mine}) is not the expression's {slot} ({theirs})")
     return slot, head
 
 
@@ -209,23 +209,23 @@ def _resolve_name(name: str, found: Reads) -> tuple[Slot, int | None]:
     matches = [s for s in found.shapes if s.name == name]
     if len(matches) > 1:
         kinds = " and ".join(s.kind for s in matches)
-        raise InputError(f"{name} names a {kinds} here: use the symbol itself as the key")
+        raise ArrayError(f"{name} names a {kinds} here: use the symbol itself as the key")
     if not matches:
         if name in found.ints:
-            raise InputError(
+            raise ArrayError(
                 f"{name} is a size or an index: pass it as sizes= or at=, not an input"
             )
         raise _unknown(name, found)
     return matches[0], None
 
 
-def _unknown(name: str, found: Reads) -> InputError:
+def _unknown(name: str, found: Reads) -> ArrayError:
     known = sorted(str(s) for s in found.shapes)
     plain = {_plain(k): k for k in known}
     close = [plain[_plain(name)]] if _plain(name) in plain else []
     close = close or [plain[k] for k in difflib.get_close_matches(_plain(name), plain, cutoff=0.5)]
     hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-    return InputError(
+    return ArrayError(
         f"unknown input {name!r}: the expression has no matrix, head family or scalar of that "
         f"name{hint}\n  it reads: {', '.join(known) or 'no named matrices'}"
     )
@@ -239,7 +239,7 @@ def gather(inputs: Mapping[Any, Any], found: Reads, *, batch: bool) -> Given:
     """Every input checked (key, dtype, finite values, number of axes) and keyed as the evaluator
     keys its leaves."""
     if not isinstance(inputs, Mapping):
-        raise InputError(f"inputs must be a mapping {{symbol: array}}, not {type(inputs).__name__}")
+        raise ArrayError(f"inputs must be a mapping {{symbol: array}}, not {type(inputs).__name__}")
     given = Given()
     for key, value in inputs.items():
         slot, head = resolve_key(key, found)
@@ -253,7 +253,7 @@ def gather(inputs: Mapping[Any, Any], found: Reads, *, batch: bool) -> Given:
             arr, length = _unbatch(to_float64(member, where), kind, where, batch)
             k = _key(slot, h)
             if k in given.values:
-                raise InputError(f"{where} is given twice")
+                raise ArrayError(f"{where} is given twice")
             given.values[k] = arr
             if length is not None:
                 given.batched[k] = length
@@ -261,7 +261,7 @@ def gather(inputs: Mapping[Any, Any], found: Reads, *, batch: bool) -> Given:
     lengths = {k: b for k, b in given.batched.items()}
     if len(set(lengths.values())) > 1:
         text = ", ".join(f"{_show(k)}: {b}" for k, b in lengths.items())
-        raise InputError(f"the inputs' batch axes differ in length ({text})")
+        raise ArrayError(f"the inputs' batch axes differ in length ({text})")
     return given
 
 
@@ -271,7 +271,7 @@ def _members(value: object, slot: Slot, batch: bool, given: Given) -> dict[int |
         out: dict[int | None, object] = {}
         for h, member in value.items():
             if isinstance(h, bool) or not isinstance(h, (int, sympy.Integer)) or h < 1:
-                raise InputError(f"the heads of {slot} are numbered 1, 2, ...; got the key {h!r}")
+                raise ArrayError(f"the heads of {slot} are numbered 1, 2, ...; got the key {h!r}")
             out[int(h)] = member
         return out
     arr = to_float64(value, str(slot))
@@ -336,7 +336,7 @@ def bind(found: Reads, given: Given, sizes: Mapping[Any, Any] | None) -> Binding
     for key, value in (sizes or {}).items():
         sym = _int_symbol(key, found, "size")
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InputError(f"size {sym} must be a positive integer, not {value!r}")
+            raise ArrayError(f"size {sym} must be a positive integer, not {value!r}")
         binding.value[sym], binding.source[sym] = int(value), "sizes="
     _solve(_equations(found, given), binding)
     return binding
@@ -345,7 +345,7 @@ def bind(found: Reads, given: Given, sizes: Mapping[Any, Any] | None) -> Binding
 def _int_symbol(key: object, found: Reads, what: str) -> sympy.Symbol:
     name = key.name if isinstance(key, sympy.Symbol) else key
     if not isinstance(name, str):
-        raise InputError(f"a {what} key must be a symbol or its name, not {type(key).__name__}")
+        raise ArrayError(f"a {what} key must be a symbol or its name, not {type(key).__name__}")
     if name in found.ints:
         return found.ints[name]
     close = difflib.get_close_matches(name, list(found.ints), n=3, cutoff=0.5)
@@ -354,7 +354,7 @@ def _int_symbol(key: object, found: Reads, what: str) -> sympy.Symbol:
 
 
 def _raise(message: str) -> Any:
-    raise InputError(message)
+    raise ArrayError(message)
 
 
 def _equations(found: Reads, given: Given) -> list[Equation]:
@@ -397,7 +397,7 @@ def _solve(equations: list[Equation], binding: Binding) -> None:
             here = binding.at(eq.need)
             if here.is_Integer:
                 if int(here) != eq.value:
-                    raise InputError(_contradiction(eq, here, binding))
+                    raise ArrayError(_contradiction(eq, here, binding))
                 continue
             free = here.free_symbols
             if len(free) != 1:
@@ -409,7 +409,7 @@ def _solve(equations: list[Equation], binding: Binding) -> None:
             ]
             if not roots:
                 because = binding.because(eq.need)
-                raise InputError(
+                raise ArrayError(
                     f"{eq.what}, but the expression needs {eq.wanted}, and no whole {sym} gives "
                     f"{eq.need} = {eq.value}" + (f" ({because})" if because else "")
                 )
@@ -465,7 +465,7 @@ def evaluate(
     (1-based, as in the formulas). With `batch=True` an input may carry one leading batch axis
     (inputs without one are shared) and the result is stacked over it, exactly as a loop over the
     batch would give. Input is cast to float64; the result is a float64 array (a float for a
-    scalar expression). Anything that does not fit raises `InputError`; a missing input too,
+    scalar expression). Anything that does not fit raises `ArrayError`; a missing input too,
     unless `fill="random"` asks for standard-normal data (seeded by `seed` and the name).
 
     >>> from symattn.kernel.attention import single_head
@@ -475,7 +475,7 @@ def evaluate(
     [[0.67, 0.33], [0.33, 0.67]]
     """
     if fill not in (None, "random"):
-        raise InputError(f"fill must be None or 'random', not {fill!r}")
+        raise ArrayError(f"fill must be None or 'random', not {fill!r}")
     infinite = masked.problem(expr)
     if infinite is not None:
         raise IllFormed(f"ill-formed: {infinite}")
@@ -486,14 +486,14 @@ def evaluate(
     for key, value in (at or {}).items():
         sym = _int_symbol(key, found, "index")
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise InputError(f"index {sym} must be an integer, not {value!r}")
+            raise ArrayError(f"index {sym} must be an integer, not {value!r}")
         env[sym] = int(value)
     missing = [s for s in found.shapes if s not in given.slots]
     if missing and fill is None:
-        raise InputError(_missing_text(missing, found))
+        raise ArrayError(_missing_text(missing, found))
     lengths = set(given.batched.values())
     if batch and not lengths:
-        raise InputError("batch=True, but no input has a batch axis")
+        raise ArrayError("batch=True, but no input has a batch axis")
     shapes = _shapes(found, given, env)
     if not lengths:
         return _one(expr, given.element(0), env, shapes, found, fill is not None, seed)
@@ -550,7 +550,7 @@ def _one(
         if key in values:
             return values[key]
         if not fill:
-            raise InputError(f"no value for {_show(key)}: it is not among the inputs")
+            raise ArrayError(f"no value for {_show(key)}: it is not among the inputs")
         return np.random.default_rng([seed, _stable_hash(key)]).standard_normal(shape)
 
     ev = Evaluator(_Checked(seed), np.random.default_rng(seed), shapes, draw)
@@ -580,7 +580,7 @@ def _unsupported(message: str, found: Reads) -> EvalError:
     name = m[1]
     sym = found.ints.get(name)
     if sym is not None and sym in found.dims:
-        return InputError(
+        return ArrayError(
             f"the size {name} is not fixed by the inputs: pass sizes={{{name!r}: ...}}"
         )
-    return InputError(f"the index {name} has no value: pass at={{{name!r}: ...}} (1-based)")
+    return ArrayError(f"the index {name} has no value: pass at={{{name!r}: ...}} (1-based)")

@@ -21,12 +21,14 @@ import mpmath
 import sympy
 from mpmath import iv, libmp
 
+from symattn.kernel.errors import Signal
+
 # small entries, no 0: a zero entry hides the others; the counterexample is then minimised
 _DRAW = (-2, -1, 1, 2, 3)
 _PRECISIONS = (53, 113, 236)  # bits tried, in turn, for the certificate
 
 
-class Unsupported(Exception):
+class Unsupported(Signal):
     """The expression has something the interval walker does not evaluate."""
 
 

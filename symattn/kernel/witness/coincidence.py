@@ -28,6 +28,7 @@ from fractions import Fraction
 import sympy
 
 from symattn.kernel.dims import current
+from symattn.kernel.errors import Signal
 from symattn.kernel.evaluate import Unsupported
 from symattn.kernel.expr import (
     CausalMask,
@@ -82,7 +83,7 @@ _RAISES = 3  # times the floor is raised to give every plan an index point
 Degrees = tuple[int, int]  # (numerator, denominator) degree of a rational function
 
 
-class NotPolynomial(Exception):
+class NotPolynomial(Signal):
     """A side is no rational function of bounded degree in a size; the message says why."""
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import sympy
 
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import MatExpr, expand_entries, named_shapes
 from symattn.kernel.ranges import Range
 from symattn.kernel.semantics import summation_range
@@ -30,7 +31,7 @@ from symattn.kernel.witness.field import PRIMES, FieldCheck
 from symattn.kernel.witness.points import generic_entries, index_points
 
 
-class Unsupported(Exception):
+class Unsupported(Signal):
     """A formula this evaluator cannot take (the exact witness then expands it)."""
 
 
@@ -38,7 +39,7 @@ class IllFormed(Unsupported):
     """Arithmetic on a masked (-inf) entry outside a softmax, or an index outside its matrix."""
 
 
-class _Resample(Exception):
+class _Resample(Signal):
     """A denominator vanished at this random point."""
 
 

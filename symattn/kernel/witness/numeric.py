@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from symattn.kernel import masked
+from symattn.kernel import errors, masked
 from symattn.kernel.canon import Range
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.evaluate import (
@@ -67,7 +67,7 @@ def softmax_rows(s: npt.ArrayLike, *, fully_masked: FullyMasked = "raise") -> np
     if fully_masked == "zero":
         return np.where(dead, 0.0, _softmax_last(np.where(dead, 0.0, s)))
     if fully_masked != "raise":
-        raise ValueError(f"fully_masked must be 'raise' or 'zero', not {fully_masked!r}")
+        raise errors.InputError(f"fully_masked must be 'raise' or 'zero', not {fully_masked!r}")
     at = ", ".join(str(int(i)) for i in np.argwhere(dead[..., 0])[0])
     raise MaskedRowError(
         f"row scores[{at}, :] is fully masked (every entry -inf): its softmax has no value; "
@@ -156,9 +156,13 @@ class IllFormed(EvalError):
     """
 
 
-class InputError(EvalError, ValueError):
+class ArrayError(EvalError, errors.InputError):
     """The arrays given to `evaluate` do not fit the expression: an unknown or missing name, or a
     shape, dtype or value it cannot take. The message names the input."""
+
+
+#: The name the numeric API has always given `ArrayError`.
+InputError = ArrayError
 
 
 class MaskedRowError(IllFormed):

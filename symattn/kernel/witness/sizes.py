@@ -21,6 +21,7 @@ from fractions import Fraction
 import sympy
 
 from symattn.kernel.dims import DimContext, current
+from symattn.kernel.errors import Signal
 
 Plan = dict[sympy.Symbol, int]
 
@@ -28,7 +29,7 @@ _MAX_VALUE = 9  # the largest value tried for a free dim
 _MAX_CANDIDATES = 60_000  # assignments looked at, at most, before settling for what was found
 
 
-class NoPlan(Exception):
+class NoPlan(Signal):
     """No explicit sizes satisfy the declared relations; the message names them."""
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import sympy
 from sympy import Indexed
 
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, index, named_leaves, walk
 
 __all__ = ["MAX_CASES", "LiteralProblem", "entry_pairs", "unfold"]
@@ -22,7 +23,7 @@ MAX_CASES = 400
 Pair = tuple[sympy.Basic, sympy.Basic]
 
 
-class LiteralProblem(Exception):
+class LiteralProblem(Signal):
     """A claim that reaches a written-out matrix but cannot be reduced to its entries."""
 
 

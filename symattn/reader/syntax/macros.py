@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from symattn.kernel.errors import InputError
 from symattn.reader.syntax.braces import group_end
 
 __all__ = ["Macro", "MacroError", "Macros", "config_macros", "front_matter_macros"]
@@ -24,7 +25,7 @@ _DEFINER = re.compile(
 )
 
 
-class MacroError(ValueError):
+class MacroError(InputError):
     """A macro that cannot be expanded (it calls itself, or grows without limit)."""
 
     def __init__(self, message: str, offset: int) -> None:

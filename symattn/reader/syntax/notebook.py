@@ -9,10 +9,12 @@ import bisect
 import json
 from dataclasses import dataclass
 
+from symattn.kernel.errors import InputError
+
 __all__ = ["Notebook", "NotebookError", "read_notebook"]
 
 
-class NotebookError(ValueError):
+class NotebookError(InputError):
     """A `.ipynb` file that is not a notebook (bad JSON, no list of cells)."""
 
 

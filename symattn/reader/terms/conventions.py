@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, H, d, d_k, d_v
-from symattn.kernel.errors import SymattnError
+from symattn.kernel.errors import InputError
 
 n = STANDARD_DIMS["n"]
 
@@ -70,7 +70,7 @@ def looks_like_matrix(name: str) -> bool:
 SETTINGS: dict[str, tuple[str, ...]] = {"vectors": ("row", "column"), "matrices": ()}
 
 
-class ConventionError(SymattnError):
+class ConventionError(InputError):
     """A convention set with an unknown name or value (front matter or `--conventions`)."""
 
 
