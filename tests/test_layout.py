@@ -58,9 +58,11 @@ LAYERS: dict[str, set[str]] = {
     "kernel": set(),
     "reader": {"kernel"},
     "latex": {"kernel"},
-    "check": {"kernel", "reader", "settings"},  # settings: a project's vectors convention
+    # settings: a project's vectors convention
+    "check": {"kernel", "reader", "settings", "terminal"},
     "notebook": {"kernel", "latex"},
     "settings": {"kernel"},
+    "terminal": set(),
     "derive": {"kernel", "latex", "settings"},
     "testing": {"kernel", "latex"},
     "pytest_plugin": {"kernel", "check"},
@@ -72,6 +74,7 @@ LAYERS: dict[str, set[str]] = {
         "derive",
         "settings",
         "lsp",
+        "terminal",
         "",
     },  # "": __version__
     "lsp": {"kernel", "reader", "check", "settings", ""},  # "": __version__

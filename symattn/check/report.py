@@ -1,6 +1,7 @@
 """The checker's output: compiler-style diagnostics, the summary line, and JSON.
 
-Imports only the standard library and check.results; must not import the kernel or the reader.
+Imports only the standard library, check.results and terminal; must not import the kernel or
+the reader.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from symattn.check.results import KINDS, SCHEMA, ClaimResult, one_line
+from symattn.terminal import paint
 
 _COLORS = {
     "verified": "32",
@@ -71,10 +73,6 @@ def format_diagnostic(r: ClaimResult, color: bool = False) -> str:
     if r.counterexample:
         out.append(f"  counterexample: {r.counterexample}")
     return "\n".join(out)
-
-
-def paint(text: str, code: str | None, on: bool) -> str:
-    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
 
 
 def format_text(

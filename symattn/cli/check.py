@@ -18,11 +18,12 @@ from typing import IO
 from symattn import __version__
 from symattn.check.document import check_text, project_conventions, read_document
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
-from symattn.check.report import format_json, format_text, paint, summary_line
+from symattn.check.report import format_json, format_text, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, FileError
 from symattn.reader.syntax.dialects import detect
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 from symattn.settings import SettingsError, load, pyproject_for
+from symattn.terminal import paint
 
 DESCRIPTION = "Check every formula of Markdown/LaTeX documents and notebooks."
 #: What a folder or a glob stands for: every document with one of these suffixes under it.

@@ -1,6 +1,6 @@
 """What every command shares: exit codes, colour, JSON, progress, optional front ends.
 
-Imports only the standard library and kernel.errors; must not import a command module.
+Imports only the standard library, kernel.errors and terminal; must not import a command module.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import sys
 from typing import Any, TextIO
 
+from symattn import terminal
 from symattn.kernel.errors import SymattnError
 
 OK, FALSE, USAGE = 0, 1, 2
@@ -48,8 +49,7 @@ def paint(word: str, key: str, on: bool) -> str:
     >>> paint("false", "false", True), paint("false", "false", False)
     ('\\x1b[31mfalse\\x1b[0m', 'false')
     """
-    code = _COLOURS.get(key)
-    return f"\033[{code}m{word}\033[0m" if on and code else word
+    return terminal.paint(word, _COLOURS.get(key), on)
 
 
 def emit_json(data: object, out: TextIO) -> None:

@@ -31,6 +31,13 @@ def dim(name: str) -> sympy.Symbol:
 n, d, d_k, d_v, H = (dim(s) for s in ("n", "d", "d_k", "d_v", "H"))
 STANDARD_DIMS: dict[str, sympy.Symbol] = {"n": n, "d": d, "d_k": d_k, "d_v": d_v, "H": H}
 
+#: Sizes of general matrices in the rules (`A: m × p`, `B: p × q`; m keys in cross-attention).
+m, p, q = (dim(s) for s in ("m", "p", "q"))
+#: The sizes of modern attention: G key/value heads, R query heads per key/value head, D features
+#: of a kernel feature map, ell valid keys (followed by p padding keys), b a block's rows, P the
+#: 2-d pairs a rotary embedding turns. Each name is one size: the padding and the pairs differ.
+G, R, D, ell, b, P = (dim(s) for s in ("G", "R", "D", "ell", "b", "P"))
+
 
 def as_dim(value: object) -> sympy.Expr:
     """Turn an int or a sympy expression into a dim, refusing what cannot be a size.

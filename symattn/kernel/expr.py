@@ -6,7 +6,7 @@ above it. Each node is a sympy `Basic` with a `shape` and an `entry(i, j)` hook.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 import sympy
 from sympy import Basic, Indexed, IndexedBase
@@ -717,3 +717,25 @@ def dims_in(e: sympy.Basic) -> set[sympy.Symbol]:
             for s in x.shape:
                 out |= s.free_symbols
     return out
+
+
+def substitute_definitions(
+    e: sympy.Basic, defs: Mapping[sympy.Basic, sympy.Basic], rounds: int
+) -> tuple[sympy.Basic, bool]:
+    """`e` with every defined name replaced by its definition, repeatedly, for at most `rounds`
+    rounds: (the result, whether nothing was left to replace). Callers say what a cycle means.
+
+    >>> from symattn.kernel.dims import n
+    >>> A, B = MatSym("A", n, n), MatSym("B", n, n)
+    >>> substitute_definitions(A.T, {A: B @ B}, 3)
+    ((BB)^T, True)
+    >>> substitute_definitions(A, {A: A.T}, 3)[1]
+    False
+    """
+    mapping = dict(defs)
+    for _ in range(rounds):
+        new = e.xreplace(mapping)
+        if new == e:
+            return e, True
+        e = new
+    return e, False

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from symattn.kernel.dims import as_dim, d, d_k, d_v, dim, n
+from symattn.kernel.dims import D, G, P, R, as_dim, b, d, d_k, d_v, ell, n, p
 from symattn.kernel.expr import (
     CausalMask,
     FromColumn,
@@ -40,7 +40,6 @@ from symattn.kernel.modern import (
     pair_sum,
 )
 
-G, R, D, ell, p, b = (dim(s) for s in ("G", "R", "D", "ell", "p", "b"))
 lam = sympy.Symbol("lambda", positive=True)
 pos_m, pos_n = sympy.Symbol("m_q", real=True), sympy.Symbol("n_k", real=True)
 i, j, u, h, t, g = (index(s) for s in "ijuhtg")
@@ -375,7 +374,7 @@ def kv_cache() -> list[Identity]:
 
 def rotary() -> list[Identity]:
     """(5) RoPE: the score depends on the positions only through their difference."""
-    q, k = MatSym("q", p, 2), MatSym("k", p, 2)
+    q, k = MatSym("q", P, 2), MatSym("k", P, 2)
     q2, k2 = MatSym("q", 2, 2), MatSym("k", 2, 2)
     score = pair_sum(PairDots(Rope(q, pos_m), Rope(k, pos_n)))
     topic = "rotary embedding"

@@ -38,6 +38,7 @@ from symattn.kernel.expr import (
     MatExpr,
     MatSum,
     MatSym,
+    substitute_definitions,
     walk,
 )
 from symattn.kernel.proof import prove_equal
@@ -427,13 +428,7 @@ def unfold(e: sympy.Basic, defs: Mapping[MatSym, MatExpr]) -> sympy.Basic:
     >>> unfold(A.T, {A: B @ B})
     (BB)^T
     """
-    mapping = dict(defs)
-    for _ in range(_MAX_UNFOLD):
-        nxt = e.xreplace(mapping)
-        if nxt == e:
-            return e
-        e = nxt
-    return e
+    return substitute_definitions(e, defs, _MAX_UNFOLD)[0]
 
 
 __all__ = ["Pattern", "implied", "unfold"]

@@ -16,7 +16,7 @@ import sympy
 from symattn.kernel import masked
 from symattn.kernel.dims import current, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
-from symattn.kernel.expr import Entry, MatExpr, MatSym
+from symattn.kernel.expr import Entry, MatExpr, MatSym, substitute_definitions
 from symattn.kernel.limits import (
     ADVICE,
     DEFAULT_SECONDS,
@@ -93,11 +93,9 @@ def unfold(term: sympy.Basic, defs: Mapping[MatSym, MatExpr] | None) -> sympy.Ba
         if problem is not None:
             what = f"{plain(name)} = {plain(value)}"
             raise ShapeError(f"definition {what} does not typecheck: {problem}")
-    for _ in range(len(defs) + 1):
-        new = term.xreplace(dict(defs))
-        if new == term:
-            return term
-        term = new
+    term, done = substitute_definitions(term, defs, len(defs) + 1)
+    if done:
+        return term
     raise ProofError("definitions are circular: " + ", ".join(plain(k) for k in defs))
 
 

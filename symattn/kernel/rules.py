@@ -15,7 +15,7 @@ from functools import cache
 
 import sympy
 
-from symattn.kernel.dims import d_k, d_v, n
+from symattn.kernel.dims import D, G, H, P, R, d_k, d_v, ell, m, n, p, q
 from symattn.kernel.errors import InputError, ProofError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
@@ -45,7 +45,6 @@ from symattn.kernel.modern import (
 )
 from symattn.kernel.proof import Verdict, prove_equal
 
-m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
 i, j, k, r, u, h = (index(s) for s in "ijkruh")
 
 
@@ -87,7 +86,7 @@ def _rules() -> list[Rule]:
     Am, Vm, Vn = MatSym("A", n, m), MatSym("V", m, d_v), MatSym("V", n, d_v)
     R = MatSym("S", n, m)
     F = sympy.IndexedBase("f")
-    Hs = sympy.Symbol("H", integer=True, positive=True)
+    Hs = H
     Zh, WO = HeadSym("Z", h, n, d_v), MatSym("W_O", Hs * d_v, m)
     masked = Softmax(CausalMask(S))
     return [
@@ -253,9 +252,7 @@ def _rules() -> list[Rule]:
 def _modern_rules() -> list[Rule]:
     """The rules of modern attention (docs/modern.md), each proved for all sizes."""
     S, Vm = _S(), MatSym("V", n, d_v)
-    g, rr, ell, pad, feats, pairs = (
-        sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "ell", "p", "D", "p")
-    )
+    g, rr, pad, feats, pairs = G, R, p, D, P
     lam = sympy.Symbol("lambda", positive=True)
     a, b = sympy.Symbol("a", real=True), sympy.Symbol("b", real=True)
     Sp, Km = MatSym("S", n, ell + pad), MatSym("K", n, g * d_k)

@@ -20,28 +20,20 @@ import sympy
 
 from symattn.kernel import expr as E
 from symattn.kernel import modern as M
-from symattn.kernel.dims import H, d, d_k, d_v, n
+from symattn.kernel.dims import D, G, H, P, R, b, d, d_k, d_v, ell, m, n, p, q
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import Signal
 
 Truth = Literal["true", "false", "undecided"]
 
 
-m, p, q = (sympy.Symbol(s, integer=True, positive=True) for s in ("m", "p", "q"))
-# the dims of modern attention (symattn.kernel.identities): K/V heads, group size, features,
-# valid keys, block size
-G, R, D, ell, b = (
-    sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R", "D", "ell", "b")
-)
-
-
-DIMS: tuple[sympy.Symbol, ...] = (n, d, d_k, d_v, H, m, p, q, G, R, D, ell, b)
+DIMS: tuple[sympy.Symbol, ...] = (n, d, d_k, d_v, H, m, p, q, G, R, D, ell, b, P)
 
 
 # Two plans: within the first all dims differ, so a dim confused for another shows.
 TRUTH_PLANS: tuple[dict[sympy.Symbol, int], ...] = (
-    {n: 3, d: 4, d_k: 2, d_v: 5, H: 2, m: 7, p: 6, q: 8, G: 2, R: 3, D: 9, ell: 10, b: 11},
-    {n: 4, d: 6, d_k: 3, d_v: 2, H: 3, m: 5, p: 2, q: 3, G: 3, R: 2, D: 2, ell: 1, b: 3},
+    {n: 3, d: 4, d_k: 2, d_v: 5, H: 2, m: 7, p: 6, q: 8, G: 2, R: 3, D: 9, ell: 10, b: 11, P: 12},
+    {n: 4, d: 6, d_k: 3, d_v: 2, H: 3, m: 5, p: 2, q: 3, G: 3, R: 2, D: 2, ell: 1, b: 3, P: 3},
 )
 
 
@@ -93,6 +85,8 @@ def truth(lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping = {}, assuming: Sequ
 
 
 def _unfold(e: sympy.Basic, defs: Mapping) -> sympy.Basic:
+    # its own loop, not the kernel's substitute_definitions: the truth shares none of the
+    # kernel's working code, only its node classes, dims, dispatch and errors
     for _ in range(len(defs) + 1):
         new = e.xreplace(dict(defs))
         if new == e:

@@ -16,7 +16,11 @@ from symattn.kernel.limits import TimeBudgetExceeded
 BRANCHES = [
     (errors.InputError("bad input", where="--dims"), 2, "symattn rules: error: bad input"),
     (errors.ParseError("unexpected '!'", errors.Position(1, 4)), 2, "symattn rules: error: 1:4:"),
-    (errors.DimError("a dimension must be a positive integer, not 0"), 2, "symattn rules: error: a"),
+    (
+        errors.DimError("a dimension must be a positive integer, not 0"),
+        2,
+        "symattn rules: error: a",
+    ),
     (errors.UnknownNameError("unknown rule 'x'"), 2, "symattn rules: error: unknown rule 'x'"),
     (errors.ResourceError("too large"), 2, "symattn rules: error: too large"),
     (TimeBudgetExceeded("gave up after 1 s"), 2, "symattn rules: error: gave up"),

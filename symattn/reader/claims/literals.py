@@ -13,7 +13,16 @@ import sympy
 from sympy import Indexed
 
 from symattn.kernel.errors import Signal
-from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, index, named_leaves, walk
+from symattn.kernel.expr import (
+    Entry,
+    MatExpr,
+    MatSym,
+    expand_entries,
+    index,
+    named_leaves,
+    substitute_definitions,
+    walk,
+)
 
 __all__ = ["MAX_CASES", "LiteralProblem", "entry_pairs", "unfold"]
 
@@ -29,11 +38,9 @@ class LiteralProblem(Signal):
 
 def unfold(e: sympy.Basic, defs: Mapping[sympy.Basic, MatExpr], rounds: int = 20) -> sympy.Basic:
     """Every definition substituted, to a fixed point (definitions never refer to themselves)."""
-    for _ in range(rounds):
-        new = e.xreplace(dict(defs))
-        if new == e:
-            return new
-        e = new
+    e, done = substitute_definitions(e, defs, rounds)
+    if done:
+        return e
     raise LiteralProblem("definitions nested too deeply")
 
 
