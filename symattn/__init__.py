@@ -59,7 +59,7 @@ _EXPORTS = {
     "directional": "symattn.kernel.backward",
     "prove_gradient": "symattn.kernel.backward",
     # numbers: any expression on the user's own arrays
-    "evaluate": "symattn.kernel.witness.arrays",
+    "evaluate": "symattn.kernel.arrays",
     # errors
     "SymattnError": "symattn.kernel.errors",
     "ShapeError": "symattn.kernel.errors",

@@ -39,6 +39,7 @@ KERNEL_ORDER = (
     "witness.coincidence",
     "witness.numeric",
     "witness.certify",
+    "arrays",
     "witness.arrays",
     "witness.counterexample",
     "witness.coincidence",
@@ -235,3 +236,10 @@ def test_the_layout_check_can_fail(bad, tmp_path, monkeypatch):
     mine = [v for v in _violations() if v.startswith(f"{fake}:")]
     assert len(mine) == 1, mine
     assert f"imports symattn.{b}" in mine[0] or "which is not below it" in mine[0]
+
+
+def test_a_moved_module_keeps_its_old_path():
+    from symattn.kernel import arrays
+    from symattn.kernel.witness import arrays as old
+
+    assert old.evaluate is arrays.evaluate and old.to_float64 is arrays.to_float64

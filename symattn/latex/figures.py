@@ -1,6 +1,6 @@
 """Pictures of attention: a heatmap of the weight matrix with token labels (PDF and PNG).
 
-Imports nothing from symattn but the kernel (errors, expr, witness.arrays; matplotlib lazily,
+Imports nothing from symattn but the kernel (errors, expr, arrays; matplotlib lazily,
 inside the functions); must not import a front end.
 """
 
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import sympy
 
+from symattn.kernel.arrays import evaluate, to_float64
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr
-from symattn.kernel.witness.arrays import evaluate, to_float64
 
 if TYPE_CHECKING:
     from typing import TypeAlias

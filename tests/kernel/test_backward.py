@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import sympy
 
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.backward import (
     RULES,
     _by_cases,
@@ -35,7 +36,6 @@ from symattn.kernel.expr import (
 )
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import prove_equal
-from symattn.kernel.witness.arrays import evaluate
 from symattn.latex.printer import latex
 from symattn.soundness.corpus import backward_claims
 from symattn.soundness.truth import truth

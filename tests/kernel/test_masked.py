@@ -8,13 +8,13 @@ import pytest
 import sympy
 
 from symattn.kernel import masked, rules
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.errors import ProofError
 from symattn.kernel.expr import CausalMask, MatSym, Scale, Softmax, index
 from symattn.kernel.modern import PadMask
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness import definitions
-from symattn.kernel.witness.arrays import evaluate
 from symattn.kernel.witness.exact import exact
 from symattn.kernel.witness.numeric import IllFormed, numeric_check
 from symattn.kernel.witness.symbolic import symbolic

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import sympy
 
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.dims import d_k, d_v, dim, n
 from symattn.kernel.errors import DimError, ShapeError
 from symattn.kernel.expr import CausalMask, MatSym, RowBlock, Softmax, index
@@ -28,7 +29,6 @@ from symattn.kernel.modern import (
     pair_sum,
 )
 from symattn.kernel.proof import prove_equal
-from symattn.kernel.witness.arrays import evaluate
 from symattn.kernel.witness.numeric import attention, softmax_rows
 
 i, j, h = index("i"), index("j"), index("h")

@@ -14,9 +14,9 @@ import pytest
 import sympy
 
 import symattn.latex.figures as figures
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.attention import single_head
 from symattn.kernel.errors import ShapeError, SymattnError
-from symattn.kernel.witness.arrays import evaluate
 from symattn.kernel.witness.numeric import InputError
 from symattn.latex import png_is_blank
 from symattn.latex.figures import FontWarning, attention_heatmap

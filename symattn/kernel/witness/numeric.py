@@ -1,5 +1,5 @@
 """The numeric backend: numpy attention, and evaluation of any kernel expression on random data
-(`Env`; the user's own arrays go through `witness.arrays.evaluate`).
+(`Env`; the user's own arrays go through `kernel.arrays.evaluate`).
 
 Imports only numpy, sympy and the kernel below it (canon, expr, masked, evaluate, witness.evidence,
 .sizes, .points); must not import proof or anything above it. Floats live here, nowhere else in

@@ -13,12 +13,12 @@ import sympy
 from symattn.kernel import expr as E
 from symattn.kernel import masked
 from symattn.kernel import modern as M
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.dims import n
 from symattn.kernel.evaluate import Evaluator, Resample, Unsupported, learn_shapes
 from symattn.kernel.expr import MatExpr, MatSym, index
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness import definitions
-from symattn.kernel.witness.arrays import evaluate
 from symattn.kernel.witness.field import PRIMES, ModP
 
 P = PRIMES[0]

@@ -14,6 +14,7 @@ import pytest
 import sympy
 
 import symattn
+from symattn.kernel.arrays import evaluate
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.expr import (
@@ -27,7 +28,6 @@ from symattn.kernel.expr import (
     index,
 )
 from symattn.kernel.witness import numeric
-from symattn.kernel.witness.arrays import evaluate
 from symattn.kernel.witness.numeric import (
     IllFormed,
     InputError,
