@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from symattn.kernel.compare import compare, ordered
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.evaluate import (
     Arithmetic,
@@ -38,9 +39,7 @@ from symattn.kernel.evaluate import (
     Resample,
     Unsupported,
     _Loop,
-    compare,
     learn_shapes,
-    ordered,
 )
 from symattn.kernel.expr import (
     CausalMask,

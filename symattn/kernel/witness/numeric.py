@@ -18,6 +18,7 @@ import sympy
 
 from symattn.kernel import errors, masked
 from symattn.kernel.canon import Range
+from symattn.kernel.compare import compare, ordered
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.evaluate import (
     Arithmetic,
@@ -25,9 +26,7 @@ from symattn.kernel.evaluate import (
     IllFormedHere,
     Unsupported,
     _Loop,
-    compare,
     learn_shapes,
-    ordered,
 )
 from symattn.kernel.expr import MatExpr, named_shapes
 from symattn.kernel.semantics import ReversedRange
