@@ -10,10 +10,10 @@ import sympy
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.derivation import Derivation
+from symattn.kernel.dims import P
 from symattn.kernel.expr import (
     MatSym,
 )
-from symattn.kernel.identities import p
 from symattn.kernel.modern import (
     PairDots,
     Rope,
@@ -34,14 +34,14 @@ def content(on_check: OnCheck | None = None) -> Section:
 
 
 def _rotary(b: Builder) -> None:
-    x, y = MatSym("q", p, 2), MatSym("k", p, 2)
+    x, y = MatSym("q", P, 2), MatSym("k", P, 2)
     m, t = sympy.Symbol("m_q", real=True), sympy.Symbol("n_k", real=True)
     b.say(
         [
             "把 ",
-            M("d = 2p"),
+            M("d = 2P"),
             " 维向量看成 ",
-            M("p"),
+            M("P"),
             " 对坐标，第 ",
             M("k"),
             " 对旋转角度 ",
@@ -50,9 +50,9 @@ def _rotary(b: Builder) -> None:
         ],
         [
             "Read a ",
-            M("d = 2p"),
+            M("d = 2P"),
             " vector as ",
-            M("p"),
+            M("P"),
             " pairs and turn pair ",
             M("k"),
             " by ",
