@@ -9,6 +9,7 @@ time); every other import is at the top of its module, where a reader of the mod
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -120,8 +121,17 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _imports(name: str, path: Path):
+def _imports(name: str, path: Path) -> tuple[tuple[str, int, bool], ...]:
     """(imported module relative to symattn or a top-level name, line, inside a function?)."""
+    return _imports_of(name, path, path.read_text("utf-8"))
+
+
+@functools.cache
+def _imports_of(name: str, path: Path, text: str) -> tuple[tuple[str, int, bool], ...]:
+    return tuple(_scan(name, path, text))
+
+
+def _scan(name: str, path: Path, text: str):
     is_pkg = path.name == "__init__.py"
     package = name.split(".") if is_pkg else name.split(".")[:-1]
 
@@ -147,7 +157,7 @@ def _imports(name: str, path: Path):
             else:
                 yield from visit(child, inner)
 
-    yield from visit(ast.parse(path.read_text("utf-8")), False)
+    yield from visit(ast.parse(text), False)
 
 
 def _named(module: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import os
 import tempfile
@@ -77,18 +78,27 @@ def no_marker():
     assert not MARK.exists(), "a hostile string ran code"
 
 
-def _calls():
+@functools.cache
+def _trees() -> tuple[tuple[Path, ast.Module], ...]:
+    """Every module of the package, parsed once for all the tests that read them."""
+    return tuple((p, ast.parse(p.read_text("utf-8"))) for p in sorted(PACKAGE.rglob("*.py")))
+
+
+@functools.cache
+def _calls() -> tuple[tuple[str, str, ast.Call], ...]:
     """(file, innermost enclosing function, call node) for every call in the package."""
-    for path in sorted(PACKAGE.rglob("*.py")):
+    out = []
+    for path, tree in _trees():
         rel = path.relative_to(PACKAGE).as_posix()
-        stack = [(ast.parse(path.read_text("utf-8")), "<module>")]
+        stack: list[tuple[ast.AST, str]] = [(tree, "<module>")]
         while stack:
             node, where = stack.pop()
             if isinstance(node, ast.Call):
-                yield rel, where, node
+                out.append((rel, where, node))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 where = node.name
             stack.extend((child, where) for child in ast.iter_child_nodes(node))
+    return tuple(out)
 
 
 def test_no_eval_exec_compile_or_parse_expr_anywhere():
@@ -105,8 +115,8 @@ def test_no_eval_exec_compile_or_parse_expr_anywhere():
 
 def test_no_pickle_like_module_is_imported():
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for path, tree in _trees():
+        for node in ast.walk(tree):
             names = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
