@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from symattn.check import check_file, summary_counts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +21,7 @@ def test_every_claim_of_the_example_is_verified():
         assert counts[kind] == 0, (kind, counts)
 
 
+@pytest.mark.slow  # two processes; the claims are checked in-process above
 def test_cli_and_plugin_pass_on_the_example(tmp_path):
     cli = subprocess.run(
         [sys.executable, "-m", "symattn", "check", str(EXAMPLE)], capture_output=True, text=True

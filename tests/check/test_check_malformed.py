@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symattn.check import InputError, check_file, check_text
+from symattn.cli import main
 from symattn.cli.check import run
 
 
@@ -176,17 +175,15 @@ def test_arbitrary_text_never_raises(text):
         assert r.message or r.kind in ("not-a-claim",)
 
 
-def test_the_command_prints_no_traceback(tmp_path):
+def test_the_command_prints_no_traceback(tmp_path, monkeypatch):
     bad = tmp_path / "bad.md"
     bad.write_text("$$(QK^T)_{ij}=q_j\\cdot k_i$$\n\n$$A=\\foo$$\n", encoding="utf-8")
-    env = {**os.environ, "NO_COLOR": "1"}
-    r = subprocess.run(
-        [sys.executable, "-m", "symattn", "check", str(bad), str(Path(bad).parent / "missing.md")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
+    monkeypatch.setenv("NO_COLOR", "1")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", str(bad), str(Path(bad).parent / "missing.md")])
+    assert code == 2, err.getvalue()
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    assert (
+        f"{bad}:1:3: false:" in out.getvalue() and f"{bad}:3:5: not-understood:" in out.getvalue()
     )
-    assert r.returncode == 2, r.stderr
-    assert "Traceback" not in r.stdout + r.stderr
-    assert f"{bad}:1:3: false:" in r.stdout and f"{bad}:3:5: not-understood:" in r.stdout

@@ -28,7 +28,7 @@ def test_a_false_claim_exits_1_with_its_line(tmp_path):
 
 
 def test_a_missing_file_exits_2(tmp_path):
-    r = run_cli("check", str(tmp_path / "nope.md"))
+    r = cli("check", str(tmp_path / "nope.md"))
     assert r.returncode == 2
     assert "nope.md" in r.stderr and "Traceback" not in r.stderr
 

@@ -67,7 +67,7 @@ def test_prove_assume_declares_a_dim_equality():
     ],
 )
 def test_prove_a_coincidence_of_small_sizes_is_never_verified(formula, dims, assume):
-    r = run_cli("prove", formula, "--dims", dims, *assume)
+    r = cli("prove", formula, "--dims", dims, *assume)
     assert r.returncode == 1, r.stdout
     assert "verified" not in r.stdout
     assert "false" in r.stdout and "counterexample: at sizes" in r.stdout
@@ -96,7 +96,7 @@ def test_prove_true_claims_with_sizes_as_coefficients_are_verified(formula):
 )
 def test_prove_contradictory_assumptions_are_an_input_error(assume, message):
     args = [a for x in assume for a in ("--assume", x)]
-    r = run_cli("prove", "S^T=S", "--dims", "S: n x n", *args)
+    r = cli("prove", "S^T=S", "--dims", "S: n x n", *args)
     assert r.returncode == 2, r.stdout + r.stderr
     assert message in r.stderr
     assert "verified" not in r.stdout and "Traceback" not in r.stderr
@@ -121,11 +121,12 @@ def test_prove_bad_conventions_is_an_input_error():
     assert "--conventions: vectors must be row or column, not 'col'" in r.stderr
 
 
-def test_prove_takes_the_projects_convention(tmp_path):
+def test_prove_takes_the_projects_convention(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nvectors = "column"\n')
+    monkeypatch.chdir(tmp_path)
     claim = r"q_i^\top k_j = q_i\cdot k_j"
-    assert run_cli("prove", claim, cwd=tmp_path).returncode == 0
-    assert run_cli("prove", claim, "--conventions", "vectors=row", cwd=tmp_path).returncode == 1
+    assert cli("prove", claim).returncode == 0
+    assert cli("prove", claim, "--conventions", "vectors=row").returncode == 1
 
 
 def test_explicit_sizes_of_conventional_names_bind_the_conventional_dims():
