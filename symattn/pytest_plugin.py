@@ -1,7 +1,7 @@
 """pytest plugin entry point (`pytest11`): checks the math of documents as test items.
 
-Imports nothing from symattn but symattn.check, lazily (registering the plugin must cost nothing);
-must not import the reader, latex or cli.
+Imports nothing from symattn but kernel.errors (no sympy) and symattn.check, lazily (registering
+the plugin must cost nothing); must not import the reader, latex or cli.
 """
 
 from __future__ import annotations

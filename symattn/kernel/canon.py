@@ -1,7 +1,7 @@
 """Canonical form of index sums: equality up to renaming of bound indices, sums split and merged.
 
-Imports only sympy and the kernel below it (dims, limits, expr, ranges); must not import anything
-above the kernel.
+Imports only sympy and the kernel below it (errors, dims, limits, expr, ranges); must not import
+anything above the kernel.
 
 The normal form of a scalar is a sum of terms `c * f_1 * ... * f_m` where each `f` is an atom
 (an entry, `exp(...)`, a power of a normal form, a `Piecewise`) or a `Sum` whose body cannot be

@@ -1,6 +1,7 @@
 """Where the -inf of a masked entry may go: the one rule that every witness and `evaluate()` follow.
 
-Imports only sympy and the kernel below it (text, expr, modern); must not import anything above it.
+Imports only sympy and the kernel below it (errors, text, expr, modern); must not import anything
+above it.
 
 A mask (`CausalMask`, `PadMask`) makes its masked entries -inf, and a softmax turns them into
 weights 0. On the way there a masked entry follows the extended reals where they are defined and

@@ -1,7 +1,7 @@
 """A generated claim three ways: kernel terms, LaTeX for `prove`, a Markdown document for `check`.
 
-Imports only the kernel (dims, expr) and the suite's own AST (oracle); must not import a front end.
-Each rendering is under a context.
+Imports only the kernel (errors, dims, expr) and the suite's own AST (oracle); must not import a
+front end. Each rendering is under a context.
 
 `NotExpressible` says a front end cannot state the claim (the reader has no causal mask, no
 column softmax, no row of a compound matrix, ...); the runner records which front ends a claim

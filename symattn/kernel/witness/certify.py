@@ -1,7 +1,7 @@
 """Certified differences: two scalars at explicit entries, separated by interval arithmetic.
 
-Imports only sympy, mpmath and random; must not import the other witnesses, proof or
-anything above them.
+Imports only sympy, mpmath, random and kernel.errors; must not import the other witnesses, proof
+or anything above them.
 
 A claim with `exp` at explicit sizes is a rational function of exponentials; simplifying the
 difference of its sides can take minutes (a gcd of huge integers in `sympy.cancel`). To show the

@@ -1,7 +1,7 @@
 """Size plans that rule out a coincidence: degree bounds of a claim in its sizes, and enough plans.
 
-Imports only the kernel below it (dims, expr, modern, witness.sizes, .points, .field's degree
-walker); must not import the other witnesses, proof or anything above them.
+Imports only the kernel below it (errors, dims, expr, modern, witness.sizes, .points, .field's
+degree walker); must not import the other witnesses, proof or anything above them.
 
 A size that enters a claim as a number (a coefficient, `sqrt(d_k)`, the bound of a sum) makes
 each side a function of that size, the entries held fixed. Counting every term of a sum as one

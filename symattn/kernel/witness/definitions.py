@@ -1,7 +1,8 @@
 """The exact witness's own evaluator: a claim at explicit sizes, mod p, from the nodes' `entry`.
 
-Imports only sympy and the kernel below it (expr, semantics, witness.points, .field's FieldCheck);
-must not import kernel.evaluate, whose fast walker it checks, nor proof or anything above it.
+Imports only sympy and the kernel below it (errors, expr, semantics, witness.points, .field's
+FieldCheck); must not import kernel.evaluate, whose fast walker it checks, nor proof or anything
+above it.
 
 Each side is written as its entry formula (`entry(i, j)` of every node, as `expand_entries` gives
 it) and that scalar formula is evaluated at every index point, value by value, with Python

@@ -1,7 +1,7 @@
 """Size plans: explicit values for the dims of a claim that satisfy the declared relations.
 
-Imports only sympy and kernel.dims; must not import anything above it. The exact and numeric
-witnesses evaluate at these plans.
+Imports only sympy, kernel.errors and kernel.dims; must not import anything above it. The exact and
+numeric witnesses evaluate at these plans.
 
 A plan is built, never filtered out of a fixed grid: the claim's dims are resolved through the
 declared equalities (`d_v = d/H` makes a claim about `d_v` a claim about `d` and `H`), values are

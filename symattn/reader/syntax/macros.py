@@ -1,7 +1,8 @@
 """A document's own macros (`\\newcommand`, `\\def`, `\\DeclareMathOperator`, front-matter maps)
 and their expansion, which keeps a map from each expanded character back to the original text.
 
-Imports only the standard library and reader.syntax.braces; it never parses formulas.
+Imports only the standard library, kernel.errors and reader.syntax.braces; it never parses
+formulas.
 """
 
 from __future__ import annotations

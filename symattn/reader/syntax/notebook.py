@@ -1,6 +1,7 @@
 """Jupyter notebooks: the Markdown cells of a `.ipynb` file as one text, and where each line was.
 
-Imports only the standard library; the raw JSON is never read as text by anyone else.
+Imports only the standard library and kernel.errors; the raw JSON is never read as text by
+anyone else.
 """
 
 from __future__ import annotations
