@@ -47,6 +47,7 @@ KERNEL_ORDER = (
     "match",
     "rules",
     "derivation",
+    "explain",
     "facts",
     "attention",
     "identities",
