@@ -212,6 +212,9 @@ def _class_lines(lang: Lang, cjk_fonts: CjkFonts, needs_cjk: bool) -> list[str]:
 # A display continues the paragraph (or display) before it; a blank line would end it.
 _JOINS_DISPLAY = ("paragraph", "display")
 
+#: A display no page break may split: its line penalties are infinite inside a group.
+KEEP_TOGETHER = "\\begingroup\\interdisplaylinepenalty=10000\\relax\n{}\n\\endgroup"
+
 
 @dataclass(frozen=True)
 class _Block:
@@ -268,9 +271,22 @@ class Document:
     def display(self, latex: str) -> Document:
         return self._add("display", f"\\[\n{latex}\n\\]")
 
-    def align(self, lines: Sequence[tuple[str, Prose | None]]) -> Document:
-        """``(line, justification)`` pairs; each line has one ``&`` (see ``render_align``)."""
-        return self._add("display", render_align(lines, lang=self.lang))
+    def align(
+        self, lines: Sequence[tuple[str, Prose | None]], *, keep_together: bool = False
+    ) -> Document:
+        """``(line, justification)`` pairs; each line has one ``&`` (see ``render_align``).
+
+        ``keep_together``: the block is never broken across a page (a short derivation),
+        although the document allows display breaks elsewhere.
+        """
+        tex = render_align(lines, lang=self.lang)
+        if keep_together:
+            tex = KEEP_TOGETHER.format(tex)
+        return self._add("display", tex)
+
+    def lead(self, text: Prose) -> Document:
+        """A bold run-in line; a display that follows stays with it on its page."""
+        return self._add("paragraph", "\\noindent\\textbf{" + render_prose(text) + "}")
 
     def derivation(self, lhs: str, steps: Sequence[tuple[str, Prose | None]]) -> Document:
         """``lhs = e_1 = e_2 ...`` one step a line, each with its justification."""

@@ -6,6 +6,7 @@ import the reader, check or cli.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ from symattn.kernel.explain import Explanation, Line
 from symattn.kernel.rules import PHRASES, describe
 from symattn.kernel.witness.evidence import Counterexample
 from symattn.latex.derivation import fit_lines, math_in_text
-from symattn.latex.document import Document, Lang, Math, Prose
+from symattn.latex.document import Document, Lang, Math, Prose, escape_text
 from symattn.latex.printer import latex, symbol_latex, written_order
 
 _WORDS = {
@@ -127,8 +128,11 @@ def _conclusion(expl: Explanation, lang: Lang) -> Prose:
     return [*pieces, "."]
 
 
-def counterexample_prose(cex: Counterexample, lang: Lang = "en") -> list[str | Math]:
-    """A counterexample as prose with its sizes, indices, entries and both values set as math.
+def counterexample_prose(
+    cex: Counterexample, lang: Lang = "en", *, most: int = 8
+) -> list[str | Math]:
+    """A counterexample as prose with its sizes, indices, entries and both values set as math;
+    at most `most` entries are listed (the rest counted).
 
     >>> from symattn.kernel.witness.evidence import Counterexample
     >>> c = Counterexample((("n", 2),), (("i", 1),), (("Q[1,2]", "3"),), "3", "0", True)
@@ -140,35 +144,82 @@ def counterexample_prose(cex: Counterexample, lang: Lang = "en") -> list[str | M
     if cex.sizes:
         out += ["尺寸 " if zh else "sizes ", Math(_pairs(cex.sizes))]
     if cex.indices:
-        out += ["，" if zh and out else (", " if out else ""), Math(_pairs(cex.indices))]
-    if cex.entries:
-        out += ["，取 " if zh else ", with ", Math(", ".join(_entry(k, v) for k, v in cex.entries))]
+        out += [
+            ("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "),
+            Math(_pairs(cex.indices)),
+        ]
+    shown = [(k, v) for k, v in cex.entries if k != "every other entry"]
+    rest = len(shown) - most
+    if shown:
+        out += [
+            "，取 " if zh else ", with ",
+            Math(", ".join(_entry(k, v) for k, v in shown[:most])),
+        ]
+        if rest > 0:
+            out.append(f"（另有 {rest} 个）" if zh else f" (and {rest} more)")
+    if any(k == "every other entry" for k, _ in cex.entries):
+        out.append("，其余元素为 0" if zh else ", every other entry 0")
     left, right = latex_value(cex.lhs), latex_value(cex.rhs)
     if zh:
-        out += ["：左边 ", Math(f"= {left}"), "，右边 ", Math(f"= {right}"), "。"]
+        out += ["：左边 ", Math(left), "，右边 ", Math(right)]
     else:
-        out += [": left side ", Math(f"= {left}"), ", right side ", Math(f"= {right}"), "."]
-    if not cex.exact:
-        out.append("（30 位精度计算）" if zh else " (evaluated with 30-digit arithmetic)")
+        out += [": left side ", Math(left), ", right side ", Math(right)]
+    if cex.certified:
+        out.append(
+            "（区间算术：两个区间不相交）"
+            if zh
+            else " (interval arithmetic: the enclosures are disjoint)"
+        )
+    elif not cex.exact:
+        out.append("（30 位精度计算）" if zh else " (with 30-digit arithmetic)")
+    out.append("。" if zh else ".")
     return out
 
 
 def latex_value(text: str) -> str:
-    """A value the kernel wrote as text (`-5`, `3/2`), as LaTeX."""
+    """A value the kernel wrote as text, as LaTeX: `= -5`, `= 3/2`, `\\approx 0.7311`.
+
+    >>> latex_value("-5"), latex_value("0.73105857863")
+    ('= -5', '\\approx 0.7311')
+    """
+    if "." in text:
+        try:
+            return rf"\approx {float(text):.4g}"
+        except ValueError:
+            pass
     try:
-        return latex(sympy.sympify(text, rational=True))
+        return "= " + latex(sympy.sympify(text, rational=True))
     except (sympy.SympifyError, TypeError, ValueError):
-        return r"	ext{" + text.replace("\\", "") + "}"
+        return r"= \text{" + escape_text(text) + "}"
 
 
-def _pairs(pairs: Sequence[tuple[str, int]]) -> str:
-    return ", ".join(f"{symbol_latex(k)}={v}" for k, v in pairs)
+def _pairs(pairs: Sequence[tuple[str, object]]) -> str:
+    return ", ".join(f"{_name(k)}={v}" for k, v in pairs)
+
+
+_FUNCTION = re.compile(r"^([A-Za-z]+)\(([A-Za-z_]+)\)$")  # phi(K), a feature map of a matrix
+
+
+def _name(name: str) -> str:
+    """A name from a counterexample as math: `d_k`, `\\lambda`, `\\phi(K)`, `\\text{row}`."""
+    if name in ("row", "col"):
+        return rf"\text{{{name}}}"
+    m = _FUNCTION.match(name)
+    if m:
+        return f"{symbol_latex(m.group(1))}({symbol_latex(m.group(2))})"
+    if re.fullmatch(r"[A-Za-z]+(_[A-Za-z0-9]+)?", name):
+        return symbol_latex(name)
+    return r"\text{" + escape_text(name) + "}"
 
 
 def _entry(key: str, value: str) -> str:
-    name, _, rest = key.partition("[")
+    name, bracket, rest = key.rpartition("[") if key.endswith("]") else (key, "", "")
+    value_tex = latex_value(value)
+    if not bracket:
+        return f"{_name(key)}{value_tex.replace('= ', '=', 1)}"
     parts = [x.strip() for x in rest.rstrip("]").split(",")]
     sub = ("," if any(len(x) > 1 for x in parts) else "").join(parts)
-    base = symbol_latex(name)
-    base = f"({base})" if "_" in base or "^" in base else base
-    return f"{base}_{{{sub}}}={latex_value(value)}"
+    base = _name(name)
+    if not re.fullmatch(r"[A-Za-z]|\\[a-z]+", base):
+        base = f"({base})"
+    return f"{base}_{{{sub}}}{value_tex.replace('= ', '=', 1)}"
