@@ -685,8 +685,9 @@ def _factor_name(f: sympy.Basic) -> str:
     if isinstance(f, sympy.Indexed):
         return _base_name(f)[0]
     if isinstance(f, E.Entry):
-        m = f.matrix
-        return m.name if isinstance(m, (E.MatSym, E.HeadSym)) else ""
+        # an entry of a compound ranks by the first matrix written in it: (QK^T/√d_k)_{ij} as Q
+        names = written_order(f.matrix)
+        return names[0] if names else ""
     return ""
 
 
