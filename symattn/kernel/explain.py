@@ -36,6 +36,8 @@ from symattn.kernel.rules import PHRASES, describe
 from symattn.kernel.text import plain
 from symattn.kernel.witness.evidence import Counterexample
 
+#: How a line reads by its status; any other (agreed, unknown) is `=?`: shown, not established.
+RELATION = {"proved": "=", "checked": "=", "false": "≠"}
 _MAX_STEPS = 24  # a side unfolded further than this is left as it is: the verdict still stands
 
 
@@ -113,11 +115,13 @@ class Explanation:
         out = [f"{plain(self.lhs)} = {plain(self.rhs)}: {self.verdict.summary()}"]
         out.append(f"    {plain(self.lhs)}" + _value(self.start_value))
         for line in self.lines:
-            rel = "≠" if line.status == "false" else "="
+            rel = RELATION.get(line.status, "=?")
             why = describe(line.by, "en")
             tail = f"    [{line.by}: {why}{_direction(line)}]"
             if line.status == "false":
                 tail = "    [the two sides part here]"
+            elif line.status not in RELATION:
+                tail += f" (not proved: {line.status})"
             out.append(f"  {rel} {plain(line.after)}{tail}{_value(line.value)}")
         out.append(self.conclusion())
         return "\n".join(out)
@@ -224,8 +228,9 @@ def explain(
 
 def _free_pair(*terms: sympy.Basic) -> tuple[sympy.Symbol, sympy.Symbol]:
     used = {x.name for x in _symbols(*terms)}
-    names = [n for n in ("i", "j", "i_1", "j_1", "i_2", "j_2") if n not in used]
-    return index(names[0]), index(names[1])
+    names = (f"{letter}{k or ''}" for k in range(len(used) + 2) for letter in "ij")
+    free = (x for x in names if x not in used)
+    return index(next(free)), index(next(free))
 
 
 def _symbols(*terms: sympy.Basic) -> set[sympy.Symbol]:
@@ -256,8 +261,6 @@ def _first_entry(term: sympy.Basic) -> sympy.Basic | None:
     for x in walk(term):
         if isinstance(x, (Entry, Dot)) and not _leaf_entry(x):
             return x
-        if isinstance(x, Entry) and _leaf_entry(x):
-            continue
     return None
 
 

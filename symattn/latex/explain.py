@@ -55,7 +55,7 @@ def explanation_lines(
     opts: dict[str, Any] = {"order": order, "lang": lang, **style}
     out: list[tuple[str, Prose | None]] = []
     for k, line in enumerate(expl.lines):
-        rel = r"\neq" if line.status == "false" else "="
+        rel = {"proved": "=", "checked": "=", "false": r"\neq"}.get(line.status, r"\overset{?}{=}")
         head = latex(expl.lhs, **opts) + " " if k == 0 else ""
         out.append((f"{head}&{rel} {latex(line.after, **opts)}", _why(line, lang)))
     return fit_lines(out, lang)

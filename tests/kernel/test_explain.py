@@ -89,3 +89,12 @@ def test_json_keeps_the_steps_and_where_they_part():
     assert data["parted_at"] == 3 and data["agreed_steps"] == 2
     assert [s["rule"] for s in data["steps"]][:2] == ["mul_apply", "transpose_apply"]
     assert data["steps"][2]["status"] == "false" and data["steps"][0]["value"] is not None
+
+
+def test_a_line_the_kernel_did_not_prove_reads_as_a_question():
+    e = explain(S.scores[i, j], Dot(S.Q.row(i), S.K.row(j)))
+    first = e.lines[0]
+    shaky = type(first)(first.before, first.after, first.by, first.side, "unknown")
+    text = str(type(e)(e.lhs, e.rhs, e.verdict, (shaky, *e.lines[1:])))
+    assert "=? " in text and "(not proved: unknown)" in text
+    assert type(e)(e.lhs, e.rhs, e.verdict, (shaky,)).proof() is None
