@@ -286,7 +286,7 @@ class Document:
 
     def lead(self, text: Prose) -> Document:
         """A bold run-in line; a display that follows stays with it on its page."""
-        return self._add("paragraph", "\\noindent\\textbf{" + render_prose(text) + "}")
+        return self._add("paragraph", "\\medskip\\noindent\\textbf{" + render_prose(text) + "}")
 
     def derivation(self, lhs: str, steps: Sequence[tuple[str, Prose | None]]) -> Document:
         """``lhs = e_1 = e_2 ...`` one step a line, each with its justification."""

@@ -250,3 +250,15 @@ def test_rendering_is_byte_stable() -> None:
 def test_document_rejects_unknown_options(kwargs: dict, message: str) -> None:
     with pytest.raises(LatexInputError, match=message):
         Document(title="t", **kwargs)
+
+
+def test_a_lead_and_a_display_kept_together_on_one_page():
+    doc = Document("en", "T")
+    doc.lead("Mistake").align([("a &= b", None), ("&= c", None)], keep_together=True)
+    assert doc.render_fragment().endswith(
+        "\\medskip\\noindent\\textbf{Mistake}\n"
+        "\\begingroup\\interdisplaylinepenalty=10000\\relax\n"
+        "\\begin{align*}\na &= b \\\\\n&= c\n\\end{align*}\n\\endgroup\n"
+    )
+    plain = Document("en", "T").align([("a &= b", None)]).render_fragment()
+    assert "interdisplaylinepenalty" not in plain
