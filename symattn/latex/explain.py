@@ -137,7 +137,7 @@ def counterexample_prose(
     >>> from symattn.kernel.witness.evidence import Counterexample
     >>> c = Counterexample((("n", 2),), (("i", 1),), (("Q[1,2]", "3"),), "3", "0", True)
     >>> counterexample_prose(c)[1:4]
-    [Math(latex='n=2'), ', ', Math(latex='i=1')]
+    [Math(latex='n=2'), ', at ', Math(latex='i=1')]
     """
     zh = lang == "zh"
     out: list[str | Math] = []
@@ -177,7 +177,7 @@ def counterexample_prose(
 
 
 def latex_value(text: str) -> str:
-    """A value the kernel wrote as text, as LaTeX: `= -5`, `= 3/2`, `\\approx 0.7311`.
+    r"""A value the kernel wrote as text, as LaTeX: `= -5`, `= \frac{3}{2}`, `\approx 0.7311`.
 
     >>> latex_value("-5"), latex_value("0.73105857863")
     ('= -5', '\\approx 0.7311')
