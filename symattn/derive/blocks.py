@@ -20,7 +20,7 @@ import sympy
 from symattn.kernel.derivation import Derivation, Proof
 from symattn.kernel.dims import Shape, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.proof import Verdict, prove_equal
 from symattn.latex.derivation import (
     LINE_EM,
@@ -433,7 +433,7 @@ def _render_block(
         doc.subsection(b.text(lang))
     elif isinstance(b, ProofBlock):
         lines = proof_lines(b.proof, lang, **style)
-        doc.align(lines, keep_together=len(lines) <= KEEP_LINES)
+        doc.align(lines, breakable=len(lines) > KEEP_LINES)
     elif isinstance(b, Shapes):
         doc.align([(f"{lhs} &\\in {shape_latex(e.shape, **style)}", None) for lhs, e in b.lines])
     elif isinstance(b, Display):
@@ -453,7 +453,7 @@ def _render_block(
         _render_figure(b, doc, lang, figures)
 
 
-#: A derivation of at most this many printed lines is never split across a page.
+#: A derivation of more printed lines than this may break across pages; a shorter one never.
 KEEP_LINES = 16
 
 _MISTAKE_WORDS = {
@@ -472,7 +472,10 @@ def _render_mistake(b: Mistake, doc: Document, lang: Lang, style: Mapping[str, A
     """The note, then an aligned display: the wrong claim, the counterexample under it, the
     right claim with what the kernel established."""
     words = {k: v[lang] for k, v in _MISTAKE_WORDS.items()}
-    doc.lead(b.note(lang))
+    doc.subsubsection(b.note(lang))  # a section of its own: the shapes below hold in it
+    where = _where(b, lang, style)
+    if where:
+        doc.paragraph(where)
     status = b.holds.status
     note = _PROVED_NOTE["proved"][lang] if status == "proved" else words["checked"]
     wrong = _claim_lines(words["wrong"], b.wrong, r"\neq", None, lang, style)
@@ -481,12 +484,38 @@ def _render_mistake(b: Mistake, doc: Document, lang: Lang, style: Mapping[str, A
     right = _claim_lines(words["right"], b.right, "=", None, lang, style)
     left, close = ("（", "）") if lang == "zh" else ("(", ")")
     verdict = rf"&\qquad \text{{{left}\(\checkmark\) {escape_text(note)}{close}}}"
-    doc.align([*wrong, (box, None), *right, (verdict, None)], keep_together=True)
+    doc.align([*wrong, (box, None), *right, (verdict, None)])
     if b.variants:
         k = b.variants
         doc.paragraph(
             words["variants"].format(k=k, s="s" * (k != 1)) + ("。" if lang == "zh" else ".")
         )
+
+
+_NAME = re.compile(r"[A-Za-z](_[A-Za-z0-9]+)?")  # a name a reader can declare: Q, W_O
+
+
+def _where(b: Mistake, lang: Lang, style: Mapping[str, Any]) -> list[str | Math]:
+    """The shapes of the named matrices both claims use (`Q \\in \\mathbb R^{n\\times d_k}`):
+    a reader of the page, and `symattn check` reading it back, needs them for this item."""
+    shapes: dict[str, list[Shape]] = {}
+    for x in walk(sympy.Tuple(*b.wrong, *b.right)):
+        if isinstance(x, MatSym) and _NAME.fullmatch(x.name):
+            shapes.setdefault(x.name, []).append(x.shape)
+    names = [
+        k
+        for k, v in shapes.items()
+        if all(dims_equal(a, c) for s in v[1:] for a, c in zip(s, v[0], strict=True))
+    ]
+    if not names:
+        return []
+    pieces: list[str | Math] = ["其中 " if lang == "zh" else "Here "]
+    for k, name in enumerate(names):
+        if k:
+            pieces.append("，" if lang == "zh" else ", ")
+        tex = latex(MatSym(name, *shapes[name][0]), **style)
+        pieces.append(Math(rf"{tex} \in {shape_latex(shapes[name][0], **style)}"))
+    return [*pieces, "。" if lang == "zh" else "."]
 
 
 def _claim_lines(

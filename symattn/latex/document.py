@@ -212,8 +212,8 @@ def _class_lines(lang: Lang, cjk_fonts: CjkFonts, needs_cjk: bool) -> list[str]:
 # A display continues the paragraph (or display) before it; a blank line would end it.
 _JOINS_DISPLAY = ("paragraph", "display")
 
-#: A display no page break may split: its line penalties are infinite inside a group.
-KEEP_TOGETHER = "\\begingroup\\interdisplaylinepenalty=10000\\relax\n{}\n\\endgroup"
+#: A display a page break may split, between any two of its lines (inside a group).
+BREAKABLE = "\\begingroup\\allowdisplaybreaks\n{}\n\\endgroup"
 
 
 @dataclass(frozen=True)
@@ -272,21 +272,19 @@ class Document:
         return self._add("display", f"\\[\n{latex}\n\\]")
 
     def align(
-        self, lines: Sequence[tuple[str, Prose | None]], *, keep_together: bool = False
+        self, lines: Sequence[tuple[str, Prose | None]], *, breakable: bool = False
     ) -> Document:
         """``(line, justification)`` pairs; each line has one ``&`` (see ``render_align``).
 
-        ``keep_together``: the block is never broken across a page (a short derivation),
-        although the document allows display breaks elsewhere.
+        A display stays on one page (amsmath's default); ``breakable``: a page break may fall
+        between its lines (a derivation longer than a page).
         """
         tex = render_align(lines, lang=self.lang)
-        if keep_together:
-            tex = KEEP_TOGETHER.format(tex)
-        return self._add("display", tex)
+        return self._add("display", BREAKABLE.format(tex) if breakable else tex)
 
-    def lead(self, text: Prose) -> Document:
-        """A bold run-in line; a display that follows stays with it on its page."""
-        return self._add("paragraph", "\\medskip\\noindent\\textbf{" + render_prose(text) + "}")
+    def subsubsection(self, title: Prose) -> Document:
+        """An unnumbered heading below a subsection (an item of a list of mistakes)."""
+        return self._add("heading", f"\\subsubsection*{{{render_prose(title)}}}")
 
     def derivation(self, lhs: str, steps: Sequence[tuple[str, Prose | None]]) -> Document:
         """``lhs = e_1 = e_2 ...`` one step a line, each with its justification."""

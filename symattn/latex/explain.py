@@ -131,39 +131,34 @@ def _conclusion(expl: Explanation, lang: Lang) -> Prose:
 def counterexample_prose(
     cex: Counterexample, lang: Lang = "en", *, most: int = 8
 ) -> list[str | Math]:
-    """A counterexample as prose with its sizes, indices, entries and both values set as math;
+    """A counterexample as prose: its sizes, indices, entries and both values, each name and
+    number set as math and the `=` between them as text, so that a reader of the page (or
+    `symattn check` reading it back) never takes them for the document's own sizes or claims;
     at most `most` entries are listed (the rest counted).
 
     >>> from symattn.kernel.witness.evidence import Counterexample
     >>> c = Counterexample((("n", 2),), (("i", 1),), (("Q[1,2]", "3"),), "3", "0", True)
     >>> counterexample_prose(c)[1:4]
-    [Math(latex='n=2'), ', at ', Math(latex='i=1')]
+    [Math(latex='n'), ' = ', Math(latex='2')]
     """
     zh = lang == "zh"
     out: list[str | Math] = []
     if cex.sizes:
-        out += ["尺寸 " if zh else "sizes ", Math(_pairs(cex.sizes))]
+        out += ["尺寸 " if zh else "sizes ", *_pairs((_name(k), str(v)) for k, v in cex.sizes)]
     if cex.indices:
-        out += [
-            ("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "),
-            Math(_pairs(cex.indices)),
-        ]
+        out.append(("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "))
+        out += _pairs((_name(k), str(v)) for k, v in cex.indices)
     shown = [(k, v) for k, v in cex.entries if k != "every other entry"]
     rest = len(shown) - most
     if shown:
-        out += [
-            "，取 " if zh else ", with ",
-            Math(", ".join(_entry(k, v) for k, v in shown[:most])),
-        ]
+        out.append("，取 " if zh else ", with ")
+        out += _pairs((_entry(k), v) for k, v in shown[:most])
         if rest > 0:
             out.append(f"（另有 {rest} 个）" if zh else f" (and {rest} more)")
     if any(k == "every other entry" for k, _ in cex.entries):
         out.append("，其余元素为 0" if zh else ", every other entry 0")
-    left, right = latex_value(cex.lhs), latex_value(cex.rhs)
-    if zh:
-        out += ["：左边 ", Math(left), "，右边 ", Math(right)]
-    else:
-        out += [": left side ", Math(left), ", right side ", Math(right)]
+    out += ["：左边" if zh else ": left side", *_value(cex.lhs)]
+    out += ["，右边" if zh else ", right side", *_value(cex.rhs)]
     if cex.certified:
         out.append(
             "（区间算术：两个区间不相交）"
@@ -174,6 +169,22 @@ def counterexample_prose(
         out.append("（30 位精度计算）" if zh else " (with 30-digit arithmetic)")
     out.append("。" if zh else ".")
     return out
+
+
+def _pairs(pairs) -> list[str | Math]:
+    out: list[str | Math] = []
+    for k, (name, value) in enumerate(pairs):
+        out += [", "] if k else []
+        out += [Math(name), *_value(value)]
+    return out
+
+
+def _value(text: str) -> list[str | Math]:
+    """` = ` then the value as math (`\\approx` for a decimal), the relation in text."""
+    tex = latex_value(text)
+    if tex.startswith(r"\approx "):
+        return [" ", Math(r"\approx"), " ", Math(tex[len(r"\approx ") :])]
+    return [" = ", Math(tex[2:])]
 
 
 def latex_value(text: str) -> str:
@@ -193,10 +204,6 @@ def latex_value(text: str) -> str:
         return r"= \text{" + escape_text(text) + "}"
 
 
-def _pairs(pairs: Sequence[tuple[str, object]]) -> str:
-    return ", ".join(f"{_name(k)}={v}" for k, v in pairs)
-
-
 _FUNCTION = re.compile(r"^([A-Za-z]+)\(([A-Za-z_]+)\)$")  # phi(K), a feature map of a matrix
 
 
@@ -212,14 +219,14 @@ def _name(name: str) -> str:
     return r"\text{" + escape_text(name) + "}"
 
 
-def _entry(key: str, value: str) -> str:
+def _entry(key: str) -> str:
+    """An entry's name as math: `Q[1,2]` -> `Q_{12}`, `W_O[1,2]` -> `(W_O)_{12}`."""
     name, bracket, rest = key.rpartition("[") if key.endswith("]") else (key, "", "")
-    value_tex = latex_value(value)
     if not bracket:
-        return f"{_name(key)}{value_tex.replace('= ', '=', 1)}"
+        return _name(key)
     parts = [x.strip() for x in rest.rstrip("]").split(",")]
     sub = ("," if any(len(x) > 1 for x in parts) else "").join(parts)
     base = _name(name)
     if not re.fullmatch(r"[A-Za-z]|\\[a-z]+", base):
         base = f"({base})"
-    return f"{base}_{{{sub}}}{value_tex.replace('= ', '=', 1)}"
+    return f"{base}_{{{sub}}}"

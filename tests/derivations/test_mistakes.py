@@ -44,10 +44,10 @@ def test_printed_as_an_aligned_display_in_both_languages(lang, words):
     assert r"\begin{align*}" in tex and r"&(QK^{\mathsf T})_{ij} \neq q_j\cdot k_i" in tex
     assert r"&(QK^{\mathsf T})_{ij} = q_i\cdot k_j" in tex
     assert all(w in tex for w in words)
-    cex = sympy.sympify  # the values shown are the kernel's counterexample values
     b = Builder("x", Text("甲", "A")).mistake(["z"], ["e"], WRONG, RIGHT)
-    c = b.blocks[0].refuted.counterexample
-    assert f"= {cex(c.lhs)}" in tex and f"= {cex(c.rhs)}" in tex
+    c = b.blocks[0].refuted.counterexample  # the values shown are the kernel's
+    assert f" = \\({sympy.sympify(c.lhs)}\\)" in tex and f" = \\({sympy.sympify(c.rhs)}\\)" in tex
+    assert "\\subsubsection*{" in tex and "\\(Q \\in \\mathbb R^{n\\times d_k}\\)" in tex
 
 
 @pytest.mark.parametrize(

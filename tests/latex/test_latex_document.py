@@ -252,13 +252,12 @@ def test_document_rejects_unknown_options(kwargs: dict, message: str) -> None:
         Document(title="t", **kwargs)
 
 
-def test_a_lead_and_a_display_kept_together_on_one_page():
+def test_an_unnumbered_heading_and_a_long_display_that_may_break():
     doc = Document("en", "T")
-    doc.lead("Mistake").align([("a &= b", None), ("&= c", None)], keep_together=True)
+    doc.subsubsection("Mistake").align([("a &= b", None), ("&= c", None)])
     assert doc.render_fragment().endswith(
-        "\\medskip\\noindent\\textbf{Mistake}\n"
-        "\\begingroup\\interdisplaylinepenalty=10000\\relax\n"
-        "\\begin{align*}\na &= b \\\\\n&= c\n\\end{align*}\n\\endgroup\n"
+        "\\subsubsection*{Mistake}\n\n\\begin{align*}\na &= b \\\\\n&= c\n\\end{align*}\n"
     )
-    plain = Document("en", "T").align([("a &= b", None)]).render_fragment()
-    assert "interdisplaylinepenalty" not in plain
+    long = Document("en", "T").align([("a &= b", None)], breakable=True).render_fragment()
+    assert "\\begingroup\\allowdisplaybreaks\n\\begin{align*}" in long
+    assert long.endswith("\\end{align*}\n\\endgroup\n")
