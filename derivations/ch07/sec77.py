@@ -23,9 +23,9 @@ MISTAKES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("rope_swapped", "rope_relative", ()),
     ("rope_no_rotation", "rope_relative", ()),
     (
-        "online_2_3_no_rescale",
-        "online_2_3",
-        tuple(f"online_{k}_no_rescale" for k in ("b_b", "1_2_3", "b_b_b", "1_2_3_2", "b_b_b_b")),
+        "online_b_b_no_rescale",
+        "online_b_b",
+        tuple(f"online_{k}_no_rescale" for k in ("2_3", "1_2_3", "b_b_b", "1_2_3_2", "b_b_b_b")),
     ),
 )
 

@@ -109,6 +109,7 @@ def test_golden(expr, expected):
         ((n, H * d_v), r"\mathbb R^{n\times Hd_v}"),
         ((H * d_v, d), r"\mathbb R^{Hd_v\times d}"),
         ((5, 64), r"\mathbb R^{5\times 64}"),
+        ((n + 1, d_v), r"\mathbb R^{(n + 1)\times d_v}"),
     ],
 )
 def test_shape_latex(shape, expected):
