@@ -51,6 +51,7 @@ KERNEL_ORDER = (
     "match",
     "rules",
     "derivation",
+    "explain",
     "facts",
     "attention",
     "identities",

@@ -15,8 +15,9 @@ from typing import Any
 import sympy
 
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, FileError
-from symattn.check.verdicts import decide
+from symattn.check.verdicts import decide, explain_claim
 from symattn.kernel.errors import Position
+from symattn.kernel.explain import Explanation
 from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.syntax.dialects import is_notebook_name
@@ -190,6 +191,28 @@ def check_formula(
     'shape-error'
     """
 
+    claims, lines = _formula_claims(latex, dims, assume, conventions, project)
+    return [decide(c, lines) for c in claims]
+
+
+def explain_formula(
+    latex: str,
+    dims: str | None = None,
+    assume: Mapping[str, sympy.Expr] | None = None,
+    conventions: Mapping[str, str] | None = None,
+    project: Mapping[str, Convention] | None = None,
+) -> list[tuple[ClaimResult, list[Explanation]]]:
+    """`check_formula`, each result with the derivation behind it (`symattn prove --explain`).
+
+    >>> [(r.kind, [x.by for e in es for x in e.lines])
+    ...  for r, es in explain_formula(r"(QK^T)_{ij} = q_i\\cdot k_j", "Q,K: n x d_k")]
+    [('verified', ['mul_apply', 'transpose_apply', 'dot_def'])]
+    """
+    claims, lines = _formula_claims(latex, dims, assume, conventions, project)
+    return [(decide(c, lines), explain_claim(c)) for c in claims]
+
+
+def _formula_claims(latex, dims, assume, conventions, project) -> tuple[list[Any], list[str]]:
     given = dict(conventions or {})
     if "vectors" not in given and not (project and "vectors" in project):
         # one formula has no text around it to say otherwise: the chapter's rows
@@ -202,8 +225,7 @@ def check_formula(
         resolver.declare(entry.key, entry.shape)
     span = MathSpan(latex, Position(1, 1, 0), False, "$", None, "<formula>")
     lines = latex.splitlines() or [""]
-    claims = attach_conditions(resolver.resolve_span(span), latex)
-    return [decide(c, lines) for c in claims]
+    return attach_conditions(resolver.resolve_span(span), latex), lines
 
 
 def _scan_problem(

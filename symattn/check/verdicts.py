@@ -13,6 +13,7 @@ from typing import Any
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import Signal, SoundnessAlarm, SymattnError
+from symattn.kernel.explain import Explanation, explain
 from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.limits import TimeBudgetExceeded, time_budget
@@ -295,6 +296,40 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
             if v.status == "proved":
                 return v
     return prove_equal(lhs, rhs, defs=_without_free_products(levels[-1]), assuming=assuming)
+
+
+def explain_claim(claim: Any) -> list[Explanation]:
+    """The derivation behind each identity of a resolved claim, at the level of definitions
+    `decide` proves it at (so `a_{ij}` stays `a_{ij}` where the proof needs no more); [] for a
+    claim that is not an identity or that the kernel cannot take."""
+    if getattr(claim, "status", "") != "pending" or not getattr(claim, "pairs", ()):
+        return []
+    out = []
+    hypotheses = tuple(getattr(claim, "hypotheses", ()))
+    try:
+        with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
+            for lhs, rhs in claim.pairs:
+                out.append(
+                    explain(lhs, rhs, defs=_level(lhs, rhs, claim.defs), assuming=hypotheses)
+                )
+    except (_OutOfTime, SymattnError):
+        return out
+    return out
+
+
+def _level(lhs: Any, rhs: Any, defs: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """The definitions `_prove` decides a claim with: the fewest that give a proof, else all."""
+    if check_shapes(lhs, rhs) is not None:
+        return {}
+    levels = _unfold_levels(lhs, rhs, defs)
+    for level in levels:
+        a, b = unfold(lhs, level), unfold(rhs, level)
+        try:
+            if symbolic(a, b, dict(infer_ranges(a, b))).holds:
+                return level
+        except SymattnError:
+            continue
+    return _without_free_products(levels[-1])
 
 
 def _without_free_products(defs: Mapping[Any, Any]) -> dict[Any, Any]:

@@ -1,7 +1,7 @@
 """`symattn prove`: one identity in LaTeX, read and decided as `symattn check` would.
 
-Imports check (check_formula), the reader's --assume parser and cli.options/output; must not
-import another command's module.
+Imports check (check_formula, explain_formula), the reader's --assume parser, latex.explain
+(--explain --format latex) and cli.options/output; must not import another command's module.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from symattn import __version__
-from symattn.check import check_formula, format_diagnostic
+from symattn.check import check_formula, explain_formula, format_diagnostic
 from symattn.check.document import project_conventions
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.check.results import FileError
-from symattn.cli.options import assuming, color_option, dims_options, format_option
+from symattn.cli.options import assuming, color_option, dims_options
 from symattn.cli.output import (
     FALSE,
     OK,
@@ -25,6 +25,8 @@ from symattn.cli.output import (
     emit_json,
     use_colour,
 )
+from symattn.kernel.explain import Explanation
+from symattn.latex.explain import explanation_document
 from symattn.reader.claims.declarations import parse_assume
 from symattn.reader.terms.conventions import ConventionError, parse_settings
 
@@ -41,8 +43,18 @@ def run(args: Any, out: TextIO | None = None) -> int:
             project = project_conventions(Path.cwd() / "formula.md")
         except FileError as exc:
             raise ConventionError(str(exc)) from None
+        explain = getattr(args, "explain", False)
+        if args.format == "latex" and not explain:
+            sys.stderr.write("symattn prove: error: --format latex needs --explain\n")
+            return USAGE
         with assuming(equalities):
-            results = check_formula(args.formula, args.dims, equalities, given, project)
+            if explain:
+                found = explain_formula(args.formula, args.dims, equalities, given, project)
+                results = [r for r, _ in found]
+                explained = [es for _, es in found]
+            else:
+                results = check_formula(args.formula, args.dims, equalities, given, project)
+                explained = [[] for _ in results]
     finally:
         progress.done()
     claims = [r for r in results if r.kind not in ("declaration", "not-a-claim")]
@@ -63,19 +75,40 @@ def run(args: Any, out: TextIO | None = None) -> int:
                 "formula": args.formula,
                 "ok": code == OK,
                 "exit_code": code,
-                "results": [r.to_json() for r in results],
+                "results": [
+                    _json(r, es, explain) for r, es in zip(results, explained, strict=True)
+                ],
             },
             out,
         )
+    elif args.format == "latex":
+        pairs = [(r.source, e) for r, es in zip(results, explained, strict=True) for e in es]
+        out.write(explanation_document(pairs, args.lang).render_standalone())
     else:
         colour = use_colour(out, args.color)
-        for r in results:
+        for r, es in zip(results, explained, strict=True):
             out.write(format_diagnostic(r, colour) + "\n")
+            for e in es:
+                out.write(_indented(e) + "\n")
     if not claims:
         sys.stderr.write(f"symattn prove: error: no claim to prove in {args.formula!r}\n")
     elif code != OK and args.format == "text":
         sys.stderr.write(f"symattn prove: {_prove_outcome(claims)}\n")
     return code
+
+
+def _json(r: Any, explanations: list[Explanation], explain: bool) -> dict[str, Any]:
+    data = r.to_json()
+    if explain:
+        data["explanation"] = [e.to_json() for e in explanations]
+    return data
+
+
+def _indented(e: Explanation) -> str:
+    """The derivation under its diagnostic (its first line repeats the verdict: left out)."""
+    lines = str(e).splitlines()
+    start = next((k for k, line in enumerate(lines) if line.startswith("    ")), len(lines))
+    return "\n".join("  " + line for line in lines[start:])
 
 
 def prove_exit_code(kinds: list[str]) -> int:
@@ -112,6 +145,8 @@ examples:
   symattn prove '(QK^T)_{ij} = q_j\\cdot k_i' --dims 'Q,K: n x d_k'   # false: exit 1
   symattn prove '(AV)_{iu} = \\sum_{j=1}^{n} a_{ij}V_{ju}' --format json
   symattn prove 'q_i^\\top k_j = q_i\\cdot k_j' --conventions vectors=column
+  symattn prove '(QK^T)_{ij} = q_i\\cdot k_j' --dims 'Q,K: n x d_k' --explain
+  symattn prove '(QK^T)_{ij} = q_j\\cdot k_i' --explain --format latex --lang zh
 
 A claim is ok (exit 0) when it is proved for all sizes or checked exactly at explicit sizes;
 false, shape errors, numeric-only agreement and undecided give exit 1; a formula that cannot be
@@ -125,7 +160,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("formula", help="the claim, e.g. '(QK^T)_{ij} = q_i\\cdot k_j'")
     color_option(p)
     dims_options(p)
-    format_option(p, ci=True)
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "github", "sarif", "junit", "latex"),
+        default="text",
+        help="output format (latex: a standalone XeLaTeX document of the --explain derivation)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="write out the derivation the kernel found, each step with its rule; for a false "
+        "claim, how far the sides agree, where they part and the counterexample at each step",
+    )
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of --format latex")
     p.add_argument(
         "--conventions",
         metavar="NAME=VALUE,...",

@@ -83,12 +83,11 @@ def document(
         text = secs[0].title
     title = text(lang) if text is not None else ""
     doc = Document(lang, str(title))
-    # Long derivations may break across pages; a numbered chapter numbers its sections n.1, ...
+    # A numbered chapter numbers its sections n.1, ...; only a long derivation may break across
+    # pages (blocks.KEEP_LINES), a short one stays on its page.
     number = unit.number if unit is not None and not fragment else None
     if number is not None:
-        doc.raw(rf"\renewcommand{{\thesection}}{{{number}.\arabic{{section}}}}\allowdisplaybreaks")
-    else:
-        doc.raw(r"\allowdisplaybreaks")
+        doc.raw(rf"\renewcommand{{\thesection}}{{{number}.\arabic{{section}}}}")
     doc.paragraph(_legend(lang, unit.dims if unit is not None else None))
     for sec in secs:
         render(sec, doc, figures)

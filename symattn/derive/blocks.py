@@ -20,10 +20,18 @@ import sympy
 from symattn.kernel.derivation import Derivation, Proof
 from symattn.kernel.dims import Shape, dims_equal, shape_str
 from symattn.kernel.errors import ProofError, ShapeError
-from symattn.kernel.expr import MatExpr
-from symattn.kernel.proof import Verdict
-from symattn.latex.derivation import fit_lines, matrix_latex, proof_lines, step_scope
-from symattn.latex.document import Document, Lang, Math, Prose
+from symattn.kernel.expr import MatExpr, MatSym, walk
+from symattn.kernel.proof import Verdict, prove_equal
+from symattn.latex.derivation import (
+    LINE_EM,
+    fit_lines,
+    math_em,
+    matrix_latex,
+    proof_lines,
+    step_scope,
+)
+from symattn.latex.document import Document, Lang, Math, Prose, escape_text, render_prose
+from symattn.latex.explain import counterexample_prose
 from symattn.latex.figures import attention_heatmap
 from symattn.latex.printer import latex, shape_latex
 
@@ -146,7 +154,35 @@ class Figure:
     col_labels: tuple[str, ...] | None = None
 
 
-Block = Paragraph | Heading | ProofBlock | Shapes | Display | Fact | Check | Computation | Figure
+@dataclass(frozen=True)
+class Mistake:
+    """A common mistake: the wrong claim with the kernel's counterexample, and the right claim.
+
+    `refuted` is the kernel's `false` verdict on `wrong` (its counterexample: small sizes, the
+    entries, both values); `holds` its verdict on `right` (proved, or checked exactly);
+    `variants` counts further forms of the same mistake the kernel also refuted.
+    """
+
+    note: Text
+    wrong: tuple[sympy.Basic, sympy.Basic]
+    refuted: Verdict
+    right: tuple[sympy.Basic, sympy.Basic]
+    holds: Verdict
+    variants: int = 0
+
+
+Block = (
+    Paragraph
+    | Heading
+    | ProofBlock
+    | Shapes
+    | Display
+    | Fact
+    | Check
+    | Computation
+    | Figure
+    | Mistake
+)
 
 
 @dataclass(frozen=True)
@@ -223,6 +259,37 @@ class Builder:
             )
         self._report(_plain(en), verdict.status)
         self.blocks.append(Fact(Text(zh, en), verdict))
+        return self
+
+    def mistake(
+        self,
+        zh: Prose,
+        en: Prose,
+        wrong: tuple[sympy.Basic, sympy.Basic],
+        right: tuple[sympy.Basic, sympy.Basic],
+        *,
+        defs: Mapping[Any, Any] | None = None,
+        variants: Sequence[tuple[sympy.Basic, sympy.Basic]] = (),
+    ) -> Builder:
+        """A common mistake: `wrong` must be false with a counterexample, `right` proved (or
+        checked exactly), and every one of `variants` (other forms of the mistake) false."""
+        refuted = prove_equal(*wrong, defs=defs)
+        holds = prove_equal(*right, defs=defs)
+        others = [prove_equal(*v, defs=defs) for v in variants]
+        if refuted.status != "false" or refuted.counterexample is None:
+            problem = f"the wrong claim is not refuted ({refuted.summary()})"
+        elif not holds.ok:
+            problem = f"the right claim does not hold ({holds.summary()})"
+        else:
+            bad = [k for k, v in enumerate(others, start=1) if v.status != "false"]
+            problem = (
+                f"variant {bad[0]} is not refuted ({others[bad[0] - 1].summary()})" if bad else ""
+            )
+        if problem:
+            self._report(_plain(en), "FAILED")
+            raise DerivationError(f"{self.key}: mistake {_plain(en)!r}: {problem}", site=_caller())
+        self._report(_plain(en), f"refuted, right claim {holds.status}")
+        self.blocks.append(Mistake(Text(zh, en), wrong, refuted, right, holds, len(others)))
         return self
 
     def check(self, zh: Prose, en: Prose, holds: bool) -> Builder:
@@ -323,6 +390,9 @@ class Tally:
                 self.exact_checks += 1
             elif isinstance(b, Computation):
                 self.computations += 1
+            elif isinstance(b, Mistake):
+                self.facts += 2 + b.variants
+                self.witnesses.update(b.holds.witnesses)
         return self
 
     @property
@@ -362,7 +432,8 @@ def _render_block(
     elif isinstance(b, Heading):
         doc.subsection(b.text(lang))
     elif isinstance(b, ProofBlock):
-        doc.align(proof_lines(b.proof, lang, **style))
+        lines = proof_lines(b.proof, lang, **style)
+        doc.align(lines, breakable=len(lines) > KEEP_LINES)
     elif isinstance(b, Shapes):
         doc.align([(f"{lhs} &\\in {shape_latex(e.shape, **style)}", None) for lhs, e in b.lines])
     elif isinstance(b, Display):
@@ -376,8 +447,91 @@ def _render_block(
         lines = [(tex, None if why is None else why(lang)) for tex, why in b.lines]
         doc.align(fit_lines(lines, lang))
         doc.paragraph(_with_note(b.how(lang), _SYMPY_NOTE[lang], lang))
+    elif isinstance(b, Mistake):
+        _render_mistake(b, doc, lang, style)
     elif isinstance(b, Figure) and figures is not None:
         _render_figure(b, doc, lang, figures)
+
+
+#: A derivation of more printed lines than this may break across pages; a shorter one never.
+KEEP_LINES = 16
+
+_MISTAKE_WORDS = {
+    "wrong": {"en": "wrong", "zh": "错误"},
+    "right": {"en": "right", "zh": "正确"},
+    "cex": {"en": "Counterexample found by the kernel: ", "zh": "内核找到的反例："},
+    "checked": {"en": "checked exactly at the sizes given", "zh": "在所给尺寸下精确核对"},
+    "variants": {
+        "en": "The kernel refutes {k} more form{s} of this mistake",
+        "zh": "内核还否定了这一错误的另外 {k} 种形式",
+    },
+}
+
+
+def _render_mistake(b: Mistake, doc: Document, lang: Lang, style: Mapping[str, Any]) -> None:
+    """The note, then an aligned display: the wrong claim, the counterexample under it, the
+    right claim with what the kernel established."""
+    words = {k: v[lang] for k, v in _MISTAKE_WORDS.items()}
+    doc.subsubsection(b.note(lang))  # a section of its own: the shapes below hold in it
+    where = _where(b, lang, style)
+    if where:
+        doc.paragraph(where)
+    status = b.holds.status
+    note = _PROVED_NOTE["proved"][lang] if status == "proved" else words["checked"]
+    wrong = _claim_lines(words["wrong"], b.wrong, r"\neq", None, lang, style)
+    cex = [words["cex"], *counterexample_prose(b.refuted.counterexample, lang)]  # type: ignore[arg-type]
+    box = rf"&\qquad \parbox[t]{{0.75\linewidth}}{{\raggedright\small {render_prose(cex)}}}"
+    right = _claim_lines(words["right"], b.right, "=", None, lang, style)
+    left, close = ("（", "）") if lang == "zh" else ("(", ")")
+    verdict = rf"&\qquad \text{{{left}\(\checkmark\) {escape_text(note)}{close}}}"
+    doc.align([*wrong, (box, None), *right, (verdict, None)])
+    if b.variants:
+        k = b.variants
+        doc.paragraph(
+            words["variants"].format(k=k, s="s" * (k != 1)) + ("。" if lang == "zh" else ".")
+        )
+
+
+_NAME = re.compile(r"[A-Za-z](_[A-Za-z0-9]+)?")  # a name a reader can declare: Q, W_O
+
+
+def _where(b: Mistake, lang: Lang, style: Mapping[str, Any]) -> list[str | Math]:
+    """The shapes of the named matrices both claims use (`Q \\in \\mathbb R^{n\\times d_k}`):
+    a reader of the page, and `symattn check` reading it back, needs them for this item."""
+    shapes: dict[str, list[Shape]] = {}
+    for x in walk(sympy.Tuple(*b.wrong, *b.right)):
+        if isinstance(x, MatSym) and _NAME.fullmatch(x.name):
+            shapes.setdefault(x.name, []).append(x.shape)
+    names = [
+        k
+        for k, v in shapes.items()
+        if all(dims_equal(a, c) for s in v[1:] for a, c in zip(s, v[0], strict=True))
+    ]
+    if not names:
+        return []
+    pieces: list[str | Math] = ["其中 " if lang == "zh" else "Here "]
+    for k, name in enumerate(names):
+        if k:
+            pieces.append("，" if lang == "zh" else ", ")
+        tex = latex(MatSym(name, *shapes[name][0]), **style)
+        pieces.append(Math(rf"{tex} \in {shape_latex(shapes[name][0], **style)}"))
+    return [*pieces, "。" if lang == "zh" else "."]
+
+
+def _claim_lines(
+    word: str,
+    claim: tuple[sympy.Basic, sympy.Basic],
+    rel: str,
+    why: Prose | None,
+    lang: Lang,
+    style: Mapping[str, Any],
+) -> list[tuple[str, Prose | None]]:
+    """`word: lhs rel rhs` on one line, or the right side on a line of its own when too wide."""
+    label = rf"\text{{{word}{'：' if lang == 'zh' else ':'}}}\quad "
+    left, right = (latex(x, lang=lang, **style) for x in claim)
+    if math_em(left) + math_em(right) + 9 > LINE_EM:  # the label, the relation, the gaps
+        return fit_lines([(f"{label}&{left}", None), (f"&{rel} {right}", why)], lang)
+    return fit_lines([(f"{label}&{left} {rel} {right}", why)], lang)
 
 
 def _check_note(lang: Lang) -> str:
@@ -422,6 +576,7 @@ __all__ = [
     "Fact",
     "Figure",
     "Heading",
+    "Mistake",
     "Paragraph",
     "ProofBlock",
     "Section",

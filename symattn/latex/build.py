@@ -176,3 +176,45 @@ def png_is_blank(png: Path, *, min_ink: float = 1e-4) -> bool:
     gray = pixels[..., :3].mean(axis=-1) if pixels.ndim == 3 else pixels
     ink = np.abs(gray - np.median(gray)) > 0.25
     return bool(ink.mean() < min_ink)
+
+
+def render_pages_png(pdf: Path, dpi: int = 60) -> list[Path]:
+    """Render every page to ``<stem>-page-<k>.png`` beside the PDF with ``pdftoppm``, in order."""
+    pdf = Path(pdf).resolve()
+    stem = pdf.with_name(f"{pdf.stem}-page")
+    done = subprocess.run(
+        [_require("pdftoppm"), "-png", "-r", str(dpi), str(pdf), str(stem)],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=300,
+        check=False,
+    )
+    pages = sorted(
+        pdf.parent.glob(f"{stem.name}-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1])
+    )
+    if done.returncode != 0 or not pages:
+        raise LatexBuildError(f"pdftoppm could not render {pdf}: {done.stderr.strip()}")
+    return pages
+
+
+def ink_lines(png: Path, *, min_ink: float = 0.002) -> int:
+    """How many lines of ink a page holds: bands of rows with ink, split by blank rows.
+
+    A line of text, a display line, a header or a page number each make one band; a figure
+    makes one tall band. Reads the PNG with matplotlib (the ``figures`` extra).
+    """
+    try:
+        from matplotlib.image import imread
+    except ImportError:
+        raise LatexBuildError(
+            "ink_lines needs matplotlib: pip install 'symattn[figures]'"
+        ) from None
+
+    pixels = np.asarray(imread(str(png)), dtype=float)
+    if pixels.max() > 1.0:
+        pixels = pixels / 255.0
+    gray = pixels[..., :3].mean(axis=-1) if pixels.ndim == 3 else pixels
+    inked = (np.abs(gray - np.median(gray)) > 0.25).mean(axis=1) > min_ink
+    starts = np.flatnonzero(inked[1:] & ~inked[:-1]).size + int(bool(inked[0]))
+    return int(starts)

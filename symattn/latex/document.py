@@ -212,6 +212,9 @@ def _class_lines(lang: Lang, cjk_fonts: CjkFonts, needs_cjk: bool) -> list[str]:
 # A display continues the paragraph (or display) before it; a blank line would end it.
 _JOINS_DISPLAY = ("paragraph", "display")
 
+#: A display a page break may split, between any two of its lines (inside a group).
+BREAKABLE = "\\begingroup\\allowdisplaybreaks\n{}\n\\endgroup"
+
 
 @dataclass(frozen=True)
 class _Block:
@@ -268,9 +271,20 @@ class Document:
     def display(self, latex: str) -> Document:
         return self._add("display", f"\\[\n{latex}\n\\]")
 
-    def align(self, lines: Sequence[tuple[str, Prose | None]]) -> Document:
-        """``(line, justification)`` pairs; each line has one ``&`` (see ``render_align``)."""
-        return self._add("display", render_align(lines, lang=self.lang))
+    def align(
+        self, lines: Sequence[tuple[str, Prose | None]], *, breakable: bool = False
+    ) -> Document:
+        """``(line, justification)`` pairs; each line has one ``&`` (see ``render_align``).
+
+        A display stays on one page (amsmath's default); ``breakable``: a page break may fall
+        between its lines (a derivation longer than a page).
+        """
+        tex = render_align(lines, lang=self.lang)
+        return self._add("display", BREAKABLE.format(tex) if breakable else tex)
+
+    def subsubsection(self, title: Prose) -> Document:
+        """An unnumbered heading below a subsection (an item of a list of mistakes)."""
+        return self._add("heading", f"\\subsubsection*{{{render_prose(title)}}}")
 
     def derivation(self, lhs: str, steps: Sequence[tuple[str, Prose | None]]) -> Document:
         """``lhs = e_1 = e_2 ...`` one step a line, each with its justification."""

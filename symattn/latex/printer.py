@@ -105,9 +105,16 @@ def shape_latex(shape: Shape, **style: Any) -> str:
     >>> from symattn.kernel.dims import n, H, d_v
     >>> shape_latex((n, H * d_v))
     '\\\\mathbb R^{n\\\\times Hd_v}'
+    >>> shape_latex((n + 1, d_v))  # a sum in parentheses: (n+1) rows, not n + (1 x d_v)
+    '\\\\mathbb R^{(n + 1)\\\\times d_v}'
     """
-    rows, cols = (latex(s, **style) for s in shape)
+    rows, cols = (_size_factor(s, **style) for s in shape)
     return rf"\mathbb R^{{{rows}\times {cols}}}"
+
+
+def _size_factor(size: sympy.Expr, **style: Any) -> str:
+    tex = latex(size, **style)
+    return f"({tex})" if isinstance(sympy.sympify(size), sympy.Add) else tex
 
 
 def written_order(*exprs: sympy.Basic) -> tuple[str, ...]:
@@ -685,8 +692,9 @@ def _factor_name(f: sympy.Basic) -> str:
     if isinstance(f, sympy.Indexed):
         return _base_name(f)[0]
     if isinstance(f, E.Entry):
-        m = f.matrix
-        return m.name if isinstance(m, (E.MatSym, E.HeadSym)) else ""
+        # an entry of a compound ranks by the first matrix written in it: (QK^T/√d_k)_{ij} as Q
+        names = written_order(f.matrix)
+        return names[0] if names else ""
     return ""
 
 

@@ -17,7 +17,7 @@ from symattn.derive import document
 from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.kernel.errors import ProofError
 from symattn.latex import png_is_blank, render_page_png
-from symattn.latex.build import compile_pdf
+from symattn.latex.build import compile_pdf, ink_lines, render_pages_png
 from symattn.testing import require_tex
 
 #: every test here shares one check of all the bundled derivations (about 40 s)
@@ -200,6 +200,16 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         tex_source = (tmp_path / f"chapter7.{lang}.tex").read_text(encoding="utf-8")
         for raw in ("ceil(", "..", "d\\_k", "mathit{ell}", "λ"):
             assert raw not in tex_source, f"{raw!r} in chapter7.{lang}.tex"
+    for pdf in sorted(tmp_path.glob("chapter*.pdf")):
+        counts = [ink_lines(png) for png in render_pages_png(pdf, dpi=60)]
+        assert counts[-1] >= 2, f"the last page of {pdf.name} is blank"
+        thin = [k for k, c in enumerate(counts[:-1], start=1) if c < MIN_LINES_ON_A_PAGE]
+        assert not thin, f"{pdf.name}: pages {thin} hold fewer than {MIN_LINES_ON_A_PAGE} lines"
+
+
+#: A page of a chapter (but its last) holds at least this many lines of ink: header, text, page
+#: number. A derivation pushed whole to the next page leaves no page this empty.
+MIN_LINES_ON_A_PAGE = 8
 
 
 def test_cli_contract_defaults():

@@ -7,6 +7,9 @@ import json
 import pytest
 from cli_helpers import cli, run_cli
 
+from symattn.latex.build import compile_pdf
+from symattn.testing import require_tex
+
 
 def test_prove_true_claim():
     r = cli("prove", r"(QK^T)_{ij} = q_i\cdot k_j", "--dims", "Q,K: n x d_k")
@@ -145,3 +148,53 @@ def test_a_dim_written_d_over_h_is_evaluated_only_where_it_is_whole():
     assert true.returncode == 0, true.stdout + true.stderr
     false = cli("prove", r"(QK^T)_{ij} = q_j\cdot k_i", "--dims", r"Q,K: n \times d/H")
     assert false.returncode == 1 and "counterexample: at sizes H=2, d=4" in false.stdout
+
+
+def test_prove_explain_names_a_rule_at_each_step():
+    r = cli("prove", r"(QK^T)_{ij}=q_i\cdot k_j", "--dims", "Q,K: n x d_k", "--explain")
+    assert r.returncode == 0, r.stdout + r.stderr
+    steps = [line for line in r.stdout.splitlines() if line.lstrip().startswith("= ")]
+    assert len(steps) >= 2
+    assert "[mul_apply:" in steps[0] and "[transpose_apply:" in steps[1]
+    assert "[dot_def:" in steps[2]
+
+
+def test_prove_explain_false_claim_names_the_step_where_the_sides_part():
+    r = run_cli("prove", r"(QK^T)_{ij}=q_j\cdot k_i", "--dims", "Q,K: n x d_k", "--explain")
+    assert r.returncode == 1
+    parting = [line for line in r.stdout.splitlines() if line.lstrip().startswith("≠ ")]
+    assert len(parting) == 1 and "the two sides part here" in parting[0]
+    assert "(= 0 at the counterexample)" in parting[0]
+    assert "agree for 2 steps and part at step 3" in r.stdout
+    assert r.stdout.count("counterexample: at sizes") == 1
+
+
+def test_prove_explain_json_adds_the_explanation_and_keeps_the_schema():
+    plain = json.loads(cli("prove", r"(QK^T)_{ij}=q_j\cdot k_i", "--format", "json").stdout)
+    r = cli("prove", r"(QK^T)_{ij}=q_j\cdot k_i", "--format", "json", "--explain")
+    data = json.loads(r.stdout)
+    (before,), (after,) = plain["results"], data["results"]
+    assert set(before) < set(after) and set(after) - set(before) == {"explanation"}
+    assert all(after[k] == v for k, v in before.items())
+    (expl,) = after["explanation"]
+    assert expl["parted_at"] == 3 and expl["steps"][2]["status"] == "false"
+
+
+def test_prove_latex_needs_explain():
+    r = run_cli("prove", r"(QK^T)_{ij}=q_i\cdot k_j", "--format", "latex")
+    assert r.returncode == 2 and "--format latex needs --explain" in r.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("claim", [r"(QK^T)_{ij}=q_i\cdot k_j", r"(QK^T)_{ij}=q_j\cdot k_i"])
+def test_prove_explain_latex_compiles(tmp_path, lang, claim):
+    require_tex()
+    args = ("prove", claim, "--dims", "Q,K: n x d_k", "--explain", "--format", "latex")
+    r = run_cli(*args, "--lang", lang)
+    assert "\\begin{align*}" in r.stdout and "\\texttt{mul\\_apply}" in r.stdout
+    tex = tmp_path / f"explain.{lang}.tex"
+    tex.write_text(r.stdout, encoding="utf-8")
+    pdf = compile_pdf(tex)
+    log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    assert pdf.stat().st_size > 0
+    assert "Missing character" not in log and "Overfull" not in log

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.derive.blocks import Fact, ProofBlock
+from symattn.derive.blocks import Fact, Mistake, ProofBlock
 from symattn.derive.sources import bundled, bundled_root, chapter
 from symattn.latex.derivation import step_scope
 
@@ -78,10 +78,15 @@ def test_steps_cite_the_rules_they_follow_from(section) -> None:
 
 
 @pytest.mark.slow
-def test_false_variants_are_shown_false(section) -> None:
-    facts = [b for b in section.blocks if isinstance(b, Fact)]
-    assert len(facts) >= 15
-    assert all(f.verdict.status == "false" and f.verdict.counterexample for f in facts)
+def test_common_mistakes_show_the_wrong_claim_its_counterexample_and_the_right_one(
+    section,
+) -> None:
+    mistakes = [b for b in section.blocks if isinstance(b, Mistake)]
+    assert len(mistakes) == 12 and sum(1 + m.variants for m in mistakes) == 18
+    for m in mistakes:
+        assert m.refuted.status == "false" and m.refuted.counterexample is not None
+        assert m.holds.status in ("proved", "checked") and m.wrong != m.right
+    assert not [b for b in section.blocks if isinstance(b, Fact)]
 
 
 def test_the_chapter_is_bundled_after_chapter_6() -> None:

@@ -99,3 +99,14 @@ def test_no_machine_paths_and_no_issue_numbers_in_the_project():
 def test_the_unwanted_pattern_can_fail():
     assert UNWANTED.search("see " + "issue" + " 12") and UNWANTED.search("/" + "tmp" + "/b14")
     assert not UNWANTED.search("tmp_path / 'build'")
+
+
+def test_derive_page_examples_run():
+    result = doctest.testfile(
+        str(DOCS / "derive.md"),
+        module_relative=False,
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+        verbose=False,
+    )
+    assert result.attempted >= 15
+    assert result.failed == 0

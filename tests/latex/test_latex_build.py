@@ -156,3 +156,23 @@ def test_png_is_blank_counts_ink(tmp_path: Path, ink: int, blank: bool) -> None:
     page.flat[:ink] = 0.0
     imsave(tmp_path / "p.png", page, cmap="gray", vmin=0, vmax=1)
     assert png_is_blank(tmp_path / "p.png", min_ink=1e-3) is blank
+
+
+@pytest.mark.parametrize("lines", [0, 1, 3, 12])
+def test_ink_lines_counts_the_bands_of_ink_on_a_page(tmp_path: Path, lines: int) -> None:
+    from matplotlib.image import imsave
+
+    page = np.ones((200, 120))
+    for k in range(lines):
+        page[10 + 15 * k : 18 + 15 * k, 10:100] = 0.0  # a line of "text" 8 rows high
+    imsave(tmp_path / "p.png", page, cmap="gray", vmin=0, vmax=1)
+    assert build.ink_lines(tmp_path / "p.png") == lines
+
+
+def test_render_pages_png_renders_every_page_in_order(tmp_path: Path, tex: None) -> None:
+    tex_path = tmp_path / "two.tex"
+    body = "\\documentclass{article}\\begin{document}one\\newpage two\\newpage\\end{document}\n"
+    tex_path.write_text(body, encoding="utf-8")
+    pages = build.render_pages_png(compile_pdf(tex_path), dpi=30)
+    assert [p.name for p in pages] == ["two-page-1.png", "two-page-2.png"]
+    assert all(build.ink_lines(p) >= 1 for p in pages)

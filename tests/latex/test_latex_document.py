@@ -250,3 +250,14 @@ def test_rendering_is_byte_stable() -> None:
 def test_document_rejects_unknown_options(kwargs: dict, message: str) -> None:
     with pytest.raises(LatexInputError, match=message):
         Document(title="t", **kwargs)
+
+
+def test_an_unnumbered_heading_and_a_long_display_that_may_break():
+    doc = Document("en", "T")
+    doc.subsubsection("Mistake").align([("a &= b", None), ("&= c", None)])
+    assert doc.render_fragment().endswith(
+        "\\subsubsection*{Mistake}\n\n\\begin{align*}\na &= b \\\\\n&= c\n\\end{align*}\n"
+    )
+    long = Document("en", "T").align([("a &= b", None)], breakable=True).render_fragment()
+    assert "\\begingroup\\allowdisplaybreaks\n\\begin{align*}" in long
+    assert long.endswith("\\end{align*}\n\\endgroup\n")

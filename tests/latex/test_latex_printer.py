@@ -109,6 +109,7 @@ def test_golden(expr, expected):
         ((n, H * d_v), r"\mathbb R^{n\times Hd_v}"),
         ((H * d_v, d), r"\mathbb R^{Hd_v\times d}"),
         ((5, 64), r"\mathbb R^{5\times 64}"),
+        ((n + 1, d_v), r"\mathbb R^{(n + 1)\times d_v}"),
     ],
 )
 def test_shape_latex(shape, expected):
@@ -164,3 +165,18 @@ SYMPY_ISMS = ("i_{1}", "- 1 + d_{k}", "_{0}", "=0}")
 def test_no_sympy_isms(expr, expected):
     out = latex(expr)
     assert not any(bad in out for bad in SYMPY_ISMS), out
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"),
+    [
+        ((), r"\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)_{ij} + B_{ij}"),
+        (("Q", "K", "B"), r"\left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)_{ij} + B_{ij}"),
+        (("B",), r"B_{ij} + \left(\frac{QK^{\mathsf T}}{\sqrt{d_k}}\right)_{ij}"),
+    ],
+)
+def test_an_entry_of_a_compound_ranks_by_its_first_written_matrix(order, expected):
+    s = single_head()
+    i, j = index("i"), index("j")
+    B = MatSym("B", n, n)
+    assert latex((s.scores / sympy.sqrt(s.Q.cols))[i, j] + B[i, j], order=order) == expected

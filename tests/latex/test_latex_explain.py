@@ -1,0 +1,52 @@
+"""The explanation printer: golden LaTeX lines, the parting line, the counterexample as math."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.kernel.attention import single_head
+from symattn.kernel.explain import explain
+from symattn.kernel.expr import Dot, index
+from symattn.kernel.witness.evidence import Counterexample
+from symattn.latex.document import Math
+from symattn.latex.explain import counterexample_prose, explanation_document, explanation_lines
+
+i, j = index("i"), index("j")
+S = single_head()
+
+
+def _tex(lines):
+    return [tex for tex, _ in lines if not tex.startswith(r"&\qquad")]
+
+
+def test_golden_lines_of_a_true_claim():
+    lines = explanation_lines(explain(S.scores[i, j], Dot(S.Q.row(i), S.K.row(j))))
+    assert _tex(lines) == [
+        r"(QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}(K^{\mathsf T})_{rj}",
+        r"&= \sum_{r=1}^{d_k} Q_{ir}K_{jr}",
+        r"&= q_i\cdot k_j",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"), [("en", "the two sides part here"), ("zh", "两边在此分开")]
+)
+def test_the_parting_line_is_a_neq_with_its_value(lang, word):
+    e = explain(S.scores[i, j], Dot(S.Q.row(j), S.K.row(i)))
+    text = explanation_document([("x", e)], lang).render_standalone()
+    assert r"&\neq \sum_{r=1}^{d_k} Q_{jr}K_{ir}" in text
+    assert word in text and r"\texttt{dot\_def}" in text
+
+
+def test_counterexample_names_and_numbers_are_math_the_relations_text():
+    c = Counterexample(
+        (("d_k", 2),), (("i", 1),), (("W_O[1,2]", "-1"), ("Q[10,2]", "3/2")), "1", "0.25", True
+    )
+    pieces = counterexample_prose(c)
+    maths = [p.latex for p in pieces if isinstance(p, Math)]
+    assert maths == ["d_k", "2", "i", "1", "(W_O)_{12}", "-1", "Q_{10,2}", r"\frac{3}{2}"] + [
+        "1",
+        r"\approx",
+        "0.25",
+    ]
+    assert " = " in pieces and not any(isinstance(p, Math) and "=" in p.latex for p in pieces)
