@@ -1,0 +1,620 @@
+"""Shapes for the names a text uses without declaring them, solved by unification over its formulas.
+
+Imports sympy, the kernel's dims and the reader's syntax, scope and translator; never the claim readers, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import sympy
+
+from symattn.kernel.dims import STANDARD_DIMS, dim, shape_str
+from symattn.kernel.errors import ParseError, SymattnError
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.notes import blank_notes
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.conventions import CONVENTIONS
+from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.translator import Terms, plain_name
+
+__all__ = ["Conflict", "Inference", "Inferred", "Unifier", "infer_spans", "install"]
+
+#: A dim while it is solved: a variable (an int) or a known size (a sympy expression).
+Dim = int | sympy.Expr
+
+_BOLD = ("mathbf", "boldsymbol", "bm", "vec")
+#: Functions applied entry by entry (or row by row): the value keeps its argument's shape.
+_SAME_SHAPE = frozenset(("softmax", "exp", "tanh", "relu", "sigmoid", "gelu", "mask", "dropout"))
+
+
+class Clash(SymattnError):
+    """Two uses give one dim two different sizes."""
+
+
+class Unifier:
+    """Dims as a union-find: a class of variables, possibly bound to one known size.
+
+    >>> from symattn.kernel.dims import d_k
+    >>> u = Unifier(); a, b = u.fresh("a"), u.fresh("b")
+    >>> u.unify(a, b); u.unify(b, d_k); u.value(a)
+    d_k
+    """
+
+    def __init__(self) -> None:
+        self.parent: list[int] = []
+        self.bound: dict[int, sympy.Expr] = {}
+        self.labels: list[str] = []
+
+    def fresh(self, label: str) -> int:
+        self.parent.append(len(self.parent))
+        self.labels.append(label)
+        return len(self.parent) - 1
+
+    def find(self, x: int) -> int:
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def resolve(self, x: Dim) -> Dim:
+        if isinstance(x, int):
+            root = self.find(x)
+            return self.bound.get(root, root)
+        return x
+
+    def unify(self, a: Dim, b: Dim) -> None:
+        """Make `a` and `b` one size; raises `Clash` when they are two different known sizes."""
+        a, b = self.resolve(a), self.resolve(b)
+        if isinstance(a, int) and isinstance(b, int):
+            if a != b:
+                self.parent[b] = a
+        elif isinstance(a, int):
+            self.bound[a] = b  # type: ignore[assignment]
+        elif isinstance(b, int):
+            self.bound[b] = a
+        elif sympy.simplify(a - b) != 0:
+            raise Clash(f"{a} and {b}")
+
+    def value(self, x: Dim) -> sympy.Expr:
+        """The size `x` stands for: a known size, or a fresh dim named after its variable."""
+        got = self.resolve(x)
+        if isinstance(got, int):
+            return dim(self.labels[got])
+        return got
+
+    def snapshot(self) -> tuple[list[int], dict[int, sympy.Expr], int]:
+        return list(self.parent), dict(self.bound), len(self.labels)
+
+    def restore(self, snap: tuple[list[int], dict[int, sympy.Expr], int]) -> None:
+        self.parent, self.bound = list(snap[0]), dict(snap[1])
+        del self.labels[snap[2] :]
+        del self.parent[snap[2] :]
+
+
+@dataclass(frozen=True)
+class Mat:
+    rows: Dim
+    cols: Dim
+
+
+@dataclass(frozen=True)
+class Vec:
+    """A vector of `size` entries, row or column as the document says; `t`: written transposed."""
+
+    size: Dim
+    t: bool = False
+
+
+SCALAR = "scalar"
+Value = Mat | Vec | str | None
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """A name's inferred shape: (rows, cols), a vector as (size, 1); the lines it comes from."""
+
+    name: str
+    shape: tuple[sympy.Expr, sympy.Expr]
+    vector: bool
+    lines: tuple[int, ...]
+
+    def describe(self) -> str:
+        if self.vector:
+            return f"{self.name}: {self.shape[0]} entries"
+        return f"{self.name}: {shape_str(self.shape)}"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two places in one formula that give an undeclared name's dim two sizes."""
+
+    line: int
+    first: tuple[int, int]
+    second: tuple[int, int]
+    message: str
+
+
+@dataclass
+class Inference:
+    """What a document's formulas say of the names it never declares."""
+
+    names: dict[str, Inferred] = field(default_factory=dict)
+    contested: dict[str, tuple[int, int]] = field(default_factory=dict)
+    conflicts: dict[tuple[int, int], Conflict] = field(default_factory=dict)
+    uses: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+
+    def note(self, span: MathSpan) -> str:
+        """`with W_q: rows(W_q) × d inferred from line 5` for the inferred names `span` uses."""
+        used = sorted(self.uses.get((span.start.line, span.start.column), set()) & set(self.names))
+        if not used:
+            return ""
+        parts = ", ".join(self.names[k].describe() for k in used)
+        lines = sorted({x for k in used for x in self.names[k].lines})
+        where = "line" if len(lines) == 1 else "lines"
+        return f"with {parts} inferred from {where} {', '.join(map(str, lines))}"
+
+
+# ---- reading one formula ---------------------------------------------------------------------
+
+
+class _Walker:
+    """The values of a formula's parts, unifying dims as it goes (one formula at a time)."""
+
+    def __init__(self, unifier: Unifier, env: dict[str, Value], dims: set[str]) -> None:
+        self.u = unifier
+        self.env = env
+        self.dims = dims
+        self.used: set[str] = set()
+        self.places: dict[str, tuple[int, int]] = {}
+        self.clash: tuple[tuple[int, int], str] | None = None
+
+    def claim(self, c: ast.Claim) -> None:
+        left = self.value(c.subjects[0]) if len(c.subjects) == 1 else None
+        for s in c.subjects[1:]:
+            self.value(s)
+        for step in c.steps:
+            if step.rel == "in" and isinstance(step.rhs, ast.Reals):
+                right = _reals_value(self, step.rhs)
+            else:
+                right = self.value(step.rhs)
+            if step.rel in ("=", "in") and left is not None and right is not None:
+                self.same(left, right, step)
+            left = right
+
+    def same(self, a: Value, b: Value, node: ast.Node) -> None:
+        pairs: list[tuple[Dim, Dim]] = []
+        if isinstance(a, Mat) and isinstance(b, Mat):
+            pairs = [(a.rows, b.rows), (a.cols, b.cols)]
+        elif isinstance(a, Vec) and isinstance(b, Vec):
+            pairs = [(a.size, b.size)]
+        for x, y in pairs:
+            self.unify(x, y, node)
+
+    def unify(self, x: Dim, y: Dim, node: ast.Node) -> None:
+        try:
+            self.u.unify(x, y)
+        except Clash as e:
+            if self.clash is None:
+                self.clash = ((node.start, node.end), str(e))
+
+    def value(self, node: ast.Node) -> Value:
+        handler = _VALUES.get(type(node))
+        if handler is None:
+            for kid in ast.children(node):
+                self.value(kid)
+            return None
+        out: Value = handler(self, node)
+        return out
+
+    def symbol(self, node: ast.Symbol | ast.Labeled) -> Value:
+        name = plain_name(node)
+        if name is None:
+            return None
+        if name in self.dims:
+            return SCALAR
+        if name in self.env:
+            self.used.add(name)
+            self.places.setdefault(name, (node.start, node.end))
+            return self.env[name]
+        if isinstance(node, ast.Symbol) and node.sub is not None and len(node.name) == 1:
+            whole = self.env.get(node.name.upper())
+            if isinstance(whole, Mat) and node.name.islower() and _one_index(node.sub):
+                return Vec(whole.cols)  # `x_i`, a row of X
+            if isinstance(whole, Mat) and _two_indices(node.sub):
+                return SCALAR  # `Q_{ij}`, `a_{ij}`: an entry
+        return None
+
+    def product(self, factors: Sequence[ast.Node], ops: Sequence[str]) -> Value:
+        values = [self.value(f) for f in factors]
+        acc = values[0]
+        for op, (f, v) in zip(ops, zip(factors[1:], values[1:], strict=True), strict=True):
+            acc = self.times(acc, v, f, op)
+        return acc
+
+    def times(self, a: Value, b: Value, node: ast.Node, op: str) -> Value:
+        if op == "/":
+            return a if b == SCALAR else None
+        if a == SCALAR:
+            return b
+        if b == SCALAR:
+            return a
+        if a is None or b is None:
+            return None
+        if op == "cdot" and isinstance(a, Vec) and isinstance(b, Vec) and not (a.t or b.t):
+            self.unify(a.size, b.size, node)  # `\mathbf q \cdot \mathbf k`
+            return SCALAR
+        if isinstance(a, Mat) and isinstance(b, Mat):
+            self.unify(a.cols, b.rows, node)
+            return Mat(a.rows, b.cols)
+        if isinstance(a, Mat) and isinstance(b, Vec) and not b.t:
+            self.unify(a.cols, b.size, node)  # `W x`: x a column
+            return Vec(a.rows)
+        if isinstance(a, Vec) and isinstance(b, Mat):
+            self.unify(a.size, b.rows, node)  # `x^T W` or, x a row, `x W`
+            return Vec(b.cols, a.t)
+        if isinstance(a, Vec) and isinstance(b, Vec) and a.t and not b.t:
+            self.unify(a.size, b.size, node)  # `q^T k`
+            return SCALAR
+        return None
+
+    def add(self, node: ast.Add) -> Value:
+        values = [self.value(t) for t in node.terms]
+        known = [v for v in values if v is not None]
+        if not known or len(known) != len(values):
+            return known[0] if known and all(type(v) is type(known[0]) for v in known) else None
+        if not all(type(v) is type(known[0]) for v in known):
+            return None
+        for v in known[1:]:
+            self.same(known[0], v, node)
+        return known[0]
+
+    def call(self, node: ast.Call) -> Value:
+        values = [self.value(a) for a in node.args]
+        name = node.name.lower()
+        if name in _SAME_SHAPE and len(values) == 1:
+            return values[0]
+        if name == "attention" and len(values) == 3:
+            q, k, v = values
+            if isinstance(q, Mat) and isinstance(k, Mat) and isinstance(v, Mat):
+                self.unify(q.cols, k.cols, node)
+                self.unify(k.rows, v.rows, node)
+                return Mat(q.rows, v.cols)
+        return None
+
+
+def _transpose(w: _Walker, node: ast.Transpose) -> Value:
+    v = w.value(node.operand)
+    if isinstance(v, Mat):
+        return Mat(v.cols, v.rows)
+    if isinstance(v, Vec):
+        return Vec(v.size, not v.t)
+    return v
+
+
+def _inner(w: _Walker, node: ast.Inner) -> Value:
+    a, b = w.value(node.left), w.value(node.right)
+    if isinstance(a, Vec) and isinstance(b, Vec):
+        w.unify(a.size, b.size, node)
+    return SCALAR
+
+
+def _norm(w: _Walker, node: ast.Norm) -> Value:
+    w.value(node.operand)
+    return SCALAR
+
+
+def _power(w: _Walker, node: ast.Power) -> Value:
+    base = w.value(node.base)
+    w.value(node.exponent)
+    return SCALAR if base == SCALAR else None
+
+
+def _group(w: _Walker, node: ast.Group) -> Value:
+    values = [w.value(x) for x in node.items]
+    return values[0] if len(values) == 1 and node.delim in ("(", "[", "{") else None
+
+
+def _frac(w: _Walker, node: ast.Frac) -> Value:
+    num, den = w.value(node.num), w.value(node.den)
+    return num if den == SCALAR else None
+
+
+def _sqrt(w: _Walker, node: ast.Sqrt) -> Value:
+    w.value(node.radicand)
+    return SCALAR
+
+
+def _sum(w: _Walker, node: ast.Sum) -> Value:
+    for x in (node.lower, node.upper):
+        if x is not None:
+            w.value(x)
+    return w.value(node.body)
+
+
+def _neg(w: _Walker, node: ast.Neg) -> Value:
+    return w.value(node.operand)
+
+
+_VALUES = {
+    ast.Symbol: _Walker.symbol,
+    ast.Labeled: _Walker.symbol,
+    ast.Number: lambda w, node: SCALAR,
+    ast.Transpose: _transpose,
+    ast.Inner: _inner,
+    ast.Norm: _norm,
+    ast.Abs: _norm,
+    ast.Power: _power,
+    ast.Group: _group,
+    ast.Frac: _frac,
+    ast.Sqrt: _sqrt,
+    ast.Sum: _sum,
+    ast.Neg: _neg,
+    ast.Add: _Walker.add,
+    ast.Call: _Walker.call,
+    ast.Product: lambda w, node: w.product(node.factors, ["*"] * (len(node.factors) - 1)),
+    ast.Mul: lambda w, node: w.product(node.factors, node.ops),
+}
+
+
+def _reals_value(w: _Walker, node: ast.Reals) -> Value:
+    sizes = [_size(w, x) for x in node.shape]
+    if any(x is None for x in sizes):
+        return None
+    if not sizes:
+        return SCALAR
+    if len(sizes) == 1:
+        return Vec(sizes[0])  # type: ignore[arg-type]
+    if len(sizes) == 2:
+        return Mat(sizes[0], sizes[1])  # type: ignore[arg-type]
+    return None
+
+
+def _size(w: _Walker, node: ast.Node) -> sympy.Expr | None:
+    try:
+        return _SIZES.dim_term(node)
+    except (SymattnError, RecursionError):
+        return None
+
+
+def _one_index(sub: ast.Node) -> bool:
+    return isinstance(sub, ast.Symbol | ast.Number) and len(getattr(sub, "name", "1")) == 1
+
+
+def _two_indices(sub: ast.Node) -> bool:
+    return isinstance(sub, ast.Product | ast.Seq) or (
+        isinstance(sub, ast.Number) and len(sub.text) == 2
+    )
+
+
+# ---- a document --------------------------------------------------------------------------------
+
+
+@dataclass
+class _Formula:
+    span: MathSpan
+    claims: list[ast.Claim]
+
+
+def _formulas(spans: Iterable[object]) -> list[_Formula]:
+    out = []
+    for span in spans:
+        if not isinstance(span, MathSpan):
+            continue
+        try:
+            formula = parse_formula(blank_notes(span.body), span.env)
+        except (ParseError, RecursionError):
+            continue
+        claims = [x for x in _items(formula.items) if isinstance(x, ast.Claim)]
+        out.append(_Formula(span, claims))
+    return out
+
+
+def _items(items: Iterable[ast.Node]) -> Iterable[ast.Node]:
+    for x in items:
+        if isinstance(x, ast.Boxed):
+            yield from _items(x.items)
+        else:
+            yield x
+
+
+def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol | ast.Labeled):
+            yield x
+            if isinstance(x, ast.Labeled):
+                continue
+        stack.extend(ast.children(x))
+
+
+def _candidate(node: ast.Symbol | ast.Labeled) -> str | None:
+    """The kind a name the text may use undeclared has by its look: `matrix` for a capital
+    (`W_q`, `\\mathbf M`, `W^Q_i`), `vector` for a bold or arrowed lower-case letter with no
+    index (`\\mathbf q`, `\\vec a`); None for anything else (plain letters may be numbers)."""
+    name = plain_name(node)
+    if name is None:
+        return None
+    sym = node.operand if isinstance(node, ast.Labeled) else node
+    if sym.name[:1].isupper() and len(sym.name) == 1 and name not in STANDARD_DIMS:
+        return "matrix"
+    if sym.font in _BOLD and sym.name.islower() and len(sym.name) == 1 and sym.sub is None:
+        return "vector"
+    return None
+
+
+def _declared(formulas: list[_Formula]) -> tuple[set[str], set[str]]:
+    """The names the text declares (`\\in \\mathbb R^{...}`) and those it defines (`X = ...`)."""
+    declared: set[str] = set()
+    defined: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            if not c.steps:
+                continue
+            names = {plain_name(s) for s in c.subjects} - {None}
+            if c.steps[0].rel == "in":
+                declared |= names  # type: ignore[arg-type]
+            elif c.steps[0].rel in ("=", "coloneqq", ":=") and len(c.subjects) == 1:
+                defined |= names  # type: ignore[arg-type]
+    return declared, defined
+
+
+#: Reads sizes as they are written (`d_k`, `Hd_v`, `d/h`), in a scope of its own.
+_SIZES = Terms(Scope())
+
+
+def _size_names(formulas: list[_Formula]) -> set[str]:
+    """Names the text uses as sizes or indices: in a shape, a sum's bounds, under a square
+    root or in an exponent (`N` of `\\mathbb R^{N\\times d}` is no matrix)."""
+    out: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
+            while stack:
+                x = stack.pop()
+                stack.extend(ast.children(x))
+                sizes: list[ast.Node] = []
+                if isinstance(x, ast.Reals):
+                    sizes = list(x.shape)
+                elif isinstance(x, ast.Sum):
+                    sizes = [y for y in (x.lower, x.upper) if y is not None]
+                elif isinstance(x, ast.Sqrt):
+                    sizes = [x.radicand]
+                elif isinstance(x, ast.Power):
+                    sizes = [x.exponent]
+                for y in sizes:
+                    out |= {n for n in map(plain_name, _names(y)) if n is not None}
+    return out
+
+
+def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inference:
+    """Give each name the text never declares a shape, from how its formulas use it.
+
+    A matrix product fixes an inner dim, `+` and `=` equal shapes, softmax keeps its argument's
+    shape, `\\in\\mathbb R^{a\\times b}` fixes a shape, `\\mathbf q^\\top\\mathbf k`,
+    `\\mathbf q\\cdot\\mathbf k` and `\\langle q, k\\rangle` make vectors of one length,
+    `Attention(Q, K, V)` takes its standard arguments. A formula that gives a name another size
+    than the formulas before it contributes nothing and the name is contested (no shape: the
+    text may reuse the letter); one that contradicts itself is a conflict.
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> got = infer_spans(scan("$M N = P$ and $N \\\\in \\\\mathbb R^{d\\\\times d_k}$", kind="md"))
+    >>> got.names["M"].describe(), got.names["P"].describe()
+    ('M: rows(M) × d', 'P: rows(M) × d_k')
+    """
+    formulas = _formulas(spans)
+    declared, defined = _declared(formulas)
+    dims = set((scope.dims if scope is not None else STANDARD_DIMS).keys())
+    dims |= _size_names(formulas) - declared - defined
+    u = Unifier()
+    env: dict[str, Value] = {}
+    kinds: dict[str, str] = {}
+    for name, shape in CONVENTIONS.items():
+        if name not in declared:
+            env[name] = Mat(*shape)
+    for f in formulas:
+        for c in f.claims:
+            for node in (*c.subjects, *(s.rhs for s in c.steps)):
+                for sym in _names(node):
+                    name = plain_name(sym)
+                    kind = _candidate(sym)
+                    if name is None or kind is None or name in env or name in dims:
+                        continue
+                    env[name] = _fresh(u, name, kind)
+                    kinds[name] = kind
+    for f in formulas:  # the text's declarations first: they hold wherever they are written
+        for c in f.claims:
+            if c.steps and c.steps[0].rel == "in" and isinstance(c.steps[0].rhs, ast.Reals):
+                w = _Walker(u, env, dims)
+                value = _reals_value(w, c.steps[0].rhs)
+                for s in c.subjects:
+                    name = plain_name(s)
+                    if name is not None and value is not None and name in kinds:
+                        env[name] = value
+                        del kinds[name]
+    out = Inference()
+    lines: dict[str, list[int]] = {}
+    for f in formulas:
+        key = (f.span.start.line, f.span.start.column)
+        alone = _alone(f, env, kinds, dims)
+        if alone is not None:
+            out.conflicts[key] = alone
+        snap = u.snapshot()
+        w = _Walker(u, env, dims)
+        for c in f.claims:
+            w.claim(c)
+        out.uses[key] = w.used & set(kinds)
+        if w.clash is not None:
+            u.restore(snap)
+            for name in w.used & set(kinds):
+                out.contested.setdefault(name, (f.span.start.line, f.span.start.column))
+            continue
+        for name in w.used & set(kinds):
+            lines.setdefault(name, []).append(f.span.start.line)
+    for name, kind in kinds.items():
+        if name in out.contested or name in declared or name in defined or name not in lines:
+            continue
+        value = env[name]
+        if isinstance(value, Mat):
+            shape = (u.value(value.rows), u.value(value.cols))
+        elif isinstance(value, Vec):
+            shape = (u.value(value.size), sympy.Integer(1))
+        else:
+            continue
+        out.names[name] = Inferred(name, shape, kind == "vector", tuple(dict.fromkeys(lines[name])))
+    return out
+
+
+def _fresh(u: Unifier, name: str, kind: str) -> Value:
+    if kind == "vector":
+        return Vec(u.fresh(f"len({name})"))
+    return Mat(u.fresh(f"rows({name})"), u.fresh(f"cols({name})"))
+
+
+def _alone(
+    f: _Formula, env: dict[str, Value], kinds: dict[str, str], dims: set[str]
+) -> Conflict | None:
+    """The formula read by itself, its undeclared names fresh: a clash there is a conflict
+    inside the formula (only when every name it involves is the text's own or undeclared)."""
+    u = Unifier()
+    local: dict[str, Value] = {}
+    for name, value in env.items():
+        if name in kinds:
+            local[name] = _fresh(u, name, kinds[name])
+        elif name not in CONVENTIONS or not isinstance(value, Mat):
+            local[name] = value
+    w = _Walker(u, local, dims)
+    for c in f.claims:
+        w.claim(c)
+    if w.clash is None or not (w.used & set(kinds)):
+        return None
+    where, detail = w.clash
+    names = sorted(w.used & set(kinds))
+    firsts = [w.places[k] for k in names if k in w.places]
+    first = min(firsts) if firsts else where
+    msg = (
+        f"no shape of {', '.join(names)} makes this formula typecheck: the sizes {detail} "
+        f"would have to be equal (first use at column {first[0] + 1}, the clash at "
+        f"column {where[0] + 1})"
+    )
+    return Conflict(f.span.start.line, first, where, msg)
+
+
+def install(scope: Scope, inference: Inference) -> None:
+    """Put the inferred names in the document's layer of `scope`: a vector is read both ways
+    (row or column) unless the document settles which, as if declared in R^{n}."""
+    vectors = scope.conventions.vectors.value
+    for name, got in inference.names.items():
+        shape = got.shape
+        if got.vector and vectors == "row":
+            shape = (shape[1], shape[0])
+        entry = Name(shape, "inferred", -1, got.lines[0])
+        entry.unsettled = got.vector and vectors not in ("row", "column")
+        for x in shape:
+            for s in x.free_symbols:
+                if isinstance(s, sympy.Symbol) and "(" not in s.name:
+                    scope.dims.setdefault(s.name, s)
+        scope.document.names.setdefault(name, entry)
