@@ -288,6 +288,7 @@ class Resolver:
         """Every claim of one span, in order; never raises for what the span says."""
 
         self.scope.enter(span.start.line)
+        self.inference.enter(self.scope)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parse_formula(span.body, span.env)

@@ -5,6 +5,7 @@ Imports sympy, the kernel's dims and the reader's syntax, scope and translator; 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -120,11 +121,22 @@ class Inferred:
     shape: tuple[sympy.Expr, sympy.Expr]
     vector: bool
     lines: tuple[int, ...]
+    declared: bool = False  # declared by the text, after the formulas that use it
+
+    def size(self) -> str:
+        return f"{self.shape[0]} entries" if self.vector else shape_str(self.shape)
 
     def describe(self) -> str:
-        if self.vector:
-            return f"{self.name}: {self.shape[0]} entries"
-        return f"{self.name}: {shape_str(self.shape)}"
+        return f"{shown(self.name)}: {self.size()}"
+
+
+def shown(name: str) -> str:
+    """A name as the messages show it: `\\mathbf{q}` is q.
+
+    >>> shown("\\\\mathbf{q}"), shown("W_q")
+    ('q', 'W_q')
+    """
+    return re.sub(r"\\(?:mathbf|boldsymbol|bm|vec)\{(\w+)\}", r"\1", name)
 
 
 @dataclass(frozen=True)
@@ -145,16 +157,51 @@ class Inference:
     contested: dict[str, tuple[int, int]] = field(default_factory=dict)
     conflicts: dict[tuple[int, int], Conflict] = field(default_factory=dict)
     uses: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    #: names declared after a formula uses them: (section of the first declaration, whether
+    #: every declaration agrees, the first declaration's shape)
+    forward: dict[str, tuple[int, bool, Inferred]] = field(default_factory=dict)
+    sections: list[int] = field(default_factory=list)
+    #: the names installed in the scope now, as `install` and `enter` put them there
+    installed: dict[str, Inferred] = field(default_factory=dict)
 
-    def note(self, span: MathSpan) -> str:
-        """`with W_q: rows(W_q) × d inferred from line 5` for the inferred names `span` uses."""
-        used = sorted(self.uses.get((span.start.line, span.start.column), set()) & set(self.names))
-        if not used:
-            return ""
-        parts = ", ".join(self.names[k].describe() for k in used)
-        lines = sorted({x for k in used for x in self.names[k].lines})
-        where = "line" if len(lines) == 1 else "lines"
-        return f"with {parts} inferred from {where} {', '.join(map(str, lines))}"
+    def note(self, span: MathSpan, names: set[str] | None = None) -> str:
+        """`with Q, K: n × d_k inferred from line 12` for the inferred names `span` uses (a
+        name declared later: `with W_q: h × q declared at line 20`)."""
+        if names is None:
+            names = self.uses.get((span.start.line, span.start.column), set())
+        used = [self.installed[k] for k in sorted(names) if k in self.installed]
+        parts = []
+        for declared in (False, True):
+            group: dict[str, list[str]] = {}
+            for got in used:
+                if got.declared == declared:
+                    group.setdefault(got.size(), []).append(shown(got.name))
+            if not group:
+                continue
+            lines = sorted({x for got in used if got.declared == declared for x in got.lines})
+            what = "declared at" if declared else "inferred from"
+            where = "line" if len(lines) == 1 else "lines"
+            shapes = "; ".join(f"{', '.join(v)}: {k}" for k, v in group.items())
+            parts.append(f"{shapes} {what} {where} {', '.join(map(str, lines))}")
+        return f"with {'; '.join(parts)}" if parts else ""
+
+    def enter(self, scope: Scope) -> None:
+        """At a formula of `scope.section`: a name the text declares only later takes the shape
+        of its first declaration, where that one is in this section or all of them agree; the
+        name's own declaration, once read, replaces it."""
+        layer = scope.document
+        for name, (section, agree, got) in self.forward.items():
+            current = layer.names.get(name)
+            if current is not None and current.origin != "inferred":
+                self.installed.pop(name, None)
+                continue
+            if section == scope.section or agree:
+                if current is None or name not in self.installed:
+                    _put(scope, got)
+                    self.installed[name] = got
+            elif name in self.installed and current is not None:
+                del layer.names[name]
+                del self.installed[name]
 
 
 # ---- reading one formula ---------------------------------------------------------------------
@@ -436,7 +483,7 @@ def _candidate(node: ast.Symbol | ast.Labeled) -> str | None:
     (`W_q`, `\\mathbf M`, `W^Q_i`), `vector` for a bold or arrowed lower-case letter with no
     index (`\\mathbf q`, `\\vec a`); None for anything else (plain letters may be numbers)."""
     name = plain_name(node)
-    if name is None:
+    if name is None or not _whole_name(node):
         return None
     sym = node.operand if isinstance(node, ast.Labeled) else node
     if sym.name[:1].isupper() and len(sym.name) == 1 and name not in STANDARD_DIMS:
@@ -460,6 +507,64 @@ def _declared(formulas: list[_Formula]) -> tuple[set[str], set[str]]:
             elif c.steps[0].rel in ("=", "coloneqq", ":=") and len(c.subjects) == 1:
                 defined |= names  # type: ignore[arg-type]
     return declared, defined
+
+
+def _declarations(
+    formulas: list[_Formula], u: Unifier, dims: set[str]
+) -> dict[str, list[tuple[int, Value]]]:
+    """Each name declared with `\\in \\mathbb R^{...}`, its declarations in order (line, value)."""
+    out: dict[str, list[tuple[int, Value]]] = {}
+    for f in formulas:
+        for c in f.claims:
+            if not (c.steps and c.steps[0].rel == "in" and isinstance(c.steps[0].rhs, ast.Reals)):
+                continue
+            value = _reals_value(_Walker(u, {}, dims), c.steps[0].rhs)
+            if value is None:
+                continue
+            for subject in c.subjects:
+                name = plain_name(subject)
+                if name is not None and _whole_name(subject):
+                    out.setdefault(name, []).append((f.span.start.line, value))
+    return out
+
+
+#: Subscripts that index a family (`k_i` is the i-th key, `W_t` the t-th step), not label
+#: one name (`W_q`, `W_k`, `w_v`).
+_INDEX_LETTERS = frozenset("ijklmnt")
+_INDEX_CAPITAL = frozenset("ijlmnt")
+
+
+def _whole_name(node: ast.Node) -> bool:
+    """A name that stands for one matrix or vector: not `k_i`, `x_1` (members of a family)."""
+    sym = node.operand if isinstance(node, ast.Labeled) else node
+    if not isinstance(sym, ast.Symbol):
+        return False
+    sub = sym.sub
+    if sub is None:
+        return True
+    if isinstance(sub, ast.Symbol) and sub.sub is None:
+        index = _INDEX_CAPITAL if sym.name[:1].isupper() else _INDEX_LETTERS
+        return sub.name not in index and (sub.font is not None or len(sub.name) == 1)
+    return _is_word(sub)
+
+
+def _is_word(node: ast.Node) -> bool:
+    """`\\text{model}`, `{\\rm ff}`: a label written as a word."""
+    return plain_name(node) is None and isinstance(node, ast.Symbol) and len(node.name) > 1
+
+
+def _indexed_letters(formulas: list[_Formula]) -> set[str]:
+    """Capitals the text also writes with an index (`M_k`, `Q_1`): a family, so the bare
+    letter's shape is not inferred (which member, or the whole, it means is not said)."""
+    out: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            for node in (*c.subjects, *(s.rhs for s in c.steps)):
+                for sym in _names(node):
+                    if isinstance(sym, ast.Symbol) and sym.sub is not None:
+                        if sym.name[:1].isupper():
+                            out.add(sym.name)
+    return out
 
 
 #: Reads sizes as they are written (`d_k`, `Hd_v`, `d/h`), in a scope of its own.
@@ -512,6 +617,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     u = Unifier()
     env: dict[str, Value] = {}
     kinds: dict[str, str] = {}
+    indexed = _indexed_letters(formulas)
     for name, shape in CONVENTIONS.items():
         if name not in declared:
             env[name] = Mat(*shape)
@@ -523,18 +629,18 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
                     kind = _candidate(sym)
                     if name is None or kind is None or name in env or name in dims:
                         continue
+                    if name in indexed:
+                        continue
                     env[name] = _fresh(u, name, kind)
                     kinds[name] = kind
-    for f in formulas:  # the text's declarations first: they hold wherever they are written
-        for c in f.claims:
-            if c.steps and c.steps[0].rel == "in" and isinstance(c.steps[0].rhs, ast.Reals):
-                w = _Walker(u, env, dims)
-                value = _reals_value(w, c.steps[0].rhs)
-                for s in c.subjects:
-                    name = plain_name(s)
-                    if name is not None and value is not None and name in kinds:
-                        env[name] = value
-                        del kinds[name]
+    decls = _declarations(formulas, u, dims)
+    for name, found in decls.items():
+        values = {_shown(u, v) for _, v in found}
+        kinds.pop(name, None)
+        if len(values) == 1:
+            env[name] = found[0][1]  # declared once (or alike each time): that shape
+        else:
+            env.pop(name, None)  # declared with two shapes: none is assumed
     out = Inference()
     lines: dict[str, list[int]] = {}
     for f in formulas:
@@ -546,7 +652,13 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         w = _Walker(u, env, dims)
         for c in f.claims:
             w.claim(c)
-        out.uses[key] = w.used & set(kinds)
+        out.uses[key] = {
+            n
+            for c in f.claims
+            for node in (*c.subjects, *(s.rhs for s in c.steps))
+            for n in map(plain_name, _names(node))
+            if n is not None
+        }
         if w.clash is not None:
             u.restore(snap)
             for name in w.used & set(kinds):
@@ -557,15 +669,37 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
-        value = env[name]
-        if isinstance(value, Mat):
-            shape = (u.value(value.rows), u.value(value.cols))
-        elif isinstance(value, Vec):
-            shape = (u.value(value.size), sympy.Integer(1))
-        else:
+        shape = _shape(u, env[name])
+        if shape is None:
             continue
         out.names[name] = Inferred(name, shape, kind == "vector", tuple(dict.fromkeys(lines[name])))
+    sections = scope.sections if scope is not None else []
+    for name, found in decls.items():
+        line, value = found[0]
+        shape = _shape(u, value)
+        if shape is None or name in CONVENTIONS:
+            continue  # before its declaration, a conventional name keeps the chapter's shape
+        agree = len({_shown(u, v) for _, v in found}) == 1
+        got = Inferred(name, shape, isinstance(value, Vec), (line,), declared=True)
+        out.forward[name] = (_section(sections, line), agree, got)
+    out.sections = list(sections)
     return out
+
+
+def _shape(u: Unifier, value: Value) -> tuple[sympy.Expr, sympy.Expr] | None:
+    if isinstance(value, Mat):
+        return (u.value(value.rows), u.value(value.cols))
+    if isinstance(value, Vec):
+        return (u.value(value.size), sympy.Integer(1))
+    return None
+
+
+def _shown(u: Unifier, value: Value) -> str:
+    return f"{type(value).__name__}{_shape(u, value)}"
+
+
+def _section(sections: Sequence[int], line: int) -> int:
+    return sum(1 for s in sections if s <= line)
 
 
 def _fresh(u: Unifier, name: str, kind: str) -> Value:
@@ -604,17 +738,25 @@ def _alone(
 
 
 def install(scope: Scope, inference: Inference) -> None:
-    """Put the inferred names in the document's layer of `scope`: a vector is read both ways
-    (row or column) unless the document settles which, as if declared in R^{n}."""
-    vectors = scope.conventions.vectors.value
+    """Put the inferred names in the document's layer of `scope` (`Inference.enter` adds those
+    the text declares later, section by section)."""
     for name, got in inference.names.items():
-        shape = got.shape
-        if got.vector and vectors == "row":
-            shape = (shape[1], shape[0])
-        entry = Name(shape, "inferred", -1, got.lines[0])
-        entry.unsettled = got.vector and vectors not in ("row", "column")
-        for x in shape:
-            for s in x.free_symbols:
-                if isinstance(s, sympy.Symbol) and "(" not in s.name:
-                    scope.dims.setdefault(s.name, s)
-        scope.document.names.setdefault(name, entry)
+        if name not in scope.document.names:
+            _put(scope, got)
+            inference.installed[name] = got
+
+
+def _put(scope: Scope, got: Inferred) -> None:
+    """One inferred name in the document's layer: a vector is read both ways (row or column)
+    unless the document settles which, as if declared in R^{n}."""
+    vectors = scope.conventions.vectors.value
+    shape = got.shape
+    if got.vector and vectors == "row":
+        shape = (shape[1], shape[0])
+    entry = Name(shape, "inferred", -1, got.lines[0])
+    entry.unsettled = got.vector and vectors not in ("row", "column")
+    for x in shape:
+        for s in x.free_symbols:
+            if isinstance(s, sympy.Symbol) and "(" not in s.name:
+                scope.dims.setdefault(s.name, s)
+    scope.document.names[got.name] = entry
