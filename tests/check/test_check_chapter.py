@@ -95,7 +95,9 @@ D2L_COUNTS = {
     # not read): 12 -> 10
     # `\mathbf Q = [\mathbf Q_1, \ldots, \mathbf Q_n]` and the same for K (lines 251-252): a list
     # with an ellipsis given to a capital the document never declared defines it: 10 -> 8
-    "attention-scoring-functions.md": (1, 8),
+    # `\mathbf W_q`, `\mathbf W_k` (line 469) take the shapes the text declares just after
+    # ("where ..."): the two claims there are undecided (tanh), no longer refused: 8 -> 6
+    "attention-scoring-functions.md": (1, 6),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
     # `\mathbf W_o [\mathbf h_1; \vdots; \mathbf h_h] \in \mathbb R^{p_o}` (line 99): the bmatrix's

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import sympy
+
+from symattn.kernel.expr import MatSym, walk
 from symattn.reader.claims.resolved import ResolvedClaim
-from symattn.reader.terms.inference import Inference
+from symattn.reader.terms.inference import Inference, shown
 
 __all__ = ["with_inference"]
 
@@ -32,14 +35,69 @@ def with_inference(claim: ResolvedClaim, inference: Inference) -> ResolvedClaim:
                 )
     note = inference.note(span)
     if not note:
-        return claim
+        return _contested(claim, inference)
     if claim.status == "shape_error":
         msg = (
             f"not decided: {claim.message}, {note}; the text does not declare these names "
             "and may mean other shapes here (declare them)"
         )
         return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
+    if claim.status == "shape" and inference.circular(span):
+        msg = (
+            f"not decided: the shape claimed is the one inferred from this formula ({note}); "
+            "declare the names to check it"
+        )
+        return dataclasses.replace(claim, status="unknown", message=msg, shapes=None)
     if claim.status in ("pending", "shape"):
         context = f"{claim.context}; {note}" if claim.context else note
-        return dataclasses.replace(claim, context=context)
+        claim = dataclasses.replace(claim, context=context)
+        one_sided = _one_sided(claim, set(inference.installed))
+        if one_sided and not claim.defines:
+            why = (
+                f"{', '.join(map(shown, one_sided))} (not declared by the text) "
+                f"{'is' if len(one_sided) == 1 else 'are'} on one side only: the formula may "
+                "say what the text means by them, not hold for every value"
+            )
+            claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def _one_sided(claim: ResolvedClaim, inferred: set[str]) -> list[str]:
+    """The inferred names found on one side of an equation only (`QM = K`: M). A claim
+    whose undeclared names are on both sides (`(MN)^T = N^T M^T`) is an identity in them."""
+    out: set[str] = set()
+    for lhs, rhs in claim.pairs:
+        left, right = _matrix_names(lhs), _matrix_names(rhs)
+        out |= (left ^ right) & inferred
+    return sorted(out)
+
+
+def _matrix_names(e: object) -> set[str]:
+    return (
+        {x.name for x in walk(e) if isinstance(x, MatSym)} if isinstance(e, sympy.Basic) else set()
+    )
+
+
+def _contested(claim: ResolvedClaim, inference: Inference) -> ResolvedClaim:
+    """An undecided claim about a name whose uses give it two shapes: say where."""
+    if claim.status not in ("unknown", "not_understood"):
+        return claim
+    span = claim.span
+    names = inference.uses.get((span.start.line, span.start.column), set())
+    found = sorted(x for x in names if x in inference.contested)
+    if not found:
+        return claim
+    parts = []
+    for name in found:
+        line, earlier = inference.contested[name]
+        before = (
+            f"lines {', '.join(map(str, earlier))}"
+            if len(earlier) > 1
+            else f"line {earlier[0]}"
+            if earlier
+            else ""
+        )
+        said = f"{shown(name)} at line {line}" + (f" and {before}" if before else "")
+        parts.append(said)
+    msg = f"{claim.message}; no shape is inferred for {'; '.join(parts)}: its uses disagree"
+    return dataclasses.replace(claim, message=msg)

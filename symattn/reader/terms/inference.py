@@ -1,13 +1,12 @@
-"""Shapes for the names a text uses without declaring them, solved by unification over its formulas.
-
-Imports sympy, the kernel's dims and the reader's syntax, scope and translator; never the claim readers, the checker or the CLI.
-"""
+"""Shapes for the names a text uses but never declares, solved by unification over its formulas.
+Imports sympy, the kernel's dims, the reader's syntax, scope, translator; never claims or check."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias
 
 import sympy
 
@@ -24,7 +23,7 @@ from symattn.reader.terms.translator import Terms, plain_name
 __all__ = ["Conflict", "Inference", "Inferred", "Unifier", "infer_spans", "install"]
 
 #: A dim while it is solved: a variable (an int) or a known size (a sympy expression).
-Dim = int | sympy.Expr
+Dim: TypeAlias = "int | sympy.Expr"
 
 _BOLD = ("mathbf", "boldsymbol", "bm", "vec")
 #: Functions applied entry by entry (or row by row): the value keeps its argument's shape.
@@ -73,7 +72,7 @@ class Unifier:
             if a != b:
                 self.parent[b] = a
         elif isinstance(a, int):
-            self.bound[a] = b  # type: ignore[assignment]
+            self.bound[a] = b
         elif isinstance(b, int):
             self.bound[b] = a
         elif sympy.simplify(a - b) != 0:
@@ -110,7 +109,7 @@ class Vec:
 
 
 SCALAR = "scalar"
-Value = Mat | Vec | str | None
+Value: TypeAlias = "Mat | Vec | str | None"
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,10 @@ class Inference:
     """What a document's formulas say of the names it never declares."""
 
     names: dict[str, Inferred] = field(default_factory=dict)
-    contested: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: names whose uses disagree: the line of the use that clashes, and the earlier ones
+    contested: dict[str, tuple[int, tuple[int, ...]]] = field(default_factory=dict)
+    #: undeclared names under a square root (`\\sqrt{p}`): sizes
+    sizes: set[str] = field(default_factory=set)
     conflicts: dict[tuple[int, int], Conflict] = field(default_factory=dict)
     uses: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     #: names declared after a formula uses them: (section of the first declaration, whether
@@ -185,6 +187,15 @@ class Inference:
             parts.append(f"{shapes} {what} {where} {', '.join(map(str, lines))}")
         return f"with {'; '.join(parts)}" if parts else ""
 
+    def circular(self, span: MathSpan) -> bool:
+        """Whether a name `span` uses has its shape inferred from `span` itself."""
+        names = self.uses.get((span.start.line, span.start.column), set())
+        return any(
+            span.start.line in got.lines and not got.declared
+            for k, got in self.installed.items()
+            if k in names
+        )
+
     def enter(self, scope: Scope) -> None:
         """At a formula of `scope.section`: a name the text declares only later takes the shape
         of its first declaration, where that one is in this section or all of them agree; the
@@ -195,12 +206,12 @@ class Inference:
             if current is not None and current.origin != "inferred":
                 self.installed.pop(name, None)
                 continue
-            if section == scope.section or agree:
-                if current is None or name not in self.installed:
-                    _put(scope, got)
-                    self.installed[name] = got
-            elif name in self.installed and current is not None:
-                del layer.names[name]
+            wanted = scope.line < got.lines[0] and (section == scope.section or agree)
+            if wanted and name not in self.installed:
+                _put(scope, got)
+                self.installed[name] = got
+            elif not wanted and name in self.installed:
+                layer.names.pop(name, None)  # its declaration is read from here on
                 del self.installed[name]
 
 
@@ -216,10 +227,12 @@ class _Walker:
         self.dims = dims
         self.used: set[str] = set()
         self.places: dict[str, tuple[int, int]] = {}
-        self.clash: tuple[tuple[int, int], str] | None = None
+        #: the first clash: the two parts whose sizes disagree, and the two sizes
+        self.clash: tuple[tuple[int, int], tuple[int, int], str] | None = None
 
     def claim(self, c: ast.Claim) -> None:
         left = self.value(c.subjects[0]) if len(c.subjects) == 1 else None
+        prev: ast.Node = c.subjects[0]
         for s in c.subjects[1:]:
             self.value(s)
         for step in c.steps:
@@ -228,27 +241,27 @@ class _Walker:
             else:
                 right = self.value(step.rhs)
             if step.rel in ("=", "in") and left is not None and right is not None:
-                self.same(left, right, step)
-            left = right
+                self.same(left, right, prev, step.rhs)
+            left, prev = right, step.rhs
 
-    def same(self, a: Value, b: Value, node: ast.Node) -> None:
+    def same(self, a: Value, b: Value, one: ast.Node, other: ast.Node) -> None:
         pairs: list[tuple[Dim, Dim]] = []
         if isinstance(a, Mat) and isinstance(b, Mat):
             pairs = [(a.rows, b.rows), (a.cols, b.cols)]
         elif isinstance(a, Vec) and isinstance(b, Vec):
             pairs = [(a.size, b.size)]
         for x, y in pairs:
-            self.unify(x, y, node)
+            self.unify(x, y, one, other)
 
-    def unify(self, x: Dim, y: Dim, node: ast.Node) -> None:
+    def unify(self, x: Dim, y: Dim, one: ast.Node, other: ast.Node) -> None:
         try:
             self.u.unify(x, y)
         except Clash as e:
             if self.clash is None:
-                self.clash = ((node.start, node.end), str(e))
+                self.clash = ((one.start, one.end), (other.start, other.end), str(e))
 
     def value(self, node: ast.Node) -> Value:
-        handler = _VALUES.get(type(node))
+        handler: Any = _VALUES.get(type(node))
         if handler is None:
             for kid in ast.children(node):
                 self.value(kid)
@@ -277,11 +290,11 @@ class _Walker:
     def product(self, factors: Sequence[ast.Node], ops: Sequence[str]) -> Value:
         values = [self.value(f) for f in factors]
         acc = values[0]
-        for op, (f, v) in zip(ops, zip(factors[1:], values[1:], strict=True), strict=True):
-            acc = self.times(acc, v, f, op)
+        for k, op in enumerate(ops):
+            acc = self.times(acc, values[k + 1], factors[k], factors[k + 1], op)
         return acc
 
-    def times(self, a: Value, b: Value, node: ast.Node, op: str) -> Value:
+    def times(self, a: Value, b: Value, left: ast.Node, node: ast.Node, op: str) -> Value:
         if op == "/":
             return a if b == SCALAR else None
         if a == SCALAR:
@@ -291,19 +304,19 @@ class _Walker:
         if a is None or b is None:
             return None
         if op == "cdot" and isinstance(a, Vec) and isinstance(b, Vec) and not (a.t or b.t):
-            self.unify(a.size, b.size, node)  # `\mathbf q \cdot \mathbf k`
+            self.unify(a.size, b.size, left, node)  # `\mathbf q \cdot \mathbf k`
             return SCALAR
         if isinstance(a, Mat) and isinstance(b, Mat):
-            self.unify(a.cols, b.rows, node)
+            self.unify(a.cols, b.rows, left, node)
             return Mat(a.rows, b.cols)
         if isinstance(a, Mat) and isinstance(b, Vec) and not b.t:
-            self.unify(a.cols, b.size, node)  # `W x`: x a column
+            self.unify(a.cols, b.size, left, node)  # `W x`: x a column
             return Vec(a.rows)
         if isinstance(a, Vec) and isinstance(b, Mat):
-            self.unify(a.size, b.rows, node)  # `x^T W` or, x a row, `x W`
+            self.unify(a.size, b.rows, left, node)  # `x^T W` or, x a row, `x W`
             return Vec(b.cols, a.t)
         if isinstance(a, Vec) and isinstance(b, Vec) and a.t and not b.t:
-            self.unify(a.size, b.size, node)  # `q^T k`
+            self.unify(a.size, b.size, left, node)  # `q^T k`
             return SCALAR
         return None
 
@@ -314,8 +327,8 @@ class _Walker:
             return known[0] if known and all(type(v) is type(known[0]) for v in known) else None
         if not all(type(v) is type(known[0]) for v in known):
             return None
-        for v in known[1:]:
-            self.same(known[0], v, node)
+        for t, v in zip(node.terms[1:], known[1:], strict=True):
+            self.same(known[0], v, node.terms[0], t)
         return known[0]
 
     def call(self, node: ast.Call) -> Value:
@@ -326,8 +339,9 @@ class _Walker:
         if name == "attention" and len(values) == 3:
             q, k, v = values
             if isinstance(q, Mat) and isinstance(k, Mat) and isinstance(v, Mat):
-                self.unify(q.cols, k.cols, node)
-                self.unify(k.rows, v.rows, node)
+                a, b, c = node.args
+                self.unify(q.cols, k.cols, a, b)
+                self.unify(k.rows, v.rows, b, c)
                 return Mat(q.rows, v.cols)
         return None
 
@@ -344,7 +358,7 @@ def _transpose(w: _Walker, node: ast.Transpose) -> Value:
 def _inner(w: _Walker, node: ast.Inner) -> Value:
     a, b = w.value(node.left), w.value(node.right)
     if isinstance(a, Vec) and isinstance(b, Vec):
-        w.unify(a.size, b.size, node)
+        w.unify(a.size, b.size, node.left, node.right)
     return SCALAR
 
 
@@ -407,15 +421,16 @@ _VALUES = {
 
 
 def _reals_value(w: _Walker, node: ast.Reals) -> Value:
-    sizes = [_size(w, x) for x in node.shape]
-    if any(x is None for x in sizes):
+    found = [_size(w, x) for x in node.shape]
+    sizes = [x for x in found if x is not None]
+    if len(sizes) != len(found):
         return None
     if not sizes:
         return SCALAR
     if len(sizes) == 1:
-        return Vec(sizes[0])  # type: ignore[arg-type]
+        return Vec(sizes[0])
     if len(sizes) == 2:
-        return Mat(sizes[0], sizes[1])  # type: ignore[arg-type]
+        return Mat(sizes[0], sizes[1])
     return None
 
 
@@ -571,6 +586,22 @@ def _indexed_letters(formulas: list[_Formula]) -> set[str]:
 _SIZES = Terms(Scope())
 
 
+def _roots(formulas: list[_Formula]) -> set[str]:
+    """Plain names alone under a square root (`\\sqrt{d_k}`, `\\sqrt{p}`): sizes."""
+    out: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
+            while stack:
+                x = stack.pop()
+                stack.extend(ast.children(x))
+                if isinstance(x, ast.Sqrt) and isinstance(x.radicand, ast.Symbol):
+                    name = plain_name(x.radicand)
+                    if name is not None and x.radicand.font is None and name[:1].isalpha():
+                        out.add(name)
+    return out
+
+
 def _size_names(formulas: list[_Formula]) -> set[str]:
     """Names the text uses as sizes or indices: in a shape, a sum's bounds, under a square
     root or in an exponent (`N` of `\\mathbb R^{N\\times d}` is no matrix)."""
@@ -625,14 +656,14 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         for c in f.claims:
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
                 for sym in _names(node):
-                    name = plain_name(sym)
+                    label = plain_name(sym)
                     kind = _candidate(sym)
-                    if name is None or kind is None or name in env or name in dims:
+                    if label is None or kind is None or label in env or label in dims:
                         continue
-                    if name in indexed:
+                    if label in indexed:
                         continue
-                    env[name] = _fresh(u, name, kind)
-                    kinds[name] = kind
+                    env[label] = _fresh(u, label, kind)
+                    kinds[label] = kind
     decls = _declarations(formulas, u, dims)
     for name, found in decls.items():
         values = {_shown(u, v) for _, v in found}
@@ -645,7 +676,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     lines: dict[str, list[int]] = {}
     for f in formulas:
         key = (f.span.start.line, f.span.start.column)
-        alone = _alone(f, env, kinds, dims)
+        alone = _alone(f, env, kinds, dims, set(decls))
         if alone is not None:
             out.conflicts[key] = alone
         snap = u.snapshot()
@@ -662,25 +693,29 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         if w.clash is not None:
             u.restore(snap)
             for name in w.used & set(kinds):
-                out.contested.setdefault(name, (f.span.start.line, f.span.start.column))
+                earlier = tuple(dict.fromkeys(lines.get(name, [])))
+                out.contested.setdefault(name, (f.span.start.line, earlier))
             continue
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
-        shape = _shape(u, env[name])
-        if shape is None:
+        got_shape = _shape(u, env[name])
+        if got_shape is None:
             continue
-        out.names[name] = Inferred(name, shape, kind == "vector", tuple(dict.fromkeys(lines[name])))
+        out.names[name] = Inferred(
+            name, got_shape, kind == "vector", tuple(dict.fromkeys(lines[name]))
+        )
+    out.sizes = _roots(formulas) - set(env) - declared - defined - set(decls)
     sections = scope.sections if scope is not None else []
     for name, found in decls.items():
         line, value = found[0]
-        shape = _shape(u, value)
-        if shape is None or name in CONVENTIONS:
+        first = _shape(u, value)
+        if first is None or name in CONVENTIONS:
             continue  # before its declaration, a conventional name keeps the chapter's shape
         agree = len({_shown(u, v) for _, v in found}) == 1
-        got = Inferred(name, shape, isinstance(value, Vec), (line,), declared=True)
+        got = Inferred(name, first, isinstance(value, Vec), (line,), declared=True)
         out.forward[name] = (_section(sections, line), agree, got)
     out.sections = list(sections)
     return out
@@ -709,7 +744,7 @@ def _fresh(u: Unifier, name: str, kind: str) -> Value:
 
 
 def _alone(
-    f: _Formula, env: dict[str, Value], kinds: dict[str, str], dims: set[str]
+    f: _Formula, env: dict[str, Value], kinds: dict[str, str], dims: set[str], declared: set[str]
 ) -> Conflict | None:
     """The formula read by itself, its undeclared names fresh: a clash there is a conflict
     inside the formula (only when every name it involves is the text's own or undeclared)."""
@@ -718,23 +753,33 @@ def _alone(
     for name, value in env.items():
         if name in kinds:
             local[name] = _fresh(u, name, kinds[name])
-        elif name not in CONVENTIONS or not isinstance(value, Mat):
+        elif name not in CONVENTIONS or name in declared:
             local[name] = value
     w = _Walker(u, local, dims)
     for c in f.claims:
         w.claim(c)
     if w.clash is None or not (w.used & set(kinds)):
         return None
-    where, detail = w.clash
+    one, other, detail = w.clash
     names = sorted(w.used & set(kinds))
-    firsts = [w.places[k] for k in names if k in w.places]
-    first = min(firsts) if firsts else where
+    body = f.span.body
+    line = f.span.start.line
     msg = (
-        f"no shape of {', '.join(names)} makes this formula typecheck: the sizes {detail} "
-        f"would have to be equal (first use at column {first[0] + 1}, the clash at "
-        f"column {where[0] + 1})"
+        f"no shape of {', '.join(map(shown, names))} makes this formula typecheck: "
+        f"{' '.join(body[one[0] : one[1]].split())} (line {_where(f.span, one[0])}) and "
+        f"{' '.join(body[other[0] : other[1]].split())} (line {_where(f.span, other[0])}) "
+        f"need the sizes {detail} to be equal"
     )
-    return Conflict(f.span.start.line, first, where, msg)
+    return Conflict(line, one, other, msg)
+
+
+def _where(span: MathSpan, offset: int) -> str:
+    """`12, column 7`: where a body offset of `span` is in the file."""
+    before = span.body[:offset]
+    if "\n" not in before:
+        return f"{span.start.line}, column {span.start.column + offset}"
+    line = span.start.line + before.count("\n")
+    return f"{line}, column {offset - before.rfind(chr(10))}"
 
 
 def install(scope: Scope, inference: Inference) -> None:
@@ -744,6 +789,8 @@ def install(scope: Scope, inference: Inference) -> None:
         if name not in scope.document.names:
             _put(scope, got)
             inference.installed[name] = got
+    for name in inference.sizes:
+        scope.dims.setdefault(name, dim(name))
 
 
 def _put(scope: Scope, got: Inferred) -> None:
