@@ -48,7 +48,7 @@ def test_unifier_refuses_two_sizes_and_restores() -> None:
 
 
 def test_fresh_dims_are_named_after_the_name() -> None:
-    got = infer_spans(scan("$M N = P$", kind="md"))
+    got = infer_spans(scan(r"$\mathbf M \mathbf N = \mathbf P$", kind="md"))
     assert str(got.names["M"].shape[0]) == "rows(M)"
     assert got.names["M"].shape[1] == got.names["N"].shape[0]
     assert got.names["P"].shape == (got.names["M"].shape[0], got.names["N"].shape[1])
@@ -61,10 +61,10 @@ TRUE_FALSE = [
     ("$$(M N)^T = N^T M^T$$", "$$(M N)^T = M^T N^T$$"),
     # `+` makes equal shapes
     (
-        COLUMNS + r"$$\mathbf W_q \mathbf x + \mathbf W_k \mathbf x = (\mathbf W_q + \mathbf W_k)"
-        r"\mathbf x$$",
-        COLUMNS + r"$$\mathbf W_q \mathbf x + \mathbf W_k \mathbf x = (\mathbf W_q - \mathbf W_k)"
-        r"\mathbf x$$",
+        COLUMNS
+        + r"$$\mathbf U \mathbf x + \mathbf P \mathbf x = (\mathbf U + \mathbf P)\mathbf x$$",
+        COLUMNS
+        + r"$$\mathbf U \mathbf x + \mathbf P \mathbf x = (\mathbf U - \mathbf P)\mathbf x$$",
     ),
     # softmax keeps its argument's shape
     (
@@ -73,8 +73,8 @@ TRUE_FALSE = [
     ),
     # `\sqrt{p}` names a size
     (
-        r"$$\frac{M N}{\sqrt{p}} = \frac{1}{\sqrt{p}} M N$$",
-        r"$$\frac{M N}{\sqrt{p}} = \frac{1}{p} M N$$",
+        r"$$\frac{M^T N}{\sqrt{p}} = \frac{1}{\sqrt{p}} M^T N$$",
+        r"$$\frac{M^T N}{\sqrt{p}} = \frac{1}{p} M^T N$$",
     ),
     # `\in \mathbb R^{a\times b}` anywhere fixes a shape, also after the formula ("where ...")
     (
@@ -137,7 +137,7 @@ def test_proved_at_symbolic_sizes_never_at_a_guessed_one() -> None:
 
 
 def test_a_shape_claim_about_its_own_inference_is_not_decided() -> None:
-    got = _only(r"$$M N \in \mathbb R^{n\times d}$$")
+    got = _only(r"$$\mathbf M \mathbf N \in \mathbb R^{n\times d}$$")
     assert got.kind == "undecided"
     assert "inferred from this formula" in got.message
 
@@ -210,6 +210,29 @@ def test_both_readings_agree_a_verdict_stands() -> None:
 def test_families_and_plain_letters_are_not_inferred(text: str) -> None:
     got = infer_spans(scan(text, kind="md"))
     assert not got.names
+
+
+def test_a_name_used_once_like_a_known_one_is_a_slip_not_a_new_matrix() -> None:
+    got = _only(r"$$(Q W_o)^T = W_o^T Q^T$$")
+    assert got.kind == "not-understood" and "did you mean W_O" in got.message
+    twice = _claims(r"$$(Q W_o)^T = W_o^T Q^T$$" + "\n\n" + r"$$Q W_o = Q (W_o)$$")
+    assert "inferred from lines 1, 3" in twice[0].message
+
+
+def test_a_plain_capital_with_no_matrix_use_may_be_a_number() -> None:
+    assert not infer_spans(scan("$$N M = M N$$", kind="md")).names
+    assert set(infer_spans(scan("$$N M^T = M^T N$$", kind="md")).names) == {"M", "N"}
+
+
+def test_the_text_s_declaration_against_the_chapter_s_convention_is_undecided() -> None:
+    text = (
+        "$$Q W^Q_i (K W^K_i)^T = Q W^Q_i (W^K_i)^T K^T$$\n\n"
+        "where $W^Q_i, W^K_i \\in \\mathbb R^{d_{model}\\times d_k}$.\n"
+    )
+    got = _only(text)
+    assert got.kind == "undecided" and "never declares K, Q" in got.message
+    planted = _only("$$(AV)^T = A^T V^T$$\n")  # the formula alone: the error stands
+    assert planted.kind == "shape-error"
 
 
 def test_the_chapter_conventions_are_kept() -> None:

@@ -33,6 +33,15 @@ def with_inference(claim: ResolvedClaim, inference: Inference) -> ResolvedClaim:
                 return dataclasses.replace(
                     claim, status="shape_error", message=conflict.message, where=where, pairs=()
                 )
+    against = inference.conventions.get(key)
+    if against and claim.status == "shape_error":
+        names = ", ".join(against)
+        msg = (
+            f"not decided: {claim.message}; but the text never declares {names}, and with "
+            f"{'a shape' if len(against) == 1 else 'shapes'} of its own (not the chapter's "
+            "convention) the formula typechecks (declare them)"
+        )
+        return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
     note = inference.note(span)
     if not note:
         return _contested(claim, inference)

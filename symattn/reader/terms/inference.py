@@ -49,6 +49,8 @@ class Unifier:
         self.labels: list[str] = []
 
     def fresh(self, label: str) -> int:
+        while label in self.labels:
+            label += "'"  # two names shown alike (`\\mathbf a`, `\\vec a`) keep two sizes
         self.parent.append(len(self.parent))
         self.labels.append(label)
         return len(self.parent) - 1
@@ -158,6 +160,9 @@ class Inference:
     #: undeclared names under a square root (`\\sqrt{p}`): sizes
     sizes: set[str] = field(default_factory=set)
     conflicts: dict[tuple[int, int], Conflict] = field(default_factory=dict)
+    #: formulas that typecheck only if these conventional names (never declared by the text)
+    #: have other shapes than the chapter's
+    conventions: dict[tuple[int, int], list[str]] = field(default_factory=dict)
     uses: dict[tuple[int, int], set[str]] = field(default_factory=dict)
     #: names declared after a formula uses them: (section of the first declaration, whether
     #: every declaration agrees, the first declaration's shape)
@@ -551,7 +556,9 @@ _INDEX_CAPITAL = frozenset("ijlmnt")
 
 def _whole_name(node: ast.Node) -> bool:
     """A name that stands for one matrix or vector: not `k_i`, `x_1` (members of a family)."""
-    sym = node.operand if isinstance(node, ast.Labeled) else node
+    if isinstance(node, ast.Labeled):
+        return True  # `W_i^Q`: one name with its label, as the translator reads it
+    sym = node
     if not isinstance(sym, ast.Symbol):
         return False
     sub = sym.sub
@@ -566,6 +573,74 @@ def _whole_name(node: ast.Node) -> bool:
 def _is_word(node: ast.Node) -> bool:
     """`\\text{model}`, `{\\rm ff}`: a label written as a word."""
     return plain_name(node) is None and isinstance(node, ast.Symbol) and len(node.name) > 1
+
+
+def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
+    """The names used in a claim, not only in the definition of another name (`B = QM`: a
+    name used once to define B is more likely a slip than a matrix of the text's own)."""
+    out: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            if not c.steps:
+                continue
+            subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
+            if subject in defined and c.steps[0].rel == "=" and len(c.steps) == 1:
+                continue
+            for node in (*c.subjects, *(s.rhs for s in c.steps)):
+                out |= {n for n in map(plain_name, _names(node)) if n is not None}
+    return out
+
+
+def _matrix_evidence(formulas: list[_Formula], known: set[str]) -> set[str]:
+    """Capitals used as matrices somewhere: in bold (`\\mathbf W`), transposed, given to
+    softmax or attention, or multiplied by one of those or a known matrix. A plain capital
+    with none of these (`N`, `L`, `T`) may be a number, and gets no matrix shape."""
+    out: set[str] = set()
+    products: list[tuple[ast.Node, ...]] = []
+    for f in formulas:
+        for c in f.claims:
+            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
+            while stack:
+                x = stack.pop()
+                stack.extend(ast.children(x))
+                label = _name_of(x)
+                sym = x.operand if isinstance(x, ast.Labeled) else x
+                if label is not None and isinstance(sym, ast.Symbol) and sym.font in _BOLD:
+                    out.add(label)
+                if isinstance(x, ast.Transpose) and _name_of(x.operand) is not None:
+                    out.add(_name_of(x.operand) or "")
+                if isinstance(x, ast.Call) and x.name.lower() in ("softmax", "attention"):
+                    out |= {n for n in map(_name_of, x.args) if n is not None}
+                if isinstance(x, ast.Product):
+                    products.append(x.factors)
+    grown = True
+    while grown:  # `softmax(M) N P`: N is multiplied by a matrix, then P by N
+        grown = False
+        for fs in products:
+            for a, b in zip(fs, fs[1:], strict=False):
+                for one, other in ((a, b), (b, a)):
+                    label = _name_of(one)
+                    if label is not None and label not in out and _matrixlike(other, out | known):
+                        out.add(label)
+                        grown = True
+    return out
+
+
+def _name_of(node: ast.Node) -> str | None:
+    return plain_name(node) if isinstance(node, ast.Symbol | ast.Labeled) else None
+
+
+def _matrixlike(node: ast.Node, matrices: set[str]) -> bool:
+    if isinstance(node, ast.Transpose):
+        return True
+    if isinstance(node, ast.Call):
+        return node.name.lower() in ("softmax", "attention")
+    if isinstance(node, ast.Group) and len(node.items) == 1:
+        return _matrixlike(node.items[0], matrices)
+    if isinstance(node, ast.Product):
+        return any(_matrixlike(f, matrices) for f in node.factors)
+    label = _name_of(node)
+    return label is not None and label in matrices
 
 
 def _indexed_letters(formulas: list[_Formula]) -> set[str]:
@@ -649,6 +724,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     env: dict[str, Value] = {}
     kinds: dict[str, str] = {}
     indexed = _indexed_letters(formulas)
+    evidence = _matrix_evidence(formulas, set(CONVENTIONS) | set(declared))
     for name, shape in CONVENTIONS.items():
         if name not in declared:
             env[name] = Mat(*shape)
@@ -660,7 +736,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
                     kind = _candidate(sym)
                     if label is None or kind is None or label in env or label in dims:
                         continue
-                    if label in indexed:
+                    if label in indexed or (kind == "matrix" and label not in evidence):
                         continue
                     env[label] = _fresh(u, label, kind)
                     kinds[label] = kind
@@ -692,15 +768,27 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         }
         if w.clash is not None:
             u.restore(snap)
+            conventional = w.used & (set(CONVENTIONS) - set(decls))
+            # the text's own declarations disagree with the chapter's convention (`Q W_i^Q`
+            # with W_i^Q declared d_model × d_k): which Q the text means is not said
+            theirs = w.used & set(decls)
+            if conventional and theirs and not _clashes(f, u, env, dims, conventional):
+                out.conventions[key] = sorted(conventional)
+            u.restore(snap)
             for name in w.used & set(kinds):
                 earlier = tuple(dict.fromkeys(lines.get(name, [])))
                 out.contested.setdefault(name, (f.span.start.line, earlier))
             continue
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
+    claimed = _in_claims(formulas, defined)
+    known = {x.lower() for x in (*CONVENTIONS, *decls)}
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
+        slip = name.lower() in known and name not in decls and len(set(lines[name])) < 2
+        if name not in claimed or slip:
+            continue  # used only to define another name, or once for a known one (`W_o`)
         got_shape = _shape(u, env[name])
         if got_shape is None:
             continue
@@ -737,10 +825,24 @@ def _section(sections: Sequence[int], line: int) -> int:
     return sum(1 for s in sections if s <= line)
 
 
+def _clashes(
+    f: _Formula, u: Unifier, env: dict[str, Value], dims: set[str], fresh: set[str]
+) -> bool:
+    """Whether the formula clashes with the names in `fresh` given shapes of their own."""
+    local = dict(env)
+    for name in fresh:
+        local[name] = _fresh(u, name, "matrix")
+    w = _Walker(u, local, dims)
+    for c in f.claims:
+        w.claim(c)
+    return w.clash is not None
+
+
 def _fresh(u: Unifier, name: str, kind: str) -> Value:
+    label = shown(name)
     if kind == "vector":
-        return Vec(u.fresh(f"len({name})"))
-    return Mat(u.fresh(f"rows({name})"), u.fresh(f"cols({name})"))
+        return Vec(u.fresh(f"len({label})"))
+    return Mat(u.fresh(f"rows({label})"), u.fresh(f"cols({label})"))
 
 
 def _alone(
