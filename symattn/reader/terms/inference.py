@@ -593,12 +593,15 @@ def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
 
 def _matrix_evidence(formulas: list[_Formula], known: set[str]) -> set[str]:
     """Capitals used as matrices somewhere: in bold (`\\mathbf W`), transposed, given to
-    softmax or attention, or multiplied by one of those or a known matrix. A plain capital
+    softmax or attention, or multiplied by (or equal to) one of those or a known matrix. A
+    plain capital
     with none of these (`N`, `L`, `T`) may be a number, and gets no matrix shape."""
     out: set[str] = set()
     products: list[tuple[ast.Node, ...]] = []
     for f in formulas:
         for c in f.claims:
+            sides = [c.subjects[0], *(s.rhs for s in c.steps if s.rel == "=")]
+            products.append(tuple(sides))  # `M N = P`: P is what M N is
             stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
             while stack:
                 x = stack.pop()
@@ -909,3 +912,44 @@ def _put(scope: Scope, got: Inferred) -> None:
             if isinstance(s, sympy.Symbol) and "(" not in s.name:
                 scope.dims.setdefault(s.name, s)
     scope.document.names[got.name] = entry
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A declaration the text could add for an inferred name: its LaTeX, the line of the
+    name's first use and every line that uses it."""
+
+    name: str
+    latex: str
+    line: int
+    lines: tuple[int, ...]
+
+
+def proposals(inference: Inference, text: str) -> list[Proposal]:
+    r"""The declarations the inference proposes, a size it could not name given a name of
+    its own that the text does not use (`m_a`, `m_b`, ...).
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> doc = r"$$(M N)^T = N^T M^T$$ and $N \in \mathbb R^{d\times d}$"
+    >>> print([p.latex for p in proposals(infer_spans(scan(doc, kind="md")), doc)][0])
+    M \in \mathbb{R}^{m_{a} \times d}
+    """
+    fresh: dict[sympy.Basic, sympy.Basic] = {}
+    letters = iter(f"m_{c}" for c in "abcdefghopqrsuvwxyz")
+    out = []
+    for name, got in sorted(inference.names.items(), key=lambda x: (x[1].lines, x[0])):
+        sizes = []
+        for x in got.shape[: 1 if got.vector else 2]:
+            for s in sorted(x.free_symbols, key=str):
+                if isinstance(s, sympy.Symbol) and "(" in s.name and s not in fresh:
+                    label = next(letters, None)
+                    while label is not None and label in text:
+                        label = next(letters, None)
+                    if label is None:
+                        return out  # more unnamed sizes than free names: propose no more
+                    fresh[s] = sympy.Symbol(label)
+            sizes.append(sympy.latex(x.xreplace(fresh)))
+        times = " \\times ".join(sizes)
+        latex = f"{name} \\in \\mathbb{{R}}^{{{times}}}"
+        out.append(Proposal(name, latex, got.lines[0], got.lines))
+    return out
