@@ -137,9 +137,16 @@ def test_proved_at_symbolic_sizes_never_at_a_guessed_one() -> None:
 
 
 def test_a_shape_claim_about_its_own_inference_is_not_decided() -> None:
-    got = _only(r"$$\mathbf M \mathbf N \in \mathbb R^{n\times d}$$")
-    assert got.kind == "undecided"
-    assert "inferred from this formula" in got.message
+    alone = _only(r"$$\mathbf M \mathbf N \in \mathbb R^{n\times d}$$")
+    assert alone.kind == "not-understood"  # nothing but the claim: nothing is inferred
+    text = (
+        r"$$(\mathbf M \mathbf N)^T = \mathbf N^T \mathbf M^T$$"
+        "\n\n"
+        r"$$\mathbf M \mathbf N \in \mathbb R^{n\times d}$$"
+    )
+    got = _claims(text)
+    assert [r.kind for r in got] == ["verified", "undecided"]
+    assert "inferred from this formula" in got[1].message
 
 
 def test_a_shape_claim_checked_against_shapes_inferred_elsewhere() -> None:
@@ -227,10 +234,14 @@ def test_a_plain_capital_with_no_matrix_use_may_be_a_number() -> None:
 def test_the_text_s_declaration_against_the_chapter_s_convention_is_undecided() -> None:
     text = (
         "$$Q W^Q_i (K W^K_i)^T = Q W^Q_i (W^K_i)^T K^T$$\n\n"
+        "$$(Q W^Q_i)^T = (W^Q_i)^T Q^T$$\n\n"
         "where $W^Q_i, W^K_i \\in \\mathbb R^{d_{model}\\times d_k}$.\n"
     )
-    got = _only(text)
-    assert got.kind == "undecided" and "never declares K, Q" in got.message
+    got = _claims(text)
+    assert [r.kind for r in got] == ["undecided", "undecided"]
+    assert "never declares K, Q" in got[0].message
+    once = _only(text.split("\n\n", 1)[1])  # one formula: its declaration comes after it
+    assert once.kind == "undecided" and "declared at line 3" in once.message
     planted = _only("$$(AV)^T = A^T V^T$$\n")  # the formula alone: the error stands
     assert planted.kind == "shape-error"
 

@@ -576,8 +576,9 @@ def _is_word(node: ast.Node) -> bool:
 
 
 def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
-    """The names used in a claim, not only in the definition of another name (`B = QM`: a
-    name used once to define B is more likely a slip than a matrix of the text's own)."""
+    """The names used in a claim (not a shape claim), not only in the definition of another
+    name (`B = QM`: a name used once to define B is more likely a slip than a matrix of the
+    text's own)."""
     out: set[str] = set()
     for f in formulas:
         for c in f.claims:
@@ -586,6 +587,8 @@ def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
             subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
             if subject in defined and c.steps[0].rel == "=" and len(c.steps) == 1:
                 continue
+            if c.steps[0].rel == "in":
+                continue  # a shape claim: a shape inferred from it would only repeat it
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
                 out |= {n for n in map(plain_name, _names(node)) if n is not None}
     return out
@@ -753,6 +756,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             env.pop(name, None)  # declared with two shapes: none is assumed
     out = Inference()
     lines: dict[str, list[int]] = {}
+    against: dict[tuple[int, int], tuple[_Formula, set[str]]] = {}
     for f in formulas:
         key = (f.span.start.line, f.span.start.column)
         alone = _alone(f, env, kinds, dims, set(decls))
@@ -775,8 +779,8 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             # the text's own declarations disagree with the chapter's convention (`Q W_i^Q`
             # with W_i^Q declared d_model × d_k): which Q the text means is not said
             theirs = w.used & set(decls)
-            if conventional and theirs and not _clashes(f, u, env, dims, conventional):
-                out.conventions[key] = sorted(conventional)
+            if conventional and theirs and not _clashes([f], u, env, dims, conventional):
+                against[key] = (f, conventional)
             u.restore(snap)
             for name in w.used & set(kinds):
                 earlier = tuple(dict.fromkeys(lines.get(name, [])))
@@ -784,6 +788,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             continue
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
+    out.conventions = _other_conventions(against, u, env, dims)
     claimed = _in_claims(formulas, defined)
     known = {x.lower() for x in (*CONVENTIONS, *decls)}
     for name, kind in kinds.items():
@@ -829,16 +834,37 @@ def _section(sections: Sequence[int], line: int) -> int:
 
 
 def _clashes(
-    f: _Formula, u: Unifier, env: dict[str, Value], dims: set[str], fresh: set[str]
+    fs: list[_Formula], u: Unifier, env: dict[str, Value], dims: set[str], fresh: set[str]
 ) -> bool:
-    """Whether the formula clashes with the names in `fresh` given shapes of their own."""
+    """Whether the formulas clash with the names in `fresh` given shapes of their own (one
+    shape per name for all of them)."""
     local = dict(env)
     for name in fresh:
         local[name] = _fresh(u, name, "matrix")
+    snap = u.snapshot()
     w = _Walker(u, local, dims)
-    for c in f.claims:
-        w.claim(c)
+    for f in fs:
+        for c in f.claims:
+            w.claim(c)
+    u.restore(snap)
     return w.clash is not None
+
+
+def _other_conventions(
+    against: dict[tuple[int, int], tuple[_Formula, set[str]]],
+    u: Unifier,
+    env: dict[str, Value],
+    dims: set[str],
+) -> dict[tuple[int, int], list[str]]:
+    """The formulas where the text's declarations say its conventional names have other
+    shapes than the chapter's: at least two of them, all typing with one shape per name (the
+    text's `Q` is then its own, n × d_model, not the chapter's n × d_k). One formula alone
+    against the convention is a shape error as usual (a dropped transpose looks the same)."""
+    names = set().union(*(x for _, x in against.values())) if against else set()
+    fs = [f for f, _ in against.values()]
+    if len(fs) < 2 or _clashes(fs, u, env, dims, names):
+        return {}
+    return {key: sorted(x) for key, (_, x) in against.items()}
 
 
 def _fresh(u: Unifier, name: str, kind: str) -> Value:
@@ -936,7 +962,7 @@ def proposals(inference: Inference, text: str) -> list[Proposal]:
     """
     fresh: dict[sympy.Basic, sympy.Basic] = {}
     letters = iter(f"m_{c}" for c in "abcdefghopqrsuvwxyz")
-    out = []
+    out: list[Proposal] = []
     for name, got in sorted(inference.names.items(), key=lambda x: (x[1].lines, x[0])):
         sizes = []
         for x in got.shape[: 1 if got.vector else 2]:
