@@ -250,3 +250,14 @@ def test_the_chapter_conventions_are_kept() -> None:
     got = infer_spans(scan("$$Q W = K$$", kind="md"))
     assert set(got.names) == {"W"}
     assert got.names["W"].shape == (d_k, d_k)
+
+
+def test_two_columns_side_by_side_are_a_shape_error_in_one_formula() -> None:
+    text = COLUMNS + r"$$\langle \mathbf q, \mathbf k \rangle = \mathbf k \mathbf q$$"
+    got = _only(text)
+    assert got.kind == "shape-error"
+    assert "k (line 5, column 42) and \\mathbf q (line 5, column 52) multiply two column" in (
+        got.message
+    )
+    unsettled = _only(r"$$\langle \mathbf q, \mathbf k \rangle = \mathbf k \mathbf q$$")
+    assert unsettled.kind != "shape-error"  # rows or columns not settled: no verdict on it

@@ -26,6 +26,8 @@ def with_inference(claim: ResolvedClaim, inference: Inference) -> ResolvedClaim:
     span = claim.span
     key = (span.start.line, span.start.column)
     conflict = inference.conflicts.get(key)
+    if conflict is not None and claim.status == "shape_error":
+        return dataclasses.replace(claim, message=conflict.message)
     if conflict is not None and claim.status in ("not_understood", "unknown"):
         if "declare" in claim.message or "not declared" in claim.message:
             where = (conflict.second[0], max(conflict.second[1], conflict.second[0] + 1))

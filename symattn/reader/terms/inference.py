@@ -78,7 +78,7 @@ class Unifier:
         elif isinstance(b, int):
             self.bound[b] = a
         elif sympy.simplify(a - b) != 0:
-            raise Clash(f"{a} and {b}")
+            raise Clash(f"need the sizes {a} and {b} to be equal")
 
     def value(self, x: Dim) -> sympy.Expr:
         """The size `x` stands for: a known size, or a fresh dim named after its variable."""
@@ -226,7 +226,10 @@ class Inference:
 class _Walker:
     """The values of a formula's parts, unifying dims as it goes (one formula at a time)."""
 
-    def __init__(self, unifier: Unifier, env: dict[str, Value], dims: set[str]) -> None:
+    def __init__(
+        self, unifier: Unifier, env: dict[str, Value], dims: set[str], vectors: str = ""
+    ) -> None:
+        self.vectors = vectors  # `column` or `row` where the document settles it
         self.u = unifier
         self.env = env
         self.dims = dims
@@ -323,6 +326,12 @@ class _Walker:
         if isinstance(a, Vec) and isinstance(b, Vec) and a.t and not b.t:
             self.unify(a.size, b.size, left, node)  # `q^T k`
             return SCALAR
+        if isinstance(a, Vec) and isinstance(b, Vec) and a.t == b.t and self.vectors:
+            # two columns (or two rows) side by side: no product, whatever their lengths
+            kind = self.vectors if not a.t else ("row" if self.vectors == "column" else "column")
+            if self.clash is None:
+                why = f"multiply two {kind} vectors (the document's vectors are {self.vectors}s)"
+                self.clash = ((left.start, left.end), (node.start, node.end), why)
         return None
 
     def add(self, node: ast.Add) -> Value:
@@ -724,6 +733,8 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     """
     formulas = _formulas(spans)
     declared, defined = _declared(formulas)
+    settled = scope.conventions.vectors if scope is not None else None
+    vectors = settled.value if settled is not None and settled.applies() else ""
     dims = set((scope.dims if scope is not None else STANDARD_DIMS).keys())
     dims |= _size_names(formulas) - declared - defined
     u = Unifier()
@@ -759,11 +770,13 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     against: dict[tuple[int, int], tuple[_Formula, set[str]]] = {}
     for f in formulas:
         key = (f.span.start.line, f.span.start.column)
-        alone = _alone(f, env, kinds, dims, set(decls))
+        alone = _alone(f, env, kinds, dims, set(decls), vectors)
         if alone is not None:
             out.conflicts[key] = alone
+            out.uses[key] = _plain_names(f)
+            continue  # an error of its own: it says nothing of the shapes elsewhere
         snap = u.snapshot()
-        w = _Walker(u, env, dims)
+        w = _Walker(u, env, dims, vectors)
         for c in f.claims:
             w.claim(c)
         out.uses[key] = {
@@ -874,8 +887,23 @@ def _fresh(u: Unifier, name: str, kind: str) -> Value:
     return Mat(u.fresh(f"rows({label})"), u.fresh(f"cols({label})"))
 
 
+def _plain_names(f: _Formula) -> set[str]:
+    return {
+        n
+        for c in f.claims
+        for node in (*c.subjects, *(s.rhs for s in c.steps))
+        for n in map(plain_name, _names(node))
+        if n is not None
+    }
+
+
 def _alone(
-    f: _Formula, env: dict[str, Value], kinds: dict[str, str], dims: set[str], declared: set[str]
+    f: _Formula,
+    env: dict[str, Value],
+    kinds: dict[str, str],
+    dims: set[str],
+    declared: set[str],
+    vectors: str = "",
 ) -> Conflict | None:
     """The formula read by itself, its undeclared names fresh: a clash there is a conflict
     inside the formula (only when every name it involves is the text's own or undeclared)."""
@@ -886,7 +914,7 @@ def _alone(
             local[name] = _fresh(u, name, kinds[name])
         elif name not in CONVENTIONS or name in declared:
             local[name] = value
-    w = _Walker(u, local, dims)
+    w = _Walker(u, local, dims, vectors)
     for c in f.claims:
         w.claim(c)
     if w.clash is None or not (w.used & set(kinds)):
@@ -899,7 +927,7 @@ def _alone(
         f"no shape of {', '.join(map(shown, names))} makes this formula typecheck: "
         f"{' '.join(body[one[0] : one[1]].split())} (line {_where(f.span, one[0])}) and "
         f"{' '.join(body[other[0] : other[1]].split())} (line {_where(f.span, other[0])}) "
-        f"need the sizes {detail} to be equal"
+        f"{detail}"
     )
     return Conflict(line, one, other, msg)
 
