@@ -71,7 +71,7 @@ from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.conventions import DocumentConventions, looks_like_matrix
-from symattn.reader.terms.inference import Inference, infer_spans, install
+from symattn.reader.terms.inference import Inference, infer_spans, install, parsed
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import (
     UNREAD,
@@ -291,7 +291,7 @@ class Resolver:
         self.inference.enter(self.scope)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
-            formula = parse_formula(span.body, span.env)
+            formula = parsed(span.body, span.env)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             if _malformed(err.message):

@@ -3,6 +3,7 @@ Imports sympy, the kernel's dims, the reader's syntax, scope, translator; never 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,17 @@ from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import Terms, plain_name
 
-__all__ = ["Conflict", "Inference", "Inferred", "Unifier", "infer_spans", "install"]
+__all__ = [
+    "Conflict",
+    "Inference",
+    "Inferred",
+    "Proposal",
+    "Unifier",
+    "infer_spans",
+    "install",
+    "parsed",
+    "proposals",
+]
 
 #: A dim while it is solved: a variable (an int) or a known size (a sympy expression).
 Dim: TypeAlias = "int | sympy.Expr"
@@ -474,13 +485,17 @@ class _Formula:
     claims: list[ast.Claim]
 
 
+#: A formula's tree, read once for the inference and the resolver (trees are immutable).
+parsed = functools.lru_cache(maxsize=4096)(parse_formula)
+
+
 def _formulas(spans: Iterable[object]) -> list[_Formula]:
     out = []
     for span in spans:
         if not isinstance(span, MathSpan):
             continue
         try:
-            formula = parse_formula(blank_notes(span.body), span.env)
+            formula = parsed(blank_notes(span.body), span.env)
         except (ParseError, RecursionError):
             continue
         claims = [x for x in _items(formula.items) if isinstance(x, ast.Claim)]
