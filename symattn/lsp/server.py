@@ -1,5 +1,6 @@
 """A language server over stdio: each open Markdown/LaTeX document is checked on open, change and
-save, and its false claims, shape errors and malformed math are published as diagnostics.
+save, and its false claims, shape errors and malformed math are published as diagnostics; a code
+action declares a name whose shape the reader inferred.
 
 Imports pygls (the `lsp` extra), lsprotocol, check and the reader; must not import cli or latex.
 """
@@ -17,6 +18,11 @@ from symattn import __version__
 from symattn.check.document import check_text, project_conventions
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult
 from symattn.kernel.errors import SymattnError
+from symattn.reader.claims.resolve import section_lines
+from symattn.reader.syntax.dialects import is_notebook_name
+from symattn.reader.syntax.scanner import read
+from symattn.reader.terms.inference import Proposal, infer_spans, proposals
+from symattn.reader.terms.scope import Scope
 
 #: Diagnostic severity per verdict kind; kinds not listed (verified, declarations) are silent.
 SEVERITY = {
@@ -31,6 +37,7 @@ class SymattnServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("symattn", __version__)
         self.results: dict[str, list[ClaimResult]] = {}
+        self.proposals: dict[str, list[Proposal]] = {}
 
 
 def path_of(uri: str) -> str:
@@ -115,13 +122,63 @@ async def _check(ls: SymattnServer, uri: str) -> None:
             )
         )
     results = await asyncio.to_thread(check_text, text, path, None, project)
+    proposed = await asyncio.to_thread(declarations, text, path)
     if ls.workspace.get_text_document(uri).version != version:
         return
     ls.results[uri] = results
+    ls.proposals[uri] = proposed
     found += diagnostics(results)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=found)
     )
+
+
+def declarations(text: str, path: str) -> list[Proposal]:
+    """The declarations the reader's shape inference proposes for `text` (none in a notebook,
+    whose lines are not the file's)."""
+    if is_notebook_name(path):
+        return []
+    try:
+        found = read(text, path)
+        inference = infer_spans(found.items, Scope(section_lines(text)))
+    except (SymattnError, RecursionError):
+        return []
+    return proposals(inference, text)
+
+
+def paragraph_start(lines: Sequence[str], line: int) -> int:
+    """The 0-based line where the paragraph holding 1-based `line` starts.
+
+    >>> paragraph_start(["a", "", "b", "c"], 4)
+    2
+    """
+    k = min(line, len(lines)) - 1
+    while k > 0 and lines[k - 1].strip():
+        k -= 1
+    return max(k, 0)
+
+
+def declare_actions(
+    uri: str, text: str, wanted: types.Range, found: Sequence[Proposal]
+) -> list[types.CodeAction]:
+    """A quick fix per inferred name used on the lines of `wanted`: the declaration the
+    inference proposes, as a sentence before the paragraph of the name's first use."""
+    first, last = wanted.start.line + 1, wanted.end.line + 1
+    lines = text.splitlines()
+    out: list[types.CodeAction] = []
+    for p in found:
+        if not any(first <= x <= last for x in p.lines):
+            continue
+        at = types.Position(line=paragraph_start(lines, p.line), character=0)
+        edit = types.TextEdit(range=types.Range(start=at, end=at), new_text=f"Let ${p.latex}$.\n\n")
+        out.append(
+            types.CodeAction(
+                title=f"Declare ${p.latex}$ (the shape symattn inferred)",
+                kind=types.CodeActionKind.QuickFix,
+                edit=types.WorkspaceEdit(changes={uri: [edit]}),
+            )
+        )
+    return out
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -142,9 +199,20 @@ async def did_save(ls: SymattnServer, params: types.DidSaveTextDocumentParams) -
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: SymattnServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.results.pop(params.text_document.uri, None)
+    ls.proposals.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
     )
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: SymattnServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    return declare_actions(uri, text, params.range, ls.proposals.get(uri, []))
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

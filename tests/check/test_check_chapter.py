@@ -95,12 +95,16 @@ D2L_COUNTS = {
     # not read): 12 -> 10
     # `\mathbf Q = [\mathbf Q_1, \ldots, \mathbf Q_n]` and the same for K (lines 251-252): a list
     # with an ellipsis given to a capital the document never declared defines it: 10 -> 8
-    "attention-scoring-functions.md": (1, 8),
+    # `\mathbf W_q`, `\mathbf W_k` (line 469) take the shapes the text declares just after
+    # ("where ..."): the two claims there are undecided (tanh), no longer refused: 8 -> 6
+    "attention-scoring-functions.md": (1, 6),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
     # `\mathbf W_o [\mathbf h_1; \vdots; \mathbf h_h] \in \mathbb R^{p_o}` (line 99): the bmatrix's
     # cells are read, h_i are not declared: the shape is undecided: 2 -> 1
-    "multihead-attention.md": (0, 1),
+    # `f(\mathbf W_i^{(q)}\mathbf q, ...) \in \mathbb R^{p_v}` (line 82): W_i^{(q)} takes the
+    # shape the text declares after it; rows or columns of q, k, v are not settled: undecided
+    "multihead-attention.md": (0, 0),
     # `$1 \leq i \leq n$` is one condition on an index (not joined to a claim), no longer two
     # relations not read
     # ordinals `i^\textrm{th}`, `6^{\textrm{th}}` are read as mentions: 20 -> 9

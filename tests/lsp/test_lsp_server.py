@@ -60,9 +60,9 @@ def session(body: Callable[[Client], Awaitable[None]]) -> None:
             )
             client.initialized(types.InitializedParams())
             await body(client)
-            await client.shutdown_async(None)
+        finally:  # also after a failed assertion, so the server exits and the test ends
+            await asyncio.wait_for(client.shutdown_async(None), 30)
             client.exit(None)
-        finally:
             await client.stop()
 
     asyncio.run(main())
@@ -113,5 +113,67 @@ def test_a_300_formula_document_is_published_with_its_one_false_claim(tmp_path):
         elapsed = time.perf_counter() - start
         print(f"300 formulas published after {elapsed:.2f} s")
         assert d.code == "false" and d.range.start.line == 2 + 2 * 299
+
+    session(body)
+
+
+def test_a_code_action_declares_a_name_whose_shape_was_inferred(tmp_path):
+    uri = (tmp_path / "inferred.md").as_uri()
+    text = "# Products\n\nThe rule:\n\n$$(\\mathbf M \\mathbf N)^T = \\mathbf N^T \\mathbf M^T$$\n"
+
+    def hover_at(client: Client, line: int):
+        return client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                position=types.Position(line=line, character=5),
+            )
+        )
+
+    async def body(client: Client) -> None:
+        client.open(uri, text)
+        assert await client.next_publication(uri) == []  # verified: nothing to report
+        before = await hover_at(client, 4)
+        assert before is not None and "inferred from line 5" in before.contents.value
+        formula = types.Range(
+            start=types.Position(line=4, character=2), end=types.Position(line=4, character=20)
+        )
+        actions = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=formula,
+                context=types.CodeActionContext(diagnostics=[]),
+            )
+        )
+        assert actions is not None
+        titles = [a.title for a in actions]
+        assert titles == [
+            "Declare $M \\in \\mathbb{R}^{m_{a} \\times m_{b}}$ (the shape symattn inferred)",
+            "Declare $N \\in \\mathbb{R}^{m_{b} \\times m_{c}}$ (the shape symattn inferred)",
+        ]
+        edits = [e for a in actions for e in a.edit.changes[uri]]
+        assert {(e.range.start.line, e.range.start.character) for e in edits} == {(4, 0)}
+        fixed = text.replace("$$(", "".join(e.new_text for e in edits) + "$$(")
+        assert "Let $M \\in \\mathbb{R}^{m_{a} \\times m_{b}}$.\n\n" in fixed
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)],
+            )
+        )
+        assert await client.next_publication(uri) == []
+        after = await hover_at(client, 8)
+        assert after is not None and "verified" in after.contents.value
+        assert "inferred" not in after.contents.value  # declared now: nothing is inferred
+        none = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(
+                    start=types.Position(line=8, character=2),
+                    end=types.Position(line=8, character=20),
+                ),
+                context=types.CodeActionContext(diagnostics=[]),
+            )
+        )
+        assert not none
 
     session(body)

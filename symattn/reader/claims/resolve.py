@@ -42,6 +42,7 @@ from symattn.reader.claims.definitions import (
 )
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
+from symattn.reader.claims.inferred import with_inference
 from symattn.reader.claims.introductions import (
     index_letters,
     introduce,
@@ -70,6 +71,7 @@ from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.conventions import DocumentConventions, looks_like_matrix
+from symattn.reader.terms.inference import Inference, infer_spans, install, parsed
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import (
     UNREAD,
@@ -124,6 +126,7 @@ class Resolver:
         # the scope's own tables (never rebound): what a `Terms` given the resolver reads
         self.dims: dict[str, sympy.Symbol] = self.scope.dims
         self.sequences: dict[str, sympy.Expr] = self.scope.sequences
+        self.inference = Inference()
 
     # ---- the scope, for callers that hold only the resolver ---------------------------------
 
@@ -158,6 +161,8 @@ class Resolver:
         \\mathbf v_i`: K becomes V) in the claims of its section; `let` / *now let* /
         *redefine* before a name defined in this section redefines it."""
         items = list(items)
+        self.inference = infer_spans(items, self.scope)
+        install(self.scope, self.inference)
         out: list[object] = []
         prev: MathSpan | None = None
         k = 0
@@ -283,9 +288,10 @@ class Resolver:
         """Every claim of one span, in order; never raises for what the span says."""
 
         self.scope.enter(span.start.line)
+        self.inference.enter(self.scope)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
-            formula = parse_formula(span.body, span.env)
+            formula = parsed(span.body, span.env)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             if _malformed(err.message):
@@ -313,7 +319,7 @@ class Resolver:
         as its context."""
         out = []
         for claim in claims:
-            claim = self._under_hypotheses(claim)
+            claim = with_inference(self._under_hypotheses(claim), self.inference)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

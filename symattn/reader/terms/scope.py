@@ -34,7 +34,7 @@ class Name:
     """A symbol-table entry: a matrix or a head family, with its shape and definition."""
 
     shape: Shape
-    origin: Literal["convention", "declared", "defined"]
+    origin: Literal["convention", "declared", "defined", "inferred"]
     section: int = -1
     line: int = 0
     head: sympy.Symbol | None = None  # a declared or defined family's head letter, `HEAD`
