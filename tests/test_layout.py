@@ -39,6 +39,7 @@ KERNEL_ORDER = (
     "witness.coincidence",
     "witness.numeric",
     "witness.certify",
+    "witness.reals",
     "witness.arrays",
     "witness.counterexample",
     "witness.coincidence",

@@ -196,6 +196,13 @@ def _two_readings(
             return _negated(as_columns, cex_text)
         witnesses = tuple(as_columns.witnesses)
         return as_columns.status, _verdict_message(as_columns), witnesses, cex_text
+    readings = getattr(claim, "readings", "")
+    if readings:
+        msg = (
+            f"undecided: the formula reads two ways ({readings}); the first: "
+            f"{as_columns.status}, the second: {as_rows.status}"
+        )
+        return "unknown", msg, (), None
     msg = (
         "undecided (convention): the document does not settle whether its vectors are rows or "
         f"columns; read as columns: {as_columns.status}, as rows: {as_rows.status}"

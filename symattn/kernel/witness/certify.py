@@ -262,17 +262,34 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
             return ar.cos(go(x.args[0]))
         if isinstance(x, sympy.sin):
             return ar.sin(go(x.args[0]))
+        if isinstance(x, sympy.tan):
+            return ar.sin(go(x.args[0])) / ar.cos(go(x.args[0]))
+        if isinstance(x, sympy.tanh):
+            t = ar.exp(2 * go(x.args[0]))
+            return 1 - 2 / (t + 1)  # one occurrence of t: no widening of the enclosure
+        if isinstance(x, sympy.Abs):
+            return abs(go(x.args[0]))
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
 
 
-_ENCLOSED = (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.cos, sympy.sin)
+_ENCLOSED = (
+    sympy.Add,
+    sympy.Mul,
+    sympy.Pow,
+    sympy.exp,
+    sympy.cos,
+    sympy.sin,
+    sympy.tan,
+    sympy.tanh,
+    sympy.Abs,
+)
 
 
 def can_enclose(e: sympy.Basic) -> bool:
     """Whether `enclose` evaluates every node of `e` (numbers, entries, scalars, + × powers,
-    exp, log, cos, sin, pi, e); the values of the atoms are not needed to tell."""
+    exp, log, cos, sin, tan, tanh, |x|, pi, e); the values of the atoms are not needed to tell."""
     stack = [e]
     while stack:
         x = stack.pop()

@@ -16,6 +16,7 @@ from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scalars import greedy_reading
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, label_of, plain_name
 
@@ -45,8 +46,9 @@ def scalar_reading(
     Sound: holding for every real value of independent names, the claim holds for the values
     the text means; a false is kept only for plain letters in a rational claim (a polynomial
     identity false for reals is false for integers too), else it is undecided."""
-    if not names or any(x.endswith("(·)") for x in names):
+    if not names or any(x.endswith("(·)") and x[:-3] not in names for x in names):
         return None  # `g(m-n)`: a function of the text's, not g times m - n
+    # `\\omega_i(p+k)` beside `\\omega_i p`: the text's number times p + k
     if _vector_marks(left) or _vector_marks(right):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
     numbers = _undeclared_letters(terms, (left, right))
@@ -61,6 +63,53 @@ def scalar_reading(
             table[x] = sympy.E
         else:
             table[x] = sympy.Symbol(f"{x}", real=True)
+    first = _read_as_numbers(terms, table, left, right)
+    if first is None:
+        return None
+    lhs, rhs = first
+    pairs: tuple[tuple[sympy.Expr, sympy.Expr], ...] = (first,)
+    (left_b, right_b), changed = _greedy(left, right)
+    if changed:
+        second = _read_as_numbers(terms, table, left_b, right_b)
+        if second is None:
+            return None
+        if second != first:
+            pairs = (first, second)
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return None
+    claim = pending(scope, span, start, end, pairs)
+    shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
+    context = f"{shown} read as any real numbers (not declared by the text)"
+    if _partial(lhs - rhs):
+        context += ", where both sides are defined"
+    if "e" in table and table["e"] is sympy.E:
+        context += "; e as Euler's number"
+    claim = dataclasses.replace(claim, context=context)
+    if len(pairs) == 2:
+        calls = ", ".join(f"\\{c}" for c in dict.fromkeys(changed))
+        readings = (
+            f"{calls} followed by parentheses and more factors reads as the function of the "
+            "parentheses times the factors, or as the function of the whole product"
+        )
+        claim = dataclasses.replace(claim, split=1, readings=readings)
+    symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
+    plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
+    rational = plain and _rational(lhs - rhs, symbols)
+    if not rational and not _identity_form(left, right, numbers):
+        why = (
+            f"{shown} are not declared by the text; read as independent real numbers the "
+            "claim fails, but the values the text means may be related or integers"
+        )
+        claim = dataclasses.replace(claim, defines=why)
+    return claim
+
+
+def _read_as_numbers(
+    terms: Terms, table: dict[str, sympy.Expr], left: ast.Node, right: ast.Node
+) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """Both sides with the names of `table` read as those numbers; None when a side is then
+    not a scalar, or cannot be read."""
     terms.scalars = table
     try:
         lhs, rhs = terms.term(left), terms.term(right)
@@ -74,24 +123,44 @@ def scalar_reading(
         return None
     if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
         return None
-    scope = terms.scope
-    if not isinstance(scope, Scope):
-        return None
-    claim = pending(scope, span, start, end, ((lhs, rhs),))
-    shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
-    context = f"{shown} read as real numbers (not declared by the text)"
-    if "e" in table and table["e"] is sympy.E:
-        context += "; e as Euler's number"
-    claim = dataclasses.replace(claim, context=context)
-    symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
-    plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
-    if not (plain and _rational(lhs - rhs, symbols)):
-        why = (
-            f"{shown} are not declared by the text; read as independent real numbers the "
-            "claim fails, but the values the text means may be related or integers"
-        )
-        claim = dataclasses.replace(claim, defines=why)
-    return claim
+    return lhs, rhs
+
+
+def _greedy(left: ast.Node, right: ast.Node) -> tuple[tuple[ast.Node, ast.Node], list[str]]:
+    new_left, a = greedy_reading(left)
+    new_right, b = greedy_reading(right)
+    return (new_left, new_right), a + b
+
+
+def _identity_form(left: ast.Node, right: ast.Node, numbers: list[str]) -> bool:
+    """Whether the claim reads as an identity between functions of its names, so that a
+    certified point where it fails is an error of the text: every name occurs on both sides
+    (`\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b`), and no two of them are members of one
+    family (`\\omega_i`, `\\omega_j` may be equal). A name on one side only is an unknown the
+    text solves for (`u_2 = -\\sin(\\omega_i k)`) or a condition (`\\cos\\theta = 1`)."""
+    sides = [set(_undeclared_labels(left)), set(_undeclared_labels(right))]
+    if not all(x in sides[0] and x in sides[1] for x in numbers):
+        return False
+    bases = [x.split("_")[0] for x in numbers if "_" in x]
+    return len(bases) == len(set(bases))
+
+
+def _undeclared_labels(node: ast.Node) -> list[str]:
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(label_of(x))
+        stack.extend(ast.children(x))
+    return out
+
+
+def _partial(e: sympy.Expr) -> bool:
+    """A logarithm, a root, a tangent or a division: a side may be undefined somewhere."""
+    if e.has(sympy.log, sympy.tan):
+        return True
+    return any(not p.exp.is_Integer or p.exp.is_negative for p in e.atoms(sympy.Pow))
 
 
 #: Greek letters that name constants or operators, never a number of the text's own.
