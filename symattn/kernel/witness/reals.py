@@ -104,6 +104,11 @@ def decide_reals(lhs: sympy.Expr, rhs: sympy.Expr, seed: int = 0) -> RealVerdict
     ('false', (('a', '1'), ('b', '1')))
     """
     difference = lhs - rhs
+    names = [x.name for x in difference.free_symbols]
+    twice = sorted({x for x in names if names.count(x) > 1})
+    if twice:  # `i` as an index of p_{i,2j} and as a number in `\sin(i\omega)`
+        shown = ", ".join(twice)
+        return RealVerdict("unknown", f"{shown} is read as two different kinds of value")
     if sympy.count_ops(difference) > MAX_OPS:
         return RealVerdict(
             "unknown", f"the claim is too large to simplify (over {MAX_OPS} operations)"
@@ -140,6 +145,7 @@ def vanishes(e: sympy.Expr) -> bool:
     steps: Sequence[Callable[[sympy.Expr], sympy.Expr]] = (
         sympy.expand,
         lambda x: sympy.expand(sympy.expand_trig(x)),
+        lambda x: sympy.expand(x, trig=True),
         sympy.trigsimp,
         lambda x: sympy.simplify(sympy.expand_trig(x)),
         lambda x: sympy.simplify(x.rewrite(sympy.exp)),

@@ -12,8 +12,10 @@ import sympy
 
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr
+from symattn.kernel.witness.reals import is_real_claim
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
+from symattn.reader.claims.written_numbers import has_written, written_pairs
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.scalars import greedy_reading
@@ -49,7 +51,10 @@ def scalar_reading(
     if not names or any(x.endswith("(·)") and x[:-3] not in names for x in names):
         return None  # `g(m-n)`: a function of the text's, not g times m - n
     # `\\omega_i(p+k)` beside `\\omega_i p`: the text's number times p + k
-    if _vector_marks(left) or _vector_marks(right):
+    if _spells_word(left) or _spells_word(right):
+        return None  # `value = 0.6 * 10 + ...`: a word, not the product v·a·l·u·e
+    written = has_written(left) or has_written(right)
+    if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
     numbers = _undeclared_letters(terms, (left, right))
     if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
@@ -64,39 +69,44 @@ def scalar_reading(
         else:
             table[x] = sympy.Symbol(f"{x}", real=True)
     first = _read_as_numbers(terms, table, left, right)
-    if first is None:
+    if not first:
         return None
-    lhs, rhs = first
-    pairs: tuple[tuple[sympy.Expr, sympy.Expr], ...] = (first,)
+    pairs = first
     (left_b, right_b), changed = _greedy(left, right)
     if changed:
         second = _read_as_numbers(terms, table, left_b, right_b)
-        if second is None:
+        if not second or len(second) != len(first):
             return None
         if second != first:
-            pairs = (first, second)
+            pairs = first + second
     scope = terms.scope
     if not isinstance(scope, Scope):
         return None
     claim = pending(scope, span, start, end, pairs)
     shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
     context = f"{shown} read as any real numbers (not declared by the text)"
-    if _partial(lhs - rhs):
+    if any(_partial(a - b) for a, b in pairs):
         context += ", where both sides are defined"
     if "e" in table and table["e"] is sympy.E:
         context += "; e as Euler's number"
     claim = dataclasses.replace(claim, context=context)
-    if len(pairs) == 2:
+    if len(pairs) > len(first):
         calls = ", ".join(f"\\{c}" for c in dict.fromkeys(changed))
         readings = (
             f"{calls} followed by parentheses and more factors reads as the function of the "
             "parentheses times the factors, or as the function of the whole product"
         )
-        claim = dataclasses.replace(claim, split=1, readings=readings)
+        claim = dataclasses.replace(claim, split=len(first), readings=readings)
     symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
     plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
-    rational = plain and _rational(lhs - rhs, symbols)
-    if not rational and not _identity_form(left, right, numbers):
+    rational = plain and all(_rational(a - b, symbols) for a, b in pairs)
+    # a point where the claim fails is an error of the text only if the claim is about the
+    # names read as numbers alone: no index, size or value the text defined, which may relate
+    # them (`p_{i,2j}` and `\omega_j` are both functions of j)
+    alone = all(
+        is_real_claim(a, b) and (a.free_symbols | b.free_symbols) <= set(symbols) for a, b in pairs
+    )
+    if not rational and not (alone and _identity_form(left, right, numbers)):
         why = (
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
@@ -105,25 +115,39 @@ def scalar_reading(
     return claim
 
 
+def _spells_word(node: ast.Node) -> bool:
+    """Three or more bare letters side by side (`value`, `pos`): a word of the text's."""
+    if isinstance(node, ast.Product):
+        run = 0
+        for f in node.factors:
+            bare = isinstance(f, ast.Symbol) and f.sub is None and f.font is None
+            run = run + 1 if bare and len(f.name) == 1 else 0
+            if run >= 3:
+                return True
+    return any(_spells_word(k) for k in ast.children(node))
+
+
 def _read_as_numbers(
     terms: Terms, table: dict[str, sympy.Expr], left: ast.Node, right: ast.Node
-) -> tuple[sympy.Expr, sympy.Expr] | None:
-    """Both sides with the names of `table` read as those numbers; None when a side is then
-    not a scalar, or cannot be read."""
+) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
+    """Both sides with the names of `table` read as those numbers, one pair, or one pair per
+    entry of matrices written out; none when a side is then not a scalar, or cannot be read."""
     terms.scalars = table
     try:
+        if has_written(left) or has_written(right):
+            return written_pairs(terms, left, right) or ()
         lhs, rhs = terms.term(left), terms.term(right)
     except (SymattnError, RecursionError):
         # another kind of name (`f(x)`, an operator of the text's own), or a clash that only
         # this reading makes (a number added to a row): the claim stays undecided
-        return None
+        return ()
     finally:
         terms.scalars = {}
     if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
-        return None
+        return ()
     if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
-        return None
-    return lhs, rhs
+        return ()
+    return ((lhs, rhs),)
 
 
 def _greedy(left: ast.Node, right: ast.Node) -> tuple[tuple[ast.Node, ast.Node], list[str]]:
@@ -188,12 +212,15 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _vector_marks(node: ast.Node) -> bool:
-    """A transpose, a norm, an inner product, a written matrix or a group applied like a
-    function anywhere in `node`: what only vectors, matrices or functions carry."""
-    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.Matrix | ast.IndexedGroup):
+def _vector_marks(node: ast.Node, written: bool = False) -> bool:
+    """A transpose, a norm, an inner product, a written matrix (unless `written`: matrices
+    of numbers are read entry by entry) or a group applied like a function anywhere in
+    `node`: what only vectors, matrices or functions carry."""
+    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.IndexedGroup):
         return True
-    return any(_vector_marks(k) for k in ast.children(node))
+    if isinstance(node, ast.Matrix) and not written:
+        return True
+    return any(_vector_marks(k, written) for k in ast.children(node))
 
 
 def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:

@@ -333,7 +333,7 @@ class _Lexer:
                 return
             self.i += 1
         elif c == "*" and not self.after_script():
-            self.emit("TIMES", "*", i, i + 1)  # `0.6 * 10`: multiplication, as in code
+            self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)

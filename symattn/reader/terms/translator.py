@@ -561,7 +561,7 @@ class Terms:
                 acc = sympy.Mod(acc, b)
             elif op == "/":
                 acc = _divide(acc, b, node, span)
-            elif op == "*" and (isinstance(acc, MatExpr) or isinstance(b, MatExpr)):
+            elif op == "star" and (isinstance(acc, MatExpr) or isinstance(b, MatExpr)):
                 msg = "'*' is read between numbers only; between matrices write the product"
                 raise not_understood(msg, node)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
