@@ -255,7 +255,7 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
         if isinstance(x, sympy.Pow):
             return _power(x, go, ar)
         if isinstance(x, sympy.exp):
-            return ar.exp(go(x.args[0]))
+            return ar.exp(_moderate(go(x.args[0])))
         if isinstance(x, sympy.log) and len(x.args) == 1:
             return ar.log(go(x.args[0]))
         if isinstance(x, sympy.cos):
@@ -265,7 +265,7 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
         if isinstance(x, sympy.tan):
             return ar.sin(go(x.args[0])) / ar.cos(go(x.args[0]))
         if isinstance(x, sympy.tanh):
-            t = ar.exp(2 * go(x.args[0]))
+            t = ar.exp(2 * _moderate(go(x.args[0])))
             return 1 - 2 / (t + 1)  # one occurrence of t: no widening of the enclosure
         if isinstance(x, sympy.Abs):
             return abs(go(x.args[0]))
@@ -302,6 +302,22 @@ def can_enclose(e: sympy.Basic) -> bool:
         else:
             return False
     return True
+
+
+#: Above this, `exp` of an enclosure is not taken (`e^{e^{e^{e^x}}}`: a number of millions of
+#: digits, whose enclosure would take without end).
+MAX_EXPONENT = 10_000
+
+
+def _moderate(v: Any) -> Any:
+    """`v` when exp of it is a number of moderate size (either sign), else Unsupported."""
+    try:
+        lo, hi = v.a, v.b
+        if hi > MAX_EXPONENT or lo < -MAX_EXPONENT:
+            raise Unsupported("an exponent too large to enclose")
+    except (AttributeError, TypeError):
+        pass  # a plain number: mpmath's own arithmetic bounds it
+    return v
 
 
 def _fold(items) -> Any:

@@ -84,7 +84,7 @@ def scalar_reading(
         return None
     claim = pending(scope, span, start, end, pairs)
     shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
-    context = f"{shown} read as any real numbers (not declared by the text)"
+    context = f"{shown} read as real numbers (not declared by the text)"
     if any(_partial(a - b) for a, b in pairs):
         context += ", where both sides are defined"
     if "e" in table and table["e"] is sympy.E:

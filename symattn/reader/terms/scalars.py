@@ -13,7 +13,10 @@ import sympy
 from symattn.kernel.expr import MatExpr
 from symattn.reader.syntax import ast
 
-__all__ = ["SCALAR_FUNCTIONS", "apply_scalar", "greedy_reading"]
+__all__ = ["SCALAR_FUNCTIONS", "apply_scalar", "greedy_reading", "huge_power"]
+
+#: A power of numbers with more digits than this is not evaluated (`10^{10^{10}}`).
+MAX_DIGITS = 10_000
 
 _ONE_ARGUMENT: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
     "sin": sympy.sin,
@@ -49,6 +52,26 @@ def apply_scalar(name: str, args: Sequence[sympy.Basic]) -> sympy.Expr | None:
     if name in _MANY_ARGUMENTS and len(args) >= 2:
         return _MANY_ARGUMENTS[name](*args)
     return None
+
+
+def huge_power(base: sympy.Basic, exponent: sympy.Basic) -> str:
+    """Why `base^exponent` is too large to write out ("" when it is not): a power of two
+    numbers with more than `MAX_DIGITS` digits, which sympy would compute digit by digit.
+
+    >>> huge_power(sympy.Integer(10), sympy.Integer(10) ** 10)
+    'the number 10^10000000000 has more than 10000 digits; it is not evaluated'
+    >>> huge_power(sympy.Integer(2), sympy.Integer(34))
+    ''
+    """
+    if not (isinstance(base, sympy.Rational) and isinstance(exponent, sympy.Rational)):
+        return ""
+    size = max(abs(base.p), abs(base.q))
+    if size <= 1:
+        return ""
+    digits = abs(exponent) * len(str(size))
+    if digits <= MAX_DIGITS:
+        return ""
+    return f"the number {base}^{exponent} has more than {MAX_DIGITS} digits; it is not evaluated"
 
 
 def greedy_reading(node: ast.Node) -> tuple[ast.Node, list[str]]:

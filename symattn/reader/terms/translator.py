@@ -39,7 +39,7 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
-from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar
+from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 
 __all__ = [
     "KEEP_FONTS",
@@ -668,6 +668,9 @@ class Terms:
         exp = self.term(node.exponent)
         if isinstance(exp, MatExpr):
             raise not_understood("a matrix as an exponent is not checked", node)
+        too_large = huge_power(base, exp)
+        if too_large:
+            raise not_understood(too_large, node)
         return base**exp
 
     def _number(self, node: ast.Number) -> sympy.Basic:
