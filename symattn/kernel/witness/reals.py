@@ -183,7 +183,7 @@ def _points(symbols: list[sympy.Symbol], seed: int) -> list[dict[sympy.Symbol, i
     variance or a position, and `\\sqrt{\\sigma^2} = \\sigma` is no error of its own."""
     rng = random.Random(seed)
     out = [dict.fromkeys(symbols, 1), dict.fromkeys(symbols, 2)]
-    for k in range(MAX_POINTS - 2):
+    for _ in range(MAX_POINTS - 2):
         out.append({x: rng.choice(_POSITIVE) for x in symbols})
     return out
 
