@@ -171,9 +171,13 @@ def test_undeclared_letters_in_a_scalar_claim_are_numbers():
     assert r.kind == "false" and r.counterexample
 
 
-def test_a_false_claim_beyond_rational_functions_is_only_undecided():
-    # sin of independent reals: the text's values may be related, or integers
+def test_a_false_identity_beyond_rational_functions_is_false_at_a_certified_point():
+    # an identity between functions of its names, false at positive integers (so for
+    # positions too), certified by interval arithmetic
     (r,) = results(r"$$\sin(a+b) = \sin(a)\cos(b) - \cos(a)\sin(b)$$")
+    assert r.kind == "false" and "a=1" in (r.counterexample or "")
+    # a name on one side only is an unknown or a condition, not an identity: never false
+    (r,) = results(r"$$\cos\theta = 1$$")
     assert r.kind == "undecided"
     # subscripted names may hide a relation (omega_i depends on i): never false
     (r,) = results(r"$$\omega_i p = \omega_i + p$$")

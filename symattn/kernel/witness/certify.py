@@ -269,6 +269,8 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
             return 1 - 2 / (t + 1)  # one occurrence of t: no widening of the enclosure
         if isinstance(x, sympy.Abs):
             return abs(go(x.args[0]))
+        if isinstance(x, sympy.Max | sympy.Min):
+            return _extreme([go(a) for a in x.args], isinstance(x, sympy.Max))
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
@@ -284,12 +286,15 @@ _ENCLOSED = (
     sympy.tan,
     sympy.tanh,
     sympy.Abs,
+    sympy.Max,
+    sympy.Min,
 )
 
 
 def can_enclose(e: sympy.Basic) -> bool:
     """Whether `enclose` evaluates every node of `e` (numbers, entries, scalars, + × powers,
-    exp, log, cos, sin, tan, tanh, |x|, pi, e); the values of the atoms are not needed to tell."""
+    exp, log, cos, sin, tan, tanh, |x|, max, min, pi, e); the values of the atoms are not
+    needed to tell."""
     stack = [e]
     while stack:
         x = stack.pop()
@@ -318,6 +323,25 @@ def _moderate(v: Any) -> Any:
     except (AttributeError, TypeError):
         pass  # a plain number: mpmath's own arithmetic bounds it
     return v
+
+
+def _extreme(items: list[Any], largest: bool) -> Any:
+    """The enclosure of the max (or min) of enclosed values: the max of the lower ends, the max
+    of the upper ends (or the min of each)."""
+    try:
+        ends = [v._mpi_ for v in items]
+    except AttributeError:
+        raise Unsupported("max or min of values that are not enclosures") from None
+
+    def pick(u: Any, v: Any) -> Any:
+        first = libmp.mpf_lt(v, u) if largest else libmp.mpf_lt(u, v)
+        return u if first else v
+
+    lo, hi = ends[0]
+    for a, b in ends[1:]:
+        lo, hi = pick(lo, a), pick(hi, b)
+    # outward rounding on the way back in keeps the enclosure
+    return iv.mpf([mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi)])
 
 
 def _fold(items) -> Any:

@@ -106,7 +106,9 @@ def scalar_reading(
     alone = all(
         is_real_claim(a, b) and (a.free_symbols | b.free_symbols) <= set(symbols) for a, b in pairs
     )
-    if not rational and not (alone and _identity_form(left, right, numbers)):
+    transcendental = not all(_rational(a - b, symbols) for a, b in pairs)
+    letters = [x for x in numbers if table[x] is not sympy.E]
+    if not rational and not (transcendental and alone and _identity_form(left, right, letters)):
         why = (
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
