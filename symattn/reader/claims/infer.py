@@ -11,7 +11,7 @@ import re
 import sympy
 
 from symattn.kernel.errors import SymattnError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.witness.reals import is_real_claim
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
@@ -63,9 +63,12 @@ def scalar_reading(
         return None
     body = span.body[start:end]
     table: dict[str, sympy.Expr] = {}
+    positions = _subscript_letters(left) | _subscript_letters(right)
     for x in numbers:
         if x == "e" and len(_EULER.findall(body)) == len(_EULER_POWER.findall(body)):
             table[x] = sympy.E
+        elif x in positions:
+            table[x] = index(x)  # `\sin(i\omega_j) = p_{i,2j}`: i is the index of p
         else:
             table[x] = sympy.Symbol(f"{x}", real=True)
     first = _read_as_numbers(terms, table, left, right)
@@ -84,7 +87,12 @@ def scalar_reading(
         return None
     claim = pending(scope, span, start, end, pairs)
     shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
-    context = f"{shown} read as real numbers (not declared by the text)"
+    reals = [x for x in numbers if table[x] is not sympy.E and x not in positions]
+    counts = [x for x in numbers if x in positions]
+    parts = [f"{', '.join(reals)} read as real numbers"] if reals else []
+    if counts:
+        parts.append(f"{', '.join(counts)} as positive integers (an index of the claim)")
+    context = ", ".join(parts) + " (not declared by the text)"
     if any(_partial(a - b) for a, b in pairs):
         context += ", where both sides are defined"
     if "e" in table and table["e"] is sympy.E:
@@ -115,6 +123,33 @@ def scalar_reading(
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def _subscript_letters(node: ast.Node) -> set[str]:
+    """The single letters inside the subscripts of names (`p_{i,2j}`, `\\omega_j`): indices."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol) and x.sub is not None:
+            out |= {
+                y.name
+                for y in _symbols(x.sub)
+                if y.sub is None and len(y.name) == 1 and y.name.isalpha()
+            }
+        stack.extend(ast.children(x))
+    return out
+
+
+def _symbols(node: ast.Node) -> list[ast.Symbol]:
+    out: list[ast.Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(x)
+        stack.extend(ast.children(x))
+    return out
 
 
 def _spells_word(node: ast.Node) -> bool:
@@ -208,10 +243,21 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
                 continue
             if x.sub is not None and terms.scope.lookup(x.name.upper()) is not None:
                 continue  # `q_i`, a row of a matrix in scope
+            if x.sub is not None and _has_value(terms, x):
+                continue  # `\\omega_j`, `p_{i,2j}`: a sequence the text defined
             out.append(label)
             continue
         stack.extend(ast.children(x))
     return list(dict.fromkeys(out))
+
+
+def _has_value(terms: Terms, x: ast.Symbol) -> bool:
+    """Whether the translator reads `x` as a value (a sequence of the text's at an index)."""
+    try:
+        value = terms.term(x)
+    except (SymattnError, RecursionError):
+        return False
+    return isinstance(value, sympy.Expr) and not isinstance(value, MatExpr)
 
 
 def _vector_marks(node: ast.Node, written: bool = False) -> bool:

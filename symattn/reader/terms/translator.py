@@ -600,6 +600,9 @@ class Terms:
         if masks:
             return self._masked(node, masks)
         parts = [self.term(t) for t in node.terms]
+        if any(not isinstance(p, MatExpr) for p in parts):
+            # `\mathbf q^\top\mathbf k - \frac12\|\mathbf k\|^2`: a 1 × 1 matrix beside numbers
+            parts = [as_comparable(p, sympy.Integer(0))[0] for p in parts]
         if all(not isinstance(p, MatExpr) for p in parts):
             return add_scalars(node, parts)
         acc = parts[0]
@@ -830,7 +833,7 @@ class Terms:
             x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
             if not isinstance(x, MatExpr):
                 return sympy.exp(x)
-        if self.scalars and name in SCALAR_FUNCTIONS:
+        if name in SCALAR_FUNCTIONS:
             value = apply_scalar(name, [as_comparable(a, sympy.Integer(0))[0] for a in args])
             if value is not None:
                 return value  # `\sin(\omega p)` of real numbers
