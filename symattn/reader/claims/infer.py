@@ -59,7 +59,9 @@ def scalar_reading(
     numbers = _undeclared_letters(terms, (left, right))
     if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
         return None
-    if any(x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers):
+    if any(
+        x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers if x != "\\pi"
+    ):
         return None
     body = span.body[start:end]
     table: dict[str, sympy.Expr] = {}
@@ -67,6 +69,8 @@ def scalar_reading(
     for x in numbers:
         if x == "e" and len(_EULER.findall(body)) == len(_EULER_POWER.findall(body)):
             table[x] = sympy.E
+        elif x == "\\pi":
+            table[x] = sympy.pi  # the constant, unless the text declares a \\pi of its own
         elif x in positions:
             table[x] = index(x)  # `\sin(i\omega_j) = p_{i,2j}`: i is the index of p
         else:
@@ -86,17 +90,20 @@ def scalar_reading(
     if not isinstance(scope, Scope):
         return None
     claim = pending(scope, span, start, end, pairs)
-    shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
-    reals = [x for x in numbers if table[x] is not sympy.E and x not in positions]
+    constants = (sympy.E, sympy.pi)
+    shown = ", ".join(x for x in numbers if table[x] not in constants)
+    reals = [x for x in numbers if table[x] not in constants and x not in positions]
     counts = [x for x in numbers if x in positions]
     parts = [f"{', '.join(reals)} read as real numbers"] if reals else []
     if counts:
         parts.append(f"{', '.join(counts)} as positive integers (an index of the claim)")
-    context = ", ".join(parts) + " (not declared by the text)"
+    context = ", ".join(parts) + " (not declared by the text)" if parts else ""
     if any(_partial(a - b) for a, b in pairs):
         context += ", where both sides are defined"
     if "e" in table and table["e"] is sympy.E:
-        context += "; e as Euler's number"
+        context += "; e as Euler's number" if context else "e as Euler's number"
+    if "\\pi" in table:
+        context += "; \\pi as the constant" if context else "\\pi as the constant"
     claim = dataclasses.replace(claim, context=context)
     if len(pairs) > len(first):
         calls = ", ".join(f"\\{c}" for c in dict.fromkeys(changed))
@@ -115,8 +122,12 @@ def scalar_reading(
         is_real_claim(a, b) and (a.free_symbols | b.free_symbols) <= set(symbols) for a, b in pairs
     )
     transcendental = not all(_rational(a - b, symbols) for a, b in pairs)
-    letters = [x for x in numbers if table[x] is not sympy.E]
-    if not rational and not (transcendental and alone and _identity_form(left, right, letters)):
+    letters = [x for x in numbers if table[x] not in constants]
+    # a name on one side only is an unknown the text solves for or a condition on it
+    # (`2x + 3 = 7`, `\cos\theta = 1`), never an identity that fails
+    both = all(_on_both_sides(a, b) for a, b in pairs)
+    identity = transcendental and alone and _identity_form(left, right, letters)
+    if not (both and (rational or identity)):
         why = (
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
@@ -204,6 +215,11 @@ def _identity_form(left: ast.Node, right: ast.Node, numbers: list[str]) -> bool:
         return False
     bases = [x.split("_")[0] for x in numbers if "_" in x]
     return len(bases) == len(set(bases))
+
+
+def _on_both_sides(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Whether every name the difference of the sides depends on occurs on both sides."""
+    return (a - b).free_symbols <= (a.free_symbols & b.free_symbols)
 
 
 def _undeclared_labels(node: ast.Node) -> list[str]:

@@ -61,6 +61,11 @@ GREEK = frozenset(
     "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell infty".split()
 )
 FUNCS = frozenset("exp max min log ln tanh sin cos tan det arg sup inf lim".split())
+#: Logical connectives between two statements (`A \\Leftrightarrow B`), not relations.
+CONNECTIVES = frozenset(
+    "Leftrightarrow Longleftrightarrow iff Rightarrow Longrightarrow implies Leftarrow "
+    "Longleftarrow impliedby".split()
+)
 #: Functions of numbers also read when written as upright text (`\\text{exp}`, `\\mathrm{log}`).
 SCALAR_WORDS = frozenset("exp log ln sin cos tan tanh".split())
 RELATIONS = {
@@ -574,6 +579,13 @@ class _Lexer:
             self.i = end
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
+        elif name in CONNECTIVES:
+            # `A \\Leftrightarrow B` claims neither A nor B: never two claims of their own
+            raise self.fail(
+                f"\\{name} joins two statements, neither of which is claimed on its own; "
+                "an equivalence or implication between claims is not decided",
+                start,
+            )
         else:
             raise self.fail(f"unknown command \\{name}", start)
 
