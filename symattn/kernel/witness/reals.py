@@ -1,8 +1,8 @@
 """Claims between real numbers (`\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b`): proved by exact
 simplification to 0, refuted by a point certified with interval arithmetic, else undecided.
 
-Imports only sympy, the kernel's limits and witness.certify / witness.evidence; must not import
-the other witnesses, proof or anything above them.
+Imports only sympy, the kernel's dims, errors and limits, and witness.certify / witness.evidence;
+must not import the other witnesses, proof or anything above them.
 
 The free symbols of such a claim are real (`sympy.Symbol(..., real=True)`), never integers or
 sizes. A proof is sympy rewriting the difference of the sides to exactly 0 with rules valid for
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from symattn.kernel.dims import current
 from symattn.kernel.errors import SoundnessAlarm
 from symattn.kernel.limits import check_time
 from symattn.kernel.witness import certify
@@ -190,6 +191,11 @@ def _points(symbols: list[sympy.Symbol], seed: int) -> list[dict[sympy.Symbol, i
 
 def _refute(lhs: sympy.Expr, rhs: sympy.Expr, seed: int) -> Counterexample | None:
     symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=str)
+    related = set(current().equalities)
+    for v in current().equalities.values():
+        related |= sympy.sympify(v).free_symbols
+    if related & set(symbols):
+        return None  # a size related to others (`d_v = d/H`): a point must respect it
     for point in _points(symbols, seed):
         check_time()
         found = certify.certify(lhs, rhs, point)

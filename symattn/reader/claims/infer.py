@@ -118,14 +118,13 @@ def scalar_reading(
     # a point where the claim fails is an error of the text only if the claim is about the
     # names read as numbers alone: no index, size or value the text defined, which may relate
     # them (`p_{i,2j}` and `\omega_j` are both functions of j)
-    alone = all(
-        is_real_claim(a, b) and (a.free_symbols | b.free_symbols) <= set(symbols) for a, b in pairs
-    )
+    alone = all(is_real_claim(a, b) and _alone(a - b, symbols) for a, b in pairs)
     transcendental = not all(_rational(a - b, symbols) for a, b in pairs)
     letters = [x for x in numbers if table[x] not in constants]
     # a name on one side only is an unknown the text solves for or a condition on it
     # (`2x + 3 = 7`, `\cos\theta = 1`), never an identity that fails
-    both = all(_on_both_sides(a, b) for a, b in pairs)
+    sides = set(_undeclared_labels(left)) & set(_undeclared_labels(right))
+    both = all({x.name for x in (a - b).free_symbols} <= sides for a, b in pairs)
     identity = transcendental and alone and _identity_form(left, right, letters)
     if not (both and (rational or identity)):
         why = (
@@ -206,20 +205,17 @@ def _greedy(left: ast.Node, right: ast.Node) -> tuple[tuple[ast.Node, ast.Node],
 
 def _identity_form(left: ast.Node, right: ast.Node, numbers: list[str]) -> bool:
     """Whether the claim reads as an identity between functions of its names, so that a
-    certified point where it fails is an error of the text: every name occurs on both sides
-    (`\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b`), and no two of them are members of one
-    family (`\\omega_i`, `\\omega_j` may be equal). A name on one side only is an unknown the
-    text solves for (`u_2 = -\\sin(\\omega_i k)`) or a condition (`\\cos\\theta = 1`)."""
-    sides = [set(_undeclared_labels(left)), set(_undeclared_labels(right))]
-    if not all(x in sides[0] and x in sides[1] for x in numbers):
-        return False
+    certified point where it fails is an error of the text: no two of its names are members
+    of one family (`\\omega_i`, `\\omega_j` may be equal)."""
     bases = [x.split("_")[0] for x in numbers if "_" in x]
     return len(bases) == len(set(bases))
 
 
-def _on_both_sides(a: sympy.Expr, b: sympy.Expr) -> bool:
-    """Whether every name the difference of the sides depends on occurs on both sides."""
-    return (a - b).free_symbols <= (a.free_symbols & b.free_symbols)
+def _alone(difference: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:
+    """Whether the difference depends only on the names read as numbers and on positive
+    integers (sizes, positions): no value of the text's own (an opaque defined term)."""
+    extra = difference.free_symbols - set(symbols)
+    return all(x.is_integer is True and x.is_positive is True for x in extra)
 
 
 def _undeclared_labels(node: ast.Node) -> list[str]:
