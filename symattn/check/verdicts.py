@@ -17,7 +17,7 @@ from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.modern import FeatureMap
-from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
+from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
 from symattn.reader.claims.literals import unfold as unfold_literals
@@ -134,8 +134,12 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             split = getattr(claim, "split", 0)
             if split:
                 return _two_readings(claim, hypotheses)
+            tolerance = getattr(claim, "tolerance", None)
             for lhs, rhs in claim.pairs:
-                v = _prove(lhs, rhs, claim.defs, hypotheses)
+                if tolerance is not None:
+                    v = prove_close(lhs, rhs, tolerance)
+                else:
+                    v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
                 if v.status in ("false", "shape_error"):
                     break

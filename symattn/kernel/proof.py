@@ -33,7 +33,7 @@ from symattn.kernel.witness.counterexample import Counterexample
 from symattn.kernel.witness.evidence import Evidence, WitnessResult
 from symattn.kernel.witness.exact import exact
 from symattn.kernel.witness.numeric import numeric_check
-from symattn.kernel.witness.reals import decide_reals, is_real_claim
+from symattn.kernel.witness.reals import decide_close, decide_reals, is_real_claim
 from symattn.kernel.witness.symbolic import symbolic
 
 Status = Literal["proved", "checked", "agreed", "false", "unknown", "shape_error"]
@@ -212,6 +212,22 @@ def _real_verdict(a: sympy.Expr, b: sympy.Expr) -> Verdict:
         return Verdict("proved", witnesses=("symbolic", "numeric"), reason=v.reason)
     if v.status == "false":
         return Verdict("false", ("numeric",), v.reason, v.counterexample)
+    return Verdict("unknown", reason=v.reason)
+
+
+def prove_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> Verdict:
+    """`value \\approx written` between two numbers, `written` given to `unit`: proved within
+    one unit of its last digit, false when far off (`witness.reals.decide_close`).
+
+    >>> import sympy
+    >>> prove_close(sympy.sqrt(2), sympy.Rational(1414, 1000), sympy.Rational(1, 1000)).status
+    'proved'
+    """
+    v = decide_close(value, written, unit)
+    if v.status == "proved":
+        return Verdict("proved", witnesses=("numeric",), reason=v.reason)
+    if v.status == "false":
+        return Verdict("false", ("numeric",), v.reason)
     return Verdict("unknown", reason=v.reason)
 
 

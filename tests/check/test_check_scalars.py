@@ -152,3 +152,28 @@ def test_hostile_scalar_claims_are_answered_quickly(text, kind):
 def test_a_huge_number_is_named_in_the_message():
     (r,) = results(r"$$10^{10^{10}} = 1$$")
     assert "more than 10000 digits" in r.message
+
+
+@pytest.mark.parametrize(
+    ("true", "false"),
+    [
+        (
+            r"\frac{e^{2}}{e^{1}+e^{2}+e^{3}} \approx 0.245",
+            r"\frac{e^{2}}{e^{1}+e^{2}+e^{3}} \approx 0.35",
+        ),
+        (r"\frac{1}{\sqrt{8}} \approx 0.354", r"\frac{1}{\sqrt{8}} \approx 0.454"),
+        (r"\pi \approx 3.14", r"\pi \approx 3.5"),
+    ],
+)
+def test_an_approximation_between_numbers_holds_to_its_last_digit(true, false):
+    (r,) = results(f"$${true}$$")
+    assert r.kind == "verified" and "last digit" in r.message
+    (r,) = results(f"$${false}$$")
+    assert r.kind == "false" and "they differ by" in r.message
+
+
+def test_a_coarse_rounding_or_an_open_name_is_not_an_error():
+    # 0.26 for 0.2447: off by more than one unit of its last digit, but by less than 10%
+    assert kinds(r"$$\frac{e^{2}}{e^{1}+e^{2}+e^{3}} \approx 0.26$$") == ["undecided"]
+    assert kinds(r"$$2^{10} \approx 1000$$") == ["undecided"]
+    assert kinds(r"$$a \approx 0.5$$") == ["undecided"]

@@ -25,7 +25,7 @@ from symattn.kernel.limits import check_time
 from symattn.kernel.witness import certify
 from symattn.kernel.witness.evidence import Counterexample
 
-__all__ = ["RealVerdict", "decide_reals", "is_real_claim"]
+__all__ = ["RealVerdict", "decide_close", "decide_reals", "is_real_claim"]
 
 #: Functions of real numbers the decision reads; anything else leaves a claim to the witnesses.
 _FUNCTIONS = (
@@ -222,3 +222,63 @@ def _cross_check(lhs: sympy.Expr, rhs: sympy.Expr, seed: int) -> None:
                 f"kernel soundness alarm: {lhs} = {rhs} simplified to 0, but the sides "
                 f"certainly differ at {point}; please report this"
             )
+
+
+#: An approximation is false only when it misses by more than one unit of its last digit and
+#: by more than this share of the value (`\\approx 0.25` for 0.2447 is a rounding, not an error).
+CLOSE_SHARE = sympy.Rational(1, 10)
+
+
+def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> RealVerdict:
+    """`value \\approx written`, two numbers, `written` given to `unit` (0.001 for 0.245):
+    proved when they certainly differ by at most `unit`, false when they certainly differ by
+    more than `unit` and by more than `CLOSE_SHARE` of `written`, else unknown.
+
+    >>> e, r = sympy.E, sympy.Rational
+    >>> weight = e**2 / (e + e**2 + e**3)
+    >>> decide_close(weight, r(245, 1000), r(1, 1000)).status
+    'proved'
+    >>> decide_close(weight, r(35, 100), r(1, 100)).status
+    'false'
+    """
+    if value.free_symbols or written.free_symbols:
+        return RealVerdict("unknown", "an approximation is decided between numbers only")
+    saved = certify.iv.prec
+    try:
+        certify.iv.prec = 113
+        gap = certify.enclose(value - written, {})
+        size = certify.enclose(written, {})
+    except (certify.Unsupported, ArithmeticError, ValueError, TypeError):
+        return RealVerdict("unknown", "the value cannot be enclosed")
+    finally:
+        certify.iv.prec = saved
+    lo, hi = (_exact(v) for v in gap._mpi_)
+    near = min(abs(_exact(v)) for v in size._mpi_)
+    if lo is None or hi is None or near is None:
+        return RealVerdict("unknown", "the value cannot be enclosed")
+    shown = sympy.Float((lo + hi) / 2, 6)
+    if hi <= unit and lo >= -unit:
+        return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
+    far = min(abs(lo), abs(hi))
+    if (lo > 0 or hi < 0) and far > unit and far > CLOSE_SHARE * near:
+        value_shown = sympy.Float((lo + hi) / 2 + written, 6)
+        why = (
+            f"the value is {value_shown}, the number written {_decimal(written)}: they differ by "
+            f"{shown}, more than {unit} (the last digit written) and 10% of it"
+        )
+        return RealVerdict("false", why)
+    return RealVerdict("unknown", f"they differ by {shown}: a coarse rounding, not decided")
+
+
+def _exact(raw: tuple) -> sympy.Rational | None:  # type: ignore[type-arg]
+    """An endpoint of an enclosure as an exact fraction (None when infinite or undefined)."""
+    if raw in (certify.libmp.finf, certify.libmp.fninf, certify.libmp.fnan):
+        return None
+    p, q = certify.libmp.to_rational(raw)
+    return sympy.Rational(p, q)
+
+
+def _decimal(q: sympy.Rational) -> str:
+    """A fraction of a number written in decimals, as written (`7/2` -> `3.5`)."""
+    mp = certify.mpmath
+    return str(mp.nstr(mp.mpf(int(q.p)) / int(q.q), 15))

@@ -49,7 +49,8 @@ class ResolvedClaim:
     unless `pinnable` (only the formula can settle it) and one reading is ill-typed: then the
     other is the formula's meaning. `readings` says what the two readings are when they are
     not the vectors' orientation (`\\cos (m-n)\\theta`: the function of the parentheses, or of
-    the product).
+    the product). `tolerance`: the claim is `value \\approx number` between two numbers, the
+    number given to this unit of its last digit.
     `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
     a `false` is then undecided (the claim may hold only under it). `supposed`: the text
     supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
@@ -84,6 +85,7 @@ class ResolvedClaim:
     defines: str = ""
     pinnable: bool = False
     readings: str = ""
+    tolerance: sympy.Rational | None = None
 
     @property
     def focus(self) -> tuple[int, int]:
