@@ -131,10 +131,10 @@ def decide_reals(lhs: sympy.Expr, rhs: sympy.Expr, seed: int = 0) -> RealVerdict
         return RealVerdict("false", "the two sides differ", found)
     positive = {x: sympy.Dummy(x.name, positive=True) for x in difference.free_symbols}
     if vanishes(difference.xreplace(positive)):
-        names = ", ".join(sorted(str(x) for x in positive))
+        shown = ", ".join(sorted(str(x) for x in positive))
         return RealVerdict(
             "unknown",
-            f"it holds for positive {names} (the difference simplifies to 0 then), but not "
+            f"it holds for positive {shown} (the difference simplifies to 0 then), but not "
             "provably for every real value, and the text does not say they are positive",
         )
     return RealVerdict(
@@ -253,9 +253,10 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
     finally:
         certify.iv.prec = saved
     lo, hi = (_exact(v) for v in gap._mpi_)
-    near = min(abs(_exact(v)) for v in size._mpi_)
-    if lo is None or hi is None or near is None:
+    ends = [_exact(v) for v in size._mpi_]
+    if lo is None or hi is None or None in ends:
         return RealVerdict("unknown", "the value cannot be enclosed")
+    near = min(abs(v) for v in ends if v is not None)
     shown = sympy.Float((lo + hi) / 2, 6)
     if hi <= unit and lo >= -unit:
         return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
@@ -270,7 +271,7 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
     return RealVerdict("unknown", f"they differ by {shown}: a coarse rounding, not decided")
 
 
-def _exact(raw: tuple) -> sympy.Rational | None:  # type: ignore[type-arg]
+def _exact(raw: tuple[int, int, int, int]) -> sympy.Rational | None:
     """An endpoint of an enclosure as an exact fraction (None when infinite or undefined)."""
     if raw in (certify.libmp.finf, certify.libmp.fninf, certify.libmp.fnan):
         return None

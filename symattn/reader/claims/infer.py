@@ -168,7 +168,7 @@ def _spells_word(node: ast.Node) -> bool:
         run = 0
         for f in node.factors:
             bare = isinstance(f, ast.Symbol) and f.sub is None and f.font is None
-            run = run + 1 if bare and len(f.name) == 1 else 0
+            run = run + 1 if isinstance(f, ast.Symbol) and bare and len(f.name) == 1 else 0
             if run >= 3:
                 return True
     return any(_spells_word(k) for k in ast.children(node))

@@ -5,6 +5,8 @@ Imports sympy, the reader's AST and translator; never the resolver, the checker 
 
 from __future__ import annotations
 
+from typing import Any
+
 import sympy
 
 from symattn.kernel.errors import SymattnError
@@ -82,7 +84,7 @@ def _number(terms: Terms, node: ast.Node) -> sympy.Expr:
     return value
 
 
-def _times(a, b):  # type: ignore[no-untyped-def]
+def _times(a: Any, b: Any) -> Any:
     am, bm = isinstance(a, sympy.MatrixBase), isinstance(b, sympy.MatrixBase)
     if am and bm:
         if a.shape[1] != b.shape[0]:

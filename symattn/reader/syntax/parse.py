@@ -316,7 +316,7 @@ class _Builder:
 
     # -- named constructs --------------------------------------------------------------------
 
-    def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call:
+    def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call | ast.Power:
         name = str(kids[0])
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None

@@ -99,7 +99,7 @@ def greedy_reading(node: ast.Node) -> tuple[ast.Node, list[str]]:
             if nv != v:
                 updates[f.name] = nv
         if updates:
-            x = dataclasses.replace(x, **updates)  # type: ignore[type-var]
+            x = dataclasses.replace(x, **updates)  # type: ignore[arg-type]
         if isinstance(x, ast.Product):
             x = _absorb(x, changed)
         return x
