@@ -193,7 +193,7 @@ def _refute(lhs: sympy.Expr, rhs: sympy.Expr, seed: int) -> Counterexample | Non
     symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=str)
     related = set(current().equalities)
     for v in current().equalities.values():
-        related |= sympy.sympify(v).free_symbols
+        related |= sympy.sympify(v, strict=True).free_symbols
     if related & set(symbols):
         return None  # a size related to others (`d_v = d/H`): a point must respect it
     for point in _points(symbols, seed):
