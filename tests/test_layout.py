@@ -43,6 +43,7 @@ KERNEL_ORDER = (
     "witness.numeric",
     "witness.certify",
     "arrays",
+    "witness.reals",
     "witness.arrays",
     "witness.counterexample",
     "witness.coincidence",

@@ -18,7 +18,7 @@ from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.modern import FeatureMap
-from symattn.kernel.proof import Verdict, check_shapes, prove_equal, unfold
+from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
 from symattn.reader.claims.literals import unfold as unfold_literals
@@ -135,8 +135,12 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             split = getattr(claim, "split", 0)
             if split:
                 return _two_readings(claim, hypotheses)
+            tolerance = getattr(claim, "tolerance", None)
             for lhs, rhs in claim.pairs:
-                v = _prove(lhs, rhs, claim.defs, hypotheses)
+                if tolerance is not None:
+                    v = prove_close(lhs, rhs, tolerance)
+                else:
+                    v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)
                 if v.status in ("false", "shape_error"):
                     break
@@ -197,6 +201,13 @@ def _two_readings(
             return _negated(as_columns, cex_text)
         witnesses = tuple(as_columns.witnesses)
         return as_columns.status, _verdict_message(as_columns), witnesses, cex_text
+    readings = getattr(claim, "readings", "")
+    if readings:
+        msg = (
+            f"undecided: the formula reads two ways ({readings}); the first: "
+            f"{as_columns.status}, the second: {as_rows.status}"
+        )
+        return "unknown", msg, (), None
     msg = (
         "undecided (convention): the document does not settle whether its vectors are rows or "
         f"columns; read as columns: {as_columns.status}, as rows: {as_rows.status}"

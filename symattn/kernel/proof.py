@@ -33,6 +33,7 @@ from symattn.kernel.witness.counterexample import Counterexample
 from symattn.kernel.witness.evidence import Evidence, WitnessResult
 from symattn.kernel.witness.exact import exact
 from symattn.kernel.witness.numeric import numeric_check
+from symattn.kernel.witness.reals import decide_close, decide_reals, is_real_claim
 from symattn.kernel.witness.symbolic import symbolic
 
 Status = Literal["proved", "checked", "agreed", "false", "unknown", "shape_error"]
@@ -175,6 +176,8 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     if problem is not None:
         return Verdict("shape_error", reason=problem)
     a, b = unfold(lhs, defs), unfold(rhs, defs)
+    if not assuming and is_real_claim(a, b):
+        return _real_verdict(a, b)
     rng: dict[sympy.Symbol, Range] = {**infer_ranges(a, b), **dict(ranges or {})}
     a, b, rng = _assume(a, b, assuming, rng)
     clash = name_clash(lhs, rhs, *(defs or {}).keys(), *(defs or {}).values(), a, b)
@@ -197,6 +200,33 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     except ReversedRange as exc:
         return Verdict("shape_error", reason=f"ill-formed: {exc}")
     return _combine(results, requested=witnesses)
+
+
+def _real_verdict(a: sympy.Expr, b: sympy.Expr) -> Verdict:
+    """A claim between real numbers (no size, no index, no matrix): `witness.reals` decides it,
+    exactly (proved), by a certified point (false), or not at all (unknown)."""
+    v = decide_reals(a, b)
+    if v.status == "proved":
+        return Verdict("proved", witnesses=("symbolic", "numeric"), reason=v.reason)
+    if v.status == "false":
+        return Verdict("false", ("numeric",), v.reason, v.counterexample)
+    return Verdict("unknown", reason=v.reason)
+
+
+def prove_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> Verdict:
+    """`value \\approx written` between two numbers, `written` given to `unit`: proved within
+    one unit of its last digit, false when far off (`witness.reals.decide_close`).
+
+    >>> import sympy
+    >>> prove_close(sympy.sqrt(2), sympy.Rational(1414, 1000), sympy.Rational(1, 1000)).status
+    'proved'
+    """
+    v = decide_close(value, written, unit)
+    if v.status == "proved":
+        return Verdict("proved", witnesses=("numeric",), reason=v.reason)
+    if v.status == "false":
+        return Verdict("false", ("numeric",), v.reason)
+    return Verdict("unknown", reason=v.reason)
 
 
 def _as_scalar(side: sympy.Basic, other: sympy.Basic) -> sympy.Basic:

@@ -120,7 +120,7 @@ D2L_COUNTS = {
     # text names, in an index: undecided: 3 -> 2
     # the chain's first link (line 483, the rotation bmatrix times [p_{i,2j}; p_{i,2j+1}]) is not
     # `M = [rows]`: read around \cos, \sin, \delta, undecided: 2 -> 1
-    "self-attention-and-positional-encoding.md": (0, 1),
+    "self-attention-and-positional-encoding.md": (1, 1),
 }
 
 

@@ -171,9 +171,13 @@ def test_undeclared_letters_in_a_scalar_claim_are_numbers():
     assert r.kind == "false" and r.counterexample
 
 
-def test_a_false_claim_beyond_rational_functions_is_only_undecided():
-    # sin of independent reals: the text's values may be related, or integers
+def test_a_false_identity_beyond_rational_functions_is_false_at_a_certified_point():
+    # an identity between functions of its names, false at positive integers (so for
+    # positions too), certified by interval arithmetic
     (r,) = results(r"$$\sin(a+b) = \sin(a)\cos(b) - \cos(a)\sin(b)$$")
+    assert r.kind == "false" and "a=1" in (r.counterexample or "")
+    # a name on one side only is an unknown or a condition, not an identity: never false
+    (r,) = results(r"$$\cos\theta = 1$$")
     assert r.kind == "undecided"
     # subscripted names may hide a relation (omega_i depends on i): never false
     (r,) = results(r"$$\omega_i p = \omega_i + p$$")
@@ -200,7 +204,8 @@ def test_letters_applied_or_transposed_are_not_numbers():
 
 def test_trig_identities_are_checked():
     assert claims(r"$$2\cos a \cos b = \cos(a+b) + \cos(a-b)$$") == ["verified"]
-    assert claims(r"$$\cos m\theta \cos n\theta = \cos(m\theta + n\theta)$$") == ["undecided"]
+    # false at m = n = theta = 1, certified by interval arithmetic
+    assert claims(r"$$\cos m\theta \cos n\theta = \cos(m\theta + n\theta)$$") == ["false"]
 
 
 # ---- notes under braces, words in capitals, sin and cos without parentheses --------------------
@@ -221,7 +226,7 @@ def test_a_word_in_capitals_before_parentheses_is_a_function():
 def test_sin_and_cos_without_parentheses_take_the_factors_after_them():
     assert claims(r"$$2\cos a \cos b = \cos(a+b) + \cos(a-b)$$") == ["verified"]
     assert claims(r"$$2\sin a \cos a = \sin(2a)$$") == ["verified"]
-    assert claims(r"$$2\sin a \cos a = \sin(3a)$$") == ["undecided"]
+    assert claims(r"$$2\sin a \cos a = \sin(3a)$$") == ["false"]  # certified at a = 1
 
 
 def test_a_word_in_capitals_with_an_index_is_a_name():

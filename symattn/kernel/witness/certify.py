@@ -257,24 +257,46 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
         if isinstance(x, sympy.Pow):
             return _power(x, go, ar)
         if isinstance(x, sympy.exp):
-            return ar.exp(go(x.args[0]))
+            return ar.exp(_moderate(go(x.args[0])))
         if isinstance(x, sympy.log) and len(x.args) == 1:
             return ar.log(go(x.args[0]))
         if isinstance(x, sympy.cos):
             return ar.cos(go(x.args[0]))
         if isinstance(x, sympy.sin):
             return ar.sin(go(x.args[0]))
+        if isinstance(x, sympy.tan):
+            return ar.sin(go(x.args[0])) / ar.cos(go(x.args[0]))
+        if isinstance(x, sympy.tanh):
+            t = ar.exp(2 * _moderate(go(x.args[0])))
+            return 1 - 2 / (t + 1)  # one occurrence of t: no widening of the enclosure
+        if isinstance(x, sympy.Abs):
+            return abs(go(x.args[0]))
+        if isinstance(x, sympy.Max | sympy.Min):
+            return _extreme([go(a) for a in x.args], isinstance(x, sympy.Max))
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
 
 
-_ENCLOSED = (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.cos, sympy.sin)
+_ENCLOSED = (
+    sympy.Add,
+    sympy.Mul,
+    sympy.Pow,
+    sympy.exp,
+    sympy.cos,
+    sympy.sin,
+    sympy.tan,
+    sympy.tanh,
+    sympy.Abs,
+    sympy.Max,
+    sympy.Min,
+)
 
 
 def can_enclose(e: sympy.Basic) -> bool:
     """Whether `enclose` evaluates every node of `e` (numbers, entries, scalars, + × powers,
-    exp, log, cos, sin, pi, e); the values of the atoms are not needed to tell."""
+    exp, log, cos, sin, tan, tanh, |x|, max, min, pi, e); the values of the atoms are not
+    needed to tell."""
     stack = [e]
     while stack:
         x = stack.pop()
@@ -287,6 +309,41 @@ def can_enclose(e: sympy.Basic) -> bool:
         else:
             return False
     return True
+
+
+#: Above this, `exp` of an enclosure is not taken (`e^{e^{e^{e^x}}}`: a number of millions of
+#: digits, whose enclosure would take without end).
+MAX_EXPONENT = 10_000
+
+
+def _moderate(v: Any) -> Any:
+    """`v` when exp of it is a number of moderate size (either sign), else Unsupported."""
+    try:
+        lo, hi = v.a, v.b
+        if hi > MAX_EXPONENT or lo < -MAX_EXPONENT:
+            raise Unsupported("an exponent too large to enclose")
+    except (AttributeError, TypeError):
+        pass  # a plain number: mpmath's own arithmetic bounds it
+    return v
+
+
+def _extreme(items: list[Any], largest: bool) -> Any:
+    """The enclosure of the max (or min) of enclosed values: the max of the lower ends, the max
+    of the upper ends (or the min of each)."""
+    try:
+        ends = [v._mpi_ for v in items]
+    except AttributeError:
+        raise Unsupported("max or min of values that are not enclosures") from None
+
+    def pick(u: Any, v: Any) -> Any:
+        first = libmp.mpf_lt(v, u) if largest else libmp.mpf_lt(u, v)
+        return u if first else v
+
+    lo, hi = ends[0]
+    for a, b in ends[1:]:
+        lo, hi = pick(lo, a), pick(hi, b)
+    # outward rounding on the way back in keeps the enclosure
+    return iv.mpf([mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi)])
 
 
 def _fold(items) -> Any:

@@ -11,11 +11,14 @@ import re
 import sympy
 
 from symattn.kernel.errors import SymattnError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import MatExpr, index
+from symattn.kernel.witness.reals import is_real_claim
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
+from symattn.reader.claims.written_numbers import has_written, written_pairs
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scalars import greedy_reading
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, label_of, plain_name
 
@@ -45,53 +48,192 @@ def scalar_reading(
     Sound: holding for every real value of independent names, the claim holds for the values
     the text means; a false is kept only for plain letters in a rational claim (a polynomial
     identity false for reals is false for integers too), else it is undecided."""
-    if not names or any(x.endswith("(·)") for x in names):
+    if not names or any(x.endswith("(·)") and x[:-3] not in names for x in names):
         return None  # `g(m-n)`: a function of the text's, not g times m - n
-    if _vector_marks(left) or _vector_marks(right):
+    # `\\omega_i(p+k)` beside `\\omega_i p`: the text's number times p + k
+    if _spells_word(left) or _spells_word(right):
+        return None  # `value = 0.6 * 10 + ...`: a word, not the product v·a·l·u·e
+    written = has_written(left) or has_written(right)
+    if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
     numbers = _undeclared_letters(terms, (left, right))
     if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
         return None
-    if any(x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers):
+    if any(
+        x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers if x != "\\pi"
+    ):
         return None
     body = span.body[start:end]
     table: dict[str, sympy.Expr] = {}
+    positions = _subscript_letters(left) | _subscript_letters(right)
     for x in numbers:
         if x == "e" and len(_EULER.findall(body)) == len(_EULER_POWER.findall(body)):
             table[x] = sympy.E
+        elif x == "\\pi":
+            table[x] = sympy.pi  # the constant, unless the text declares a \\pi of its own
+        elif x in positions:
+            table[x] = index(x)  # `\sin(i\omega_j) = p_{i,2j}`: i is the index of p
         else:
             table[x] = sympy.Symbol(f"{x}", real=True)
-    terms.scalars = table
-    try:
-        lhs, rhs = terms.term(left), terms.term(right)
-    except (SymattnError, RecursionError):
-        # another kind of name (`f(x)`, an operator of the text's own), or a clash that only
-        # this reading makes (a number added to a row): the claim stays undecided
+    first = _read_as_numbers(terms, table, left, right)
+    if not first:
         return None
-    finally:
-        terms.scalars = {}
-    if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
-        return None
-    if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
-        return None
+    pairs = first
+    (left_b, right_b), changed = _greedy(left, right)
+    if changed:
+        second = _read_as_numbers(terms, table, left_b, right_b)
+        if not second or len(second) != len(first):
+            return None
+        if second != first:
+            pairs = first + second
     scope = terms.scope
     if not isinstance(scope, Scope):
         return None
-    claim = pending(scope, span, start, end, ((lhs, rhs),))
-    shown = ", ".join(x for x in numbers if table[x] is not sympy.E)
-    context = f"{shown} read as real numbers (not declared by the text)"
+    claim = pending(scope, span, start, end, pairs)
+    constants = (sympy.E, sympy.pi)
+    shown = ", ".join(x for x in numbers if table[x] not in constants)
+    reals = [x for x in numbers if table[x] not in constants and x not in positions]
+    counts = [x for x in numbers if x in positions]
+    parts = [f"{', '.join(reals)} read as real numbers"] if reals else []
+    if counts:
+        parts.append(f"{', '.join(counts)} as positive integers (an index of the claim)")
+    context = ", ".join(parts) + " (not declared by the text)" if parts else ""
+    if any(_partial(a - b) for a, b in pairs):
+        context += ", where both sides are defined"
     if "e" in table and table["e"] is sympy.E:
-        context += "; e as Euler's number"
+        context += "; e as Euler's number" if context else "e as Euler's number"
+    if "\\pi" in table:
+        context += "; \\pi as the constant" if context else "\\pi as the constant"
     claim = dataclasses.replace(claim, context=context)
+    if len(pairs) > len(first):
+        calls = ", ".join(f"\\{c}" for c in dict.fromkeys(changed))
+        readings = (
+            f"{calls} followed by parentheses and more factors reads as the function of the "
+            "parentheses times the factors, or as the function of the whole product"
+        )
+        claim = dataclasses.replace(claim, split=len(first), readings=readings)
     symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
     plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
-    if not (plain and _rational(lhs - rhs, symbols)):
+    rational = plain and all(_rational(a - b, symbols) for a, b in pairs)
+    # a point where the claim fails is an error of the text only if the claim is about the
+    # names read as numbers alone: no index, size or value the text defined, which may relate
+    # them (`p_{i,2j}` and `\omega_j` are both functions of j)
+    alone = all(is_real_claim(a, b) and _alone(a - b, symbols) for a, b in pairs)
+    transcendental = not all(_rational(a - b, symbols) for a, b in pairs)
+    letters = [x for x in numbers if table[x] not in constants]
+    # a name on one side only is an unknown the text solves for or a condition on it
+    # (`2x + 3 = 7`, `\cos\theta = 1`), never an identity that fails
+    sides = set(_undeclared_labels(left)) & set(_undeclared_labels(right))
+    both = all({x.name for x in (a - b).free_symbols} <= sides for a, b in pairs)
+    identity = transcendental and alone and _identity_form(left, right, letters)
+    if not (both and (rational or identity)):
         why = (
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def _subscript_letters(node: ast.Node) -> set[str]:
+    """The single letters inside the subscripts of names (`p_{i,2j}`, `\\omega_j`): indices."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol) and x.sub is not None:
+            out |= {
+                y.name
+                for y in _symbols(x.sub)
+                if y.sub is None and len(y.name) == 1 and y.name.isalpha()
+            }
+        stack.extend(ast.children(x))
+    return out
+
+
+def _symbols(node: ast.Node) -> list[ast.Symbol]:
+    out: list[ast.Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(x)
+        stack.extend(ast.children(x))
+    return out
+
+
+def _spells_word(node: ast.Node) -> bool:
+    """Three or more bare letters side by side (`value`, `pos`): a word of the text's."""
+    if isinstance(node, ast.Product):
+        run = 0
+        for f in node.factors:
+            bare = isinstance(f, ast.Symbol) and f.sub is None and f.font is None
+            run = run + 1 if isinstance(f, ast.Symbol) and bare and len(f.name) == 1 else 0
+            if run >= 3:
+                return True
+    return any(_spells_word(k) for k in ast.children(node))
+
+
+def _read_as_numbers(
+    terms: Terms, table: dict[str, sympy.Expr], left: ast.Node, right: ast.Node
+) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
+    """Both sides with the names of `table` read as those numbers, one pair, or one pair per
+    entry of matrices written out; none when a side is then not a scalar, or cannot be read."""
+    terms.scalars = table
+    try:
+        if has_written(left) or has_written(right):
+            return written_pairs(terms, left, right) or ()
+        lhs, rhs = terms.term(left), terms.term(right)
+    except (SymattnError, RecursionError):
+        # another kind of name (`f(x)`, an operator of the text's own), or a clash that only
+        # this reading makes (a number added to a row): the claim stays undecided
+        return ()
+    finally:
+        terms.scalars = {}
+    if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
+        return ()
+    if not (isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr)):
+        return ()
+    return ((lhs, rhs),)
+
+
+def _greedy(left: ast.Node, right: ast.Node) -> tuple[tuple[ast.Node, ast.Node], list[str]]:
+    new_left, a = greedy_reading(left)
+    new_right, b = greedy_reading(right)
+    return (new_left, new_right), a + b
+
+
+def _identity_form(left: ast.Node, right: ast.Node, numbers: list[str]) -> bool:
+    """Whether the claim reads as an identity between functions of its names, so that a
+    certified point where it fails is an error of the text: no two of its names are members
+    of one family (`\\omega_i`, `\\omega_j` may be equal)."""
+    bases = [x.split("_")[0] for x in numbers if "_" in x]
+    return len(bases) == len(set(bases))
+
+
+def _alone(difference: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:
+    """Whether the difference depends only on the names read as numbers and on positive
+    integers (sizes, positions): no value of the text's own (an opaque defined term)."""
+    extra = difference.free_symbols - set(symbols)
+    return all(x.is_integer is True and x.is_positive is True for x in extra)
+
+
+def _undeclared_labels(node: ast.Node) -> list[str]:
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(label_of(x))
+        stack.extend(ast.children(x))
+    return out
+
+
+def _partial(e: sympy.Expr) -> bool:
+    """A logarithm, a root, a tangent or a division: a side may be undefined somewhere."""
+    if e.has(sympy.log, sympy.tan):
+        return True
+    return any(not p.exp.is_Integer or p.exp.is_negative for p in e.atoms(sympy.Pow))
 
 
 #: Greek letters that name constants or operators, never a number of the text's own.
@@ -113,18 +255,32 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
                 continue
             if x.sub is not None and terms.scope.lookup(x.name.upper()) is not None:
                 continue  # `q_i`, a row of a matrix in scope
+            if x.sub is not None and _has_value(terms, x):
+                continue  # `\\omega_j`, `p_{i,2j}`: a sequence the text defined
             out.append(label)
             continue
         stack.extend(ast.children(x))
     return list(dict.fromkeys(out))
 
 
-def _vector_marks(node: ast.Node) -> bool:
-    """A transpose, a norm, an inner product, a written matrix or a group applied like a
-    function anywhere in `node`: what only vectors, matrices or functions carry."""
-    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.Matrix | ast.IndexedGroup):
+def _has_value(terms: Terms, x: ast.Symbol) -> bool:
+    """Whether the translator reads `x` as a value (a sequence of the text's at an index)."""
+    try:
+        value = terms.term(x)
+    except (SymattnError, RecursionError):
+        return False
+    return isinstance(value, sympy.Expr) and not isinstance(value, MatExpr)
+
+
+def _vector_marks(node: ast.Node, written: bool = False) -> bool:
+    """A transpose, a norm, an inner product, a written matrix (unless `written`: matrices
+    of numbers are read entry by entry) or a group applied like a function anywhere in
+    `node`: what only vectors, matrices or functions carry."""
+    if isinstance(node, ast.Transpose | ast.Norm | ast.Inner | ast.IndexedGroup):
         return True
-    return any(_vector_marks(k) for k in ast.children(node))
+    if isinstance(node, ast.Matrix) and not written:
+        return True
+    return any(_vector_marks(k, written) for k in ast.children(node))
 
 
 def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:

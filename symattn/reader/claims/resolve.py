@@ -16,6 +16,7 @@ from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
+from symattn.reader.claims.approximate import approx_claim
 from symattn.reader.claims.cases import Cases
 from symattn.reader.claims.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
 from symattn.reader.claims.context import (
@@ -773,6 +774,10 @@ class Resolver:
         """`x \\mapsto h(x)`, `\\ell \\sim \\sqrt n`, `a \\approx b`: both sides are read (a shape
         error or an unreadable part is reported as usual); the relation itself is not decided."""
         start, end = left.start, step.rhs.end
+        if step.rel == "approx":
+            close = approx_claim(self.terms, span, left, step.rhs, start, end)
+            if close is not None:
+                return close
         names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
         rel = REL_TEXT.get(step.rel, step.rel)
         msg = f"relation '{rel}' is not decided (only =, \\ne and \\in are)"

@@ -47,7 +47,10 @@ class ResolvedClaim:
     `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
     columns, as rows) where the document never settles which; a verdict needs both to agree,
     unless `pinnable` (only the formula can settle it) and one reading is ill-typed: then the
-    other is the formula's meaning.
+    other is the formula's meaning. `readings` says what the two readings are when they are
+    not the vectors' orientation (`\\cos (m-n)\\theta`: the function of the parentheses, or of
+    the product). `tolerance`: the claim is `value \\approx number` between two numbers, the
+    number given to this unit of its last digit.
     `premise`: a hypothesis of the text about the claim's names that the checker cannot use;
     a `false` is then undecided (the claim may hold only under it). `supposed`: the text
     supposes it (a sentence opening with suppose / assume); a shape error is then not an alarm.
@@ -81,6 +84,8 @@ class ResolvedClaim:
     shapes: tuple[Shape, Shape] | None = None
     defines: str = ""
     pinnable: bool = False
+    readings: str = ""
+    tolerance: sympy.Rational | None = None
 
     @property
     def focus(self) -> tuple[int, int]:

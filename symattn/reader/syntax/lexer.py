@@ -61,6 +61,13 @@ GREEK = frozenset(
     "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell infty".split()
 )
 FUNCS = frozenset("exp max min log ln tanh sin cos tan det arg sup inf lim".split())
+#: Logical connectives between two statements (`A \\Leftrightarrow B`), not relations.
+CONNECTIVES = frozenset(
+    "Leftrightarrow Longleftrightarrow iff Rightarrow Longrightarrow implies Leftarrow "
+    "Longleftarrow impliedby".split()
+)
+#: Functions of numbers also read when written as upright text (`\\text{exp}`, `\\mathrm{log}`).
+SCALAR_WORDS = frozenset("exp log ln sin cos tan tanh".split())
 RELATIONS = {
     "in": "in",
     "neq": "neq",
@@ -330,8 +337,15 @@ class _Lexer:
                 self.i = k
                 return
             self.i += 1
+        elif c == "*" and not self.after_script():
+            self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
+            self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def after_script(self) -> bool:
+        """Whether the last token opened a script (`p^*`, a conjugate, is not a product)."""
+        return bool(self.out) and self.out[-1].kind in ("SUP", "SUB")
 
     def letters(self, i: int) -> None:
         """A letter, or a word written bare before parentheses (`softmax(x)`, `LayerNorm(x)`):
@@ -565,6 +579,13 @@ class _Lexer:
             self.i = end
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
+        elif name in CONNECTIVES:
+            # `A \\Leftrightarrow B` claims neither A nor B: never two claims of their own
+            raise self.fail(
+                f"\\{name} joins two statements, neither of which is claimed on its own; "
+                "an equivalence or implication between claims is not decided",
+                start,
+            )
         else:
             raise self.fail(f"unknown command \\{name}", start)
 
@@ -648,6 +669,9 @@ class _Lexer:
         if word == "mod":
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
             self.emit("TIMES", "mod", start, self.i)
+            return
+        if word in SCALAR_WORDS:
+            self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
             return
         if name != "operatorname" and self.word_name(word):
             self.emit("SYMBOL", f"text|{word}", start, self.i)

@@ -316,15 +316,17 @@ class _Builder:
 
     # -- named constructs --------------------------------------------------------------------
 
-    def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call:
+    def r_call(self, kids: list[Any], s: int, e: int) -> ast.Call | ast.Power:
         name = str(kids[0])
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
+        power, rest = _function_power(name, rest, self.expr)
         sub = call_sub(name, rest, self.expr, self.fail)
         if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
             raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
         args = group.items if group is not None else ()
-        return ast.Call(name, args, sub, group is not None, start=s, end=e)
+        call = ast.Call(name, args, sub, group is not None, start=s, end=e)
+        return call if power is None else ast.Power(call, power, start=s, end=e)
 
     def r_frac(self, kids: list[Any], s: int, e: int) -> ast.Frac:
         return ast.Frac(self.expr(kids[1]), self.expr(kids[2]), start=s, end=e)
@@ -390,7 +392,33 @@ def _first_start(kids: list[Any]) -> int:
 
 
 #: Functions whose argument TeX writes without parentheses: `\\cos m\\theta` is cos(mθ).
-_UNBRACKETED = frozenset("sin cos tan".split())
+_UNBRACKETED = frozenset("sin cos tan tanh log ln exp".split())
+
+
+def _function_power(name: str, scripts: list[Any], expr: Callable[[Any], Any]) -> tuple[Any, list]:
+    """`\\sin^2 x`, `\\cos^2(x)`: a positive whole power of a function of numbers is the power
+    of its value (`\\sin^{-1}` is another function, and stays refused)."""
+    for k, script in enumerate(scripts):
+        if script.kind == "SUP" and name in _UNBRACKETED:
+            power = expr(script.arg)
+            if isinstance(power, ast.Number) and power.text.isdigit():
+                return power, scripts[:k] + scripts[k + 1 :]
+    return None, scripts
+
+
+def _bare_function(f: ast.Expr) -> bool:
+    """A function of numbers written without parentheses (`\\cos m`, `\\sin^2 x`)."""
+    if isinstance(f, ast.Power):
+        f = f.base
+    return isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED
+
+
+def _applied(f: ast.Expr, body: ast.Expr, end: int) -> ast.Expr:
+    if isinstance(f, ast.Power):
+        inner = _applied(f.base, body, end)
+        return ast.Power(inner, f.exponent, start=f.start, end=end)
+    assert isinstance(f, ast.Call)
+    return ast.Call(f.name, (body,), None, True, start=f.start, end=end)
 
 
 def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
@@ -400,10 +428,11 @@ def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
     k = 0
     while k < len(factors):
         f = factors[k]
-        if isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED:
+        if _bare_function(f):
             j = k + 1
             while j < len(factors):
                 g = factors[j]
+                g = g.base if isinstance(g, ast.Power) else g
                 if isinstance(g, ast.Call) and g.name in _UNBRACKETED:
                     break
                 j += 1
@@ -414,7 +443,7 @@ def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
                     if len(arg) == 1
                     else ast.Product(tuple(arg), start=arg[0].start, end=arg[-1].end)
                 )
-                out.append(ast.Call(f.name, (body,), None, True, start=f.start, end=arg[-1].end))
+                out.append(_applied(f, body, arg[-1].end))
                 k = j
                 continue
         out.append(f)

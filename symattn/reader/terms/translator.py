@@ -39,6 +39,7 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
+from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 
 __all__ = [
     "KEEP_FONTS",
@@ -560,6 +561,9 @@ class Terms:
                 acc = sympy.Mod(acc, b)
             elif op == "/":
                 acc = _divide(acc, b, node, span)
+            elif op == "star" and (isinstance(acc, MatExpr) or isinstance(b, MatExpr)):
+                msg = "'*' is read between numbers only; between matrices write the product"
+                raise not_understood(msg, node)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 acc = _dot(acc, b, node, span)
             else:
@@ -596,6 +600,9 @@ class Terms:
         if masks:
             return self._masked(node, masks)
         parts = [self.term(t) for t in node.terms]
+        if any(not isinstance(p, MatExpr) for p in parts):
+            # `\mathbf q^\top\mathbf k - \frac12\|\mathbf k\|^2`: a 1 × 1 matrix beside numbers
+            parts = [as_comparable(p, sympy.Integer(0))[0] for p in parts]
         if all(not isinstance(p, MatExpr) for p in parts):
             return add_scalars(node, parts)
         acc = parts[0]
@@ -664,6 +671,9 @@ class Terms:
         exp = self.term(node.exponent)
         if isinstance(exp, MatExpr):
             raise not_understood("a matrix as an exponent is not checked", node)
+        too_large = huge_power(base, exp)
+        if too_large:
+            raise not_understood(too_large, node)
         return base**exp
 
     def _number(self, node: ast.Number) -> sympy.Basic:
@@ -823,10 +833,10 @@ class Terms:
             x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
             if not isinstance(x, MatExpr):
                 return sympy.exp(x)
-        if self.scalars and name in _SCALAR_FUNCTIONS and len(args) == 1:
-            x = as_comparable(args[0], sympy.Integer(0))[0]
-            if not isinstance(x, MatExpr):
-                return _SCALAR_FUNCTIONS[name](x)  # `\sin(\omega p)` of real numbers
+        if name in SCALAR_FUNCTIONS:
+            value = apply_scalar(name, [as_comparable(a, sympy.Integer(0))[0] for a in args])
+            if value is not None:
+                return value  # `\sin(\omega p)` of real numbers
         known = (
             "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
         )
@@ -913,13 +923,6 @@ class Terms:
         return Concat(body, index("h"), sympy.Integer(len(node.args)))
 
 
-#: Functions of real numbers, read only in a claim whose undeclared names are read as numbers.
-_SCALAR_FUNCTIONS = {
-    "sin": sympy.sin,
-    "cos": sympy.cos,
-    "tan": sympy.tan,
-    "tanh": sympy.tanh,
-}
 _OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
 
 

@@ -8,6 +8,7 @@ resolver calls `read_around`).
 from __future__ import annotations
 
 from symattn.reader.syntax import ast
+from symattn.reader.terms.scalars import SCALAR_FUNCTIONS
 from symattn.reader.terms.translator import (
     UNREAD,
     Terms,
@@ -112,7 +113,7 @@ def _product(terms: Terms, node: ast.Product) -> list[str]:
 
 def _unknown_operator(terms: Terms, node: ast.Call) -> bool:
     """`\\sin(i\\omega_j)` whose argument is undeclared: the operator may be unknown too."""
-    known = ("softmax", "mask", "attention", "concat", "exp", "sqrt")
+    known = ("softmax", "mask", "attention", "concat", "exp", "sqrt", *SCALAR_FUNCTIONS)
     return node.name.lower() not in known and node.name not in terms.defs.table
 
 

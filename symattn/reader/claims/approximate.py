@@ -1,0 +1,72 @@
+"""Approximations between numbers (`\\frac{e^{2}}{e + e^{2} + e^{3}} \\approx 0.245`): the value,
+the number written and the unit of its last digit, stated for the kernel to decide.
+Imports sympy, the reader's AST, claims and translator; never the resolver, the checker or CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import MatExpr
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.translator import Terms
+
+__all__ = ["approx_claim"]
+
+
+def approx_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`value \\approx 0.245` (or `0.245 \\approx value`) where the value is a number the formula
+    computes (`e` as Euler's number, `\\pi` the constant, unless the text declares them): a
+    claim with the unit of the written number's last digit. None for anything else."""
+    if _written(right) is not None:
+        value, written = left, right
+    elif _written(left) is not None:
+        value, written = right, left
+    else:
+        return None
+    number, unit = _written(written) or (sympy.Integer(0), sympy.Integer(1))
+    terms.scalars = _constants(terms)
+    try:
+        computed = terms.term(value)
+    except (SymattnError, RecursionError):
+        return None
+    finally:
+        terms.scalars = {}
+    if isinstance(computed, MatExpr) or not isinstance(computed, sympy.Expr):
+        return None
+    if computed.free_symbols or computed.is_Rational and computed == number:
+        return None  # names the text leaves open, or the number itself
+    claim = new_claim(span, start, end, "pending", pairs=((computed, number),))
+    context = f"\\approx read as within one unit of the last digit written, {unit}"
+    return dataclasses.replace(claim, tolerance=unit, context=context)
+
+
+def _written(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
+    """A number as written (`0.245`, `-1.5`, `22`) and the unit of its last digit."""
+    sign = 1
+    if isinstance(node, ast.Neg):
+        node, sign = node.operand, -1
+    if not isinstance(node, ast.Number):
+        return None
+    text = node.text.replace(",", "")
+    try:
+        value = sympy.Rational(text)
+    except (TypeError, ValueError):
+        return None
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return sign * value, sympy.Rational(1, 10**decimals)
+
+
+def _constants(terms: Terms) -> dict[str, sympy.Expr]:
+    out: dict[str, sympy.Expr] = {}
+    for name, value in (("e", sympy.E), ("\\pi", sympy.pi)):
+        if terms.scope.lookup(name) is None and name not in terms.scope.dims:
+            out[name] = value
+    return out
