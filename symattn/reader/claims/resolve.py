@@ -47,6 +47,8 @@ from symattn.reader.claims.introductions import (
     introduce,
     listed,
 )
+from symattn.reader.claims.mask_roles import mark_masks
+from symattn.reader.claims.member_claims import define_member, members_only
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
     has_undeclared,
@@ -179,6 +181,7 @@ class Resolver:
                     continue
             words = sentence_hypothesis(text, item)
             claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+            mark_masks(self.scope, text, item)
             if words:
                 claims = [under_words(c, words) for c in claims]
             out.extend(claims)
@@ -596,6 +599,11 @@ class Resolver:
         generic = []
 
         def run() -> ResolvedClaim:
+            member = None
+            if first:
+                member = define_member(scope, terms, span, left, step.rhs, start, end)
+            if member is not None:
+                return member
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
                 try:
                     stacked = stack_claim(scope, terms, span, left, step.rhs, start, end)
@@ -648,12 +656,13 @@ class Resolver:
             finally:
                 terms.bound = frozenset()
                 scope.both_ways = False
-            if terms.defs.used:
+            members = members_only(terms.defs)
+            if terms.defs.used and not members:
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
-            reason = defines_left(scope, left, step.rhs) if first else ""
+            reason = members or (defines_left(scope, left, step.rhs) if first else "")
             return dataclasses.replace(claim, defines=reason) if reason else claim
 
         def both_ways() -> ResolvedClaim:

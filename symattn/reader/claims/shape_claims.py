@@ -18,6 +18,7 @@ from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
 from symattn.reader.claims.definitions import head_symbol
 from symattn.reader.claims.introductions import declare_scalar
+from symattn.reader.claims.member_claims import declare_member
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -55,6 +56,9 @@ def declaration(
     if not isinstance(step.rhs, ast.Reals):
         return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
+    member = declare_member(scope, span, subject, shape, start, end)
+    if member is not None:
+        return member
     name = plain_name(subject)
     fam, head = None, None
     if isinstance(subject, ast.HeadSup):

@@ -107,6 +107,8 @@ ACCENTS = {
 SIMPLE = {
     "cdot": ("CDOT", "cdot"),
     "times": ("TIMES", "times"),
+    "odot": ("TIMES", "odot"),  # the entrywise (Hadamard) product
+    "otimes": ("TIMES", "otimes"),  # outer or Kronecker product: the text says which
     "top": ("TOP", "top"),
     "intercal": ("TOP", "top"),
     "ldots": ("DOTS", "ldots"),
@@ -133,6 +135,31 @@ IGNORED = frozenset(
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag color".split())
+#: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
+_PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
+
+
+def _prose(inner: str) -> bool:
+    """Words with a space or a punctuation mark and no command but `\\ `: a label in prose."""
+    if "\\" in inner.replace("\\ ", " ") or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", inner):
+        return False
+    return bool(re.search(r"\s|[:：,.;!?，。；]", inner))
+
+
+#: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
+_SIZED_COMMAND = re.compile(r"\\(langle|rangle|lbrace|rbrace|vert|Vert)(?![A-Za-z])")
+
+
+#: Notation the reader knows by name but gives no meaning: a formula with it is not understood,
+#: and the message names the notation.
+UNREAD_NOTATION = {
+    "nabla": "a gradient (\\nabla): derivatives are not read",
+    "partial": "a partial derivative (\\partial): derivatives are not read",
+    "int": "an integral (\\int) is not read",
+    "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
+    "iff": "an equivalence of statements (\\iff) is not read",
+    "leftarrow": "an assignment (\\leftarrow) is read only as a whole step of an algorithm",
+}
 _MATHOP_WORD = re.compile(
     r"\s*\{\s*(?:\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}|([A-Za-z]{2,}))\s*\}"
 )
@@ -565,6 +592,8 @@ class _Lexer:
             self.i = end
         elif name in ("stackrel", "overset") and self.defining_equals():
             self.emit("REL", "=", start, self.i)
+        elif name in UNREAD_NOTATION:
+            raise self.fail(UNREAD_NOTATION[name], start)
         else:
             raise self.fail(f"unknown command \\{name}", start)
 
@@ -637,6 +666,14 @@ class _Lexer:
             width = 1 if c == "|" else 2
             self.bar("|" if c == "|" else "||", start, self.i + width)
             return
+        if self.text.startswith(("\\{", "\\}"), self.i):  # `\left\{ j : j \le i \right\}`
+            self.set_brace(self.text[self.i + 1], self.i)
+            return
+        angle = _SIZED_COMMAND.match(self.text, self.i)
+        if angle is not None:  # `\Big\langle u, v \Big\rangle`, `\bigl\{`
+            self.i = angle.end()
+            self.named(angle.group(1), start)
+            return
         if c not in DELIMS:
             shown = c if c else "nothing"
             raise self.fail(f"unsupported delimiter after \\{name}: {shown}", start)
@@ -706,6 +743,9 @@ class _Lexer:
             self.emit("SYMBOL", f"text|{inner}", start, end)
         elif name in ("mathrm", "textbf") and _WORD.match(inner):
             self.emit("FUNC", inner, start, end)
+        elif name in _PROSE_FONTS and _prose(inner):
+            if not self.matrix_depth:  # `\mathrm{Parallel\ training:}`: a label, prose
+                self.emit("TEXT", inner, start, end)
         else:
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
 

@@ -55,6 +55,7 @@ class Layer:
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     orient: dict[str, str] = field(default_factory=dict)
     literals: dict[str, sympy.Matrix] = field(default_factory=dict)
+    members: dict[str, Any] = field(default_factory=dict)  # `S_t`'s family (`terms.members`)
 
 
 def same_shape(a: Shape, b: Shape) -> bool:

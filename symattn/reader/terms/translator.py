@@ -39,6 +39,8 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
+from symattn.reader.terms.members import family_letter, lookup_member, member_of
+from symattn.reader.terms.products import NotRead, entrywise
 
 __all__ = [
     "KEEP_FONTS",
@@ -333,6 +335,9 @@ class Terms:
                 if defined.indices == len(self.indices(node.sub)):
                     return self._opaque(defined, _label(node), node)
             raise self._unknown(node)
+        member = self._member(node)
+        if member is not None:
+            return member
         idx = self.indices(node.sub)
         if node.name.isupper():
             # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
@@ -370,6 +375,21 @@ class Terms:
             f"{base.upper()}_{{ij}} for an entry",
             node,
         )
+
+    def _member(self, node: ast.Symbol) -> sympy.Basic | None:
+        """`\\mathbf S_{t-1}` of a family the text declared or defined (`terms.members`); a
+        member of a defined family is an opaque term (its value is not read)."""
+        letter = family_letter(node)
+        family = lookup_member(self.scope, letter) if letter is not None else None
+        if family is None or node.sub is None:
+            return None
+        idx = self.indices(node.sub)
+        if len(idx) != 1:
+            return None
+        if family.defined:
+            self.defs.used.append(_label(node))
+            self.defs.members[_label(node)] = family.line
+        return member_of(self.scope, family, idx[0])
 
     def _unknown(self, node: ast.Symbol) -> UnknownName:
         label = _label(node)
@@ -562,6 +582,14 @@ class Terms:
                 acc = _divide(acc, b, node, span)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 acc = _dot(acc, b, node, span)
+            elif op in ("odot", "otimes"):
+                masks = (k == 2 and self._is_mask(factors[0]), self._is_mask(f))
+                try:
+                    acc = entrywise(op, acc, b, masks)
+                except ShapeError as e:
+                    raise shape_problem(e, node, span) from None
+                except NotRead as e:
+                    raise not_understood(str(e), node) from None
             else:
                 acc = _times(acc, b, node, span)
             if k < len(factors) and self.observer is not None:

@@ -1,0 +1,50 @@
+"""A square matrix the prose calls the causal mask (`$\\mathbf M\\in\\mathbb R^{L\\times L}$ is the
+causal mask`): the kernel's causal mask wherever it is used (`S + M`, `S \\odot M`).
+
+Imports the reader's spans and scope; never the resolver (which calls `mark_masks`), the
+checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symattn.kernel.dims import dims_equal
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.scope import Scope
+
+__all__ = ["mark_masks"]
+
+#: The words that give a matrix the causal mask's role, in the sentence after its declaration.
+_CAUSAL = re.compile(
+    r"^[^.;:!?。；！？]*?\b(?:is|denotes|represents|be)\b[^.;:!?。；！？]{0,40}?\b(?:causal|"
+    r"autoregressive|look-ahead|lower[- ]triangular)\s+(?:attention\s+)?mask\b"
+    r"|^[^.;:!?。；！？]{0,20}?(?:是|为|表示)[^.;:!?。；！？]{0,20}?因果掩码",
+    re.IGNORECASE,
+)
+_SENTENCE = 240
+
+
+def mark_masks(scope: Scope, text: str, span: MathSpan) -> None:
+    """When `span` declares exactly one square matrix of the document and the words after it
+    open a sentence that calls it the causal mask, mark it as the mask: `S + M` is then the
+    kernel's additive causal mask of S, and `S \\odot M` its multiplicative one (zeros above the
+    diagonal). A matrix the text only mentions near the word "mask" keeps its general reading."""
+    if not text:
+        return
+    line = span.start.line
+    declared = [
+        (key, entry)
+        for key, entry in scope.document.names.items()
+        if entry.origin == "declared" and entry.line == line and entry.definition is None
+    ]
+    here = [(k, e) for k, e in declared if k in span.body]
+    if len(here) != 1:
+        return
+    key, entry = here[0]
+    if not dims_equal(entry.shape[0], entry.shape[1]) or entry.shape[0] == 1:
+        return
+    after = text[span.end : span.end + _SENTENCE]
+    after = after.lstrip("$)]\\ \t")
+    if _CAUSAL.match(after):
+        entry.mask = True
