@@ -39,10 +39,10 @@ def members_only(defs: Defs) -> str:
     used = list(dict.fromkeys(defs.used))
     lines = sorted({defs.members[x] for x in used})
     where = ", ".join(str(x) for x in lines)
-    what = "are members of families" if len(used) > 1 else "is a member of a family"
+    verb = "belong" if len(used) > 1 else "belongs"
     return (
-        f"{', '.join(used)} {what} the text defines (line {where}) by a formula whose value "
-        "the checker does not read, so they are read as independent matrices"
+        f"{', '.join(used)} {verb} to a family the text defines (line {where}) by a formula "
+        "whose value the checker does not read, and its members are read as independent matrices"
     )
 
 

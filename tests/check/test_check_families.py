@@ -1,0 +1,202 @@
+"""Families indexed by time or position (`\\mathbf S_t`, `S_{t-1}`, `\\mathbf{M_k}`), the entrywise
+product `\\odot` (with the mask the prose names), and notation read as prose or named where it is
+not read. Each rule has a true and a false use."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+#: Column vectors, stated in the prose (the text's own convention).
+COLUMNS = "Every vector is a column vector.\n\n"
+VECTORS = COLUMNS + r"Let $\mathbf{k}_t, \mathbf{v}_t, \mathbf{q}_t \in \mathbb{R}^{d}$." + "\n\n"
+STATE = VECTORS + r"Let $\mathbf{S}_t \in \mathbb{R}^{d\times d}$ be the state." + "\n\n"
+
+
+def results(text: str):  # type: ignore[no-untyped-def]
+    return [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
+
+
+def kinds(text: str) -> list[str]:
+    return [r.kind for r in results(text)]
+
+
+def declarations(text: str) -> list[str]:
+    return [r.message for r in check_text(text, "doc.md") if r.kind == "declaration"]
+
+
+# ---- a family declared by its shape ---------------------------------------------------------
+
+
+def test_a_declared_family_gives_every_member_its_shape():
+    assert any("family of matrices indexed by t" in m for m in declarations(STATE))
+    assert kinds(STATE + r"$$\mathbf{S}_{t-1}\mathbf{k}_t \in \mathbb{R}^{d}$$") == ["verified"]
+    # a dropped transpose is a shape error at the member
+    assert kinds(STATE + r"$$\mathbf{S}_{t-1}\mathbf{k}_t^\top \in \mathbb{R}^{d}$$") == [
+        "shape-error"
+    ]
+
+
+def test_distinct_index_expressions_are_distinct_members():
+    same = r"$$\mathbf{S}_t + \mathbf{S}_{t-1} = \mathbf{S}_{t-1} + \mathbf{S}_t$$"
+    assert kinds(STATE + same) == ["verified"]
+    # S_t and S_{t-1} are two matrices: S_t + S_{t-1} is not 2 S_t
+    assert kinds(STATE + r"$$\mathbf{S}_t + \mathbf{S}_{t-1} = 2\mathbf{S}_t$$") == ["false"]
+    transpose = r"$$(\mathbf{S}_t\mathbf{q}_t)^\top = \mathbf{q}_t^\top\mathbf{S}_t^\top$$"
+    assert kinds(STATE + transpose) == ["verified"]
+    assert kinds(STATE + transpose.replace(r"\mathbf{S}_t^\top", r"\mathbf{S}_{t-1}^\top")) == [
+        "false"
+    ]
+
+
+def test_a_second_declaration_with_another_shape_is_a_shape_error():
+    again = r"Here $\mathbf{S}_t \in \mathbb{R}^{d\times 2d}$."
+    assert kinds(STATE + again) == ["shape-error"]
+    assert kinds(STATE + again.replace("2d", "d")) == []
+
+
+# ---- a family defined by its first equation ----------------------------------------------------
+
+
+def test_the_recurrence_defines_a_declared_family():
+    rec = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top$$"
+    (r,) = results(STATE + rec)
+    assert r.kind == "verified" and "definition of S_t" in r.message
+    # a definition that does not typecheck is a shape error, never a silent accept
+    assert kinds(STATE + rec.replace(r"\mathbf{k}_t^\top", r"\mathbf{k}_t")) == ["shape-error"]
+
+
+def test_a_closed_form_defines_a_new_family_and_later_claims_are_not_false_alarms():
+    define = r"Let $\mathbf{S}_t = \sum_{j=1}^t \mathbf{v}_j\mathbf{k}_j^\top$." + "\n\n"
+    rows = (
+        COLUMNS + r"Let $\mathbf{Q}, \mathbf{K}, \mathbf{V} \in \mathbb{R}^{n \times d}$." + "\n\n"
+    )
+    assert any("a family of d × d matrices" in m for m in declarations(rows + define))
+    # true from the definition, which the checker does not read: undecided, never false
+    rec = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top$$"
+    (r,) = results(rows + define + rec)
+    assert r.kind == "undecided" and "to a family the text defines" in r.message
+    # true for every value of the member: decided
+    transpose = r"$$(\mathbf{S}_t\mathbf{q}_t)^\top = \mathbf{q}_t^\top\mathbf{S}_t^\top$$"
+    assert kinds(rows + define + transpose) == ["verified"]
+    # its shape is the definition's
+    assert kinds(rows + define + r"$$\mathbf{S}_t\mathbf{q}_t \in \mathbb{R}^{d}$$") == ["verified"]
+    bad = r"$$\mathbf{S}_t + \mathbf{q}_t \in \mathbb{R}^{d\times d}$$"
+    assert kinds(rows + define + bad) == ["shape-error"]
+
+
+def test_a_recurrence_alone_defines_a_family_from_its_other_terms():
+    rec = r"$$\mathbf{G}_t = \mathbf{G}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top$$" + "\n\n"
+    assert any("a family of d × d matrices" in m for m in declarations(VECTORS + rec))
+    bad = r"$$\mathbf{G}_t = \mathbf{G}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top + \mathbf{q}_t$$"
+    assert kinds(VECTORS + bad) == ["shape-error"]
+
+
+def test_a_font_around_the_scripted_name_and_a_written_matrix():
+    rot = (
+        r"$$\mathbf{M_k} = \begin{bmatrix} \cos(\omega k) & \sin(\omega k) \\"
+        r" -\sin(\omega k) & \cos(\omega k) \end{bmatrix}$$"
+    )
+    assert any("M_k" in m and "2 × 2" in m for m in declarations(rot + "\n\n"))
+    assert kinds(rot + "\n\n" + r"$$\mathbf{M_k}^\top \in \mathbb{R}^{2\times 2}$$") == ["verified"]
+    assert kinds(rot + "\n\n" + r"$$\mathbf{M_k} \in \mathbb{R}^{2\times 3}$$") == ["shape-error"]
+
+
+@pytest.mark.parametrize(
+    "name", [r"\mathbf{W}_q", r"S_{ij}", r"\mathbf{v}_t", r"W_Q"], ids=["W_q", "S_ij", "v_t", "WQ"]
+)
+def test_names_that_are_not_members_of_a_family(name):
+    from symattn.reader.syntax.parse import parse_formula
+    from symattn.reader.terms.members import family_letter
+
+    node = parse_formula(name).items[0].subjects[0]
+    assert family_letter(node) is None
+    assert family_letter(parse_formula(r"\mathbf{S}_{t-1}").items[0].subjects[0]) == "S"
+
+
+# ---- the entrywise product ------------------------------------------------------------------
+
+QKVM = r"Let $\mathbf{Q}, \mathbf{K}, \mathbf{V} \in \mathbb{R}^{L \times d}$." + "\n\n"
+
+
+def test_hadamard_product():
+    decl = QKVM + r"Let $\mathbf{A} \in \mathbb{R}^{L \times L}$." + "\n\n"
+    good = (
+        r"$$(\mathbf{Q}\mathbf{K}^\top \odot \mathbf{A})^\top"
+        r" = \mathbf{A}^\top \odot \mathbf{K}\mathbf{Q}^\top$$"
+    )
+    assert kinds(decl + good) == ["verified"]
+    assert kinds(decl + good.replace(r"\mathbf{A}^\top", r"\mathbf{A}")) == ["false"]
+    assert kinds(decl + r"$$\mathbf{Q} \odot \mathbf{A} \in \mathbb{R}^{L\times d}$$") == [
+        "shape-error"
+    ]
+
+
+def test_the_mask_the_prose_names_is_the_causal_mask():
+    mask = (
+        r"- $$\mathbf{M} \in \mathbb{R}^{L \times L}$$ is the causal mask of the decoder." + "\n\n"
+    )
+    row = r"$$\mathbf{o}_t^\top = \sum_{j=1}^t (\mathbf{q}_t^\top \mathbf{k}_j) \mathbf{v}_j^\top$$"
+    doc = (
+        COLUMNS
+        + QKVM
+        + mask
+        + r"$$\mathbf{O} = (\mathbf{Q}\mathbf{K}^\top \odot \mathbf{M})\mathbf{V}$$"
+        + "\n\n"
+    )
+    assert kinds(doc + row) == ["verified"]
+    assert kinds(doc + row.replace("^t", "^{t-1}")) == ["false"]
+    # a matrix the prose does not call a mask keeps the general product: the claim is false
+    plain = doc.replace("is the causal mask of the decoder", "is a matrix of weights")
+    assert kinds(plain + row) == ["false"]
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"$$\mathbf{Q} \otimes \mathbf{K} = \mathbf{K}$$", r"\otimes"),
+        (r"$$\nabla \mathcal{L}(\mathbf{Q}) = \mathbf{Q}$$", r"\nabla"),
+        (r"$$\frac{\partial f}{\partial x} = 0$$", r"\partial"),
+        (r"$$a \Leftrightarrow b$$", r"\Leftrightarrow"),
+    ],
+)
+def test_notation_that_is_not_read_is_named(formula, named):
+    (r,) = results(QKVM + formula)
+    assert r.kind == "not-understood" and named in r.message
+
+
+# ---- layout inside displays -------------------------------------------------------------------
+
+
+def test_a_prose_label_in_an_aligned_row_is_not_read():
+    label = (
+        r"$$\begin{aligned} \mathrm{Parallel\ training:} &&& \mathbf{Q}\mathbf{K}^\top"
+        r" \in \mathbb{R}^{L\times L} \end{aligned}$$"
+    )
+    assert kinds(QKVM + label) == ["verified"]
+    assert kinds(QKVM + label.replace(r"\mathbf{K}^\top", r"\mathbf{K}")) == ["shape-error"]
+
+
+def test_sized_angle_brackets_sets_and_accents_on_scripted_names():
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    assert ast.dump(parse_formula(r"\Big\langle a, b \Big\rangle")) == "[(inner a b)]"
+    assert ast.dump(parse_formula(r"\left\{ a \right\}")) == "[(set a)]"
+    assert ast.dump(parse_formula(r"\widetilde{Z_j}")) == ast.dump(parse_formula(r"\tilde{Z}_j"))
+    top = parse_formula(r"K^{(h)\top}")
+    assert ast.dump(top) == ast.dump(parse_formula(r"K^{(h)\mathsf T}"))
+
+
+# ---- conditions in the prose --------------------------------------------------------------
+
+
+def test_an_index_range_beside_no_claim_is_context():
+    doc = r"Let $\mathbf{x}_i \in \mathbb{R}^d$ ($1 \leq i \leq n$) be the inputs." + "\n"
+    (r,) = [x for x in check_text(doc, "doc.md") if "condition" in x.message]
+    assert r.kind == "declaration" and "context (not a claim)" in r.message
+    # beside a claim about i that it does not qualify, it is reported as not joined
+    claim = r"Then $\mathbf{q}_i = \mathbf{k}_i$, and $1 \leq i \leq n$." + "\n"
+    (r,) = [x for x in check_text(claim, "doc.md") if "condition" in x.message]
+    assert r.kind == "not-understood" and "not joined" in r.message
