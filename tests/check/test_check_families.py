@@ -200,3 +200,36 @@ def test_an_index_range_beside_no_claim_is_context():
     claim = r"Then $\mathbf{q}_i = \mathbf{k}_i$, and $1 \leq i \leq n$." + "\n"
     (r,) = [x for x in check_text(claim, "doc.md") if "condition" in x.message]
     assert r.kind == "not-understood" and "not joined" in r.message
+
+
+# ---- a vector's components ------------------------------------------------------------------
+
+QK = r"Let $q, k \in \mathbb{R}^{d_k}$ be vectors with independent components." + "\n\n"
+
+
+def test_components_of_a_declared_vector():
+    assert kinds(QK + r"$$q\cdot k = \sum_{i=1}^{d_k} q_i k_i$$") == ["verified"]
+    # a bound n-1 for n is an error of the text
+    assert kinds(QK + r"$$q\cdot k = \sum_{i=1}^{d_k-1} q_i k_i$$") == ["false"]
+    # without bounds, the index runs over the vectors' length
+    assert kinds(QK + r"$$q^\top k = \sum_{i} q_i k_i$$") == ["verified"]
+    assert kinds(QK + r"$$q^\top k = \sum_{i} q_i q_i$$") == ["false"]
+    # with a lower bound only, the upper bound is the length
+    assert kinds(QK + r"$$q^\top k = \sum_{i=1} q_i k_i$$") == ["verified"]
+
+
+def test_a_row_of_a_declared_matrix_stays_a_row():
+    doc = r"Let $Q, K \in \mathbb{R}^{n \times d_k}$." + "\n\n"
+    assert kinds(doc + r"$$(QK^\top)_{ij} = \sum_{r=1}^{d_k} Q_{ir} K_{jr}$$") == ["verified"]
+    assert kinds(doc + r"$$(QK^\top)_{ij} = q_i k_j^\top$$") == ["verified"]
+
+
+def test_an_equation_for_rows_gives_the_matrix_its_width():
+    doc = r"Let $V \in \mathbb{R}^{n \times d_v}$ and $A \in \mathbb{R}^{n \times n}$." + "\n\n"
+    rows = r"$$o_i = \sum_j a_{ij} v_j$$" + "\n\n"
+    assert not kinds(doc + rows)  # a definition, never a shape error against the convention
+    assert any("O is n × d_v" in m for m in declarations(doc + rows))
+    assert kinds(doc + rows + r"$$o_i \in \mathbb{R}^{n}$$") == ["shape-error"]
+    # a width equal to the convention's is a claim about the chapter's O, as before
+    same = r"Let $V \in \mathbb{R}^{n \times d}$ and $A \in \mathbb{R}^{n \times n}$." + "\n\n"
+    assert not any("defines the rows" in m for m in declarations(same + rows))

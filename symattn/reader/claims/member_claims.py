@@ -112,14 +112,34 @@ def define_member(
     if current is None and scope.document_matrix(letter):
         return None
     label = member_label(span.body, left)  # type: ignore[arg-type]
-    scope.consulted.clear()
-    # vectors whose rows or columns the text does not settle are read as columns (the reading
-    # that makes `v_t k_t^T` the outer product), and the family's shape is then not settled
-    scope.both_ways = True
-    try:
-        return _define(scope, terms, span, letter, label, current, right, start, end)
-    finally:
-        scope.both_ways = False
+    # read as the document's claims are by default; where that gives no matrix of the declared
+    # shape, with the vectors whose rows or columns the text does not settle as columns (the
+    # reading that makes `v_t k_t^T` an outer product): the family's shape is then not settled
+    failed: Problem | None = None
+    for both_ways in (False, True):
+        scope.consulted.clear()
+        scope.both_ways = both_ways
+        try:
+            got = _define(scope, terms, span, letter, label, current, right, start, end)
+        except Problem as p:
+            if p.status != "shape_error":
+                raise
+            got, failed = None, failed or p
+        finally:
+            scope.both_ways = False
+        if got is not None and got.status in ("declared", "shape"):
+            return got
+        if both_ways and not scope.consulted:
+            break  # the second reading was the first one: no vector is unsettled
+    if failed is not None and not scope.consulted:
+        raise failed
+    if failed is not None:
+        msg = (
+            f"undecided (convention): {failed.message}, and the text does not settle whether "
+            "its vectors are rows or columns"
+        )
+        return new_claim(span, start, end, "unknown", msg)
+    return got
 
 
 def _define(

@@ -58,6 +58,7 @@ from symattn.reader.claims.opaque_claims import (
     undeclared_claim,
 )
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
+from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import (
     assume_relation,
@@ -602,6 +603,7 @@ class Resolver:
             member = None
             if first:
                 member = define_member(scope, terms, span, left, step.rhs, start, end)
+                member = member or define_rows(scope, terms, span, left, step.rhs, start, end)
             if member is not None:
                 return member
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":

@@ -170,16 +170,18 @@ _UNDERSET_SOFTMAX = re.compile(
 )
 #: A font around a name with its scripts: `\mathbf{M_k}`, `\mathrm{head_i}`, `\mathbf{\beta_t}`.
 _FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
+#: Parentheses ahead, perhaps sized: `(`, `\big(`, `\left(`.
+_PAREN_AHEAD = r"(?=\s*(?:\(|\\(?:left|big|Big|bigg|Bigg|bigl|Bigl|biggl|Biggl)\s*\())"
 #: An operator written as a bare word before its parentheses: `softmax(x)`, `Attention(Q,K,V)`.
 _BARE_OPERATOR = re.compile(
-    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)(?=\s*\()", re.IGNORECASE
+    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)" + _PAREN_AHEAD, re.IGNORECASE
 )
 #: A word of the text's own before parentheses (`MultiHead(Q,K,V)`, `LayerNorm(x)`): one name,
 #: a function the text does not declare, not a product of letters.
-_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
+_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)" + _PAREN_AHEAD)
 #: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
 #: the text's when it has a lower-case letter or is a known one; `QK(...)` stays a product.
-_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
+_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)" + _PAREN_AHEAD)
 #: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
 #: are products of matrices).
 _CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
@@ -232,7 +234,9 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
-_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
+_CALL_AHEAD = re.compile(
+    r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])"
+)
 
 
 def _text_word(word: str) -> bool:
@@ -518,6 +522,9 @@ class _Lexer:
             return
         if nxt == "\\":
             self.amps = 0
+            if self.continues_row():
+                self.i = i + 2  # `a &= \\ b`: a row that ends in a relation or sign goes on
+                return
             self.emit("ROWSEP", "\\\\", i, i + 2)
             self.i = i + 2
             return
@@ -534,6 +541,13 @@ class _Lexer:
         name = m.group()
         self.i = m.end()
         self.named(name, i)
+
+    def continues_row(self) -> bool:
+        """A row of an aligned display that ends in a relation or an operator (`A &= \\\\`,
+        `a &+ \\\\`): the formula goes on in the next row, as it renders."""
+        if self.matrix_depth or not self.out:
+            return False
+        return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
     def named(self, name: str, start: int) -> None:
         end = self.i

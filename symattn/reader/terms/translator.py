@@ -37,6 +37,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
+from symattn.reader.terms.components import component_length, component_of
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 from symattn.reader.terms.members import family_letter, lookup_member, member_of
@@ -347,6 +348,10 @@ class Terms:
             if defined is not None and defined.params is None and defined.indices == len(idx):
                 if document is not None and not document(node.name):
                     return self._opaque(defined, _label(node), node)
+        component = component_of(self.scope, node) if len(idx) == 1 else None
+        if component is not None:  # `q_i`, component i of the vector q the text declares
+            vector = self.named(component[0], None, component[1])
+            return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
@@ -438,7 +443,15 @@ class Terms:
         assert op.sub is not None
         letter = op.name.upper()
         bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
-        member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        try:
+            member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        except UnknownName:
+            if not op.name.islower():
+                raise
+            # `x^{(1)}_m` with no family X^{(h)} anywhere: a name of the text's own (feature 1
+            # of x at m), undeclared, not an unknown matrix
+            label = f"{op.name}^{{({ast.dump(node.head)})}}_{{{ast.dump(op.sub)}}}"
+            raise UnknownName(f"unknown symbol {label}", node, label, []) from None
         assert isinstance(member, MatExpr)
         idx = self.indices(op.sub)
         if len(idx) == 1 and op.name.isupper():
@@ -724,7 +737,10 @@ class Terms:
         if node.var is None or node.var.sub is not None or not _index_letter(node.var.name):
             raise not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
         var = index(node.var.name)
-        if node.lower is None:
+        length = component_length(self.scope, node.body, node.var.name)
+        if node.lower is None and length is not None:
+            lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
+        elif node.lower is None:
             over = SUM_LETTERS.get(node.var.name.rstrip("'"))
             if over is None:
                 raise not_understood(
@@ -733,9 +749,9 @@ class Terms:
             lo, hi = sympy.Integer(1), self.scope.bind(over)
         else:
             lo = self.index_term(node.lower)
-            if node.upper is None:
+            if node.upper is None and length is None:
                 raise not_understood("a sum with a lower bound needs an upper bound", node)
-            hi = self.index_term(node.upper)
+            hi = length if node.upper is None else self.index_term(node.upper)
         body = self.term(node.body)
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
