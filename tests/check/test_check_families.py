@@ -233,3 +233,36 @@ def test_an_equation_for_rows_gives_the_matrix_its_width():
     # a width equal to the convention's is a claim about the chapter's O, as before
     same = r"Let $V \in \mathbb{R}^{n \times d}$ and $A \in \mathbb{R}^{n \times n}$." + "\n\n"
     assert not any("defines the rows" in m for m in declarations(same + rows))
+
+
+# ---- assignments, rows that go on, operator words before sized parentheses -----------------
+
+QKS = r"Let $Q, K \in \mathbb{R}^{n\times d_k}$ and $S \in \mathbb{R}^{n\times n}$." + "\n\n"
+
+
+def test_an_assignment_is_a_step_not_a_claim():
+    step = r"$$S \leftarrow S + QK^\top$$"
+    assert kinds(QKS + step) == []
+    assert any("an assignment" in m for m in declarations(QKS + step))
+    # its right side must typecheck
+    assert kinds(QKS + step.replace("K^\\top", "K")) == ["shape-error"]
+
+
+def test_a_row_that_ends_in_a_relation_goes_on():
+    rows = r"$$\begin{align} (QK^\top)^\top &= \\ KQ^\top \end{align}$$"
+    assert kinds(QKS + rows) == ["verified"]
+    assert kinds(QKS + rows.replace(r"KQ^\top \end", r"QK^\top \end")) == ["false"]
+
+
+def test_an_operator_word_before_sized_parentheses():
+    good = r"$$\text{softmax} \bigg( \frac{QK^\top}{\sqrt{d_k}} \bigg) \in \mathbb{R}^{n\times n}$$"
+    assert kinds(QKS + good) == ["verified"]
+    assert kinds(QKS + good.replace("n\\times n}", "n\\times d_k}")) == ["shape-error"]
+
+
+def test_a_superscripted_feature_of_no_family_is_an_undeclared_name():
+    (r,) = results(r"$$x^{(1)}_m \cos\theta = \cos\theta\, x^{(1)}_m$$")
+    assert r.kind == "undecided" and "x^{(1)}_{m}" in r.message
+    # a capital with a head superscript still names a matrix that must be declared
+    (r,) = results(r"$$X^{(1)}_m = 0$$")
+    assert r.kind == "not-understood"

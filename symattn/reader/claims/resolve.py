@@ -16,6 +16,7 @@ from symattn.kernel.dims import assume, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
+from symattn.reader.claims.assignments import assignment
 from symattn.reader.claims.cases import Cases
 from symattn.reader.claims.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
 from symattn.reader.claims.context import (
@@ -585,6 +586,11 @@ class Resolver:
             return self._declaration(span, left, step)
         if step.rel == "neq":
             return self._not_equal(span, left, step, start, end)
+        if step.rel == "gets":
+            terms = self.terms
+            return self._guard(
+                span, start, end, lambda: assignment(terms, span, left, step.rhs, start, end)
+            )
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 

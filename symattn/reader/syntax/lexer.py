@@ -78,6 +78,8 @@ RELATIONS = {
     "sim": "sim",
     "propto": "propto",
     "to": "to",
+    "leftarrow": "gets",  # `S \\leftarrow S + v k^T`: an assignment of an algorithm
+    "gets": "gets",
     "rightarrow": "to",
     "mapsto": "mapsto",
     "Rightarrow": "implies",
@@ -158,7 +160,6 @@ UNREAD_NOTATION = {
     "int": "an integral (\\int) is not read",
     "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
     "iff": "an equivalence of statements (\\iff) is not read",
-    "leftarrow": "an assignment (\\leftarrow) is read only as a whole step of an algorithm",
 }
 _MATHOP_WORD = re.compile(
     r"\s*\{\s*(?:\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}|([A-Za-z]{2,}))\s*\}"
@@ -234,9 +235,7 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
-_CALL_AHEAD = re.compile(
-    r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])"
-)
+_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
 
 
 def _text_word(word: str) -> bool:
