@@ -266,3 +266,24 @@ def test_a_superscripted_feature_of_no_family_is_an_undeclared_name():
     # a capital with a head superscript still names a matrix that must be declared
     (r,) = results(r"$$X^{(1)}_m = 0$$")
     assert r.kind == "not-understood"
+
+
+# ---- definitions that do not typecheck, orders between sizes --------------------------------
+
+
+def test_a_function_definition_ill_typed_apart_from_its_parameters_is_a_shape_error():
+    doc = r"Let $Q, K \in \mathbb{R}^{n\times d_k}$." + "\n\n"
+    assert kinds(doc + r"$$f(x) = QK x$$") == ["shape-error"]
+    assert kinds(doc + r"$$f(x) = QK^\top x$$") == []
+    # a conflict that involves the parameters is not the text's error (they are its own)
+    assert kinds(doc + r"$$\text{score}(Q, K) = QK$$") == []
+
+
+def test_an_order_between_sizes_the_example_gives():
+    example = "Let $n = 3$ and $d = 5$.\n\n"
+    assert kinds(example + r"$$n \le d$$") == ["verified"]
+    assert kinds(example + r"$$d < n$$") == ["false"]
+    assert kinds(example + r"$$d \ge n + 2$$") == ["verified"]
+    assert kinds(example + r"$$d > n + 2$$") == ["false"]
+    # sizes without numbers: the text assumes the order, nothing is claimed
+    assert kinds(r"Let $Q \in \mathbb{R}^{n\times d}$ with $n \le d$.") == []

@@ -47,6 +47,8 @@ def define_rows(
         and len(left.sub.name) == 1
     ):
         return None
+    if isinstance(right, ast.Symbol | ast.Number) or scope.supposing:
+        return None  # `\\mathbf k_i = \\mathbf v_i` asserts (or supposes), it does not define
     letter = left.name.upper()
     own = scope.lookup(letter)
     if own is None or own.origin != "convention" or own.definition is not None:
