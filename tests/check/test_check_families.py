@@ -287,3 +287,12 @@ def test_an_order_between_sizes_the_example_gives():
     assert kinds(example + r"$$d > n + 2$$") == ["false"]
     # sizes without numbers: the text assumes the order, nothing is claimed
     assert kinds(r"Let $Q \in \mathbb{R}^{n\times d}$ with $n \le d$.") == []
+
+
+def test_a_run_of_rows():
+    doc = r"Let $X \in \mathbb{R}^{n\times d}$." + "\n\n"
+    assert kinds(doc + r"$$x_{1:n} = X$$") == ["verified"]
+    assert kinds(doc + r"$$x_{1:n} = X^\top$$") == ["shape-error"]
+    # a run whose end is not known to lie within the rows is not read
+    (r,) = results(doc + r"$$x_{1:t} \in \mathbb{R}^{t \times d}$$")
+    assert r.kind == "not-understood" and "t <= n" in r.message

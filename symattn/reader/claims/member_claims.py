@@ -84,7 +84,8 @@ def declare_member(
             )
             return new_claim(span, start, end, "unknown", msg)
     record_member(scope, Member(letter, shape, scope.line, scope.section, label))
-    index = span.body[subject.sub.start : subject.sub.end] if subject.sub is not None else ""
+    sub = getattr(subject, "sub", None)
+    index = span.body[sub.start : sub.end] if sub is not None else ""
     msg = f"declares {label} as {shape_str(shape)}: a family of matrices indexed by {index}"
     return new_claim(span, start, end, "declared", msg)
 

@@ -1,8 +1,8 @@
-"""A vector's components: with `q, k \\in \\mathbb R^{d_k}` declared, `q_i` is component i of q (not
-row i of a matrix Q), and a sum over that index runs over the vector's length.
+"""A vector's components and a run of rows: with `q, k \\in \\mathbb R^{d_k}` declared, `q_i` is
+component i of q (not row i of Q), a sum over i runs over q's length; `x_{1:t}` is rows 1..t of X.
 
-Imports the reader's AST and the translator's plain names; never the translator itself (which
-calls this), the claim readers, the checker or the CLI.
+Imports sympy, the kernel's expressions and errors and the reader's AST; never the translator
+(which calls this), the claim readers, the checker or the CLI.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ from typing import Any
 
 import sympy
 
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.modern import FirstRows
 from symattn.reader.syntax import ast
 
-__all__ = ["component_length", "component_of", "vector_key"]
+__all__ = ["component_length", "component_of", "row_run", "run_bound", "vector_key"]
 
 
 def vector_key(node: ast.Symbol) -> str:
@@ -63,3 +65,23 @@ def component_length(scope: Any, body: ast.Node, letter: str) -> sympy.Expr | No
         rows, cols = found[1].shape
         lengths.add(scope.bind(rows if cols == 1 else cols))
     return lengths.pop() if len(lengths) == 1 else None
+
+
+def run_bound(sub: ast.Node) -> ast.Node | None:
+    """`1:t` below a letter (`x_{1:t}`): the node of the last row t; None for anything else."""
+    if not isinstance(sub, ast.Product) or len(sub.factors) != 3:
+        return None
+    first, colon, last = sub.factors
+    if not (isinstance(first, ast.Number) and first.text == "1"):
+        return None
+    if not (isinstance(colon, ast.Symbol) and colon.name == "colon" and colon.sub is None):
+        return None
+    return last
+
+
+def row_run(matrix: MatExpr, last: sympy.Expr, column: bool) -> MatExpr:
+    """Rows 1..last of `matrix` (the vectors x_1, ..., x_t stacked as rows; side by side as
+    columns when the text's vectors are columns). Raises `ShapeError` when `last` is not
+    provably at most the rows (a run beyond the matrix is not read)."""
+    run: MatExpr = FirstRows(matrix, last)
+    return run.T if column else run

@@ -2,8 +2,7 @@
 one shape for every member, a distinct member for each index expression.
 
 Imports sympy, the kernel's expressions and the reader's AST; never the scope (which keeps the
-families in its layers), the translator, the
-claim readers, the checker or the CLI (the translator and the claim readers import this).
+families in its layers), the translator, the claim readers, the checker or the CLI.
 """
 
 from __future__ import annotations
@@ -92,7 +91,7 @@ def lookup_member(scope: Any, letter: str) -> Member | None:
     for layer in reversed(getattr(scope, "layers", ())):
         found = layer.members.get(letter)
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
     return None
 
 
@@ -102,4 +101,5 @@ def record_member(scope: Any, member: Member) -> None:
 
 def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
-    return scope.bind(HeadSym(family.letter + "_", index, *family.shape))  # type: ignore[return-value]
+    member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
+    return member

@@ -37,7 +37,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
-from symattn.reader.terms.components import component_length, component_of
+from symattn.reader.terms.components import component_length, component_of, row_run, run_bound
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 from symattn.reader.terms.members import family_letter, lookup_member, member_of
@@ -339,6 +339,9 @@ class Terms:
         member = self._member(node)
         if member is not None:
             return member
+        last = run_bound(node.sub) if base.islower() and len(base) == 1 else None
+        if last is not None:
+            return self._row_run(node, last)
         idx = self.indices(node.sub)
         if node.name.isupper():
             # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
@@ -380,6 +383,20 @@ class Terms:
             f"{base.upper()}_{{ij}} for an entry",
             node,
         )
+
+    def _row_run(self, node: ast.Symbol, last: ast.Node) -> sympy.Basic:
+        """`x_{1:t}`: the vectors x_1, ..., x_t, rows 1..t of X."""
+        entry = self.scope.lookup(node.name.upper())
+        if entry is None:
+            raise self._unknown(node)
+        matrix = self.named(node.name.upper(), None, entry)
+        upper = self.index_term(last)
+        try:
+            return row_run(matrix, upper, self.scope.orientation(node.name) == "column")
+        except ShapeError:
+            bound = f"{plain(upper)} <= {plain(matrix.rows)}"
+            msg = f"{node.name}_{{1:{plain(upper)}}}: {bound} is not known"
+            raise not_understood(msg, node) from None
 
     def _member(self, node: ast.Symbol) -> sympy.Basic | None:
         """`\\mathbf S_{t-1}` of a family the text declared or defined (`terms.members`); a
