@@ -296,3 +296,13 @@ def test_a_run_of_rows():
     # a run whose end is not known to lie within the rows is not read
     (r,) = results(doc + r"$$x_{1:t} \in \mathbb{R}^{t \times d}$$")
     assert r.kind == "not-understood" and "t <= n" in r.message
+
+
+def test_a_shape_declared_for_a_defined_name_must_agree_with_its_definition():
+    doc = (
+        r"Let $Q, K, V \in \mathbb{R}^{n\times d}$, $W_i^Q, W_i^K \in \mathbb{R}^{d\times d_k}$"
+        r" and $W_i^V \in \mathbb{R}^{d\times d_v}$." + "\n\n"
+        r"$$\mathrm{head_i} = \mathrm{Attention}(QW_i^Q, KW_i^K, VW_i^V)$$" + "\n\n"
+    )
+    assert kinds(doc + r"$$\operatorname{head}_i \in \mathbb{R}^{n\times d_v}$$") == ["verified"]
+    assert kinds(doc + r"$$\operatorname{head}_i \in \mathbb{R}^{n\times d_k}$$") == ["shape-error"]

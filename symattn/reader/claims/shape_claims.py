@@ -16,6 +16,7 @@ from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
+from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
 from symattn.reader.claims.introductions import declare_scalar
 from symattn.reader.claims.member_claims import declare_member
@@ -57,6 +58,8 @@ def declaration(
         return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
     member = declare_member(scope, span, subject, shape, start, end)
+    if member is None:
+        member = declare_defined(scope, terms, span, subject, shape, start, end)
     if member is not None:
         return member
     name = plain_name(subject)

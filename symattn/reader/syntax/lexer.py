@@ -701,6 +701,9 @@ class _Lexer:
             return
         if name != "operatorname" and self.word_name(word):
             self.emit("SYMBOL", f"text|{word}", start, self.i)
+        elif name == "operatorname" and self.word_name(word) and not self.script_arg():
+            # `\\operatorname{head}_i`: a name with an index, as `\\mathrm{head_i}`
+            self.emit("SYMBOL", f"text|{word}", start, self.i)
         elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
