@@ -306,3 +306,16 @@ def test_a_shape_declared_for_a_defined_name_must_agree_with_its_definition():
     )
     assert kinds(doc + r"$$\operatorname{head}_i \in \mathbb{R}^{n\times d_v}$$") == ["verified"]
     assert kinds(doc + r"$$\operatorname{head}_i \in \mathbb{R}^{n\times d_k}$$") == ["shape-error"]
+
+
+def test_the_named_mask_alone_is_the_matrix_of_ones_below_the_diagonal():
+    mask = (
+        r"- $$\mathbf{M} \in \mathbb{R}^{L \times L}$$ is the causal mask of the decoder." + "\n\n"
+    )
+    doc = QKVM + mask
+    good = (
+        r"$$(\mathbf{Q}\mathbf{K}^\top \odot \mathbf{M})^\top"
+        r" = \mathbf{M}^\top \odot \mathbf{K}\mathbf{Q}^\top$$"
+    )
+    assert kinds(doc + good) == ["verified"]
+    assert kinds(doc + good.replace(r"\mathbf{M}^\top", r"\mathbf{M}")) == ["false"]

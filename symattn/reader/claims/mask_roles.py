@@ -28,8 +28,10 @@ _SENTENCE = 240
 def mark_masks(scope: Scope, text: str, span: MathSpan) -> None:
     """When `span` declares exactly one square matrix of the document and the words after it
     open a sentence that calls it the causal mask, mark it as the mask: `S + M` is then the
-    kernel's additive causal mask of S, and `S \\odot M` its multiplicative one (zeros above the
-    diagonal). A matrix the text only mentions near the word "mask" keeps its general reading."""
+    kernel's additive causal mask of S, `S \\odot M` its multiplicative one (zeros above the
+    diagonal), and M alone the matrix of ones on and below the diagonal (so `M^\\top` is its
+    transpose). A matrix the text only mentions near the word "mask" keeps its general
+    reading."""
     if not text:
         return
     line = span.start.line
@@ -48,3 +50,4 @@ def mark_masks(scope: Scope, text: str, span: MathSpan) -> None:
     after = after.lstrip("$)]\\ \t")
     if _CAUSAL.match(after):
         entry.mask = True
+        entry.causal_ones = True

@@ -9,15 +9,20 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
-from symattn.kernel.expr import Hadamard, MatExpr
+from symattn.kernel.expr import Hadamard, MatExpr, Ones
 from symattn.kernel.modern import CausalZero
 from symattn.kernel.text import plain
 
-__all__ = ["NotRead", "entrywise"]
+__all__ = ["NotRead", "causal_ones", "entrywise"]
 
 
 class NotRead(Exception):
     """A product the reader gives no meaning (the message names it)."""
+
+
+def causal_ones(shape: tuple[sympy.Expr, sympy.Expr]) -> MatExpr:
+    """The multiplicative causal mask as a matrix: ones on and below the diagonal, zeros above."""
+    return CausalZero(Ones(*shape))
 
 
 def entrywise(

@@ -41,6 +41,7 @@ class Name:
     definition: MatExpr | None = None
     label: str = ""
     mask: bool = False
+    causal_ones: bool = False  # the prose calls it the causal mask: ones on and below the diagonal
     unsettled: bool = False  # a vector in R^{d} whose row or column the text never settled
 
 

@@ -41,7 +41,7 @@ from symattn.reader.terms.components import component_length, component_of, row_
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 from symattn.reader.terms.members import family_letter, lookup_member, member_of
-from symattn.reader.terms.products import NotRead, entrywise
+from symattn.reader.terms.products import NotRead, causal_ones, entrywise
 
 __all__ = [
     "KEEP_FONTS",
@@ -304,6 +304,9 @@ class Terms:
             if name in self.scope.dims:
                 return self.scope.bind(self.scope.dims[name])
             entry = self.scope.lookup(name)
+            if entry is not None and getattr(entry, "causal_ones", False):
+                rows, cols = (self.scope.bind(x) for x in entry.shape)
+                return causal_ones((rows, cols))  # the matrix the prose calls the causal mask
             if entry is not None:
                 return self.named(name, None, entry)
         word = word_name(node)
