@@ -319,3 +319,11 @@ def test_the_named_mask_alone_is_the_matrix_of_ones_below_the_diagonal():
     )
     assert kinds(doc + good) == ["verified"]
     assert kinds(doc + good.replace(r"\mathbf{M}^\top", r"\mathbf{M}")) == ["false"]
+
+
+def test_a_mask_role_the_prose_denies_is_not_given():
+    entry = r"$$(\mathbf{Q}\mathbf{K}^\top \odot \mathbf{M})_{12} = 0$$"
+    mask = r"- $$\mathbf{M} \in \mathbb{R}^{L \times L}$$ is the causal mask here." + "\n\n"
+    assert kinds(QKVM + mask + entry) == ["verified"]
+    denied = mask.replace("is the causal", "is not the causal")
+    assert kinds(QKVM + denied + entry) == ["false"]

@@ -22,6 +22,10 @@ _CAUSAL = re.compile(
     r"|^[^.;:!?。；！？]{0,20}?(?:是|为|表示)[^.;:!?。；！？]{0,20}?因果掩码",
     re.IGNORECASE,
 )
+#: "is not the causal mask", "rather than a causal mask", 不是: the role is denied, not given.
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|neither|nor|rather|instead|unlike)\b|n't|不是|并非|非", re.I
+)
 _SENTENCE = 240
 
 
@@ -48,6 +52,7 @@ def mark_masks(scope: Scope, text: str, span: MathSpan) -> None:
         return
     after = text[span.end : span.end + _SENTENCE]
     after = after.lstrip("$)]\\ \t")
-    if _CAUSAL.match(after):
+    found = _CAUSAL.match(after)
+    if found is not None and not _NEGATED.search(found.group()):
         entry.mask = True
         entry.causal_ones = True
