@@ -413,7 +413,8 @@ class Terms:
             return None
         if family.defined:
             self.defs.used.append(_label(node))
-            self.defs.members[_label(node)] = family.line
+            if family.settled:  # its shape is certain: claims about it are decided as usual
+                self.defs.members[_label(node)] = family.line
         return member_of(self.scope, family, idx[0])
 
     def _unknown(self, node: ast.Symbol) -> UnknownName:
