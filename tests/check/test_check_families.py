@@ -327,3 +327,19 @@ def test_a_mask_role_the_prose_denies_is_not_given():
     assert kinds(QKVM + mask + entry) == ["verified"]
     denied = mask.replace("is the causal", "is not the causal")
     assert kinds(QKVM + denied + entry) == ["false"]
+
+
+def test_a_component_beside_a_matrix_of_the_same_letter():
+    doc = (
+        r"Let $Q, K \in \mathbb{R}^{n\times d_k}$ and $q, k \in \mathbb{R}^{d_k}$ be vectors."
+        + "\n\n"
+    )
+    # a sum up to the vector's length: components
+    assert kinds(doc + r"$$q\cdot k = \sum_{i=1}^{d_k} q_i k_i$$") == ["verified"]
+    assert kinds(doc + r"$$q\cdot k = \sum_{i=1}^{d_k} q_i q_i$$") == ["false"]
+    # a sum up to Q's rows: rows of Q, as the chapter reads them (rows or columns: not settled)
+    (r,) = results(doc + r"$$\sum_{i=1}^{n} q_i^\top k_i = Q^\top K$$")
+    assert r.kind == "undecided" and "as rows: proved" in r.message
+    # no sum: two readings, not guessed
+    (r,) = results(doc + r"$$q_i = k_i$$")
+    assert r.kind == "not-understood" and "declares both" in r.message

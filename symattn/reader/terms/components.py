@@ -15,7 +15,14 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.modern import FirstRows
 from symattn.reader.syntax import ast
 
-__all__ = ["component_length", "component_of", "row_run", "run_bound", "vector_key"]
+__all__ = [
+    "ambiguous",
+    "component_length",
+    "component_of",
+    "row_run",
+    "run_bound",
+    "vector_key",
+]
 
 
 def vector_key(node: ast.Symbol) -> str:
@@ -24,10 +31,14 @@ def vector_key(node: ast.Symbol) -> str:
     return f"\\{node.font}{{{node.name}}}" if bold else node.name
 
 
-def component_of(scope: Any, node: ast.Node) -> tuple[str, Any] | None:
+def component_of(
+    scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None
+) -> tuple[str, Any] | None:
     """`q_i` (one index below a lower-case letter) when the text declares `q` itself as a vector
     (`q \\in \\mathbb R^{d_k}`, a length × 1 or 1 × length entry of its own) and no matrix `Q`
-    of its own: the vector's name and its entry. None otherwise (then `q_i` is row i of Q)."""
+    of its own: the vector's name and its entry. With a matrix Q of the text's too, only inside
+    a sum over i up to the vector's length (`ranges`: the sums around, letter -> upper bound).
+    None otherwise (then `q_i` is row i of Q; see `ambiguous`)."""
     if not isinstance(node, ast.Symbol) or node.sub is None:
         return None
     if len(node.name) != 1 or not node.name.islower():
@@ -43,8 +54,38 @@ def component_of(scope: Any, node: ast.Node) -> tuple[str, Any] | None:
         return None
     document_matrix = getattr(scope, "document_matrix", None)
     if document_matrix is not None and document_matrix(node.name.upper()):
-        return None  # `s_i` of a declared S stays its row
+        # `s_i` of a declared S stays its row, unless a sum runs i over the vector's length
+        letter = node.sub.name if isinstance(node.sub, ast.Symbol) else None
+        length = rows if cols == 1 else cols
+        upper = (ranges or {}).get(letter or "")
+        if upper is None or sympy.expand(scope.bind(upper) - scope.bind(length)) != 0:
+            return None
     return key, entry
+
+
+def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None) -> str:
+    """Why `q_i` has two readings: the text declares both the vector q and a matrix Q, and no
+    sum around fixes i's range ("" when it has one reading: a sum over i up to another bound
+    than the vector's length makes `q_i` row i of Q)."""
+    if not isinstance(node, ast.Symbol) or node.sub is None or len(node.name) != 1:
+        return ""
+    if not node.name.islower() or not isinstance(node.sub, ast.Symbol):
+        return ""
+    if node.sub.name in (ranges or {}):
+        return ""
+    entry = scope.lookup(vector_key(node))
+    if entry is None or getattr(entry, "origin", "convention") == "convention":
+        return ""
+    rows, cols = entry.shape
+    document_matrix = getattr(scope, "document_matrix", None)
+    if not ((rows == 1) ^ (cols == 1)) or document_matrix is None:
+        return ""
+    if not document_matrix(node.name.upper()):
+        return ""
+    return (
+        f"{node.name}_{node.sub.name}: component {node.sub.name} of the vector {node.name} or row "
+        f"{node.sub.name} of {node.name.upper()}? The text declares both; write the sum's bounds"
+    )
 
 
 def component_length(scope: Any, body: ast.Node, letter: str) -> sympy.Expr | None:

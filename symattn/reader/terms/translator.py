@@ -37,7 +37,13 @@ from symattn.kernel.expr import (
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
-from symattn.reader.terms.components import component_length, component_of, row_run, run_bound
+from symattn.reader.terms.components import (
+    ambiguous,
+    component_length,
+    component_of,
+    row_run,
+    run_bound,
+)
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 from symattn.reader.terms.members import family_letter, lookup_member, member_of
@@ -354,10 +360,14 @@ class Terms:
             if defined is not None and defined.params is None and defined.indices == len(idx):
                 if document is not None and not document(node.name):
                     return self._opaque(defined, _label(node), node)
-        component = component_of(self.scope, node) if len(idx) == 1 else None
+        ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
         if component is not None:  # `q_i`, component i of the vector q the text declares
             vector = self.named(component[0], None, component[1])
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
+        two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
+        if two_readings:
+            raise not_understood(two_readings, node)
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
@@ -773,7 +783,12 @@ class Terms:
             if node.upper is None and length is None:
                 raise not_understood("a sum with a lower bound needs an upper bound", node)
             hi = length if node.upper is None else self.index_term(node.upper)
-        body = self.term(node.body)
+        outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        self.sum_ranges = {**outer, node.var.name: hi}  # `q_i` inside: its range is known
+        try:
+            body = self.term(node.body)
+        finally:
+            self.sum_ranges = outer
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
