@@ -237,6 +237,11 @@ _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
 
+#: A script then parentheses: `\operatorname{online}_{b,b}(S, V)` is an operator with its note.
+_SCRIPT_THEN_CALL = re.compile(
+    r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])" + _CALL_AHEAD.pattern
+)
+
 
 def _text_word(word: str) -> bool:
     """`RoPE`, `LayerNorm`, `PE`, `FFN`: a word of the text's, not letters side by side."""
@@ -701,7 +706,12 @@ class _Lexer:
             return
         if name != "operatorname" and self.word_name(word):
             self.emit("SYMBOL", f"text|{word}", start, self.i)
-        elif name == "operatorname" and self.word_name(word) and not self.script_arg():
+        elif (
+            name == "operatorname"
+            and self.word_name(word)
+            and not self.script_arg()
+            and not _SCRIPT_THEN_CALL.match(self.text, self.i)
+        ):
             # `\\operatorname{head}_i`: a name with an index, as `\\mathrm{head_i}`
             self.emit("SYMBOL", f"text|{word}", start, self.i)
         elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
