@@ -11,7 +11,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
@@ -62,6 +62,8 @@ def define_rows(
         return None
     if not isinstance(value, MatExpr) or not ((value.rows == 1) ^ (value.cols == 1)):
         return None
+    if scope.consulted or not _document_names(scope, value):
+        return None  # a width that rests on the chapter's conventions or an unsettled reading
     width = value.cols if value.rows == 1 else value.rows
     rows, cols = own.shape
     if dims_equal(scope.bind(cols), scope.bind(width)):
@@ -74,3 +76,14 @@ def define_rows(
         f"(not the conventional {shape_str(own.shape)}; its value is not read)"
     )
     return new_claim(span, start, end, "declared", msg)
+
+
+def _document_names(scope: Scope, value: MatExpr) -> bool:
+    """Every matrix in `value` is one the document declared or defined (not only the chapter's
+    convention), so the width is the text's own."""
+    for x in walk(value):
+        if isinstance(x, MatSym):
+            entry = scope.lookup(x.name)
+            if entry is None or entry.origin == "convention":
+                return False
+    return True
