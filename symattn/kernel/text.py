@@ -46,6 +46,9 @@ def _name(e: Any) -> str:
 
 @PLAIN.register("HeadSym")
 def _head(e: Any) -> str:
+    if e.name.endswith("_"):  # a member of a family indexed by time or position: `S_{t-1}`
+        head = str(e.head)
+        return f"{e.name}{head}" if len(head) == 1 else f"{e.name}{{{head}}}"
     return f"{e.name}^({e.head})"
 
 

@@ -499,6 +499,8 @@ def _mat_sym(pr: _Printer, e: E.MatSym) -> Printed:
 
 @_on(E.HeadSym)
 def _head_sym(pr: _Printer, e: E.HeadSym) -> Printed:
+    if e.name.endswith("_"):  # a member of a family indexed by time or position: `S_{t-1}`
+        return f"{pr.name(e.name[:-1])}_{{{pr.index(e.head)}}}", _ATOM
     return f"{pr.name(e.name)}^{{({pr.index(e.head)})}}", _ATOM
 
 

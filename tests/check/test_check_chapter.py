@@ -97,7 +97,9 @@ D2L_COUNTS = {
     # with an ellipsis given to a capital the document never declared defines it: 10 -> 8
     # `\mathbf W_q`, `\mathbf W_k` (line 469) take the shapes the text declares just after
     # ("where ..."): the two claims there are undecided (tanh), no longer refused: 8 -> 6
-    "attention-scoring-functions.md": (1, 6),
+    # `$l \leq n$` (line 90) and `$i > l$` (line 92) in prose, beside no claim about l or i, are
+    # index ranges of the text, context: 6 -> 4
+    "attention-scoring-functions.md": (1, 4),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
     # `\mathbf W_o [\mathbf h_1; \vdots; \mathbf h_h] \in \mathbb R^{p_o}` (line 99): the bmatrix's
@@ -120,7 +122,8 @@ D2L_COUNTS = {
     # text names, in an index: undecided: 3 -> 2
     # the chain's first link (line 483, the rotation bmatrix times [p_{i,2j}; p_{i,2j+1}]) is not
     # `M = [rows]`: read around \cos, \sin, \delta, undecided: 2 -> 1
-    "self-attention-and-positional-encoding.md": (1, 1),
+    # `\mathbf x_i \in \mathbb R^d` ($1 \leq i \leq n$) (line 64): an index range, context: 1 -> 0
+    "self-attention-and-positional-encoding.md": (1, 0),
 }
 
 

@@ -337,7 +337,7 @@ def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> 
         (r"\gamma_t \geq 1", "undecided"),
         (r"a(q_i) \geq 0", "undecided"),
         (r"\gamma_t \geq \sum_{j=1} x_j", "not-understood"),  # a side it cannot read
-        (r"j > i", "not-understood"),  # still a condition on indices, joined to nothing here
+        (r"j > i", "declaration"),  # a condition on indices beside no claim: context
         # a letter above a vector labels a new one, never a power: undecided
         (r"s_t^n = s_t", "undecided"),
         (r"q_i^n = QK", "shape-error"),

@@ -72,7 +72,10 @@ def test_worked_example_binding_conflict():
 def test_relations_between_sizes_are_assumptions_and_other_relations_not_understood():
     got = kinds("$d_k = d/H$ and $i \\le n$\n")
     assert got[0] == ("declaration", "relation between sizes d_k = d/H: assumed from here on")
-    # a condition on an index that qualifies no claim says so (it is not silently dropped)
+    # a condition on an index beside no claim about that index is context, not a claim
+    assert got[1][0] == "declaration" and "context (not a claim)" in got[1][1]
+    # beside a claim about the index, a condition that qualifies nothing says so
+    got = kinds("$d_k = d/H$ and $i \\le n$ and $q_i = k_i$\n")
     assert got[1][0] == "not-understood" and "not joined to a claim" in got[1][1]
 
 

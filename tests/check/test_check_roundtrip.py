@@ -49,8 +49,10 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
     assert [r.source.split("&")[0].strip() for r in false] == ["z_2"]
 
 
-# chapter 7: what the reader makes of the printer's notation for the modern nodes
-CHAPTER7 = {"verified": 10, "undecided": 3, "not-understood": 11}
+# chapter 7: what the reader makes of the printer's notation for the modern nodes; the prefix
+# sum `S_i = \sum_{j\le i}...` defines a family (a declaration), and `(\phi(Q)\phi(K)^T \odot
+# L)V` is read up to the mask L, which the text never declares (one not-understood for two)
+CHAPTER7 = {"verified": 10, "undecided": 3, "not-understood": 9}
 
 
 @pytest.mark.slow

@@ -130,7 +130,7 @@ ERRORS = [
     (r"\hat{QK}", r"^1:1: \\hat is read on one letter"),
     (r"+a", r"^1:1: a unary '\+' is not read"),
     (r"x_{i=1}", r"^1:3: a relation inside braces"),
-    (r"\left\{a\right\}", r"^1:1: unsupported delimiter after \\left"),
+    (r"\left\lfloor a\right\rfloor", r"^1:1: unsupported delimiter after \\left"),
     (r"\|x", r"^1:1: unbalanced '\\\|': it is never closed"),
     (r"p(y|x)", r"^1:4: unbalanced '\|'"),
     (r"x^\top y \top", r"^1:10: \\top is only read as a superscript"),

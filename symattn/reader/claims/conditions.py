@@ -170,6 +170,11 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
                 for p in target:
                     out[p] = _with_hypotheses(out[p], c)
                 out[k] = _premise(c, where)
+            elif not _near_claim(out, spans, s_idx, c):
+                # `\mathbf x_i \in \mathbb R^d ($1 \le i \le n$)`: the range of an index the
+                # text speaks of, beside no claim about it: context, not a claim
+                msg = f"{c.message}: an index range in the prose, context (not a claim)"
+                out[k] = dataclasses.replace(c, status="declared", message=msg, conditions=())
             else:
                 msg = (
                     f"{c.message}: not joined to a claim; write it in the claim's formula "
@@ -177,6 +182,39 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
                 )
                 out[k] = dataclasses.replace(c, status="not_understood", message=msg)
     return out
+
+
+def _near_claim(
+    out: list[Any], spans: Sequence[tuple[MathSpan, list[int]]], s_idx: int, c: ResolvedClaim
+) -> bool:
+    """Whether a claim to check, in the condition's formula or the formulas just before and
+    after it, names one of the condition's indices: the condition may qualify it, so it is
+    not mere context (it is reported as not joined)."""
+    letters: set[sympy.Basic] = set()
+    for rel in c.conditions:
+        letters |= {x for x in getattr(rel, "free_symbols", set()) if str(x) not in STANDARD_DIMS}
+    for near in range(max(0, s_idx - 1), min(len(spans), s_idx + 2)):
+        for p in spans[near][1]:
+            claim = out[p]
+            if claim is c or claim.status not in ("pending", "shape"):
+                continue
+            names: set[sympy.Basic] = set()
+            for lhs, rhs in claim.pairs:
+                names |= _index_symbols(lhs) | _index_symbols(rhs)
+            if not claim.pairs or names & letters:
+                return True
+    return False
+
+
+def _index_symbols(term: Any) -> set[sympy.Basic]:
+    found: set[sympy.Basic] = set()
+    stack = [term]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, sympy.Symbol):
+            found.add(x)
+        stack.extend(getattr(x, "args", ()))
+    return found
 
 
 _HYPOTHESIS = re.compile(

@@ -17,6 +17,7 @@ from symattn.kernel.expr import Entry
 from symattn.kernel.text import plain
 from symattn.reader.claims.conditions import ORDER, REL_TEXT, rel_text
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.claims.size_orders import size_order
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.scope import Scope
@@ -51,6 +52,9 @@ def condition(scope: Scope, terms: Terms, span: MathSpan, c: ast.Claim) -> Resol
         a, b = values[k], values[k + 1]
         free = (a.free_symbols | b.free_symbols) - dims
         if not free:
+            ordered = size_order(scope, span, c, values)
+            if ordered is not None:
+                return ordered
             msg = "a condition on sizes alone (n > 5) is not read; conditions relate indices"
             return new_claim(span, c.start, c.end, "not_understood", msg)
         rel = ORDER[step.rel](a, b)

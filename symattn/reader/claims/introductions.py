@@ -54,8 +54,8 @@ def introduce(
         terms.bound = index_letters(left) - set(terms.scope.dims) if indices else frozenset()
         value = shape_of(terms.term(right))
     except Problem as p:
-        if p.status == "shape_error" and (params is None or not mentions(right, params)):
-            raise
+        if p.status == "shape_error" and (params is None or not _mentions_where(right, p, params)):
+            raise  # `f(x) = QKx` with Q K ill-typed: the error is the text's, not a parameter's
         # a function's parameters are its own variables: the shapes the document gave letters
         # of the same name elsewhere are only a guess there, so a conflict is not an error
         why = f": {p.message}"
@@ -208,6 +208,24 @@ def mentions(node: ast.Node, params: tuple[ast.Node, ...]) -> bool:
     while stack:
         x = stack.pop()
         if ast.dump(x) in wanted:
+            return True
+        stack.extend(ast.children(x))
+    return False
+
+
+def _mentions_where(right: ast.Node, problem: Problem, params: tuple[ast.Node, ...]) -> bool:
+    """Whether the part of `right` the problem is about (the product up to the factor that
+    does not fit) uses one of the parameters."""
+    where = problem.where
+    if where is None:
+        return mentions(right, params)
+    a, b = where
+    stack = [right]
+    while stack:
+        x = stack.pop()
+        if x.end <= a or x.start >= b:
+            continue
+        if x.start >= a and x.end <= b and mentions(x, params):
             return True
         stack.extend(ast.children(x))
     return False

@@ -17,6 +17,7 @@ from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim
+from symattn.reader.claims.assignments import assignment
 from symattn.reader.claims.cases import Cases
 from symattn.reader.claims.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
 from symattn.reader.claims.context import (
@@ -49,6 +50,8 @@ from symattn.reader.claims.introductions import (
     introduce,
     listed,
 )
+from symattn.reader.claims.mask_roles import mark_masks
+from symattn.reader.claims.member_claims import define_member, members_only
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
     has_undeclared,
@@ -58,6 +61,7 @@ from symattn.reader.claims.opaque_claims import (
     undeclared_claim,
 )
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
+from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import (
     assume_relation,
@@ -185,6 +189,7 @@ class Resolver:
                     continue
             words = sentence_hypothesis(text, item)
             claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+            mark_masks(self.scope, text, item)
             if words:
                 claims = [under_words(c, words) for c in claims]
             out.extend(claims)
@@ -588,6 +593,11 @@ class Resolver:
             return self._declaration(span, left, step)
         if step.rel == "neq":
             return self._not_equal(span, left, step, start, end)
+        if step.rel == "gets":
+            terms = self.terms
+            return self._guard(
+                span, start, end, lambda: assignment(terms, span, left, step.rhs, start, end)
+            )
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
@@ -603,6 +613,12 @@ class Resolver:
         generic = []
 
         def run() -> ResolvedClaim:
+            member = None
+            if first:
+                member = define_member(scope, terms, span, left, step.rhs, start, end)
+                member = member or define_rows(scope, terms, span, left, step.rhs, start, end)
+            if member is not None:
+                return member
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":
                 try:
                     stacked = stack_claim(scope, terms, span, left, step.rhs, start, end)
@@ -647,7 +663,7 @@ class Resolver:
                         return _map_shape_claim(terms, span, p, start, end)
                 if isinstance(p, ShapeError):
                     raise
-                if p.status == "shape_error" and terms.defs.used:
+                if p.status == "shape_error" and terms.defs.used and not members_only(terms.defs):
                     if about_parameters(left, step.rhs):
                         return parameters_claim(span, left, p.message, start, end)
                     raise not_understood(opaque_shape(terms, p.message), p.node) from None
@@ -655,12 +671,13 @@ class Resolver:
             finally:
                 terms.bound = frozenset()
                 scope.both_ways = False
-            if terms.defs.used:
+            members = members_only(terms.defs)
+            if terms.defs.used and not members:
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
-            reason = defines_left(scope, left, step.rhs) if first else ""
+            reason = members or (defines_left(scope, left, step.rhs) if first else "")
             return dataclasses.replace(claim, defines=reason) if reason else claim
 
         def both_ways() -> ResolvedClaim:

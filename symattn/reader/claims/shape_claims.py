@@ -16,8 +16,10 @@ from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
+from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
 from symattn.reader.claims.introductions import declare_scalar
+from symattn.reader.claims.member_claims import declare_member
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -55,6 +57,11 @@ def declaration(
     if not isinstance(step.rhs, ast.Reals):
         return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
     shape = _reals_shape(terms, step.rhs)
+    member = declare_member(scope, span, subject, shape, start, end)
+    if member is None:
+        member = declare_defined(scope, terms, span, subject, shape, start, end)
+    if member is not None:
+        return member
     name = plain_name(subject)
     fam, head = None, None
     if isinstance(subject, ast.HeadSup):

@@ -85,6 +85,8 @@ RELATIONS = {
     "sim": "sim",
     "propto": "propto",
     "to": "to",
+    "leftarrow": "gets",  # `S \\leftarrow S + v k^T`: an assignment of an algorithm
+    "gets": "gets",
     "rightarrow": "to",
     "mapsto": "mapsto",
     "Rightarrow": "implies",
@@ -114,6 +116,8 @@ ACCENTS = {
 SIMPLE = {
     "cdot": ("CDOT", "cdot"),
     "times": ("TIMES", "times"),
+    "odot": ("TIMES", "odot"),  # the entrywise (Hadamard) product
+    "otimes": ("TIMES", "otimes"),  # outer or Kronecker product: the text says which
     "top": ("TOP", "top"),
     "intercal": ("TOP", "top"),
     "ldots": ("DOTS", "ldots"),
@@ -140,6 +144,30 @@ IGNORED = frozenset(
 #: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
 PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 IGNORED_WITH_ARG = frozenset("label tag color".split())
+#: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
+_PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
+
+
+def _prose(inner: str) -> bool:
+    """Words with a space or a punctuation mark and no command but `\\ `: a label in prose."""
+    if "\\" in inner.replace("\\ ", " ") or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", inner):
+        return False
+    return bool(re.search(r"\s|[:：,.;!?，。；]", inner))
+
+
+#: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
+_SIZED_COMMAND = re.compile(r"\\(langle|rangle|lbrace|rbrace|vert|Vert)(?![A-Za-z])")
+
+
+#: Notation the reader knows by name but gives no meaning: a formula with it is not understood,
+#: and the message names the notation.
+UNREAD_NOTATION = {
+    "nabla": "a gradient (\\nabla): derivatives are not read",
+    "partial": "a partial derivative (\\partial): derivatives are not read",
+    "int": "an integral (\\int) is not read",
+    "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
+    "iff": "an equivalence of statements (\\iff) is not read",
+}
 _MATHOP_WORD = re.compile(
     r"\s*\{\s*(?:\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}|([A-Za-z]{2,}))\s*\}"
 )
@@ -150,16 +178,18 @@ _UNDERSET_SOFTMAX = re.compile(
 )
 #: A font around a name with its scripts: `\mathbf{M_k}`, `\mathrm{head_i}`, `\mathbf{\beta_t}`.
 _FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
+#: Parentheses ahead, perhaps sized: `(`, `\big(`, `\left(`.
+_PAREN_AHEAD = r"(?=\s*(?:\(|\\(?:left|big|Big|bigg|Bigg|bigl|Bigl|biggl|Biggl)\s*\())"
 #: An operator written as a bare word before its parentheses: `softmax(x)`, `Attention(Q,K,V)`.
 _BARE_OPERATOR = re.compile(
-    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)(?=\s*\()", re.IGNORECASE
+    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)" + _PAREN_AHEAD, re.IGNORECASE
 )
 #: A word of the text's own before parentheses (`MultiHead(Q,K,V)`, `LayerNorm(x)`): one name,
 #: a function the text does not declare, not a product of letters.
-_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)(?=\s*\()")
+_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)" + _PAREN_AHEAD)
 #: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
 #: the text's when it has a lower-case letter or is a known one; `QK(...)` stays a product.
-_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*\()")
+_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)" + _PAREN_AHEAD)
 #: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
 #: are products of matrices).
 _CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
@@ -212,7 +242,12 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 _NAME = re.compile(r"[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]+\Z")
 _SPACE = re.compile(r"[ \t\r\n~]*")
-_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big)\s*[(\[])")
+_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
+
+#: A script then parentheses: `\operatorname{online}_{b,b}(S, V)` is an operator with its note.
+_SCRIPT_THEN_CALL = re.compile(
+    r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])" + _CALL_AHEAD.pattern
+)
 
 
 def _text_word(word: str) -> bool:
@@ -505,6 +540,9 @@ class _Lexer:
             return
         if nxt == "\\":
             self.amps = 0
+            if self.continues_row():
+                self.i = i + 2  # `a &= \\ b`: a row that ends in a relation or sign goes on
+                return
             self.emit("ROWSEP", "\\\\", i, i + 2)
             self.i = i + 2
             return
@@ -521,6 +559,13 @@ class _Lexer:
         name = m.group()
         self.i = m.end()
         self.named(name, i)
+
+    def continues_row(self) -> bool:
+        """A row of an aligned display that ends in a relation or an operator (`A &= \\\\`,
+        `a &+ \\\\`): the formula goes on in the next row, as it renders."""
+        if self.matrix_depth or not self.out:
+            return False
+        return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
     def named(self, name: str, start: int) -> None:
         end = self.i
@@ -586,6 +631,8 @@ class _Lexer:
                 "an equivalence or implication between claims is not decided",
                 start,
             )
+        elif name in UNREAD_NOTATION:
+            raise self.fail(UNREAD_NOTATION[name], start)
         else:
             raise self.fail(f"unknown command \\{name}", start)
 
@@ -658,6 +705,14 @@ class _Lexer:
             width = 1 if c == "|" else 2
             self.bar("|" if c == "|" else "||", start, self.i + width)
             return
+        if self.text.startswith(("\\{", "\\}"), self.i):  # `\left\{ j : j \le i \right\}`
+            self.set_brace(self.text[self.i + 1], self.i)
+            return
+        angle = _SIZED_COMMAND.match(self.text, self.i)
+        if angle is not None:  # `\Big\langle u, v \Big\rangle`, `\bigl\{`
+            self.i = angle.end()
+            self.named(angle.group(1), start)
+            return
         if c not in DELIMS:
             shown = c if c else "nothing"
             raise self.fail(f"unsupported delimiter after \\{name}: {shown}", start)
@@ -674,6 +729,14 @@ class _Lexer:
             self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
             return
         if name != "operatorname" and self.word_name(word):
+            self.emit("SYMBOL", f"text|{word}", start, self.i)
+        elif (
+            name == "operatorname"
+            and self.word_name(word)
+            and not self.script_arg()
+            and not _SCRIPT_THEN_CALL.match(self.text, self.i)
+        ):
+            # `\\operatorname{head}_i`: a name with an index, as `\\mathrm{head_i}`
             self.emit("SYMBOL", f"text|{word}", start, self.i)
         elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
@@ -730,6 +793,9 @@ class _Lexer:
             self.emit("SYMBOL", f"text|{inner}", start, end)
         elif name in ("mathrm", "textbf") and _WORD.match(inner):
             self.emit("FUNC", inner, start, end)
+        elif name in _PROSE_FONTS and _prose(inner):
+            if not self.matrix_depth:  # `\mathrm{Parallel\ training:}`: a label, prose
+                self.emit("TEXT", inner, start, end)
         else:
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
 

@@ -265,6 +265,15 @@ class _Builder:
         return ast.Mul(factors, tuple(str(o) for o in kids[1::2]), start=s, end=e)
 
     def r_juxt(self, kids: list[Any], s: int, e: int) -> ast.Expr:
+        if (
+            len(kids) == 2
+            and isinstance(kids[0], ast.Group)
+            and kids[0].delim == "("
+            and getattr(kids[1], "type", None) == "TOP"
+        ):
+            # `K^{(h)\top}`: head h, transposed, as `K^{(h)\mathsf T}` (scripts.py)
+            top = ast.Symbol("T", "mathsf", start=kids[1].start_pos, end=kids[1].end_pos)
+            return ast.Product((kids[0], top), start=s, end=e)
         factors = _unbracketed_arguments([self.expr(k) for k in kids])
         if len(factors) == 1:
             return factors[0]
@@ -340,9 +349,12 @@ class _Builder:
 
     def r_accent(self, kids: list[Any], s: int, e: int) -> ast.Symbol:
         letter = self.expr(kids[1])
-        if not isinstance(letter, ast.Symbol) or letter.sub is not None or letter.font == "text":
+        if not isinstance(letter, ast.Symbol) or letter.font == "text":
             raise self.fail(f"\\{kids[0]} is read on one letter, as in \\{kids[0]} y", s)
-        return ast.Symbol(letter.name, str(kids[0]), start=s, end=e)
+        if letter.sub is not None and (letter.font is not None or len(letter.name) != 1):
+            raise self.fail(f"\\{kids[0]} is read on one letter, as in \\{kids[0]} y", s)
+        # `\widetilde{Z_j}` is `\widetilde Z_j`: the accent makes the name, the index stays
+        return ast.Symbol(letter.name, str(kids[0]), letter.sub, start=s, end=e)
 
     def r_inner(self, kids: list[Any], s: int, e: int) -> ast.Inner:
         return ast.Inner(self.expr(kids[1]), self.expr(kids[3]), start=s, end=e)

@@ -46,6 +46,9 @@ class Defs:
     used: list[str] = field(default_factory=list)
     #: opaque terms of a notation, not of the text's definitions (`\\operatorname{repeat}_R(K)`)
     notations: set[str] = field(default_factory=set)
+    #: members of families the text defined (`S_t`): matrices of their own, whose value the
+    #: definition fixes but the checker does not read (a claim true for every value holds)
+    members: dict[str, int] = field(default_factory=dict)
 
     def opaque(self, d: Defined, text: str) -> sympy.Basic:
         """The opaque term `text` (`a(q, k_i)`, `e_{ir}`) of value shape `d.value`."""

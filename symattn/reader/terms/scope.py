@@ -41,6 +41,7 @@ class Name:
     definition: MatExpr | None = None
     label: str = ""
     mask: bool = False
+    causal_ones: bool = False  # the prose calls it the causal mask: ones on and below the diagonal
     unsettled: bool = False  # a vector in R^{d} whose row or column the text never settled
 
 
@@ -55,6 +56,7 @@ class Layer:
     relations: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     orient: dict[str, str] = field(default_factory=dict)
     literals: dict[str, sympy.Matrix] = field(default_factory=dict)
+    members: dict[str, Any] = field(default_factory=dict)  # `S_t`'s family (`terms.members`)
 
 
 def same_shape(a: Shape, b: Shape) -> bool:

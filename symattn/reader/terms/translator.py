@@ -37,9 +37,18 @@ from symattn.kernel.expr import (
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
+from symattn.reader.terms.components import (
+    ambiguous,
+    component_length,
+    component_of,
+    row_run,
+    run_bound,
+)
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
+from symattn.reader.terms.members import family_letter, lookup_member, member_of
+from symattn.reader.terms.products import NotRead, causal_ones, entrywise
 
 __all__ = [
     "KEEP_FONTS",
@@ -302,6 +311,9 @@ class Terms:
             if name in self.scope.dims:
                 return self.scope.bind(self.scope.dims[name])
             entry = self.scope.lookup(name)
+            if entry is not None and getattr(entry, "causal_ones", False):
+                rows, cols = (self.scope.bind(x) for x in entry.shape)
+                return causal_ones((rows, cols))  # the matrix the prose calls the causal mask
             if entry is not None:
                 return self.named(name, None, entry)
         word = word_name(node)
@@ -334,6 +346,12 @@ class Terms:
                 if defined.indices == len(self.indices(node.sub)):
                     return self._opaque(defined, _label(node), node)
             raise self._unknown(node)
+        member = self._member(node)
+        if member is not None:
+            return member
+        last = run_bound(node.sub) if base.islower() and len(base) == 1 else None
+        if last is not None:
+            return self._row_run(node, last)
         idx = self.indices(node.sub)
         if node.name.isupper():
             # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
@@ -343,6 +361,14 @@ class Terms:
             if defined is not None and defined.params is None and defined.indices == len(idx):
                 if document is not None and not document(node.name):
                     return self._opaque(defined, _label(node), node)
+        ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
+        if component is not None:  # `q_i`, component i of the vector q the text declares
+            vector = self.named(component[0], None, component[1])
+            return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
+        two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
+        if two_readings:
+            raise not_understood(two_readings, node)
         if base == "delta" and len(idx) == 2 and node.font is None:
             return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
         matrix_name = base.upper() if base.islower() else base
@@ -371,6 +397,36 @@ class Terms:
             f"{base.upper()}_{{ij}} for an entry",
             node,
         )
+
+    def _row_run(self, node: ast.Symbol, last: ast.Node) -> sympy.Basic:
+        """`x_{1:t}`: the vectors x_1, ..., x_t, rows 1..t of X."""
+        entry = self.scope.lookup(node.name.upper())
+        if entry is None:
+            raise self._unknown(node)
+        matrix = self.named(node.name.upper(), None, entry)
+        upper = self.index_term(last)
+        try:
+            return row_run(matrix, upper, self.scope.orientation(node.name) == "column")
+        except ShapeError:
+            bound = f"{plain(upper)} <= {plain(matrix.rows)}"
+            msg = f"{node.name}_{{1:{plain(upper)}}}: {bound} is not known"
+            raise not_understood(msg, node) from None
+
+    def _member(self, node: ast.Symbol) -> sympy.Basic | None:
+        """`\\mathbf S_{t-1}` of a family the text declared or defined (`terms.members`); a
+        member of a defined family is an opaque term (its value is not read)."""
+        letter = family_letter(node)
+        family = lookup_member(self.scope, letter) if letter is not None else None
+        if family is None or node.sub is None:
+            return None
+        idx = self.indices(node.sub)
+        if len(idx) != 1:
+            return None
+        if family.defined:
+            self.defs.used.append(_label(node))
+            if family.settled:  # its shape is certain: claims about it are decided as usual
+                self.defs.members[_label(node)] = family.line
+        return member_of(self.scope, family, idx[0])
 
     def _unknown(self, node: ast.Symbol) -> UnknownName:
         label = _label(node)
@@ -419,7 +475,15 @@ class Terms:
         assert op.sub is not None
         letter = op.name.upper()
         bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
-        member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        try:
+            member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        except UnknownName:
+            if not op.name.islower():
+                raise
+            # `x^{(1)}_m` with no family X^{(h)} anywhere: a name of the text's own (feature 1
+            # of x at m), undeclared, not an unknown matrix
+            label = f"{op.name}^{{({ast.dump(node.head)})}}_{{{ast.dump(op.sub)}}}"
+            raise UnknownName(f"unknown symbol {label}", node, label, []) from None
         assert isinstance(member, MatExpr)
         idx = self.indices(op.sub)
         if len(idx) == 1 and op.name.isupper():
@@ -566,6 +630,14 @@ class Terms:
                 raise not_understood(msg, node)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 acc = _dot(acc, b, node, span)
+            elif op in ("odot", "otimes"):
+                masks = (k == 2 and self._is_mask(factors[0]), self._is_mask(f))
+                try:
+                    acc = entrywise(op, acc, b, masks)
+                except ShapeError as e:
+                    raise shape_problem(e, node, span) from None
+                except NotRead as e:
+                    raise not_understood(str(e), node) from None
             else:
                 acc = _times(acc, b, node, span)
             if k < len(factors) and self.observer is not None:
@@ -706,7 +778,10 @@ class Terms:
         if node.var is None or node.var.sub is not None or not _index_letter(node.var.name):
             raise not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
         var = index(node.var.name)
-        if node.lower is None:
+        length = component_length(self.scope, node.body, node.var.name)
+        if node.lower is None and length is not None:
+            lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
+        elif node.lower is None:
             over = SUM_LETTERS.get(node.var.name.rstrip("'"))
             if over is None:
                 raise not_understood(
@@ -715,10 +790,15 @@ class Terms:
             lo, hi = sympy.Integer(1), self.scope.bind(over)
         else:
             lo = self.index_term(node.lower)
-            if node.upper is None:
+            if node.upper is None and length is None:
                 raise not_understood("a sum with a lower bound needs an upper bound", node)
-            hi = self.index_term(node.upper)
-        body = self.term(node.body)
+            hi = length if node.upper is None else self.index_term(node.upper)
+        outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        self.sum_ranges = {**outer, node.var.name: hi}  # `q_i` inside: its range is known
+        try:
+            body = self.term(node.body)
+        finally:
+            self.sum_ranges = outer
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))

@@ -1,0 +1,300 @@
+"""Declarations and definitions of families indexed by time or position: `\\mathbf S_t \\in
+\\mathbb R^{d\\times d}`, `\\mathbf S_t = \\mathbf S_{t-1} + \\mathbf v_t\\mathbf k_t^\\top`.
+
+Imports sympy, the kernel and the reader's AST, spans, claims, scope, members and translator;
+never the resolver, the checker or the CLI (the resolver and `shape_claims` call this).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import shape_str
+from symattn.kernel.errors import ShapeError
+from symattn.kernel.expr import MatExpr, MatSym
+from symattn.kernel.text import plain
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import Defs
+from symattn.reader.terms.members import (
+    Member,
+    family_letter,
+    lookup_member,
+    member_label,
+    record_member,
+)
+from symattn.reader.terms.scope import Scope, Shape, same_shape
+from symattn.reader.terms.translator import UNREAD, Problem, Terms
+
+__all__ = ["declare_member", "define_member", "members_only"]
+
+
+def members_only(defs: Defs) -> str:
+    """When every opaque term a claim used is a member of a family the text defined (`S_t`,
+    `S_{t-1}`): why a `false` is undecided (the definition, not read, may relate the members),
+    while a claim that holds for every value of the members is decided. "" otherwise."""
+    if not defs.used or not set(defs.used) <= set(defs.members):
+        return ""
+    used = list(dict.fromkeys(defs.used))
+    lines = sorted({defs.members[x] for x in used})
+    where = ", ".join(str(x) for x in lines)
+    verb = "belong" if len(used) > 1 else "belongs"
+    return (
+        f"{', '.join(used)} {verb} to a family the text defines (line {where}) by a formula "
+        "whose value the checker does not read, and its members are read as independent matrices"
+    )
+
+
+def declare_member(
+    scope: Scope, span: MathSpan, subject: ast.Node, shape: Shape, start: int, end: int
+) -> ResolvedClaim | None:
+    """`\\mathbf S_t \\in \\mathbb R^{d\\times d}`: every member of the family S_• is d × d.
+    None when `subject` is no member of a family (`W_q`, `S_{ij}`, a vector's `R^d`), or when
+    its letter is a matrix the document declares itself (then `S_t` is that matrix's business).
+    A second declaration with another shape in the same section is a shape error."""
+    letter = family_letter(subject)
+    if letter is None or sympy.Integer(1) in shape:
+        return None
+    current = lookup_member(scope, letter)
+    if current is None and scope.document_matrix(letter):
+        return None
+    label = member_label(span.body, subject)  # type: ignore[arg-type]
+    if current is not None:
+        got = scope.bind_shape(current.shape)
+        if same_shape(got, scope.bind_shape(shape)):
+            if current.defined:
+                msg = f"{label} is {shape_str(got)}, as its definition at line {current.line} gives"
+                return shape_claim(span, start, end, got, scope.bind_shape(shape), msg)
+            msg = f"declares {label} as {shape_str(shape)} (as at line {current.line})"
+            return new_claim(span, start, end, "declared", msg)
+        if current.section == scope.section and current.settled:
+            how = "defined" if current.defined else "declared"
+            raise Problem(
+                "shape_error",
+                f"the family {letter}_• was {how} {shape_str(got)} at line {current.line}, "
+                f"here {shape_str(shape)}",
+                subject,
+            )
+        if current.defined and not current.settled:
+            msg = (
+                f"{label} is declared {shape_str(shape)}; its definition at line {current.line} "
+                f"reads as {shape_str(got)} with vectors as columns, and the text does not "
+                "settle its vectors' rows or columns"
+            )
+            return new_claim(span, start, end, "unknown", msg)
+    record_member(scope, Member(letter, shape, scope.line, scope.section, label))
+    sub = getattr(subject, "sub", None)
+    index = span.body[sub.start : sub.end] if sub is not None else ""
+    msg = f"declares {label} as {shape_str(shape)}: a family of matrices indexed by {index}"
+    return new_claim(span, start, end, "declared", msg)
+
+
+def define_member(
+    scope: Scope,
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    """The first equation with a member of a family on its left (`\\mathbf S_t = \\sum_{j=1}^t
+    \\mathbf v_j\\mathbf k_j^\\top`, or the recurrence `\\mathbf S_t = \\mathbf S_{t-1} + ...`)
+    defines the family: it claims nothing, its right side must typecheck (and have the declared
+    shape), and later claims about members are at most undecided (the value is not read).
+    None when `left` is no member of a family, or the family is already defined (a claim)."""
+    letter = family_letter(left)
+    if letter is None:
+        return None
+    current = lookup_member(scope, letter)
+    if current is not None and current.defined:
+        return None
+    if current is None and scope.document_matrix(letter):
+        return None
+    label = member_label(span.body, left)  # type: ignore[arg-type]
+    # read as the document's claims are by default; where that gives no matrix of the declared
+    # shape, with the vectors whose rows or columns the text does not settle as columns (the
+    # reading that makes `v_t k_t^T` an outer product): the family's shape is then not settled
+    failed: Problem | None = None
+    for both_ways in (False, True):
+        scope.consulted.clear()
+        scope.both_ways = both_ways
+        try:
+            got = _define(scope, terms, span, letter, label, current, right, start, end)
+        except Problem as p:
+            if p.status != "shape_error":
+                raise
+            got, failed = None, failed or p
+        finally:
+            scope.both_ways = False
+        if got is not None and got.status in ("declared", "shape"):
+            return got
+        if both_ways and not scope.consulted:
+            break  # the second reading was the first one: no vector is unsettled
+    if failed is not None and not scope.consulted:
+        raise failed
+    if failed is not None:
+        msg = (
+            f"undecided (convention): {failed.message}, and the text does not settle whether "
+            "its vectors are rows or columns"
+        )
+        return new_claim(span, start, end, "unknown", msg)
+    return got
+
+
+def _define(
+    scope: Scope,
+    terms: Terms,
+    span: MathSpan,
+    letter: str,
+    label: str,
+    current: Member | None,
+    right: ast.Node,
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    if current is None:
+        found = _recurrent_shape(scope, terms, letter, label, right)
+        if found is None:
+            return None
+        shape, value = found
+        settled = not scope.consulted
+        record_member(scope, Member(letter, shape, scope.line, scope.section, label, True, settled))
+        msg = (
+            f"defines {label} = {plain(value)}, a family of {shape_str(shape)} matrices "
+            "(its value is not read)"
+        )
+        return new_claim(span, start, end, "declared", msg)
+    value = _read(terms, right)
+    if not isinstance(value, MatExpr):
+        raise Problem(
+            "shape_error",
+            f"{label} is declared {shape_str(current.shape)} at line {current.line}, "
+            f"but {plain(value)} is a scalar",
+            right,
+        )
+    declared = scope.bind_shape(current.shape)
+    got = scope.bind_shape(value.shape)
+    settled = not scope.consulted
+    if not same_shape(declared, got):
+        if not settled:
+            msg = (
+                f"{label} is declared {shape_str(declared)}, and {plain(value)} is "
+                f"{shape_str(got)} with vectors as columns; the text does not settle its "
+                "vectors' rows or columns"
+            )
+            return new_claim(span, start, end, "unknown", msg)
+        raise Problem(
+            "shape_error",
+            f"{label} is declared {shape_str(declared)} at line {current.line}, but "
+            f"{plain(value)} is {shape_str(got)}",
+            right,
+        )
+    current.defined, current.line = True, scope.line
+    msg = f"definition of {label}: both sides are {shape_str(got)} (its value is not read)"
+    return shape_claim(span, start, end, got, declared, msg)
+
+
+def _read(terms: Terms, node: ast.Node) -> sympy.Basic:
+    try:
+        return terms.term(node)
+    except ShapeError as e:
+        raise Problem("shape_error", str(e).splitlines()[0], node) from None
+
+
+def _recurrent_shape(
+    scope: Scope, terms: Terms, letter: str, label: str, right: ast.Node
+) -> tuple[Shape, MatExpr] | None:
+    """The shape of a new family from its definition's right side: read whole, or, when it
+    names members of the family itself (a recurrence), from a term without them, then checked
+    whole with that shape. None when no term gives a matrix (not 1 × 1 or a vector)."""
+    mentioned = _mentions_family(right, letter)
+    if isinstance(right, ast.Set):
+        return None  # `S_i = \\{j : j \\le i\\}` names a set
+    if isinstance(right, ast.Matrix):
+        return _written_shape(terms, right)
+    if not mentioned:
+        try:
+            value = terms.term(right)
+        except Problem as p:
+            if p.status == "shape_error":
+                raise
+            return None
+        except ShapeError as e:
+            raise Problem("shape_error", str(e).splitlines()[0], right) from None
+        return (value.shape, value) if _matrix(value) else None
+    terms_of = right.terms if isinstance(right, ast.Add) else (right,)
+    for part in terms_of:
+        if _mentions_family(part, letter):
+            continue
+        try:
+            value = terms.term(part)
+        except (Problem, ShapeError):
+            continue
+        if not _matrix(value):
+            continue
+        assert isinstance(value, MatExpr)
+        shape = value.shape
+        trial = Member(letter, shape, scope.line, scope.section, label)
+        record_member(scope, trial)
+        try:
+            whole = _read(terms, right)
+        except UNREAD:
+            scope.top().members.pop(letter, None)
+            return None
+        except Problem:
+            scope.top().members.pop(letter, None)
+            raise
+        scope.top().members.pop(letter, None)
+        if isinstance(whole, MatExpr) and same_shape(whole.shape, shape):
+            return shape, whole
+        raise Problem(
+            "shape_error",
+            f"{label} = {plain(whole)}: the right side is "
+            f"{shape_str(whole.shape) if isinstance(whole, MatExpr) else 'a scalar'}, "
+            f"its term {plain(value)} is {shape_str(shape)}",
+            right,
+        )
+    return None
+
+
+def _written_shape(terms: Terms, right: ast.Matrix) -> tuple[Shape, MatExpr] | None:
+    """`\\mathbf{M_k} = \\begin{bmatrix} \\cos(\\omega_i k) & \\ldots \\end{bmatrix}`: rows by
+    columns as written, when every cell is a number or a scalar of letters (no capital or bold
+    name, which may be a block); the entries' values are not read."""
+    if right.env == "cases" or not right.rows:
+        return None
+    widths = {len(row) for row in right.rows}
+    if len(widths) != 1:
+        return None
+    for row in right.rows:
+        for cell in row:
+            todo: list[ast.Node] = [cell]
+            while todo:
+                x = todo.pop()
+                if isinstance(x, ast.Matrix | ast.Dots):
+                    return None
+                if isinstance(x, ast.Symbol) and (
+                    x.name[:1].isupper() or x.font in ("mathbf", "boldsymbol", "bm")
+                ):
+                    return None
+                todo.extend(ast.children(x))
+    shape: Shape = (sympy.Integer(len(right.rows)), sympy.Integer(widths.pop()))
+    if 1 in shape:
+        return None
+    return shape, MatSym("[" + ", ".join(["..."] * len(right.rows)) + "]", *shape)
+
+
+def _matrix(value: sympy.Basic) -> bool:
+    return isinstance(value, MatExpr) and value.rows != 1 and value.cols != 1
+
+
+def _mentions_family(node: ast.Node, letter: str) -> bool:
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if family_letter(x) == letter:
+            return True
+        todo.extend(ast.children(x))
+    return False

@@ -1,0 +1,128 @@
+"""A vector's components and a run of rows: with `q, k \\in \\mathbb R^{d_k}` declared, `q_i` is
+component i of q (not row i of Q), a sum over i runs over q's length; `x_{1:t}` is rows 1..t of X.
+
+Imports sympy, the kernel's expressions and errors and the reader's AST; never the translator
+(which calls this), the claim readers, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.modern import FirstRows
+from symattn.reader.syntax import ast
+
+__all__ = [
+    "ambiguous",
+    "component_length",
+    "component_of",
+    "row_run",
+    "run_bound",
+    "vector_key",
+]
+
+
+def vector_key(node: ast.Symbol) -> str:
+    """The name a declared vector has in scope: `q`, `\\mathbf{q}`."""
+    bold = node.font in ("mathbf", "boldsymbol", "bm")
+    return f"\\{node.font}{{{node.name}}}" if bold else node.name
+
+
+def component_of(
+    scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None
+) -> tuple[str, Any] | None:
+    """`q_i` (one index below a lower-case letter) when the text declares `q` itself as a vector
+    (`q \\in \\mathbb R^{d_k}`, a length × 1 or 1 × length entry of its own) and no matrix `Q`
+    of its own: the vector's name and its entry. With a matrix Q of the text's too, only inside
+    a sum over i up to the vector's length (`ranges`: the sums around, letter -> upper bound).
+    None otherwise (then `q_i` is row i of Q; see `ambiguous`)."""
+    if not isinstance(node, ast.Symbol) or node.sub is None:
+        return None
+    if len(node.name) != 1 or not node.name.islower():
+        return None
+    if not (isinstance(node.sub, ast.Symbol | ast.Number | ast.Add)):
+        return None
+    key = vector_key(node)
+    entry = scope.lookup(key)
+    if entry is None or getattr(entry, "origin", "convention") == "convention":
+        return None
+    rows, cols = entry.shape
+    if not (rows == 1) ^ (cols == 1):
+        return None
+    document_matrix = getattr(scope, "document_matrix", None)
+    if document_matrix is not None and document_matrix(node.name.upper()):
+        # `s_i` of a declared S stays its row, unless a sum runs i over the vector's length
+        letter = node.sub.name if isinstance(node.sub, ast.Symbol) else None
+        length = rows if cols == 1 else cols
+        upper = (ranges or {}).get(letter or "")
+        if upper is None or sympy.expand(scope.bind(upper) - scope.bind(length)) != 0:
+            return None
+    return key, entry
+
+
+def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None) -> str:
+    """Why `q_i` has two readings: the text declares both the vector q and a matrix Q, and no
+    sum around fixes i's range ("" when it has one reading: a sum over i up to another bound
+    than the vector's length makes `q_i` row i of Q)."""
+    if not isinstance(node, ast.Symbol) or node.sub is None or len(node.name) != 1:
+        return ""
+    if not node.name.islower() or not isinstance(node.sub, ast.Symbol):
+        return ""
+    if node.sub.name in (ranges or {}):
+        return ""
+    entry = scope.lookup(vector_key(node))
+    if entry is None or getattr(entry, "origin", "convention") == "convention":
+        return ""
+    rows, cols = entry.shape
+    document_matrix = getattr(scope, "document_matrix", None)
+    if not ((rows == 1) ^ (cols == 1)) or document_matrix is None:
+        return ""
+    if not document_matrix(node.name.upper()):
+        return ""
+    return (
+        f"{node.name}_{node.sub.name}: component {node.sub.name} of the vector {node.name} or row "
+        f"{node.sub.name} of {node.name.upper()}? The text declares both; write the sum's bounds"
+    )
+
+
+def component_length(scope: Any, body: ast.Node, letter: str) -> sympy.Expr | None:
+    """The length of the declared vectors whose components `body` takes at the index `letter`
+    (`\\sum_i v_i w_i`): None when there are none, or their lengths differ."""
+    lengths: set[sympy.Expr] = set()
+    stack = [body]
+    while stack:
+        x = stack.pop()
+        stack.extend(ast.children(x))
+        if not isinstance(x, ast.Symbol) or not isinstance(x.sub, ast.Symbol):
+            continue
+        if x.sub.name != letter or x.sub.sub is not None:
+            continue
+        found = component_of(scope, x)
+        if found is None:
+            continue
+        rows, cols = found[1].shape
+        lengths.add(scope.bind(rows if cols == 1 else cols))
+    return lengths.pop() if len(lengths) == 1 else None
+
+
+def run_bound(sub: ast.Node) -> ast.Node | None:
+    """`1:t` below a letter (`x_{1:t}`): the node of the last row t; None for anything else."""
+    if not isinstance(sub, ast.Product) or len(sub.factors) != 3:
+        return None
+    first, colon, last = sub.factors
+    if not (isinstance(first, ast.Number) and first.text == "1"):
+        return None
+    if not (isinstance(colon, ast.Symbol) and colon.name == "colon" and colon.sub is None):
+        return None
+    return last
+
+
+def row_run(matrix: MatExpr, last: sympy.Expr, column: bool) -> MatExpr:
+    """Rows 1..last of `matrix` (the vectors x_1, ..., x_t stacked as rows; side by side as
+    columns when the text's vectors are columns). Raises `ShapeError` when `last` is not
+    provably at most the rows (a run beyond the matrix is not read)."""
+    run: MatExpr = FirstRows(matrix, last)
+    return run.T if column else run

@@ -1,0 +1,105 @@
+"""Families of matrices indexed by time or position (`\\mathbf S_t`, `S_{t-1}`, `\\mathbf{M_k}`):
+one shape for every member, a distinct member for each index expression.
+
+Imports sympy, the kernel's expressions and the reader's AST; never the scope (which keeps the
+families in its layers), the translator, the claim readers, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from symattn.kernel.expr import HeadSym
+from symattn.reader.syntax import ast
+
+#: A matrix's shape: (rows, columns).
+Shape = tuple[sympy.Expr, sympy.Expr]
+
+__all__ = [
+    "Member",
+    "family_letter",
+    "lookup_member",
+    "member_label",
+    "member_of",
+    "record_member",
+]
+
+
+@dataclass
+class Member:
+    """A family `S_•` the text declared (`\\mathbf S_t\\in\\mathbb R^{d\\times d}`) or defined
+    (`\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top`): the members' shape, where it
+    was given, and whether a definition gave it (its value is then not read: a claim about a
+    member is at most undecided). `settled` is False when the shape came from a reading of
+    vectors whose rows or columns the text does not settle."""
+
+    letter: str
+    shape: Shape
+    line: int
+    section: int
+    label: str
+    defined: bool = False
+    settled: bool = True
+
+
+def family_letter(node: ast.Node) -> str | None:
+    """`\\mathbf S_t`, `S_{t-1}`, `\\mathbf{M_k}`, `G_1`: a capital letter with one index
+    expression of lower-case letters and numbers below it. Names such as `W_q`, `W_Q`, `W_O`,
+    `S_{ij}` (two indices) or `v_{A,i}` are not members of a family."""
+    if not isinstance(node, ast.Symbol) or node.sub is None:
+        return None
+    if len(node.name) != 1 or not node.name.isascii() or not node.name.isupper():
+        return None
+    if node.name == "W" or node.font not in (None, "mathbf", "boldsymbol", "bm", "mathit"):
+        return None  # `W_q` is a name of its own (the plain names of the translator)
+    return node.name if _index_expression(node.sub) else None
+
+
+def _index_expression(sub: ast.Node) -> bool:
+    """`t`, `t-1`, `k+1`, `1`, `(t-1)`: one index, never a pair `ij` or a label `A`."""
+    if isinstance(sub, ast.Number):
+        return sub.text.isdigit()
+    if isinstance(sub, ast.Symbol):
+        return sub.sub is None and sub.font is None and len(sub.name) == 1 and sub.name.islower()
+    if isinstance(sub, ast.Add):
+        letters = [t for t in sub.terms if isinstance(t, ast.Symbol)]
+        return len(letters) == 1 and all(_index_expression(t) for t in sub.terms)
+    if isinstance(sub, ast.Group) and sub.delim == "(" and len(sub.items) == 1:
+        return _index_expression(sub.items[0])
+    return False
+
+
+def member_label(body: str, node: ast.Symbol) -> str:
+    """`S_t`, `S_{t-1}`: how a member is named in messages (fonts dropped).
+
+    >>> from symattn.reader.syntax.parse import parse_formula
+    >>> text = r"\\mathbf{M_{k+1}}"
+    >>> member_label(text, parse_formula(text).items[0].subjects[0])
+    'M_{k+1}'
+    """
+    assert node.sub is not None
+    index = "".join(body[node.sub.start : node.sub.end].split())
+    return f"{node.name}_{index}" if len(index) == 1 else f"{node.name}_{{{index}}}"
+
+
+def lookup_member(scope: Any, letter: str) -> Member | None:
+    """The family `letter_•` in force (a worked example's layer first); the translator's
+    scope may be any symbol table, and one without layers has no families."""
+    for layer in reversed(getattr(scope, "layers", ())):
+        found = layer.members.get(letter)
+        if found is not None:
+            return found
+    return None
+
+
+def record_member(scope: Any, member: Member) -> None:
+    scope.top().members[member.letter] = member
+
+
+def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
+    """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
+    member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
+    return member
