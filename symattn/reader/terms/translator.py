@@ -46,9 +46,9 @@ from symattn.reader.terms.components import (
 )
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
-from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 from symattn.reader.terms.members import family_letter, lookup_member, member_of
 from symattn.reader.terms.products import NotRead, causal_ones, entrywise
+from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 
 __all__ = [
     "KEEP_FONTS",
