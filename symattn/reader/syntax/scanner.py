@@ -20,6 +20,7 @@ from symattn.reader.syntax.macros import (
     config_macros,
     definitions,
     front_matter_macros,
+    package_macros,
 )
 from symattn.reader.syntax.notebook import Notebook, NotebookError, read_notebook
 
@@ -443,6 +444,23 @@ def _unescape_markdown(body: str) -> str:
     return "".join(out)
 
 
+#: Markdown escapes that survive in inline `$...$` of a text whose renderer runs Markdown before
+#: the math (kramdown and most site generators treat a single `$` as text): `\_` for a subscript,
+#: `\\{` and `\\}` for the braces `\{` `\}`. As TeX they would be a literal underscore and a line
+#: break, which inline math never means.
+_INLINE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\(?=[{}])|\\(?=_))")
+
+
+def _unescape_inline(body: str) -> str:
+    r"""An inline body as the math renderer sees it after Markdown; each removed backslash
+    becomes a space, so offsets still match.
+
+    >>> _unescape_inline(r"\rbrace\_{i=1}^t \\{W_a\\} x\\_i")
+    '\\rbrace _{i=1}^t  \\{W_a \\} x\\\\_i'
+    """
+    return _INLINE_ESCAPE.sub(lambda m: " " + m.group()[1:], body)
+
+
 # --- the scan proper -------------------------------------------------------------------------
 
 
@@ -642,7 +660,7 @@ class _Scanner:
                 self.failed["$"] = line_end
                 return i + 1
             if not m[k - 1].isspace() and not m[k + 1 : k + 2].isdigit():
-                self.add(i + 1, k, False, "$", None)
+                self.add(i + 1, k, False, "$", None, inline_escapes=True)
                 return k + 1
             k += 1
 
@@ -654,10 +672,13 @@ class _Scanner:
         opener: str,
         env: str | None,
         unescape: bool = False,
+        inline_escapes: bool = False,
     ) -> None:
         body = self.masked[start:end] if self.tex else self.text[start:end]
         if unescape:
             body = _unescape_markdown(body)
+        elif inline_escapes:
+            body = _unescape_inline(body)
         if env is None and display and (whole := _WHOLE_ENV.match(body)) is not None:
             env = whole.group(1) + whole.group(2)
             start += whole.start(3)
@@ -695,7 +716,7 @@ def _with_macros(
     expanded in those that use them, in file order. A formula that only defines macros is no
     longer an item; a macro that cannot be expanded is a problem at its use."""
     macros = Macros()
-    for macro in [*front_matter_macros(text), *config_macros(text)]:
+    for macro in [*package_macros(text), *front_matter_macros(text), *config_macros(text)]:
         macros.add(macro)
     outside = list(definitions(masked)) if dialect.name == "latex" else []
     if (
