@@ -223,3 +223,19 @@ def test_an_escaped_subscript_lets_the_checker_read_the_formula() -> None:
     assert [r.kind for r in check_text(text, "a.md")][-1] == "verified"
     wrong = text.replace("{n\\times k}$.", "{k\\times n}$.")
     assert [r.kind for r in check_text(wrong, "a.md")][-1] in ("false", "shape-error")
+
+
+def test_math_in_an_indented_list_paragraph_is_read() -> None:
+    """Four spaces inside a list item continue the item (CommonMark), they are not code."""
+    text = "- item\n\n    so $a=b$ and\n\n    $$c=d$$\n\n1. next\n\n        $e$ is code\n"
+    bodies = [s.body.strip() for s in scan(text, "a.md") if isinstance(s, MathSpan)]
+    assert bodies == ["a=b", "c=d"]
+
+
+def test_indented_code_and_fences_inside_a_list_stay_code() -> None:
+    text = (
+        "- item\n\n      $x$ code\n\n  ```\n  $y$ fenced\n  ```\n\n    $z$ text\n\n"
+        "after\n\n    $w$\n"
+    )
+    bodies = [s.body for s in scan(text, "a.md") if isinstance(s, MathSpan)]
+    assert bodies == ["z"]

@@ -33,6 +33,7 @@ _WHOLE_ENV = re.compile(
 )
 _VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|minted|comment)\}")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\{math\}|math\b)?")
+_LIST_ITEM = re.compile(r"^( *)([-+*]|\d{1,9}[.)])( +|$)")
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 # What MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights.
 # Each is an opener and its closer, paired by `_paired` (linear even when closers are missing).
@@ -305,9 +306,13 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
     prev_blank = True
     prev_code = False
     in_display = False
+    lists: list[int] = []  # the content columns of the open list items, outermost first
     for start, end in _lines(text):
         line = text[start:end]
         blank = not line.strip()
+        base = 0
+        if fence is None and not in_display and not blank:
+            base = _list_base(line, lists, prev_blank)
         if fence is not None:
             stripped = line.strip()
             closing = stripped.startswith(fence) and set(stripped) == {fence[0]}
@@ -323,12 +328,14 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
                     extra.append((math_fence[0], body_end, True, "```{math}"))
                     math_fence = None
             _blank(chars, start, end)
-        elif not in_display and (m := _FENCE.match(line)):
+        elif not in_display and (m := _FENCE.match(line[min(base, _indent(line)) :])):
             fence = m.group(1)
             if m.group(2):
                 math_fence = [min(end + 1, len(text)), 1]
             _blank(chars, start, end)
-        elif not in_display and not blank and _indent(line) >= 4 and (prev_blank or prev_code):
+        elif (
+            not in_display and not blank and _indent(line) >= base + 4 and (prev_blank or prev_code)
+        ):
             _blank(chars, start, end)
             prev_code = True
             prev_blank = False
@@ -341,6 +348,29 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
         prev_blank = blank
     if math_fence is not None:
         extra.append((math_fence[0], len(text), True, "```{math}"))
+
+
+def _list_base(line: str, lists: list[int], prev_blank: bool) -> int:
+    """The column a list item's content starts at, for the line (0 outside lists), after
+    updating the open items: a line indented less than an item's content after a blank line
+    closes it; a list marker opens one. Inside an item, indented code needs 4 more spaces.
+
+    >>> lists = []
+    >>> [_list_base(x, lists, True) for x in ["- item", "    more", "1.  next", "text"]]
+    [2, 2, 4, 0]
+    """
+    ind = _indent(line)
+    if prev_blank:
+        while lists and ind < lists[-1]:
+            lists.pop()
+    base = lists[-1] if lists else 0
+    item = _LIST_ITEM.match(line)
+    if item is not None and "\t" not in item.group() and ind < base + 4:
+        while lists and ind < lists[-1]:
+            lists.pop()
+        gap = len(item.group(3))
+        lists.append(ind + len(item.group(2)) + (gap if 1 <= gap <= 4 else 1))
+    return lists[-1] if lists else 0
 
 
 def _unescaped_count(line: str, token: str) -> int:
