@@ -2,7 +2,8 @@
 
 For each formula of the documents that `symattn check` verifies, one mistake of each kind that
 applies is planted into a copy of the document (one at a time): two indices swapped, a transpose
-dropped, `\\sqrt{d_v}` for `\\sqrt{d_k}`, a sum's upper bound `n` made `n-1`. The mutant counts as
+dropped, `\\sqrt{d_v}` for `\\sqrt{d_k}`, a sum's upper bound `n` made `n-1`, and one index of a
+formula that uses both `i` and `j` changed into the other. The mutant counts as
 flagged when the checker reports that formula `false` or `shape-error`; `undecided` or
 `verified` count as missed. (A planted mistake can leave a formula true, e.g. a swap in a
 symmetric expression: such mutants are listed so a reader can judge them.)
@@ -37,15 +38,33 @@ def _each(pattern: str, repl: Callable[[re.Match[str]], str]) -> Plant:
     return plant
 
 
+def _swap_one_index(formula: str) -> Iterator[str]:
+    """After the first `=`, one single-letter subscript `i` made `j` or `j` made `i` (`q_i k_j`
+    -> `q_j k_j`), when the formula uses both."""
+    eq = formula.find("=")
+    if eq < 0 or not (re.search(r"_\{?i\b", formula) and re.search(r"_\{?j\b", formula)):
+        return
+    for m in re.finditer(r"(?<=_)(\{?)([ij])(?![A-Za-z])", formula[eq:]):
+        k = eq + m.start(2)
+        yield formula[:k] + ("j" if m[2] == "i" else "i") + formula[k + 1 :]
+
+
 PLANTS: dict[str, Plant] = {
-    # `_{ij}` -> `_{ji}`; `q_i` -> `q_j` style swaps of the two free indices of the side
-    "swap indices": _each(r"_\{([a-z])([a-z])\}", lambda m: f"_{{{m[2]}{m[1]}}}"),
+    # `_{ij}` -> `_{ji}` (also `_{i,j}`); one `q_i` made `q_j` in a formula that uses both
+    "swap indices": _each(
+        r"_\{([a-z])(,\s*)?([a-z])\}", lambda m: f"_{{{m[3]}{m[2] or ''}{m[1]}}}"
+    ),
+    "change an index": _swap_one_index,
     "drop a transpose": _each(
         r"\^(?:\{(?:T|\\top|\\mathsf\{T\}|\\mathsf T|\\intercal)\}|T|\\top|\\intercal)",
         lambda m: "",
     ),
-    "sqrt(d_v) for sqrt(d_k)": _each(r"\\sqrt\{d_k\}", lambda m: r"\sqrt{d_v}"),
-    "bound n-1 for n": _each(r"\^\{?n\}?(?=\s*[A-Za-z\\(])", lambda m: "^{n-1}"),
+    "sqrt(d_v) for sqrt(d_k)": _each(r"\\sqrt\{d_(?:k|\{k\})\}", lambda m: r"\sqrt{d_v}"),
+    # a sum's upper bound: `\sum_{j=1}^{n}` (any one-letter bound) -> `^{n-1}`
+    "bound n-1 for n": _each(
+        r"(\\sum_\{[^{}]*\}\^)\{?([A-Za-z])\}?|\^\{?n\}?(?=\s*[A-Za-z\\(])",
+        lambda m: f"{m[1]}{{{m[2]}-1}}" if m[1] else "^{n-1}",
+    ),
 }
 
 

@@ -135,3 +135,45 @@ def test_a_macros_map_outside_a_script_or_in_code_defines_nothing() -> None:
     assert bodies(text) == ["\\RR"]
     broken = '<script>MathJax = {tex: {macros: {RR: "\\\\mathbb{R}"</script>\n\n$\\RR$'
     assert bodies(broken) == ["\\RR"]
+
+
+@pytest.mark.parametrize(
+    ("defs", "use", "expanded"),
+    [
+        ("\\gdef \\vect #1 {\\boldsymbol{#1}}", "\\vect{a}", "\\boldsymbol{a}"),
+        ("\\def\\p #1 #2 {#1+#2}", "\\p{a}{b}", "a+b"),
+        ("\\gdef\\vb{\\vect{b}}\\gdef \\vect #1 {\\mathbf{#1}}", "\\vb", "\\mathbf{b}"),
+    ],
+)
+def test_def_with_spaces_around_its_parameters(defs: str, use: str, expanded: str) -> None:
+    """KaTeX's `\\gdef \\name #1 {...}`: the spaces are layout, not delimiters."""
+    assert bodies(f"$${defs}$$\n\nThen ${use}$.") == [expanded]
+
+
+def test_a_delimited_parameter_is_still_refused() -> None:
+    assert bodies("$$\\def\\p#1.{#1}$$\n\n$\\p a.$")[-1] == "\\p a."
+
+
+@pytest.mark.parametrize(
+    ("use", "expanded"),
+    [
+        ("\\mathbold a + \\mathbold{W}", "\\boldsymbol{a} + \\boldsymbol{W}"),
+        ("\\pmb{x}^T \\pmb y", "\\boldsymbol{x}^T \\boldsymbol{y}"),
+    ],
+)
+def test_package_bold_commands_read_as_boldsymbol(use: str, expanded: str) -> None:
+    assert bodies(f"Text ${use}$.") == [expanded]
+    assert bodies(f"\\documentclass{{book}}\\begin{{document}}${use}$", "a.tex") == [expanded]
+
+
+def test_a_document_definition_of_a_package_command_wins() -> None:
+    text = "$$\\newcommand{\\pmb}[1]{\\mathcal{#1}}$$\n\n$\\pmb{x}$"
+    assert bodies(text) == ["\\mathcal{x}"]
+
+
+def test_package_bold_lets_the_checker_read_the_formula() -> None:
+    decl = "Let $\\mathbold Q\\in\\mathbb{R}^{n\\times d}$, so "
+    good = decl + "$\\mathbold Q^T\\in\\mathbb{R}^{d\\times n}$."
+    assert [r.kind for r in check_text(good, "a.md")][-1] == "verified"
+    bad = decl + "$\\mathbold Q^T\\in\\mathbb{R}^{n\\times d}$."
+    assert [r.kind for r in check_text(bad, "a.md")][-1] in ("false", "shape-error")

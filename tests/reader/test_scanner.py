@@ -188,3 +188,54 @@ def test_huge_input_of_every_dialect_is_linear() -> None:
     for text in nasty:
         scan(text, kind="md")
     assert time.perf_counter() - started < 10.0  # a hang guard, not a benchmark
+
+
+@pytest.mark.parametrize(
+    ("text", "body"),
+    [
+        ("the set $\\lbrace x_i \\rbrace\\_{i=1}^t$ of", "\\lbrace x_i \\rbrace _{i=1}^t"),
+        ("weights $\\\\{W_a\\\\}_{a \\in \\{Q, K\\}}$ here", " \\{W_a \\}_{a \\in \\{Q, K\\}}"),
+        ("a row break $a \\\\_1$ stays", "a \\\\_1"),
+    ],
+)
+def test_markdown_escapes_in_inline_math(text: str, body: str) -> None:
+    """`\\_` and `\\\\{` in inline math are what Markdown leaves of `_` and `\\{`; offsets kept."""
+    (span,) = [s for s in scan(text, "a.md") if isinstance(s, MathSpan)]
+    assert span.body == body
+    assert span.start.column == text.index("$") + 2
+    assert len(span.body) == text.index("$", text.index("$") + 1) - text.index("$") - 1
+
+
+def test_escapes_stay_in_latex_and_display_math() -> None:
+    (tex,) = [s for s in scan("$a\\_b$", "a.tex") if isinstance(s, MathSpan)]
+    assert tex.body == "a\\_b"
+    (display,) = [s for s in scan("$$\na \\\\\n{b}\n$$\n", "a.md") if isinstance(s, MathSpan)]
+    assert "\\\\" in display.body
+
+
+def test_an_escaped_subscript_lets_the_checker_read_the_formula() -> None:
+    from symattn.check import check_text
+
+    text = (
+        "Let $X\\in\\mathbb{R}^{n\\times d}$ and $W\\_Q\\in\\mathbb{R}^{d\\times k}$; "
+        "$XW\\_Q\\in\\mathbb{R}^{n\\times k}$."
+    )
+    assert [r.kind for r in check_text(text, "a.md")][-1] == "verified"
+    wrong = text.replace("{n\\times k}$.", "{k\\times n}$.")
+    assert [r.kind for r in check_text(wrong, "a.md")][-1] in ("false", "shape-error")
+
+
+def test_math_in_an_indented_list_paragraph_is_read() -> None:
+    """Four spaces inside a list item continue the item (CommonMark), they are not code."""
+    text = "- item\n\n    so $a=b$ and\n\n    $$c=d$$\n\n1. next\n\n        $e$ is code\n"
+    bodies = [s.body.strip() for s in scan(text, "a.md") if isinstance(s, MathSpan)]
+    assert bodies == ["a=b", "c=d"]
+
+
+def test_indented_code_and_fences_inside_a_list_stay_code() -> None:
+    text = (
+        "- item\n\n      $x$ code\n\n  ```\n  $y$ fenced\n  ```\n\n    $z$ text\n\n"
+        "after\n\n    $w$\n"
+    )
+    bodies = [s.body for s in scan(text, "a.md") if isinstance(s, MathSpan)]
+    assert bodies == ["z"]

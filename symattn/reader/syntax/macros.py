@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from symattn.kernel.errors import InputError
 from symattn.reader.syntax.braces import group_end
 
-__all__ = ["Macro", "MacroError", "Macros", "config_macros", "front_matter_macros"]
+__all__ = [
+    "Macro",
+    "MacroError",
+    "Macros",
+    "config_macros",
+    "front_matter_macros",
+    "package_macros",
+]
 
 MAX_DEPTH = 32
 MAX_GROWTH = 20  # an expansion may be this many times longer than the formula, plus MIN_ROOM
@@ -149,6 +156,23 @@ class Macros:
             where.extend(sub_where)
             i = end
         return "".join(out), where
+
+
+#: Commands of common packages that the reader knows under another name: eulervm's `\mathbold`
+#: and amsmath's `\pmb` are bold like `\boldsymbol`. A document's own definition wins.
+PACKAGE_MACROS = (
+    Macro("mathbold", 1, "\\boldsymbol{#1}"),
+    Macro("pmb", 1, "\\boldsymbol{#1}"),
+)
+
+
+def package_macros(text: str) -> list[Macro]:
+    r"""The package commands that `text` uses.
+
+    >>> [m.name for m in package_macros(r"\mathbold a + \mathbf b")]
+    ['mathbold']
+    """
+    return [m for m in PACKAGE_MACROS if re.search(rf"\\{m.name}(?![A-Za-z])", text)]
 
 
 def _arguments(text: str, i: int, macro: Macro) -> tuple[list[str] | None, int]:
@@ -292,15 +316,21 @@ def _parse_newcommand(text: str, i: int) -> tuple[Macro, int] | None:
 
 
 def _parse_def(text: str, i: int) -> tuple[Macro, int] | None:
+    r"""`\def\name#1#2{body}`; spaces around the parameters are allowed, as KaTeX's `\gdef
+    \vect #1 {\boldsymbol{#1}}` writes them (a space before the body is read as no delimiter).
+
+    >>> _parse_def(r" \vect #1 {\mathbf{#1}} rest", 0)
+    (Macro(name='vect', params=1, body='\\mathbf{#1}', default=None), 23)
+    """
     m = _NAME.match(text, _skip_space(text, i))
     if m is None:
         return None
-    j = m.end()
-    params = re.match(r"(?:#[1-9])*", text[j:])
-    spec = params.group() if params else ""
+    j = _skip_space(text, m.end())
+    params = re.match(r"(?:#[1-9][ \t]*)*", text[j:])
+    spec = re.sub(r"\s", "", params.group()) if params else ""
     if spec != "".join(f"#{k}" for k in range(1, len(spec) // 2 + 1)):
         return None  # delimited parameters are not supported
-    j += len(spec)
+    j += len(params.group()) if params else 0
     if j >= len(text) or text[j] != "{":
         return None
     close = group_end(text, j)

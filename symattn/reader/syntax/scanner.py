@@ -20,6 +20,7 @@ from symattn.reader.syntax.macros import (
     config_macros,
     definitions,
     front_matter_macros,
+    package_macros,
 )
 from symattn.reader.syntax.notebook import Notebook, NotebookError, read_notebook
 
@@ -32,6 +33,7 @@ _WHOLE_ENV = re.compile(
 )
 _VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|minted|comment)\}")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(\{math\}|math\b)?")
+_LIST_ITEM = re.compile(r"^( *)([-+*]|\d{1,9}[.)])( +|$)")
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 # What MathJax and KaTeX's auto-render skip: comments, scripts, styles, code; Liquid highlights.
 # Each is an opener and its closer, paired by `_paired` (linear even when closers are missing).
@@ -304,9 +306,13 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
     prev_blank = True
     prev_code = False
     in_display = False
+    lists: list[int] = []  # the content columns of the open list items, outermost first
     for start, end in _lines(text):
         line = text[start:end]
         blank = not line.strip()
+        base = 0
+        if fence is None and not in_display and not blank:
+            base = _list_base(line, lists, prev_blank)
         if fence is not None:
             stripped = line.strip()
             closing = stripped.startswith(fence) and set(stripped) == {fence[0]}
@@ -322,12 +328,14 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
                     extra.append((math_fence[0], body_end, True, "```{math}"))
                     math_fence = None
             _blank(chars, start, end)
-        elif not in_display and (m := _FENCE.match(line)):
+        elif not in_display and (m := _FENCE.match(line[min(base, _indent(line)) :])):
             fence = m.group(1)
             if m.group(2):
                 math_fence = [min(end + 1, len(text)), 1]
             _blank(chars, start, end)
-        elif not in_display and not blank and _indent(line) >= 4 and (prev_blank or prev_code):
+        elif (
+            not in_display and not blank and _indent(line) >= base + 4 and (prev_blank or prev_code)
+        ):
             _blank(chars, start, end)
             prev_code = True
             prev_blank = False
@@ -340,6 +348,29 @@ def _mask_code_blocks(text: str, chars: list[str], extra: list[_Found]) -> None:
         prev_blank = blank
     if math_fence is not None:
         extra.append((math_fence[0], len(text), True, "```{math}"))
+
+
+def _list_base(line: str, lists: list[int], prev_blank: bool) -> int:
+    """The column a list item's content starts at, for the line (0 outside lists), after
+    updating the open items: a line indented less than an item's content after a blank line
+    closes it; a list marker opens one. Inside an item, indented code needs 4 more spaces.
+
+    >>> lists = []
+    >>> [_list_base(x, lists, True) for x in ["- item", "    more", "1.  next", "text"]]
+    [2, 2, 4, 0]
+    """
+    ind = _indent(line)
+    if prev_blank:
+        while lists and ind < lists[-1]:
+            lists.pop()
+    base = lists[-1] if lists else 0
+    item = _LIST_ITEM.match(line)
+    if item is not None and "\t" not in item.group() and ind < base + 4:
+        while lists and ind < lists[-1]:
+            lists.pop()
+        gap = len(item.group(3))
+        lists.append(ind + len(item.group(2)) + (gap if 1 <= gap <= 4 else 1))
+    return lists[-1] if lists else 0
 
 
 def _unescaped_count(line: str, token: str) -> int:
@@ -441,6 +472,23 @@ def _unescape_markdown(body: str) -> str:
         out.append(body[k])
         k += 1
     return "".join(out)
+
+
+#: Markdown escapes that survive in inline `$...$` of a text whose renderer runs Markdown before
+#: the math (kramdown and most site generators treat a single `$` as text): `\_` for a subscript,
+#: `\\{` and `\\}` for the braces `\{` `\}`. As TeX they would be a literal underscore and a line
+#: break, which inline math never means.
+_INLINE_ESCAPE = re.compile(r"(?<!\\)(?:\\\\(?=[{}])|\\(?=_))")
+
+
+def _unescape_inline(body: str) -> str:
+    r"""An inline body as the math renderer sees it after Markdown; each removed backslash
+    becomes a space, so offsets still match.
+
+    >>> _unescape_inline(r"\rbrace\_{i=1}^t \\{W_a\\} x\\_i")
+    '\\rbrace _{i=1}^t  \\{W_a \\} x\\\\_i'
+    """
+    return _INLINE_ESCAPE.sub(lambda m: " " + m.group()[1:], body)
 
 
 # --- the scan proper -------------------------------------------------------------------------
@@ -642,7 +690,7 @@ class _Scanner:
                 self.failed["$"] = line_end
                 return i + 1
             if not m[k - 1].isspace() and not m[k + 1 : k + 2].isdigit():
-                self.add(i + 1, k, False, "$", None)
+                self.add(i + 1, k, False, "$", None, inline_escapes=True)
                 return k + 1
             k += 1
 
@@ -654,10 +702,13 @@ class _Scanner:
         opener: str,
         env: str | None,
         unescape: bool = False,
+        inline_escapes: bool = False,
     ) -> None:
         body = self.masked[start:end] if self.tex else self.text[start:end]
         if unescape:
             body = _unescape_markdown(body)
+        elif inline_escapes:
+            body = _unescape_inline(body)
         if env is None and display and (whole := _WHOLE_ENV.match(body)) is not None:
             env = whole.group(1) + whole.group(2)
             start += whole.start(3)
@@ -695,7 +746,7 @@ def _with_macros(
     expanded in those that use them, in file order. A formula that only defines macros is no
     longer an item; a macro that cannot be expanded is a problem at its use."""
     macros = Macros()
-    for macro in [*front_matter_macros(text), *config_macros(text)]:
+    for macro in [*package_macros(text), *front_matter_macros(text), *config_macros(text)]:
         macros.add(macro)
     outside = list(definitions(masked)) if dialect.name == "latex" else []
     if (
