@@ -1,0 +1,535 @@
+"""Recurrences over a symbolic count (key blocks b = 1..B, tokens t = 1..T) and their proof by
+induction on the count. Imports the kernel's prover and the nodes below it; nothing above proof.
+
+A `Recurrence` holds a state of scalar components (entries with free indices), an initial
+state, a step from the state after segment t-1 to the state after segment t, and a claimed
+closed form of the state after the positions 1..hi (the invariant). `prove_recurrence` shows
+
+- the base: one step from the initial state gives the invariant after the first segment;
+- the step: for t >= 2, with the invariant after t-1 segments as the hypothesis (substituted for
+  the state), one step gives the invariant after t segments, for a symbolic start P >= 1 and a
+  symbolic segment size b (so for every count and every block sizes);
+- the conclusion: what the claim reads from the invariant equals its target (at the end, or at
+  every t).
+
+Components that are running maxima (`MaxOver`) are shown by the lattice rule `max_append`; every
+other component by `prove_equal`, with each finite running maximum M written as log E_M for a
+positive E_M (the ring claims hold for every positive E). The exact and numeric cross-checks
+unroll the recurrence at explicit counts and sizes and evaluate it on random data, without the
+invariant: a false invariant or claim gets its counterexample there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+from typing import Literal
+
+import sympy
+from sympy import Basic
+
+from symattn.kernel.dims import dim
+from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
+from symattn.kernel.modern import FeatureMap
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.ranges import infer_ranges
+from symattn.kernel.text import plain
+
+Operands = Mapping[str, MatExpr]
+State = tuple[sympy.Expr, ...]
+
+
+class MaxOver(sympy.Expr):
+    """`max_{lo <= j <= hi} body`: a running maximum over a range of positions (-inf if empty).
+
+    >>> from symattn.kernel.expr import index
+    >>> j = sympy.Dummy("j", integer=True, positive=True)
+    >>> MaxOver(j**2, j, 1, 3).limits
+    (_j, 1, 3)
+    """
+
+    is_commutative = True
+    is_extended_real = True
+
+    def __new__(cls, body: object, j: sympy.Symbol, lo: object, hi: object) -> MaxOver:
+        return sympy.Expr.__new__(
+            cls, sympy.sympify(body), sympy.Tuple(j, sympy.sympify(lo), sympy.sympify(hi))
+        )
+
+    @property
+    def body(self) -> sympy.Expr:
+        return self.args[0]
+
+    @property
+    def limits(self) -> tuple[sympy.Symbol, sympy.Expr, sympy.Expr]:
+        j, lo, hi = self.args[1]
+        return j, lo, hi
+
+    @property
+    def free_symbols(self) -> set[sympy.Basic]:  # the bound position is not free
+        j, lo, hi = self.limits
+        return (self.body.free_symbols - {j}) | lo.free_symbols | hi.free_symbols
+
+    def _sympystr(self, printer: object) -> str:
+        j, lo, hi = self.limits
+        return f"max_{{{j}={lo}..{hi}}} {self.body}"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Segment t of the count: the positions start+1 .. start+size (a key block, or a token)."""
+
+    t: sympy.Expr
+    start: sympy.Expr
+    size: sympy.Expr
+
+    @property
+    def lo(self) -> sympy.Expr:
+        return self.start + 1
+
+    @property
+    def hi(self) -> sympy.Expr:
+        return self.start + self.size
+
+    def sum(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> sympy.Expr:
+        """Σ over the segment's positions (a token's segment holds the one position t)."""
+        j = sympy.Dummy("j", integer=True, positive=True)
+        return sympy.Sum(body(j), (j, self.lo, self.hi))
+
+    def max(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> MaxOver:
+        j = sympy.Dummy("j", integer=True, positive=True)
+        return MaxOver(body(j), j, self.lo, self.hi)
+
+
+def prefix_sum(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> sympy.Expr:
+    """Σ_{j=1}^{hi} body(j), the closed forms' prefix sums."""
+    j = sympy.Dummy("j", integer=True, positive=True)
+    return sympy.Sum(body(j), (j, 1, hi))
+
+
+def prefix_max(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> MaxOver:
+    """max_{j=1}^{hi} body(j)."""
+    j = sympy.Dummy("j", integer=True, positive=True)
+    return MaxOver(body(j), j, 1, hi)
+
+
+@dataclass(frozen=True)
+class Recurrence:
+    """A state computed segment by segment over a symbolic count, with its claimed closed form.
+
+    - `operands(keys)`: the matrices, for `keys` positions in all;
+    - `step(ops, state, segment)`: the state after the segment from the state before it;
+    - `invariant(ops, hi)`: the claimed state after the positions 1..hi;
+    - `claim(ops, state, hi)`: the two sides read from the state after 1..hi (the output and
+      its target); `at="end"` states it after all positions, `at="every"` after every t;
+    - `tokens=True`: segments of one position (t = 1..T), else key blocks of symbolic sizes.
+    """
+
+    name: str
+    components: tuple[str, ...]
+    initial: State
+    step: Callable[[Operands, State, Segment], State]
+    invariant: Callable[[Operands, sympy.Expr], State]
+    claim: Callable[[Operands, State, sympy.Expr], tuple[sympy.Basic, sympy.Basic]]
+    operands: Callable[[sympy.Expr], Operands]
+    tokens: bool = False
+    at: Literal["end", "every"] = "end"
+    note: str = ""
+    scores: tuple[str, ...] = ("S",)  # matrices whose entries go into exp (logs when unrolled)
+
+    @property
+    def count(self) -> str:
+        return "T" if self.tokens else "B"
+
+    @property
+    def unit(self) -> str:
+        return "tokens" if self.tokens else "key blocks"
+
+
+# ---- the verdict -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """One obligation of an induction (base, step or conclusion) and what its proof rests on."""
+
+    name: str
+    proved: bool
+    rests_on: tuple[str, ...] = ()
+    failed: str = ""
+
+
+@dataclass(frozen=True)
+class InductionVerdict:
+    """`proved` (base, step and conclusion all shown), `false` (a counterexample found by
+    unrolling at an explicit count) or `unknown` ("not proved", with the part that failed)."""
+
+    status: Literal["proved", "false", "unknown"]
+    count: str
+    parts: tuple[Part, ...] = ()
+    reason: str = ""
+    counterexample: str = ""
+    unrolled: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "proved"
+
+    def summary(self) -> str:
+        """What was shown: proved by induction on the count, each part and what it rests on."""
+        if self.status == "proved":
+            text = f"proved by induction on {self.count}"
+        elif self.status == "false":
+            text = "false"
+        else:
+            text = f"not proved by induction on {self.count}: {self.reason}"
+        for p in self.parts:
+            mark = "shown" if p.proved else f"NOT shown ({p.failed})"
+            text += f"\n  {p.name}: {mark}"
+            if p.rests_on:
+                text += "; rests on " + ", ".join(p.rests_on)
+        if self.unrolled:
+            text += "\n  unrolled: " + "; ".join(self.unrolled)
+        if self.counterexample:
+            text += f"\n  counterexample: {self.counterexample}"
+        return text
+
+
+# ---- the proof rule ----------------------------------------------------------------------
+
+_P = sympy.Symbol("P", integer=True, positive=True)  # positions before segment t (t >= 2)
+_B = dim("b")  # the size of segment t
+_R = sympy.Symbol("r", integer=True, nonnegative=True)  # positions after it
+_T = sympy.Symbol("t", integer=True, positive=True)
+
+
+def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -> InductionVerdict:
+    """Prove `rec` for every count by induction, and cross-check it unrolled at `counts`.
+
+    >>> from symattn.kernel.recurrences import linear_state
+    >>> prove_recurrence(linear_state()).status
+    'proved'
+    """
+    size = sympy.Integer(1) if rec.tokens else _B
+    parts = []
+    # base: the first segment, from the initial state (where -inf and the empty sums enter)
+    ops = rec.operands(size + _R)
+    first = rec.step(ops, rec.initial, Segment(sympy.Integer(1), sympy.Integer(0), size))
+    parts.append(_obligation("base (t = 1, from the initial state)", first, rec.invariant(ops, size)))
+    # step: t - 1 -> t, the hypothesis substituted for the state after t - 1
+    ops = rec.operands(_P + size + _R)
+    after = rec.step(ops, rec.invariant(ops, _P), Segment(_P + 1, _P, size))
+    parts.append(
+        _obligation(
+            "step (t-1 -> t for t >= 2, the invariant at t-1 assumed)",
+            after,
+            rec.invariant(ops, _P + size),
+        )
+    )
+    # the conclusion, from the invariant after every position (or after every t)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    ops = rec.operands(n)
+    hi = n if rec.at == "end" else _T
+    lhs, rhs = rec.claim(ops, rec.invariant(ops, hi), hi)
+    where = f"t = {rec.count}" if rec.at == "end" else "every t"
+    parts.append(_obligation(f"conclusion (at {where})", (lhs,), (rhs,)))
+    bad = next((p for p in parts if not p.proved), None)
+    unrolled, counter = _unroll_all(rec, counts)
+    if counter:
+        return InductionVerdict("false", rec.count, tuple(parts), counterexample=counter,
+                                unrolled=unrolled)
+    if bad is not None:
+        return InductionVerdict("unknown", rec.count, tuple(parts),
+                                reason=f"the {bad.name.split(' ')[0]} is not shown: {bad.failed}",
+                                unrolled=unrolled)
+    return InductionVerdict("proved", rec.count, tuple(parts), unrolled=unrolled)
+
+
+def _obligation(name: str, got: Sequence[sympy.Basic], want: Sequence[sympy.Basic]) -> Part:
+    rests: list[str] = []
+    for k, (a, b) in enumerate(zip(got, want, strict=True)):
+        ok, why = _same(a, b, rests)
+        if not ok:
+            return Part(name, False, tuple(dict.fromkeys(rests)), f"component {k + 1}: {why}")
+    return Part(name, True, tuple(dict.fromkeys(rests)))
+
+
+def _same(a: sympy.Basic, b: sympy.Basic, rests: list[str]) -> tuple[bool, str]:
+    a, b = _merge_maxima(sympy.sympify(a)), _merge_maxima(sympy.sympify(b))
+    if isinstance(b, MaxOver) or b == -sympy.oo:
+        if _canonical(a) == _canonical(b):
+            rests.append("max_append (max over 1..P, then over P+1..P+b, is max over 1..P+b)")
+            return True, ""
+        return False, f"the running maximum {plain_max(a)} is not {plain_max(b)}"
+    try:
+        a2, b2, used = _abstract_maxima(a, b)
+    except _Infinite as exc:
+        return False, str(exc)
+    if used:
+        rests.append("exp_max_finite (a running maximum that holds key 1 is finite: e^m > 0)")
+    if a2.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        return False, f"an infinite value is left in {plain_max(a2)}"
+    verdict = prove_equal(a2, b2)
+    if verdict.status == "proved":
+        rests.append("prove_equal: " + verdict.summary())
+        return True, ""
+    return False, "prove_equal says " + verdict.summary().split("\n")[0]
+
+
+class _Infinite(Exception):
+    pass
+
+
+def plain_max(e: sympy.Basic) -> str:
+    return sympy.sstr(e) if not isinstance(e, MatExpr) else plain(e)
+
+
+def _canonical(e: sympy.Basic) -> sympy.Basic:
+    """MaxOver with its bound position renamed to one symbol, so equal ranges compare equal."""
+    k = sympy.Symbol("_k_bound", integer=True, positive=True)
+
+    def one(m: MaxOver) -> MaxOver:
+        j, lo, hi = m.limits
+        return MaxOver(m.body.xreplace({j: k}), k, lo, hi)
+
+    return e.replace(lambda x: isinstance(x, MaxOver), one)
+
+
+def _merge_maxima(e: sympy.Basic) -> sympy.Basic:
+    """max_append: `max(max_{lo..mid} f, max_{mid+1..hi} f) = max_{lo..hi} f` when both ranges
+    provably run forward (an empty range is the identity -inf of max)."""
+
+    def merge(m: sympy.Max) -> sympy.Basic:
+        items = [x for x in m.args if x != -sympy.oo]
+        changed = True
+        while changed:
+            changed = False
+            for x, y in product(items, items):
+                if x is y or not (isinstance(x, MaxOver) and isinstance(y, MaxOver)):
+                    continue
+                (jx, lx, hx), (jy, ly, hy) = x.limits, y.limits
+                if x.body.xreplace({jx: jy}) != y.body:
+                    continue
+                if sympy.expand(ly - hx - 1) != 0:
+                    continue
+                if not (_nonneg(hx - lx + 1) and _nonneg(hy - ly + 1)):
+                    continue
+                items = [z for z in items if z is not x and z is not y] + [
+                    MaxOver(y.body, jy, lx, hy)
+                ]
+                changed = True
+                break
+        return items[0] if len(items) == 1 else sympy.Max(*items, evaluate=False)
+
+    return e.replace(lambda x: isinstance(x, sympy.Max), merge)
+
+
+def _nonneg(x: sympy.Expr) -> bool:
+    return bool(sympy.expand(x).is_nonnegative)
+
+
+def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic, bool]:
+    """Each running maximum M becomes log E_M (E_M > 0) when M is provably finite; then
+    `e^{x - M}` is `e^x / E_M`, and the ring claim is decided for every positive E_M."""
+    found: dict[sympy.Basic, MaxOver] = {}
+    for side in (a, b):
+        for x in walk(side):
+            if isinstance(x, MaxOver):
+                found.setdefault(_canonical(x), x)
+    if not found:
+        return a, b, False
+    names: dict[sympy.Basic, sympy.Basic] = {}
+    for k, (canon, m) in enumerate(found.items(), start=1):
+        problem = _finite_problem(m)
+        if problem:
+            raise _Infinite(problem)
+        j, lo, hi = m.limits
+        names[canon] = sympy.log(sympy.Symbol(f"E_max{k}({lo}..{hi})", positive=True))
+
+    def swap(e: sympy.Basic) -> sympy.Basic:
+        e = _canonical(e).xreplace(names)
+        return e.replace(lambda x: isinstance(x, sympy.exp), lambda x: sympy.exp(sympy.expand(x.args[0])))
+
+    return swap(a), swap(b), True
+
+
+def _finite_problem(m: MaxOver) -> str:
+    """Why the running maximum m may be -inf or +inf, or "" when it is provably finite: a
+    nonempty range of finite terms, or a masked range that starts at key 1 (never masked)."""
+    j, lo, hi = m.limits
+    if m.body.has(sympy.oo, sympy.zoo, sympy.nan):
+        return f"the running maximum {plain_max(m)} may be +inf"
+    if not m.body.has(-sympy.oo, sympy.Piecewise):
+        if _nonneg(hi - lo):
+            return ""
+        return f"cannot show that the range of the running maximum {plain_max(m)} is nonempty"
+    if lo != 1 or not _nonneg(hi - 1):
+        return f"cannot show that the running maximum {plain_max(m)} is finite (is key 1 in it?)"
+    first = m.body.xreplace({j: sympy.Integer(1)})
+    if first.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan, sympy.Piecewise):
+        return (
+            f"cannot show that the running maximum {plain_max(m)} is finite: its first term "
+            f"{plain_max(first)} may be masked (-inf)"
+        )
+    if m.body.has(sympy.oo, sympy.zoo, sympy.nan):
+        return f"the running maximum {plain_max(m)} may be +inf"
+    return ""
+
+
+# ---- unrolling at explicit counts, on random data ----------------------------------------
+
+_SIZES = (1, 2, 1, 3)  # block sizes of the explicit counts: unequal, and a block of one
+
+
+def _unroll_all(rec: Recurrence, counts: Sequence[int]) -> tuple[tuple[str, ...], str]:
+    done: list[str] = []
+    for count in counts:
+        sizes = (1,) * count if rec.tokens else _SIZES[:count]
+        for mode in ("exact", "numeric"):
+            problem = _unroll(rec, sizes, mode)
+            if problem:
+                where = f"{rec.count}={count}" + ("" if rec.tokens else f" (sizes {sizes})")
+                return tuple(done), f"{where}, {mode}: {problem}"
+        done.append(f"{rec.count}={count} exact and float64")
+    return tuple(done), ""
+
+
+def _unroll(rec: Recurrence, sizes: Sequence[int], mode: str) -> str:
+    """Run the recurrence segment by segment, and compare each state with the invariant and the
+    claim's two sides, at every index point; the first difference, or ""."""
+    keys = sum(sizes)
+    ops = _explicit(rec.operands(sympy.Integer(keys)), keys)
+    data = _data(ops, mode, seed=keys * 7 + len(sizes), scores=rec.scores)
+    state = rec.initial
+    start = 0
+    checks: list[tuple[str, sympy.Basic, sympy.Basic]] = []
+    for t, size in enumerate(sizes, start=1):
+        seg = Segment(sympy.Integer(t), sympy.Integer(start), sympy.Integer(size))
+        state = rec.step(ops, state, seg)
+        start += size
+        want = rec.invariant(ops, sympy.Integer(start))
+        for k, (a, b) in enumerate(zip(state, want, strict=True)):
+            checks.append((f"after segment {t}, {rec.components[k]}", a, b))
+        if rec.at == "every" or t == len(sizes):
+            lhs, rhs = rec.claim(ops, state, sympy.Integer(start))
+            checks.append((f"after segment {t}, the claim", lhs, rhs))
+    for what, a, b in checks:
+        problem = _compare(what, a, b, data, mode)
+        if problem:
+            return problem
+    return ""
+
+
+def _explicit(ops: Operands, keys: int) -> dict[str, MatExpr]:
+    """The operands with every size explicit: the free sizes (d_v, D, ...) become 2 or 3."""
+    free = sorted(_dims(*ops.values()), key=str)
+    values = {s: sympy.Integer(2 + k % 2) for k, s in enumerate(free)}
+    return {k: m.xreplace(values) for k, m in ops.items()}
+
+
+def _leaves(ops: Operands) -> Iterator[MatExpr]:
+    seen = set()
+    for m in ops.values():
+        for x in walk(m):
+            if isinstance(x, (MatSym, FeatureMap)) and x not in seen:
+                seen.add(x)
+                yield x
+
+
+def _data(
+    ops: Operands, mode: str, seed: int, scores: Sequence[str]
+) -> dict[MatExpr, dict[tuple[int, int], sympy.Expr]]:
+    rng = random.Random(seed)
+    out: dict[MatExpr, dict[tuple[int, int], sympy.Expr]] = {}
+    for leaf in _leaves(ops):
+        table = {}
+        for r, c in product(range(1, int(leaf.rows) + 1), range(1, int(leaf.cols) + 1)):
+            if mode == "exact" and leaf.name in scores:
+                # scores are logs of rationals, so e^{S - m} and the maxima stay exact
+                q = Fraction(rng.randint(1, 9), rng.randint(1, 9))
+                value = sympy.log(sympy.Rational(q.numerator, q.denominator))
+            elif mode == "exact":
+                value = sympy.Rational(rng.randint(-9, 9), rng.randint(1, 9))
+            else:
+                value = sympy.Float(rng.gauss(0, 1.5), 30)
+            table[(r, c)] = value
+        out[leaf] = table
+    return out
+
+
+def _compare(what: str, a: sympy.Basic, b: sympy.Basic, data, mode: str) -> str:
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    free = sorted((a.free_symbols | b.free_symbols) - _dims(a, b), key=str)
+    ranges = infer_ranges(a, b)
+    axes = []
+    for s in free:
+        if s not in ranges:
+            raise ValueError(f"cannot unroll {what}: {s} is neither an index nor an explicit size")
+        lo, hi = ranges[s]
+        axes.append([(s, sympy.Integer(v)) for v in range(int(lo), int(hi) + 1)])
+    for point in product(*axes):
+        values = dict(point)
+        x, y = _value(a, values, data), _value(b, values, data)
+        if not _equal(x, y, mode):
+            at = ", ".join(f"{s}={v}" for s, v in point) or "the one entry"
+            return f"{what} differ at {at}: unrolled {_show(x)}, claimed {_show(y)}"
+    return ""
+
+
+def _dims(*es: sympy.Basic) -> set[sympy.Basic]:
+    out: set[sympy.Basic] = set()
+    for e in es:
+        for x in walk(e):
+            if isinstance(x, MatExpr):
+                for s in x.shape:
+                    out |= sympy.sympify(s).free_symbols
+    return out
+
+
+def _value(e: sympy.Basic, point: Mapping, data) -> sympy.Expr:
+    """e at explicit indices and data: sums and maxima over explicit ranges written out."""
+    e = expand_entries(sympy.sympify(e).xreplace(dict(point)))
+    for _ in range(50):
+        e = e.replace(lambda x: isinstance(x, MaxOver), _max_value)
+        e = e.replace(lambda x: isinstance(x, sympy.Sum), lambda s: s.doit())
+        e = e.replace(lambda x: isinstance(x, Entry), lambda x: expand_entries(x))
+        if not e.has(MaxOver, sympy.Sum, Entry):
+            break
+    e = e.replace(lambda x: isinstance(x, sympy.Indexed), lambda x: _lookup(x, data))
+    return sympy.sympify(e).doit()
+
+
+def _max_value(m: MaxOver) -> sympy.Expr:
+    j, lo, hi = m.limits
+    terms = [m.body.xreplace({j: sympy.Integer(k)}) for k in range(int(lo), int(hi) + 1)]
+    return sympy.Max(*terms) if terms else -sympy.oo
+
+
+def _lookup(x: sympy.Indexed, data) -> sympy.Expr:
+    name = str(x.base)
+    r, c = (int(v) for v in x.indices)
+    for leaf, table in data.items():
+        if leaf.name == name:
+            return table[(r, c)]
+    raise KeyError(name)
+
+
+def _equal(x: sympy.Expr, y: sympy.Expr, mode: str) -> bool:
+    if x.has(sympy.nan, sympy.zoo) or y.has(sympy.nan, sympy.zoo):
+        return False
+    if mode == "exact":
+        if x == y:
+            return True
+        return sympy.simplify(x - y) == 0
+    fx, fy = complex(sympy.N(x, 30)), complex(sympy.N(y, 30))
+    return abs(fx - fy) <= 1e-12 + 1e-9 * abs(fy)
+
+
+def _show(x: sympy.Expr) -> str:
+    try:
+        return f"{float(sympy.N(x, 15)):.6g}"
+    except (TypeError, ValueError):
+        return sympy.sstr(x)
