@@ -21,6 +21,7 @@ invariant: a false invariant or claim gets its counterexample there.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,9 @@ class MaxOver(sympy.Expr):
     is_commutative = True
     is_extended_real = True
 
-    def __new__(cls, body: object, j: sympy.Symbol, lo: object, hi: object) -> MaxOver:
+    def __new__(cls, body: object, j: object, lo: object = None, hi: object = None) -> MaxOver:
+        if lo is None:  # rebuilt from its args (xreplace): (body, (j, lo, hi))
+            j, lo, hi = j  # type: ignore[misc]
         return sympy.Expr.__new__(
             cls, sympy.sympify(body), sympy.Tuple(j, sympy.sympify(lo), sympy.sympify(hi))
         )
@@ -139,6 +142,7 @@ class Recurrence:
     at: Literal["end", "every"] = "end"
     note: str = ""
     scores: tuple[str, ...] = ("S",)  # matrices whose entries go into exp (logs when unrolled)
+    abstract: tuple[str, ...] = ()  # operands the base and step hold for whatever their value
 
     @property
     def count(self) -> str:
@@ -216,11 +220,11 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
     size = sympy.Integer(1) if rec.tokens else _B
     parts = []
     # base: the first segment, from the initial state (where -inf and the empty sums enter)
-    ops = rec.operands(size + _R)
+    ops = _generic(rec, size + _R)
     first = rec.step(ops, rec.initial, Segment(sympy.Integer(1), sympy.Integer(0), size))
     parts.append(_obligation("base (t = 1, from the initial state)", first, rec.invariant(ops, size)))
     # step: t - 1 -> t, the hypothesis substituted for the state after t - 1
-    ops = rec.operands(_P + size + _R)
+    ops = _generic(rec, _P + size + _R)
     after = rec.step(ops, rec.invariant(ops, _P), Segment(_P + 1, _P, size))
     parts.append(
         _obligation(
@@ -248,6 +252,15 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
     return InductionVerdict("proved", rec.count, tuple(parts), unrolled=unrolled)
 
 
+def _generic(rec: Recurrence, keys: sympy.Expr) -> dict[str, MatExpr]:
+    """The operands of the base and the step, those in `rec.abstract` replaced by a matrix name
+    of the same shape: shown for every matrix, they hold for the one the claim uses."""
+    ops = dict(rec.operands(keys))
+    for name in rec.abstract:
+        ops[name] = MatSym(f"{name}_any", *ops[name].shape)
+    return ops
+
+
 def _obligation(name: str, got: Sequence[sympy.Basic], want: Sequence[sympy.Basic]) -> Part:
     rests: list[str] = []
     for k, (a, b) in enumerate(zip(got, want, strict=True)):
@@ -272,7 +285,7 @@ def _same(a: sympy.Basic, b: sympy.Basic, rests: list[str]) -> tuple[bool, str]:
         rests.append("exp_max_finite (a running maximum that holds key 1 is finite: e^m > 0)")
     if a2.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
         return False, f"an infinite value is left in {plain_max(a2)}"
-    verdict = prove_equal(a2, b2)
+    verdict = prove_equal(a2, b2, witnesses=("symbolic",))
     if verdict.status == "proved":
         rests.append("prove_equal: " + verdict.summary())
         return True, ""
@@ -328,7 +341,14 @@ def _merge_maxima(e: sympy.Basic) -> sympy.Basic:
 
 
 def _nonneg(x: sympy.Expr) -> bool:
-    return bool(sympy.expand(x).is_nonnegative)
+    """x >= 0 provably, positive integers counted as 1 + a nonnegative integer (P + b - 1)."""
+    x = sympy.expand(x)
+    shift = {
+        s: sympy.Symbol(f"{s.name}_minus_1", integer=True, nonnegative=True) + 1
+        for s in x.free_symbols
+        if s.is_integer and s.is_positive
+    }
+    return bool(sympy.expand(x.xreplace(shift)).is_nonnegative)
 
 
 def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic, bool]:
@@ -349,11 +369,48 @@ def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy
         j, lo, hi = m.limits
         names[canon] = sympy.log(sympy.Symbol(f"E_max{k}({lo}..{hi})", positive=True))
 
+    positive = {sympy.exp(x) for x in names.values()}
+
     def swap(e: sympy.Basic) -> sympy.Basic:
         e = _canonical(e).xreplace(names)
-        return e.replace(lambda x: isinstance(x, sympy.exp), lambda x: sympy.exp(sympy.expand(x.args[0])))
+        e = e.replace(
+            lambda x: isinstance(x, sympy.exp), lambda x: sympy.exp(sympy.expand(x.args[0]))
+        )
+        return e.replace(lambda x: isinstance(x, sympy.Sum), lambda x: _factor_sum(x, positive))
 
     return swap(a), swap(b), True
+
+
+def _factor_sum(s: sympy.Sum, positive: set[sympy.Basic]) -> sympy.Basic:
+    """`Σ_j [c_j] E^k v_j = E^k Σ_j [c_j] v_j` (sympy folds a factor back into a mask inside a
+    sum, so it comes out of both at once)."""
+    body = s.function
+    if not isinstance(body, sympy.Piecewise):
+        return s
+    pulled = _factor_out(body, positive)
+    if pulled is body:
+        return s
+    args = sympy.Mul.make_args(pulled)
+    masks = [f for f in args if isinstance(f, sympy.Piecewise)]
+    if len(masks) != 1:
+        return s
+    factor = [f for f in args if not isinstance(f, sympy.Piecewise)]
+    return sympy.Mul(*factor) * sympy.Sum(masks[0], *s.limits)
+
+
+def _factor_out(pw: sympy.Piecewise, positive: set[sympy.Basic]) -> sympy.Basic:
+    """`[c] E^k v = E^k [c] v` for the positive finite E = e^M of a running maximum: the mask
+    gives 0 or the value, either way the factor comes out."""
+    if len(pw.args) != 2 or pw.args[1].cond != sympy.true or pw.args[1].expr != 0:
+        return pw
+    value, cond = pw.args[0]
+    out, keep = [], []
+    for f in sympy.Mul.make_args(value):
+        base = f.base if isinstance(f, sympy.Pow) and f.exp.is_Integer else f
+        (out if base in positive else keep).append(f)
+    if not out:
+        return pw
+    return sympy.Mul(*out) * sympy.Piecewise((sympy.Mul(*keep), cond), (0, True))
 
 
 def _finite_problem(m: MaxOver) -> str:
@@ -388,12 +445,17 @@ def _unroll_all(rec: Recurrence, counts: Sequence[int]) -> tuple[tuple[str, ...]
     done: list[str] = []
     for count in counts:
         sizes = (1,) * count if rec.tokens else _SIZES[:count]
-        for mode in ("exact", "numeric"):
-            problem = _unroll(rec, sizes, mode)
+        said = []
+        for mode in ("exact", "float64"):
+            try:
+                problem = _unroll(rec, sizes, mode)
+            except _NotExact:
+                continue  # exp of a number that is not a log of a rational: float64 only
             if problem:
                 where = f"{rec.count}={count}" + ("" if rec.tokens else f" (sizes {sizes})")
                 return tuple(done), f"{where}, {mode}: {problem}"
-        done.append(f"{rec.count}={count} exact and float64")
+            said.append(mode)
+        done.append(f"{rec.count}={count} {' and '.join(said)}")
     return tuple(done), ""
 
 
@@ -416,8 +478,9 @@ def _unroll(rec: Recurrence, sizes: Sequence[int], mode: str) -> str:
         if rec.at == "every" or t == len(sizes):
             lhs, rhs = rec.claim(ops, state, sympy.Integer(start))
             checks.append((f"after segment {t}, the claim", lhs, rhs))
+    ev = _Eval(data, exact=mode == "exact")
     for what, a, b in checks:
-        problem = _compare(what, a, b, data, mode)
+        problem = _compare(what, a, b, ev)
         if problem:
             return problem
     return ""
@@ -439,28 +502,182 @@ def _leaves(ops: Operands) -> Iterator[MatExpr]:
                 yield x
 
 
-def _data(
-    ops: Operands, mode: str, seed: int, scores: Sequence[str]
-) -> dict[MatExpr, dict[tuple[int, int], sympy.Expr]]:
+class _LogNum:
+    """log q of a rational q >= 0 (q = 0 is -inf, None is +inf): scores drawn as logs of
+    rationals keep e^{S - m} and the maxima exact."""
+
+    __slots__ = ("q",)
+
+    def __init__(self, q: Fraction | None) -> None:
+        self.q = q
+
+    def key(self) -> float:
+        return float("inf") if self.q is None else (float("-inf") if self.q == 0 else self.q)
+
+
+class _NotExact(Exception):
+    pass
+
+
+def _data(ops: Operands, mode: str, seed: int, scores: Sequence[str]) -> dict[str, dict]:
     rng = random.Random(seed)
-    out: dict[MatExpr, dict[tuple[int, int], sympy.Expr]] = {}
+    out: dict[str, dict] = {}
     for leaf in _leaves(ops):
-        table = {}
+        table: dict[tuple[int, int], object] = {}
         for r, c in product(range(1, int(leaf.rows) + 1), range(1, int(leaf.cols) + 1)):
             if mode == "exact" and leaf.name in scores:
-                # scores are logs of rationals, so e^{S - m} and the maxima stay exact
-                q = Fraction(rng.randint(1, 9), rng.randint(1, 9))
-                value = sympy.log(sympy.Rational(q.numerator, q.denominator))
+                table[(r, c)] = _LogNum(Fraction(rng.randint(1, 9), rng.randint(1, 9)))
             elif mode == "exact":
-                value = sympy.Rational(rng.randint(-9, 9), rng.randint(1, 9))
+                table[(r, c)] = Fraction(rng.randint(-9, 9), rng.randint(1, 9))
             else:
-                value = sympy.Float(rng.gauss(0, 1.5), 30)
-            table[(r, c)] = value
-        out[leaf] = table
+                table[(r, c)] = rng.gauss(0, 1.5)
+        out[leaf.name] = table
     return out
 
 
-def _compare(what: str, a: sympy.Basic, b: sympy.Basic, data, mode: str) -> str:
+class _Eval:
+    """Evaluate an index expression at explicit indices and data, in exact rationals (with
+    `_LogNum` scores) or in float64; sums and maxima over explicit ranges are written out."""
+
+    def __init__(self, data: dict[str, dict], exact: bool) -> None:
+        self.data, self.exact = data, exact
+        self.expanded: dict[sympy.Basic, sympy.Basic] = {}
+
+    def __call__(self, e: sympy.Basic, env: dict) -> object:
+        f = getattr(self, "_" + type(e).__name__, None)
+        if f is not None:
+            return f(e, env)
+        if isinstance(e, sympy.Symbol):
+            return env[e]
+        if isinstance(e, sympy.Rational):
+            return Fraction(int(e.p), int(e.q)) if self.exact else float(e)
+        if isinstance(e, sympy.Number) or e.is_number and not e.free_symbols:
+            if self.exact and e not in (sympy.oo, -sympy.oo):
+                raise _NotExact(str(e))
+            return float(e)
+        raise _NotExact(f"cannot unroll {type(e).__name__}")
+
+    def _Entry(self, e: Entry, env: dict) -> object:
+        x = self.expanded.get(e)
+        if x is None:
+            x = self.expanded[e] = expand_entries(e)
+        return self(x, env)
+
+    def _Indexed(self, e: sympy.Indexed, env: dict) -> object:
+        r, c = (int(self(x, env)) for x in e.indices)
+        return self.data[str(e.base)][(r, c)]
+
+    def _Add(self, e: sympy.Add, env: dict) -> object:
+        vals = [self(x, env) for x in e.args]
+        if any(isinstance(v, _LogNum) for v in vals):
+            if not all(isinstance(v, _LogNum) for v in vals):
+                raise _NotExact("a score added to a number")
+            q: Fraction | None = Fraction(1)
+            for v in vals:
+                if v.q is None or q is None:
+                    if v.q == 0 or q == 0:
+                        return float("nan")  # -inf + inf
+                    q = None
+                else:
+                    q = q * v.q
+            return _LogNum(q)
+        total: object = 0
+        for v in vals:
+            total = total + v
+        return total
+
+    def _Mul(self, e: sympy.Mul, env: dict) -> object:
+        vals = [self(x, env) for x in e.args]
+        logs = [v for v in vals if isinstance(v, _LogNum)]
+        if logs:
+            rest = [v for v in vals if not isinstance(v, _LogNum)]
+            if len(logs) > 1 or rest != [-1]:
+                raise _NotExact("a score times a number other than -1")
+            q = logs[0].q
+            return _LogNum(None if q == 0 else (Fraction(0) if q is None else 1 / q))
+        out: object = 1
+        for v in vals:
+            out = _times(out, v)
+        return out
+
+    def _Pow(self, e: sympy.Pow, env: dict) -> object:
+        base, power = self(e.args[0], env), self(e.args[1], env)
+        if base == 0 and power < 0:
+            return float("nan") if base == 0 and not self.exact else _nan_or_inf(power)
+        try:
+            return base**power
+        except (ZeroDivisionError, OverflowError):
+            return float("nan")
+
+    def _exp(self, e: sympy.exp, env: dict) -> object:
+        x = self(e.args[0], env)
+        if isinstance(x, _LogNum):
+            return float("inf") if x.q is None else x.q
+        if self.exact and x not in (float("-inf"), float("inf")) and x == x:
+            raise _NotExact("exp of a number")
+        try:
+            return math.exp(x)
+        except OverflowError:
+            return float("inf")
+
+    def _Max(self, e: sympy.Max, env: dict) -> object:
+        return _max(self(x, env) for x in e.args)
+
+    def _MaxOver(self, e: MaxOver, env: dict) -> object:
+        j, lo, hi = e.limits
+        vals = [self(e.body, {**env, j: k}) for k in range(int(self(lo, env)), int(self(hi, env)) + 1)]
+        return _max(vals) if vals else (_LogNum(Fraction(0)) if self.exact else float("-inf"))
+
+    def _Sum(self, e: sympy.Sum, env: dict) -> object:
+        body, (j, lo, hi) = e.function, e.limits[0]
+        total: object = 0
+        for k in range(int(self(lo, env)), int(self(hi, env)) + 1):
+            total = total + self(body, {**env, j: k})
+        return total
+
+    def _Piecewise(self, e: sympy.Piecewise, env: dict) -> object:
+        for value, cond in e.args:
+            if cond == sympy.true or self._truth(cond, env):
+                return self(value, env)
+        raise _NotExact("a Piecewise with no branch")
+
+    def _truth(self, cond: sympy.Basic, env: dict) -> bool:
+        if cond in (sympy.true, sympy.false):
+            return bool(cond)
+        a, b = (self(x, env) for x in cond.args)
+        ops = {"LessThan": a <= b, "StrictLessThan": a < b, "Equality": a == b,
+               "GreaterThan": a >= b, "StrictGreaterThan": a > b, "Unequality": a != b}
+        return ops[type(cond).__name__]
+
+    def _NegativeInfinity(self, e: sympy.Basic, env: dict) -> object:
+        return _LogNum(Fraction(0)) if self.exact else float("-inf")
+
+    def _Infinity(self, e: sympy.Basic, env: dict) -> object:
+        return _LogNum(None) if self.exact else float("inf")
+
+
+def _times(a: object, b: object) -> object:
+    if (a == 0 and _infinite(b)) or (b == 0 and _infinite(a)):
+        return float("nan")
+    return a * b
+
+
+def _infinite(x: object) -> bool:
+    return isinstance(x, float) and (math.isinf(x) or math.isnan(x))
+
+
+def _nan_or_inf(power: object) -> float:
+    return float("nan")
+
+
+def _max(vals) -> object:
+    vals = list(vals)
+    if any(isinstance(v, _LogNum) for v in vals):
+        return max(vals, key=lambda v: v.key() if isinstance(v, _LogNum) else v)
+    return max(vals)
+
+
+def _compare(what: str, a: sympy.Basic, b: sympy.Basic, ev: _Eval) -> str:
     a, b = sympy.sympify(a), sympy.sympify(b)
     free = sorted((a.free_symbols | b.free_symbols) - _dims(a, b), key=str)
     ranges = infer_ranges(a, b)
@@ -469,11 +686,11 @@ def _compare(what: str, a: sympy.Basic, b: sympy.Basic, data, mode: str) -> str:
         if s not in ranges:
             raise ValueError(f"cannot unroll {what}: {s} is neither an index nor an explicit size")
         lo, hi = ranges[s]
-        axes.append([(s, sympy.Integer(v)) for v in range(int(lo), int(hi) + 1)])
+        axes.append([(s, v) for v in range(int(lo), int(hi) + 1)])
     for point in product(*axes):
-        values = dict(point)
-        x, y = _value(a, values, data), _value(b, values, data)
-        if not _equal(x, y, mode):
+        env = dict(point)
+        x, y = ev(a, env), ev(b, env)
+        if not _equal(x, y, ev.exact):
             at = ", ".join(f"{s}={v}" for s, v in point) or "the one entry"
             return f"{what} differ at {at}: unrolled {_show(x)}, claimed {_show(y)}"
     return ""
@@ -489,47 +706,19 @@ def _dims(*es: sympy.Basic) -> set[sympy.Basic]:
     return out
 
 
-def _value(e: sympy.Basic, point: Mapping, data) -> sympy.Expr:
-    """e at explicit indices and data: sums and maxima over explicit ranges written out."""
-    e = expand_entries(sympy.sympify(e).xreplace(dict(point)))
-    for _ in range(50):
-        e = e.replace(lambda x: isinstance(x, MaxOver), _max_value)
-        e = e.replace(lambda x: isinstance(x, sympy.Sum), lambda s: s.doit())
-        e = e.replace(lambda x: isinstance(x, Entry), lambda x: expand_entries(x))
-        if not e.has(MaxOver, sympy.Sum, Entry):
-            break
-    e = e.replace(lambda x: isinstance(x, sympy.Indexed), lambda x: _lookup(x, data))
-    return sympy.sympify(e).doit()
+def _equal(x: object, y: object, exact: bool) -> bool:
+    if isinstance(x, _LogNum) or isinstance(y, _LogNum):
+        return isinstance(x, _LogNum) and isinstance(y, _LogNum) and x.q == y.q
+    if _infinite(x) or _infinite(y):
+        return False  # an undefined or infinite value is never the claimed finite one
+    if exact:
+        return x == y
+    return abs(x - y) <= 1e-12 + 1e-9 * abs(y)
 
 
-def _max_value(m: MaxOver) -> sympy.Expr:
-    j, lo, hi = m.limits
-    terms = [m.body.xreplace({j: sympy.Integer(k)}) for k in range(int(lo), int(hi) + 1)]
-    return sympy.Max(*terms) if terms else -sympy.oo
-
-
-def _lookup(x: sympy.Indexed, data) -> sympy.Expr:
-    name = str(x.base)
-    r, c = (int(v) for v in x.indices)
-    for leaf, table in data.items():
-        if leaf.name == name:
-            return table[(r, c)]
-    raise KeyError(name)
-
-
-def _equal(x: sympy.Expr, y: sympy.Expr, mode: str) -> bool:
-    if x.has(sympy.nan, sympy.zoo) or y.has(sympy.nan, sympy.zoo):
-        return False
-    if mode == "exact":
-        if x == y:
-            return True
-        return sympy.simplify(x - y) == 0
-    fx, fy = complex(sympy.N(x, 30)), complex(sympy.N(y, 30))
-    return abs(fx - fy) <= 1e-12 + 1e-9 * abs(fy)
-
-
-def _show(x: sympy.Expr) -> str:
-    try:
-        return f"{float(sympy.N(x, 15)):.6g}"
-    except (TypeError, ValueError):
-        return sympy.sstr(x)
+def _show(x: object) -> str:
+    if isinstance(x, _LogNum):
+        return "-inf" if x.q == 0 else ("inf" if x.q is None else f"log({x.q})")
+    if isinstance(x, Fraction):
+        return str(x)
+    return f"{x:.6g}"

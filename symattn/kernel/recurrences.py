@@ -25,7 +25,7 @@ from symattn.kernel.induction import (
 from symattn.kernel.modern import CausalZero, FeatureMap
 
 D = dim("D")
-i, c, a, j = (index(s) for s in "icaj")
+i, c, a = (index(s) for s in "ica")
 _NEG = -sympy.oo
 
 
@@ -43,7 +43,8 @@ class Case:
 
 
 def _scores(keys: sympy.Expr) -> Operands:
-    return {"S": MatSym("S", n, keys), "V": MatSym("V", keys, d_v)}
+    """Causal self-attention: as many queries as keys."""
+    return {"S": MatSym("S", keys, keys), "V": MatSym("V", keys, d_v)}
 
 
 def _flash(
@@ -217,43 +218,39 @@ def linear_normalised() -> Recurrence:
 
 
 def _kv_ops(keys: sympy.Expr) -> Operands:
-    return {"Q": MatSym("Q", keys, d_k), "K": MatSym("K", keys, d_k), "V": MatSym("V", keys, d_v)}
+    q, k = MatSym("Q", keys, d_k), MatSym("K", keys, d_k)
+    return {"Q": q, "K": k, "V": MatSym("V", keys, d_v), "S": q @ k.T / sympy.sqrt(d_k)}
 
 
 def _kv(overwrite: bool = False) -> Recurrence:
-    """Decoding step t appends k_t, v_t to the cache (row j of the cache, a free index);
-    the query q_t attends the cache rows 1..t."""
+    """Decoding step t appends k_t, v_t to the cache; what the cache holds for query i is
+    `N_t = Σ_{j<=t} e^{q_i·k_j/√d_k} v_j` and `Z_t = Σ_{j<=t} e^{q_i·k_j/√d_k}` (each step adds
+    the new token's term); step t reads them at its own query, i = t."""
+
+    def score(ops: Operands, row: sympy.Expr, k: sympy.Expr) -> sympy.Expr:
+        return sympy.exp(Entry(ops["S"], row, k))
 
     def step(ops: Operands, state: State, seg: Segment) -> State:
-        ck, cv = state
-        t = seg.hi
-        new_k, new_v = Entry(ops["K"], t, a), Entry(ops["V"], t, c)
-        if overwrite:
-            return (new_k, new_v)
+        num, den = (0, 0) if overwrite else state
         return (
-            sympy.Piecewise((new_k, sympy.Eq(j, t)), (ck, True)),
-            sympy.Piecewise((new_v, sympy.Eq(j, t)), (cv, True)),
+            num + seg.sum(lambda k: score(ops, i, k) * Entry(ops["V"], k, c)),
+            den + seg.sum(lambda k: score(ops, i, k)),
         )
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
-        return (Entry(ops["K"], j, a), Entry(ops["V"], j, c))
+        return (
+            prefix_sum(lambda k: score(ops, i, k) * Entry(ops["V"], k, c), hi),
+            prefix_sum(lambda k: score(ops, i, k), hi),
+        )
 
     def claim(ops: Operands, state: State, t: sympy.Expr) -> tuple[sympy.Basic, sympy.Basic]:
-        ck, cv = state
-        k = sympy.Dummy("j", integer=True, positive=True)
-        r = sympy.Dummy("r", integer=True, positive=True)
-        q, kk, v = ops["Q"], ops["K"], ops["V"]
-        width = q.cols
-        score = sympy.Sum(Entry(q, t, r) * ck.xreplace({j: k, a: r}), (r, 1, width))
-        weight = sympy.exp(score / sympy.sqrt(width))
-        num = sympy.Sum(weight * cv.xreplace({j: k}), (k, 1, t))
-        den = sympy.Sum(weight, (k, 1, t))
-        causal = Softmax(CausalMask(q @ kk.T / sympy.sqrt(width))) @ v
-        return num / den, Entry(causal, t, c)
+        num, den = state
+        causal = Softmax(CausalMask(ops["S"])) @ ops["V"]
+        return num.xreplace({i: t}) / den.xreplace({i: t}), Entry(causal, t, c)
 
     return Recurrence(
         "kv_cache_every_step",
-        ("K cache", "V cache"),
+        ("N", "Z"),
         (sympy.Integer(0), sympy.Integer(0)),
         step,
         invariant,
@@ -263,6 +260,7 @@ def _kv(overwrite: bool = False) -> Recurrence:
         at="every",
         note="KV cache: step t appends k_t, v_t; q_t against the cache = row t of causal attention",
         scores=(),
+        abstract=("S",),
     )
 
 
