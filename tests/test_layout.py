@@ -51,6 +51,8 @@ KERNEL_ORDER = (
     "attention",
     "identities",
     "backward",
+    "induction",
+    "recurrences",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

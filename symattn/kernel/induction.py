@@ -27,10 +27,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
-from typing import Literal
+from typing import Any, Literal
 
 import sympy
-from sympy import Basic
 
 from symattn.kernel.dims import dim
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
@@ -222,7 +221,9 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
     # base: the first segment, from the initial state (where -inf and the empty sums enter)
     ops = _generic(rec, size + _R)
     first = rec.step(ops, rec.initial, Segment(sympy.Integer(1), sympy.Integer(0), size))
-    parts.append(_obligation("base (t = 1, from the initial state)", first, rec.invariant(ops, size)))
+    parts.append(
+        _obligation("base (t = 1, from the initial state)", first, rec.invariant(ops, size))
+    )
     # step: t - 1 -> t, the hypothesis substituted for the state after t - 1
     ops = _generic(rec, _P + size + _R)
     after = rec.step(ops, rec.invariant(ops, _P), Segment(_P + 1, _P, size))
@@ -235,7 +236,7 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
     )
     # the conclusion, from the invariant after every position (or after every t)
     n = sympy.Symbol("n", integer=True, positive=True)
-    ops = rec.operands(n)
+    ops = dict(rec.operands(n))
     hi = n if rec.at == "end" else _T
     lhs, rhs = rec.claim(ops, rec.invariant(ops, hi), hi)
     where = f"t = {rec.count}" if rec.at == "end" else "every t"
@@ -243,19 +244,24 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
     bad = next((p for p in parts if not p.proved), None)
     unrolled, counter = _unroll_all(rec, counts)
     if counter:
-        return InductionVerdict("false", rec.count, tuple(parts), counterexample=counter,
-                                unrolled=unrolled)
+        return InductionVerdict(
+            "false", rec.count, tuple(parts), counterexample=counter, unrolled=unrolled
+        )
     if bad is not None:
-        return InductionVerdict("unknown", rec.count, tuple(parts),
-                                reason=f"the {bad.name.split(' ')[0]} is not shown: {bad.failed}",
-                                unrolled=unrolled)
+        return InductionVerdict(
+            "unknown",
+            rec.count,
+            tuple(parts),
+            reason=f"the {bad.name.split(' ')[0]} is not shown: {bad.failed}",
+            unrolled=unrolled,
+        )
     return InductionVerdict("proved", rec.count, tuple(parts), unrolled=unrolled)
 
 
 def _generic(rec: Recurrence, keys: sympy.Expr) -> dict[str, MatExpr]:
     """The operands of the base and the step, those in `rec.abstract` replaced by a matrix name
     of the same shape: shown for every matrix, they hold for the one the claim uses."""
-    ops = dict(rec.operands(keys))
+    ops: dict[str, MatExpr] = dict(rec.operands(keys))
     for name in rec.abstract:
         ops[name] = MatSym(f"{name}_any", *ops[name].shape)
     return ops
@@ -404,7 +410,8 @@ def _factor_out(pw: sympy.Piecewise, positive: set[sympy.Basic]) -> sympy.Basic:
     if len(pw.args) != 2 or pw.args[1].cond != sympy.true or pw.args[1].expr != 0:
         return pw
     value, cond = pw.args[0]
-    out, keep = [], []
+    out: list[sympy.Basic] = []
+    keep: list[sympy.Basic] = []
     for f in sympy.Mul.make_args(value):
         base = f.base if isinstance(f, sympy.Pow) and f.exp.is_Integer else f
         (out if base in positive else keep).append(f)
@@ -511,7 +518,7 @@ class _LogNum:
     def __init__(self, q: Fraction | None) -> None:
         self.q = q
 
-    def key(self) -> float:
+    def key(self) -> float | Fraction:
         return float("inf") if self.q is None else (float("-inf") if self.q == 0 else self.q)
 
 
@@ -523,7 +530,7 @@ def _data(ops: Operands, mode: str, seed: int, scores: Sequence[str]) -> dict[st
     rng = random.Random(seed)
     out: dict[str, dict] = {}
     for leaf in _leaves(ops):
-        table: dict[tuple[int, int], object] = {}
+        table: dict[tuple[int, int], Any] = {}
         for r, c in product(range(1, int(leaf.rows) + 1), range(1, int(leaf.cols) + 1)):
             if mode == "exact" and leaf.name in scores:
                 table[(r, c)] = _LogNum(Fraction(rng.randint(1, 9), rng.randint(1, 9)))
@@ -543,7 +550,7 @@ class _Eval:
         self.data, self.exact = data, exact
         self.expanded: dict[sympy.Basic, sympy.Basic] = {}
 
-    def __call__(self, e: sympy.Basic, env: dict) -> object:
+    def __call__(self, e: sympy.Basic, env: dict) -> Any:
         f = getattr(self, "_" + type(e).__name__, None)
         if f is not None:
             return f(e, env)
@@ -557,17 +564,17 @@ class _Eval:
             return float(e)
         raise _NotExact(f"cannot unroll {type(e).__name__}")
 
-    def _Entry(self, e: Entry, env: dict) -> object:
+    def _Entry(self, e: Entry, env: dict) -> Any:
         x = self.expanded.get(e)
         if x is None:
             x = self.expanded[e] = expand_entries(e)
         return self(x, env)
 
-    def _Indexed(self, e: sympy.Indexed, env: dict) -> object:
+    def _Indexed(self, e: sympy.Indexed, env: dict) -> Any:
         r, c = (int(self(x, env)) for x in e.indices)
         return self.data[str(e.base)][(r, c)]
 
-    def _Add(self, e: sympy.Add, env: dict) -> object:
+    def _Add(self, e: sympy.Add, env: dict) -> Any:
         vals = [self(x, env) for x in e.args]
         if any(isinstance(v, _LogNum) for v in vals):
             if not all(isinstance(v, _LogNum) for v in vals):
@@ -581,12 +588,12 @@ class _Eval:
                 else:
                     q = q * v.q
             return _LogNum(q)
-        total: object = 0
+        total: Any = 0
         for v in vals:
             total = total + v
         return total
 
-    def _Mul(self, e: sympy.Mul, env: dict) -> object:
+    def _Mul(self, e: sympy.Mul, env: dict) -> Any:
         vals = [self(x, env) for x in e.args]
         logs = [v for v in vals if isinstance(v, _LogNum)]
         if logs:
@@ -595,12 +602,12 @@ class _Eval:
                 raise _NotExact("a score times a number other than -1")
             q = logs[0].q
             return _LogNum(None if q == 0 else (Fraction(0) if q is None else 1 / q))
-        out: object = 1
+        out: Any = 1
         for v in vals:
             out = _times(out, v)
         return out
 
-    def _Pow(self, e: sympy.Pow, env: dict) -> object:
+    def _Pow(self, e: sympy.Pow, env: dict) -> Any:
         base, power = self(e.args[0], env), self(e.args[1], env)
         if base == 0 and power < 0:
             return float("nan") if base == 0 and not self.exact else _nan_or_inf(power)
@@ -609,7 +616,7 @@ class _Eval:
         except (ZeroDivisionError, OverflowError):
             return float("nan")
 
-    def _exp(self, e: sympy.exp, env: dict) -> object:
+    def _exp(self, e: sympy.exp, env: dict) -> Any:
         x = self(e.args[0], env)
         if isinstance(x, _LogNum):
             return float("inf") if x.q is None else x.q
@@ -620,22 +627,24 @@ class _Eval:
         except OverflowError:
             return float("inf")
 
-    def _Max(self, e: sympy.Max, env: dict) -> object:
+    def _Max(self, e: sympy.Max, env: dict) -> Any:
         return _max(self(x, env) for x in e.args)
 
-    def _MaxOver(self, e: MaxOver, env: dict) -> object:
+    def _MaxOver(self, e: MaxOver, env: dict) -> Any:
         j, lo, hi = e.limits
-        vals = [self(e.body, {**env, j: k}) for k in range(int(self(lo, env)), int(self(hi, env)) + 1)]
+        vals = [
+            self(e.body, {**env, j: k}) for k in range(int(self(lo, env)), int(self(hi, env)) + 1)
+        ]
         return _max(vals) if vals else (_LogNum(Fraction(0)) if self.exact else float("-inf"))
 
-    def _Sum(self, e: sympy.Sum, env: dict) -> object:
+    def _Sum(self, e: sympy.Sum, env: dict) -> Any:
         body, (j, lo, hi) = e.function, e.limits[0]
-        total: object = 0
+        total: Any = 0
         for k in range(int(self(lo, env)), int(self(hi, env)) + 1):
             total = total + self(body, {**env, j: k})
         return total
 
-    def _Piecewise(self, e: sympy.Piecewise, env: dict) -> object:
+    def _Piecewise(self, e: sympy.Piecewise, env: dict) -> Any:
         for value, cond in e.args:
             if cond == sympy.true or self._truth(cond, env):
                 return self(value, env)
@@ -645,32 +654,38 @@ class _Eval:
         if cond in (sympy.true, sympy.false):
             return bool(cond)
         a, b = (self(x, env) for x in cond.args)
-        ops = {"LessThan": a <= b, "StrictLessThan": a < b, "Equality": a == b,
-               "GreaterThan": a >= b, "StrictGreaterThan": a > b, "Unequality": a != b}
+        ops = {
+            "LessThan": a <= b,
+            "StrictLessThan": a < b,
+            "Equality": a == b,
+            "GreaterThan": a >= b,
+            "StrictGreaterThan": a > b,
+            "Unequality": a != b,
+        }
         return ops[type(cond).__name__]
 
-    def _NegativeInfinity(self, e: sympy.Basic, env: dict) -> object:
+    def _NegativeInfinity(self, e: sympy.Basic, env: dict) -> Any:
         return _LogNum(Fraction(0)) if self.exact else float("-inf")
 
-    def _Infinity(self, e: sympy.Basic, env: dict) -> object:
+    def _Infinity(self, e: sympy.Basic, env: dict) -> Any:
         return _LogNum(None) if self.exact else float("inf")
 
 
-def _times(a: object, b: object) -> object:
+def _times(a: Any, b: Any) -> Any:
     if (a == 0 and _infinite(b)) or (b == 0 and _infinite(a)):
         return float("nan")
     return a * b
 
 
-def _infinite(x: object) -> bool:
+def _infinite(x: Any) -> bool:
     return isinstance(x, float) and (math.isinf(x) or math.isnan(x))
 
 
-def _nan_or_inf(power: object) -> float:
+def _nan_or_inf(power: Any) -> Any:
     return float("nan")
 
 
-def _max(vals) -> object:
+def _max(vals) -> Any:
     vals = list(vals)
     if any(isinstance(v, _LogNum) for v in vals):
         return max(vals, key=lambda v: v.key() if isinstance(v, _LogNum) else v)
@@ -706,7 +721,7 @@ def _dims(*es: sympy.Basic) -> set[sympy.Basic]:
     return out
 
 
-def _equal(x: object, y: object, exact: bool) -> bool:
+def _equal(x: Any, y: Any, exact: bool) -> bool:
     if isinstance(x, _LogNum) or isinstance(y, _LogNum):
         return isinstance(x, _LogNum) and isinstance(y, _LogNum) and x.q == y.q
     if _infinite(x) or _infinite(y):
@@ -716,7 +731,7 @@ def _equal(x: object, y: object, exact: bool) -> bool:
     return abs(x - y) <= 1e-12 + 1e-9 * abs(y)
 
 
-def _show(x: object) -> str:
+def _show(x: Any) -> str:
     if isinstance(x, _LogNum):
         return "-inf" if x.q == 0 else ("inf" if x.q is None else f"log({x.q})")
     if isinstance(x, Fraction):

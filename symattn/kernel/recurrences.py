@@ -74,8 +74,9 @@ def _flash(
         return (new, ell, o)
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
-        m = prefix_max(lambda k: sympy.Piecewise((Entry(ops["S"], i, k), sympy.Le(k, i)),
-                                                 (_NEG, True)), hi)
+        m = prefix_max(
+            lambda k: sympy.Piecewise((Entry(ops["S"], i, k), sympy.Le(k, i)), (_NEG, True)), hi
+        )
         w = lambda k: sympy.Piecewise(  # noqa: E731
             (sympy.exp(Entry(ops["S"], i, k) - m), sympy.Le(k, i)), (0, True)
         )
@@ -282,19 +283,42 @@ def cases() -> list[Case]:
         Case("linear_state", linear_state(), True, "every t"),
         Case("linear_normalised", linear_normalised(), True, "every t, with the normaliser"),
         Case("kv_cache_every_step", kv_cache(), True, "every decoding step t"),
-        Case("flash_no_rescale", _named(_flash(rescale=False), "flash_no_rescale"), False,
-             "the old output is not rescaled"),
-        Case("flash_max_not_updated", _named(_flash(update_max=False), "flash_max_not_updated"),
-             False, "the running maximum is not updated after the first block"),
-        Case("flash_mask_off_by_one", _named(_flash(kept=lt), "flash_mask_off_by_one"), False,
-             "the causal mask drops the diagonal (j < i, not j <= i)"),
-        Case("split_kv_no_rescale", _named(_split(rescale=False), "split_kv_no_rescale"), False,
-             "the partials are merged without rescaling to the common maximum"),
-        Case("linear_not_accumulated",
-             _named(_linear(normalised=False, accumulate=False), "linear_not_accumulated"),
-             False, "the state is not accumulated (S_t = φ(k_t)^T v_t)"),
-        Case("kv_cache_overwritten", _named(_kv(overwrite=True), "kv_cache_overwritten"), False,
-             "the cache keeps only the newest token"),
+        Case(
+            "flash_no_rescale",
+            _named(_flash(rescale=False), "flash_no_rescale"),
+            False,
+            "the old output is not rescaled",
+        ),
+        Case(
+            "flash_max_not_updated",
+            _named(_flash(update_max=False), "flash_max_not_updated"),
+            False,
+            "the running maximum is not updated after the first block",
+        ),
+        Case(
+            "flash_mask_off_by_one",
+            _named(_flash(kept=lt), "flash_mask_off_by_one"),
+            False,
+            "the causal mask drops the diagonal (j < i, not j <= i)",
+        ),
+        Case(
+            "split_kv_no_rescale",
+            _named(_split(rescale=False), "split_kv_no_rescale"),
+            False,
+            "the partials are merged without rescaling to the common maximum",
+        ),
+        Case(
+            "linear_not_accumulated",
+            _named(_linear(normalised=False, accumulate=False), "linear_not_accumulated"),
+            False,
+            "the state is not accumulated (S_t = φ(k_t)^T v_t)",
+        ),
+        Case(
+            "kv_cache_overwritten",
+            _named(_kv(overwrite=True), "kv_cache_overwritten"),
+            False,
+            "the cache keeps only the newest token",
+        ),
     ]
 
 
@@ -305,5 +329,3 @@ def _named(rec: Recurrence, name: str) -> Recurrence:
 def recurrences() -> list[Recurrence]:
     """The true recurrences (each proved by induction on its count)."""
     return [x.recurrence for x in cases() if x.holds]
-
-

@@ -1,0 +1,96 @@
+"""Recurrences over a symbolic count: proved by induction, their bugs false by unrolling."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+import sympy
+
+from symattn.kernel.induction import (
+    MaxOver,
+    Segment,
+    _merge_maxima,
+    prove_recurrence,
+)
+from symattn.kernel.recurrences import cases, flash_forward, linear_state
+
+CASES = {c.name: c for c in cases()}
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.holds])
+def test_true_recurrence_is_proved_by_induction(name: str) -> None:
+    case = CASES[name]
+    start = time.perf_counter()
+    verdict = prove_recurrence(case.recurrence, counts=())
+    assert time.perf_counter() - start < 4  # under 2 s alone; the suite shares the cores
+    assert verdict.status == "proved", verdict.summary()
+    text = verdict.summary()
+    assert text.startswith(f"proved by induction on {case.recurrence.count}")
+    assert [p.name.split(" ")[0] for p in verdict.parts] == ["base", "step", "conclusion"]
+    assert all(p.proved and p.rests_on for p in verdict.parts)
+
+
+@pytest.mark.parametrize("name", ["flash_forward", "split_kv_merge", "kv_cache_every_step"])
+def test_true_recurrence_agrees_unrolled_at_one_to_four(name: str) -> None:
+    verdict = prove_recurrence(CASES[name].recurrence)
+    assert verdict.status == "proved"
+    assert len(verdict.unrolled) == 4 and "float64" in verdict.unrolled[-1]
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if not c.holds])
+def test_bug_is_false_with_a_counterexample_at_an_explicit_count(name: str) -> None:
+    verdict = prove_recurrence(CASES[name].recurrence)
+    assert verdict.status == "false", verdict.summary()
+    assert verdict.counterexample and " differ at " in verdict.counterexample
+    assert any(not p.proved for p in verdict.parts)  # the induction did not go through either
+
+
+def test_flash_forward_rests_on_the_max_rule_and_a_finite_maximum() -> None:
+    verdict = prove_recurrence(flash_forward(), counts=())
+    step = verdict.parts[1]
+    assert any(r.startswith("max_append") for r in step.rests_on)
+    assert any(r.startswith("exp_max_finite") for r in step.rests_on)
+
+
+def test_a_base_case_alone_is_never_proved() -> None:
+    """A step that only holds at t = 1 (it forgets the state) is not proved, even where no
+    counterexample is looked for."""
+    bad = CASES["linear_not_accumulated"].recurrence
+    verdict = prove_recurrence(bad, counts=())
+    assert verdict.parts[0].proved and not verdict.parts[1].proved
+    assert verdict.status == "unknown"
+    assert verdict.summary().startswith("not proved by induction on T: the step is not shown")
+
+
+def test_a_wrong_target_fails_the_conclusion_and_is_false_unrolled() -> None:
+    rec = linear_state()
+
+    def claim(ops, state, t):
+        lhs, rhs = rec.claim(ops, state, t)
+        return lhs, 2 * rhs
+
+    verdict = prove_recurrence(replace(rec, claim=claim), counts=(1,))
+    assert not verdict.parts[2].proved
+    assert verdict.status == "false" and "the claim" in verdict.counterexample
+
+
+def test_max_append_merges_only_adjacent_ranges_of_one_body() -> None:
+    j = sympy.Dummy("j", integer=True, positive=True)
+    k = sympy.Dummy("k", integer=True, positive=True)
+    p = sympy.Symbol("p", integer=True, positive=True)
+    x = sympy.Function("x")
+    left, right = MaxOver(x(j), j, 1, p), MaxOver(x(k), k, p + 1, p + 3)
+    merged = _merge_maxima(sympy.Max(left, right))
+    assert isinstance(merged, MaxOver) and merged.limits[1:] == (1, p + 3)
+    gap = MaxOver(x(k), k, p + 2, p + 3)
+    assert not isinstance(_merge_maxima(sympy.Max(left, gap)), MaxOver)
+    other = MaxOver(2 * x(k), k, p + 1, p + 3)
+    assert not isinstance(_merge_maxima(sympy.Max(left, other)), MaxOver)
+
+
+def test_segment_positions() -> None:
+    seg = Segment(sympy.Integer(3), sympy.Integer(4), sympy.Integer(2))
+    assert (seg.lo, seg.hi) == (5, 6)
+    assert seg.sum(lambda j: j).doit() == 11
