@@ -44,6 +44,8 @@ KERNEL_ORDER = (
     "witness.coincidence",
     "witness.exact",
     "proof",
+    "induction",
+    "recurrences",
     "match",
     "rules",
     "derivation",
@@ -51,8 +53,6 @@ KERNEL_ORDER = (
     "attention",
     "identities",
     "backward",
-    "induction",
-    "recurrences",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

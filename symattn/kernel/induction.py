@@ -21,6 +21,7 @@ invariant: a false invariant or claim gets its counterexample there.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -30,13 +31,16 @@ from itertools import product
 from typing import Any, Literal
 
 import sympy
+from sympy import Basic
+from sympy.core.symbol import Str
 
 from symattn.kernel.dims import dim
+from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
 from symattn.kernel.modern import FeatureMap
-from symattn.kernel.proof import prove_equal
+from symattn.kernel.proof import DECIDERS, Verdict, check_shapes, prove_equal
 from symattn.kernel.ranges import infer_ranges
-from symattn.kernel.text import plain
+from symattn.kernel.text import PLAIN, plain
 
 Operands = Mapping[str, MatExpr]
 State = tuple[sympy.Expr, ...]
@@ -99,7 +103,7 @@ class Segment:
     def sum(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> sympy.Expr:
         """Σ over the segment's positions (a token's segment holds the one position t)."""
         j = sympy.Dummy("j", integer=True, positive=True)
-        return sympy.Sum(body(j), (j, self.lo, self.hi))
+        return _sum(body(j), j, self.lo, self.hi)
 
     def max(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> MaxOver:
         j = sympy.Dummy("j", integer=True, positive=True)
@@ -109,7 +113,21 @@ class Segment:
 def prefix_sum(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> sympy.Expr:
     """Σ_{j=1}^{hi} body(j), the closed forms' prefix sums."""
     j = sympy.Dummy("j", integer=True, positive=True)
-    return sympy.Sum(body(j), (j, 1, hi))
+    return _sum(body(j), j, sympy.Integer(1), hi)
+
+
+_LIGHT: contextvars.ContextVar[bool] = contextvars.ContextVar("light", default=False)
+
+
+def _sum(body: sympy.Expr, j: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr) -> sympy.Expr:
+    """A sum; while unrolling (explicit bounds, evaluated by `_Eval` only) without sympy's
+    folding of masks into it, which costs more than the evaluation."""
+    if _LIGHT.get():  # what AddWithLimits.__new__ keeps, without its rewriting of the body
+        obj = sympy.Expr.__new__(sympy.Sum)
+        obj._args = (body, sympy.Tuple(j, lo, hi))
+        obj.is_commutative = True
+        return obj
+    return sympy.Sum(body, (j, lo, hi))
 
 
 def prefix_max(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> MaxOver:
@@ -140,6 +158,25 @@ class Recurrence:
     tokens: bool = False
     at: Literal["end", "every"] = "end"
     note: str = ""
+    row: sympy.Symbol = sympy.Symbol("i", integer=True, positive=True)  # the output's row index
+    col: sympy.Symbol = sympy.Symbol("c", integer=True, positive=True)  # and its column index
+    shape: Callable[[Operands], tuple[sympy.Expr, sympy.Expr]] | None = None
+    target: Callable[[Operands], MatExpr] | None = None  # the claim's right side as a matrix
+
+    def statement(self, **sizes: object) -> tuple[Recurrent, MatExpr]:
+        """`Recurrent(self) = target` at n keys (or the sizes given), for prove_equal."""
+        if self.target is None:
+            raise ShapeError(f"the claim of {self.name} is not a matrix")
+        n = sympy.Symbol("n", integer=True, positive=True)
+        ops = dict(self.operands(n))
+        if sizes:
+            values = {
+                sympy.Symbol(k, integer=True, positive=True): sympy.sympify(v)
+                for k, v in sizes.items()
+            }
+            ops = {k: m.xreplace(values) for k, m in ops.items()}
+        return Recurrent(self, *ops.values()), self.target(ops)
+
     scores: tuple[str, ...] = ("S",)  # matrices whose entries go into exp (logs when unrolled)
     abstract: tuple[str, ...] = ()  # operands the base and step hold for whatever their value
 
@@ -150,6 +187,82 @@ class Recurrence:
     @property
     def unit(self) -> str:
         return "tokens" if self.tokens else "key blocks"
+
+
+_REGISTRY: dict[str, Recurrence] = {}
+
+
+def known(rec: Recurrence) -> Recurrence:
+    """Make `rec` known by its name, so that a `Recurrent` node can name it."""
+    _REGISTRY[rec.name] = rec
+    return rec
+
+
+class Recurrent(MatExpr):
+    """The output a recurrence computes over a symbolic count, as a kernel term: row i (or the
+    row of step t) of what `rec` reads from its state, from the operands given.
+
+    It has a shape and no closed entry: `prove_equal(Recurrent(...), target)` proves it by
+    induction on the count (`prove_recurrence`).
+    """
+
+    def __new__(cls, rec: object, *operands: MatExpr) -> Recurrent:
+        name = rec.name if isinstance(rec, Recurrence) else str(getattr(rec, "name", rec))
+        if isinstance(rec, Recurrence):
+            known(rec)
+        if name not in _REGISTRY:
+            raise ShapeError(f"unknown recurrence {name!r}")
+        r = _REGISTRY[name]
+        if not operands:
+            n = sympy.Symbol("n", integer=True, positive=True)
+            operands = tuple(r.operands(n).values())
+        if len(operands) != len(r.operands(_KEYS)):
+            raise ShapeError(
+                f"the recurrence {name} takes the operands {', '.join(r.operands(_KEYS))}"
+            )
+        return Basic.__new__(cls, Str(name), *operands)
+
+    @property
+    def recurrence(self) -> Recurrence:
+        return _REGISTRY[str(self.args[0].name)]
+
+    @property
+    def operands(self) -> dict[str, MatExpr]:
+        return dict(zip(self.recurrence.operands(_KEYS), self.args[1:], strict=True))
+
+    @property
+    def shape(self) -> tuple[sympy.Expr, sympy.Expr]:
+        rec = self.recurrence
+        if rec.shape is None:
+            raise ShapeError(f"the recurrence {rec.name} has no output shape")
+        return rec.shape(self.operands)
+
+    def _entry(self, i: sympy.Expr, j: sympy.Expr, fresh: object) -> sympy.Expr:
+        raise NotImplementedError(
+            f"{self.recurrence.name} over a symbolic count has no closed entry (it is proved "
+            "by induction on the count)"
+        )
+
+
+@PLAIN.register(Recurrent)
+def _plain_recurrent(e: Recurrent) -> str:
+    return f"{e.recurrence.name}({', '.join(plain(x) for x in e.args[1:])})"
+
+
+@DECIDERS.register(Recurrent)
+def _decide_recurrent(lhs: Recurrent, rhs: sympy.Basic) -> Verdict:
+    """prove_equal's route for a recurrence: the induction, its unrolled cross-checks, and a
+    Verdict that names both."""
+    problem = check_shapes(lhs, rhs)
+    if problem is not None:
+        return Verdict("shape_error", reason=problem)
+    rec = lhs.recurrence
+    iv = prove_recurrence(rec, operands=lhs.operands, target=rhs)
+    if iv.status == "proved":
+        return Verdict("proved", ("symbolic", "exact", "numeric"), reason=iv.summary())
+    if iv.status == "false":
+        return Verdict("false", reason=iv.summary(), counterexample=None)
+    return Verdict("unknown", reason=iv.summary())
 
 
 # ---- the verdict -------------------------------------------------------------------------
@@ -209,40 +322,57 @@ _R = sympy.Symbol("r", integer=True, nonnegative=True)  # positions after it
 _T = sympy.Symbol("t", integer=True, positive=True)
 
 
-def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -> InductionVerdict:
+def prove_recurrence(
+    rec: Recurrence,
+    *,
+    operands: Mapping[str, MatExpr] | None = None,
+    target: MatExpr | None = None,
+    counts: Sequence[int] = (1, 2, 3, 4),
+) -> InductionVerdict:
     """Prove `rec` for every count by induction, and cross-check it unrolled at `counts`.
+
+    `operands` are the matrices the claim is about (by default the recurrence's own at n keys;
+    they must be an instance of them: other sizes, the same names) and `target` the matrix
+    the output is claimed to equal (by default the recurrence's own claim).
 
     >>> from symattn.kernel.recurrences import linear_state
     >>> prove_recurrence(linear_state()).status
     'proved'
     """
+    n = sympy.Symbol("n", integer=True, positive=True)
+    ops = dict(rec.operands(n) if operands is None else operands)
+    sizes = _instance(rec, ops)
+    if sizes is None:
+        what = ", ".join(f"{k} = {plain(v)}" for k, v in ops.items())
+        return InductionVerdict(
+            "unknown", rec.count, reason=f"the operands {what} are not those of {rec.name}"
+        )
     size = sympy.Integer(1) if rec.tokens else _B
     parts = []
     # base: the first segment, from the initial state (where -inf and the empty sums enter)
-    ops = _generic(rec, size + _R)
-    first = rec.step(ops, rec.initial, Segment(sympy.Integer(1), sympy.Integer(0), size))
+    gen = _generic(rec, size + _R)
+    first = rec.step(gen, rec.initial, Segment(sympy.Integer(1), sympy.Integer(0), size))
     parts.append(
-        _obligation("base (t = 1, from the initial state)", first, rec.invariant(ops, size))
+        _obligation("base (t = 1, from the initial state)", first, rec.invariant(gen, size))
     )
     # step: t - 1 -> t, the hypothesis substituted for the state after t - 1
-    ops = _generic(rec, _P + size + _R)
-    after = rec.step(ops, rec.invariant(ops, _P), Segment(_P + 1, _P, size))
+    gen = _generic(rec, _P + size + _R)
+    after = rec.step(gen, rec.invariant(gen, _P), Segment(_P + 1, _P, size))
     parts.append(
         _obligation(
             "step (t-1 -> t for t >= 2, the invariant at t-1 assumed)",
             after,
-            rec.invariant(ops, _P + size),
+            rec.invariant(gen, _P + size),
         )
     )
     # the conclusion, from the invariant after every position (or after every t)
-    n = sympy.Symbol("n", integer=True, positive=True)
-    ops = dict(rec.operands(n))
-    hi = n if rec.at == "end" else _T
-    lhs, rhs = rec.claim(ops, rec.invariant(ops, hi), hi)
+    keys = sizes[_KEYS]
+    hi = keys if rec.at == "end" else _T
+    lhs, rhs = _claimed(rec, ops, rec.invariant(ops, hi), hi, target)
     where = f"t = {rec.count}" if rec.at == "end" else "every t"
     parts.append(_obligation(f"conclusion (at {where})", (lhs,), (rhs,)))
     bad = next((p for p in parts if not p.proved), None)
-    unrolled, counter = _unroll_all(rec, counts)
+    unrolled, counter = _unroll_all(rec, ops, sizes, target, counts)
     if counter:
         return InductionVerdict(
             "false", rec.count, tuple(parts), counterexample=counter, unrolled=unrolled
@@ -256,6 +386,46 @@ def prove_recurrence(rec: Recurrence, *, counts: Sequence[int] = (1, 2, 3, 4)) -
             unrolled=unrolled,
         )
     return InductionVerdict("proved", rec.count, tuple(parts), unrolled=unrolled)
+
+
+_KEYS = sympy.Symbol("keys", integer=True, positive=True)
+
+
+def _claimed(
+    rec: Recurrence, ops: Operands, state: State, hi: sympy.Expr, target: MatExpr | None
+) -> tuple[sympy.Basic, sympy.Basic]:
+    """The claim's two sides: the output read from the state, and the recurrence's own target
+    or the entry of the one given (at row i, or at row t for a claim at every t)."""
+    lhs, rhs = rec.claim(ops, state, hi)
+    if target is None:
+        return lhs, rhs
+    row = hi if rec.at == "every" else rec.row
+    return lhs, Entry(target, row, rec.col)
+
+
+def _instance(rec: Recurrence, ops: Mapping[str, MatExpr]) -> dict[sympy.Symbol, sympy.Expr] | None:
+    """The sizes that make the recurrence's operands the ones given ({keys: n, d_v: 6}), or
+    None when no sizes do (another name, another form)."""
+    generic = dict(rec.operands(_KEYS))
+    if set(generic) != set(ops):
+        return None
+    free = _dims(*generic.values()) | {_KEYS}
+    found: dict[sympy.Symbol, sympy.Expr] = {}
+
+    def bind(g: sympy.Basic, a: sympy.Basic) -> None:
+        if g in free:
+            found.setdefault(g, a)
+        elif type(g) is type(a) and len(g.args) == len(a.args):
+            for x, y in zip(g.args, a.args, strict=True):
+                bind(x, y)
+
+    for k in generic:
+        bind(generic[k], ops[k])
+    if _KEYS not in found:
+        return None
+    if any(generic[k].xreplace(found) != ops[k] for k in generic):
+        return None
+    return found
 
 
 def _generic(rec: Recurrence, keys: sympy.Expr) -> dict[str, MatExpr]:
@@ -448,42 +618,75 @@ def _finite_problem(m: MaxOver) -> str:
 _SIZES = (1, 2, 1, 3)  # block sizes of the explicit counts: unequal, and a block of one
 
 
-def _unroll_all(rec: Recurrence, counts: Sequence[int]) -> tuple[tuple[str, ...], str]:
+def _unroll_all(
+    rec: Recurrence,
+    ops: Operands,
+    sizes: Mapping[sympy.Symbol, sympy.Expr],
+    target: MatExpr | None,
+    counts: Sequence[int],
+) -> tuple[tuple[str, ...], str]:
     done: list[str] = []
+    keys = sizes[_KEYS]
     for count in counts:
-        sizes = (1,) * count if rec.tokens else _SIZES[:count]
+        blocks = _blocks(rec, count, keys)
+        if blocks is None:
+            continue
         said = []
         for mode in ("exact", "float64"):
+            token = _LIGHT.set(True)
             try:
-                problem = _unroll(rec, sizes, mode)
+                problem = _unroll(rec, ops, keys, target, blocks, mode)
             except _NotExact:
                 continue  # exp of a number that is not a log of a rational: float64 only
+            finally:
+                _LIGHT.reset(token)
             if problem:
-                where = f"{rec.count}={count}" + ("" if rec.tokens else f" (sizes {sizes})")
+                where = f"{rec.count}={count}" + ("" if rec.tokens else f" (sizes {blocks})")
                 return tuple(done), f"{where}, {mode}: {problem}"
             said.append(mode)
         done.append(f"{rec.count}={count} {' and '.join(said)}")
     return tuple(done), ""
 
 
-def _unroll(rec: Recurrence, sizes: Sequence[int], mode: str) -> str:
+def _blocks(rec: Recurrence, count: int, keys: sympy.Expr) -> tuple[int, ...] | None:
+    """The segments of an explicit count: unequal blocks with a block of one (or tokens); with
+    an explicit number of keys, blocks that fill them and at most that many tokens."""
+    if keys.is_Integer and count > int(keys):
+        return None
+    if rec.tokens:
+        return (1,) * count
+    if keys.is_Integer:
+        return (1,) * (count - 1) + (int(keys) - count + 1,)
+    return _SIZES[:count] if isinstance(keys, sympy.Symbol) else None
+
+
+def _unroll(
+    rec: Recurrence,
+    ops: Operands,
+    keys: sympy.Expr,
+    target: MatExpr | None,
+    blocks: Sequence[int],
+    mode: str,
+) -> str:
     """Run the recurrence segment by segment, and compare each state with the invariant and the
     claim's two sides, at every index point; the first difference, or ""."""
-    keys = sum(sizes)
-    ops = _explicit(rec.operands(sympy.Integer(keys)), keys)
-    data = _data(ops, mode, seed=keys * 7 + len(sizes), scores=rec.scores)
+    total = sum(blocks)
+    values = _explicit(ops, keys, total)
+    ops = {k: m.xreplace(values) for k, m in ops.items()}
+    goal = None if target is None else target.xreplace(values)
+    data = _data(ops, mode, seed=total * 7 + len(blocks), scores=rec.scores)
     state = rec.initial
     start = 0
     checks: list[tuple[str, sympy.Basic, sympy.Basic]] = []
-    for t, size in enumerate(sizes, start=1):
+    for t, size in enumerate(blocks, start=1):
         seg = Segment(sympy.Integer(t), sympy.Integer(start), sympy.Integer(size))
         state = rec.step(ops, state, seg)
         start += size
         want = rec.invariant(ops, sympy.Integer(start))
         for k, (a, b) in enumerate(zip(state, want, strict=True)):
             checks.append((f"after segment {t}, {rec.components[k]}", a, b))
-        if rec.at == "every" or t == len(sizes):
-            lhs, rhs = rec.claim(ops, state, sympy.Integer(start))
+        if rec.at == "every" or t == len(blocks):
+            lhs, rhs = _claimed(rec, ops, state, sympy.Integer(start), goal)
             checks.append((f"after segment {t}, the claim", lhs, rhs))
     ev = _Eval(data, exact=mode == "exact")
     for what, a, b in checks:
@@ -493,11 +696,15 @@ def _unroll(rec: Recurrence, sizes: Sequence[int], mode: str) -> str:
     return ""
 
 
-def _explicit(ops: Operands, keys: int) -> dict[str, MatExpr]:
-    """The operands with every size explicit: the free sizes (d_v, D, ...) become 2 or 3."""
-    free = sorted(_dims(*ops.values()), key=str)
-    values = {s: sympy.Integer(2 + k % 2) for k, s in enumerate(free)}
-    return {k: m.xreplace(values) for k, m in ops.items()}
+def _explicit(ops: Operands, keys: sympy.Expr, total: int) -> dict[sympy.Basic, sympy.Expr]:
+    """Explicit sizes: the keys `total`, every other free size 2 or 3."""
+    free = sorted(_dims(*ops.values()) - {keys}, key=str)
+    values: dict[sympy.Basic, sympy.Expr] = {
+        s: sympy.Integer(2 + k % 2) for k, s in enumerate(free)
+    }
+    if isinstance(keys, sympy.Symbol):
+        values[keys] = sympy.Integer(total)
+    return values
 
 
 def _leaves(ops: Operands) -> Iterator[MatExpr]:
@@ -542,6 +749,9 @@ def _data(ops: Operands, mode: str, seed: int, scores: Sequence[str]) -> dict[st
     return out
 
 
+_MISSING = object()
+
+
 class _Eval:
     """Evaluate an index expression at explicit indices and data, in exact rationals (with
     `_LogNum` scores) or in float64; sums and maxima over explicit ranges are written out."""
@@ -549,11 +759,19 @@ class _Eval:
     def __init__(self, data: dict[str, dict], exact: bool) -> None:
         self.data, self.exact = data, exact
         self.expanded: dict[sympy.Basic, sympy.Basic] = {}
+        self.memo: dict[tuple, Any] = {}
 
     def __call__(self, e: sympy.Basic, env: dict) -> Any:
         f = getattr(self, "_" + type(e).__name__, None)
         if f is not None:
-            return f(e, env)
+            if not e.args:
+                return f(e, env)
+            # the states of later segments hold those of earlier ones: evaluate each once
+            key = (e, frozenset(env.items()))
+            hit = self.memo.get(key, _MISSING)
+            if hit is _MISSING:
+                hit = self.memo[key] = f(e, env)
+            return hit
         if isinstance(e, sympy.Symbol):
             return env[e]
         if isinstance(e, sympy.Rational):

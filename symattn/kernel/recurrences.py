@@ -19,6 +19,7 @@ from symattn.kernel.induction import (
     Recurrence,
     Segment,
     State,
+    known,
     prefix_max,
     prefix_sum,
 )
@@ -40,6 +41,11 @@ class Case:
 
 
 # ---- FlashAttention forward: running maximum, normaliser, rescaled output ----------------
+
+
+def _out_shape(rows: str):
+    """The output's shape: the rows of operand `rows`, the columns of V."""
+    return lambda ops: (ops[rows].rows, ops["V"].cols)
 
 
 def _scores(keys: sympy.Expr) -> Operands:
@@ -65,7 +71,7 @@ def _flash(
     def step(ops: Operands, state: State, seg: Segment) -> State:
         m, ell, o = state
         block_max = seg.max(lambda k: masked(ops, k))
-        new = sympy.Max(m, block_max) if (update_max or m == _NEG) else m
+        new = sympy.Max(m, block_max, evaluate=False) if (update_max or m == _NEG) else m
         alpha = sympy.exp(m - new)
         ell = alpha * ell + seg.sum(lambda k: weight(ops, k, new))
         o = (alpha if rescale else 1) * o + seg.sum(
@@ -95,6 +101,8 @@ def _flash(
         claim,
         _scores,
         note="FlashAttention forward over B causal key blocks of symbolic sizes",
+        shape=_out_shape("S"),
+        target=lambda ops: Softmax(CausalMask(ops["S"])) @ ops["V"],
     )
 
 
@@ -104,7 +112,7 @@ def flash_forward() -> Recurrence:
     >>> flash_forward().components
     ('m', 'ℓ', 'o')
     """
-    return _flash()
+    return known(_flash())
 
 
 # ---- FlashDecoding: merging the partial results of key splits ----------------------------
@@ -126,7 +134,7 @@ def _split(rescale: bool = True) -> Recurrence:
     def step(ops: Operands, state: State, seg: Segment) -> State:
         m, ell, out = state
         ms, ls, os_ = _partial(ops, seg.max, seg.sum)
-        new = sympy.Max(m, ms)
+        new = sympy.Max(m, ms, evaluate=False)
         a, b = (sympy.exp(m - new), sympy.exp(ms - new)) if rescale else (1, 1)
         total = a * ell + b * ls
         return (new, total, (a * ell * out + b * ls * os_) / total)
@@ -146,12 +154,14 @@ def _split(rescale: bool = True) -> Recurrence:
         claim,
         _split_ops,
         note="FlashDecoding: partial (m, ℓ, O) of B key splits merged one by one",
+        shape=_out_shape("S"),
+        target=lambda ops: Softmax(ops["S"]) @ ops["V"],
     )
 
 
 def split_kv_merge() -> Recurrence:
     """FlashDecoding's combine: the partials of B key splits merge into softmax(S)V."""
-    return _split()
+    return known(_split())
 
 
 # ---- linear attention: the recurrent state ------------------------------------------------
@@ -201,18 +211,20 @@ def _linear(normalised: bool, accumulate: bool = True) -> Recurrence:
         note=f"linear attention: S_t = S_(t-1) + φ(k_t)^T v_t, {what}, = row t of the "
         "causal parallel form",
         scores=(),
+        shape=_out_shape("fq"),
+        target=None if normalised else lambda ops: CausalZero(ops["fq"] @ ops["fk"].T) @ ops["V"],
     )
 
 
 def linear_state() -> Recurrence:
     """Linear attention's state `S_t = S_{t-1} + φ(k_t)^T v_t`: φ(q_t)S_t is row t of
     `(φ(Q)φ(K)^T ⊙ L)V`, for every t."""
-    return _linear(normalised=False)
+    return known(_linear(normalised=False))
 
 
 def linear_normalised() -> Recurrence:
     """The same with the normaliser `z_t = z_{t-1} + φ(k_t)^T`: `φ(q_t)S_t / φ(q_t)z_t`."""
-    return _linear(normalised=True)
+    return known(_linear(normalised=True))
 
 
 # ---- the KV cache ---------------------------------------------------------------------------
@@ -262,12 +274,14 @@ def _kv(overwrite: bool = False) -> Recurrence:
         note="KV cache: step t appends k_t, v_t; q_t against the cache = row t of causal attention",
         scores=(),
         abstract=("S",),
+        shape=_out_shape("Q"),
+        target=lambda ops: Softmax(CausalMask(ops["S"])) @ ops["V"],
     )
 
 
 def kv_cache() -> Recurrence:
     """The KV cache at every decoding step t."""
-    return _kv()
+    return known(_kv())
 
 
 def cases() -> list[Case]:
@@ -323,7 +337,7 @@ def cases() -> list[Case]:
 
 
 def _named(rec: Recurrence, name: str) -> Recurrence:
-    return replace(rec, name=name)
+    return known(replace(rec, name=name))
 
 
 def recurrences() -> list[Recurrence]:

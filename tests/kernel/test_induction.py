@@ -8,13 +8,16 @@ from dataclasses import replace
 import pytest
 import sympy
 
+from symattn.kernel.expr import MatSym
 from symattn.kernel.induction import (
     MaxOver,
+    Recurrent,
     Segment,
     _merge_maxima,
     prove_recurrence,
 )
-from symattn.kernel.recurrences import cases, flash_forward, linear_state
+from symattn.kernel.proof import prove_equal
+from symattn.kernel.recurrences import cases, flash_forward, linear_state, split_kv_merge
 
 CASES = {c.name: c for c in cases()}
 
@@ -94,3 +97,46 @@ def test_segment_positions() -> None:
     seg = Segment(sympy.Integer(3), sympy.Integer(4), sympy.Integer(2))
     assert (seg.lo, seg.hi) == (5, 6)
     assert seg.sum(lambda j: j).doit() == 11
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.recurrence.target is not None])
+def test_prove_equal_decides_a_recurrent_term_by_induction(name: str) -> None:
+    case = CASES[name]
+    lhs, rhs = case.recurrence.statement()
+    verdict = prove_equal(lhs, rhs)
+    if case.holds:
+        assert verdict.status == "proved", verdict.summary()
+        assert verdict.reason.startswith(f"proved by induction on {case.recurrence.count}")
+        assert "unrolled: " in verdict.reason
+    else:
+        assert verdict.status == "false", verdict.summary()
+        assert "counterexample: " in verdict.summary()
+
+
+def test_recurrent_term_at_explicit_sizes_and_in_either_order() -> None:
+    lhs, rhs = flash_forward().statement(n=5, d_v=3)
+    assert prove_equal(lhs, rhs).status == "proved"
+    assert prove_equal(rhs, lhs).status == "proved"
+
+
+def test_recurrent_term_against_another_target_is_false() -> None:
+    lhs, _ = flash_forward().statement()
+    verdict = prove_equal(lhs, lhs.operands["V"])
+    assert verdict.status == "false" and "the claim differ" in verdict.reason
+
+
+def test_recurrent_term_with_other_operands_is_not_proved() -> None:
+    lhs, rhs = flash_forward().statement()
+    s, v = lhs.operands["S"], lhs.operands["V"]
+    other = Recurrent(lhs.recurrence, s.T, v)  # transposed scores: not the recurrence's form
+    verdict = prove_equal(other, rhs)
+    assert verdict.status == "unknown" and "not those of flash_forward" in verdict.reason
+
+
+def test_recurrent_term_has_a_shape_and_no_closed_entry() -> None:
+    lhs, rhs = split_kv_merge().statement()
+    assert lhs.shape == rhs.shape
+    with pytest.raises(NotImplementedError, match="proved by induction"):
+        lhs.entry(sympy.Integer(1), sympy.Integer(1))
+    assert prove_equal(lhs, MatSym("V", 3, 3)).status == "shape_error"
+    assert str(lhs).startswith("split_kv_merge(S, V")
