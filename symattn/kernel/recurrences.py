@@ -38,6 +38,12 @@ class Case:
     recurrence: Recurrence
     holds: bool
     note: str
+    output_right: bool = False  # a bug of the state only: the output is still the target
+
+    @property
+    def output_holds(self) -> bool:
+        """Whether `Recurrent(...) = target` (the output alone) is true."""
+        return self.holds or self.output_right
 
 
 # ---- FlashAttention forward: running maximum, normaliser, rescaled output ----------------
@@ -308,6 +314,7 @@ def cases() -> list[Case]:
             _named(_flash(update_max=False), "flash_max_not_updated"),
             False,
             "the running maximum is not updated after the first block",
+            output_right=True,  # the output holds for every choice of maxima; m is wrong
         ),
         Case(
             "flash_mask_off_by_one",

@@ -104,7 +104,11 @@ def test_prove_equal_decides_a_recurrent_term_by_induction(name: str) -> None:
     case = CASES[name]
     lhs, rhs = case.recurrence.statement()
     verdict = prove_equal(lhs, rhs)
-    if case.holds:
+    if case.name == "flash_max_not_updated":
+        # the output is still right (it holds for every choice of maxima): only m is wrong
+        assert verdict.status == "unknown", verdict.summary()
+        assert "the step is not shown" in verdict.reason
+    elif case.holds:
         assert verdict.status == "proved", verdict.summary()
         assert verdict.reason.startswith(f"proved by induction on {case.recurrence.count}")
         assert "unrolled: " in verdict.reason
