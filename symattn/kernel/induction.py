@@ -12,7 +12,7 @@ closed form of the state after the positions 1..hi (the invariant). `prove_recur
 - the conclusion: what the claim reads from the invariant equals its target (at the end, or at
   every t).
 
-Components that are running maxima (`MaxOver`) are shown by the lattice rule `max_append`; every
+Components that are running maxima (`_MaxOver`) are shown by the lattice rule `max_append`; every
 other component by `prove_equal`, with each finite running maximum M written as log E_M for a
 positive E_M (the ring claims hold for every positive E). The exact and numeric cross-checks
 unroll the recurrence at explicit counts and sizes and evaluate it on random data, without the
@@ -25,7 +25,7 @@ import contextvars
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Any, Literal
@@ -34,6 +34,7 @@ import sympy
 from sympy import Basic
 from sympy.core.symbol import Str
 
+from symattn.kernel import evaluate
 from symattn.kernel.dims import dim
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
@@ -41,24 +42,25 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import DECIDERS, Verdict, check_shapes, prove_equal
 from symattn.kernel.ranges import infer_ranges
 from symattn.kernel.text import PLAIN, plain
+from symattn.kernel.witness import exact, field
 
 Operands = Mapping[str, MatExpr]
 State = tuple[sympy.Expr, ...]
 
 
-class MaxOver(sympy.Expr):
+class _MaxOver(sympy.Expr):
     """`max_{lo <= j <= hi} body`: a running maximum over a range of positions (-inf if empty).
 
     >>> from symattn.kernel.expr import index
     >>> j = sympy.Dummy("j", integer=True, positive=True)
-    >>> MaxOver(j**2, j, 1, 3).limits
+    >>> _MaxOver(j**2, j, 1, 3).limits
     (_j, 1, 3)
     """
 
     is_commutative = True
     is_extended_real = True
 
-    def __new__(cls, body: object, j: object, lo: object = None, hi: object = None) -> MaxOver:
+    def __new__(cls, body: object, j: object, lo: object = None, hi: object = None) -> _MaxOver:
         if lo is None:  # rebuilt from its args (xreplace): (body, (j, lo, hi))
             j, lo, hi = j  # type: ignore[misc]
         return sympy.Expr.__new__(
@@ -105,9 +107,9 @@ class Segment:
         j = sympy.Dummy("j", integer=True, positive=True)
         return _sum(body(j), j, self.lo, self.hi)
 
-    def max(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> MaxOver:
+    def max(self, body: Callable[[sympy.Symbol], sympy.Expr]) -> _MaxOver:
         j = sympy.Dummy("j", integer=True, positive=True)
-        return MaxOver(body(j), j, self.lo, self.hi)
+        return _MaxOver(body(j), j, self.lo, self.hi)
 
 
 def prefix_sum(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> sympy.Expr:
@@ -130,10 +132,10 @@ def _sum(body: sympy.Expr, j: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr) -> s
     return sympy.Sum(body, (j, lo, hi))
 
 
-def prefix_max(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> MaxOver:
+def prefix_max(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> _MaxOver:
     """max_{j=1}^{hi} body(j)."""
     j = sympy.Dummy("j", integer=True, positive=True)
-    return MaxOver(body(j), j, 1, hi)
+    return _MaxOver(body(j), j, 1, hi)
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,22 @@ class Recurrent(MatExpr):
         )
 
 
+def _no_closed_value(_: object, e: Recurrent, *rest: object) -> Any:
+    raise NotImplementedError(
+        f"{e.recurrence.name} over a symbolic count has no closed value: prove_equal proves "
+        "it by induction on the count when it is a whole side of the claim"
+    )
+
+
+evaluate.MATRIX.register(Recurrent)(_no_closed_value)
+field.DEGREE.register(Recurrent)(_no_closed_value)
+
+
+@exact.TERMS.register(Recurrent)
+def _terms_recurrent(e: Recurrent, at: Mapping) -> int:
+    return 1  # never expanded: a side that holds one is decided by the induction or not at all
+
+
 @PLAIN.register(Recurrent)
 def _plain_recurrent(e: Recurrent) -> str:
     return f"{e.recurrence.name}({', '.join(plain(x) for x in e.args[1:])})"
@@ -288,7 +306,7 @@ class InductionVerdict:
     parts: tuple[Part, ...] = ()
     reason: str = ""
     counterexample: str = ""
-    unrolled: tuple[str, ...] = field(default=())
+    unrolled: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -453,7 +471,7 @@ def _obligation(name: str, got: Sequence[sympy.Basic], want: Sequence[sympy.Basi
 
 def _same(a: sympy.Basic, b: sympy.Basic, rests: list[str]) -> tuple[bool, str]:
     a, b = _merge_maxima(sympy.sympify(a)), _merge_maxima(sympy.sympify(b))
-    if isinstance(b, MaxOver) or b == -sympy.oo:
+    if isinstance(b, _MaxOver) or b == -sympy.oo:
         if _canonical(a) == _canonical(b):
             rests.append("max_append (max over 1..P, then over P+1..P+b, is max over 1..P+b)")
             return True, ""
@@ -482,14 +500,14 @@ def plain_max(e: sympy.Basic) -> str:
 
 
 def _canonical(e: sympy.Basic) -> sympy.Basic:
-    """MaxOver with its bound position renamed to one symbol, so equal ranges compare equal."""
+    """_MaxOver with its bound position renamed to one symbol, so equal ranges compare equal."""
     k = sympy.Symbol("_k_bound", integer=True, positive=True)
 
-    def one(m: MaxOver) -> MaxOver:
+    def one(m: _MaxOver) -> _MaxOver:
         j, lo, hi = m.limits
-        return MaxOver(m.body.xreplace({j: k}), k, lo, hi)
+        return _MaxOver(m.body.xreplace({j: k}), k, lo, hi)
 
-    return e.replace(lambda x: isinstance(x, MaxOver), one)
+    return e.replace(lambda x: isinstance(x, _MaxOver), one)
 
 
 def _merge_maxima(e: sympy.Basic) -> sympy.Basic:
@@ -502,7 +520,7 @@ def _merge_maxima(e: sympy.Basic) -> sympy.Basic:
         while changed:
             changed = False
             for x, y in product(items, items):
-                if x is y or not (isinstance(x, MaxOver) and isinstance(y, MaxOver)):
+                if x is y or not (isinstance(x, _MaxOver) and isinstance(y, _MaxOver)):
                     continue
                 (jx, lx, hx), (jy, ly, hy) = x.limits, y.limits
                 if x.body.xreplace({jx: jy}) != y.body:
@@ -512,7 +530,7 @@ def _merge_maxima(e: sympy.Basic) -> sympy.Basic:
                 if not (_nonneg(hx - lx + 1) and _nonneg(hy - ly + 1)):
                     continue
                 items = [z for z in items if z is not x and z is not y] + [
-                    MaxOver(y.body, jy, lx, hy)
+                    _MaxOver(y.body, jy, lx, hy)
                 ]
                 changed = True
                 break
@@ -535,10 +553,10 @@ def _nonneg(x: sympy.Expr) -> bool:
 def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy.Basic, bool]:
     """Each running maximum M becomes log E_M (E_M > 0) when M is provably finite; then
     `e^{x - M}` is `e^x / E_M`, and the ring claim is decided for every positive E_M."""
-    found: dict[sympy.Basic, MaxOver] = {}
+    found: dict[sympy.Basic, _MaxOver] = {}
     for side in (a, b):
         for x in walk(side):
-            if isinstance(x, MaxOver):
+            if isinstance(x, _MaxOver):
                 found.setdefault(_canonical(x), x)
     if not found:
         return a, b, False
@@ -595,7 +613,7 @@ def _factor_out(pw: sympy.Piecewise, positive: set[sympy.Basic]) -> sympy.Basic:
     return sympy.Mul(*out) * sympy.Piecewise((sympy.Mul(*keep), cond), (0, True))
 
 
-def _finite_problem(m: MaxOver) -> str:
+def _finite_problem(m: _MaxOver) -> str:
     """Why the running maximum m may be -inf or +inf, or "" when it is provably finite: a
     nonempty range of finite terms, or a masked range that starts at key 1 (never masked)."""
     j, lo, hi = m.limits
@@ -856,7 +874,7 @@ class _Eval:
     def _Max(self, e: sympy.Max, env: dict) -> Any:
         return _max(self(x, env) for x in e.args)
 
-    def _MaxOver(self, e: MaxOver, env: dict) -> Any:
+    def _MaxOver(self, e: _MaxOver, env: dict) -> Any:
         j, lo, hi = e.limits
         vals = [
             self(e.body, {**env, j: k}) for k in range(int(self(lo, env)), int(self(hi, env)) + 1)

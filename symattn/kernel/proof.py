@@ -17,7 +17,7 @@ from symattn.kernel import masked
 from symattn.kernel.dims import current, dims_equal, shape_str
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
-from symattn.kernel.expr import Entry, MatExpr, MatSym
+from symattn.kernel.expr import Entry, MatExpr, MatSym, walk
 from symattn.kernel.limits import (
     ADVICE,
     DEFAULT_SECONDS,
@@ -190,6 +190,13 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
                 "without hypotheses or index ranges",
             )
         return special(a, b)
+    inner = next((x for side in (a, b) for x in walk(side) if DECIDERS.find(type(x))), None)
+    if inner is not None:
+        return Verdict(
+            "unknown",
+            reason=f"{plain(inner)} has no closed entry: it is decided by its own rule only as a "
+            "whole side of a claim",
+        )
     lhs, rhs = _as_scalar(lhs, rhs), _as_scalar(rhs, lhs)
     problem = check_shapes(lhs, rhs)
     if problem is not None:

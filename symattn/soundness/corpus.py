@@ -120,7 +120,8 @@ def recurrence_claims(holds: bool = True) -> list[Claim]:
     """
     out = []
     for case in cases():
-        if case.recurrence.target is None or case.output_holds != holds:
+        wanted = case.holds if holds else not case.output_holds
+        if case.recurrence.target is None or not wanted:
             continue
         lhs, rhs = case.recurrence.statement()
         out.append(Claim(f"recurrence {case.name}", lhs, rhs))

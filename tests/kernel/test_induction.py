@@ -10,9 +10,9 @@ import sympy
 
 from symattn.kernel.expr import MatSym
 from symattn.kernel.induction import (
-    MaxOver,
     Recurrent,
     Segment,
+    _MaxOver,
     _merge_maxima,
     prove_recurrence,
 )
@@ -84,13 +84,13 @@ def test_max_append_merges_only_adjacent_ranges_of_one_body() -> None:
     k = sympy.Dummy("k", integer=True, positive=True)
     p = sympy.Symbol("p", integer=True, positive=True)
     x = sympy.Function("x")
-    left, right = MaxOver(x(j), j, 1, p), MaxOver(x(k), k, p + 1, p + 3)
+    left, right = _MaxOver(x(j), j, 1, p), _MaxOver(x(k), k, p + 1, p + 3)
     merged = _merge_maxima(sympy.Max(left, right))
-    assert isinstance(merged, MaxOver) and merged.limits[1:] == (1, p + 3)
-    gap = MaxOver(x(k), k, p + 2, p + 3)
-    assert not isinstance(_merge_maxima(sympy.Max(left, gap)), MaxOver)
-    other = MaxOver(2 * x(k), k, p + 1, p + 3)
-    assert not isinstance(_merge_maxima(sympy.Max(left, other)), MaxOver)
+    assert isinstance(merged, _MaxOver) and merged.limits[1:] == (1, p + 3)
+    gap = _MaxOver(x(k), k, p + 2, p + 3)
+    assert not isinstance(_merge_maxima(sympy.Max(left, gap)), _MaxOver)
+    other = _MaxOver(2 * x(k), k, p + 1, p + 3)
+    assert not isinstance(_merge_maxima(sympy.Max(left, other)), _MaxOver)
 
 
 def test_segment_positions() -> None:
