@@ -195,8 +195,13 @@ _REGISTRY: dict[str, Recurrence] = {}
 
 
 def known(rec: Recurrence) -> Recurrence:
-    """Make `rec` known by its name, so that a `Recurrent` node can name it."""
-    _REGISTRY[rec.name] = rec
+    """Make `rec` known by its name, so that a `Recurrent` node can name it; a name stands for
+    one recurrence only (verdicts are remembered by the node, which holds the name)."""
+    other = _REGISTRY.setdefault(rec.name, rec)
+    if other is not rec:
+        raise ShapeError(
+            f"another recurrence is already called {rec.name!r}: give yours a name of its own"
+        )
     return rec
 
 
@@ -560,6 +565,20 @@ def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy
                 found.setdefault(_canonical(x), x)
     if not found:
         return a, b, False
+    bound = {
+        v
+        for side in (a, b)
+        for x in walk(side)
+        if isinstance(x, (sympy.Sum, _MaxOver))
+        for v in ([lim[0] for lim in x.limits] if isinstance(x, sympy.Sum) else [x.limits[0]])
+    }
+    for m in found.values():
+        inside = m.free_symbols & bound
+        if inside:  # one E for a maximum that changes with a bound index would be unsound
+            raise _Infinite(
+                f"the running maximum {plain_max(m)} depends on the bound index "
+                f"{', '.join(map(str, inside))}: not supported"
+            )
     names: dict[sympy.Basic, sympy.Basic] = {}
     for k, (canon, m) in enumerate(found.items(), start=1):
         problem = _finite_problem(m)

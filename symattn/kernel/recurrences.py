@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import sympy
 
@@ -112,6 +113,7 @@ def _flash(
     )
 
 
+@cache
 def flash_forward() -> Recurrence:
     """FlashAttention's forward pass over B key blocks, causal (fully masked blocks included).
 
@@ -165,6 +167,7 @@ def _split(rescale: bool = True) -> Recurrence:
     )
 
 
+@cache
 def split_kv_merge() -> Recurrence:
     """FlashDecoding's combine: the partials of B key splits merge into softmax(S)V."""
     return known(_split())
@@ -222,12 +225,14 @@ def _linear(normalised: bool, accumulate: bool = True) -> Recurrence:
     )
 
 
+@cache
 def linear_state() -> Recurrence:
     """Linear attention's state `S_t = S_{t-1} + φ(k_t)^T v_t`: φ(q_t)S_t is row t of
     `(φ(Q)φ(K)^T ⊙ L)V`, for every t."""
     return known(_linear(normalised=False))
 
 
+@cache
 def linear_normalised() -> Recurrence:
     """The same with the normaliser `z_t = z_{t-1} + φ(k_t)^T`: `φ(q_t)S_t / φ(q_t)z_t`."""
     return known(_linear(normalised=True))
@@ -285,6 +290,7 @@ def _kv(overwrite: bool = False) -> Recurrence:
     )
 
 
+@cache
 def kv_cache() -> Recurrence:
     """The KV cache at every decoding step t."""
     return known(_kv())
@@ -296,8 +302,14 @@ def cases() -> list[Case]:
     >>> [x.name for x in cases() if x.holds][:2]
     ['flash_forward', 'split_kv_merge']
     """
+    return list(_cases())
+
+
+@cache
+def _cases() -> tuple[Case, ...]:
+    """Built once: each recurrence is known by its name."""
     lt = lambda k: sympy.Lt(k, i)  # noqa: E731
-    return [
+    return (
         Case("flash_forward", flash_forward(), True, "running max, normaliser and output"),
         Case("split_kv_merge", split_kv_merge(), True, "any number of splits"),
         Case("linear_state", linear_state(), True, "every t"),
@@ -340,7 +352,7 @@ def cases() -> list[Case]:
             False,
             "the cache keeps only the newest token",
         ),
-    ]
+    )
 
 
 def _named(rec: Recurrence, name: str) -> Recurrence:

@@ -144,3 +144,44 @@ def test_recurrent_term_has_a_shape_and_no_closed_entry() -> None:
         lhs.entry(sympy.Integer(1), sympy.Integer(1))
     assert prove_equal(lhs, MatSym("V", 3, 3)).status == "shape_error"
     assert str(lhs).startswith("split_kv_merge(S, V")
+
+
+def test_recurrent_term_errors() -> None:
+    from symattn.kernel.errors import ShapeError
+
+    with pytest.raises(ShapeError, match=r"^unknown recurrence 'no_such'"):
+        Recurrent("no_such")
+    lhs, _ = flash_forward().statement()
+    with pytest.raises(ShapeError, match=r"^the recurrence flash_forward takes the operands S, V"):
+        Recurrent(lhs.recurrence, lhs.operands["S"])
+
+
+def test_recurrent_term_inside_a_larger_side_is_undecided() -> None:
+    from symattn.kernel.dims import d_v
+
+    lhs, rhs = flash_forward().statement()
+    w = MatSym("W", d_v, d_v)
+    verdict = prove_equal(lhs @ w, rhs @ w)
+    assert verdict.status == "unknown" and "has no closed entry" in verdict.reason
+
+
+def test_a_name_stands_for_one_recurrence() -> None:
+    from symattn.kernel.errors import ShapeError
+    from symattn.kernel.induction import known
+
+    rec = flash_forward()
+    assert known(rec) is rec and flash_forward() is rec
+    with pytest.raises(ShapeError, match=r"^another recurrence is already called 'flash_forward'"):
+        known(replace(rec, note="a different one"))
+
+
+def test_a_maximum_under_a_bound_index_is_not_abstracted() -> None:
+    from symattn.kernel.induction import _abstract_maxima, _Infinite
+
+    j = sympy.Dummy("j", integer=True, positive=True)
+    k = sympy.Dummy("k", integer=True, positive=True)
+    x = sympy.Function("x")
+    inner = _MaxOver(x(k), k, 1, j)
+    side = sympy.Sum(sympy.exp(-inner), (j, 1, 3))
+    with pytest.raises(_Infinite, match="depends on the bound index"):
+        _abstract_maxima(side, side)
