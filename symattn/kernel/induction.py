@@ -1,5 +1,7 @@
-"""Recurrences over a symbolic count (key blocks b = 1..B, tokens t = 1..T) and their proof by
-induction on the count. Imports the kernel's prover and the nodes below it; nothing above proof.
+"""Recurrences over a symbolic count (key blocks b = 1..B, tokens t = 1..T), proved by induction.
+
+Imports only the kernel up to proof (expr, modern, evaluate, the witnesses' tables, proof); must
+not import rules, derivation or anything above the kernel.
 
 A `Recurrence` holds a state of scalar components (entries with free indices), an initial
 state, a step from the state after segment t-1 to the state after segment t, and a claimed
@@ -113,7 +115,11 @@ class Segment:
 
 
 def prefix_sum(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> sympy.Expr:
-    """Σ_{j=1}^{hi} body(j), the closed forms' prefix sums."""
+    """Σ_{j=1}^{hi} body(j), the closed forms' prefix sums.
+
+    >>> prefix_sum(lambda j: j, 3).doit()
+    6
+    """
     j = sympy.Dummy("j", integer=True, positive=True)
     return _sum(body(j), j, sympy.Integer(1), hi)
 
@@ -133,7 +139,11 @@ def _sum(body: sympy.Expr, j: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr) -> s
 
 
 def prefix_max(body: Callable[[sympy.Symbol], sympy.Expr], hi: sympy.Expr) -> _MaxOver:
-    """max_{j=1}^{hi} body(j)."""
+    """max_{j=1}^{hi} body(j), a running maximum (-inf for hi = 0).
+
+    >>> prefix_max(lambda j: j, 3).limits[1:]
+    (1, 3)
+    """
     j = sympy.Dummy("j", integer=True, positive=True)
     return _MaxOver(body(j), j, 1, hi)
 
@@ -211,6 +221,11 @@ class Recurrent(MatExpr):
 
     It has a shape and no closed entry: `prove_equal(Recurrent(...), target)` proves it by
     induction on the count (`prove_recurrence`).
+
+    >>> from symattn.kernel.recurrences import split_kv_merge
+    >>> lhs, rhs = split_kv_merge().statement()
+    >>> lhs, lhs.shape == rhs.shape
+    (split_kv_merge(S, V), True)
     """
 
     def __new__(cls, rec: object, *operands: MatExpr) -> Recurrent:
