@@ -701,15 +701,17 @@ def _unroll_all(
             token = _LIGHT.set(True)
             try:
                 problem = _unroll(rec, ops, keys, target, blocks, mode, claim_only)
-            except _NotExact:
-                continue  # exp of a number that is not a log of a rational: float64 only
+            except _NotExact as exc:
+                if mode == "float64":  # float64 evaluates every node the recurrences use
+                    said.append(f"float64 not evaluated ({exc})")
+                continue  # exact: exp of a number that is not a log of a rational
             finally:
                 _LIGHT.reset(token)
             if problem:
                 where = f"{rec.count}={count}" + ("" if rec.tokens else f" (sizes {blocks})")
                 return tuple(done), f"{where}, {mode}: {problem}"
             said.append(mode)
-        done.append(f"{rec.count}={count} {' and '.join(said)}")
+        done.append(f"{rec.count}={count} {' and '.join(said) or 'not evaluated'}")
     return tuple(done), ""
 
 
@@ -829,7 +831,11 @@ class _Eval:
         self.memo: dict[tuple, Any] = {}
 
     def __call__(self, e: sympy.Basic, env: dict) -> Any:
-        f = getattr(self, "_" + type(e).__name__, None)
+        f = (
+            self._max_over
+            if isinstance(e, _MaxOver)
+            else getattr(self, "_" + type(e).__name__, None)
+        )
         if f is not None:
             if not e.args:
                 return f(e, env)
@@ -883,10 +889,11 @@ class _Eval:
         logs = [v for v in vals if isinstance(v, _LogNum)]
         if logs:
             rest = [v for v in vals if not isinstance(v, _LogNum)]
-            if len(logs) > 1 or rest != [-1]:
-                raise _NotExact("a score times a number other than -1")
-            q = logs[0].q
-            return _LogNum(None if q == 0 else (Fraction(0) if q is None else 1 / q))
+            k = math.prod(rest)
+            # k log q = log q^k: sympy writes e^a e^b as e^{a+b}, so -2 m appears
+            if len(logs) > 1 or not isinstance(k, (int, Fraction)) or int(k) != k or k == 0:
+                raise _NotExact("a score times a number other than a whole one")
+            return _power(logs[0], int(k))
         out: Any = 1
         for v in vals:
             out = _times(out, v)
@@ -915,7 +922,7 @@ class _Eval:
     def _Max(self, e: sympy.Max, env: dict) -> Any:
         return _max(self(x, env) for x in e.args)
 
-    def _MaxOver(self, e: _MaxOver, env: dict) -> Any:
+    def _max_over(self, e: _MaxOver, env: dict) -> Any:
         j, lo, hi = e.limits
         vals = [
             self(e.body, {**env, j: k}) for k in range(int(self(lo, env)), int(self(hi, env)) + 1)
@@ -954,6 +961,14 @@ class _Eval:
 
     def _Infinity(self, e: sympy.Basic, env: dict) -> Any:
         return _LogNum(None) if self.exact else float("inf")
+
+
+def _power(x: _LogNum, k: int) -> _LogNum:
+    """k · log q as log q^k, with log 0 = -inf and the +inf of None."""
+    if x.q is None or x.q == 0:
+        infinite = (x.q is None) == (k > 0)  # +inf times a positive k, -inf times a negative
+        return _LogNum(None if infinite else Fraction(0))
+    return _LogNum(x.q**k)
 
 
 def _times(a: Any, b: Any) -> Any:
