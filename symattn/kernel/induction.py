@@ -581,10 +581,12 @@ def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy
     """Each running maximum M becomes log E_M (E_M > 0) when M is provably finite; then
     `e^{x - M}` is `e^x / E_M`, and the ring claim is decided for every positive E_M."""
     found: dict[sympy.Basic, _MaxOver] = {}
+    instances: dict[_MaxOver, sympy.Basic] = {}  # each occurrence -> its class up to renaming
     for side in (a, b):
         for x in walk(side):
-            if isinstance(x, _MaxOver):
-                found.setdefault(_canonical(x), x)
+            if isinstance(x, _MaxOver) and x not in instances:
+                instances[x] = _canonical(x)
+                found.setdefault(instances[x], x)
     if not found:
         return a, b, False
     bound = {
@@ -610,12 +612,10 @@ def _abstract_maxima(a: sympy.Basic, b: sympy.Basic) -> tuple[sympy.Basic, sympy
         names[canon] = sympy.log(sympy.Symbol(f"E_max{k}({lo}..{hi})", positive=True))
 
     positive = {sympy.exp(x) for x in names.values()}
+    by_instance = {x: names[c] for x, c in instances.items()}
 
     def swap(e: sympy.Basic) -> sympy.Basic:
-        e = _canonical(e).xreplace(names)
-        e = e.replace(
-            lambda x: isinstance(x, sympy.exp), lambda x: sympy.exp(sympy.expand(x.args[0]))
-        )
+        e = e.xreplace(by_instance)  # e^{x - log E} is e^x / E as sympy builds it
         return e.replace(lambda x: isinstance(x, sympy.Sum), lambda x: _factor_sum(x, positive))
 
     return swap(a), swap(b), True
