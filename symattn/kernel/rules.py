@@ -357,9 +357,9 @@ def _recurrence_rules() -> list[Rule]:
         ),
         Rule(
             "linear_state_prefix",
-            "the recurrent state $S_t = S_{t-1} + \\phi(k_t)^\\top v_t$ gives row $t$ of "
-            "causal linear attention for every $t$, by induction on $t$",
-            "递推状态 $S_t = S_{t-1} + \\phi(k_t)^\\top v_t$ 对每个 $t$ 给出因果线性注意力的"
+            "the recurrent state $S_t$ (the one before it plus $\\phi(k_t)^\\top v_t$) gives row "
+            "$t$ of causal linear attention for every $t$, by induction on $t$",
+            "递推状态 $S_t$（前一个状态加上 $\\phi(k_t)^\\top v_t$）对每个 $t$ 给出因果线性注意力的"
             "第 $t$ 行，对 $t$ 归纳",
             linear_state().statement,
         ),
@@ -489,6 +489,11 @@ _PLAIN = (
     (r"\ldots", "…"),
     (r"\lambda ", "λ"),
     (r"\lambda", "λ"),
+    (r"\infty", "∞"),
+    (r"\ell", "ℓ"),
+    (r"\phi", "φ"),
+    (r"^\top", "^T"),
+    (r"\mathrm{", "{"),
 )
 
 
