@@ -742,7 +742,15 @@ def _unroll(
     values = _explicit(ops, keys, total)
     ops = {k: m.xreplace(values) for k, m in ops.items()}
     goal = None if target is None else target.xreplace(values)
-    data = _data(ops, mode, seed=total * 7 + len(blocks), scores=rec.scores)
+    scores = rec.scores
+    if mode == "exact" and rec.abstract:
+        # the claim holds for every value of these operands (the base and step say so): exactly,
+        # they are matrices of log-rational scores, in the output and the target alike
+        generic = {ops[k]: MatSym(f"{k}_any", *ops[k].shape) for k in rec.abstract}
+        ops = {k: generic.get(m, m) for k, m in ops.items()}
+        goal = None if goal is None else goal.xreplace(generic)
+        scores = scores + tuple(f"{k}_any" for k in rec.abstract)
+    data = _data(ops, mode, seed=total * 7 + len(blocks), scores=scores)
     state = rec.initial
     start = 0
     checks: list[tuple[str, sympy.Basic, sympy.Basic]] = []
