@@ -3,6 +3,9 @@ explicit sizes 2, 3, 4, timed in one run.
 
 Run: `.venv/bin/python benchmarks/bench_modern.py [REPEAT]` (default 3). Prints the median time of
 each and the ratio exact/symbolic: how much a check at one size costs against a proof for all.
+A second table times the proofs by induction on the number of blocks or tokens (base, step and
+conclusion; then the cross-checks unrolled at 1 to 4), as multiples of the symbolic proof of
+the online softmax with 4 explicit blocks of b.
 """
 
 from __future__ import annotations
@@ -83,7 +86,51 @@ def main(argv: list[str]) -> int:
             cells.append(f"{ex / sym:>9.2f}x")
         print(f"{name:32} {sym * 1000:>8.0f}ms " + " ".join(cells))
     print("(exact@k: the exact check at size k, as a multiple of the symbolic proof's time)")
+    print()
+    induction_table(repeat, size)
     return 0
+
+
+def induction_table(repeat: int, size: sympy.Symbol) -> None:
+    """Each recurrence's proof by induction (no unrolling), and its unrolled cross-checks, as
+    multiples of the fixed-block proof of the online softmax with 4 blocks of b."""
+    from symattn.kernel.dims import d_v, n
+    from symattn.kernel.expr import MatSym, Softmax
+    from symattn.kernel.induction import prove_recurrence
+    from symattn.kernel.modern import OnlineSoftmax
+    from symattn.kernel.proof import forget, prove_equal
+    from symattn.kernel.recurrences import recurrences
+
+    s, v = MatSym("S", n, 4 * size), MatSym("V", 4 * size, d_v)
+    fixed = (OnlineSoftmax(s, v, (size,) * 4), Softmax(s) @ v)
+
+    def base() -> None:
+        forget()
+        if prove_equal(*fixed, witnesses=("symbolic",)).status != "proved":
+            raise SystemExit("the fixed-block proof failed")
+
+    ref = timed(base, repeat)
+    print(f"fixed blocks (b, b, b, b), symbolic proof: {ref * 1000:.0f} ms")
+    print(f"{'recurrence':24} {'induction':>10} {'ratio':>7} {'unrolled 1-4':>13} {'ratio':>7}")
+    for rec in recurrences():
+
+        def proof(rec=rec) -> None:
+            forget()
+            if prove_recurrence(rec, counts=()).status != "proved":
+                raise SystemExit(f"{rec.name} not proved")
+
+        def both(rec=rec) -> None:
+            forget()
+            if prove_recurrence(rec).status != "proved":
+                raise SystemExit(f"{rec.name} not proved")
+
+        ind = timed(proof, repeat)
+        unrolled = timed(both, repeat) - ind
+        print(
+            f"{rec.name:24} {ind * 1000:>8.0f}ms {ind / ref:>6.2f}x "
+            f"{unrolled * 1000:>11.0f}ms {unrolled / ref:>6.2f}x"
+        )
+    print("(ratio: a multiple of the fixed-block proof's time)")
 
 
 if __name__ == "__main__":

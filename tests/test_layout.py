@@ -49,6 +49,8 @@ KERNEL_ORDER = (
     "witness.coincidence",
     "witness.exact",
     "proof",
+    "induction",
+    "recurrences",
     "match",
     "rules",
     "derivation",

@@ -1,7 +1,7 @@
 """The online softmax of FlashAttention: blocks, a running maximum and normaliser.
 
-A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's modern nodes);
-must not import the reader, check or cli. Runnable alone: `python derivations/ch07/sec76.py`.
+A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's nodes and
+recurrences); must not import the reader, check or cli. Runnable alone: `python sec76.py`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from symattn.kernel.identities import ONLINE_BLOCKS
 from symattn.kernel.modern import (
     OnlineSoftmax,
 )
+from symattn.kernel.recurrences import flash_forward
 from symattn.latex.document import Math as M
 
 
@@ -44,7 +45,7 @@ def _online(b: Builder) -> None:
             M(r"\operatorname{softmax}(S)V"),
             "。对 1 到 4 块、任意块大小（符号 ",
             M("b"),
-            "）都有证明；块数本身符号化需要对块做归纳，内核不做归纳：",
+            "）逐块展开都有证明：",
         ],
         [
             "Processing the keys block by block with a running maximum ",
@@ -55,8 +56,7 @@ def _online(b: Builder) -> None:
             M(r"\operatorname{softmax}(S)V"),
             ", proved for 1 to 4 blocks of any size (a symbolic ",
             M("b"),
-            "); a symbolic number of blocks needs an induction over blocks, which the kernel "
-            "does not do:",
+            ") by writing the blocks out:",
         ],
     )
     for sizes in ONLINE_BLOCKS:
@@ -68,6 +68,73 @@ def _online(b: Builder) -> None:
                 Softmax(s) @ v, by="algebra"
             )
         )
+    _any_number(b)
+
+
+def _any_number(b: Builder) -> None:
+    rec = flash_forward()
+    lhs, rhs = rec.statement()
+    b.say(
+        [
+            "块数 ",
+            M("B"),
+            " 本身也可以是符号：对 ",
+            M("B"),
+            " 归纳。基础情形是从空状态出发的第一块：最大值 ",
+            M("m_0"),
+            " 为 ",
+            M(r"-\infty"),
+            "，归一化量 ",
+            M(r"\ell_0"),
+            " 与输出 ",
+            M("o_0"),
+            " 为零；归纳步把前 ",
+            M("t-1"),
+            " 块的结论代入状态，证明第 ",
+            M("t"),
+            " 块之后的 ",
+            M(r"m_t"),
+            "、",
+            M(r"\ell_t"),
+            "、",
+            M("o_t"),
+            "（块大小是符号，带因果掩码，整块被掩码也成立）；最后 ",
+            M(r"o_B / \ell_B"),
+            " 就是因果注意力：",
+        ],
+        [
+            "The number of blocks ",
+            M("B"),
+            " can be symbolic too: by induction on ",
+            M("B"),
+            ". The base is the first block, from the empty state: the maximum ",
+            M("m_0"),
+            " is ",
+            M(r"-\infty"),
+            ", the normaliser ",
+            M(r"\ell_0"),
+            " and the output ",
+            M("o_0"),
+            " are zero; the step substitutes the claim for the first ",
+            M("t-1"),
+            " blocks into the state and proves ",
+            M(r"m_t"),
+            ", ",
+            M(r"\ell_t"),
+            " and ",
+            M("o_t"),
+            " after block ",
+            M("t"),
+            " (symbolic block sizes, causal mask, fully masked blocks included); at the end ",
+            M(r"o_B / \ell_B"),
+            " is causal attention:",
+        ],
+    )
+    b.prove(
+        Derivation(lhs, title="7.6 online softmax, any number of blocks").step(
+            rhs, by="online_softmax_blocks"
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ import sympy
 
 from symattn.kernel import masked
 from symattn.kernel.dims import current, dims_equal, shape_str
+from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
-from symattn.kernel.expr import Entry, MatExpr, MatSym, substitute_definitions
+from symattn.kernel.expr import Entry, MatExpr, MatSym, substitute_definitions, walk
 from symattn.kernel.limits import (
     ADVICE,
     DEFAULT_SECONDS,
@@ -170,7 +171,31 @@ def forget() -> None:
     symbolic_witness.forget()
 
 
+#: Claims whose left side has no closed entry (a recurrence over a symbolic count) are decided
+#: by the module that defines the node, which registers its decider here by the node's class.
+DECIDERS: Dispatcher[Any] = Dispatcher("decide")
+
+
 def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
+    a, b = unfold(lhs, defs), unfold(rhs, defs)
+    if DECIDERS.find(type(b)) is not None and DECIDERS.find(type(a)) is None:
+        a, b = b, a  # equality is symmetric: the node's decider takes it as its left side
+    special = DECIDERS.find(type(a))
+    if special is not None:
+        if ranges or assuming or DECIDERS.find(type(b)) is not None:
+            return Verdict(
+                "unknown",
+                reason=f"{plain(a)} is decided by its own rule, against a closed term and "
+                "without hypotheses or index ranges",
+            )
+        return special(a, b)
+    inner = next((x for side in (a, b) for x in walk(side) if DECIDERS.find(type(x))), None)
+    if inner is not None:
+        return Verdict(
+            "unknown",
+            reason=f"{plain(inner)} has no closed entry: it is decided by its own rule only as a "
+            "whole side of a claim",
+        )
     lhs, rhs = _as_scalar(lhs, rhs), _as_scalar(rhs, lhs)
     problem = check_shapes(lhs, rhs)
     if problem is not None:

@@ -1,6 +1,7 @@
 """The library of named identities, each named after its left-hand side (mathlib style).
 
-Imports only the kernel below it (errors, dims, expr, proof); must not import derivation or
+Imports only the kernel below it (errors, dims, expr, proof, recurrences); must not import
+derivation or
 anything above the kernel. A built-in rule's statement is proved by the kernel on demand (and by
 tests/kernel/test_rules.py); a user's rule (`register`) enters the registry only once proved.
 """
@@ -44,6 +45,7 @@ from symattn.kernel.modern import (
     alibi,
 )
 from symattn.kernel.proof import Verdict, prove_equal
+from symattn.kernel.recurrences import flash_forward, kv_cache, linear_state, split_kv_merge
 
 i, j, k, r, u, h = (index(s) for s in "ijkruh")
 
@@ -331,6 +333,43 @@ def _modern_rules() -> list[Rule]:
     ]
 
 
+def _recurrence_rules() -> list[Rule]:
+    """Recurrences over a symbolic number of blocks or tokens, each proved by induction."""
+    return [
+        Rule(
+            "online_softmax_blocks",
+            "the online softmax over any number $B$ of key blocks (running maximum from "
+            "$-\\infty$, rescaled normaliser and output) is causal attention, by induction on $B$",
+            "任意 $B$ 个键块上的在线 softmax（运行最大值从 $-\\infty$ 开始，重新缩放归一化项"
+            "与输出）就是因果注意力，对 $B$ 归纳",
+            flash_forward().statement,
+        ),
+        Rule(
+            "split_kv_merge_blocks",
+            "merging the partial $(m, \\ell, O)$ of any number of key splits gives "
+            "$\\mathrm{softmax}(S)V$, by induction on the number of splits",
+            "合并任意多个键分段的部分结果 $(m, \\ell, O)$ 得到 $\\mathrm{softmax}(S)V$，"
+            "对分段数归纳",
+            split_kv_merge().statement,
+        ),
+        Rule(
+            "linear_state_prefix",
+            "the recurrent state $S_t$ (the one before it plus $\\phi(k_t)^\\top v_t$) gives row "
+            "$t$ of causal linear attention for every $t$, by induction on $t$",
+            "递推状态 $S_t$（前一个状态加上 $\\phi(k_t)^\\top v_t$）对每个 $t$ 给出因果线性注意力的"
+            "第 $t$ 行，对 $t$ 归纳",
+            linear_state().statement,
+        ),
+        Rule(
+            "kv_cache_step",
+            "at every decoding step $t$ the query against the KV cache is row $t$ of causal "
+            "attention, by induction on $t$",
+            "每个解码步 $t$ 上查询对 KV 缓存的注意力就是因果注意力的第 $t$ 行，对 $t$ 归纳",
+            kv_cache().statement,
+        ),
+    ]
+
+
 PHRASES: dict[str, tuple[str, str]] = {
     "def": ("by definition", "由定义"),
     "algebra": ("algebra", "代数运算"),
@@ -341,7 +380,7 @@ PHRASES: dict[str, tuple[str, str]] = {
 @cache
 def registry() -> dict[str, Rule]:
     """Every named rule, by name (the Python name and the key are the same string)."""
-    return {rule.name: rule for rule in _rules()}
+    return {rule.name: rule for rule in _rules() + _recurrence_rules()}
 
 
 _USER: set[str] = set()  # names `register` added; only these can be unregistered
@@ -447,6 +486,11 @@ _PLAIN = (
     (r"\ldots", "…"),
     (r"\lambda ", "λ"),
     (r"\lambda", "λ"),
+    (r"\infty", "∞"),
+    (r"\ell", "ℓ"),
+    (r"\phi", "φ"),
+    (r"^\top", "^T"),
+    (r"\mathrm{", "{"),
 )
 
 

@@ -29,6 +29,7 @@ from symattn.kernel import expr as E
 from symattn.kernel import modern as M
 from symattn.kernel.dims import Shape
 from symattn.kernel.dispatch import Dispatcher
+from symattn.kernel.induction import Recurrent
 
 #: Fallback order of matrices in a product of entries, after the written order.
 TEXTBOOK_ORDER: tuple[str, ...] = (
@@ -668,6 +669,23 @@ def _online_softmax(pr: _Printer, e: M.OnlineSoftmax) -> Printed:
     op = r"\operatorname{online}" if e.rescale else r"\operatorname{online}^{\times}"
     s, v = (pr.p(x)[0] for x in e.args[:2])
     return f"{op}_{{{sizes}}}({s}, {v})", _ATOM
+
+
+@_on(Recurrent)
+def _recurrent(pr: _Printer, e: Recurrent) -> Printed:
+    rec = e.recurrence
+    ops = ", ".join(pr.p(x)[0] for x in e.args[1:])
+    op = _RECURRENCE_OPS.get(rec.name, r"\operatorname{" + rec.name.replace("_", r"\_") + "}")
+    return f"{op}_{{{rec.count}}}({ops})", _ATOM
+
+
+# the recurrences' operators; a bug variant prints under its own name
+_RECURRENCE_OPS = {
+    "flash_forward": r"\operatorname{online}",
+    "split_kv_merge": r"\operatorname{merge}",
+    "linear_state": r"\operatorname{linrec}",
+    "kv_cache_every_step": r"\operatorname{cache}",
+}
 
 
 # Dims in a product: n, d, then H directly before the per-head width (n, d, Hd_v).

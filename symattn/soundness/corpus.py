@@ -29,6 +29,7 @@ from symattn.kernel.expr import (
     index,
 )
 from symattn.kernel.identities import identities
+from symattn.kernel.recurrences import cases
 from symattn.kernel.rules import registry
 
 
@@ -104,6 +105,27 @@ def modern_claims(holds: bool = True) -> list[Claim]:
         for x in identities()
         if x.holds == holds
     ]
+
+
+def recurrence_claims(holds: bool = True) -> list[Claim]:
+    """The recurrences over a symbolic count (symattn.kernel.recurrences) as claims
+    `Recurrent(...) = target`, true ones by default (they are rules too, so `corpus()` has them
+    through `rule_claims`); `holds=False` gives those whose output is wrong (each must be
+    rejected). A bug that leaves the output right (the maximum not updated) is in neither.
+
+    >>> [c.name for c in recurrence_claims()][:2]
+    ['recurrence flash_forward', 'recurrence split_kv_merge']
+    >>> len(recurrence_claims(holds=False))
+    5
+    """
+    out = []
+    for case in cases():
+        wanted = case.holds if holds else not case.output_holds
+        if case.recurrence.target is None or not wanted:
+            continue
+        lhs, rhs = case.recurrence.statement()
+        out.append(Claim(f"recurrence {case.name}", lhs, rhs))
+    return out
 
 
 def derivation_claims() -> list[Claim]:

@@ -298,7 +298,9 @@ class _Numpy:
 
 
 Handler = Callable[[_Numpy, Any], Any]
-MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)")
+# a recurrence's output (kernel.induction.Recurrent) is found by its class name: truth imports
+# none of the modules that prove it
+MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.induction",))
 SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
 
 
@@ -502,6 +504,96 @@ def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.
         out = (alpha if rescale else 1.0) * out + e @ v[blk]
         m_run, start = m_new, start + size
     return out / l_run
+
+
+def _segments(keys: int) -> list[slice]:
+    """Key blocks of unequal sizes 1, 2, 1, 3, ... that fill the keys (a symbolic count's
+    output does not depend on the cut)."""
+    out, start, k = [], 0, 0
+    while start < keys:
+        size = min((1, 2, 1, 3)[k % 4], keys - start)
+        out.append(slice(start, start + size))
+        start, k = start + size, k + 1
+    return out
+
+
+def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """FlashAttention's causal forward over key blocks, as the paper writes it; `name` picks
+    the classic bugs (no rescale, the maximum set by the first block, the diagonal masked)."""
+    rows, keys = s.shape
+    below = np.arange(keys)[None, :] < np.arange(rows)[:, None]
+    keep = below if name == "flash_mask_off_by_one" else below | np.eye(rows, keys, dtype=bool)
+    s = np.where(keep, s, -np.inf)
+    m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    out = np.zeros((rows, v.shape[1]))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for k, blk in enumerate(_segments(keys)):
+            m_new = np.maximum(m_run, s[:, blk].max(axis=1, keepdims=True))
+            if name == "flash_max_not_updated" and k > 0:
+                m_new = m_run
+            alpha = np.exp(m_run - m_new)
+            e = np.exp(s[:, blk] - m_new)
+            l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+            out = (1.0 if name == "flash_no_rescale" else alpha) * out + e @ v[blk]
+            m_run = m_new
+        return out / l_run
+
+
+def _split_merge(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """FlashDecoding: each key split's (max, normaliser, normalised output), merged in turn."""
+    m = np.full((s.shape[0], 1), -np.inf)
+    ell, o = np.zeros((s.shape[0], 1)), np.zeros((s.shape[0], v.shape[1]))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for blk in _segments(s.shape[1]):
+            ms = s[:, blk].max(axis=1, keepdims=True)
+            w = np.exp(s[:, blk] - ms)
+            ls = w.sum(axis=1, keepdims=True)
+            os_ = (w @ v[blk]) / ls
+            new = np.maximum(m, ms)
+            a, b = (
+                (1.0, 1.0) if name == "split_kv_no_rescale" else (np.exp(m - new), np.exp(ms - new))
+            )
+            total = a * ell + b * ls
+            o = (a * ell * o + b * ls * os_) / total
+            m, ell = new, total
+    return o
+
+
+def _linear_recurrent(fq: np.ndarray, fk: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """Linear attention token by token: S_t = S_{t-1} + φ(k_t)^T v_t, output φ(q_t) S_t."""
+    state = np.zeros((fk.shape[1], v.shape[1]))
+    out = np.zeros((fq.shape[0], v.shape[1]))
+    for t in range(fq.shape[0]):
+        new = np.outer(fk[t], v[t])
+        state = new if name == "linear_not_accumulated" else state + new
+        out[t] = fq[t] @ state
+    return out
+
+
+def _kv_decode(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """Decoding with a KV cache: step t appends token t, its query attends the cache."""
+    out = np.zeros((s.shape[0], v.shape[1]))
+    cache: list[int] = []
+    for t in range(s.shape[0]):
+        cache = [t] if name == "kv_cache_overwritten" else cache + [t]
+        w = np.exp(s[t, cache] - s[t, cache].max())
+        out[t] = (w / w.sum()) @ v[cache]
+    return out
+
+
+@MATRIX.register("Recurrent")
+def _recurrent(ev: _Numpy, e: Any) -> np.ndarray:
+    name = str(e.args[0].name)
+    ops = [ev.mat(x) for x in e.args[1:]]
+    if name.startswith("flash_"):
+        return _flash_causal(ops[0], ops[1], name)
+    if name.startswith("split_kv"):
+        return _split_merge(ops[0], ops[1], name)
+    if name in ("linear_state", "linear_not_accumulated"):
+        return _linear_recurrent(ops[0], ops[1], ops[2], name)
+    if name.startswith("kv_cache"):
+        return _kv_decode(ops[3], ops[2], name)
+    raise Undecided(f"no independent evaluation of the recurrence {name}")
 
 
 # ---- scalars ----------------------------------------------------------------------------------

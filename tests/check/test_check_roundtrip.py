@@ -52,7 +52,8 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
 # chapter 7: what the reader makes of the printer's notation for the modern nodes; the prefix
 # sum `S_i = \sum_{j\le i}...` defines a family (a declaration), and `(\phi(Q)\phi(K)^T \odot
 # L)V` is read up to the mask L, which the text never declares (one not-understood for two)
-CHAPTER7 = {"verified": 10, "undecided": 3, "not-understood": 9}
+# (the online softmax for a symbolic number of blocks B, proved by induction, is not understood)
+CHAPTER7 = {"verified": 10, "undecided": 3, "not-understood": 12}
 
 
 @pytest.mark.slow
