@@ -59,6 +59,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.proof import prove_within
 from symattn.soundness import oracle
 from symattn.soundness import truth as T
+from symattn.soundness import wild
 from symattn.soundness.corpus import corpus
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
 from symattn.soundness.mutation import mutants
@@ -324,8 +325,70 @@ def judge_claim(
     return items
 
 
-def _job(args: tuple[GenClaim, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
+# ---- the wider classes: claims as texts write them ------------------------------------------
+
+
+def judge_wild(
+    c: wild.WildClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
+) -> list[Item]:
+    """A wild claim through `prove` and `check` (the API has no terms for it: the reader must
+    read it); context `inferred` when the document declares nothing, else `declared`."""
+    _set_claim_seconds(seconds)
+    try:
+        truth = wild.decide(c.spec)
+    except Exception as exc:  # the evaluator itself failed: report, never hide
+        truth = f"oracle_error {type(exc).__name__}: {exc}"
+    ctx = "declared" if c.declare else "inferred"
+    items = []
+    for fe in front_ends:
+        if fe == "api":
+            continue
+        start = time.monotonic()
+        if fe == "prove":
+            try:
+                argv = wild.prove_argv(c)
+            except wild.NotStated as exc:
+                status, detail, sizes, repro = "not_expressible", str(exc), (), ""
+            else:
+                rc, out, err = _cli(argv)
+                status, detail, sizes = _cli_status(rc, out, err, None)
+                if rc == 0 and status not in ("proved", "checked", "crash", "alarm"):
+                    status, detail = "proved", f"exit 0 although the verdict is {status}: {detail}"
+                detail, repro = f"exit {rc}: {detail}", "symattn " + shlex.join(argv)
+        else:
+            text, line = wild.document(c)
+            path = os.path.join(_workdir(), f"{c.ident}.md")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            rc, out, err = _cli(["check", path, "--format", "json"])
+            status, detail, sizes = _cli_status(rc, out, err, line)
+            detail, repro = f"exit {rc}: {detail}", text
+        ok = None
+        if status == "checked" and truth != "true":
+            listed = [dict(s) for s in sizes if s]
+            ok = bool(listed) and all(wild.decide(c.spec, at=p) == "true" for p in listed)
+        items.append(
+            Item(
+                c.ident,
+                c.template,
+                "+".join(c.mutations) or "-",
+                ctx,
+                fe,
+                truth,
+                status,
+                classify(truth, status, ok),
+                detail[:500],
+                round(time.monotonic() - start, 3),
+                repro,
+            )
+        )
+    return items
+
+
+def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
     c, ctx_names, fes, seconds = args
+    if isinstance(c, wild.WildClaim):
+        return judge_wild(c, fes, seconds)
     ctxs = [x for x in CONTEXTS if x.name in ctx_names]
     return judge_claim(c, ctxs, fes, seconds)
 
@@ -632,6 +695,12 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument(
+        "--wild",
+        type=int,
+        default=0,
+        help="also this many claims of the wider classes (soundness.wild), through prove and check",
+    )
+    ap.add_argument(
         "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
     )
     opts = ap.parse_args(list(argv))
@@ -645,9 +714,10 @@ def diff_main(argv: Sequence[str]) -> int:
         claims = [c for c in pool if c.template in wanted][: opts.claims]
     else:
         claims = generate(opts.claims, seed=opts.seed)
+    wilds = wild.generate_wild(opts.wild, seed=opts.seed) if opts.wild else []
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     items = run_claims(
-        claims,
+        [*claims, *wilds],
         jobs=opts.jobs,
         contexts=ctxs,
         front_ends=[x for x in opts.front_ends.split(",") if x],
@@ -658,8 +728,11 @@ def diff_main(argv: Sequence[str]) -> int:
         chosen = [x for x in CONTEXTS if ctxs is None or x.name in ctxs]
         items += corpus_items(chosen, seconds=opts.seconds)
     took = time.monotonic() - start
-    summ = summary(items, len(claims), took)
-    print(f"differential: {len(claims)} claims, {len(items)} items in {took:.0f} s")
+    summ = summary(items, len(claims) + len(wilds), took)
+    print(
+        f"differential: {len(claims)} claims and {len(wilds)} of the wider classes, "
+        f"{len(items)} items in {took:.0f} s"
+    )
     print(text_table(items))
     bad = [it for it in items if it.category in BAD]
     for it in bad[:40]:
