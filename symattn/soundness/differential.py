@@ -57,9 +57,8 @@ from symattn.kernel.dims import STANDARD_DIMS, assume
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.proof import prove_within
-from symattn.soundness import oracle
+from symattn.soundness import oracle, wild
 from symattn.soundness import truth as T
-from symattn.soundness import wild
 from symattn.soundness.corpus import corpus
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
 from symattn.soundness.mutation import mutants
@@ -386,11 +385,28 @@ def judge_wild(
 
 
 def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
-    c, ctx_names, fes, seconds = args
-    if isinstance(c, wild.WildClaim):
-        return judge_wild(c, fes, seconds)
-    ctxs = [x for x in CONTEXTS if x.name in ctx_names]
-    return judge_claim(c, ctxs, fes, seconds)
+    """Every claim of a group (claims with one AST, judged one after the other, so the kernel's
+    own memory of verdicts serves the repeats: each still goes through every front end)."""
+    group, ctx_names, fes, seconds = args
+    out: list[Item] = []
+    for c in group:
+        if isinstance(c, wild.WildClaim):
+            out += judge_wild(c, fes, seconds)
+        else:
+            ctxs = [x for x in CONTEXTS if x.name in ctx_names]
+            out += judge_claim(c, ctxs, fes, seconds)
+    return out
+
+
+def _groups(
+    claims: Sequence[Any], contexts: Sequence[tuple[str, ...]]
+) -> list[tuple[list[Any], tuple[str, ...]]]:
+    """Claims with the same AST under the same contexts, together, in the order first seen."""
+    found: dict[tuple[str, str, tuple[str, ...]], list[Any]] = {}
+    for c, names in zip(claims, contexts, strict=True):
+        kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
+        found.setdefault((kind, repr(c.spec), names), []).append(c)
+    return [(group, key[2]) for key, group in found.items()]
 
 
 def run_claims(
@@ -410,28 +426,32 @@ def run_claims(
     With no result from the workers for `stall` seconds (default: four times a claim's budget
     plus 2 min) the pool is stopped and every unfinished claim is reported as a crash."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
+    chosen = [tuple(per_claim[k]) if per_claim is not None else names for k in range(len(claims))]
     tasks = [
-        (c, tuple(per_claim[k]) if per_claim is not None else names, tuple(front_ends), seconds)
-        for k, c in enumerate(claims)
+        (group, ctx_names, tuple(front_ends), seconds)
+        for group, ctx_names in _groups(claims, chosen)
     ]
     out: list[Item] = []
     start = time.monotonic()
+    done = 0
     if jobs <= 1:
         it: Iterable[list[Item]] = map(_job, tasks)
-        for k, items in enumerate(it, 1):
+        for task, items in zip(tasks, it, strict=True):
             out.extend(items)
-            _progress(progress, k, len(tasks), start, out)
+            before, done = done, done + len(task[0])
+            _progress(progress, done, len(claims), start, out, before)
         return out
 
     # A worker the per-claim budgets fail to stop (C code deaf to the timer's signal) must not
     # hang the run: with no result for `stall` seconds the pool is stopped and the unfinished
     # claims are crashes.
     if stall is None:
-        stall = 4 * (seconds * max((len(t[1]) for t in tasks), default=1) * len(front_ends) + 30)
+        widest = max((len(t[0]) * len(t[1]) for t in tasks), default=1)
+        stall = 4 * (seconds * widest * len(front_ends) + 30)
     ctx = mp.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=200) as pool:
         results = pool.imap_unordered(_job, tasks)  # chunks of one: `next` takes a timeout
-        for k in range(1, len(tasks) + 1):
+        for _ in range(len(tasks)):
             try:
                 items = results.next(timeout=stall)
             except mp.TimeoutError:
@@ -439,7 +459,8 @@ def run_claims(
                 out.extend(_stalled(tasks, out, stall))
                 return out
             out.extend(items)
-            _progress(progress, k, len(tasks), start, out)
+            before, done = done, done + len({it.claim for it in items})
+            _progress(progress, done, len(claims), start, out, before)
     return out
 
 
@@ -460,13 +481,16 @@ def _stalled(tasks: Sequence[tuple[Any, ...]], done: Sequence[Item], stall: floa
             detail,
             stall,
         )
-        for c, *_ in tasks
+        for group, *_ in tasks
+        for c in group
         if c.ident not in finished
     ]
 
 
-def _progress(on: bool, k: int, total: int, start: float, items: list[Item]) -> None:
-    if on and (k % 200 == 0 or k == total):
+def _progress(
+    on: bool, k: int, total: int, start: float, items: list[Item], before: int = -1
+) -> None:
+    if on and (k // 200 > max(before, 0) // 200 or k == total):
         bad = sum(i.category in BAD for i in items)
         took = time.monotonic() - start
         print(f"  {k}/{total} claims, {took:.0f} s, {bad} bad items", file=sys.stderr, flush=True)

@@ -1,4 +1,4 @@
-"""Claims as third-party texts write them, with an evaluator of their own: the suite's wider classes.
+"""Claims as third-party texts write them, with an evaluator of their own: the wider classes.
 
 Imports only numpy and the standard library; nothing from symattn (the truth here shares no code
 with the kernel or the reader). The runner (`soundness.differential`) sends them through
@@ -585,7 +585,7 @@ def t_exp_log(rng: random.Random) -> WildSpec:
 def t_size_coef(rng: random.Random) -> WildSpec:
     nm = rng.choice(("n", "n", "d_k", "d"))
     N = Size(nm)
-    i, j = Ix("i"), Ix("j")
+    i = Ix("i")
     kind = rng.randrange(6)
     if kind == 0:
         return WildSpec(Sum("i", _n(1), N, _n(1)), N)
