@@ -6,6 +6,7 @@ must not import the other witnesses, proof or anything above them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -154,6 +155,7 @@ def instantiate(
     return write_out(expand_entries(side.xreplace(values)))
 
 
+@functools.lru_cache(maxsize=50_000)
 def write_out(e: sympy.Basic) -> sympy.Basic:
     """Every sum with explicit limits written out term by term, by the one semantics of sums.
 
