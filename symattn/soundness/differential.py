@@ -1,7 +1,7 @@
 """The differential soundness suite: every generated claim through every front end, vs the oracle.
 
-Imports the kernel, check, cli and the suite's own modules (generate, oracle, render, mutation);
-nothing in symattn but the soundness package imports it. Each claim runs under every context.
+Imports the kernel, check, cli and the suite's own modules (generate, oracle, render, mutation,
+wild); nothing in symattn but the soundness package imports it. Each claim runs under every context.
 
     python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json
 
@@ -9,7 +9,12 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 `symattn.kernel.dims.assume`), `prove` (`symattn.cli.main(["prove", ...])` in-process) and `check`
 (`symattn.cli.main(["check", doc.md])` on a generated Markdown document). Contexts: see
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
-(`--corpus`).
+(`--corpus`). The wider classes (`soundness.wild`, `--wild N`) go through `prove` and `check`
+only, under the context `inferred` (the document declares nothing) or `declared`.
+
+Claims with the same AST are judged one after the other in one worker, so the kernel's own memory
+of verdicts (`proof.prove_equal`) serves the repeats; every claim still goes through every front
+end under every context.
 
 Outcome categories (per front end and context):
 
