@@ -74,6 +74,7 @@ from symattn.soundness.render import (
     document,
     kernel_terms,
     prove_argv,
+    undeclared_document,
 )
 
 FRONT_ENDS = ("api", "prove", "check")
@@ -284,15 +285,62 @@ def _set_claim_seconds(seconds: float) -> None:
     verdicts.CLAIM_SECONDS = seconds  # the checker reads its per-claim limit at call time
 
 
+def run_inferred(c: GenClaim) -> tuple[str, str, Any, str]:
+    """`symattn check` on the claim with no shape declared (the reader infers them)."""
+    text, line = undeclared_document(c.spec)
+    path = os.path.join(_workdir(), f"{c.ident}-inferred.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    rc, out, err = _cli(["check", path, "--format", "json"])
+    status, detail, sizes = _cli_status(rc, out, err, line)
+    return status, f"exit {rc}: {detail}", sizes, text
+
+
+def _inferred_item(c: GenClaim, seconds: float) -> Item:
+    """The context "inferred" (check only): the truth is the oracle's with the generator's shapes
+    and no assumption; a claim that is not well-typed with them is not judged (its names could
+    have other shapes that make it true), it is recorded as not expressible."""
+    start = time.monotonic()
+    try:
+        truth = oracle.decide(c.spec, CONTEXTS[0]).truth
+    except Exception as exc:
+        truth = f"oracle_error {type(exc).__name__}: {exc}"
+    if truth in ("ill_typed", "ill_formed"):
+        status, detail, sizes, repro = (
+            "not_expressible",
+            f"{truth} with the generator's shapes",
+            (),
+            "",
+        )
+    else:
+        status, detail, sizes, repro = run_inferred(c)
+    ok = _sizes_ok(c.spec, sizes) if status == "checked" and truth != "true" else None
+    return Item(
+        c.ident,
+        c.template,
+        "+".join(c.mutations) or "-",
+        "inferred",
+        "check",
+        truth,
+        status,
+        classify(truth, status, ok),
+        detail[:500],
+        round(time.monotonic() - start, 3),
+        repro,
+    )
+
+
 def judge_claim(
     c: GenClaim,
     contexts: Sequence[Context] = CONTEXTS,
     front_ends: Sequence[str] = FRONT_ENDS,
     seconds: float = 10.0,
+    inferred: bool = False,
 ) -> list[Item]:
-    """Every (context, front end) pair for one claim."""
+    """Every (context, front end) pair for one claim; with `inferred`, also `check` on a
+    document that declares no shape."""
     _set_claim_seconds(seconds)
-    items = []
+    items = [_inferred_item(c, seconds)] if inferred and "check" in front_ends else []
     for ctx in contexts:
         try:
             dec: Decision = oracle.decide(c.spec, ctx)
@@ -399,7 +447,7 @@ def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item
             out += judge_wild(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
-            out += judge_claim(c, ctxs, fes, seconds)
+            out += judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
     return out
 
 
@@ -724,6 +772,11 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument(
+        "--inferred",
+        action="store_true",
+        help="also `check` each claim on a document that declares no shape (context inferred)",
+    )
+    ap.add_argument(
         "--wild",
         type=int,
         default=0,
@@ -745,6 +798,8 @@ def diff_main(argv: Sequence[str]) -> int:
         claims = generate(opts.claims, seed=opts.seed)
     wilds = wild.generate_wild(opts.wild, seed=opts.seed) if opts.wild else []
     ctxs = [x for x in opts.contexts.split(",") if x] or None
+    if opts.inferred:
+        ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
     items = run_claims(
         [*claims, *wilds],
         jobs=opts.jobs,

@@ -449,7 +449,9 @@ def _tex(e: Node) -> tuple[str, int]:
         if e.fn == "exp" and e.style == "e":
             return f"e^{{{arg}}}", 3
         simple = p == 4 and len(arg) <= 8 and not arg.startswith("\\frac")
-        if e.fn == "log" or not simple:
+        if e.fn in ("log", "exp"):  # as texts write them: \exp(x), \log(x)
+            return f"\\{e.fn}({arg})", 4
+        if not simple:
             return f"\\{e.fn}\\left({arg}\\right)", 4
         return f"\\{e.fn} {arg}", 2
     if isinstance(e, Plus):
