@@ -472,12 +472,15 @@ def run_claims(
     progress: bool = False,
     per_claim: Sequence[Sequence[str]] | None = None,
     stall: float | None = None,
+    log: str | None = None,
 ) -> list[Item]:
     """Judge every claim (in `jobs` processes) under `contexts` (default: all), or under
     `per_claim[k]` for claim k (a CI sample that rotates the contexts).
 
     With no result from the workers for `stall` seconds (default: four times a claim's budget
-    plus 2 min) the pool is stopped and every unfinished claim is reported as a crash."""
+    plus 2 min) the pool is stopped and every unfinished claim is reported as a crash. With
+    `log`, every item is appended to that file (one JSON object a line) as it comes back, so an
+    interrupted run keeps what it judged."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
     chosen = [tuple(per_claim[k]) if per_claim is not None else names for k in range(len(claims))]
     tasks = [
@@ -491,6 +494,7 @@ def run_claims(
         it: Iterable[list[Item]] = map(_job, tasks)
         for task, items in zip(tasks, it, strict=True):
             out.extend(items)
+            _log(log, items)
             before, done = done, done + len(task[0])
             _progress(progress, done, len(claims), start, out, before)
         return out
@@ -512,9 +516,17 @@ def run_claims(
                 out.extend(_stalled(tasks, out, stall))
                 return out
             out.extend(items)
+            _log(log, items)
             before, done = done, done + len({it.claim for it in items})
             _progress(progress, done, len(claims), start, out, before)
     return out
+
+
+def _log(path: str | None, items: Sequence[Item]) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            for it in items:
+                fh.write(json.dumps(asdict(it), ensure_ascii=False) + "\n")
 
 
 def _stalled(tasks: Sequence[tuple[Any, ...]], done: Sequence[Item], stall: float) -> list[Item]:
@@ -771,6 +783,7 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--corpus", action="store_true", help="also the mutation corpus, every context")
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--log", default=None, help="append every item to this file as it comes back")
     ap.add_argument(
         "--inferred",
         action="store_true",
@@ -801,12 +814,13 @@ def diff_main(argv: Sequence[str]) -> int:
     if opts.inferred:
         ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
     items = run_claims(
-        [*claims, *wilds],
+        [*wilds, *claims],
         jobs=opts.jobs,
         contexts=ctxs,
         front_ends=[x for x in opts.front_ends.split(",") if x],
         seconds=opts.seconds,
         progress=not opts.quiet,
+        log=opts.log,
     )
     if opts.corpus:
         chosen = [x for x in CONTEXTS if ctxs is None or x.name in ctxs]
