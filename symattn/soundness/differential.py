@@ -287,7 +287,10 @@ def _set_claim_seconds(seconds: float) -> None:
 
 def run_inferred(c: GenClaim) -> tuple[str, str, Any, str]:
     """`symattn check` on the claim with no shape declared (the reader infers them)."""
-    text, line = undeclared_document(c.spec)
+    try:
+        text, line = undeclared_document(c.spec)
+    except NotExpressible as exc:
+        return "not_expressible", str(exc), (), ""
     path = os.path.join(_workdir(), f"{c.ident}-inferred.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
