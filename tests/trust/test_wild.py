@@ -143,3 +143,28 @@ def test_wild_sample_no_false_accepted_no_crash():
     bad = [it for it in items if it.category in diff.BAD]
     assert not bad, "\n".join(it.line() + "\n    " + it.repro[:400] for it in bad)
     assert not [it for it in items if it.truth.startswith("oracle_error")]
+
+
+def test_the_context_inferred_declares_nothing_and_judges_well_typed_claims_only(tmp_path):
+    from symattn.soundness.generate import generate
+    from symattn.soundness.render import undeclared_document
+
+    claims = generate(12, seed=4)
+    text, line = undeclared_document(claims[0].spec)
+    assert "\\in" not in text and text.splitlines()[line - 1].startswith("$$")
+    log = tmp_path / "items.jsonl"
+    items = diff.run_claims(
+        claims,
+        jobs=1,
+        contexts=["none", "inferred"],
+        front_ends=("check",),
+        seconds=3.0,
+        log=str(log),
+    )
+    inferred = [it for it in items if it.context == "inferred"]
+    assert len(inferred) == len(claims)
+    for it in inferred:
+        if it.truth in ("ill_typed", "ill_formed"):
+            assert it.category == "not_expressible", it.line()
+    assert not [it for it in items if it.category in diff.BAD]
+    assert len(log.read_text(encoding="utf-8").splitlines()) == len(items)
