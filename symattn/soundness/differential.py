@@ -420,7 +420,8 @@ def judge_wild(
             detail, repro = f"exit {rc}: {detail}", text
         ok = None
         if status == "checked" and truth != "true":
-            listed = [dict(s) for s in sizes if s]
+            given: Any = sizes
+            listed: list[dict[str, int]] = [dict(x) for x in given if x]
             ok = bool(listed) and all(wild.decide(c.spec, at=p) == "true" for p in listed)
         items.append(
             Item(
@@ -466,7 +467,7 @@ def _groups(
 
 
 def run_claims(
-    claims: Sequence[GenClaim],
+    claims: Sequence[Any],
     *,
     jobs: int = 2,
     contexts: Sequence[str] | None = None,
@@ -816,8 +817,9 @@ def diff_main(argv: Sequence[str]) -> int:
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     if opts.inferred:
         ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
+    everything: list[Any] = [*wilds, *claims]
     items = run_claims(
-        [*wilds, *claims],
+        everything,
         jobs=opts.jobs,
         contexts=ctxs,
         front_ends=[x for x in opts.front_ends.split(",") if x],

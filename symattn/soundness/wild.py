@@ -25,6 +25,7 @@ sides of different shapes make it ill-typed.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -411,7 +412,7 @@ def _points(free: Sequence[tuple[str, str]], plan: Mapping[str, int]) -> list[di
     return out
 
 
-def walk(e: Node):
+def walk(e: Any) -> Any:
     yield e
     for f in dataclasses.fields(e):
         v = getattr(e, f.name)
@@ -703,7 +704,11 @@ def _vanishing(x: Node, roots: Sequence[int]) -> Node:
     return out
 
 
-def _edits(x: Node) -> list[tuple[str, Callable[[], Node]]]:
+def _off_by(x: Node, roots: Sequence[int]) -> Node:
+    return Plus(x, _vanishing(x, roots))
+
+
+def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
     out: list[tuple[str, Callable[[], Node]]] = []
     if isinstance(x, Fn) and x.fn in ("sin", "cos"):
         other = "cos" if x.fn == "sin" else "sin"
@@ -724,7 +729,7 @@ def _edits(x: Node) -> list[tuple[str, Callable[[], Node]]]:
     if isinstance(x, Size):
         for roots in ((1, 2), (2, 3), (1,), (1, 2, 3)):
             tag = "".join(f"({x.name}-{r})" for r in roots)
-            out.append((f"plus_{tag}", lambda roots=roots: Plus(x, _vanishing(x, roots))))
+            out.append((f"plus_{tag}", functools.partial(_off_by, x, roots)))
     if isinstance(x, Sum):
         out.append(("bound_minus_one", lambda: dataclasses.replace(x, hi=Minus(x.hi, _n(1)))))
         out.append(("bound_plus_one", lambda: dataclasses.replace(x, hi=Plus(x.hi, _n(1)))))
@@ -752,8 +757,8 @@ def _edits(x: Node) -> list[tuple[str, Callable[[], Node]]]:
     return out
 
 
-def _positions(x: Node, path: tuple = ()) -> list[tuple[tuple, Node]]:
-    out = [(path, x)]
+def _positions(x: Any, path: tuple = ()) -> list[tuple[tuple, Any]]:
+    out: list[tuple[tuple, Any]] = [(path, x)]
     for f in dataclasses.fields(x):
         v = getattr(x, f.name)
         if isinstance(v, Node):
@@ -761,7 +766,7 @@ def _positions(x: Node, path: tuple = ()) -> list[tuple[tuple, Node]]:
     return out
 
 
-def _replace(x: Node, path: tuple, new: Node) -> Node:
+def _replace(x: Any, path: tuple, new: Node) -> Any:
     if not path:
         return new
     return dataclasses.replace(x, **{path[0]: _replace(getattr(x, path[0]), path[1:], new)})
@@ -775,7 +780,10 @@ def mutate(rng: random.Random, spec: WildSpec) -> tuple[WildSpec, str] | None:
         cands = [(p, op, b) for p, y in _positions(root) for op, b in _edits(y)]
         if cands:
             path, op, build = rng.choice(cands)
-            return dataclasses.replace(spec, **{side: _replace(root, path, build())}), op
+            new = _replace(root, path, build())
+            if side == "lhs":
+                return WildSpec(new, spec.rhs, spec.free), op
+            return WildSpec(spec.lhs, new, spec.free), op
     return None
 
 
