@@ -673,8 +673,12 @@ def summed(function: sympy.Basic, *limits: tuple) -> sympy.Expr:
     back = {v: k for k, v in inner.items()}
     if not isinstance(out, sympy.Sum):
         return out.xreplace(back)
-    # rebuilt without sympy.Sum's constructor, which would fold again
-    return Basic.__new__(sympy.Sum, out.function.xreplace(back), *out.args[1:])
+    # rebuilt as sympy.Sum's constructor builds it, without the fold
+    function = out.function.xreplace(back)
+    built = sympy.Expr.__new__(sympy.Sum)
+    built._args = (function, *out.args[1:])
+    built.is_commutative = function.is_commutative
+    return built
 
 
 def expand_entries(e: sympy.Expr, fresh: Fresh | None = None) -> sympy.Expr:
