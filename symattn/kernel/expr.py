@@ -681,6 +681,20 @@ def summed(function: sympy.Basic, *limits: tuple) -> sympy.Expr:
     return built
 
 
+def substituted(e: sympy.Basic, values: dict) -> sympy.Basic:
+    """`e.xreplace(values)`, with every sum rebuilt by `summed` (xreplace would fold again)."""
+    if e in values:
+        return values[e]
+    if not e.args or isinstance(e, MatExpr):
+        return e.xreplace(values) if e.args else e
+    args = [substituted(a, values) for a in e.args]
+    if all(a is b for a, b in zip(args, e.args, strict=True)):
+        return e
+    if isinstance(e, sympy.Sum):
+        return summed(args[0], *args[1:])
+    return e.func(*args)
+
+
 def expand_entries(e: sympy.Expr, fresh: Fresh | None = None) -> sympy.Expr:
     """Replace every unexpanded `Entry`/`Dot` in a scalar by its explicit sum.
 

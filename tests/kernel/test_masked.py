@@ -126,6 +126,20 @@ def test_column_softmax_of_a_causal_mask_keeps_its_mask_inside_a_sum():
     assert sympy.simplify(out.xreplace(at) - (w21 * 3 + 5)) == 0
 
 
+def test_a_product_after_a_column_softmax_of_a_mask_leaks_no_bound_letter():
+    """One product further out (`((ColSoftmax(mask S) V) W)_{21}`): writing the outer sum out
+    must not fold the inner case split either."""
+    import sympy
+
+    from symattn.kernel.expr import CausalMask, ColSoftmax, MatSym, expand_entries
+    from symattn.kernel.witness.points import write_out
+
+    S, V, W = MatSym("S", 3, 3), MatSym("V", 3, 2), MatSym("W", 2, 2)
+    out = write_out(expand_entries(((ColSoftmax(CausalMask(S)) @ V) @ W)[2, 1]))
+    leaked = [x for x in out.free_symbols if isinstance(x, sympy.Symbol) and x.name not in "SVW"]
+    assert not leaked and not out.has(sympy.Piecewise), out
+
+
 def test_a_false_claim_with_a_column_softmax_of_a_mask_has_a_counterexample():
     import sympy
 
