@@ -116,6 +116,7 @@ def test_column_softmax_of_a_causal_mask_keeps_its_mask_inside_a_sum():
     out = write_out(e)
     leaked = [x for x in out.free_symbols if isinstance(x, sympy.Symbol) and x.name not in "SV"]
     assert not leaked and not out.has(sympy.Piecewise), out
+
     # row 2 keeps both columns; column 2's normalizer has only row 2: weight 1
     def value(x):  # S_ab = a + 2b; V_11 = 3, V_21 = 5
         a, b = (int(k) for k in x.indices)
