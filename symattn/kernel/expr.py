@@ -264,7 +264,7 @@ class MatMul(MatExpr):
         if left is not None:
             return _block_sum(left, b, i, j, fresh)
         r = fresh(a.cols)
-        return sympy.Sum(a._entry(i, r, fresh) * b._entry(r, j, fresh), (r, 1, a.cols))
+        return summed(a._entry(i, r, fresh) * b._entry(r, j, fresh), (r, 1, a.cols))
 
     def factors(self) -> list[MatExpr]:
         """The factors of a chain of products, in the written order."""
@@ -605,7 +605,7 @@ class MatSum(MatExpr):
         else:
             fresh.used.add(v.name)
             nv, body = v, self.body
-        return sympy.Sum(body._entry(i, j, fresh), (nv, self.args[2], self.args[3]))
+        return summed(body._entry(i, j, fresh), (nv, self.args[2], self.args[3]))
 
 
 # ---- scalars that stay unexpanded until asked ----------------------------------------------
@@ -649,7 +649,50 @@ class Dot(sympy.Expr):
         u, v = self.args
         r = fresh(u.cols)
         one = sympy.Integer(1)
-        return sympy.Sum(u._entry(one, r, fresh) * v._entry(one, r, fresh), (r, 1, u.cols))
+        return summed(u._entry(one, r, fresh) * v._entry(one, r, fresh), (r, 1, u.cols))
+
+
+def summed(function: sympy.Basic, *limits: tuple) -> sympy.Expr:
+    """`sympy.Sum(function, *limits)`, without letting sympy fold a case split out of an inner sum.
+
+    sympy brings every `Piecewise` that mentions the new sum's variable to the top of its body,
+    also one inside an inner sum whose condition names that inner sum's own variable: the column
+    softmax of a causal mask, `sum_j (sum_c [c >= j] e^{S_cj})^{-1} ...`, became a case split on
+    a free `c`, with the mask gone from the denominator. Inner sums that hold a case split are
+    hidden while sympy builds the sum, then put back as they were.
+
+    >>> j, c = index("j"), index("c")
+    >>> inner = sympy.Sum(sympy.Piecewise((c, c >= j), (0, True)), (c, 1, 2))
+    >>> summed(1 / inner, (j, 1, 2)).free_symbols
+    set()
+    """
+    inner = {x: sympy.Dummy() for x in function.atoms(sympy.Sum) if x.has(sympy.Piecewise)}
+    if not inner:
+        return sympy.Sum(function, *limits)
+    out = sympy.Sum(function.xreplace(inner), *limits)
+    back = {v: k for k, v in inner.items()}
+    if not isinstance(out, sympy.Sum):
+        return out.xreplace(back)
+    # rebuilt as sympy.Sum's constructor builds it, without the fold
+    function = out.function.xreplace(back)
+    built = sympy.Expr.__new__(sympy.Sum)
+    built._args = (function, *out.args[1:])
+    built.is_commutative = function.is_commutative
+    return built
+
+
+def substituted(e: sympy.Basic, values: dict) -> sympy.Basic:
+    """`e.xreplace(values)`, with every sum rebuilt by `summed` (xreplace would fold again)."""
+    if e in values:
+        return values[e]
+    if not e.args or isinstance(e, MatExpr):
+        return e.xreplace(values) if e.args else e
+    args = [substituted(a, values) for a in e.args]
+    if all(a is b for a, b in zip(args, e.args, strict=True)):
+        return e
+    if isinstance(e, sympy.Sum):
+        return summed(args[0], *args[1:])
+    return e.func(*args)
 
 
 def expand_entries(e: sympy.Expr, fresh: Fresh | None = None) -> sympy.Expr:
@@ -674,6 +717,9 @@ def _expand_walk(e: sympy.Basic, fresh: Fresh) -> sympy.Basic:
         return _expand_walk(e.expanded(fresh), fresh)
     if isinstance(e, MatExpr) or not e.args or not e.has(Entry, Dot):
         return e
+    if isinstance(e, sympy.Sum):
+        body, *limits = (_expand_walk(a, fresh) for a in e.args)
+        return summed(body, *limits)
     return e.func(*(_expand_walk(a, fresh) for a in e.args))
 
 

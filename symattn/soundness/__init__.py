@@ -10,6 +10,9 @@ the reader, check, latex, derive and cli. Nothing in symattn imports this packag
 - `symattn.soundness.oracle`: an independent evaluator (numpy and the standard library only) of
   a small claim AST of its own.
 - `symattn.soundness.generate`: seeded random claims (true identities and mutants) over that AST.
+- `symattn.soundness.wild`: claims as third-party texts write them (scalar functions, sizes as
+  numbers, components, Hadamard, written matrices, a time-indexed state), with an evaluator of
+  their own (numpy and the standard library only).
 - `symattn.soundness.render`: each claim as kernel terms, as a LaTeX formula for `symattn
   prove`, and as a Markdown document for `symattn check`.
 - `symattn.soundness.differential`: every claim through every front end under every context.

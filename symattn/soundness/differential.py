@@ -1,7 +1,7 @@
 """The differential soundness suite: every generated claim through every front end, vs the oracle.
 
-Imports the kernel, check, cli and the suite's own modules (generate, oracle, render, mutation);
-nothing in symattn but the soundness package imports it. Each claim runs under every context.
+Imports the kernel, check, cli and the suite's own modules (generate, oracle, render, mutation,
+wild); nothing in symattn but the soundness package imports it. Each claim runs under every context.
 
     python -m symattn.soundness diff --claims N --seed S --jobs 2 --json out.json
 
@@ -9,7 +9,12 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 `symattn.kernel.dims.assume`), `prove` (`symattn.cli.main(["prove", ...])` in-process) and `check`
 (`symattn.cli.main(["check", doc.md])` on a generated Markdown document). Contexts: see
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
-(`--corpus`).
+(`--corpus`). The wider classes (`soundness.wild`, `--wild N`) go through `prove` and `check`
+only, under the context `inferred` (the document declares nothing) or `declared`.
+
+Claims with the same AST are judged one after the other in one worker, so the kernel's own memory
+of verdicts (`proof.prove_equal`) serves the repeats; every claim still goes through every front
+end under every context.
 
 Outcome categories (per front end and context):
 
@@ -57,7 +62,7 @@ from symattn.kernel.dims import STANDARD_DIMS, assume
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.proof import prove_within
-from symattn.soundness import oracle
+from symattn.soundness import oracle, wild
 from symattn.soundness import truth as T
 from symattn.soundness.corpus import corpus
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
@@ -69,6 +74,7 @@ from symattn.soundness.render import (
     document,
     kernel_terms,
     prove_argv,
+    undeclared_document,
 )
 
 FRONT_ENDS = ("api", "prove", "check")
@@ -279,15 +285,65 @@ def _set_claim_seconds(seconds: float) -> None:
     verdicts.CLAIM_SECONDS = seconds  # the checker reads its per-claim limit at call time
 
 
+def run_inferred(c: GenClaim) -> tuple[str, str, Any, str]:
+    """`symattn check` on the claim with no shape declared (the reader infers them)."""
+    try:
+        text, line = undeclared_document(c.spec)
+    except NotExpressible as exc:
+        return "not_expressible", str(exc), (), ""
+    path = os.path.join(_workdir(), f"{c.ident}-inferred.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    rc, out, err = _cli(["check", path, "--format", "json"])
+    status, detail, sizes = _cli_status(rc, out, err, line)
+    return status, f"exit {rc}: {detail}", sizes, text
+
+
+def _inferred_item(c: GenClaim, seconds: float) -> Item:
+    """The context "inferred" (check only): the truth is the oracle's with the generator's shapes
+    and no assumption; a claim that is not well-typed with them is not judged (its names could
+    have other shapes that make it true), it is recorded as not expressible."""
+    start = time.monotonic()
+    try:
+        truth = oracle.decide(c.spec, CONTEXTS[0]).truth
+    except Exception as exc:
+        truth = f"oracle_error {type(exc).__name__}: {exc}"
+    if truth in ("ill_typed", "ill_formed"):
+        status, detail, sizes, repro = (
+            "not_expressible",
+            f"{truth} with the generator's shapes",
+            (),
+            "",
+        )
+    else:
+        status, detail, sizes, repro = run_inferred(c)
+    ok = _sizes_ok(c.spec, sizes) if status == "checked" and truth != "true" else None
+    return Item(
+        c.ident,
+        c.template,
+        "+".join(c.mutations) or "-",
+        "inferred",
+        "check",
+        truth,
+        status,
+        classify(truth, status, ok),
+        detail[:500],
+        round(time.monotonic() - start, 3),
+        repro,
+    )
+
+
 def judge_claim(
     c: GenClaim,
     contexts: Sequence[Context] = CONTEXTS,
     front_ends: Sequence[str] = FRONT_ENDS,
     seconds: float = 10.0,
+    inferred: bool = False,
 ) -> list[Item]:
-    """Every (context, front end) pair for one claim."""
+    """Every (context, front end) pair for one claim; with `inferred`, also `check` on a
+    document that declares no shape."""
     _set_claim_seconds(seconds)
-    items = []
+    items = [_inferred_item(c, seconds)] if inferred and "check" in front_ends else []
     for ctx in contexts:
         try:
             dec: Decision = oracle.decide(c.spec, ctx)
@@ -324,14 +380,94 @@ def judge_claim(
     return items
 
 
-def _job(args: tuple[GenClaim, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
-    c, ctx_names, fes, seconds = args
-    ctxs = [x for x in CONTEXTS if x.name in ctx_names]
-    return judge_claim(c, ctxs, fes, seconds)
+# ---- the wider classes: claims as texts write them ------------------------------------------
+
+
+def judge_wild(
+    c: wild.WildClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
+) -> list[Item]:
+    """A wild claim through `prove` and `check` (the API has no terms for it: the reader must
+    read it); context `inferred` when the document declares nothing, else `declared`."""
+    _set_claim_seconds(seconds)
+    try:
+        truth = wild.decide(c.spec)
+    except Exception as exc:  # the evaluator itself failed: report, never hide
+        truth = f"oracle_error {type(exc).__name__}: {exc}"
+    ctx = "declared" if c.declare else "inferred"
+    items = []
+    for fe in front_ends:
+        if fe == "api":
+            continue
+        start = time.monotonic()
+        if fe == "prove":
+            try:
+                argv = wild.prove_argv(c)
+            except wild.NotStated as exc:
+                status, detail, sizes, repro = "not_expressible", str(exc), (), ""
+            else:
+                rc, out, err = _cli(argv)
+                status, detail, sizes = _cli_status(rc, out, err, None)
+                if rc == 0 and status not in ("proved", "checked", "crash", "alarm"):
+                    status, detail = "proved", f"exit 0 although the verdict is {status}: {detail}"
+                detail, repro = f"exit {rc}: {detail}", "symattn " + shlex.join(argv)
+        else:
+            text, line = wild.document(c)
+            path = os.path.join(_workdir(), f"{c.ident}.md")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            rc, out, err = _cli(["check", path, "--format", "json"])
+            status, detail, sizes = _cli_status(rc, out, err, line)
+            detail, repro = f"exit {rc}: {detail}", text
+        ok = None
+        if status == "checked" and truth != "true":
+            given: Any = sizes
+            listed: list[dict[str, int]] = [dict(x) for x in given if x]
+            ok = bool(listed) and all(wild.decide(c.spec, at=p) == "true" for p in listed)
+        items.append(
+            Item(
+                c.ident,
+                c.template,
+                "+".join(c.mutations) or "-",
+                ctx,
+                fe,
+                truth,
+                status,
+                classify(truth, status, ok),
+                detail[:500],
+                round(time.monotonic() - start, 3),
+                repro,
+            )
+        )
+    return items
+
+
+def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
+    """Every claim of a group (claims with one AST, judged one after the other, so the kernel's
+    own memory of verdicts serves the repeats: each still goes through every front end)."""
+    group, ctx_names, fes, seconds = args
+    out: list[Item] = []
+    for c in group:
+        if isinstance(c, wild.WildClaim):
+            out += judge_wild(c, fes, seconds)
+        else:
+            ctxs = [x for x in CONTEXTS if x.name in ctx_names]
+            out += judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
+    return out
+
+
+def _groups(
+    claims: Sequence[Any], contexts: Sequence[tuple[str, ...]]
+) -> list[tuple[list[Any], tuple[str, ...]]]:
+    """Claims with the same AST under the same contexts, together, in the order first seen."""
+    found: dict[tuple[str, str, tuple[str, ...]], list[Any]] = {}
+    for c, names in zip(claims, contexts, strict=True):
+        kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
+        found.setdefault((kind, repr(c.spec), names), []).append(c)
+    return [(group, key[2]) for key, group in found.items()]
 
 
 def run_claims(
-    claims: Sequence[GenClaim],
+    claims: Sequence[Any],
     *,
     jobs: int = 2,
     contexts: Sequence[str] | None = None,
@@ -340,35 +476,43 @@ def run_claims(
     progress: bool = False,
     per_claim: Sequence[Sequence[str]] | None = None,
     stall: float | None = None,
+    log: str | None = None,
 ) -> list[Item]:
     """Judge every claim (in `jobs` processes) under `contexts` (default: all), or under
     `per_claim[k]` for claim k (a CI sample that rotates the contexts).
 
     With no result from the workers for `stall` seconds (default: four times a claim's budget
-    plus 2 min) the pool is stopped and every unfinished claim is reported as a crash."""
+    plus 2 min) the pool is stopped and every unfinished claim is reported as a crash. With
+    `log`, every item is appended to that file (one JSON object a line) as it comes back, so an
+    interrupted run keeps what it judged."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
+    chosen = [tuple(per_claim[k]) if per_claim is not None else names for k in range(len(claims))]
     tasks = [
-        (c, tuple(per_claim[k]) if per_claim is not None else names, tuple(front_ends), seconds)
-        for k, c in enumerate(claims)
+        (group, ctx_names, tuple(front_ends), seconds)
+        for group, ctx_names in _groups(claims, chosen)
     ]
     out: list[Item] = []
     start = time.monotonic()
+    done = 0
     if jobs <= 1:
         it: Iterable[list[Item]] = map(_job, tasks)
-        for k, items in enumerate(it, 1):
+        for task, items in zip(tasks, it, strict=True):
             out.extend(items)
-            _progress(progress, k, len(tasks), start, out)
+            _log(log, items)
+            before, done = done, done + len(task[0])
+            _progress(progress, done, len(claims), start, out, before)
         return out
 
     # A worker the per-claim budgets fail to stop (C code deaf to the timer's signal) must not
     # hang the run: with no result for `stall` seconds the pool is stopped and the unfinished
     # claims are crashes.
     if stall is None:
-        stall = 4 * (seconds * max((len(t[1]) for t in tasks), default=1) * len(front_ends) + 30)
+        widest = max((len(t[0]) * len(t[1]) for t in tasks), default=1)
+        stall = 4 * (seconds * widest * len(front_ends) + 30)
     ctx = mp.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=200) as pool:
         results = pool.imap_unordered(_job, tasks)  # chunks of one: `next` takes a timeout
-        for k in range(1, len(tasks) + 1):
+        for _ in range(len(tasks)):
             try:
                 items = results.next(timeout=stall)
             except mp.TimeoutError:
@@ -376,8 +520,17 @@ def run_claims(
                 out.extend(_stalled(tasks, out, stall))
                 return out
             out.extend(items)
-            _progress(progress, k, len(tasks), start, out)
+            _log(log, items)
+            before, done = done, done + len({it.claim for it in items})
+            _progress(progress, done, len(claims), start, out, before)
     return out
+
+
+def _log(path: str | None, items: Sequence[Item]) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            for it in items:
+                fh.write(json.dumps(asdict(it), ensure_ascii=False) + "\n")
 
 
 def _stalled(tasks: Sequence[tuple[Any, ...]], done: Sequence[Item], stall: float) -> list[Item]:
@@ -397,13 +550,16 @@ def _stalled(tasks: Sequence[tuple[Any, ...]], done: Sequence[Item], stall: floa
             detail,
             stall,
         )
-        for c, *_ in tasks
+        for group, *_ in tasks
+        for c in group
         if c.ident not in finished
     ]
 
 
-def _progress(on: bool, k: int, total: int, start: float, items: list[Item]) -> None:
-    if on and (k % 200 == 0 or k == total):
+def _progress(
+    on: bool, k: int, total: int, start: float, items: list[Item], before: int = -1
+) -> None:
+    if on and (k // 200 > max(before, 0) // 200 or k == total):
         bad = sum(i.category in BAD for i in items)
         took = time.monotonic() - start
         print(f"  {k}/{total} claims, {took:.0f} s, {bad} bad items", file=sys.stderr, flush=True)
@@ -631,6 +787,18 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--corpus", action="store_true", help="also the mutation corpus, every context")
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--log", default=None, help="append every item to this file as it comes back")
+    ap.add_argument(
+        "--inferred",
+        action="store_true",
+        help="also `check` each claim on a document that declares no shape (context inferred)",
+    )
+    ap.add_argument(
+        "--wild",
+        type=int,
+        default=0,
+        help="also this many claims of the wider classes (soundness.wild), through prove and check",
+    )
     ap.add_argument(
         "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
     )
@@ -645,21 +813,29 @@ def diff_main(argv: Sequence[str]) -> int:
         claims = [c for c in pool if c.template in wanted][: opts.claims]
     else:
         claims = generate(opts.claims, seed=opts.seed)
+    wilds = wild.generate_wild(opts.wild, seed=opts.seed) if opts.wild else []
     ctxs = [x for x in opts.contexts.split(",") if x] or None
+    if opts.inferred:
+        ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
+    everything: list[Any] = [*wilds, *claims]
     items = run_claims(
-        claims,
+        everything,
         jobs=opts.jobs,
         contexts=ctxs,
         front_ends=[x for x in opts.front_ends.split(",") if x],
         seconds=opts.seconds,
         progress=not opts.quiet,
+        log=opts.log,
     )
     if opts.corpus:
         chosen = [x for x in CONTEXTS if ctxs is None or x.name in ctxs]
         items += corpus_items(chosen, seconds=opts.seconds)
     took = time.monotonic() - start
-    summ = summary(items, len(claims), took)
-    print(f"differential: {len(claims)} claims, {len(items)} items in {took:.0f} s")
+    summ = summary(items, len(claims) + len(wilds), took)
+    print(
+        f"differential: {len(claims)} claims and {len(wilds)} of the wider classes, "
+        f"{len(items)} items in {took:.0f} s"
+    )
     print(text_table(items))
     bad = [it for it in items if it.category in BAD]
     for it in bad[:40]:

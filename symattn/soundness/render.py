@@ -408,6 +408,15 @@ def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
     return "\n".join(lines), line
 
 
+def undeclared_document(spec: ClaimSpec) -> tuple[str, int]:
+    """The claim in a document that declares no shape: the reader must infer them (the context
+    "inferred"); and the claim's line."""
+    lines = ["# A generated claim", "", "Then", "", f"$${formula(spec, None, False)}$$"]
+    line = len(lines)
+    lines.append("")
+    return "\n".join(lines), line
+
+
 def _written_example(spec: ClaimSpec, sizes: Mapping[str, int]) -> list[str]:
     """A worked example at `sizes` that writes out every matrix of the claim (the oracle's
     `written_values`); a head family cannot be written out here."""

@@ -100,3 +100,57 @@ def test_evaluate_keeps_minus_inf_where_the_rule_allows_it():
 
 def test_infinite_scalars_are_ill_formed():
     assert "infinite value" in prove_equal(Scale(-sympy.oo, S), Scale(-sympy.oo, S)).reason
+
+
+def test_column_softmax_of_a_causal_mask_keeps_its_mask_inside_a_sum():
+    """A sum over j of a column softmax of causal scores: the mask of the normalizer (over c, with
+    c >= j) stays inside the normalizer; no bound letter leaks out as a free symbol."""
+    import sympy
+
+    from symattn.kernel.expr import CausalMask, ColSoftmax, MatSym, expand_entries, index
+    from symattn.kernel.witness.points import write_out
+
+    S, V = MatSym("S", 2, 2), MatSym("V", 2, 2)
+    j = index("j")
+    e = expand_entries(sympy.Sum(ColSoftmax(CausalMask(S))[2, j] * V[j, 1], (j, 1, 2)))
+    out = write_out(e)
+    leaked = [x for x in out.free_symbols if isinstance(x, sympy.Symbol) and x.name not in "SV"]
+    assert not leaked and not out.has(sympy.Piecewise), out
+
+    # row 2 keeps both columns; column 2's normalizer has only row 2: weight 1
+    def value(x):  # S_ab = a + 2b; V_11 = 3, V_21 = 5
+        a, b = (int(k) for k in x.indices)
+        return sympy.Integer(a + 2 * b if str(x.base) == "S" else 1 + 2 * a)
+
+    at = {x: value(x) for x in out.atoms(sympy.Indexed)}
+    w21 = sympy.exp(4) / (sympy.exp(3) + sympy.exp(4))
+    assert sympy.simplify(out.xreplace(at) - (w21 * 3 + 5)) == 0
+
+
+def test_a_product_after_a_column_softmax_of_a_mask_leaks_no_bound_letter():
+    """One product further out (`((ColSoftmax(mask S) V) W)_{21}`): writing the outer sum out
+    must not fold the inner case split either."""
+    import sympy
+
+    from symattn.kernel.expr import CausalMask, ColSoftmax, MatSym, expand_entries
+    from symattn.kernel.witness.points import write_out
+
+    S, V, W = MatSym("S", 3, 3), MatSym("V", 3, 2), MatSym("W", 2, 2)
+    out = write_out(expand_entries(((ColSoftmax(CausalMask(S)) @ V) @ W)[2, 1]))
+    leaked = [x for x in out.free_symbols if isinstance(x, sympy.Symbol) and x.name not in "SVW"]
+    assert not leaked and not out.has(sympy.Piecewise), out
+
+
+def test_a_false_claim_with_a_column_softmax_of_a_mask_has_a_counterexample():
+    import sympy
+
+    from symattn.kernel.dims import d_k, d_v, n
+    from symattn.kernel.expr import CausalMask, ColSoftmax, MatSym, Softmax, index
+    from symattn.kernel.proof import prove_within
+
+    i, j, u = index("i"), index("j"), index("u")
+    Q, V = MatSym("Q", n, d_k), MatSym("V", n, d_v)
+    lhs = sympy.Sum(ColSoftmax(CausalMask(Q @ Q.T))[i, j] * V[j, u], (j, 1, n))
+    rhs = sympy.Sum(Softmax(CausalMask(Q @ Q.T))[i, j] * V[j, u], (j, 1, i))
+    v = prove_within(lhs, rhs, seconds=30)
+    assert v.status == "false" and v.counterexample is not None, v.summary()

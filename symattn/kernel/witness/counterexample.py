@@ -64,16 +64,25 @@ def counterexample(
         points, _ = index_points(ranges, subs, assuming, limit=MAX_SAMPLE, seed=seed)
         for point in points:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
+            atoms = _atoms(left, right)  # the same at every trial: computed once a point
             for _ in range(trials):
-                cex = _try_point(left, right, plan, point, rng, labels)
+                cex = _try_point(left, right, plan, point, rng, labels, atoms)
                 if cex is not None:
                     return cex
     return None
 
 
-def _try_point(left, right, plan, point, rng: random.Random, labels=None) -> Counterexample | None:
+def _atoms(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
+    """The entries and free scalars of the two sides, in a fixed order."""
     atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
-    atoms += scalars_of(left, right)
+    return atoms + scalars_of(left, right)
+
+
+def _try_point(
+    left, right, plan, point, rng: random.Random, labels=None, atoms=None
+) -> Counterexample | None:
+    if atoms is None:
+        atoms = _atoms(left, right)
     values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
     lv, rv = left.xreplace(values), right.xreplace(values)
     if lv == rv:

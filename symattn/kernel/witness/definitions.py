@@ -16,6 +16,7 @@ the rule of docs/kernel.md ("Masks").
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -79,6 +80,12 @@ class Point:
         return v
 
 
+@functools.lru_cache(maxsize=65536)
+def _free(e: sympy.Basic) -> tuple[sympy.Symbol, ...]:
+    """The free symbols of a formula, in a fixed order (sympy computes them anew each time)."""
+    return tuple(sorted(e.free_symbols, key=str))
+
+
 class Scalar:
     """The value of scalar formulas at one point, with index values bound in `env`."""
 
@@ -91,7 +98,7 @@ class Scalar:
     def value(self, e: sympy.Basic) -> Any:
         syms = self.deps.get(e)
         if syms is None:
-            syms = self.deps[e] = tuple(sorted(e.free_symbols, key=str))
+            syms = self.deps[e] = _free(e)
         key = (e, tuple(self.env.get(s) for s in syms))
         if key in self.memo:
             return self.memo[key]
@@ -112,7 +119,7 @@ class Scalar:
             if e.is_integer:
                 raise Unsupported(f"no value for {e}")
             return self.pt.leaf(("scalar", e.name))
-        if e.is_number and e.is_Atom:  # pi, E, a float: as in witness.field, no exact value
+        if e.is_Atom and e.is_number:  # pi, E, a float: as in witness.field, no exact value
             raise Unsupported(f"cannot evaluate the number {e} exactly")
         if isinstance(e, sympy.Add):
             return self._add(e)

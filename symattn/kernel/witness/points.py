@@ -6,6 +6,7 @@ must not import the other witnesses, proof or anything above them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -14,7 +15,16 @@ import sympy
 
 from symattn.kernel.dims import current
 from symattn.kernel.errors import ResourceError
-from symattn.kernel.expr import Entry, MatExpr, dims_in, expand_entries, index, walk
+from symattn.kernel.expr import (
+    Entry,
+    MatExpr,
+    dims_in,
+    expand_entries,
+    index,
+    substituted,
+    summed,
+    walk,
+)
 from symattn.kernel.limits import MAX_ARRAY_ENTRIES, check_array
 from symattn.kernel.ranges import Range, bound_indices, dependency_order
 from symattn.kernel.semantics import summation_range
@@ -154,6 +164,7 @@ def instantiate(
     return write_out(expand_entries(side.xreplace(values)))
 
 
+@functools.lru_cache(maxsize=50_000)
 def write_out(e: sympy.Basic) -> sympy.Basic:
     """Every sum with explicit limits written out term by term, by the one semantics of sums.
 
@@ -169,10 +180,10 @@ def write_out(e: sympy.Basic) -> sympy.Basic:
         lo, hi = write_out(lo), write_out(hi)
         if not (lo.is_Integer and hi.is_Integer):
             raise ValueError(f"the sum over {v} has no explicit range: {lo}..{hi}")
-        body = sympy.Sum(e.function, *inner) if inner else e.function
+        body = summed(e.function, *inner) if inner else e.function
         return sympy.Add(
             *(
-                write_out(body.xreplace({v: sympy.Integer(k)}))
+                write_out(substituted(body, {v: sympy.Integer(k)}))
                 for k in summation_range(int(lo), int(hi), v)
             )
         )

@@ -1,0 +1,170 @@
+"""The differential suite's wider classes: their own evaluator, and a sample through the reader.
+
+Unit tests of `symattn.soundness.wild` (it imports nothing from symattn; every unmutated
+template is true; known identities and their classic mistakes get the right truth; sizes that
+enter as numbers are judged at every size, so a mutant off by `(n-1)(n-2)` is false) and a sample
+of wild claims through `symattn prove` and `symattn check` with no false claim accepted, no
+crash and no alarm. A class the reader does not read yet counts as not understood, not as a
+failure.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from symattn.soundness import differential as diff
+from symattn.soundness import wild as W
+from symattn.soundness.wild import (
+    MT,
+    Comp,
+    DotP,
+    Fn,
+    Had,
+    Ix,
+    Lit,
+    Mat,
+    MEntry,
+    Minus,
+    MMul,
+    Num,
+    Plus,
+    Power,
+    Ratio,
+    Size,
+    Sum,
+    Times,
+    Var,
+    Vec,
+    WildSpec,
+    decide,
+)
+
+x, y = Var("x"), Var("y")
+sin, cos = (lambda u: Fn("sin", u)), (lambda u: Fn("cos", u))
+n = Size("n")
+i, j = Ix("i"), Ix("j")
+
+
+def one(k: int) -> Num:
+    return Num(Fraction(k))
+
+
+def test_wild_imports_nothing_from_symattn():
+    tree = ast.parse(Path(W.__file__).read_text(encoding="utf-8"))
+    names = [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
+    names += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert not [m for m in names if m.startswith("symattn")], names
+
+
+@pytest.mark.parametrize("name", sorted(W.WILD_TEMPLATES))
+def test_every_wild_template_unmutated_is_true(name):
+    make = W.WILD_TEMPLATES[name][1]
+    rng = random.Random(3)
+    for _ in range(25):
+        spec = make(rng)
+        assert decide(spec) == "true", W.formula(spec)
+
+
+def test_angle_sum_true_and_its_sign_mistake_false():
+    good = WildSpec(sin(Plus(x, y)), Plus(Times(sin(x), cos(y)), Times(cos(x), sin(y))))
+    bad = WildSpec(sin(Plus(x, y)), Minus(Times(sin(x), cos(y)), Times(cos(x), sin(y))))
+    assert decide(good) == "true"
+    assert decide(bad) == "false"
+    assert decide(WildSpec(Plus(Power(sin(x), 2), Power(cos(x), 2)), one(1))) == "true"
+
+
+def test_sizes_as_numbers_are_judged_at_every_size():
+    gauss = Ratio(Times(n, Plus(n, one(1))), one(2))
+    assert decide(WildSpec(Sum("i", one(1), n, i), gauss)) == "true"
+    # off by (n-1)(n-2): equal at n = 1 and n = 2 only
+    coincidence = Plus(gauss, Times(Minus(n, one(1)), Minus(n, one(2))))
+    assert decide(WildSpec(Sum("i", one(1), n, i), coincidence)) == "false"
+    assert decide(WildSpec(Sum("i", one(1), n, i), coincidence), at={"n": 2}) == "true"
+
+
+def test_components_out_of_range_are_ill_formed():
+    q, k = Vec("q", "d_k"), Vec("k", "d_k")
+    body = Times(Comp(q, i), Comp(k, i))
+    assert decide(WildSpec(DotP(q, k), Sum("i", one(1), Size("d_k"), body))) == "true"
+    shifted = Times(Comp(q, i), Comp(k, Plus(i, one(1))))
+    assert decide(WildSpec(DotP(q, k), Sum("i", one(1), Size("d_k"), shifted))) == "ill_formed"
+    short = Sum("i", one(1), Minus(Size("d_k"), one(1)), body)
+    assert decide(WildSpec(DotP(q, k), short)) == "false"
+
+
+def test_hadamard_is_entrywise_and_not_a_product():
+    a, b = Mat("A", "n", "m"), Mat("B", "n", "m")
+    free = (("i", "n"), ("j", "m"))
+    entry = WildSpec(MEntry(Had(a, b), i, j), Times(MEntry(a, i, j), MEntry(b, i, j)), free)
+    assert decide(entry) == "true"
+    swapped = WildSpec(MEntry(Had(a, b), i, j), Times(MEntry(a, i, j), MEntry(b, j, i)), free)
+    assert decide(swapped) in ("false", "ill_formed")
+    assert decide(WildSpec(Had(a, b), MMul(a, MT(b)))) == "ill_typed"
+
+
+def test_rotation_matrices_written_out():
+    t, s = Var("t"), Var("s")
+
+    def rot(u):
+        return Lit(((cos(u), W.Neg(sin(u))), (sin(u), cos(u))))
+
+    assert decide(WildSpec(MMul(rot(t), rot(s)), rot(Plus(t, s)))) == "true"
+    assert decide(WildSpec(MMul(rot(t), rot(s)), rot(Minus(t, s)))) == "false"
+
+
+def test_the_generator_is_deterministic_and_mutates():
+    a = [c.label for c in W.generate_wild(60, seed=4)]
+    b = [c.label for c in W.generate_wild(60, seed=4)]
+    assert a == b
+    claims = W.generate_wild(300, seed=4)
+    truths = {decide(c.spec) for c in claims}
+    assert {"true", "false"} <= truths
+    assert {c.template for c in claims} == set(W.WILD_TEMPLATES)
+    assert any(not c.declare for c in claims) and any(c.declare for c in claims)
+
+
+def test_documents_of_inference_classes_declare_nothing():
+    for c in W.generate_wild(80, seed=2):
+        text, line = W.document(c)
+        assert text.splitlines()[line - 1].startswith("$$")
+        if not c.declare:
+            assert "\\in\\mathbb R" not in text, text
+
+
+def test_wild_sample_no_false_accepted_no_crash():
+    claims = W.generate_wild(40, seed=2026)
+    items = diff.run_claims(claims, jobs=1, seconds=3.0)
+    assert {it.front_end for it in items} == {"prove", "check"}
+    bad = [it for it in items if it.category in diff.BAD]
+    assert not bad, "\n".join(it.line() + "\n    " + it.repro[:400] for it in bad)
+    assert not [it for it in items if it.truth.startswith("oracle_error")]
+
+
+def test_the_context_inferred_declares_nothing_and_judges_well_typed_claims_only(tmp_path):
+    from symattn.soundness.generate import generate
+    from symattn.soundness.render import undeclared_document
+
+    claims = generate(12, seed=4)
+    text, line = undeclared_document(claims[0].spec)
+    assert "\\in" not in text and text.splitlines()[line - 1].startswith("$$")
+    log = tmp_path / "items.jsonl"
+    items = diff.run_claims(
+        claims,
+        jobs=1,
+        contexts=["none", "inferred"],
+        front_ends=("check",),
+        seconds=3.0,
+        log=str(log),
+    )
+    inferred = [it for it in items if it.context == "inferred"]
+    assert len(inferred) == len(claims)
+    for it in inferred:
+        if it.truth in ("ill_typed", "ill_formed"):
+            assert it.category == "not_expressible", it.line()
+    assert not [it for it in items if it.category in diff.BAD]
+    assert len(log.read_text(encoding="utf-8").splitlines()) == len(items)
