@@ -6,6 +6,7 @@ the kernel. It explains, it never decides: every line it shows is checked by `pr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -327,7 +328,7 @@ def _values(
     values = [_at(line.after, at, defs) for line in lines]
     if start is None or None in values:
         return None, lines
-    if start != sympy.sympify(cex.lhs) or values[-1] != sympy.sympify(cex.rhs):
+    if start != _number(cex.lhs) or values[-1] != _number(cex.rhs):
         return None, lines
     out = [
         Line(x.before, x.after, x.by, x.side, x.status, v)
@@ -336,12 +337,31 @@ def _values(
     return start, out
 
 
+_NUMBER = re.compile(r"\s*-?\d+(?:\s*/\s*\d+)?\s*\Z")
+_DECIMAL = re.compile(r"\s*-?\d*\.\d+(?:[eE][-+]?\d+)?\s*\Z")
+
+
+def _number(text: object) -> sympy.Expr:
+    """A value the kernel wrote as text (`-5`, `3/2`, `0.7310585786`), read as a number; never
+    evaluates other text (a value that is not a plain number is NaN, which compares unequal)."""
+    if isinstance(text, sympy.Basic):
+        return text  # type: ignore[return-value]
+    if isinstance(text, int):
+        return sympy.Integer(text)
+    t = str(text)
+    if _NUMBER.match(t):
+        return sympy.Rational(t.replace(" ", ""))
+    if _DECIMAL.match(t):
+        return sympy.Float(t.strip(), 30)
+    return sympy.nan
+
+
 def _point(cex: Counterexample) -> dict[str, dict]:
     entries: dict[tuple[str, tuple[int, ...]], sympy.Expr] = {}
     for key, value in cex.entries:
         name, _, rest = key.partition("[")
         idx = tuple(int(x) for x in rest.rstrip("]").split(",") if x.strip())
-        entries[(name, idx)] = sympy.sympify(value)
+        entries[(name, idx)] = _number(value)
     scalars = {k: sympy.Integer(v) for k, v in (*cex.sizes, *cex.indices)}
     return {"scalars": scalars, "entries": entries}
 

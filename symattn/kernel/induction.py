@@ -66,7 +66,9 @@ class _MaxOver(sympy.Expr):
         if lo is None:  # rebuilt from its args (xreplace): (body, (j, lo, hi))
             j, lo, hi = j  # type: ignore[misc]
         return sympy.Expr.__new__(
-            cls, sympy.sympify(body), sympy.Tuple(j, sympy.sympify(lo), sympy.sympify(hi))
+            cls,
+            sympy.sympify(body, strict=True),
+            sympy.Tuple(j, sympy.sympify(lo, strict=True), sympy.sympify(hi, strict=True)),
         )
 
     @property
@@ -183,7 +185,7 @@ class Recurrence:
         ops = dict(self.operands(n))
         if sizes:
             values = {
-                sympy.Symbol(k, integer=True, positive=True): sympy.sympify(v)
+                sympy.Symbol(k, integer=True, positive=True): sympy.sympify(v, strict=True)
                 for k, v in sizes.items()
             }
             ops = {k: m.xreplace(values) for k, m in ops.items()}
@@ -497,7 +499,10 @@ def _obligation(name: str, got: Sequence[sympy.Basic], want: Sequence[sympy.Basi
 
 
 def _same(a: sympy.Basic, b: sympy.Basic, rests: list[str]) -> tuple[bool, str]:
-    a, b = _merge_maxima(sympy.sympify(a)), _merge_maxima(sympy.sympify(b))
+    a, b = (
+        _merge_maxima(sympy.sympify(a, strict=True)),
+        _merge_maxima(sympy.sympify(b, strict=True)),
+    )
     if isinstance(b, _MaxOver) or b == -sympy.oo:
         if _canonical(a) == _canonical(b):
             rests.append("max_append (max over 1..P, then over P+1..P+b, is max over 1..P+b)")
@@ -1001,7 +1006,7 @@ def _max(vals) -> Any:
 
 
 def _compare(what: str, a: sympy.Basic, b: sympy.Basic, ev: _Eval) -> str:
-    a, b = sympy.sympify(a), sympy.sympify(b)
+    a, b = sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)
     free = sorted((a.free_symbols | b.free_symbols) - _dims(a, b), key=str)
     ranges = infer_ranges(a, b)
     axes = []
@@ -1025,7 +1030,7 @@ def _dims(*es: sympy.Basic) -> set[sympy.Basic]:
         for x in walk(e):
             if isinstance(x, MatExpr):
                 for s in x.shape:
-                    out |= sympy.sympify(s).free_symbols
+                    out |= sympy.sympify(s, strict=True).free_symbols
     return out
 
 

@@ -198,10 +198,9 @@ def latex_value(text: str) -> str:
             return rf"\approx {float(text):.4g}"
         except ValueError:
             pass
-    try:
-        return "= " + latex(sympy.sympify(text, rational=True))
-    except (sympy.SympifyError, TypeError, ValueError):
-        return r"= \text{" + escape_text(text) + "}"
+    if re.fullmatch(r"\s*-?\d+(?:\s*/\s*\d+)?\s*", text):
+        return "= " + latex(sympy.Rational(text.replace(" ", "")))  # a number, never eval'd text
+    return r"= \text{" + escape_text(text) + "}"
 
 
 _FUNCTION = re.compile(r"^([A-Za-z]+)\(([A-Za-z_]+)\)$")  # phi(K), a feature map of a matrix

@@ -115,7 +115,7 @@ def shape_latex(shape: Shape, **style: Any) -> str:
 
 def _size_factor(size: sympy.Expr, **style: Any) -> str:
     tex = latex(size, **style)
-    return f"({tex})" if isinstance(sympy.sympify(size), sympy.Add) else tex
+    return f"({tex})" if isinstance(sympy.sympify(size, strict=True), sympy.Add) else tex
 
 
 def written_order(*exprs: sympy.Basic) -> tuple[str, ...]:
