@@ -38,7 +38,7 @@ from sympy.core.symbol import Str
 
 from symattn.kernel import evaluate
 from symattn.kernel.dims import dim
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.errors import ShapeError, Signal
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import DECIDERS, Verdict, Witness, check_shapes, prove_equal
@@ -172,8 +172,8 @@ class Recurrence:
     tokens: bool = False
     at: Literal["end", "every"] = "end"
     note: str = ""
-    row: sympy.Symbol = sympy.Symbol("i", integer=True, positive=True)  # the output's row index
-    col: sympy.Symbol = sympy.Symbol("c", integer=True, positive=True)  # and its column index
+    row: sympy.Symbol = dim("i")  # the output's row index
+    col: sympy.Symbol = dim("c")  # and its column index
     shape: Callable[[Operands], tuple[sympy.Expr, sympy.Expr]] | None = None
     target: Callable[[Operands], MatExpr] | None = None  # the claim's right side as a matrix
 
@@ -181,13 +181,10 @@ class Recurrence:
         """`Recurrent(self) = target` at n keys (or the sizes given), for prove_equal."""
         if self.target is None:
             raise ShapeError(f"the claim of {self.name} is not a matrix")
-        n = sympy.Symbol("n", integer=True, positive=True)
+        n = dim("n")
         ops = dict(self.operands(n))
         if sizes:
-            values = {
-                sympy.Symbol(k, integer=True, positive=True): sympy.sympify(v, strict=True)
-                for k, v in sizes.items()
-            }
+            values = {dim(k): sympy.sympify(v, strict=True) for k, v in sizes.items()}
             ops = {k: m.xreplace(values) for k, m in ops.items()}
         return Recurrent(self, *ops.values()), self.target(ops)
 
@@ -238,7 +235,7 @@ class Recurrent(MatExpr):
             raise ShapeError(f"unknown recurrence {name!r}")
         r = _REGISTRY[name]
         if not operands:
-            n = sympy.Symbol("n", integer=True, positive=True)
+            n = dim("n")
             operands = tuple(r.operands(n).values())
         if len(operands) != len(r.operands(_KEYS)):
             raise ShapeError(
@@ -363,10 +360,10 @@ class InductionVerdict:
 
 # ---- the proof rule ----------------------------------------------------------------------
 
-_P = sympy.Symbol("P", integer=True, positive=True)  # positions before segment t (t >= 2)
+_P = dim("P_start")  # positions before segment t (t >= 2)
 _B = dim("b")  # the size of segment t
 _R = sympy.Symbol("r", integer=True, nonnegative=True)  # positions after it
-_T = sympy.Symbol("t", integer=True, positive=True)
+_T = dim("t")
 
 
 def prove_recurrence(
@@ -391,7 +388,7 @@ def prove_recurrence(
     >>> prove_recurrence(linear_state()).status
     'proved'
     """
-    n = sympy.Symbol("n", integer=True, positive=True)
+    n = dim("n")
     ops = dict(rec.operands(n) if operands is None else operands)
     sizes = _instance(rec, ops)
     if sizes is None:
@@ -440,7 +437,7 @@ def prove_recurrence(
     return InductionVerdict("proved", rec.count, tuple(parts), unrolled=unrolled)
 
 
-_KEYS = sympy.Symbol("keys", integer=True, positive=True)
+_KEYS = dim("keys")
 
 
 def _claimed(
@@ -523,7 +520,7 @@ def _same(a: sympy.Basic, b: sympy.Basic, rests: list[str]) -> tuple[bool, str]:
     return False, "prove_equal says " + verdict.summary().split("\n")[0]
 
 
-class _Infinite(Exception):
+class _Infinite(Signal):
     pass
 
 
@@ -533,7 +530,7 @@ def plain_max(e: sympy.Basic) -> str:
 
 def _canonical(e: sympy.Basic) -> sympy.Basic:
     """_MaxOver with its bound position renamed to one symbol, so equal ranges compare equal."""
-    k = sympy.Symbol("_k_bound", integer=True, positive=True)
+    k = dim("_k_bound")
 
     def one(m: _MaxOver) -> _MaxOver:
         j, lo, hi = m.limits
@@ -811,7 +808,7 @@ class _LogNum:
         return float("inf") if self.q is None else (float("-inf") if self.q == 0 else self.q)
 
 
-class _NotExact(Exception):
+class _NotExact(Signal):
     pass
 
 

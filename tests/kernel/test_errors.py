@@ -19,8 +19,9 @@ from symattn.kernel import errors
 from symattn.kernel.errors import InputError, Signal, SymattnError
 
 #: Modules that, by design, import nothing from symattn (the soundness suite's independent
-#: oracle): their private exceptions cannot derive from the kernel's classes.
-INDEPENDENT = {"symattn.soundness.oracle"}
+#: oracle, and the wider classes' own evaluator): their private exceptions cannot derive from
+#: the kernel's classes.
+INDEPENDENT = {"symattn.soundness.oracle", "symattn.soundness.wild"}
 
 
 def _modules() -> list[types.ModuleType]:

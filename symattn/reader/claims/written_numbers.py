@@ -9,7 +9,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.errors import SymattnError
+from symattn.kernel.errors import Signal, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.reader.syntax import ast
 from symattn.reader.terms.translator import Terms
@@ -19,7 +19,7 @@ __all__ = ["has_written", "written_pairs"]
 Pair = tuple[sympy.Expr, sympy.Expr]
 
 
-class _NotWritten(Exception):
+class _NotWritten(Signal):
     """A part that is not a matrix of numbers written out (a name, a function of matrices)."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import Hadamard, MatExpr, Ones
 from symattn.kernel.modern import CausalZero
 from symattn.kernel.text import plain
@@ -16,7 +17,7 @@ from symattn.kernel.text import plain
 __all__ = ["NotRead", "causal_ones", "entrywise"]
 
 
-class NotRead(Exception):
+class NotRead(Signal):
     """A product the reader gives no meaning (the message names it)."""
 
 
