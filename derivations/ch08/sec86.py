@@ -49,9 +49,8 @@ def _causal(b: Builder) -> None:
             M("j > i"),
             " 的分数设为 ",
             M(r"-\infty"),
-            "，只在 softmax 里面：那里 ",
-            M("a_{ij} = 0"),
-            "，所以雅可比的形式不变，被掩掉的位置梯度为 0。规则按 ",
+            "，只在 softmax 里面：那里这些权重恰为 0，"
+            "所以雅可比的形式不变，被掩掉的位置梯度为 0。规则按 ",
             M(r"j \le i"),
             " 与 ",
             M("j > i"),
@@ -62,9 +61,8 @@ def _causal(b: Builder) -> None:
             M("j > i"),
             " to ",
             M(r"-\infty"),
-            " inside the softmax only, where ",
-            M("a_{ij} = 0"),
-            "; the Jacobian keeps its form and the masked entries get gradient 0. The rule is "
+            " inside the softmax only, where those weights are exactly 0; the Jacobian keeps "
+            "its form and the masked entries get gradient 0. The rule is "
             "proved by the cases ",
             M(r"j \le i"),
             " and ",
