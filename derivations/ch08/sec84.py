@@ -37,7 +37,7 @@ def _identity(b: Builder) -> None:
     a = MatSym("A", n, n)
     b.say(
         [
-            M("dS"),
+            M(r"\mathit{dS}"),
             " 的行项 ",
             M(r"\operatorname{rowsum}(A\circ\mathit{dA})"),
             " 看似需要整个 ",
@@ -58,7 +58,7 @@ def _identity(b: Builder) -> None:
             "The row term ",
             M(r"\operatorname{rowsum}(A\circ\mathit{dA})"),
             " of ",
-            M("dS"),
+            M(r"\mathit{dS}"),
             " seems to need all of the ",
             M(r"n\times n"),
             " matrix ",
@@ -100,7 +100,7 @@ def _ds_from_d(b: Builder) -> None:
             " 个数），之后逐块重算 ",
             M("A"),
             " 时，每块的 ",
-            M("dS"),
+            M(r"\mathit{dS}"),
             " 只需该块的 ",
             M("A"),
             "、",
@@ -117,7 +117,7 @@ def _ds_from_d(b: Builder) -> None:
             " in all); when it recomputes ",
             M("A"),
             " block by block, each block's ",
-            M("dS"),
+            M(r"\mathit{dS}"),
             " needs only that block of ",
             M("A"),
             ", of ",
