@@ -200,6 +200,11 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         tex_source = (tmp_path / f"chapter7.{lang}.tex").read_text(encoding="utf-8")
         for raw in ("ceil(", "..", "d\\_k", "mathit{ell}", "λ"):
             assert raw not in tex_source, f"{raw!r} in chapter7.{lang}.tex"
+    for lang in ("zh", "en"):
+        log = (tmp_path / f"chapter8.{lang}.log").read_text(errors="replace")
+        assert "Missing character" not in log  # the circle of the entrywise product, ∘, is math
+        assert "Overfull \\hbox" not in log
+        assert not png_is_blank(render_page_png(tmp_path / f"chapter8.{lang}.pdf", page=1, dpi=60))
 
 
 def test_cli_contract_defaults():
