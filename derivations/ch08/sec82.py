@@ -10,8 +10,9 @@ from pathlib import Path
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.derive.sources import chapter
-from symattn.kernel.backward import attention_backward, prove_gradient
-from symattn.kernel.dims import n
+from symattn.kernel.backward import attention_backward, inner, prove_gradient
+from symattn.kernel.derivation import Derivation
+from symattn.kernel.dims import d_v, n
 from symattn.kernel.expr import MatSym
 from symattn.latex.document import Math as M
 
@@ -62,6 +63,12 @@ def _dv(b: Builder) -> None:
             ":",
         ],
     )
+    a, e = MatSym("A", n, n), MatSym("E", n, d_v)
+    b.prove(
+        Derivation(inner(B.dO, a @ e), title="8.2 the identity for dV").step(
+            inner(a.T @ B.dO, e), by="algebra"
+        )
+    )
     SEC81.gradient(
         b,
         ["对 ", M("V"), " 的梯度是 ", M(r"\mathit{dV} = A^{\mathsf T}\mathit{dO}")],
@@ -100,6 +107,12 @@ def _da(b: Builder) -> None:
             M(r"\langle \mathit{dO}, EV\rangle = \langle \mathit{dO}V^{\mathsf T}, E\rangle"),
             ":",
         ],
+    )
+    e = MatSym("E", n, n)
+    b.prove(
+        Derivation(inner(B.dO, e @ B.V), title="8.2 the identity for dA").step(
+            inner(B.dO @ B.V.T, e), by="algebra"
+        )
     )
     SEC81.gradient(
         b,

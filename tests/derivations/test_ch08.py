@@ -11,7 +11,12 @@ from symattn.latex.derivation import step_scope
 
 CH08 = chapter(bundled_root() / "ch08")
 
-CHAINS = {"8.4 the row term from dO and O", "8.4 dS from D"}
+CHAINS = {
+    "8.2 the identity for dV",
+    "8.2 the identity for dA",
+    "8.4 the row term from dO and O",
+    "8.4 dS from D",
+}
 
 
 class _All:
