@@ -1,7 +1,7 @@
-"""The forward pass, the directional derivative and its rules; gradients by the vector–Jacobian
-identity. A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's
-backward pass); must not import the reader, check or cli. Runnable alone:
-`python derivations/ch08/sec81.py`.
+"""The forward pass, the directional derivative and its rules, and the gradient-fact helper.
+
+A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's backward pass);
+must not import the reader, check or cli. Runnable alone: `python derivations/ch08/sec81.py`.
 """
 
 from __future__ import annotations

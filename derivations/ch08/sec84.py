@@ -1,7 +1,7 @@
-"""The FlashAttention backward identity rowsum(A∘dA) = rowsum(dO∘O): the row term of dS needs
-only O and dO. A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's
-backward pass); must not import the reader, check or cli. Runnable alone:
-`python derivations/ch08/sec84.py`.
+"""The FlashAttention row term rowsum(A∘dA) = rowsum(dO∘O): dS needs only O, dO and A.
+
+A script on the public API (symattn, symattn.derive, symattn.latex, the kernel's backward pass);
+must not import the reader, check or cli. Runnable alone: `python derivations/ch08/sec84.py`.
 """
 
 from __future__ import annotations
