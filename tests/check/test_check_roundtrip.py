@@ -66,3 +66,20 @@ def test_the_second_chapter_reads_back_without_a_false_alarm(written, lang):
     assert c["malformed"] == c["error"] == 0
     got = {k: c[k] for k in CHAPTER7}
     assert got == CHAPTER7, [(r.line, r.kind, r.message) for r in results]
+
+
+# chapter 8: gradients are stated in prose the reader mostly leaves unread (multi-letter names
+# such as dO); what it does read must never be a false alarm
+CHAPTER8 = {"verified": 8, "undecided": 0}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_backward_chapter_reads_back_without_a_false_alarm(written, lang):
+    results = check_file(written / f"chapter8.{lang}.tex")
+    c = summary_counts(results)
+    bad = [(r.line, r.kind, r.message) for r in results if r.kind in ("false", "shape-error")]
+    assert c["false"] == c["shape-error"] == 0, bad
+    assert c["malformed"] == c["error"] == 0
+    got = {k: c[k] for k in CHAPTER8}
+    assert got == CHAPTER8, [(r.line, r.kind, r.message) for r in results]

@@ -94,8 +94,8 @@ def test_summary_names_each_kind_of_evidence(built):
         "files written:",
     ):
         assert phrase in stdout
-    # chapter 6 (26 derivations, 6 sections) and chapter 7 (18 derivations, 7 sections)
-    assert re.search(r"derivations: 44 \(\d+ steps\) in 13 sections", stdout)
+    # chapters 6 (26 derivations, 6 sections), 7 (18, 7 sections) and 8 (4, 7 sections)
+    assert re.search(r"derivations: 48 \(\d+ steps\) in 20 sections", stdout)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -200,6 +200,11 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         tex_source = (tmp_path / f"chapter7.{lang}.tex").read_text(encoding="utf-8")
         for raw in ("ceil(", "..", "d\\_k", "mathit{ell}", "λ"):
             assert raw not in tex_source, f"{raw!r} in chapter7.{lang}.tex"
+    for lang in ("zh", "en"):
+        log = (tmp_path / f"chapter8.{lang}.log").read_text(errors="replace")
+        assert "Missing character" not in log  # the circle of the entrywise product, ∘, is math
+        assert "Overfull \\hbox" not in log
+        assert not png_is_blank(render_page_png(tmp_path / f"chapter8.{lang}.pdf", page=1, dpi=60))
     for pdf in sorted(tmp_path.glob("chapter*.pdf")):
         counts = [ink_lines(png) for png in render_pages_png(pdf, dpi=60)]
         assert counts[-1] >= 2, f"the last page of {pdf.name} is blank"

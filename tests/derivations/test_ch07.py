@@ -92,4 +92,4 @@ def test_common_mistakes_show_the_wrong_claim_its_counterexample_and_the_right_o
 
 def test_the_chapter_is_bundled_after_chapter_6() -> None:
     assert [p.stem for p in CH07.scripts] == [f"sec7{k}" for k in range(1, 8)]
-    assert [(u.name, u.number) for u in bundled()] == [("chapter6", "6"), ("chapter7", "7")]
+    assert [(u.name, u.number) for u in bundled()][:2] == [("chapter6", "6"), ("chapter7", "7")]
