@@ -53,7 +53,10 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
 # sum `S_i = \sum_{j\le i}...` defines a family (a declaration), and `(\phi(Q)\phi(K)^T \odot
 # L)V` is read up to the mask L, which the text never declares (one not-understood for two)
 # (the online softmax for a symbolic number of blocks B, proved by induction, is not understood)
-CHAPTER7 = {"verified": 10, "undecided": 3, "not-understood": 12}
+# 7.7's common mistakes print each wrong and right formula in full: 2 more verified, 3 more
+# undecided; the head index `\left\lceil h/R\right\rceil` (8 formulas), the masks M, L and the
+# block sizes P_0 the chapter names in prose are not read: 12 -> 29 not understood
+CHAPTER7 = {"verified": 12, "undecided": 6, "not-understood": 29}
 
 
 @pytest.mark.slow

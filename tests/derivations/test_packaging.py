@@ -90,5 +90,5 @@ def test_an_installed_wheel_builds_the_chapter_outside_the_repo(tmp_path):
     assert "_chapters/ch06/sec61.py" in run.stderr
     mine = (tmp_path / "out" / "chapter6.en.tex").read_text(encoding="utf-8")
     assert r"\renewcommand{\thesection}{6.\arabic{section}}" in mine
-    assert "derivations: 47 (" in run.stdout
+    assert "derivations: 48 (" in run.stdout
     assert (tmp_path / "out" / "chapter8.en.tex").is_file()
