@@ -93,8 +93,11 @@ def _resolve(
 ) -> list[Any]:
     found = read_conventions(scanned.text, dict(conventions or {}), project)
     out = _resolve_with(scanned, filename, found)
-    if found.vectors.applies() or found.vectors.source.startswith("prose"):
+    vectors = found.vectors
+    if vectors.applies() or vectors.source.startswith("prose"):
         return out  # set by the user or said in the prose (or the prose is torn): as it says
+    if not vectors.value and vectors.source != "not stated":
+        return out  # its formulas write both `q k^T` and `q^T k`: a mixed document
     return _settled_by_typing(scanned, filename, found, out)
 
 

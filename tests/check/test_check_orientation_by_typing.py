@@ -52,6 +52,15 @@ def test_a_mixed_document_stays_undecided():
     assert not any("the only reading" in r.message for r in out)
 
 
+def test_inner_products_written_both_ways_keep_the_document_mixed():
+    # `x y^T` and `x^T y` (inner products of rows, of columns), and a formula typed only as
+    # columns: the document writes both conventions
+    both = "$$(x y^\\top)^\\top = y x^\\top$$\n\n$$x^\\top y = y^\\top x$$\n\n"
+    out = claims(DECLS + both + COLUMNS["true"])
+    assert out[-1].kind == "undecided"
+    assert not any("the only reading" in r.message for r in out)
+
+
 def test_formulas_that_type_both_ways_settle_nothing():
     out = claims(DECLS + "We have $$(x^\\top)^\\top = x$$\n\nand $$(x^\\top)^\\top = y$$\n")
     assert not any("the only reading" in r.message for r in out)
