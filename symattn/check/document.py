@@ -124,27 +124,37 @@ def _settled_by_typing(
     typechecks with one reading only and none with the other only: that reading is the
     document's, and the document is read again with it. Formulas that typecheck either way or
     neither way say nothing; evidence both ways (`q k^T` here, `q^T k` there) leaves every such
-    claim undecided, as does a second reading that adds a shape error anywhere."""
+    claim undecided, as does a second reading that adds a shape error anywhere. A formula is
+    never its own evidence: one that only its own typing would settle stays as it was."""
     evidence = [c for c in out if isinstance(c, ResolvedClaim) and c.typed]
     readings = {c.typed for c in evidence}
     if len(readings) != 1 or found.vectors.value not in ("", *readings):
         return out
     (reading,) = readings
-    at = sorted({c.span.position_at(c.start).line for c in evidence})
-    where = ", ".join(str(k) for k in at)
-    source = f"{TYPING} (line{'s' if len(at) > 1 else ''} {where})"
-    settled = dataclasses.replace(found, vectors=Convention(reading, source))
+    at = {_key(c): c.span.position_at(c.start).line for c in evidence}
+    settled = dataclasses.replace(found, vectors=Convention(reading, _typing(set(at.values()))))
     again = _resolve_with(scanned, filename, settled)
     if _errors(again) - _errors(out):
         return out  # the reading makes another formula ill-typed: the document is mixed
-    unsettled = {_key(c) for c in out if isinstance(c, ResolvedClaim) and _unsettled(c)}
-    note = f"vectors read as {reading}s: {source}"
-    return [
-        dataclasses.replace(c, orientation=note)
-        if isinstance(c, ResolvedClaim) and _key(c) in unsettled
-        else c
-        for c in again
-    ]
+    before = {_key(c): c for c in out if isinstance(c, ResolvedClaim) and _unsettled(c)}
+    result: list[Any] = []
+    for c in again:
+        key = _key(c) if isinstance(c, ResolvedClaim) else None
+        if key is None or key not in before:
+            result.append(c)
+            continue
+        others = {line for k, line in at.items() if k != key}
+        if not others:  # a formula is never its own cue: it needs another formula's evidence
+            result.append(before[key])
+            continue
+        note = f"vectors read as {reading}s: {_typing(others)}"
+        result.append(dataclasses.replace(c, orientation=note))
+    return result
+
+
+def _typing(lines: set[int]) -> str:
+    where = ", ".join(str(k) for k in sorted(lines))
+    return f"{TYPING} (line{'s' if len(lines) > 1 else ''} {where})"
 
 
 def _key(c: ResolvedClaim) -> tuple[int, int, int]:
@@ -153,7 +163,8 @@ def _key(c: ResolvedClaim) -> tuple[int, int, int]:
 
 def _unsettled(c: ResolvedClaim) -> bool:
     """The claim was read both ways (or left undecided) for want of the vectors' reading."""
-    return bool(c.split or c.typed or c.pinnable or "undecided (convention)" in c.message)
+    said = "undecided (convention)" in c.message or "not settled" in c.message
+    return bool(c.split or c.typed or c.pinnable or said)
 
 
 def _errors(claims: list[Any]) -> set[tuple[int, int, int]]:

@@ -33,7 +33,12 @@ def test_columns_settled_by_typing_decide_true_and_false_claims():
     assert [r.kind for r in out] == ["verified", "verified", "false"]
     for r in out:
         assert "vectors read as columns: the only reading under which every formula" in r.message
-        assert "(lines 5, 7, 9)" in r.message
+    # each verdict cites the other formulas that settle it, never itself
+    assert [r.message.split("(")[-1].rstrip(")") for r in out] == [
+        "lines 7, 9",
+        "lines 5, 9",
+        "lines 5, 7",
+    ]
     assert out[2].counterexample  # false under the settled reading, with a counterexample
 
 
@@ -59,6 +64,12 @@ def test_inner_products_written_both_ways_keep_the_document_mixed():
     out = claims(DECLS + both + COLUMNS["true"])
     assert out[-1].kind == "undecided"
     assert not any("the only reading" in r.message for r in out)
+
+
+def test_a_formula_is_never_its_own_evidence():
+    out = claims(DECLS + COLUMNS["false"])
+    assert [r.kind for r in out] == ["undecided"]
+    assert "typechecks only with them as columns" in out[0].message
 
 
 def test_formulas_that_type_both_ways_settle_nothing():
