@@ -66,6 +66,13 @@ def test_inner_products_written_both_ways_keep_the_document_mixed():
     assert not any("the only reading" in r.message for r in out)
 
 
+def test_a_definition_typed_only_the_other_way_keeps_the_document_mixed():
+    # the definition is read once (not both ways), so only reading the document again shows it
+    out = claims(DECLS + COLUMNS["scalar"] + COLUMNS["true"] + "Let $$Z = x A$$\n")
+    assert [r.kind for r in out] == ["undecided", "undecided", "undecided"]
+    assert not any("the only reading" in r.message for r in out)
+
+
 def test_a_formula_is_never_its_own_evidence():
     out = claims(DECLS + COLUMNS["false"])
     assert [r.kind for r in out] == ["undecided"]
