@@ -20,10 +20,16 @@ from symattn.kernel.errors import Position
 from symattn.kernel.explain import Explanation
 from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
+from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax.dialects import is_notebook_name
 from symattn.reader.syntax.notebook import NotebookError, read_notebook
 from symattn.reader.syntax.scanner import MathSpan, Scan, ScanProblem, read
-from symattn.reader.terms.conventions import Convention, read_conventions
+from symattn.reader.terms.conventions import (
+    TYPING,
+    Convention,
+    DocumentConventions,
+    read_conventions,
+)
 from symattn.settings import SettingsError, load
 
 
@@ -85,9 +91,19 @@ def _resolve(
     conventions: Mapping[str, str] | None,
     project: Mapping[str, Convention] | None,
 ) -> list[Any]:
+    found = read_conventions(scanned.text, dict(conventions or {}), project)
+    out = _resolve_with(scanned, filename, found)
+    vectors = found.vectors
+    if vectors.applies() or vectors.source.startswith("prose"):
+        return out  # set by the user or said in the prose (or the prose is torn): as it says
+    if not vectors.value and vectors.source != "not stated":
+        return out  # its formulas write both `q k^T` and `q^T k`: a mixed document
+    return _settled_by_typing(scanned, filename, found, out)
+
+
+def _resolve_with(scanned: Scan, filename: str, found: DocumentConventions) -> list[Any]:
     text = scanned.text
     lines = text.splitlines()
-    found = read_conventions(text, dict(conventions or {}), project)
     resolver = Resolver(section_lines(text), conventions=found)
     out: list[Any] = [
         _scan_problem(msg, Position(k, 1, 0), filename, lines, "bad convention")
@@ -99,6 +115,60 @@ def _resolve(
         else:
             out.append(item)
     return attach_conditions(out, text)
+
+
+def _settled_by_typing(
+    scanned: Scan, filename: str, found: DocumentConventions, out: list[Any]
+) -> list[Any]:
+    """A document that never says whether its vectors are rows or columns, where some formula
+    typechecks with one reading only and none with the other only: that reading is the
+    document's, and the document is read again with it. Formulas that typecheck either way or
+    neither way say nothing; evidence both ways (`q k^T` here, `q^T k` there) leaves every such
+    claim undecided, as does a second reading that adds a shape error anywhere. A formula is
+    never its own evidence: one that only its own typing would settle stays as it was."""
+    evidence = [c for c in out if isinstance(c, ResolvedClaim) and c.typed]
+    readings = {c.typed for c in evidence}
+    if len(readings) != 1 or found.vectors.value not in ("", *readings):
+        return out
+    (reading,) = readings
+    at = {_key(c): c.span.position_at(c.start).line for c in evidence}
+    settled = dataclasses.replace(found, vectors=Convention(reading, _typing(set(at.values()))))
+    again = _resolve_with(scanned, filename, settled)
+    if _errors(again) - _errors(out):
+        return out  # the reading makes another formula ill-typed: the document is mixed
+    before = {_key(c): c for c in out if isinstance(c, ResolvedClaim) and _unsettled(c)}
+    result: list[Any] = []
+    for c in again:
+        key = _key(c) if isinstance(c, ResolvedClaim) else None
+        if key is None or key not in before:
+            result.append(c)
+            continue
+        others = {line for k, line in at.items() if k != key}
+        if not others:  # a formula is never its own cue: it needs another formula's evidence
+            result.append(before[key])
+            continue
+        note = f"vectors read as {reading}s: {_typing(others)}"
+        result.append(dataclasses.replace(c, orientation=note))
+    return result
+
+
+def _typing(lines: set[int]) -> str:
+    where = ", ".join(str(k) for k in sorted(lines))
+    return f"{TYPING} (line{'s' if len(lines) > 1 else ''} {where})"
+
+
+def _key(c: ResolvedClaim) -> tuple[int, int, int]:
+    return (c.span.position_at(c.start).line, c.span.position_at(c.start).column, c.end - c.start)
+
+
+def _unsettled(c: ResolvedClaim) -> bool:
+    """The claim was read both ways (or left undecided) for want of the vectors' reading."""
+    said = "undecided (convention)" in c.message or "not settled" in c.message
+    return bool(c.split or c.typed or c.pinnable or said)
+
+
+def _errors(claims: list[Any]) -> set[tuple[int, int, int]]:
+    return {_key(c) for c in claims if isinstance(c, ResolvedClaim) and c.status == "shape_error"}
 
 
 def claim_position(claim: Any) -> Position:

@@ -75,6 +75,9 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
         message = f"undecided: {message}, which the text does not state"
     if claim.context and message.startswith("proved for all sizes"):
         message = message.replace("proved for all sizes", "proved", 1)
+    orientation = getattr(claim, "orientation", "")
+    if orientation:
+        message = f"{message}; {orientation}"
     if claim.context and not message.startswith("worked example"):
         message = f"{message} ({claim.context})"
     problem = ("not_understood", "shape_error", "malformed")

@@ -770,7 +770,7 @@ class Resolver:
             # in which the formula typechecks (one typing only as columns stays undecided: a
             # formula is never its own cue)
             reason = as_columns.defines or defines_left(scope, left, right)
-            return dataclasses.replace(as_rows, defines=reason)
+            return dataclasses.replace(as_rows, defines=reason, typed="row")
         if ok == [False, False] and as_rows.status == "shape_error":
             scope.consulted.clear()  # ill-typed either way: the shape error stands
             return as_columns
@@ -785,7 +785,10 @@ class Resolver:
             )
         good, bad = ("columns", as_rows) if ok[0] else ("rows", as_columns)
         msg = _convention_message(scope, f"it typechecks only with them as {good} ({bad.message})")
-        return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=())
+        typed = "column" if ok[0] else "row"
+        if bad.status != "shape_error":
+            typed = ""  # not read the other way, rather than ill-typed: no evidence
+        return dataclasses.replace(as_columns, status="unknown", message=msg, pairs=(), typed=typed)
 
     def _other_relation(self, span: MathSpan, left: ast.Node, step: ast.Step) -> ResolvedClaim:
         """`x \\mapsto h(x)`, `\\ell \\sim \\sqrt n`, `a \\approx b`: both sides are read (a shape

@@ -60,6 +60,9 @@ class ResolvedClaim:
     it under `assumptions`, the reader never does.
     `defines`: why the equation may be the text's definition of its left side (a name with no
     value the checker read); a `false` is then undecided, with that reason.
+    `typed`: `column` or `row` when the claim, read both ways, typechecks only with the vectors
+    so (the document's evidence for its reading); `orientation`: the document's reading, settled
+    by that evidence, which the verdict states.
     """
 
     span: MathSpan
@@ -86,6 +89,8 @@ class ResolvedClaim:
     pinnable: bool = False
     readings: str = ""
     tolerance: sympy.Rational | None = None
+    typed: str = ""
+    orientation: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

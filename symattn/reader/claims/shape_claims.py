@@ -7,6 +7,7 @@ and translator; never the resolver, the checker or the CLI.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -143,7 +144,24 @@ def _both_ways(
         f"columns; as columns: {kinds[0]}, as rows: {kinds[1]}; set it in front matter "
         "(symattn: vectors: row) or with --conventions vectors=row|column"
     )
-    return new_claim(span, start, end, "unknown", msg)
+    ill = [_ill_typed(c, e) for c, e in ((first, raised), (second, raised2))]
+    typed = ""
+    if kinds[0] == "shape" and ill[1]:
+        typed = "column"
+    elif kinds[1] == "shape" and ill[0]:
+        typed = "row"
+    return dataclasses.replace(new_claim(span, start, end, "unknown", msg), typed=typed)
+
+
+def _ill_typed(claim: ResolvedClaim | None, raised: Exception | None) -> bool:
+    """A reading that does not typecheck: a shape error, or a matrix claimed a scalar."""
+    if claim is not None:
+        return claim.status == "shape_error"
+    if isinstance(raised, ShapeError):
+        return True
+    return isinstance(raised, Problem) and (
+        raised.status == "shape_error" or "claimed a scalar" in str(raised)
+    )
 
 
 def _attempt(

@@ -74,6 +74,10 @@ class ConventionError(InputError):
     """A convention set with an unknown name or value (front matter or `--conventions`)."""
 
 
+#: The source of a reading settled by typing (`check.document`).
+TYPING = "the only reading under which every formula of the document typechecks"
+
+
 @dataclass(frozen=True)
 class Convention:
     """One convention: its value (`row`, `column`; empty when not settled), where it comes
@@ -87,8 +91,10 @@ class Convention:
     def applies(self) -> bool:
         """Whether formulas are read with this convention: one the user set or the prose
         states; one inferred from the formulas themselves is shown but never applied (the
-        formulas under test are not evidence for how to read them)."""
-        return bool(self.value) and (self.explicit or self.source.startswith("prose"))
+        formulas under test are not evidence for how to read them). One settled by typing (the
+        only reading under which every formula of the document typechecks) applies too."""
+        settled = self.source.startswith(("prose", TYPING))
+        return bool(self.value) and (self.explicit or settled)
 
     def describe(self) -> str:
         return f"{self.value} ({self.source})" if self.value else f"undecided ({self.source})"
