@@ -149,6 +149,11 @@ def scalar_reading(
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
         )
+        if sizes and all(x in sizes for x in letters):
+            why = (
+                f"{shown} are sizes the text does not declare; read as independent positive "
+                "integers the claim fails, but the sizes the text means may be related"
+            )
         claim = dataclasses.replace(claim, defines=why)
     return claim
 
