@@ -22,7 +22,7 @@ OPERATORS: dict[str, str] = {
     "softmax": r"\operatorname{softmax}",
     "concat": r"\operatorname{Concat}",
 }
-KEYS = ("transpose", "names", "operators", "lang", "vectors", "paths", "exclude")
+KEYS = ("transpose", "names", "operators", "lang", "vectors", "paths", "exclude", "macros")
 VECTORS = ("row", "column")
 
 HELP = f"""\
@@ -36,6 +36,8 @@ notation settings: [tool.symattn] in the nearest pyproject.toml, or NOTATION = {
   paths = ["chapters", "notes/*.md"]     what `symattn check` with no FILE checks (relative to
                                          the pyproject.toml's folder)
   exclude = ["chapters/drafts/**"]       documents under paths or folders that it skips (globs)
+  macros = ["_includes/macros.tex"]      the site's KaTeX/MathJax macros (files: .tex, .md, .html
+                                         with \\newcommand or \\gdef, or .json/.yaml maps)
 """
 
 
@@ -60,6 +62,7 @@ class Notation:
     vectors: str = ""  # "" not stated: each document settles it (symattn check)
     paths: tuple[str, ...] = ()  # what `symattn check` with no FILE checks
     exclude: tuple[str, ...] = ()  # globs of documents that a folder or glob leaves out
+    macros: tuple[str, ...] = ()  # files of the site's macros, applied before a document's own
     source: str = "defaults"
 
     def style(self) -> dict[str, Any]:
@@ -114,7 +117,7 @@ def _value(key: str, value: Any, where: str) -> Any:
         if value not in VECTORS:
             raise SettingsError(f"{where}: vectors = {value!r}; use row or column")
         return value
-    if key in ("paths", "exclude"):
+    if key in ("paths", "exclude", "macros"):
         if isinstance(value, str) or not all(isinstance(v, str) for v in value):
             raise SettingsError(f'{where}: {key} must be a list of strings ({key} = ["a", "b"])')
         return tuple(value)

@@ -22,6 +22,7 @@ from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax.dialects import is_notebook_name
+from symattn.reader.syntax.macros import Macro
 from symattn.reader.syntax.notebook import NotebookError, read_notebook
 from symattn.reader.syntax.scanner import MathSpan, Scan, ScanProblem, read
 from symattn.reader.terms.conventions import (
@@ -38,13 +39,15 @@ def check_text(
     filename: str = "<string>",
     conventions: Mapping[str, str] | None = None,
     project: Mapping[str, Convention] | None = None,
+    macros: Sequence[Macro] = (),
 ) -> list[ClaimResult]:
-    """Every claim of a Markdown/LaTeX text with its verdict, in file order.
+    """Every claim of a Markdown/LaTeX text with its verdict, in file order; `macros` are the
+    site's (defined outside the document, `site_macros`), below the document's own.
 
     >>> [r.kind for r in check_text("$Q=XW_Q$ and $(QK^T)_{ij}=q_j\\\\cdot k_i$", "a.md")]
     ['verified', 'false']
     """
-    found = read(text, filename)
+    found = read(text, filename, site=macros)
     lines = found.text.splitlines()
     results = [
         x if isinstance(x, ClaimResult) else decide(x, lines)

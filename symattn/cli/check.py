@@ -1,7 +1,7 @@
 """`symattn check`: check the math of Markdown/LaTeX/notebook documents, files, folders or globs.
 
-Imports check and the reader's conventions and dialects; the work is in symattn.check; must not
-import another command module.
+Imports check and the reader's conventions, dialects and macros; the work is in symattn.check;
+must not import another command module.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from symattn.check.formats import CI_FORMATS, format_github, format_junit, forma
 from symattn.check.report import format_json, format_text, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, FileError
 from symattn.reader.syntax.dialects import detect
+from symattn.reader.syntax.macros import Macro, MacroFileError, site_macros
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 from symattn.settings import SettingsError, load, pyproject_for
 from symattn.terminal import paint
@@ -69,6 +70,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="",
         help="the documents' conventions, over what they say themselves: vectors=row|column",
     )
+    parser.add_argument(
+        "--macros",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="a file of the site's macros (KaTeX/MathJax: \\newcommand or \\gdef lines in a "
+        ".tex/.md/.html file, or a JSON/YAML map); applied before each document's own, which "
+        "win; may be repeated; [tool.symattn] macros = [...] in pyproject.toml adds its own",
+    )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
@@ -92,6 +102,11 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     except (SettingsError, FileError) as e:
         print(f"{paint('error', '1;31', color)}: {e}", file=err)
         return 2
+    try:
+        site = site_macro_files(getattr(args, "macros", []) or [], Path.cwd())
+    except (SettingsError, FileError, MacroFileError) as e:
+        print(f"{paint('error', '1;31', color)}: {e}", file=err)
+        return 2
     names, missing = documents(files, exclude)
     for problem in missing:
         errors.append(problem)
@@ -106,7 +121,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
             if args.format != "json":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
             continue
-        per_file[name] = check_text(text, name, given, project)
+        per_file[name] = check_text(text, name, given, project, site)
         found = read_conventions(text, given, project)
         conventions[name] = found.to_json()
         dialect = detect(text, name)
@@ -144,6 +159,26 @@ def book_paths(files: Sequence[str], cwd: Path) -> tuple[list[str], list[str]]:
         where = f"{path}" if path is not None else "no pyproject.toml here or above"
         raise FileError(f"no FILE given and no paths in [tool.symattn] ({where})")
     return [os.path.relpath(base / p) for p in notation.paths], exclude
+
+
+def site_macro_files(given: Sequence[str], cwd: Path) -> list[Macro]:
+    """The macros of the files of `[tool.symattn] macros` (relative to the pyproject.toml's
+    folder), then of the `--macros` files, later ones over earlier; `FileError` names a file
+    that cannot be read."""
+    path = pyproject_for(cwd)
+    base = path.parent if path is not None else cwd
+    names = [str(base / x) for x in load(cwd).macros] + list(given)
+    out: list[Macro] = []
+    for name in names:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise FileError(f"{name}: macros file not found") from None
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise FileError(f"{name}: cannot read the macros file ({reason})") from None
+        out.extend(site_macros(text, name))
+    return out
 
 
 def documents(args: Sequence[str], exclude: Sequence[str] = ()) -> tuple[list[str], list[str]]:

@@ -345,7 +345,7 @@ def _number(text: object) -> sympy.Expr:
     """A value the kernel wrote as text (`-5`, `3/2`, `0.7310585786`), read as a number; never
     evaluates other text (a value that is not a plain number is NaN, which compares unequal)."""
     if isinstance(text, sympy.Basic):
-        return text  # type: ignore[return-value]
+        return text
     if isinstance(text, int):
         return sympy.Integer(text)
     t = str(text)

@@ -39,6 +39,7 @@ def scalar_reading(
     names: list[str],
     start: int,
     end: int,
+    sizes: frozenset[str] = frozenset(),
 ) -> ResolvedClaim | None:
     """`left = right` with names the text never declares, all of them letters (`h`, `k`,
     `\\omega_i`, `u_1`) and the functions sin, cos, tan, tanh: both sides read with those
@@ -47,17 +48,20 @@ def scalar_reading(
 
     Sound: holding for every real value of independent names, the claim holds for the values
     the text means; a false is kept only for plain letters in a rational claim (a polynomial
-    identity false for reals is false for integers too), else it is undecided."""
+    identity false for reals is false for integers too), else it is undecided. Capitals in
+    `sizes` are read as positive numbers (sizes the text never declares, `claims.sizes`)."""
     if not names or any(x.endswith("(·)") and x[:-3] not in names for x in names):
         return None  # `g(m-n)`: a function of the text's, not g times m - n
     # `\\omega_i(p+k)` beside `\\omega_i p`: the text's number times p + k
-    if _spells_word(left) or _spells_word(right):
+    if _spells_word(left, sizes) or _spells_word(right, sizes):
         return None  # `value = 0.6 * 10 + ...`: a word, not the product v·a·l·u·e
     written = has_written(left) or has_written(right)
     if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
     numbers = _undeclared_letters(terms, (left, right))
-    if not numbers or not all(_NUMBER_NAME.match(x) and not x[:1].isupper() for x in numbers):
+    if not numbers or not all(
+        _NUMBER_NAME.match(x) and (not x[:1].isupper() or x in sizes) for x in numbers
+    ):
         return None
     if any(
         x.startswith("\\") and x.split("_")[0][1:] in _NOT_NUMBERS for x in numbers if x != "\\pi"
@@ -71,6 +75,8 @@ def scalar_reading(
             table[x] = sympy.E
         elif x == "\\pi":
             table[x] = sympy.pi  # the constant, unless the text declares a \\pi of its own
+        elif x in sizes:
+            table[x] = sympy.Symbol(x, positive=True)  # a size: positive, so real
         elif x in positions:
             table[x] = index(x)  # `\sin(i\omega_j) = p_{i,2j}`: i is the index of p
         else:
@@ -94,7 +100,15 @@ def scalar_reading(
     shown = ", ".join(x for x in numbers if table[x] not in constants)
     reals = [x for x in numbers if table[x] not in constants and x not in positions]
     counts = [x for x in numbers if x in positions]
+    held = [x for x in reals if x in sizes]
+    reals = [x for x in reals if x not in sizes]
     parts = [f"{', '.join(reals)} read as real numbers"] if reals else []
+    if held:
+        order: dict[str, int] = {}
+        for sym in sorted(_symbols(left) + _symbols(right), key=lambda y: y.start):
+            order.setdefault(label_of(sym), sym.start)
+        held.sort(key=lambda h: order.get(h, 0))
+        parts.append(f"{', '.join(held)} read as {'sizes' if len(held) > 1 else 'a size'}")
     if counts:
         parts.append(f"{', '.join(counts)} as positive integers (an index of the claim)")
     context = ", ".join(parts) + " (not declared by the text)" if parts else ""
@@ -113,7 +127,11 @@ def scalar_reading(
         )
         claim = dataclasses.replace(claim, split=len(first), readings=readings)
     symbols = [v for v in table.values() if isinstance(v, sympy.Symbol)]
-    plain = all(_GREEK_OR_LETTER.match(x) for x in numbers if isinstance(table[x], sympy.Symbol))
+    plain = all(
+        _GREEK_OR_LETTER.match(x) or x in sizes
+        for x in numbers
+        if isinstance(table[x], sympy.Symbol)
+    )
     rational = plain and all(_rational(a - b, symbols) for a, b in pairs)
     # a point where the claim fails is an error of the text only if the claim is about the
     # names read as numbers alone: no index, size or value the text defined, which may relate
@@ -131,6 +149,11 @@ def scalar_reading(
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
         )
+        if sizes and all(x in sizes for x in letters):
+            why = (
+                f"{shown} are sizes the text does not declare; read as independent positive "
+                "integers the claim fails, but the sizes the text means may be related"
+            )
         claim = dataclasses.replace(claim, defines=why)
     return claim
 
@@ -162,16 +185,21 @@ def _symbols(node: ast.Node) -> list[ast.Symbol]:
     return out
 
 
-def _spells_word(node: ast.Node) -> bool:
-    """Three or more bare letters side by side (`value`, `pos`): a word of the text's."""
+def _spells_word(node: ast.Node, sizes: frozenset[str] = frozenset()) -> bool:
+    """Three or more bare letters side by side (`value`, `pos`): a word of the text's; sizes
+    side by side (`BTD`) are a product, unless a lower-case letter runs on (`FLOPs`)."""
     if isinstance(node, ast.Product):
-        run = 0
+        run = lower = 0
         for f in node.factors:
             bare = isinstance(f, ast.Symbol) and f.sub is None and f.font is None
-            run = run + 1 if isinstance(f, ast.Symbol) and bare and len(f.name) == 1 else 0
-            if run >= 3:
+            letter = isinstance(f, ast.Symbol) and bare and len(f.name) == 1
+            run = run + 1 if letter else 0
+            capital = isinstance(f, ast.Symbol) and f.name.isupper()
+            wordy = letter and not (sizes and capital)  # `BTDNH`, H a size too
+            lower = lower + 1 if wordy else 0 if not letter else lower
+            if run >= 3 and lower:
                 return True
-    return any(_spells_word(k) for k in ast.children(node))
+    return any(_spells_word(k, sizes) for k in ast.children(node))
 
 
 def _read_as_numbers(

@@ -70,6 +70,7 @@ from symattn.reader.claims.size_claims import (
     size_chain,
     sizes_only,
 )
+from symattn.reader.claims.sizes import size_claim, stated_relations
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
@@ -166,6 +167,7 @@ class Resolver:
         \\mathbf v_i`: K becomes V) in the claims of its section; `let` / *now let* /
         *redefine* before a name defined in this section redefines it."""
         items = list(items)
+        self.scope.size_relations |= stated_relations(items, text)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
         out: list[object] = []
@@ -654,6 +656,9 @@ class Resolver:
             try:
                 lhs, rhs = terms.term(left), terms.term(step.rhs)
             except UNREAD as u:
+                sized = size_claim(terms, span, left, step.rhs, start, end)
+                if sized is not None:
+                    return sized  # `2BTD + 2BTD = 4BTD`: capitals used as sizes
                 if not undeclared(u):
                     raise
                 return undeclared_claim(terms, span, left, step.rhs, start, end)

@@ -7,9 +7,10 @@ formulas.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from symattn.kernel.errors import InputError
 from symattn.reader.syntax.braces import group_end
@@ -21,6 +22,8 @@ __all__ = [
     "config_macros",
     "front_matter_macros",
     "package_macros",
+    "MacroFileError",
+    "site_macros",
 ]
 
 MAX_DEPTH = 32
@@ -504,3 +507,80 @@ def _scalar(raw: str, js: bool = False) -> str:
     if len(raw) >= 2 and raw[0] == raw[-1] == "'":
         return raw[1:-1].replace("''", "'")
     return raw
+
+
+_PARAM = re.compile(r"#([1-9])")
+
+
+def site_macros(text: str, name: str) -> list[Macro]:
+    r"""The macros a site defines outside its documents, from the text of the file `name`: a
+        JSON object as KaTeX takes it (`{"\RR": "\mathbb{R}", "\v": "\mathbf{#1}"}`), a YAML
+        map of the same, or `
+    ewcommand` / `\def` / `\gdef` lines and MathJax or KaTeX
+        configurations in a .tex, .md or .html file. `MacroFileError` names the file when a JSON
+        or YAML file is not such a map.
+
+        >>> [(m.name, m.params) for m in site_macros('{"\\\\RR": "\\\\mathbb{R}", '
+        ...     '"\\\\v": "\\\\mathbf{#1}"}', "m.json")]
+        [('RR', 0), ('v', 1)]
+        >>> [(m.name, m.body) for m in site_macros("\\gdef\\RR{\\mathbb{R}}", "macros.tex")]
+        [('RR', '\\mathbb{R}')]
+    """
+    lower = name.lower()
+    if lower.endswith(".json"):
+        return _json_macros(text, name)
+    if lower.endswith((".yaml", ".yml")):
+        out: list[Macro] = []
+        for k, line in enumerate(text.splitlines(), 1):
+            entry = line.strip()
+            if not entry or entry.startswith(("#", "---")) or re.fullmatch(r"\w+\s*:", entry):
+                continue
+            macro = _front_entry(entry)
+            if macro is None:
+                raise MacroFileError(f'{name}:{k}: not a macro (write "\\\\name": "body")')
+            out.append(_with_params(macro))
+        return out
+    found = [d.macro for d in definitions(text)]
+    return [*found, *front_matter_macros(text), *config_macros(text)]
+
+
+class MacroFileError(InputError):
+    """A file of macros that cannot be read as one."""
+
+
+def _json_macros(text: str, name: str) -> list[Macro]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MacroFileError(f"{name}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    if isinstance(data, dict) and isinstance(data.get("macros"), dict):
+        data = data["macros"]  # a whole KaTeX options object
+    if not isinstance(data, dict):
+        raise MacroFileError(f"{name}: a JSON object of macros is expected, like KaTeX's macros")
+    out: list[Macro] = []
+    for key, value in data.items():
+        params, default = 0, None
+        if isinstance(value, list) and value and isinstance(value[0], str):
+            body = value[0]
+            if len(value) > 1 and isinstance(value[1], int) and 0 <= value[1] <= 9:
+                params = value[1]
+            if len(value) > 2 and isinstance(value[2], str):
+                default = value[2]
+        elif isinstance(value, str):
+            body = value
+        else:
+            raise MacroFileError(f"{name}: the macro {key} is not a string or [body, arguments]")
+        bare = str(key).lstrip("\\")
+        if not re.fullmatch(r"[A-Za-z]+|.", bare):
+            raise MacroFileError(f"{name}: {key!r} is not a macro name")
+        macro = Macro(bare, params, body, default)
+        out.append(macro if params or isinstance(value, list) else _with_params(macro))
+    return out
+
+
+def _with_params(macro: Macro) -> Macro:
+    """KaTeX counts a macro's arguments from the highest `#n` of its body."""
+    if macro.params:
+        return macro
+    found = [int(x) for x in _PARAM.findall(macro.body)]
+    return replace(macro, params=max(found)) if found else macro

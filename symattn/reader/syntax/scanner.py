@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax.dialects import Dialect, detect
 from symattn.reader.syntax.macros import (
+    Macro,
     MacroError,
     Macros,
     config_macros,
@@ -182,7 +183,9 @@ def scan(text: str, filename: str = "<string>", kind: str = "auto") -> list[Math
     return read(text, filename, kind).items
 
 
-def read(text: str, filename: str = "<string>", kind: str = "auto") -> Scan:
+def read(
+    text: str, filename: str = "<string>", kind: str = "auto", site: Sequence[Macro] = ()
+) -> Scan:
     """The scan of a text with the dialect it was read in (see `scan`).
 
     >>> read("---\\nlayout: post\\n---\\n$$a$$", "p.md").dialect.name
@@ -210,7 +213,7 @@ def read(text: str, filename: str = "<string>", kind: str = "auto") -> Scan:
     else:
         masked, extra = _mask_markdown(text)
     items = _Scanner(text, masked, filename, dialect, segments).run(extra)
-    return Scan(_with_macros(items, text, masked, dialect), dialect, text, notebook)
+    return Scan(_with_macros(items, text, masked, dialect, site), dialect, text, notebook)
 
 
 # --- masking: code and comments become spaces, so offsets stay those of the file ------------
@@ -740,13 +743,18 @@ def _next_dollar(text: str, i: int, end: int) -> int:
 
 
 def _with_macros(
-    items: list[MathSpan | ScanProblem], text: str, masked: str, dialect: Dialect
+    items: list[MathSpan | ScanProblem],
+    text: str,
+    masked: str,
+    dialect: Dialect,
+    site: Sequence[Macro] = (),
 ) -> list[MathSpan | ScanProblem]:
     """The items with the document's macros taken out of the formulas that define them and
     expanded in those that use them, in file order. A formula that only defines macros is no
-    longer an item; a macro that cannot be expanded is a problem at its use."""
+    longer an item; a macro that cannot be expanded is a problem at its use. The `site`'s
+    macros (defined outside the document) come first: the document's own win."""
     macros = Macros()
-    for macro in [*package_macros(text), *front_matter_macros(text), *config_macros(text)]:
+    for macro in [*site, *package_macros(text), *front_matter_macros(text), *config_macros(text)]:
         macros.add(macro)
     outside = list(definitions(masked)) if dialect.name == "latex" else []
     if (

@@ -98,6 +98,8 @@ class Scope:
         # whether the claim being read is read both ways when it consults an orientation the
         # document does not settle (equations and shape claims; definitions are read once)
         self.both_ways = False
+        # capitals read as sizes that a claim of the text relates to others (`F = 4D`)
+        self.size_relations: set[str] = set()
         # consulted letters that are rows of matrices the text never declares, in a text with
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()

@@ -1,0 +1,122 @@
+"""Capitals used as sizes in a scalar claim (`2BTD + 2BTD = 4BTD`, `2 \\cdot L \\cdot D^2`): read
+as positive integers the text never declares. Imports the reader's AST, claims and scope."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from symattn.reader.claims.infer import scalar_reading
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.conventions import CONVENTIONS
+from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.translator import Terms
+
+__all__ = ["size_claim", "stated_relations"]
+
+#: `a / 4BHK \\cdot (G+1)`: an inline division before a product; which factors divide is unclear.
+_INLINE_DIVISION = re.compile(
+    r"/\s*(?:\d+\s*)?(?:[A-Za-z]\s*){2,}|/\s*[^/=]*?(?:\\cdot|\*|\\times)"
+)
+#: `84TB`, `8 GiB`: a number and a unit of memory, not a product of sizes.
+_UNIT = re.compile(r"\d\s*(?:[KMGTPE]i?B|B)(?![A-Za-z])")
+
+
+def size_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`left = right` whose capitals the text never declares, each used only as a factor of
+    numbers and other sizes: decided with them read as positive integers. None when a capital
+    is a matrix of the document's, carries a subscript or an index, or a side is then not a
+    scalar; undecided when a capital is also one of the chapter's conventional matrices.
+
+    Sound: a proof holds for every positive value, so for every size. A false is a certified
+    point of positive integers, kept only when both sides use the same sizes, no relation
+    between them was stated before (`F = 4D`), and no inline division or unit makes the
+    reading doubtful; otherwise the claim is undecided."""
+    symbols = _symbols(left) + _symbols(right)
+    capitals = [x for x in symbols if x.name[:1].isupper()]
+    if not capitals:
+        return None
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return None
+    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in capitals):
+        return None  # `W_Q`, `\\mathbf{X}`, `L^{combined}`: a name of its own, not a size
+    names = list(dict.fromkeys(x.name for x in capitals if x.name not in scope.dims))
+    if not names or any(scope.document_matrix(x) for x in names):
+        return None  # a matrix of the text's is never read as a number
+    conventional = [x for x in names if x in CONVENTIONS]
+    sizes = frozenset(names)
+    claim = scalar_reading(terms, span, left, right, names, start, end, sizes=sizes)
+    if claim is None:
+        return None
+    body = span.body[start:end]
+    if conventional:
+        shown = ", ".join(conventional)
+        msg = (
+            f"not decided: {shown} {'is' if len(conventional) == 1 else 'are'} a matrix by the "
+            "chapter's conventions and a size here (a factor of numbers and sizes); the text "
+            "does not say which"
+        )
+        return new_claim(span, start, end, "unknown", msg)
+    sides = [_capital_names(left, scope.dims), _capital_names(right, scope.dims)]
+    related = scope.size_relations & sizes
+    if sides[0] != sides[1]:
+        scope.size_relations |= sizes  # `F = 4D`, `D = NH`: a relation the text states
+    doubt = ""
+    if related:
+        doubt = f"the text relates {', '.join(sorted(related))} to other sizes"
+    elif _INLINE_DIVISION.search(body):
+        doubt = "a division is written inline before a product, so its denominator is unclear"
+    elif _UNIT.search(body):
+        doubt = "a number is followed by what may be a unit of memory"
+    if doubt and not claim.defines:
+        why = (
+            f"{', '.join(names)} are sizes the text does not declare; read as independent "
+            f"positive integers the claim fails, but {doubt}"
+        )
+        claim = dataclasses.replace(claim, defines=why)
+    return claim
+
+
+def _symbols(node: ast.Node) -> list[ast.Symbol]:
+    out: list[ast.Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(x)
+        stack.extend(ast.children(x))
+    return sorted(out, key=lambda x: x.start)
+
+
+def _capital_names(node: ast.Node, dims: dict[str, object]) -> frozenset[str]:
+    return frozenset(x.name for x in _symbols(node) if x.name[:1].isupper() and x.name not in dims)
+
+
+#: Where a formula relates its sides: what a size may be set equal or compared to.
+_RELATION = re.compile(r"==|=|\\approx|\\ll|\\gg|\\le(?:q)?\b|\\ge(?:q)?\b|<|>|\\sim\b")
+#: Words and units (`\\text{GiB}`), not letters of the formula.
+_WORDS = re.compile(r"\\(?:text\w*|math(?:rm|sf|tt|it)|operatorname)\s*\{[^{}]*\}")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+_CAPITAL = re.compile(r"[A-Z]")
+#: `L=64` in the prose: a size given a value.
+_PROSE_VALUE = re.compile(r"(?<![\\A-Za-z])([A-Z])\s*=\s*\d[\d,.]*(?![\d.,]*[A-Za-z\\({])")
+
+
+def stated_relations(items: list[object], text: str) -> set[str]:
+    """The capitals a document relates to other sizes or gives a value, anywhere: each formula
+    whose relation's sides use different capitals (`F = 4D`, `KH = NH = D`, `D=8192`), and
+    `L=64` in the prose. A false read with independent sizes is no error of the text there."""
+    out = set(_PROSE_VALUE.findall(text))
+    for item in items:
+        if not isinstance(item, MathSpan):
+            continue
+        pieces = [_COMMAND.sub(" ", _WORDS.sub(" ", p)) for p in _RELATION.split(item.body)]
+        sets = [frozenset(_CAPITAL.findall(p)) for p in pieces]
+        if len(set(sets)) > 1:
+            out |= set().union(*sets)
+    return out

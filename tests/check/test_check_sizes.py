@@ -1,0 +1,92 @@
+"""Capitals used as sizes in counts of operations and memory (`2BTD`, `2 \\cdot L \\cdot D^2`):
+read as positive integers the text never declares; each use has a true and a false form."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+
+def results(text: str):  # type: ignore[no-untyped-def]
+    return [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
+
+
+def kinds(text: str) -> list[str]:
+    return [r.kind for r in results(text)]
+
+
+TRUE_AND_FALSE = [
+    (r"2BTD + 2BTD = 4BTD", r"2BTD + 2BTD = 3BTD"),
+    (r"4 \cdot B \cdot T \cdot D = 4BTD", r"4 \cdot B \cdot T \cdot D = 2BTD"),
+    (r"2 \cdot L \cdot D^2 = 2LD^2", r"2 \cdot L \cdot D^2 = 2L^2D"),
+    (r"6BT(3DF + 2DN) = 18BTDF + 12BTDN", r"6BT(3DF + 2DN) = 18BTDF + 2BTDN"),
+    (r"B \times T \times D = BDT", r"B \times T \times D = 2BDT"),
+]
+
+
+@pytest.mark.parametrize(("true", "false"), TRUE_AND_FALSE)
+def test_sizes_true_and_false(true: str, false: str) -> None:
+    got = results(f"Cost: $${true}$$ in total.\n")
+    assert [r.kind for r in got] == ["verified"], got
+    assert "read as sizes (not declared by the text)" in got[0].message
+    bad = results(f"Cost: $${false}$$ in total.\n")
+    assert [r.kind for r in bad] == ["false"], bad
+    assert "read as sizes" in bad[0].message
+
+
+def test_sizes_named_in_written_order() -> None:
+    (r,) = results("Cost: $$2BTD + 2BTD = 4BTD$$.\n")
+    assert "B, T, D read as sizes (not declared by the text)" in r.message
+
+
+def test_counterexample_is_at_positive_integers() -> None:
+    (r,) = results("Cost: $$2BTD + 2BTD = 3BTD$$.\n")
+    assert r.kind == "false"
+    shown = r.message + " ".join(str(x) for x in getattr(r, "details", ()) or ())
+    assert "B" in shown
+
+
+def test_a_stated_relation_keeps_a_false_undecided() -> None:
+    text = "Take $$F = 4D$$ as usual. Then $$2BDF + BDF = 2BDF$$.\n"
+    got = [r for r in results(text) if "BDF" in r.source]
+    assert [r.kind for r in got] == ["undecided"], got
+    assert "relates" in got[0].message
+
+
+def test_a_value_in_the_prose_keeps_a_false_undecided() -> None:
+    text = "With L=64 layers, $$2LD + LD = 2LD$$ in total.\n"
+    assert kinds(text) == ["undecided"]
+
+
+def test_a_unit_keeps_a_false_undecided() -> None:
+    text = "It needs $$2 \\cdot 42 \\cdot TB = 84TB$$ of memory, and $$BT = 2TB$$.\n"
+    assert "false" not in kinds(text)
+
+
+def test_inline_division_before_a_product_is_not_false() -> None:
+    text = "So $$4BT^2GH / 4BHT \\cdot (G+1) = TG/(G+1)$$ here.\n"
+    assert "false" not in kinds(text)
+
+
+def test_a_conventional_matrix_used_as_a_size_is_undecided() -> None:
+    got = results("The cache holds $$2SLKH = 2 \\cdot S \\cdot L \\cdot K \\cdot H$$ numbers.\n")
+    assert [r.kind for r in got] == ["undecided"], got
+    assert "read as sizes" not in got[0].message
+
+
+def test_a_matrix_of_the_text_is_never_a_number() -> None:
+    text = (
+        "Let $$B \\in \\mathbb{R}^{n \\times d}$$ be a matrix. "
+        "Then $$2BT + BT = 3BT$$ is not about sizes.\n"
+    )
+    assert not any("read as sizes" in r.message for r in results(text))
+
+
+def test_a_capital_with_a_subscript_is_not_a_size() -> None:
+    got = results("Here $$2W_Q T = W_Q T + W_Q T$$ holds.\n")
+    assert not any("read as sizes" in r.message for r in got)
+
+
+def test_a_lowercase_word_is_not_a_product_of_sizes() -> None:
+    assert kinds("Count $$FLOPs = 2BTD$$ here.\n") != ["false"]
