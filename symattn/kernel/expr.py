@@ -146,6 +146,12 @@ def _symbols_in(*objs: object) -> set[sympy.Symbol]:
     return out
 
 
+def _require_inside(ix: sympy.Expr, size: sympy.Expr, message: str) -> None:
+    """Refuse an index that is outside 1..size whatever the sizes (an entry a zero factor would hide)."""
+    if isinstance(ix, sympy.Expr) and ((ix - 1).is_negative or (ix - size).is_positive):
+        raise ShapeError(message)
+
+
 def _require_equal(a: sympy.Expr, b: sympy.Expr, message: str) -> None:
     if not dims_equal(a, b):
         raise ShapeError(message)
@@ -618,7 +624,11 @@ class Entry(sympy.Expr):
 
     def __new__(cls, m: MatExpr, i: object, j: object) -> Entry:
         _check_mat(m)
-        return sympy.Expr.__new__(cls, m, _sympify(i), _sympify(j))
+        i, j = _sympify(i), _sympify(j)
+        for ix, size, what in ((i, m.rows, "rows"), (j, m.cols, "cols")):
+            where = f"{m}_{{{i},{j}}}: index {ix} is outside the {size} {what} of {m}"
+            _require_inside(ix, size, where)
+        return sympy.Expr.__new__(cls, m, i, j)
 
     @property
     def matrix(self) -> MatExpr:

@@ -146,6 +146,38 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
     return None
 
 
+def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Range]) -> str | None:
+    """A message when an entry or row of `node` lies outside its matrix at every size.
+
+    Meant for a term as it is built, with the ranges of the sums around it, before a factor
+    that is zero at some size (`(n-5)` at n = 5) can drop it: only what is outside whatever
+    the other indices are is reported, since the free indices' ranges are not known yet.
+
+    >>> from symattn.kernel.expr import MatSym, index
+    >>> from symattn.kernel.dims import n
+    >>> S = MatSym("S", n, n); i, j = index("i"), index("j")
+    >>> print(definite_range_problem(Entry(S, i, j), {j: (1, n + 1)}))
+    S_{i,j}: index j runs over 1..n + 1 but S has n cols
+    """
+    if isinstance(node, Entry):
+        name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
+        what = ("rows", "cols")
+    elif isinstance(node, Row):
+        name, idx, shape = plain(node.args[0]), [node.index], (node.args[0].rows,)
+        what = ("rows",)
+    else:
+        return None
+    sub = ",".join(str(s) for s in idx)
+    for ix, size, kind in zip(idx, shape, what, strict=True):
+        ix = sympy.sympify(ix, strict=True)
+        lo, hi = (sympy.sympify(b, strict=True) for b in limits.get(ix, (ix, ix)))
+        if (lo - 1).is_negative or (hi - size).is_positive:
+            if ix in limits:
+                return f"{name}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
+            return f"{name}_{{{sub}}}: index {ix} is outside the {size} {kind} of {name}"
+    return None
+
+
 #: How a range message says the index may lie inside for some sizes and outside for others.
 NOT_PROVABLY = "not provably within"
 

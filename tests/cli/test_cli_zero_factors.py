@@ -1,0 +1,84 @@
+"""A factor that is zero at the sizes of a context must not hide an entry outside its matrix.
+
+`(n-5) S_{i,n+1}` at n = 5 is ill-formed, not 0: each entry is checked as it is built.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from cli_helpers import cli
+
+from symattn import Entry, MatSym, Softmax, Scale, assume, index, n
+from symattn.check import check_text
+from symattn.kernel.errors import ShapeError
+from symattn.kernel.proof import prove_equal
+
+SUM = r"\sum_{j=1}^{HI}(n-5)(n-2)(\operatorname{softmax}(2S))_{ij}=n^{2}-7n+10"
+WIDE = SUM.replace("HI", "n+1")  # one column past S
+TRUE = SUM.replace("HI", "n")  # both sides are 0 at n = 5, and equal at every n
+
+CASES = [
+    (WIDE, "j runs over 1..6"),  # a sum bound past the columns
+    (r"\sum_{j=1}^{n}(n-5)S_{n+1,j}=0", "S_{6,j}"),  # a row index past the rows
+    (r"\sum_{j=1}^{n}(n-5)S_{0,j}=0", "S_{0,j}"),  # a row index before the first
+    (r"\sum_{j=0}^{n}(n-5)S_{ij}=0", "j runs over 0..5"),  # a sum bound before the first
+    (r"\sum_{j=1}^{n+1}0\cdot S_{ij}=0", "j runs over 1..6"),  # a zero written as such
+]
+
+
+@pytest.mark.parametrize(("claim", "why"), CASES)
+def test_prove_under_explicit_sizes_refuses_a_hidden_entry(claim, why):
+    r = cli("prove", claim, "--dims", "S: n x n", "--assume", "n=5", "--assume", "d_k=4")
+    assert r.returncode == 1 and "shape-error" in r.stdout and why in r.stdout, r.stdout
+    assert "verified" not in r.stdout
+
+
+@pytest.mark.parametrize(("claim", "why"), CASES[:2])
+def test_prove_over_every_size_refuses_it_too(claim, why):
+    r = cli("prove", claim, "--dims", "S: n x n")
+    assert r.returncode == 1 and "shape-error" in r.stdout, r.stdout
+
+
+def test_a_true_claim_with_a_coefficient_zero_at_the_size_stays_proved():
+    for extra in ((), ("--assume", "n=5")):
+        r = cli("prove", TRUE, "--dims", "S: n x n", *extra)
+        assert r.returncode == 0 and "proved" in r.stdout, r.stdout
+
+
+def doc(claim: str) -> str:
+    return f"Let $S\\in\\mathbb R^{{n\\times n}}$. In the example, $n=5$.\n\n$${claim}$$\n"
+
+
+@pytest.mark.parametrize(("claim", "why"), CASES)
+def test_check_under_a_worked_example_refuses_a_hidden_entry(claim, why):
+    results = [r for r in check_text(doc(claim), "w.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.status for r in results] == ["shape_error"], results
+    assert why in results[0].message
+
+
+def test_check_under_a_worked_example_keeps_the_true_claim():
+    results = [r for r in check_text(doc(TRUE), "w.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.kind for r in results] == ["verified"], results
+
+
+def test_the_api_under_a_size_assumption_refuses_the_sum_past_the_columns():
+    i, j = index("i"), index("j")
+    S = MatSym("S", n, n)
+    lhs = sympy.Sum((n - 5) * (n - 2) * Entry(Softmax(Scale(2, S)), i, j), (j, 1, n + 1))
+    with assume(n=5):
+        v = prove_equal(lhs, n**2 - 7 * n + 10)
+    assert v.status == "shape_error", v
+
+
+@pytest.mark.parametrize(("row", "col"), [(6, 1), (0, 1), (1, 6)])
+def test_an_entry_outside_a_matrix_of_explicit_size_is_refused_when_built(row, col):
+    with pytest.raises(ShapeError, match="outside"):
+        Entry(MatSym("S", 5, 5), row, col)
+    with pytest.raises(ShapeError, match="outside"):
+        Entry(MatSym("S", n, n), n + row, col)
+
+
+def test_an_entry_inside_is_built():
+    S = MatSym("S", 5, 5)
+    assert Entry(S, 5, 1).args[1:] == (5, 1)
