@@ -71,14 +71,19 @@ def test_the_api_under_a_size_assumption_refuses_the_sum_past_the_columns():
     assert v.status == "shape_error", v
 
 
-@pytest.mark.parametrize(("row", "col"), [(6, 1), (0, 1), (1, 6)])
+@pytest.mark.parametrize(("row", "col"), [(6, 1), (0, 1), (1, 6), (-1, 1)])
 def test_an_entry_outside_a_matrix_of_explicit_size_is_refused_when_built(row, col):
     with pytest.raises(ShapeError, match="outside"):
         Entry(MatSym("S", 5, 5), row, col)
+
+
+@pytest.mark.parametrize(("row", "col"), [(n + 1, 1), (0, 1), (1, n + 2)])
+def test_an_entry_outside_a_matrix_at_every_size_is_refused_when_built(row, col):
     with pytest.raises(ShapeError, match="outside"):
-        Entry(MatSym("S", n, n), n + row, col)
+        Entry(MatSym("S", n, n), row, col)
 
 
 def test_an_entry_inside_is_built():
-    S = MatSym("S", 5, 5)
-    assert Entry(S, 5, 1).args[1:] == (5, 1)
+    assert Entry(MatSym("S", 5, 5), 5, 1).args[1:] == (5, 1)
+    i = index("i")
+    assert Entry(MatSym("S", n, n), n, i - 1).args[1:] == (n, i - 1)  # may lie inside
