@@ -474,7 +474,9 @@ class Row(MatExpr):
 
     def __new__(cls, a: MatExpr, i: object) -> Row:
         _check_mat(a)
-        return Basic.__new__(cls, a, _sympify(i))
+        i = _sympify(i)
+        _require_inside(i, a.rows, f"{a}_{{{i}}}: row {i} is outside the {a.rows} rows of {a}")
+        return Basic.__new__(cls, a, i)
 
     @property
     def shape(self) -> Shape:
@@ -501,7 +503,9 @@ class RowBlock(MatExpr):
             f"cannot cut {a} ({shape_str(a.shape)}) into {count} blocks of {m} rows: "
             f"{a.rows} and {count}*{m} are not provably equal",
         )
-        return Basic.__new__(cls, a, _sympify(head), m, count)
+        head = _sympify(head)
+        _require_inside(head, count, f"{a}^({head}): block {head} is outside the {count} blocks of {a}")
+        return Basic.__new__(cls, a, head, m, count)
 
     @property
     def head(self) -> sympy.Expr:

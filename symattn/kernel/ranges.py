@@ -102,9 +102,10 @@ def _indexed_with_limits(e: sympy.Basic):
     stack: list[tuple[sympy.Basic, dict]] = [(e, {})]
     while stack:
         x, limits = stack.pop()
-        if isinstance(x, (sympy.Indexed, Entry)):
+        if isinstance(x, (sympy.Indexed, Entry, RowBlock)):
             yield x, limits
-            continue
+            if not isinstance(x, Entry):
+                continue
         if isinstance(x, sympy.Sum):
             limits = {**limits, **{v: (lo, hi) for v, lo, hi in x.limits}}
         elif isinstance(x, MatSum):
@@ -113,6 +114,8 @@ def _indexed_with_limits(e: sympy.Basic):
 
 
 def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | None:
+    if isinstance(node, RowBlock):
+        return _check_block(node, ranges)
     if isinstance(node, Entry):
         name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
         shown_idx = idx
@@ -165,17 +168,39 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     elif isinstance(node, Row):
         name, idx, shape = plain(node.args[0]), [node.index], (node.args[0].rows,)
         what = ("rows",)
+    elif isinstance(node, RowBlock):
+        name, idx, shape = plain(node.args[0]), [node.head], (node.args[3],)
+        what = ("blocks",)
     else:
         return None
     sub = ",".join(str(s) for s in idx)
+    shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
     for ix, size, kind in zip(idx, shape, what, strict=True):
         ix = sympy.sympify(ix, strict=True)
         lo, hi = (sympy.sympify(b, strict=True) for b in limits.get(ix, (ix, ix)))
         if (lo - 1).is_negative or (hi - size).is_positive:
             if ix in limits:
-                return f"{name}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
-            return f"{name}_{{{sub}}}: index {ix} is outside the {size} {kind} of {name}"
+                return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
+            return f"{shown}: index {ix} is outside the {size} {kind} of {name}"
     return None
+
+
+def _check_block(node: RowBlock, ranges: Mapping) -> str | None:
+    """Block h of a matrix cut into `count` blocks, h a summed index: h must stay within 1..count."""
+    h, count = node.head, node.args[3]
+    if not isinstance(h, sympy.Symbol) or h not in ranges:
+        return None
+    lo, hi = (sympy.sympify(b, strict=True) for b in ranges[h])
+    if _fits(lo, hi, count, ranges):
+        return None
+    shown = f"{plain(node.args[0])}^{{({h})}}"
+    msg = f"{shown}: index {h} runs over {lo}..{hi} but {plain(node.args[0])} has {count} blocks"
+    if (lo - 1).is_negative or (hi - count).is_positive:
+        return msg
+    bound, need = (lo, f"{lo} >= 1") if not (lo - 1).is_nonnegative else (hi, f"{hi} <= {count}")
+    if not bound.free_symbols & set(ranges):
+        return msg
+    return f"{msg} ({NOT_PROVABLY}: it needs {need})"
 
 
 #: How a range message says the index may lie inside for some sizes and outside for others.

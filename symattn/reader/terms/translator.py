@@ -206,7 +206,7 @@ class Terms:
         if handler is None:
             raise not_understood(_unsupported(node), node)
         value: sympy.Basic = handler(self, node)
-        if isinstance(value, (Entry, Row)):
+        if isinstance(value, (Entry, Row, RowBlock)):
             # checked as built: a factor zero at the sizes ((n-5) at n = 5) would drop it
             outside = definite_range_problem(value, getattr(self, "sum_limits", {}))
             if outside is not None:
