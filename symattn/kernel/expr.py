@@ -147,7 +147,7 @@ def _symbols_in(*objs: object) -> set[sympy.Symbol]:
 
 
 def _require_inside(ix: sympy.Expr, size: sympy.Expr, message: str) -> None:
-    """Refuse an index that is outside 1..size whatever the sizes (an entry a zero factor would hide)."""
+    """Refuse an index outside 1..size whatever the sizes (a zero factor would hide its entry)."""
     if isinstance(ix, sympy.Expr) and ((ix - 1).is_negative or (ix - size).is_positive):
         raise ShapeError(message)
 
@@ -504,7 +504,9 @@ class RowBlock(MatExpr):
             f"{a.rows} and {count}*{m} are not provably equal",
         )
         head = _sympify(head)
-        _require_inside(head, count, f"{a}^({head}): block {head} is outside the {count} blocks of {a}")
+        _require_inside(
+            head, count, f"{a}^({head}): block {head} is outside the {count} blocks of {a}"
+        )
         return Basic.__new__(cls, a, head, m, count)
 
     @property

@@ -162,6 +162,8 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     >>> print(definite_range_problem(Entry(S, i, j), {j: (1, n + 1)}))
     S_{i,j}: index j runs over 1..n + 1 but S has n cols
     """
+    shape: tuple[sympy.Expr, ...]
+    what: tuple[str, ...]
     if isinstance(node, Entry):
         name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
         what = ("rows", "cols")
@@ -186,7 +188,7 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
 
 
 def _check_block(node: RowBlock, ranges: Mapping) -> str | None:
-    """Block h of a matrix cut into `count` blocks, h a summed index: h must stay within 1..count."""
+    """Block h of a matrix cut into `count` blocks, h a summed index: h within 1..count."""
     h, count = node.head, node.args[3]
     if not isinstance(h, sympy.Symbol) or h not in ranges:
         return None

@@ -9,7 +9,7 @@ import pytest
 import sympy
 from cli_helpers import cli
 
-from symattn import Entry, MatSym, Softmax, Scale, assume, index, n
+from symattn import Entry, MatSym, Row, Scale, Softmax, assume, index, n
 from symattn.check import check_text
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.proof import prove_equal
@@ -52,13 +52,17 @@ def doc(claim: str) -> str:
 
 @pytest.mark.parametrize(("claim", "why"), CASES)
 def test_check_under_a_worked_example_refuses_a_hidden_entry(claim, why):
-    results = [r for r in check_text(doc(claim), "w.md") if r.kind not in ("declaration", "not-a-claim")]
+    results = [
+        r for r in check_text(doc(claim), "w.md") if r.kind not in ("declaration", "not-a-claim")
+    ]
     assert [r.status for r in results] == ["shape_error"], results
     assert why in results[0].message
 
 
 def test_check_under_a_worked_example_keeps_the_true_claim():
-    results = [r for r in check_text(doc(TRUE), "w.md") if r.kind not in ("declaration", "not-a-claim")]
+    results = [
+        r for r in check_text(doc(TRUE), "w.md") if r.kind not in ("declaration", "not-a-claim")
+    ]
     assert [r.kind for r in results] == ["verified"], results
 
 
@@ -87,3 +91,33 @@ def test_an_entry_inside_is_built():
     assert Entry(MatSym("S", 5, 5), 5, 1).args[1:] == (5, 1)
     i = index("i")
     assert Entry(MatSym("S", n, n), n, i - 1).args[1:] == (n, i - 1)  # may lie inside
+
+
+HEADS = ("--dims", "Z^{(h)}: n x d_v", "--dims", "W_O: H d_v x d")
+
+
+@pytest.mark.parametrize("extra", [(), ("--assume", "H=2")])
+def test_a_sum_over_heads_past_the_last_block_is_ill_formed(extra):
+    both = r"\sum_{h=1}^{H+1}(H-2) Z^{(h)}W_O^{(h)}"
+    r = cli("prove", f"{both} = {both}", *HEADS, *extra)
+    assert r.returncode == 1 and "shape-error" in r.stdout and "blocks" in r.stdout, r.stdout
+
+
+def test_a_sum_over_heads_with_a_coefficient_zero_at_the_size_stays_proved():
+    claim = r"\sum_{h=1}^{H}(H-2) Z^{(h)}W_O^{(h)} = 0 Z^{(1)}W_O^{(1)}"
+    r = cli("prove", claim, *HEADS, "--assume", "H=2")
+    assert r.returncode == 0 and "proved" in r.stdout, r.stdout
+
+
+def test_a_row_past_the_last_is_ill_formed_under_a_zero_coefficient():
+    r = cli(
+        "prove",
+        r"\sum_{j=1}^{n+1}(n-5) q_i\cdot k_j = 0",
+        "--dims",
+        "Q,K: n x d_k",
+        "--assume",
+        "n=5",
+    )
+    assert r.returncode == 1 and "shape-error" in r.stdout and "k_" in r.stdout.lower(), r.stdout
+    with pytest.raises(ShapeError, match="outside"):
+        Row(MatSym("K", 5, 3), 6)
