@@ -121,3 +121,24 @@ def test_a_row_past_the_last_is_ill_formed_under_a_zero_coefficient():
     assert r.returncode == 1 and "shape-error" in r.stdout and "k_" in r.stdout.lower(), r.stdout
     with pytest.raises(ShapeError, match="outside"):
         Row(MatSym("K", 5, 3), 6)
+
+
+def test_an_entry_of_a_defined_matrix_past_its_columns_is_ill_formed_in_a_worked_example():
+    text = (
+        "Let $Q,K\\in\\mathbb R^{n\\times d_k}$.\n\n$$A=\\operatorname{softmax}(QK^T)$$\n\n"
+        "In the example, $n=5$.\n\n$$\\sum_{j=1}^{HI}(n-5)a_{ij}=0$$\n"
+    )
+    for hi, want in (("n+1", "shape_error"), ("n", "proved")):
+        results = [r for r in check_text(text.replace("HI", hi), "w.md") if r.kind != "not-a-claim"]
+        assert [r.status for r in results][-1] == want, results
+
+
+def test_a_written_matrix_with_an_entry_outside_is_ill_formed_under_a_zero_coefficient():
+    text = (
+        "Let $S\\in\\mathbb R^{n\\times n}$. In the example, $n=2$.\n\n"
+        "$$\\begin{bmatrix}(n-2)S_{13} & 0\\\\ 0 & 0\\end{bmatrix}"
+        "=\\begin{bmatrix}0 & 0\\\\ 0 & 0\\end{bmatrix}$$\n"
+    )
+    results = [r for r in check_text(text, "w.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.status for r in results] == ["shape_error"], results
+    assert "S_{1,3}" in results[0].message
