@@ -146,12 +146,6 @@ def _symbols_in(*objs: object) -> set[sympy.Symbol]:
     return out
 
 
-def _require_inside(ix: sympy.Expr, size: sympy.Expr, message: str) -> None:
-    """Refuse an index outside 1..size whatever the sizes (a zero factor would hide its entry)."""
-    if isinstance(ix, sympy.Expr) and ((ix - 1).is_negative or (ix - size).is_positive):
-        raise ShapeError(message)
-
-
 def _require_equal(a: sympy.Expr, b: sympy.Expr, message: str) -> None:
     if not dims_equal(a, b):
         raise ShapeError(message)
@@ -474,9 +468,7 @@ class Row(MatExpr):
 
     def __new__(cls, a: MatExpr, i: object) -> Row:
         _check_mat(a)
-        i = _sympify(i)
-        _require_inside(i, a.rows, f"{a}_{{{i}}}: row {i} is outside the {a.rows} rows of {a}")
-        return Basic.__new__(cls, a, i)
+        return Basic.__new__(cls, a, _sympify(i))
 
     @property
     def shape(self) -> Shape:
@@ -503,11 +495,7 @@ class RowBlock(MatExpr):
             f"cannot cut {a} ({shape_str(a.shape)}) into {count} blocks of {m} rows: "
             f"{a.rows} and {count}*{m} are not provably equal",
         )
-        head = _sympify(head)
-        _require_inside(
-            head, count, f"{a}^({head}): block {head} is outside the {count} blocks of {a}"
-        )
-        return Basic.__new__(cls, a, head, m, count)
+        return Basic.__new__(cls, a, _sympify(head), m, count)
 
     @property
     def head(self) -> sympy.Expr:
@@ -630,11 +618,7 @@ class Entry(sympy.Expr):
 
     def __new__(cls, m: MatExpr, i: object, j: object) -> Entry:
         _check_mat(m)
-        i, j = _sympify(i), _sympify(j)
-        for ix, size, what in ((i, m.rows, "rows"), (j, m.cols, "cols")):
-            where = f"{m}_{{{i},{j}}}: index {ix} is outside the {size} {what} of {m}"
-            _require_inside(ix, size, where)
-        return sympy.Expr.__new__(cls, m, i, j)
+        return sympy.Expr.__new__(cls, m, _sympify(i), _sympify(j))
 
     @property
     def matrix(self) -> MatExpr:

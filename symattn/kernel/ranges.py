@@ -179,10 +179,12 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
     for ix, size, kind in zip(idx, shape, what, strict=True):
         ix = sympy.sympify(ix, strict=True)
-        lo, hi = (sympy.sympify(b, strict=True) for b in limits.get(ix, (ix, ix)))
-        if (lo - 1).is_negative or (hi - size).is_positive:
-            if ix in limits:
+        if ix in limits:
+            lo, hi = (sympy.sympify(b, strict=True) for b in limits[ix])
+            if (lo - 1).is_negative or (hi - size).is_positive:
                 return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
+        elif (ix - size).is_positive:
+            # past the end only: a text that counts from 0 writes x_0 for its first row
             return f"{shown}: index {ix} is outside the {size} {kind} of {name}"
     return None
 
