@@ -102,9 +102,10 @@ def _indexed_with_limits(e: sympy.Basic):
     stack: list[tuple[sympy.Basic, dict]] = [(e, {})]
     while stack:
         x, limits = stack.pop()
-        if isinstance(x, (sympy.Indexed, Entry)):
+        if isinstance(x, (sympy.Indexed, Entry, RowBlock)):
             yield x, limits
-            continue
+            if not isinstance(x, Entry):
+                continue
         if isinstance(x, sympy.Sum):
             limits = {**limits, **{v: (lo, hi) for v, lo, hi in x.limits}}
         elif isinstance(x, MatSum):
@@ -113,6 +114,8 @@ def _indexed_with_limits(e: sympy.Basic):
 
 
 def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | None:
+    if isinstance(node, RowBlock):
+        return _check_block(node, ranges)
     if isinstance(node, Entry):
         name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
         shown_idx = idx
@@ -144,6 +147,64 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
         # a window that moves with another index (r = i-s .. i-1): inside for some of its values
         return f"{msg} ({NOT_PROVABLY}: it needs {need})"
     return None
+
+
+def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Range]) -> str | None:
+    """A message when an entry or row of `node` lies outside its matrix at every size.
+
+    Meant for a term as it is built, with the ranges of the sums around it, before a factor
+    that is zero at some size (`(n-5)` at n = 5) can drop it: only what is outside whatever
+    the other indices are is reported, since the free indices' ranges are not known yet.
+
+    >>> from symattn.kernel.expr import MatSym, index
+    >>> from symattn.kernel.dims import n
+    >>> S = MatSym("S", n, n); i, j = index("i"), index("j")
+    >>> print(definite_range_problem(Entry(S, i, j), {j: (1, n + 1)}))
+    S_{i,j}: index j runs over 1..n + 1 but S has n cols
+    """
+    shape: tuple[sympy.Expr, ...]
+    what: tuple[str, ...]
+    if isinstance(node, Entry):
+        name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
+        what = ("rows", "cols")
+    elif isinstance(node, Row):
+        name, idx, shape = plain(node.args[0]), [node.index], (node.args[0].rows,)
+        what = ("rows",)
+    elif isinstance(node, RowBlock):
+        name, idx, shape = plain(node.args[0]), [node.head], (node.args[3],)
+        what = ("blocks",)
+    else:
+        return None
+    sub = ",".join(str(s) for s in idx)
+    shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
+    for ix, size, kind in zip(idx, shape, what, strict=True):
+        ix = sympy.sympify(ix, strict=True)
+        if ix in limits:
+            lo, hi = (sympy.sympify(b, strict=True) for b in limits[ix])
+            if (lo - 1).is_negative or (hi - size).is_positive:
+                return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
+        elif (ix - size).is_positive:
+            # past the end only: a text that counts from 0 writes x_0 for its first row
+            return f"{shown}: index {ix} is outside the {size} {kind} of {name}"
+    return None
+
+
+def _check_block(node: RowBlock, ranges: Mapping) -> str | None:
+    """Block h of a matrix cut into `count` blocks, h a summed index: h within 1..count."""
+    h, count = node.head, node.args[3]
+    if not isinstance(h, sympy.Symbol) or h not in ranges:
+        return None
+    lo, hi = (sympy.sympify(b, strict=True) for b in ranges[h])
+    if _fits(lo, hi, count, ranges):
+        return None
+    shown = f"{plain(node.args[0])}^{{({h})}}"
+    msg = f"{shown}: index {h} runs over {lo}..{hi} but {plain(node.args[0])} has {count} blocks"
+    if (lo - 1).is_negative or (hi - count).is_positive:
+        return msg
+    bound, need = (lo, f"{lo} >= 1") if not (lo - 1).is_nonnegative else (hi, f"{hi} <= {count}")
+    if not bound.free_symbols & set(ranges):
+        return msg
+    return f"{msg} ({NOT_PROVABLY}: it needs {need})"
 
 
 #: How a range message says the index may lie inside for some sizes and outside for others.

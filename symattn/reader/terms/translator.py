@@ -35,6 +35,7 @@ from symattn.kernel.expr import (
     index,
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
+from symattn.kernel.ranges import definite_range_problem
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.terms.components import (
@@ -205,6 +206,11 @@ class Terms:
         if handler is None:
             raise not_understood(_unsupported(node), node)
         value: sympy.Basic = handler(self, node)
+        if isinstance(value, (Entry, Row, RowBlock)):
+            # checked as built: a factor zero at the sizes ((n-5) at n = 5) would drop it
+            outside = definite_range_problem(value, getattr(self, "sum_limits", {}))
+            if outside is not None:
+                raise Problem("shape_error", outside, node)
         if self.observer is not None:
             self.observer(node, value, node.end)
         return value
@@ -795,10 +801,13 @@ class Terms:
             hi = length if node.upper is None else self.index_term(node.upper)
         outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
         self.sum_ranges = {**outer, node.var.name: hi}  # `q_i` inside: its range is known
+        around: dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]] = getattr(self, "sum_limits", {})
+        self.sum_limits = {**around, var: (lo, hi)}
         try:
             body = self.term(node.body)
         finally:
             self.sum_ranges = outer
+            self.sum_limits = around
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
