@@ -38,7 +38,7 @@ def entrywise(
     >>> from symattn.kernel.expr import MatSym
     >>> from symattn.kernel.dims import n, d
     >>> entrywise("odot", MatSym("A", n, d), MatSym("B", n, d))
-    Hadamard(MatSym(Str('A'), n, d), MatSym(Str('B'), n, d))
+    A ∘ B
     """
     am, bm = isinstance(a, MatExpr), isinstance(b, MatExpr)
     if op == "otimes":
