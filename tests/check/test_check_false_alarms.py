@@ -1,0 +1,46 @@
+"""False alarms of classes seen in texts nobody here wrote: each class with a made-up snippet
+that must not raise an alarm, beside a variant whose alarm is real and must stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+ALARMS = ("false", "shape-error", "malformed")
+DECLARED = (
+    "Let $Q \\in \\mathbb{R}^{n\\times d_k}$, $K \\in \\mathbb{R}^{n\\times d_k}$ and "
+    "$V \\in \\mathbb{R}^{n\\times d_v}$.\n\n"
+)
+
+
+def results(text: str):
+    return [r for r in check_text(text, "p.md") if r.kind != "not-a-claim"]
+
+
+def alarms(text: str):
+    return [r for r in results(text) if r.kind in ALARMS]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If we set $X = V = K = Q$, then the layer attends to itself.",
+        "Instead of saying $V = K = Q = X$, we say that the three are one.",
+        "Instead of writing $V = K$, we keep them apart.",
+        "Setting $V = K$ gives a symmetric layer.",
+        "If we choose $K = V$ the two coincide.",
+    ],
+)
+def test_a_supposition_is_not_an_alarm(sentence):
+    assert alarms(DECLARED + sentence + "\n") == []
+
+
+def test_the_same_identity_asserted_is_still_a_shape_error():
+    rs = alarms(DECLARED + "Here $V = K$ holds.\n")
+    assert [r.kind for r in rs] == ["shape-error"]
+
+
+def test_a_definition_after_let_that_does_not_typecheck_stays_a_shape_error():
+    rs = alarms(DECLARED + "Let $Y = QK$ be the scores.\n")
+    assert [r.kind for r in rs] == ["shape-error"]
