@@ -44,3 +44,23 @@ def test_the_same_identity_asserted_is_still_a_shape_error():
 def test_a_definition_after_let_that_does_not_typecheck_stays_a_shape_error():
     rs = alarms(DECLARED + "Let $Y = QK$ be the scores.\n")
     assert [r.kind for r in rs] == ["shape-error"]
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "2 \\cdot 1024 \\cdot 64 \\cdot 1024 = 8\\text{GiB}",
+        "2 \\cdot 4 = 8\\,\\mathrm{ms}",
+        "3 \\cdot 4 = 12 \\text{ MB}",
+        "4 \\cdot 1000 = 4000\\text{ tokens}",
+    ],
+)
+def test_a_number_with_a_unit_is_not_a_number_equation(formula):
+    rs = results(f"The cache takes ${formula}$ of memory.\n")
+    assert [r.kind for r in rs] == ["undecided"]
+    assert "unit" in rs[0].message
+
+
+def test_a_number_equation_without_a_unit_is_still_decided():
+    rs = results("It takes $2 \\cdot 4 = 9$ and $2 \\cdot 4 = 8$ and $2h = 4$ steps.\n")
+    assert [r.kind for r in rs][:2] == ["false", "verified"]

@@ -70,6 +70,7 @@ from symattn.reader.claims.size_claims import (
     size_chain,
     sizes_only,
 )
+from symattn.reader.claims.units import with_units
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
@@ -317,7 +318,7 @@ class Resolver:
         for item in _claims_of(formula.items):
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
-            out.extend(self._decorate(claims))
+            out.extend(self._decorate(with_units(claims, span.body)))
         return attach_within(out)
 
     def _decorate(self, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
