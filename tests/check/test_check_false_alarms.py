@@ -64,3 +64,22 @@ def test_a_number_with_a_unit_is_not_a_number_equation(formula):
 def test_a_number_equation_without_a_unit_is_still_decided():
     rs = results("It takes $2 \\cdot 4 = 9$ and $2 \\cdot 4 = 8$ and $2h = 4$ steps.\n")
     assert [r.kind for r in rs][:2] == ["false", "verified"]
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "e^{ix} = \\cos(x) + i\\sin(x)",
+        "e^{i\\theta} = \\cos\\theta + i\\sin\\theta",
+        "e^{-j\\omega} = \\cos\\omega - j\\sin\\omega",
+    ],
+)
+def test_a_bare_i_may_be_the_imaginary_unit(formula):
+    rs = results(f"Recall Euler's formula ${formula}$.\n")
+    assert [r.kind for r in rs] == ["undecided"]
+    assert "imaginary unit" in rs[0].message
+
+
+def test_a_false_identity_without_i_is_still_false():
+    rs = results("Recall $(a+b)^2 = a^2 + b^2$.\n")
+    assert [r.kind for r in rs] == ["false"]
