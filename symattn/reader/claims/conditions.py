@@ -218,9 +218,15 @@ def _index_symbols(term: Any) -> set[sympy.Basic]:
 
 
 _HYPOTHESIS = re.compile(
-    r"(?:\bsuppose|\bassume|\blet|\bif|\bwhenever|假设|设|若|如果)(?:\s+that)?\s*$",
+    r"(?:\bsuppose|\bassume|\blet|\bif|\bwhenever|假设|设|令|若|如果)(?:\s+that)?\s*$"
+    r"|(?:\bif\s+(?:we|you|one)\s+(?:set|take|choose|let|write)|\bsetting|\btaking|\bchoosing"
+    r"|\binstead\s+of\s+(?:saying|writing))\s*$",
     re.IGNORECASE,
 )
+#: The cues of a supposition the text does not assert: what does not typecheck after them is
+#: not an error of the text (`If we set $X = V = K = Q$`, with V and K of different widths).
+#: `let` / 设 / 令 introduce definitions, whose shape errors stay errors.
+_SUPPOSITION = re.compile(r"^(?!let\b|设|令)", re.IGNORECASE)
 
 
 def _mark_hypotheses(
@@ -234,11 +240,15 @@ def _mark_hypotheses(
         m = _HYPOTHESIS.search(before)
         if m is None:
             continue
+        cue = m.group().strip()
         for k in idxs:
             c = out[k]
             if c.status == "pending" and not c.conditions:
-                msg = f"a hypothesis (after '{m.group().strip()}'): assumed, not checked"
+                msg = f"a hypothesis (after '{cue}'): assumed, not checked"
                 out[k] = dataclasses.replace(c, status="declared", message=msg, pairs=())
+            elif c.status == "shape_error" and _SUPPOSITION.match(cue):
+                msg = f"a supposition (after '{cue}') that does not typecheck here: {c.message}"
+                out[k] = dataclasses.replace(c, status="not_understood", message=msg)
 
 
 def _end_offset(text: str, span: MathSpan) -> int:

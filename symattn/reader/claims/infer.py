@@ -155,6 +155,15 @@ def scalar_reading(
                 "integers the claim fails, but the sizes the text means may be related"
             )
         claim = dataclasses.replace(claim, defines=why)
+    imaginary = [x for x in reals if x in ("i", "j")]
+    if imaginary and not claim.defines:
+        # `e^{ix} = \cos x + i\sin x`: a bare i or j that is no index may be the imaginary
+        # unit; read as a real number, a claim that fails says nothing about the text
+        why = (
+            f"{', '.join(imaginary)} may be the imaginary unit (the text does not declare it); "
+            "read as a real number the claim fails"
+        )
+        claim = dataclasses.replace(claim, defines=why)
     return claim
 
 

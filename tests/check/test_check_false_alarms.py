@@ -1,0 +1,168 @@
+"""False alarms of classes seen in texts nobody here wrote: each class with a made-up snippet
+that must not raise an alarm, beside a variant whose alarm is real and must stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+ALARMS = ("false", "shape-error", "malformed")
+DECLARED = (
+    "Let $Q \\in \\mathbb{R}^{n\\times d_k}$, $K \\in \\mathbb{R}^{n\\times d_k}$ and "
+    "$V \\in \\mathbb{R}^{n\\times d_v}$.\n\n"
+)
+
+
+def results(text: str):
+    return [r for r in check_text(text, "p.md") if r.kind != "not-a-claim"]
+
+
+def alarms(text: str):
+    return [r for r in results(text) if r.kind in ALARMS]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If we set $X = V = K = Q$, then the layer attends to itself.",
+        "Instead of saying $V = K = Q = X$, we say that the three are one.",
+        "Instead of writing $V = K$, we keep them apart.",
+        "Setting $V = K$ gives a symmetric layer.",
+        "If we choose $K = V$ the two coincide.",
+    ],
+)
+def test_a_supposition_is_not_an_alarm(sentence):
+    assert alarms(DECLARED + sentence + "\n") == []
+
+
+def test_the_same_identity_asserted_is_still_a_shape_error():
+    rs = alarms(DECLARED + "Here $V = K$ holds.\n")
+    assert [r.kind for r in rs] == ["shape-error"]
+
+
+def test_a_definition_after_let_that_does_not_typecheck_stays_a_shape_error():
+    rs = alarms(DECLARED + "Let $Y = QK$ be the scores.\n")
+    assert [r.kind for r in rs] == ["shape-error"]
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "2 \\cdot 1024 \\cdot 64 \\cdot 1024 = 8\\text{GiB}",
+        "2 \\cdot 4 = 8\\,\\mathrm{ms}",
+        "3 \\cdot 4 = 12 \\text{ MB}",
+        "4 \\cdot 1000 = 4000\\text{ tokens}",
+    ],
+)
+def test_a_number_with_a_unit_is_not_a_number_equation(formula):
+    rs = results(f"The cache takes ${formula}$ of memory.\n")
+    assert [r.kind for r in rs] == ["undecided"]
+    assert "unit" in rs[0].message
+
+
+def test_a_number_equation_without_a_unit_is_still_decided():
+    rs = results("It takes $2 \\cdot 4 = 9$ and $2 \\cdot 4 = 8$ and $2h = 4$ steps.\n")
+    assert [r.kind for r in rs][:2] == ["false", "verified"]
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "e^{ix} = \\cos(x) + i\\sin(x)",
+        "e^{i\\theta} = \\cos\\theta + i\\sin\\theta",
+        "e^{-j\\omega} = \\cos\\omega - j\\sin\\omega",
+    ],
+)
+def test_a_bare_i_may_be_the_imaginary_unit(formula):
+    rs = results(f"Recall Euler's formula ${formula}$.\n")
+    assert [r.kind for r in rs] == ["undecided"]
+    assert "imaginary unit" in rs[0].message
+
+
+def test_a_false_identity_without_i_is_still_false():
+    rs = results("Recall $(a+b)^2 = a^2 + b^2$.\n")
+    assert [r.kind for r in rs] == ["false"]
+
+
+WEIGHTS = "# W\n\n$$A=\\operatorname{softmax}(QK^T/\\sqrt{d_k})$$\n\n"
+
+
+def test_a_sum_without_bounds_runs_over_what_its_letter_indexes():
+    rs = results(WEIGHTS + "Each row sums to one: $\\sum_t a_{st} = 1$.\n")
+    assert [r.kind for r in rs][-1] == "verified"
+
+
+def test_a_sum_without_bounds_over_what_it_indexes_can_be_false():
+    rs = results(WEIGHTS + "Each row sums to two: $\\sum_t a_{st} = 2$.\n")
+    assert [r.kind for r in rs][-1] == "false"
+
+
+def test_a_property_of_a_matrix_with_no_value_is_not_false():
+    text = "Let $A \\in \\mathbb{R}^{n\\times n}$ hold weights with $\\sum_t a_{st} = 1$.\n"
+    rs = results(text)
+    assert [r.kind for r in rs] == ["declaration", "undecided"]
+    assert "no value" in rs[-1].message
+
+
+def test_a_vector_beside_a_capital_the_text_never_declares_is_not_a_shape_error():
+    text = (
+        "We pay $$\\mathcal{C}(x) = \\sum_{t=1}^L N(t) + R(t)$$ per step.\n"
+        "$$\n\\underbrace{ \\color{red}{\\mathbf{u}} \\color{blue}{ {\\mathbf{W}_R^k}^\\top } "
+        "\\color{green}{\\mathbf{r}_{i-j}^\\top} }_\\text{a bias}\n$$\n"
+        "- Use the encoding $$\\mathbf{r}_{i-j} \\in \\mathbf{R}^{d}$$;\n"
+    )
+    assert alarms(text) == []
+
+
+COLUMNS = "The set $\\boldsymbol{X}\\in\\mathbb{R}^{n \\times t}$ holds $t$ vectors"
+
+
+def test_vectors_that_are_the_columns_of_their_matrix_are_not_a_shape_error():
+    assert alarms(COLUMNS + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^n$.\n") == []
+
+
+def test_a_vector_that_is_neither_row_nor_column_is_still_a_shape_error():
+    rs = alarms(COLUMNS + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^m$.\n")
+    assert [r.kind for r in rs] == ["shape-error"]
+
+
+def test_a_shape_error_resting_on_conventional_shapes_only_is_undecided():
+    text = "The output is $O = \\text{Attention}(Q,K,V)W_O + b_O$ for one head.\n"
+    rs = results(text)
+    assert not [r for r in rs if r.kind in ALARMS]
+    assert "conventional shapes of" in next(r for r in rs if r.kind == "undecided").message
+
+
+def test_the_same_product_with_shapes_the_text_declares_is_a_shape_error():
+    text = (
+        "Let $X \\in \\mathbb{R}^{n\\times d}$ and $A \\in \\mathbb{R}^{n\\times n}$.\n\n"
+        "Then $H = XA$.\n"
+    )
+    assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_dropped_transpose_between_queries_and_keys_stays_a_shape_error():
+    text = "$$\\operatorname{Attention}(Q,K,V)=\\operatorname{softmax}(QK/\\sqrt{d_k})V$$\n"
+    assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_written_vector_sets_the_size_of_a_conventional_one():
+    text = "Take $\\boldsymbol{v}_n = \\begin{pmatrix}1 \\\\ 0\\end{pmatrix}$ in the plane.\n"
+    assert alarms(text) == []
+
+
+def test_a_written_vector_against_a_size_the_text_gives_is_a_shape_error():
+    text = (
+        "Let $V \\in \\mathbb{R}^{n\\times 3}$.\n\n"
+        "Then $\\boldsymbol{v}_n = \\begin{pmatrix}1 & 0\\end{pmatrix}$.\n"
+    )
+    assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_written_vector_may_set_a_size_the_text_leaves_symbolic():
+    text = (
+        "Let $V \\in \\mathbb{R}^{n\\times d_k}$.\n\n"
+        "Then $\\boldsymbol{v}_n^T = \\begin{pmatrix}1 \\\\ 0\\end{pmatrix}$.\n"
+    )
+    assert alarms(text) == []
