@@ -238,7 +238,6 @@ def test_a_word_in_capitals_with_an_index_is_a_name():
 
 def test_capitals_side_by_side_stay_a_product_before_a_script():
     text = r"and $Y\in\mathbb R^{n\times d}$, $W_o\in\mathbb R^{d\times d}$." + "\n\n"
-    text += r"Let $W_Q\in\mathbb R^{d\times d_k}$." + "\n\n"
     assert claims(text + r"$$Q = YW_oW_Q$$") == ["verified"]
     assert claims(text + r"$$Q = YW_o^TW_Q W_Q$$") == ["shape-error"]
 

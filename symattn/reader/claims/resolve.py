@@ -93,7 +93,7 @@ from symattn.reader.terms.translator import (
 from symattn.reader.terms.undeclared import read_around, undeclared
 
 #: conventional names whose shapes a shape error may rest on (the formula fixes them)
-_STRONG = frozenset({"Q", "K", "V", "X", "A", "S", "Z"})
+_STRONG = frozenset({"Q", "K", "V", "X"})
 _ILL = ("shape_error", "internal_error")
 
 

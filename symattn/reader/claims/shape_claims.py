@@ -396,10 +396,7 @@ def _vector_declaration(
         )
         return new_claim(span, start, end, "unknown", msg)
     rows = scope.bind_shape(matrix.shape)[0]
-    declared = entry is not None and entry.origin == "declared" and entry.definition is None
-    declared = declared and entry is not None and not entry.label  # not defined by its rows
-    column = ((rows, sympy.Integer(1)), (sympy.Integer(1), rows))
-    if declared and any(same_shape(want, w) for w in column):
+    if any(same_shape(want, w) for w in ((rows, sympy.Integer(1)), (sympy.Integer(1), rows))):
         # `X^\top \in \mathbb R^{t\times n}` and `x_j \in \mathbb R^n`: the text's x_j are
         # the columns of X, which the reader takes as its rows; what it says is not an error
         msg = (
