@@ -93,7 +93,7 @@ from symattn.reader.terms.translator import (
 from symattn.reader.terms.undeclared import read_around, undeclared
 
 #: conventional names whose shapes a shape error may rest on (the formula fixes them)
-_STRONG = frozenset({"Q", "K", "V", "X"})
+_STRONG = frozenset({"Q", "K", "V"})
 _ILL = ("shape_error", "internal_error")
 
 
@@ -341,10 +341,10 @@ class Resolver:
         self, span: MathSpan, item: ast.Claim, claims: list[ResolvedClaim]
     ) -> list[ResolvedClaim]:
         """A shape error is the text's only if it holds for the shapes the text gives: where
-        it rests on the chapter's conventional shapes of names the text never declared (A,
-        W_O, ...), the formula is read again with those names taken away, and if it is no
-        shape error then, it is undecided, saying why. Q, K, V and X keep their conventional
-        shapes (`\\operatorname{softmax}(QK^T)V` and the residual `X + O` fix them)."""
+        it rests on the chapter's conventional shapes of names the text never declared (X,
+        A, W_O, ...), the formula is read again with those names taken away, and if it is no
+        shape error then, it is undecided, saying why. Q, K and V keep their conventional
+        shapes (`\\operatorname{softmax}(QK^T)V` fixes them)."""
         if not any(c.status == "shape_error" for c in claims):
             return claims
         scope = self.scope
