@@ -145,16 +145,3 @@ def test_the_same_product_with_shapes_the_text_declares_is_a_shape_error():
 def test_a_dropped_transpose_between_queries_and_keys_stays_a_shape_error():
     text = "$$\\operatorname{Attention}(Q,K,V)=\\operatorname{softmax}(QK/\\sqrt{d_k})V$$\n"
     assert [r.kind for r in alarms(text)] == ["shape-error"]
-
-
-def test_a_written_vector_sets_the_size_of_a_conventional_one():
-    text = "Take $\\boldsymbol{v}_n = \\begin{pmatrix}1 \\\\ 0\\end{pmatrix}$ in the plane.\n"
-    assert alarms(text) == []
-
-
-def test_a_written_vector_against_a_size_the_text_gives_is_a_shape_error():
-    text = (
-        "Let $V \\in \\mathbb{R}^{n\\times 3}$.\n\n"
-        "Then $\\boldsymbol{v}_n = \\begin{pmatrix}1 & 0\\end{pmatrix}$.\n"
-    )
-    assert [r.kind for r in alarms(text)] == ["shape-error"]
