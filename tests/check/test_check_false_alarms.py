@@ -125,23 +125,3 @@ def test_vectors_that_are_the_columns_of_their_matrix_are_not_a_shape_error():
 def test_a_vector_that_is_neither_row_nor_column_is_still_a_shape_error():
     rs = alarms(COLUMNS + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^m$.\n")
     assert [r.kind for r in rs] == ["shape-error"]
-
-
-def test_a_shape_error_resting_on_conventional_shapes_only_is_undecided():
-    text = "The output is $O = \\text{Attention}(Q,K,V)W_O + b_O$ for one head.\n"
-    rs = results(text)
-    assert not [r for r in rs if r.kind in ALARMS]
-    assert "conventional shapes of" in next(r for r in rs if r.kind == "undecided").message
-
-
-def test_the_same_product_with_shapes_the_text_declares_is_a_shape_error():
-    text = (
-        "Let $X \\in \\mathbb{R}^{n\\times d}$ and $A \\in \\mathbb{R}^{n\\times n}$.\n\n"
-        "Then $H = XA$.\n"
-    )
-    assert [r.kind for r in alarms(text)] == ["shape-error"]
-
-
-def test_a_dropped_transpose_between_queries_and_keys_stays_a_shape_error():
-    text = "$$\\operatorname{Attention}(Q,K,V)=\\operatorname{softmax}(QK/\\sqrt{d_k})V$$\n"
-    assert [r.kind for r in alarms(text)] == ["shape-error"]

@@ -92,18 +92,6 @@ from symattn.reader.terms.translator import (
 )
 from symattn.reader.terms.undeclared import read_around, undeclared
 
-#: conventional names whose shapes a shape error may rest on (the formula fixes them)
-_STRONG = frozenset({"Q", "K", "V"})
-_ILL = ("shape_error", "internal_error")
-
-
-def _name_pattern(name: str) -> str:
-    r"""`W_O` also as `W_{O}`, `W^O`, `\mathbf{W}_O`: the letter, then the label if any."""
-    letter, _, label = name.partition("_")
-    pat = rf"(?<![A-Za-z\\]){letter}(?![a-z])"
-    return pat + (rf"[}}\s]*[_^]\{{?\s*{label}" if label else "")
-
-
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
 _MAX_NODES = 3000
@@ -333,47 +321,8 @@ class Resolver:
         for item in _claims_of(formula.items):
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
-                claims = self._without_conventions(span, item, claims)
             out.extend(self._decorate(with_properties(with_units(claims, span.body))))
         return attach_within(out)
-
-    def _without_conventions(
-        self, span: MathSpan, item: ast.Claim, claims: list[ResolvedClaim]
-    ) -> list[ResolvedClaim]:
-        """A shape error is the text's only if it holds for the shapes the text gives: where
-        it rests on the chapter's conventional shapes of names the text never declared (X,
-        A, W_O, ...), the formula is read again with those names taken away, and if it is no
-        shape error then, it is undecided, saying why. Q, K and V keep their conventional
-        shapes (`\\operatorname{softmax}(QK^T)V` fixes them)."""
-        if not any(c.status == "shape_error" for c in claims):
-            return claims
-        scope = self.scope
-        conv, doc = scope.layers[0], scope.document
-        guessed = [k for k in conv.names if k not in _STRONG and scope.lookup(k) is conv.names[k]]
-        if not guessed:
-            return claims
-        taken = {k: conv.names.pop(k) for k in guessed}
-        saved = (dict(doc.names), dict(doc.families), dict(doc.orient), dict(doc.literals))
-        try:
-            again = self._resolve_claim(span, item, display=span.display)
-        finally:
-            conv.names.update(taken)
-            doc.names, doc.families, doc.orient, doc.literals = saved
-        out = []
-        for c in claims:
-            twin = next((a for a in again if (a.start, a.end) == (c.start, c.end)), None)
-            if c.status != "shape_error" or twin is None or twin.status in _ILL:
-                out.append(c)
-                continue
-            body = span.body[c.start : c.end]
-            named = [k for k in guessed if re.search(_name_pattern(k), body)] or guessed
-            msg = (
-                f"undecided: {c.message}; but that rests on the chapter's conventional shapes "
-                f"of {', '.join(named)}, which the text never declares; without them: "
-                f"{twin.message or 'the formula typechecks'}"
-            )
-            out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=()))
-        return out
 
     def _decorate(self, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
         """The sizes in force, on each claim: relations as assumptions, a worked example's values
