@@ -788,7 +788,7 @@ class Terms:
         if node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
         elif node.lower is None:
-            lo, hi = sympy.Integer(1), self._indexed_range(node, var, node.var.name)
+            lo, hi = sympy.Integer(1), self._indexed_range(node, var)
         else:
             lo = self.index_term(node.lower)
             if node.upper is None and length is None:
@@ -807,15 +807,15 @@ class Terms:
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
 
-    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol, letter: str) -> sympy.Expr:
+    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol) -> sympy.Expr:
         """`\\sum_t a_{st}`: t runs over what it indexes (A's columns), when every entry and
         row it indexes in the body agree on that size; else over its letter's conventional
         size (`\\sum_j`: the n positions)."""
-        over = SUM_LETTERS.get(letter.rstrip("'"))
+        over = SUM_LETTERS.get(node.var.name.rstrip("'"))
         guess = self.scope.bind(over) if over is not None else None
         outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
         if guess is not None:
-            self.sum_ranges = {**outer, letter: guess}
+            self.sum_ranges = {**outer, node.var.name: guess}
         try:
             body = self.term(node.body)
         except SymattnError:
@@ -827,7 +827,7 @@ class Terms:
             return sizes[0]
         if guess is None:
             raise not_understood(
-                f"cannot tell what \\sum_{letter} ranges over: write its bounds", node
+                f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
             )
         return guess
 
