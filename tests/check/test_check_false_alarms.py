@@ -103,25 +103,3 @@ def test_a_property_of_a_matrix_with_no_value_is_not_false():
     rs = results(text)
     assert [r.kind for r in rs] == ["declaration", "undecided"]
     assert "no value" in rs[-1].message
-
-
-def test_a_vector_beside_a_capital_the_text_never_declares_is_not_a_shape_error():
-    text = (
-        "We pay $$\\mathcal{C}(x) = \\sum_{t=1}^L N(t) + R(t)$$ per step.\n"
-        "$$\n\\underbrace{ \\color{red}{\\mathbf{u}} \\color{blue}{ {\\mathbf{W}_R^k}^\\top } "
-        "\\color{green}{\\mathbf{r}_{i-j}^\\top} }_\\text{a bias}\n$$\n"
-        "- Use the encoding $$\\mathbf{r}_{i-j} \\in \\mathbf{R}^{d}$$;\n"
-    )
-    assert alarms(text) == []
-
-
-COLUMNS = "The set $\\boldsymbol{X}\\in\\mathbb{R}^{n \\times t}$ holds $t$ vectors"
-
-
-def test_vectors_that_are_the_columns_of_their_matrix_are_not_a_shape_error():
-    assert alarms(COLUMNS + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^n$.\n") == []
-
-
-def test_a_vector_that_is_neither_row_nor_column_is_still_a_shape_error():
-    rs = alarms(COLUMNS + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^m$.\n")
-    assert [r.kind for r in rs] == ["shape-error"]

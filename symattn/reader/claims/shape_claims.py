@@ -15,7 +15,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatExpr, MatSym, Row
+from symattn.kernel.expr import MatExpr, Row
 from symattn.kernel.text import plain
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
@@ -383,28 +383,6 @@ def _vector_declaration(
         return new_claim(span, start, end, "declared", msg)
     if same_shape(want, as_row):
         return shape_claim(span, start, end, as_row, want, f"{label} is {shape_str(as_row)}")
-    matrix = row.args[0]
-    entry = scope.lookup(str(matrix.args[0])) if isinstance(matrix, MatSym) else None
-    if entry is not None and entry.origin in ("convention", "inferred"):
-        # `\mathbf r_{i-j} \in \mathbb R^d` beside a capital R the text never declared: R's
-        # shape is a guess (the chapter's, or inferred), and this may be its only declaration
-        why = "the chapter's convention" if entry.origin == "convention" else "inferred"
-        msg = (
-            f"undecided: {plain(row)} as row {plain(row.args[1])} of {plain(matrix)} would have "
-            f"{as_row[1]} entries, not {shape_str(want)}, but the text never declares "
-            f"{plain(matrix)} (its shape {shape_str(matrix.shape)} is {why})"
-        )
-        return new_claim(span, start, end, "unknown", msg)
-    rows = scope.bind_shape(matrix.shape)[0]
-    if any(same_shape(want, w) for w in ((rows, sympy.Integer(1)), (sympy.Integer(1), rows))):
-        # `X^\top \in \mathbb R^{t\times n}` and `x_j \in \mathbb R^n`: the text's x_j are
-        # the columns of X, which the reader takes as its rows; what it says is not an error
-        msg = (
-            f"undecided: {letter}_{plain(row.args[1])} has the length of a column of "
-            f"{plain(matrix)} ({shape_str(matrix.shape)}): the text's vectors may be its "
-            "columns, which this reader takes as rows"
-        )
-        return new_claim(span, start, end, "unknown", msg)
     raise Problem(
         "shape_error",
         f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
