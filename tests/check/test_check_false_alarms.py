@@ -83,23 +83,3 @@ def test_a_bare_i_may_be_the_imaginary_unit(formula):
 def test_a_false_identity_without_i_is_still_false():
     rs = results("Recall $(a+b)^2 = a^2 + b^2$.\n")
     assert [r.kind for r in rs] == ["false"]
-
-
-WEIGHTS = "# W\n\n$$A=\\operatorname{softmax}(QK^T/\\sqrt{d_k})$$\n\n"
-
-
-def test_a_sum_without_bounds_runs_over_what_its_letter_indexes():
-    rs = results(WEIGHTS + "Each row sums to one: $\\sum_t a_{st} = 1$.\n")
-    assert [r.kind for r in rs][-1] == "verified"
-
-
-def test_a_sum_without_bounds_over_what_it_indexes_can_be_false():
-    rs = results(WEIGHTS + "Each row sums to two: $\\sum_t a_{st} = 2$.\n")
-    assert [r.kind for r in rs][-1] == "false"
-
-
-def test_a_property_of_a_matrix_with_no_value_is_not_false():
-    text = "Let $A \\in \\mathbb{R}^{n\\times n}$ hold weights with $\\sum_t a_{st} = 1$.\n"
-    rs = results(text)
-    assert [r.kind for r in rs] == ["declaration", "undecided"]
-    assert "no value" in rs[-1].message

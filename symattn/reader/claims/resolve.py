@@ -60,7 +60,6 @@ from symattn.reader.claims.opaque_claims import (
     parameters_claim,
     undeclared_claim,
 )
-from symattn.reader.claims.properties import with_properties
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
@@ -321,7 +320,7 @@ class Resolver:
         for item in _claims_of(formula.items):
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
-            out.extend(self._decorate(with_properties(with_units(claims, span.body))))
+            out.extend(self._decorate(with_units(claims, span.body)))
         return attach_within(out)
 
     def _decorate(self, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:

@@ -788,7 +788,12 @@ class Terms:
         if node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
         elif node.lower is None:
-            lo, hi = sympy.Integer(1), self._indexed_range(node, var)
+            over = SUM_LETTERS.get(node.var.name.rstrip("'"))
+            if over is None:
+                raise not_understood(
+                    f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
+                )
+            lo, hi = sympy.Integer(1), self.scope.bind(over)
         else:
             lo = self.index_term(node.lower)
             if node.upper is None and length is None:
@@ -806,30 +811,6 @@ class Terms:
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
-
-    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol) -> sympy.Expr:
-        """`\\sum_t a_{st}`: t runs over what it indexes (A's columns), when every entry and
-        row it indexes in the body agree on that size; else over its letter's conventional
-        size (`\\sum_j`: the n positions)."""
-        over = SUM_LETTERS.get(node.var.name.rstrip("'"))
-        guess = self.scope.bind(over) if over is not None else None
-        outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
-        if guess is not None:
-            self.sum_ranges = {**outer, node.var.name: guess}
-        try:
-            body = self.term(node.body)
-        except SymattnError:
-            body = None
-        finally:
-            self.sum_ranges = outer
-        sizes = _sizes_indexed(body, var) if body is not None else []
-        if sizes and all(dims_equal(x, sizes[0]) for x in sizes[1:]):
-            return sizes[0]
-        if guess is None:
-            raise not_understood(
-                f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
-            )
-        return guess
 
     # ---- names with labels, inner products, norms ---------------------------------------------
 
@@ -1349,19 +1330,3 @@ _TERMS = {
     ast.Abs: Terms._abs,
     ast.Matrix: Terms._matrix,
 }
-
-
-def _sizes_indexed(term: sympy.Basic, var: sympy.Symbol) -> list[sympy.Expr]:
-    """The sizes `var` runs over where it is a bare index of an entry or a row in `term`."""
-    out: list[sympy.Expr] = []
-    stack = [term]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Entry):
-            for ix, size in ((x.args[1], x.matrix.rows), (x.args[2], x.matrix.cols)):
-                if ix == var:
-                    out.append(size)
-        elif isinstance(x, Row) and x.index == var:
-            out.append(x.args[0].rows)
-        stack.extend(getattr(x, "args", ()))
-    return out
