@@ -83,3 +83,21 @@ def test_a_bare_i_may_be_the_imaginary_unit(formula):
 def test_a_false_identity_without_i_is_still_false():
     rs = results("Recall $(a+b)^2 = a^2 + b^2$.\n")
     assert [r.kind for r in rs] == ["false"]
+
+
+def test_a_dropped_transpose_between_queries_and_keys_stays_a_shape_error():
+    text = "$$\\operatorname{Attention}(Q,K,V)=\\operatorname{softmax}(QK/\\sqrt{d_k})V$$\n"
+    assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_written_vector_sets_the_size_of_a_conventional_one():
+    text = "Take $\\boldsymbol{v}_n = \\begin{pmatrix}1 \\\\ 0\\end{pmatrix}$ in the plane.\n"
+    assert alarms(text) == []
+
+
+def test_a_written_vector_against_a_size_the_text_gives_is_a_shape_error():
+    text = (
+        "Let $V \\in \\mathbb{R}^{n\\times 3}$.\n\n"
+        "Then $\\boldsymbol{v}_n = \\begin{pmatrix}1 & 0\\end{pmatrix}$.\n"
+    )
+    assert [r.kind for r in alarms(text)] == ["shape-error"]

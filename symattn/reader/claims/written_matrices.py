@@ -118,6 +118,17 @@ def _entries_claim(
         raise not_understood("a matrix written out is compared only with a matrix", left)
     got = (len(cells), width)
     if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
+        guessed = _guessed_leaves(scope, lhs)
+        sized = all(sympy.sympify(x).is_Integer for x in scope.bind_shape(lhs.shape))
+        if numeric and guessed and not sized:
+            # `\boldsymbol v_n = (1, 0)^T` in a worked example: the written entries set the
+            # size, where the shape they differ from is only the chapter's convention
+            msg = (
+                f"undecided: {plain(lhs)} is {shape_str(lhs.shape)} by the chapter's convention "
+                f"for {', '.join(guessed)}, which the text never declares; the matrix written "
+                f"out shows {shape_str(got)}"
+            )
+            return new_claim(span, start, end, "unknown", msg)
         raise Problem(
             "shape_error",
             f"{plain(lhs)} is {shape_str(lhs.shape)} but the matrix shows {shape_str(got)}",
@@ -172,3 +183,13 @@ def _define_literal(
         top.names[name] = Name(shape, "declared", scope.section, scope.line)
     msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
     return new_claim(span, start, end, "declared", msg)
+
+
+def _guessed_leaves(scope: Scope, term: MatExpr) -> list[str]:
+    """The names of `term`'s matrices when every one has a shape the text never gave (the
+    chapter's convention, or inferred); empty if the text declared or defined any of them."""
+    names = sorted({str(x.args[0]) for x in walk(term) if isinstance(x, MatSym)})
+    entries = [scope.lookup(k) for k in names]
+    if not names or any(e is None or e.origin not in ("convention", "inferred") for e in entries):
+        return []
+    return names
