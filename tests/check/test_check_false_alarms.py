@@ -101,3 +101,11 @@ def test_a_written_vector_against_a_size_the_text_gives_is_a_shape_error():
         "Then $\\boldsymbol{v}_n = \\begin{pmatrix}1 & 0\\end{pmatrix}$.\n"
     )
     assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_written_vector_may_set_a_size_the_text_leaves_symbolic():
+    text = (
+        "Let $V \\in \\mathbb{R}^{n\\times d_k}$.\n\n"
+        "Then $\\boldsymbol{v}_n^T = \\begin{pmatrix}1 \\\\ 0\\end{pmatrix}$.\n"
+    )
+    assert alarms(text) == []

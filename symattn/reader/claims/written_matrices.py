@@ -120,12 +120,22 @@ def _entries_claim(
     if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
         guessed = _guessed_leaves(scope, lhs)
         sized = all(sympy.sympify(x).is_Integer for x in scope.bind_shape(lhs.shape))
-        if numeric and guessed and not sized:
+        bound = scope.bind_shape(lhs.shape)
+        pairs = zip(bound, got, strict=True)
+        open_size = numeric and all(
+            dims_equal(a, b) or not sympy.sympify(a).is_Integer for a, b in pairs
+        )
+        if (numeric and guessed and not sized) or open_size:
             # `\boldsymbol v_n = (1, 0)^T` in a worked example: the written entries set the
             # size, where the shape they differ from is only the chapter's convention
+            why = (
+                f"by the chapter's convention for {', '.join(guessed)}, which the text never "
+                "declares"
+                if guessed
+                else "with sizes the text leaves symbolic, which a worked example may set"
+            )
             msg = (
-                f"undecided: {plain(lhs)} is {shape_str(lhs.shape)} by the chapter's convention "
-                f"for {', '.join(guessed)}, which the text never declares; the matrix written "
+                f"undecided: {plain(lhs)} is {shape_str(lhs.shape)} {why}; the matrix written "
                 f"out shows {shape_str(got)}"
             )
             return new_claim(span, start, end, "unknown", msg)
