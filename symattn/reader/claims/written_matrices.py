@@ -119,11 +119,11 @@ def _entries_claim(
     got = (len(cells), width)
     if not (dims_equal(lhs.rows, got[0]) and dims_equal(lhs.cols, got[1])):
         guessed = _guessed_leaves(scope, lhs)
-        sized = all(sympy.sympify(x).is_Integer for x in scope.bind_shape(lhs.shape))
+        sized = all(sympy.sympify(x, strict=True).is_Integer for x in scope.bind_shape(lhs.shape))
         bound = scope.bind_shape(lhs.shape)
-        pairs = zip(bound, got, strict=True)
+        sides = zip(bound, got, strict=True)
         open_size = numeric and all(
-            dims_equal(a, b) or not sympy.sympify(a).is_Integer for a, b in pairs
+            dims_equal(a, b) or not sympy.sympify(a, strict=True).is_Integer for a, b in sides
         )
         if (numeric and guessed and not sized) or open_size:
             # `\boldsymbol v_n = (1, 0)^T` in a worked example: the written entries set the
