@@ -5,6 +5,7 @@ not read. Each rule has a true and a false use."""
 from __future__ import annotations
 
 import pytest
+from claim_helpers import kinds, results
 
 from symattn.check import check_text
 
@@ -12,14 +13,6 @@ from symattn.check import check_text
 COLUMNS = "Every vector is a column vector.\n\n"
 VECTORS = COLUMNS + r"Let $\mathbf{k}_t, \mathbf{v}_t, \mathbf{q}_t \in \mathbb{R}^{d}$." + "\n\n"
 STATE = VECTORS + r"Let $\mathbf{S}_t \in \mathbb{R}^{d\times d}$ be the state." + "\n\n"
-
-
-def results(text: str):  # type: ignore[no-untyped-def]
-    return [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
-
-
-def kinds(text: str) -> list[str]:
-    return [r.kind for r in results(text)]
 
 
 def declarations(text: str) -> list[str]:

@@ -7,17 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from symattn.check import check_text
-
-
-def results(text: str):  # type: ignore[no-untyped-def]
-    return [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
-
-
-def kinds(text: str) -> list[str]:
-    return [r.kind for r in results(text)]
-
+from claim_helpers import kinds, results
 
 TRUE_AND_FALSE = [
     # trigonometric addition, functions written without parentheses
