@@ -249,3 +249,33 @@ def test_a_supposed_k_equal_to_v_makes_d_k_equal_to_d_v(cue):
     # d_v = d_k, not d_v = n: V's columns still are not n
     bad = results(SUPPOSED.format(cue=cue, claim="QK^T = QK^T + V"))
     assert bad[-2].kind == "shape-error"
+
+
+DECLARED = "Let $X \\in \\mathbb{R}^{n \\times d}$ and $W \\in \\mathbb{R}^{d \\times d_v}$.\n\n"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "This holds only if $d_k=d_v$.",
+        "It is wrong unless $d_k=d_v$.",
+        "这只在 $d_k=d_v$ 时成立。",
+        "这是错的，除非 $d_k=d_v$。",
+        "That is true if and only when $d_k=d_v$.",
+    ],
+)
+def test_a_necessary_condition_in_words_is_never_assumed(words):
+    rs = results(DECLARED + words + "\n\nSo $XW \\in \\mathbb{R}^{n \\times d_k}$.\n")
+    relation = [r for r in rs if "d_k=d_v" in r.source]
+    assert relation and "not assumed" in relation[0].message
+    assert rs[-1].kind == "shape-error"
+
+
+def test_a_relation_the_text_takes_holds_after_it():
+    rs = results(DECLARED + "We take $d_k=d_v$.\n\nSo $XW \\in \\mathbb{R}^{n \\times d_k}$.\n")
+    assert rs[-1].kind == "verified"
+
+
+def test_an_html_comment_between_a_claim_and_its_condition_is_not_prose():
+    rs = results(f"# B\n\n{CONCAT}<!-- note --> when $Hd_v=d$.\n\n{CONCAT}\n")
+    assert [r.kind for r in rs] == ["declaration", "shape-error"]

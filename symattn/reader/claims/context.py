@@ -19,12 +19,23 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.size_relations import SizeContext, substitute
 
+#: The words between a formula and a relation that is its premise only: a condition cue
+#: (`$$claim$$ when $Hd_v=d$`), also at the end of a short clause of the same sentence
+#: ("which holds only if", "这只在 ... 时成立").
 WHEN = re.compile(
-    r"^[\s,，]*(?:when|whenever|if|provided(?:\s+that)?|given|当|若|如果)[\s:：,，]*$",
+    r"^[^.。;；!?！？\n]{0,40}?(?:\bwhen|\bwhenever|\bif|\bprovided(?:\s+that)?|\bgiven"
+    r"|\bas\s+long\s+as|当|若|如果|只在|只有在|只有当|仅当|仅在|只要)[\s:：,，]*$",
     re.IGNORECASE,
 )
 SUPPOSE = re.compile(
     r"(?:\bsuppose|\bassume|\bassuming|\bif|\bwhenever|假设|若|如果)(?:\s+that)?\s*$",
+    re.IGNORECASE,
+)
+#: A necessary condition in words ("only if", "这只在 ... 时成立"): the relation after it is
+#: named, not supposed and not assumed; it is never in force for other formulas.
+ONLY = re.compile(
+    r"(?:\bonly\s+(?:if|when|for)|\bunless|\biff|\bexcept\s+(?:if|when)|只在|只有在|只有当|仅当"
+    r"|仅在|当且仅当|除非)\s*$",
     re.IGNORECASE,
 )
 REDEFINE = re.compile(
@@ -43,7 +54,8 @@ SUPPOSING = re.compile(
     r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:suppose|assume|assuming|假设)", re.IGNORECASE
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]\s|\n\s*\n")
-_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
+#: Math delimiters, and HTML comments (a Markdown reader never sees them).
+_DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]|<!--.*?-->", re.S)
 
 
 def words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
@@ -167,6 +179,7 @@ def _whole(x: sympy.Basic) -> tuple[MatSym, tuple[sympy.Basic, ...]] | None:
 
 __all__ = [
     "WHEN",
+    "ONLY",
     "SUPPOSE",
     "REDEFINE",
     "SENTENCE_IF",

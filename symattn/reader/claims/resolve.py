@@ -22,6 +22,7 @@ from symattn.reader.claims.cases import Cases
 from symattn.reader.claims.conditions import ORDER, REL_TEXT, attach_conditions, attach_within
 from symattn.reader.claims.context import (
     FORWARD,
+    ONLY,
     REDEFINE,
     SUPPOSE,
     SUPPOSING,
@@ -203,6 +204,9 @@ class Resolver:
         self, span: MathSpan, before: str, supposing: bool = False
     ) -> list[ResolvedClaim]:
         scope = self.scope
+        only = ONLY.search(before)
+        if only is not None:
+            return self._named_condition(span, only.group().strip())
         scope.redefining = bool(REDEFINE.search(before))
         hypothesis = SUPPOSE.search(before)
         scope.supposing = supposing or hypothesis is not None
@@ -216,6 +220,24 @@ class Resolver:
         for sym in set(scope.document.relations) - known:
             scope.hypothesis_relations[sym] = scope.section
         return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+
+    def _named_condition(self, span: MathSpan, word: str) -> list[ResolvedClaim]:
+        """`... only if $d_k = d_v$`: a relation between sizes the text names as a condition;
+        it is reported but never put in force, for no formula before or after it."""
+        scope = self.scope
+        saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
+        saved_sections = dict(scope.relation_section)
+        relations = dict(scope.document.relations)
+        depth = len(scope.layers)
+        claims = self.resolve_span(span)
+        self._restore(saved, saved_sections, depth)
+        scope.document.relations.clear()
+        scope.document.relations.update(relations)
+        note = f"a condition the text names (after '{word}'), not assumed"
+        return [
+            dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
+            for c in claims
+        ]
 
     def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
         """What a hypothesis does for the claims after it, in its section: a relation between
