@@ -265,7 +265,7 @@ def check_formula(
     """
 
     claims, lines = _formula_claims(latex, dims, assume, conventions, project)
-    return [decide(c, lines) for c in claims]
+    return [decide(c, lines, document=False) for c in claims]
 
 
 def explain_formula(
@@ -282,7 +282,7 @@ def explain_formula(
     [('verified', ['mul_apply', 'transpose_apply', 'dot_def'])]
     """
     claims, lines = _formula_claims(latex, dims, assume, conventions, project)
-    return [(decide(c, lines), explain_claim(c)) for c in claims]
+    return [(decide(c, lines, document=False), explain_claim(c)) for c in claims]
 
 
 def _formula_claims(latex, dims, assume, conventions, project) -> tuple[list[Any], list[str]]:

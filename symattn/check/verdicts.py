@@ -10,11 +10,14 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import sympy
+
+from symattn.check.counts import size_equation
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import Signal, SoundnessAlarm, SymattnError
 from symattn.kernel.explain import Explanation, explain
-from symattn.kernel.expr import HeadSym, MatMul, MatSym, walk
+from symattn.kernel.expr import HeadSym, MatExpr, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
 from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.modern import FeatureMap
@@ -41,8 +44,12 @@ _KIND_OF_STATUS = {
 _SYMBOLIC: tuple[str, ...] = ("symbolic",)
 
 
-def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
-    """Turn a resolved claim into a verdict, calling the kernel for identities."""
+def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResult:
+    """Turn a resolved claim into a verdict, calling the kernel for identities. In a
+    `document`, a claim is the text's: an equation between sizes and numbers may refer to a
+    worked example, and a relation between a matrix with no value and a number is a property
+    the text states of it; a formula on its own (`symattn prove`) is an identity for all
+    sizes and all matrices."""
     status, message, cex = claim.status, claim.message, None
     witnesses: tuple[str, ...] = ()
     if status == "shape":
@@ -62,6 +69,27 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
                 f"undecided: false as written, but the text supposes '{premise}' before it, "
                 "which the checker cannot use"
             )
+        if (
+            document
+            and status == "false"
+            and not getattr(claim, "negated", False)
+            and getattr(claim, "tolerance", None) is None
+        ):
+            got = size_equation(claim.pairs, getattr(claim, "earlier", {}))
+            if got is not None:
+                status, message, cex = got
+                witnesses = ("exact",) if status != "unknown" else ()
+                if status == "unknown":
+                    message = f"undecided: {message}"
+            else:
+                names = _property_of(claim)
+                if names:
+                    status, witnesses, cex = "unknown", (), None
+                    message = (
+                        f"undecided: it fails for some {names}, but the text gives {names} no "
+                        f"value the checker read: this states a property of {names}, "
+                        "not an identity"
+                    )
     defines = getattr(claim, "defines", "")
     if defines and status == "false":
         status, witnesses, cex = "unknown", (), None
@@ -83,6 +111,38 @@ def decide(claim: Any, lines: Sequence[str]) -> ClaimResult:
     problem = ("not_understood", "shape_error", "malformed")
     focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+def _free_matrices(term: Any, defs: Mapping[Any, Any]) -> set[MatSym]:
+    return {x for x in walk(term) if isinstance(x, MatSym) and x not in defs}
+
+
+def _property_of(claim: Any) -> str:
+    r"""The names of matrices with no value that a false claim states a property of (`\sum_j
+    A_{ij} = 1` with A only declared): one side a number or sizes, the other built from such
+    matrices alone, with a value that depends on them (the kernel shows that renaming them
+    changes it; `\sum_j \mathrm{softmax}(S)_{ij}` does not depend on S, and stays false)."""
+    defs = claim.defs
+    for lhs, rhs in claim.pairs:
+        if not isinstance(lhs, sympy.Basic) or not isinstance(rhs, sympy.Basic):
+            continue
+        sides = [(lhs, rhs), (rhs, lhs)]
+        for side, other in sides:
+            if any(isinstance(x, MatExpr) for x in walk(other)):
+                continue
+            names = [x for x in walk(side) if isinstance(x, MatSym | HeadSym)]
+            if not names or any(x in defs or isinstance(x, HeadSym) for x in names):
+                continue
+            free = sorted(set(names), key=lambda m: m.name)
+            renamed = side.xreplace({m: MatSym(f"{m.name}'", m.rows, m.cols) for m in free})
+            try:
+                with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
+                    v = prove_equal(side, renamed)
+            except (SymattnError, _OutOfTime):
+                continue
+            if v.status == "false":
+                return ", ".join(m.name for m in free)
+    return ""
 
 
 def _shape(claim: Any) -> tuple[str, str]:

@@ -53,7 +53,7 @@ class Cases:
             and left.font in KEEP_FONTS
             and len(left.name) == 1
             and left.name.isupper()
-            and scope.lookup(left.name) is None
+            and _undefined(scope, left.name)
             and isinstance(left.sub, ast.Product)
             and len(left.sub.factors) == 2
             and all(isinstance(f, ast.Symbol) and f.sub is None for f in left.sub.factors)
@@ -85,16 +85,54 @@ class Cases:
         if claim.status != "declared" or len(claim.conditions) != 1:
             return None
         (rel,) = claim.conditions
-        cases = self._seen.setdefault(name, {})
-        cases[case.value] = rel
-        if set(cases) == {"0", "-inf"}:
-            below = cases["0"].canonical == sympy.Le(j, i).canonical
-            above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
-            if below and above:
-                n = scope.dims["n"]
-                entry = Name((n, n), "defined", scope.section, scope.line, mask=True)
-                scope.top().names[name] = entry
-                msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
-                return new_claim(span, c.start, c.end, "declared", msg)
+        done = self.record(scope, span, c.start, c.end, case, rel)
+        if done is not None:
+            return done
         msg = f"the condition of a case of {name}: {claim.message}"
         return new_claim(span, c.start, c.end, "declared", msg)
+
+    def record(
+        self, scope: Scope, span: MathSpan, start: int, end: int, case: Case, rel: sympy.Basic
+    ) -> ResolvedClaim | None:
+        """Note that `case` holds where `rel` does; once both cases are known and they are the
+        causal mask's, M becomes the mask (a claim saying so), else None."""
+        name, (i, j) = case.name, case.indices
+        cases = self._seen.setdefault(name, {})
+        cases[case.value] = rel
+        if set(cases) != {"0", "-inf"}:
+            return None
+        below = cases["0"].canonical == sympy.Le(j, i).canonical
+        above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
+        if not (below and above):
+            return None
+        current = scope.lookup(name)
+        n = scope.dims["n"]
+        shape = current.shape if current is not None else (n, n)
+        entry = Name(shape, "defined", scope.section, scope.line, mask=True)
+        scope.top().names[name] = entry
+        msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
+        return new_claim(span, start, end, "declared", msg)
+
+    def otherwise(self, scope: Scope, span: MathSpan, case: Case) -> ResolvedClaim | None:
+        r"""`$M_{ij}=-\infty$ otherwise` (否则): the case holds where the other one does not."""
+        other = self._seen.get(case.name, {})
+        known = [rel for value, rel in other.items() if value != case.value]
+        if len(known) != 1:
+            return None
+        rel = sympy.Not(known[0])
+        if not isinstance(rel, sympy.core.relational.Relational):
+            return None
+        return self.record(scope, span, 0, len(span.body), case, rel)
+
+
+def _undefined(scope: Scope, name: str) -> bool:
+    """No value for `name` yet: not in scope, or declared (square) without a definition."""
+    entry = scope.lookup(name)
+    if entry is None:
+        return True
+    return (
+        entry.origin == "declared"
+        and entry.definition is None
+        and not entry.mask
+        and entry.shape[0] == entry.shape[1]
+    )

@@ -109,6 +109,15 @@ def section_lines(text: str) -> list[int]:
     return [k for k, line in enumerate(text.splitlines(), start=1) if _HEADING.match(line)]
 
 
+#: The words that give a case of a matrix defined by cases the other case's complement.
+_OTHERWISE_AFTER = re.compile(
+    r"^[\s,，]*(?:otherwise|else(?:where)?|in\s+all\s+other\s+cases|否则|其余|其他情况)", re.I
+)
+_OTHERWISE_BEFORE = re.compile(r"(?:otherwise|else|否则|其余(?:情况)?|其他情况)[\s,，:：]*$", re.I)
+#: Between a condition and the case it opens: `当 $j>i$ 时 $M_{ij}$`, `if $j>i$, $M_{ij}$`.
+_THEN = re.compile(r"^[\s,，]*(?:时|的时候|then)?[\s,，:：]*$", re.I)
+
+
 class Resolver:
     """Reads formulas in file order, keeping the symbol table: conventions, document, examples.
 
@@ -193,6 +202,7 @@ class Resolver:
                     continue
             words = sentence_hypothesis(text, item)
             claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+            claims = self._case_in_words(item, claims, text, prev, out, nxt)
             mark_masks(self.scope, text, item)
             if words:
                 claims = [under_words(c, words) for c in claims]
@@ -220,6 +230,42 @@ class Resolver:
         for sym in set(scope.document.relations) - known:
             scope.hypothesis_relations[sym] = scope.section
         return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+
+    def _case_in_words(
+        self,
+        span: MathSpan,
+        claims: list[ResolvedClaim],
+        text: str,
+        prev: MathSpan | None,
+        before: list[object],
+        nxt: object,
+    ) -> list[ResolvedClaim]:
+        r"""A case of a matrix defined by cases whose condition is in the words, not in the next
+        formula: `$M_{ij}=-\infty$ otherwise` (否则 before it), or a condition written before
+        the case (`当 $j>i$ 时 $M_{ij}=-\infty$`, `if $j > i$, $M_{ij} = -\infty$`)."""
+        case = self.cases.open
+        if case is None or not text:
+            return claims
+        after = words_between(text, span, nxt) if isinstance(nxt, MathSpan) else ""
+        if not isinstance(nxt, MathSpan):
+            after = text[span.end : span.end + 80].lstrip("$")
+        gap = words_before(text, prev, span)
+        cond = [
+            c
+            for c in before
+            if isinstance(c, ResolvedClaim) and prev is not None and c.span == prev
+        ]
+        if _THEN.match(gap) and len(cond) == 1 and len(cond[0].conditions) == 1:
+            self.cases.open = None
+            rel = cond[0].conditions[0]
+            done = self.cases.record(self.scope, span, 0, len(span.body), case, rel)
+        elif _OTHERWISE_BEFORE.search(gap) or _OTHERWISE_AFTER.match(after):
+            done = self.cases.otherwise(self.scope, span, case)
+            if done is not None:
+                self.cases.open = None
+        else:
+            return claims
+        return [*claims, done] if done is not None else claims
 
     def _named_condition(self, span: MathSpan, word: str) -> list[ResolvedClaim]:
         """`... only if $d_k = d_v$`: a relation between sizes the text names as a condition;
@@ -354,6 +400,8 @@ class Resolver:
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
+            if not b and self.scope.earlier and claim.status == "pending":
+                claim = dataclasses.replace(claim, earlier=dict(self.scope.earlier))
             if b and claim.status != "prose":
                 text = ", ".join(f"{k} = {v}" for k, v in b.items())
                 given = f"; {claim.context}" if claim.context else ""

@@ -63,6 +63,8 @@ class ResolvedClaim:
     `typed`: `column` or `row` when the claim, read both ways, typechecks only with the vectors
     so (the document's evidence for its reading); `orientation`: the document's reading, settled
     by that evidence, which the verdict states.
+    `earlier`: the values sizes had in the text's worked examples that closed before this claim
+    (no example is in force for it): an equation between sizes and numbers may refer to them.
     """
 
     span: MathSpan
@@ -91,6 +93,7 @@ class ResolvedClaim:
     tolerance: sympy.Rational | None = None
     typed: str = ""
     orientation: str = ""
+    earlier: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
 
     @property
     def focus(self) -> tuple[int, int]:

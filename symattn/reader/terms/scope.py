@@ -110,6 +110,9 @@ class Scope:
         self.hypothesis_relations: dict[sympy.Symbol, int] = {}
         self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
         self.unused: list[tuple[frozenset[MatSym], int, str]] = []
+        # the values sizes had in worked examples that have closed, with the line of the
+        # formula that closed them: what a later count (`d^2 = 65536`) may refer to
+        self.earlier: dict[sympy.Symbol, sympy.Integer] = {}
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -171,6 +174,8 @@ class Scope:
                 del self.hypothesis_relations[sym]
 
     def close_example(self) -> None:
+        if self.layers[-1].kind == "example":
+            self.earlier.update(self.bindings)
         while self.layers[-1].kind == "example":
             self.layers.pop()
 

@@ -1,0 +1,103 @@
+"""What a text states that is not an identity: counts at the sizes of a worked example that has
+closed, equations that only particular sizes satisfy, properties of matrices the text gives no
+value, and a matrix defined by cases in words ("otherwise", 否则, a condition before the case).
+Each rule with the verdict it must keep (false stays false where no size or matrix saves it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_formula, check_text
+
+
+def kinds(text: str) -> list[str]:
+    return [
+        r.kind for r in check_text(text, "t.md") if r.kind not in ("not-a-claim", "declaration")
+    ]
+
+
+def last(text: str):
+    return [r for r in check_text(text, "t.md") if r.kind not in ("not-a-claim", "declaration")][-1]
+
+
+EXAMPLE = "Take $d = 256$. The projection $W \\in \\mathbb{R}^{d \\times d}$ then has "
+
+
+def test_a_count_after_a_symbolic_declaration_uses_the_example_values():
+    r = last(EXAMPLE + "$d^2 = 65536$ entries.\n")
+    assert r.kind == "verified" and "d = 256" in r.message and r.status == "checked"
+
+
+def test_a_wrong_count_there_is_false_with_the_values_as_counterexample():
+    r = last(EXAMPLE + "$d^2 = 65535$ entries.\n")
+    assert r.kind == "false" and "d = 256" in (r.counterexample or "")
+
+
+def test_an_equation_that_one_size_satisfies_is_undecided_without_its_value():
+    r = last("A sequence has $n^2 = 1048576$ scores.\n")
+    assert r.kind == "undecided" and "n = 1024" in r.message
+
+
+@pytest.mark.parametrize("claim", ["d^2 = 65537", "n^2 = 2", "4d^2 = 131074"])
+def test_an_equation_no_positive_size_satisfies_stays_false(claim):
+    assert last(f"Here ${claim}$.\n").kind == "false"
+
+
+def test_a_formula_on_its_own_is_an_identity_for_all_sizes():
+    assert check_formula("d^2 = 65536", "W: d x d")[0].kind == "false"
+
+
+DECLARED = "Let $S \\in \\mathbb{R}^{n\\times n}$ and $A \\in \\mathbb{R}^{n\\times n}$. "
+
+
+def test_a_property_of_a_matrix_with_no_value_is_undecided():
+    r = last(DECLARED + "Its rows sum to one, $\\sum_{j=1}^n A_{ij} = 1$.\n")
+    assert r.kind == "undecided" and "property of A" in r.message
+
+
+def test_a_claim_whose_value_does_not_depend_on_the_matrix_stays_false():
+    r = last(DECLARED + "$\\sum_{j=1}^{n}\\operatorname{softmax}(S)_{ij}=(n-2)(n-3)+1$.\n")
+    assert r.kind == "false"
+
+
+def test_an_identity_between_matrices_with_no_value_stays_false():
+    assert last(DECLARED + "$(S^T)_{ij} = S_{ij}$.\n").kind == "false"
+
+
+def test_a_property_typed_to_prove_is_an_identity():
+    assert check_formula("\\sum_{j=1}^n A_{ij} = 1", "A: n x n")[0].kind == "false"
+
+
+@pytest.mark.parametrize(
+    "cases",
+    [
+        "$M_{ij} = 0$ if $j \\le i$ and $M_{ij} = -\\infty$ otherwise.",
+        "Set $M_{ij}=-\\infty$ if $j>i$, and $M_{ij}=0$ otherwise.",
+        "当 $j>i$ 时 $M_{ij}=-\\infty$，否则 $M_{ij}=0$。",
+    ],
+)
+def test_a_mask_defined_by_cases_in_words(cases):
+    text = f"{DECLARED}{cases}\n\nThen $\\operatorname{{softmax}}(S+M)_{{ij}} = 0$ for $j > i$.\n"
+    assert kinds(text)[-1] == "verified"
+
+
+def test_a_declared_mask_defined_by_cases_in_words():
+    text = (
+        "Let $S, M \\in \\mathbb{R}^{n\\times n}$, with $M_{ij} = 0$ if $j \\le i$ and "
+        "$M_{ij} = -\\infty$ otherwise.\n\n$P_{1j} = \\operatorname{softmax}(S)_{1j}$ fails, "
+        "while $\\operatorname{softmax}(S+M)_{11} = 1$.\n"
+    )
+    assert kinds(text)[-1] == "verified"
+
+
+def test_cases_that_are_not_the_causal_mask_are_not_read_as_it():
+    text = (
+        f"{DECLARED}$M_{{ij}} = 0$ if $j \\ge i$ and $M_{{ij}} = -\\infty$ otherwise.\n\n"
+        "Then $\\operatorname{softmax}(S+M)_{ij} = 0$ for $j > i$.\n"
+    )
+    assert kinds(text)[-1] != "verified"
+
+
+def test_a_condition_the_checker_cannot_join_makes_a_false_claim_undecided():
+    text = DECLARED + "于是 $\\operatorname{softmax}(S)_{ij}=0$ 在 $j>i$ 的位置成立。\n"
+    assert kinds(text)[0] == "undecided"
