@@ -80,7 +80,7 @@ class Cases:
         r"""The condition of a case just written. `M_{ij}=0` for `j\le i` and `M_{ij}=-\infty`
         for `j>i` make M the additive causal mask: `S + M` is then the kernel's
         `CausalMask(S)` (S where j ≤ i, -∞ above the diagonal), exactly the same matrix."""
-        name, (i, j) = case.name, case.indices
+        name = case.name
         claim = condition(scope, terms, span, c)
         if claim.status != "declared" or len(claim.conditions) != 1:
             return None
