@@ -101,3 +101,21 @@ def test_cases_that_are_not_the_causal_mask_are_not_read_as_it():
 def test_a_condition_the_checker_cannot_join_makes_a_false_claim_undecided():
     text = DECLARED + "于是 $\\operatorname{softmax}(S)_{ij}=0$ 在 $j>i$ 的位置成立。\n"
     assert kinds(text)[0] == "undecided"
+
+
+MAPS = (
+    "Write $\\phi(Q), \\phi(K) \\in \\mathbb{R}^{n \\times r}$ and "
+    "$V \\in \\mathbb{R}^{n \\times d_v}$. "
+)
+
+
+def test_the_text_gives_its_feature_map_a_width():
+    rs = check_text(MAPS + "Then $\\phi(K)^\\top V \\in \\mathbb{R}^{r \\times d_v}$.\n", "t.md")
+    assert [r.kind for r in rs][:2] == ["declaration", "declaration"]
+    assert "r features" in rs[0].message
+    assert rs[-1].kind == "verified"
+
+
+def test_a_wrong_shape_with_that_width_is_not_verified():
+    r = last(MAPS + "Then $\\phi(K)^\\top V \\in \\mathbb{R}^{n \\times d_v}$.\n")
+    assert r.kind == "shape-error"

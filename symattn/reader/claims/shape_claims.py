@@ -16,6 +16,7 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, Row
+from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
@@ -27,6 +28,7 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import looks_like_matrix
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms.translator import (
+    FEATURE_WIDTH,
     KEEP_FONTS,
     UNREAD,
     Problem,
@@ -315,6 +317,10 @@ def _shape_claim(
     want = scope.bind_shape(shape)
     if same_shape(got, want):
         return shape_claim(span, start, end, got, want, f"{plain(value)} is {shape_str(got)}")
+    width = _map_width(scope, value, got, want)
+    if width is not None:
+        msg = f"the feature map \\{value.fname} has {plain(width)} features here"
+        return new_claim(span, start, end, "declared", msg)
     clash = [
         f"{what} {a} vs {b}"
         for what, a, b in zip(("rows", "cols"), got, want, strict=True)
@@ -326,6 +332,22 @@ def _shape_claim(
         f"({'; '.join(clash)}: not provably equal)",
         node,
     )
+
+
+def _map_width(scope: Scope, value: MatExpr, got: Shape, want: Shape) -> sympy.Expr | None:
+    r"""`\phi(Q) \in \mathbb R^{n\times r}`: the text gives its feature map's width, which the
+    reader left as a size of its own (D_phi); from here on that width is r. None when the
+    value is not such a map or its rows disagree."""
+    if not isinstance(value, FeatureMap) or got[1] != FEATURE_WIDTH:
+        return None
+    if not dims_equal(got[0], want[0]) or FEATURE_WIDTH in want[1].free_symbols:
+        return None
+    known = scope.document.relations.get(FEATURE_WIDTH)
+    if known is not None:
+        return want[1] if dims_equal(known, want[1]) else None
+    scope.dims.setdefault(FEATURE_WIDTH.name, FEATURE_WIDTH)
+    scope.document.relations[FEATURE_WIDTH] = want[1]
+    return want[1]
 
 
 def _vector_of(scope: Scope, terms: Terms, node: ast.Node) -> tuple[str, MatExpr] | None:
