@@ -119,9 +119,10 @@ def _free_matrices(term: Any, defs: Mapping[Any, Any]) -> set[MatSym]:
 
 def _property_of(claim: Any) -> str:
     r"""The names of matrices with no value that a false claim states a property of (`\sum_j
-    A_{ij} = 1` with A only declared): one side a number or sizes, the other built from such
-    matrices alone, with a value that depends on them (the kernel shows that renaming them
-    changes it; `\sum_j \mathrm{softmax}(S)_{ij}` does not depend on S, and stays false)."""
+    A_{ij} = 1` with A only declared): one side a number or sizes, the other built from the
+    entries of such matrices alone (a product, transpose or softmax of them makes an identity
+    the text claims: `(QK^T)_{12} = 0` stays false), with a value that depends on them (the
+    kernel shows that renaming them changes it)."""
     defs = claim.defs
     for lhs, rhs in claim.pairs:
         if not isinstance(lhs, sympy.Basic) or not isinstance(rhs, sympy.Basic):
@@ -133,6 +134,8 @@ def _property_of(claim: Any) -> str:
             names = [x for x in walk(side) if isinstance(x, MatSym | HeadSym)]
             if not names or any(x in defs or isinstance(x, HeadSym) for x in names):
                 continue
+            if any(isinstance(x, MatExpr) and not isinstance(x, MatSym) for x in walk(side)):
+                continue  # a value computed from the matrices (`(QK^T)_{12}`): an identity
             free = sorted(set(names), key=lambda m: m.name)
             renamed = side.xreplace({m: MatSym(f"{m.name}'", m.rows, m.cols) for m in free})
             try:

@@ -196,6 +196,8 @@ def _qualified_unread(
         for x in getattr(rel, "free_symbols", set())
         if str(x) not in STANDARD_DIMS
     }
+    if len(letters) < 2:
+        return  # (`1 \le i \le n`: the whole range of one index qualifies nothing)
     why = (
         f"the text qualifies it with the condition {c.source} (line {c.span.start.line}), "
         "which the checker did not join to it"
