@@ -119,3 +119,17 @@ def test_the_text_gives_its_feature_map_a_width():
 def test_a_wrong_shape_with_that_width_is_not_verified():
     r = last(MAPS + "Then $\\phi(K)^\\top V \\in \\mathbb{R}^{n \\times d_v}$.\n")
     assert r.kind == "shape-error"
+
+
+@pytest.mark.parametrize("claim", ["4d^2 + 4d^2 = 8d^2", "2d = d + d"])
+def test_a_relation_between_sizes_that_always_holds_is_verified(claim):
+    assert last(f"So ${claim}$.\n").kind == "verified"
+
+
+def test_a_relation_that_follows_from_the_relations_in_force_is_verified():
+    assert last("Let $d_v = d/H$. Then $Hd_v = d$.\n").kind == "verified"
+
+
+def test_the_index_of_a_sum_is_its_own_in_the_summand():
+    assert last("So $\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$.\n").kind == "verified"
+    assert last("So $\\sum_{i=1}^{n} i = \\frac{n(n-1)}{2}$.\n").kind == "false"

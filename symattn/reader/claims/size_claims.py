@@ -119,6 +119,14 @@ def assume_relation(
     between sizes kept only when its left side is one size not yet related."""
     text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
     doc = scope.document
+    if isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr):
+        ctx = scope.context()
+        a = substitute(lhs, ctx.bindings, ctx.relations)
+        b = substitute(rhs, ctx.bindings, ctx.relations)
+        summed = a.has(sympy.Sum) or b.has(sympy.Sum)
+        if summed or sympy.cancel(sympy.together(a - b)) == 0:
+            # `4d^2 + 4d^2 = 8d^2` holds; `\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
+            return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
     usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
     if usable and lhs not in doc.relations and lhs not in scope.bindings:
         assert isinstance(lhs, sympy.Symbol) and isinstance(rhs, sympy.Expr)
@@ -249,8 +257,10 @@ def _relation_chain(
         ga = substitute(lhs, general.bindings, general.relations)
         gb = substitute(rhs, general.bindings, general.relations)
         if sympy.cancel(sympy.together(ga - gb)) == 0:
-            msg = f"{text}: follows from the sizes in force"
-            out.append(new_claim(span, start, end, "declared", msg))
+            # `4d^2 + 4d^2 = 8d^2`, or `Hd_v = d` after `d_v = d/H`: a claim that holds (the
+            # kernel proves it with the relations substituted)
+            pair = ((ga, gb),)
+            out.append(new_claim(span, start, end, "pending", pairs=pair, defs=scope.defs()))
             continue
         prefer = [x for x in (lhs, rhs) if isinstance(x, sympy.Symbol)]
         taken = set(general.relations) | set(general.bindings)

@@ -303,6 +303,9 @@ class Terms:
         return self.scope.bind(MatSym(name, *entry.shape))
 
     def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        limits: dict[sympy.Symbol, object] = getattr(self, "sum_limits", {})
+        if node.sub is None and node.font is None and index(node.name) in limits:
+            return index(node.name)  # `i` in `\sum_{i=1}^{n} i`: the sum's own index
         if self.scalars and _label(node) in self.scalars:
             return self.scalars[_label(node)]
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
