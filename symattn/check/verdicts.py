@@ -81,7 +81,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                 witnesses = ("exact",) if status != "unknown" else ()
                 if status == "unknown":
                     message = f"undecided: {message}"
-            else:
+            elif not getattr(claim, "defines", ""):
                 names = _property_of(claim)
                 if names:
                     status, witnesses, cex = "unknown", (), None

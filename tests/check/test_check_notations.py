@@ -225,7 +225,9 @@ def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:
         # a sequence with another number of indices is not the one defined
         (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ijr} = q_1\cdot k_1$$", ["undecided"]),
         # names: words and accents
-        (r"$$d_{\text{model}} = 512$$" + "\n\n" + r"$$d_{\text{model}} = 511$$", ["undecided"]),
+        # a size named by a word takes a value: the second is another worked example
+        (r"$$d_{\text{model}} = 512$$" + "\n\n" + r"$$d_{\text{model}} = 511$$", []),
+        (r"$$d_{\text{model}} = 512$$" + "\n\n" + r"$$2d_{\text{model}} = 1023$$", ["false"]),
         (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = q_2$$", ["undecided"]),
         (r"$$\hat y = q_1$$" + "\n\n" + r"$$\hat y = QK^T$$", ["not-understood"]),
         # a definition whose value is not read: later uses are as undeclared names

@@ -98,9 +98,10 @@ def test_cases_that_are_not_the_causal_mask_are_not_read_as_it():
     assert kinds(text)[-1] != "verified"
 
 
-def test_a_condition_the_checker_cannot_join_makes_a_false_claim_undecided():
-    text = DECLARED + "于是 $\\operatorname{softmax}(S)_{ij}=0$ 在 $j>i$ 的位置成立。\n"
-    assert kinds(text)[0] == "undecided"
+def test_a_condition_after_zai_qualifies_the_claim_before_it():
+    mask = "当 $j>i$ 时 $M_{ij}=-\\infty$，否则 $M_{ij}=0$。\n\n"
+    text = DECLARED + mask + "于是 $\\operatorname{softmax}(S+M)_{ij}=0$ 在 $j>i$ 的位置成立。\n"
+    assert kinds(text)[-1] == "verified"
 
 
 MAPS = (
@@ -133,3 +134,22 @@ def test_a_relation_that_follows_from_the_relations_in_force_is_verified():
 def test_the_index_of_a_sum_is_its_own_in_the_summand():
     assert last("So $\\sum_{i=1}^{n} i = \\frac{n(n+1)}{2}$.\n").kind == "verified"
     assert last("So $\\sum_{i=1}^{n} i = \\frac{n(n-1)}{2}$.\n").kind == "false"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Let $d_{model}=512$ and $h=8$, so $d_{model}/h=64$.\n", "verified"),
+        ("Let $d_{model}=512$ and $h=8$, so $d_{model}/h=32$.\n", "false"),
+        ("Let $d_{\\text{ff}}=2048$, so $d_{\\text{ff}}/4 = 512$.\n", "verified"),
+        ("We use $g = 2$ groups and $d = 512$, so $d/g = 256$.\n", "verified"),
+    ],
+)
+def test_sizes_named_by_a_word_or_a_dividing_letter_take_values(text, kind):
+    assert last(text).kind == kind
+
+
+def test_a_letter_the_text_uses_as_a_head_index_is_not_made_a_size():
+    text = "Let $Z^{(h)} \\in \\mathbb{R}^{n \\times d_v}$ and $d/h = 64$; for $h = 2$ ...\n"
+    results = check_text(text, "t.md")
+    assert not any("worked example: h = 2" in r.message for r in results)

@@ -115,7 +115,7 @@ def _free_indices(e: sympy.Basic) -> set[sympy.Basic]:
 _DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]")
 _AFTER = re.compile(
     r"^[\s,，;；]*(?:for(?:\s+(?:all|every|each|any))?|if|when|whenever|where|with|given|"
-    r"provided(?:\s+that)?|当|若|如果|其中|对(?:于)?(?:所有|任意|任何|每个|每一个)?)[\s:：,，]*$",
+    r"provided(?:\s+that)?|当|若|如果|其中|在|对(?:于)?(?:所有|任意|任何|每个|每一个)?)[\s:：,，]*$",
     re.IGNORECASE,
 )
 _BEFORE = re.compile(
@@ -181,37 +181,7 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
                     "(a_{ij}=0 \\text{ for } j>i) or right after it ($a_{ij}=0$ for $j>i$)"
                 )
                 out[k] = dataclasses.replace(c, status="not_understood", message=msg)
-                _qualified_unread(out, spans, s_idx, c)
     return out
-
-
-def _qualified_unread(
-    out: list[Any], spans: Sequence[tuple[MathSpan, list[int]]], s_idx: int, c: ResolvedClaim
-) -> None:
-    """A condition the checker could not join may still qualify the claims beside it that
-    name its indices: a `false` for them, read without it, is no error of the text."""
-    letters = {
-        x
-        for rel in c.conditions
-        for x in getattr(rel, "free_symbols", set())
-        if str(x) not in STANDARD_DIMS
-    }
-    if len(letters) < 2:
-        return  # (`1 \le i \le n`: the whole range of one index qualifies nothing)
-    why = (
-        f"the text qualifies it with the condition {c.source} (line {c.span.start.line}), "
-        "which the checker did not join to it"
-    )
-    for near in range(max(0, s_idx - 1), s_idx + 1):
-        for p in spans[near][1]:
-            claim = out[p]
-            if claim is c or claim.status != "pending" or claim.defines:
-                continue
-            names: set[sympy.Basic] = set()
-            for lhs, rhs in claim.pairs:
-                names |= _index_symbols(lhs) | _index_symbols(rhs)
-            if names & letters:
-                out[p] = dataclasses.replace(claim, defines=why)
 
 
 def _near_claim(

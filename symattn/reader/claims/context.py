@@ -59,12 +59,14 @@ _DELIMS = re.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}|\$|\\[()\[\]]|<!--.*?-->", 
 
 
 def words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
-    """The prose on the span's line before it (after the formula before it, if any)."""
+    """The prose before the span in its paragraph (after the formula before it, if any): a
+    sentence wrapped across lines keeps its words (`... unless` / `$m = n$` on the next line)."""
     if not text:
         return ""
     start = prev.end if prev is not None else 0
-    line_start = text.rfind("\n", 0, span.start.offset) + 1
-    return _DELIMS.sub("", text[max(start, line_start) : span.start.offset])
+    para = text.rfind("\n\n", 0, span.start.offset)
+    para_start = para + 2 if para >= 0 else 0
+    return " ".join(_DELIMS.sub("", text[max(start, para_start) : span.start.offset]).split())
 
 
 def under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:

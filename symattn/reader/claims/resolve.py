@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy
 
-from symattn.kernel.dims import assume, shape_str
+from symattn.kernel.dims import assume, dim, shape_str
 from symattn.kernel.errors import ParseError, ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
@@ -71,7 +71,7 @@ from symattn.reader.claims.size_claims import (
     size_chain,
     sizes_only,
 )
-from symattn.reader.claims.sizes import size_claim, stated_relations
+from symattn.reader.claims.sizes import size_claim, size_letters, stated_relations
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
@@ -89,6 +89,7 @@ from symattn.reader.terms.translator import (
     not_understood,
     orientation,
     plain_name,
+    word_name,
 )
 from symattn.reader.terms.undeclared import read_around, undeclared
 
@@ -179,6 +180,7 @@ class Resolver:
         *redefine* before a name defined in this section redefines it."""
         items = list(items)
         self.scope.size_relations |= stated_relations(items, text)
+        self.letters_as_sizes = size_letters(items)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
         out: list[object] = []
@@ -584,6 +586,7 @@ class Resolver:
                 return [self._order_between_values(span, c, cond)]
             return [cond]
         if all(step.rel == "=" for step in c.steps):
+            self._letter_as_size(c)
             chain = size_chain(scope, span, c)
             if chain is not None:
                 return chain
@@ -919,6 +922,22 @@ class Resolver:
 
         return self._guard(span, start, end, run)
 
+    def _letter_as_size(self, c: ast.Claim) -> None:
+        """`h = 8` where the text divides a size by h (`d/h`) or sizes a shape with it: h is
+        a size (the number of heads of a worked example), not an index."""
+        first = c.subjects[0] if len(c.subjects) == 1 else None
+        name = plain_name(first) if first is not None else None
+        letters = getattr(self, "letters_as_sizes", set())
+        value = c.steps[-1].rhs
+        if (
+            name in letters
+            and name not in self.scope.dims
+            and isinstance(value, ast.Number)
+            and value.text.isdigit()
+            and int(value.text) > 0
+        ):
+            self.scope.dims[name] = dim(name)
+
     def _special_equation(
         self, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
     ) -> ResolvedClaim | None:
@@ -926,11 +945,15 @@ class Resolver:
         `Q = XW_Q`, `Z^{(h)} = ...`, `z_i = (AV)_{i,:}` define names."""
         scope, terms = self.scope, self.terms
         name = plain_name(left)
-        if name is not None and name in scope.dims:
-            if isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0:
-                return bind_dims(
-                    scope, {scope.dims[name]: sympy.Integer(int(right.text))}, span, left
-                )
+        positive = isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0
+        word = word_name(left)
+        if positive and (name is None or name not in scope.dims) and word is not None:
+            if scope.lookup(word) is None and word not in terms.defs.table:
+                name = word  # `d_{model} = 512`: a size named by a letter and a word
+                scope.dims.setdefault(word, dim(word))
+        if name is not None and name in scope.dims and positive:
+            assert isinstance(right, ast.Number)
+            return bind_dims(scope, {scope.dims[name]: sympy.Integer(int(right.text))}, span, left)
         case = self.cases.begin(scope, span, left, right, start, end)
         if case is not None:
             return case

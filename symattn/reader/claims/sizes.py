@@ -14,7 +14,7 @@ from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms
 
-__all__ = ["size_claim", "stated_relations"]
+__all__ = ["size_claim", "size_letters", "stated_relations"]
 
 #: `a / 4BHK \\cdot (G+1)`: an inline division before a product; which factors divide is unclear.
 _INLINE_DIVISION = re.compile(
@@ -119,4 +119,33 @@ def stated_relations(items: list[object], text: str) -> set[str]:
         sets = [frozenset(_CAPITAL.findall(p)) for p in pieces]
         if len(set(sets)) > 1:
             out |= set().union(*sets)
+    return out
+
+
+#: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).
+_DIVIDED = re.compile(
+    r"(?:\b[dnDN](?:_\{?\\?(?:text|mathrm)?\{?[A-Za-z]+\}?\}?|_[A-Za-z])?)\s*/\s*([a-z])(?![A-Za-z_{])"
+)
+#: The exponent of `\mathbb R^{...}`: what it holds are sizes.
+_SHAPE = re.compile(r"\\mathbb\s*\{?R\}?\s*\^\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
+#: `^{(h)}`, `_h` after a letter: the letter is an index there.
+_INDEXED = r"\^\{?\(\s*{x}\s*\)\}?|_\{?{x}\}?(?![A-Za-z])"
+
+
+def size_letters(items: list[object]) -> set[str]:
+    """Lowercase letters the document uses as sizes: divisors of a size (`d/h`) or letters of
+    a shape's exponent (`\\mathbb R^{h d_v \\times d}`), never used as an index (`^{(h)}`,
+    `x_h`): `h = 8` then gives a worked example's number of heads."""
+    found: set[str] = set()
+    bodies = [item.body for item in items if isinstance(item, MathSpan)]
+    for body in bodies:
+        found |= set(_DIVIDED.findall(body))
+        for exp in _SHAPE.findall(body):
+            plain_exp = re.sub(r"_\{[^{}]*\}|_.", "", exp)
+            found |= set(re.findall(r"(?<![A-Za-z\\])([a-z])(?![A-Za-z])", plain_exp))
+    out = set()
+    for x in found - {"i", "j", "k", "r", "s", "t", "u"}:
+        pattern = re.compile(_INDEXED.replace("{x}", re.escape(x)))
+        if not any(pattern.search(b) for b in bodies):
+            out.add(x)
     return out
