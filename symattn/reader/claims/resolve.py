@@ -927,10 +927,11 @@ class Resolver:
         a size (the number of heads of a worked example), not an index."""
         first = c.subjects[0] if len(c.subjects) == 1 else None
         name = plain_name(first) if first is not None else None
-        letters = getattr(self, "letters_as_sizes", set())
+        letters: set[str] = getattr(self, "letters_as_sizes", set())
         value = c.steps[-1].rhs
         if (
-            name in letters
+            name is not None
+            and name in letters
             and name not in self.scope.dims
             and isinstance(value, ast.Number)
             and value.text.isdigit()
