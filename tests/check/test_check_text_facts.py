@@ -153,3 +153,41 @@ def test_a_letter_the_text_uses_as_a_head_index_is_not_made_a_size():
     text = "Let $Z^{(h)} \\in \\mathbb{R}^{n \\times d_v}$ and $d/h = 64$; for $h = 2$ ...\n"
     results = check_text(text, "t.md")
     assert not any("worked example: h = 2" in r.message for r in results)
+
+
+X_ = "Let $X \\in \\mathbb{R}^{n\\times d}$.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        (
+            "Also $(XA)B = X(AB)$ for any $A \\in \\mathbb{R}^{d \\times d}$ and "
+            "$B \\in \\mathbb{R}^{d \\times t}$.",
+            "verified",
+        ),
+        (
+            "So $XC \\in \\mathbb{R}^{n\\times d_v}$ where $C \\in \\mathbb{R}^{d\\times d_v}$.",
+            "verified",
+        ),
+        (
+            "So $XC \\in \\mathbb{R}^{n\\times d}$ where $C \\in \\mathbb{R}^{d\\times d_v}$.",
+            "shape-error",
+        ),
+        (
+            "于是 $XC \\in \\mathbb{R}^{n\\times d_v}$，其中 $C \\in \\mathbb{R}^{d\\times d_v}$。",
+            "verified",
+        ),
+    ],
+)
+def test_a_declaration_after_where_in_the_same_sentence_applies(sentence, kind):
+    results = [r for r in check_text(X_ + sentence + "\n", "t.md") if r.kind != "declaration"]
+    assert results[0].kind == kind
+
+
+def test_a_declaration_in_the_next_sentence_does_not_apply_before_it():
+    text = (
+        X_ + "So $XC \\in \\mathbb{R}^{n\\times d_v}$. Where $C \\in \\mathbb{R}^{d\\times d_v}$.\n"
+    )
+    results = [r for r in check_text(text, "t.md") if r.kind != "declaration"]
+    assert results[0].kind != "verified"

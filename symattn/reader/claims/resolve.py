@@ -185,6 +185,7 @@ class Resolver:
         install(self.scope, self.inference)
         out: list[object] = []
         prev: MathSpan | None = None
+        early: dict[int, list[ResolvedClaim]] = {}  # declarations read before their place
         k = 0
         while k < len(items):
             item = items[k]
@@ -192,6 +193,12 @@ class Resolver:
             if not isinstance(item, MathSpan):
                 out.append(item)
                 continue
+            if id(item) in early:
+                out.extend(early.pop(id(item)))
+                prev = item
+                continue
+            for later in _declared_after(items, k - 1, text):
+                early[id(later)] = self.resolve_span(later)
             before = words_before(text, prev, item)
             nxt = items[k] if k < len(items) else None
             if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
@@ -1104,6 +1111,63 @@ def _only(body: str, a: int, b: int) -> str:
 
 def _first_line(text: str) -> str:
     return text.splitlines()[0] if text else text
+
+
+#: The words that open a declaration of what the formula before uses: `$claim$ where $W \in
+#: \mathbb R^{d\times d}$`, `for any $B \in ...$`, `with`, 其中, 对任意.
+_WHERE = re.compile(
+    r"^[\s,，;；:]*(?:(?:where|with|for\s+(?:any|all|every|some|each)|given|here)\b|其中|这里"
+    r"|对(?:于)?(?:任意|任何|所有))",
+    re.IGNORECASE,
+)
+_AND = re.compile(r"^[\s,，、]*(?:and|as\s+well\s+as|和|与|及|以及)?[\s,，、]*$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.。;；!?！？]\s|[。；！？]|\n\s*\n")
+
+
+def _declared_after(items: Sequence[object], at: int, text: str) -> list[MathSpan]:
+    r"""The declarations (`W \in \mathbb R^{...}` of plain names) that follow the formula at
+    `at` in its sentence, after "where" / "for any" / 其中: they are read before it, so the
+    claim is read with the shapes the text gives there."""
+    span = items[at]
+    if not text or not isinstance(span, MathSpan):
+        return []
+    out: list[MathSpan] = []
+    prev: MathSpan = span
+    for nxt in items[at + 1 : at + 5]:
+        if not isinstance(nxt, MathSpan):
+            break
+        gap = text[prev.end : nxt.start.offset]
+        words = words_between(text, prev, nxt)
+        if _SENTENCE_END.search(gap.lstrip("$").replace("$", " ")):
+            break
+        if not (
+            _WHERE.match(words) if prev is span else (_AND.match(words) or _WHERE.match(words))
+        ):
+            break
+        names = _declared_names(nxt)
+        if not names:
+            break
+        out.append(nxt)
+        prev = nxt
+    return out
+
+
+def _declared_names(span: MathSpan) -> list[str]:
+    r"""The plain names a formula only declares (`A, B \in \mathbb R^{t\times t}`), else []."""
+    try:
+        formula = parsed(blank_notes(span.body), span.env)
+    except ParseError:
+        return []
+    names: list[str] = []
+    for c in _claims_of(formula.items):
+        if len(c.steps) != 1 or c.steps[0].rel != "in":
+            return []
+        for subject in c.subjects:
+            name = plain_name(subject)
+            if name is None:
+                return []
+            names.append(name)
+    return names
 
 
 def _claims_of(items: Iterable[ast.Item]) -> Iterator[ast.Claim]:
