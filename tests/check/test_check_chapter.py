@@ -106,7 +106,7 @@ D2L_COUNTS = {
     # cells are read, h_i are not declared: the shape is undecided: 2 -> 1
     # `f(\mathbf W_i^{(q)}\mathbf q, ...) \in \mathbb R^{p_v}` (line 82): W_i^{(q)} takes the
     # shape the text declares after it; rows or columns of q, k, v are not settled: undecided
-    "multihead-attention.md": (0, 0),
+    "multihead-attention.md": (3, 0),  # p_q h = p_k h = p_v h = p_o follows from p_q = p_o / h
     # `$1 \leq i \leq n$` is one condition on an index (not joined to a claim), no longer two
     # relations not read
     # ordinals `i^\textrm{th}`, `6^{\textrm{th}}` are read as mentions: 20 -> 9
