@@ -47,6 +47,13 @@ def component_of(
         return None
     key = vector_key(node)
     entry = scope.lookup(key)
+    if entry is None and node.font is None:
+        # `q_i` of the bold `\mathbf q` a formula knows by its components
+        bold = [f"\\{f}{{{node.name}}}" for f in ("mathbf", "boldsymbol", "bm")]
+        found = [(k, scope.lookup(k)) for k in bold]
+        found = [(k, e) for k, e in found if e is not None and getattr(e, "components", False)]
+        if len(found) == 1:
+            key, entry = found[0]
     if entry is None or getattr(entry, "origin", "convention") == "convention":
         return None
     rows, cols = entry.shape
