@@ -59,7 +59,8 @@ SOFTMAX = r"\mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_j e^{x_j}}"
     "formula",
     [
         SOFTMAX,
-        r"\mathrm{softmax}(\mathbf z)_j = \frac{e^{z_j}}{\sum_k e^{z_k}}",  # bold vector, plain entries
+        # a bold vector, its entries plain
+        r"\mathrm{softmax}(\mathbf z)_j = \frac{e^{z_j}}{\sum_k e^{z_k}}",
         r"\mathrm{softmax}(\mathbf z)_j = \frac{\exp(z_j)}{\sum_{k} \exp(z_k)}",
         r"\sum_i \mathrm{softmax}(x)_i = 1",
         r"\mathrm{softmax}(x)_i = \mathrm{softmax}(x)_i",
@@ -133,3 +134,8 @@ def test_a_family_of_vectors_is_not_read_as_components() -> None:
 def test_e_of_the_texts_own_is_not_eulers_number() -> None:
     doc = r"Let $e \in \mathbb{R}^{n \times n}$." + "\n\n"
     assert kinds(doc + f"$${SOFTMAX}$$") != ["verified"]
+
+
+def test_e_to_an_imaginary_power_is_not_read_as_a_real_exponential() -> None:
+    euler = r"$$e^{i m\theta} = \cos(m\theta) + i\sin(m\theta)$$"
+    assert kinds(euler) != ["false"]

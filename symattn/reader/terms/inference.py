@@ -871,9 +871,9 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     known_dims = set((scope.dims if scope is not None else STANDARD_DIMS).keys())
     taken = known_dims | declared | defined
     for f in formulas:
-        found = _components_of(f, taken)
-        if found:
-            out.components[(f.span.start.line, f.span.start.column)] = found
+        by_components = _components_of(f, taken)
+        if by_components:
+            out.components[(f.span.start.line, f.span.start.column)] = by_components
     return out
 
 
@@ -898,9 +898,7 @@ def _components_of(f: _Formula, taken: set[str]) -> dict[str, Inferred]:
     except Clash:
         return {}
     line = f.span.start.line
-    return {
-        x: Inferred(x, (u.value(v), sympy.Integer(1)), True, (line,)) for x, v in var.items()
-    }
+    return {x: Inferred(x, (u.value(v), sympy.Integer(1)), True, (line,)) for x, v in var.items()}
 
 
 def _size_of(node: ast.Node) -> sympy.Expr | None:

@@ -732,14 +732,19 @@ class Terms:
     def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
         return _sqrt_of(self.term(node.radicand), node)
 
-    def _euler(self, node: ast.Node) -> bool:
-        """`e` raised to a power where the text gives no e of its own: Euler's number."""
-        if not isinstance(node, ast.Symbol) or node.name != "e" or node.sub or node.font:
+    def _euler(self, node: ast.Power) -> bool:
+        """`e` raised to a power where the text gives no e of its own: Euler's number. Not
+        with an `i` or `j` among the exponent's factors (`e^{im\\theta}`: the imaginary unit,
+        which the reader does not take for an index)."""
+        base = node.base
+        if not isinstance(base, ast.Symbol) or base.name != "e" or base.sub or base.font:
+            return False
+        if _imaginary(node.exponent):
             return False
         return "e" not in self.scalars and "e" not in self.scope.dims and not self.scope.lookup("e")
 
     def _power(self, node: ast.Power) -> sympy.Basic:
-        if self._euler(node.base):
+        if self._euler(node):
             exp = self.term(node.exponent)
             if not isinstance(exp, MatExpr):
                 huge = huge_power(sympy.E, exp)
@@ -838,12 +843,14 @@ class Terms:
         while stack:
             x = stack.pop()
             stack.extend(ast.children(x))
-            sub = x.index if isinstance(x, ast.IndexedGroup) else None
+            if not isinstance(x, ast.IndexedGroup):
+                continue
+            sub = x.index
             if not isinstance(sub, ast.Symbol) or sub.name != letter or sub.sub is not None:
                 continue
             observer, self.observer = self.observer, None
             try:
-                m = self.term(x.group)  # type: ignore[union-attr]
+                m = self.term(x.group)
             except (SymattnError, RecursionError):
                 return None
             finally:
@@ -1083,6 +1090,19 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
         and x.name not in dims
         for x in items
     )
+
+
+def _imaginary(node: ast.Node) -> bool:
+    """An `i`, `j`, `\\imath` or `\\mathrm i` written as a factor, not below a letter."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            if x.name in ("i", "j", "imath", "jmath") and x.sub is None:
+                return True
+            continue  # a subscript (`x_i`) is an index, not a factor
+        stack.extend(ast.children(x))
+    return False
 
 
 def _vector_shaped(m: MatExpr) -> bool:
