@@ -139,3 +139,9 @@ def test_e_of_the_texts_own_is_not_eulers_number() -> None:
 def test_e_to_an_imaginary_power_is_not_read_as_a_real_exponential() -> None:
     euler = r"$$e^{i m\theta} = \cos(m\theta) + i\sin(m\theta)$$"
     assert kinds(euler) != ["false"]
+
+
+def test_an_index_outside_a_sum_is_no_cue() -> None:
+    # `h_t` beside a bare h, with no sum over t: the t-th vector of a family, maybe
+    (r,) = results(r"$$h^\top h_t = h_t^\top h$$")
+    assert "entries inferred" not in r.message

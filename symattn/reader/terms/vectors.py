@@ -96,6 +96,17 @@ def _vector_uses(nodes: Iterable[ast.Node]) -> tuple[set[str], set[str]]:
     return placed, softmaxed
 
 
+def _summed(nodes: Iterable[ast.Node]) -> set[str]:
+    """The letters whose components a sum runs over (`\\sum_i q_i k_i`: q and k); `h_t` outside
+    a sum over t may be the t-th vector of a family, and is no cue."""
+    out: set[str] = set()
+    for node in nodes:
+        for x in _walk(node):
+            if isinstance(x, ast.Sum) and x.var is not None:
+                out |= {k for k, seen in _components([x.body]).items() if x.var.name in seen}
+    return out
+
+
 def _sum_letters(nodes: Iterable[ast.Node]) -> set[str]:
     return {
         x.var.name
@@ -107,8 +118,8 @@ def _sum_letters(nodes: Iterable[ast.Node]) -> set[str]:
 
 def component_letters(claims: list[ast.Claim], taken: set[str]) -> set[str]:
     """The letters of one formula that are vectors known by their components: used bare where
-    only a vector fits and written with one index in the same formula (`q \\cdot k = \\sum_i
-    q_i k_i`), or given to a softmax taken at an index (`\\sum_i softmax(x)_i = 1`). Letters in
+    only a vector fits and written with one index in a sum over that index in the same formula
+    (`q \\cdot k = \\sum_i q_i k_i`), or given to a softmax taken at an index (`\\sum_i softmax(x)_i = 1`). Letters in
     `taken` (sizes, names the text declares or defines) and summation letters are never
     components.
 
@@ -122,7 +133,7 @@ def component_letters(claims: list[ast.Claim], taken: set[str]) -> set[str]:
     nodes = [n for c in claims for n in _sides(c)]
     placed, softmaxed = _vector_uses(nodes)
     placed |= {x for pair in _pairs(nodes, sums=False) for x in pair}
-    indexed = _components(nodes)
+    indexed = _summed(nodes)
     sums = _sum_letters(nodes) | _sizes(nodes)
     out = {x for x in placed if _plain(x) in indexed} | softmaxed
     out = {x for x in out if x not in taken and _plain(x) not in taken and _plain(x) not in sums}
