@@ -119,9 +119,9 @@ def _sum_letters(nodes: Iterable[ast.Node]) -> set[str]:
 def component_letters(claims: list[ast.Claim], taken: set[str]) -> set[str]:
     """The letters of one formula that are vectors known by their components: used bare where
     only a vector fits and written with one index in a sum over that index in the same formula
-    (`q \\cdot k = \\sum_i q_i k_i`), or given to a softmax taken at an index (`\\sum_i softmax(x)_i = 1`). Letters in
-    `taken` (sizes, names the text declares or defines) and summation letters are never
-    components.
+    (`q \\cdot k = \\sum_i q_i k_i`), or given to a softmax taken at an index (`\\sum_i
+    softmax(x)_i = 1`). Letters in `taken` (sizes, names the text declares or defines) and
+    summation letters are never components.
 
     >>> from symattn.reader.syntax.parse import parse_formula
     >>> claims = list(parse_formula(r"q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i").items)
