@@ -45,6 +45,8 @@ def component_of(
         return None
     if not (isinstance(node.sub, ast.Symbol | ast.Number | ast.Add)):
         return None
+    if node.font is not None:
+        return None  # `\mathbf k_i`: the i-th vector of a family, never a number
     key = vector_key(node)
     entry = scope.lookup(key)
     if entry is None and node.font is None:
@@ -76,7 +78,7 @@ def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None =
     than the vector's length makes `q_i` row i of Q)."""
     if not isinstance(node, ast.Symbol) or node.sub is None or len(node.name) != 1:
         return ""
-    if not node.name.islower() or not isinstance(node.sub, ast.Symbol):
+    if not node.name.islower() or not isinstance(node.sub, ast.Symbol) or node.font is not None:
         return ""
     if node.sub.name in (ranges or {}):
         return ""

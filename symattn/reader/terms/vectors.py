@@ -1,8 +1,8 @@
 """Vectors a formula knows by their components: `q \\cdot k = \\sum_i q_i k_i`, `\\|x\\|^2 = \\sum_i
 x_i^2`, `softmax(x)_i`; the cues that make `x_i` component i of x, and what fixes x's length.
 
-Imports the reader's AST and the translator's name helpers only; never the scope, the inference
-(which calls this), the claim readers, the checker or the CLI.
+Imports the reader's AST only; never the scope, the translator, the inference (which calls
+this), the claim readers, the checker or the CLI.
 """
 
 from __future__ import annotations
