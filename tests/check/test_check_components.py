@@ -84,10 +84,15 @@ def test_a_wrong_softmax_of_a_vector_is_false(formula: str) -> None:
     assert r.kind == "false", r.message
 
 
-def test_a_softmax_summing_to_another_value_is_never_verified() -> None:
-    # x on one side only: a condition the text may put on x; never verified
-    assert kinds(r"$$\sum_i \mathrm{softmax}(x)_i = 0$$") in (["false"], ["undecided"])
-    assert kinds(r"$$\sum_i \mathrm{softmax}(x)_i = 2$$") != ["verified"]
+def test_a_softmax_summing_to_another_value_is_false_for_every_vector() -> None:
+    # x on one side only, but the sides differ by a number whatever x is: no condition on x
+    (r,) = results(r"$$\sum_i \mathrm{softmax}(x)_i = 0$$")
+    assert r.kind == "false" and "differ by 1 for every value" in r.message
+    assert kinds(r"$$\sum_i \mathrm{softmax}(x)_i = 2$$") == ["false"]
+    # x on both sides: an identity, false where it fails
+    assert kinds(r"$$\sum_i x_i^2 = \|x\|^2 + 1$$") == ["false"]
+    # a condition some vectors meet (k on one side only) stays undecided
+    assert kinds(r"$$q \cdot k = \sum_{i=1}^{d} q_i q_i$$") == ["undecided"]
 
 
 DECLARED = r"Let $x \in \mathbb{R}^{d}$ and $q, k \in \mathbb{R}^{d_k}$." + "\n\n"
