@@ -14,6 +14,7 @@ import sympy
 
 from symattn.check.counts import size_equation
 from symattn.check.results import ClaimResult, one_line
+from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import assume, dims_equal, shape_str
 from symattn.kernel.errors import Signal, SoundnessAlarm, SymattnError
 from symattn.kernel.explain import Explanation, explain
@@ -91,7 +92,11 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                         "not an identity"
                     )
     defines = getattr(claim, "defines", "")
-    if defines and status == "false":
+    constant = _constant_gap(claim) if defines and status == "false" else None
+    if constant is not None:
+        # the two sides differ by a number whatever the values: false in every reading
+        message = f"{message}; the sides differ by {constant} for every value"
+    elif defines and status == "false":
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: false if read as a claim, but {defines}"
     if status in ("false", "shape_error", "proved", "checked") and _feature_map(claim):
@@ -146,6 +151,25 @@ def _property_of(claim: Any) -> str:
             if v.status == "false":
                 return ", ".join(m.name for m in free)
     return ""
+
+
+def _constant_gap(claim: Any) -> sympy.Expr | None:
+    """A nonzero number that one pair of the claim's sides differs by for every value of its
+    names (`\\sum_i \\mathrm{softmax}(x)_i = 0`: 1), by the kernel's normal form, whose every
+    rewrite is an identity; None when there is none (or it is not found within the budget)."""
+    try:
+        with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
+            for lhs, rhs in claim.pairs:
+                if not isinstance(lhs, sympy.Expr) or not isinstance(rhs, sympy.Expr):
+                    continue
+                if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
+                    continue
+                gap = normal_form(lhs - rhs)
+                if gap.is_Number and gap != 0:
+                    return gap
+    except (_OutOfTime, SymattnError, Signal, RecursionError, TypeError, ValueError):
+        return None
+    return None
 
 
 def _shape(claim: Any) -> tuple[str, str]:

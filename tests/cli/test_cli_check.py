@@ -47,3 +47,24 @@ def test_check_needs_a_file_or_the_paths_of_its_settings(tmp_path, monkeypatch):
     r = cli("check")
     assert r.returncode == 2
     assert "no FILE given and no paths in [tool.symattn]" in r.stderr
+
+
+COMPONENTS = (
+    "Let $Q \\in \\mathbb{R}^{n \\times d_k}$ and $K \\in \\mathbb{R}^{n \\times d_k}$.\n\n"
+    "Rows: $(QK^T)_{ij} = q_i\\cdot k_j$.\n\n"
+    "Components: $q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i$ and "
+    "$\\sum_i \\mathrm{softmax}(x)_i = 1$.\n"
+)
+
+
+def test_rows_of_a_matrix_beside_components_of_a_vector(tmp_path):
+    doc = tmp_path / "components.md"
+    doc.write_text(COMPONENTS, encoding="utf-8")
+    r = cli("check", str(doc))
+    assert r.returncode == 0, r.stdout
+    assert "3 verified" in r.stdout and "0 false, 0 shape errors" in r.stdout
+    # swapped indices in the rows of Q are still false at their line
+    wrong = COMPONENTS.replace("q_i\\cdot k_j", "q_j\\cdot k_i")
+    doc.write_text(wrong, encoding="utf-8")
+    r = cli("check", str(doc))
+    assert r.returncode == 1 and f"{doc}:3:" in r.stdout and "false" in r.stdout

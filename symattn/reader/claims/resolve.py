@@ -374,7 +374,7 @@ class Resolver:
         """Every claim of one span, in order; never raises for what the span says."""
 
         self.scope.enter(span.start.line)
-        self.inference.enter(self.scope)
+        self.inference.enter(self.scope, span)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parsed(span.body, span.env)

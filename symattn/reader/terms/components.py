@@ -45,8 +45,17 @@ def component_of(
         return None
     if not (isinstance(node.sub, ast.Symbol | ast.Number | ast.Add)):
         return None
+    if node.font is not None:
+        return None  # `\mathbf k_i`: the i-th vector of a family, never a number
     key = vector_key(node)
     entry = scope.lookup(key)
+    if entry is None and node.font is None:
+        # `q_i` of the bold `\mathbf q` a formula knows by its components
+        bold = [f"\\{f}{{{node.name}}}" for f in ("mathbf", "boldsymbol", "bm")]
+        found = [(k, scope.lookup(k)) for k in bold]
+        found = [(k, e) for k, e in found if e is not None and getattr(e, "components", False)]
+        if len(found) == 1:
+            key, entry = found[0]
     if entry is None or getattr(entry, "origin", "convention") == "convention":
         return None
     rows, cols = entry.shape
@@ -69,7 +78,7 @@ def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None =
     than the vector's length makes `q_i` row i of Q)."""
     if not isinstance(node, ast.Symbol) or node.sub is None or len(node.name) != 1:
         return ""
-    if not node.name.islower() or not isinstance(node.sub, ast.Symbol):
+    if not node.name.islower() or not isinstance(node.sub, ast.Symbol) or node.font is not None:
         return ""
     if node.sub.name in (ranges or {}):
         return ""

@@ -20,6 +20,7 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import Terms, plain_name
+from symattn.reader.terms.vectors import component_letters, length_constraints
 
 __all__ = [
     "Conflict",
@@ -181,6 +182,10 @@ class Inference:
     sections: list[int] = field(default_factory=list)
     #: the names installed in the scope now, as `install` and `enter` put them there
     installed: dict[str, Inferred] = field(default_factory=dict)
+    #: per formula (line, column), the vectors it knows by their components (`q \\cdot k =
+    #: \\sum_i q_i k_i`): in scope for that formula only
+    components: dict[tuple[int, int], dict[str, Inferred]] = field(default_factory=dict)
+    _entered: list[str] = field(default_factory=list)
 
     def note(self, span: MathSpan, names: set[str] | None = None) -> str:
         """`with Q, K: n × d_k inferred from line 12` for the inferred names `span` uses (a
@@ -212,11 +217,30 @@ class Inference:
             if k in names
         )
 
-    def enter(self, scope: Scope) -> None:
+    def enter(self, scope: Scope, span: MathSpan | None = None) -> None:
         """At a formula of `scope.section`: a name the text declares only later takes the shape
         of its first declaration, where that one is in this section or all of them agree; the
-        name's own declaration, once read, replaces it."""
+        name's own declaration, once read, replaces it. The vectors `span` knows by their
+        components are in scope for it alone."""
         layer = scope.document
+        for name in self._entered:
+            entry = layer.names.get(name)
+            if entry is not None and entry.origin == "inferred" and name not in self.names:
+                layer.names.pop(name, None)
+                self.installed.pop(name, None)
+            elif entry is not None:
+                entry.components = False
+        self._entered = []
+        key = (span.start.line, span.start.column) if span is not None else (-1, -1)
+        for name, got in self.components.get(key, {}).items():
+            current = layer.names.get(name)
+            if current is None and scope.lookup(name) is None:
+                _put(scope, got)
+                self.installed[name] = got
+            elif current is None or current.origin != "inferred":
+                continue  # the text's own vector: its declaration holds
+            layer.names[name].components = True
+            self._entered.append(name)
         for name, (section, agree, got) in self.forward.items():
             current = layer.names.get(name)
             if current is not None and current.origin != "inferred":
@@ -842,7 +866,46 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         got = Inferred(name, first, isinstance(value, Vec), (line,), declared=True)
         out.forward[name] = (_section(sections, line), agree, got)
     out.sections = list(sections)
+    # a letter beside a matrix of the text's own (`q_i` and Q) is read as a component only
+    # inside a sum up to the vector's length (`terms.components`)
+    known_dims = set((scope.dims if scope is not None else STANDARD_DIMS).keys())
+    taken = known_dims | declared | defined
+    for f in formulas:
+        by_components = _components_of(f, taken)
+        if by_components:
+            out.components[(f.span.start.line, f.span.start.column)] = by_components
     return out
+
+
+def _components_of(f: _Formula, taken: set[str]) -> dict[str, Inferred]:
+    """The vectors formula `f` knows by their components, each with its length: what the
+    formula's sums and products fix, else a size of its own (`len(x)`). None where the
+    formula gives one vector two lengths (then its letters keep their other readings)."""
+    letters = component_letters(f.claims, taken)
+    if not letters:
+        return {}
+    u = Unifier()
+    var = {x: u.fresh(f"len({shown(x)})") for x in sorted(letters)}
+    same, bounds = length_constraints(f.claims, letters)
+    try:
+        for a, b in same:
+            u.unify(var[a], var[b])
+        for a, node in bounds:
+            size = _size_of(node)
+            if size is None:
+                return {}
+            u.unify(var[a], size)
+    except Clash:
+        return {}
+    line = f.span.start.line
+    return {x: Inferred(x, (u.value(v), sympy.Integer(1)), True, (line,)) for x, v in var.items()}
+
+
+def _size_of(node: ast.Node) -> sympy.Expr | None:
+    try:
+        return _SIZES.dim_term(node)
+    except (SymattnError, RecursionError):
+        return None
 
 
 def _shape(u: Unifier, value: Value) -> tuple[sympy.Expr, sympy.Expr] | None:

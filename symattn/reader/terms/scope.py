@@ -43,6 +43,7 @@ class Name:
     mask: bool = False
     causal_ones: bool = False  # the prose calls it the causal mask: ones on and below the diagonal
     unsettled: bool = False  # a vector in R^{d} whose row or column the text never settled
+    components: bool = False  # a vector one formula knows by its components (`terms.vectors`)
 
 
 @dataclass

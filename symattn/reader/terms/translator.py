@@ -735,7 +735,25 @@ class Terms:
     def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
         return _sqrt_of(self.term(node.radicand), node)
 
+    def _euler(self, node: ast.Power) -> bool:
+        """`e` raised to a power where the text gives no e of its own: Euler's number. Not
+        with an `i` or `j` among the exponent's factors (`e^{im\\theta}`: the imaginary unit,
+        which the reader does not take for an index)."""
+        base = node.base
+        if not isinstance(base, ast.Symbol) or base.name != "e" or base.sub or base.font:
+            return False
+        if _imaginary(node.exponent):
+            return False
+        return "e" not in self.scalars and "e" not in self.scope.dims and not self.scope.lookup("e")
+
     def _power(self, node: ast.Power) -> sympy.Basic:
+        if self._euler(node):
+            exp = self.term(node.exponent)
+            if not isinstance(exp, MatExpr):
+                huge = huge_power(sympy.E, exp)
+                if huge:
+                    raise not_understood(huge, node)
+                return sympy.exp(exp)  # `e^{x_i}`: e is no name of the text's
         base = self.term(node.base)
         exp = node.exponent
         if isinstance(base, MatExpr) and isinstance(exp, ast.Symbol) and exp.sub is None:
@@ -773,6 +791,9 @@ class Terms:
         if isinstance(sub, ast.Seq) and len(sub.items) == 2 and _is_colon(sub.items[1]):
             return Row(m, self.index_term(sub.items[0]))  # `(AV)_{i,:}`: row i, every column
         idx = self.entry_indices(sub)
+        if len(idx) == 1 and _vector_shaped(m):
+            # `\mathrm{softmax}(x)_i`: entry i of a vector
+            return Entry(m, 1, idx[0]) if dims_equal(m.rows, 1) else Entry(m, idx[0], 1)
         if len(idx) != 2:
             raise not_understood("an entry needs two indices, as in (QK^T)_{ij}", node.index)
         return Entry(m, *idx)
@@ -788,6 +809,8 @@ class Terms:
             raise not_understood("a sum needs one index letter, as in \\sum_{j=1}^{n}", node)
         var = index(node.var.name)
         length = component_length(self.scope, node.body, node.var.name)
+        if length is None and node.lower is None:
+            length = self._indexed_length(node.body, node.var.name)
         if node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
         elif node.lower is None:
@@ -814,6 +837,31 @@ class Terms:
         if isinstance(body, MatExpr):
             return MatSum(body, var, lo, hi)
         return sympy.Sum(body, (var, lo, hi))
+
+    def _indexed_length(self, body: ast.Node, letter: str) -> sympy.Expr | None:
+        """The length of the vectors taken at `letter` in `body` (`\\sum_i softmax(x)_i`):
+        None when there are none, one is not read, or their lengths differ."""
+        lengths: set[sympy.Expr] = set()
+        stack = [body]
+        while stack:
+            x = stack.pop()
+            stack.extend(ast.children(x))
+            if not isinstance(x, ast.IndexedGroup):
+                continue
+            sub = x.index
+            if not isinstance(sub, ast.Symbol) or sub.name != letter or sub.sub is not None:
+                continue
+            observer, self.observer = self.observer, None
+            try:
+                m = self.term(x.group)
+            except (SymattnError, RecursionError):
+                return None
+            finally:
+                self.observer = observer
+            if not isinstance(m, MatExpr) or not _vector_shaped(m):
+                return None
+            lengths.add(m.cols if dims_equal(m.rows, 1) else m.rows)
+        return lengths.pop() if len(lengths) == 1 else None
 
     # ---- names with labels, inner products, norms ---------------------------------------------
 
@@ -908,6 +956,8 @@ class Terms:
                 msg = f"{name} needs a matrix, got the scalar {plain(x)}"
                 raise Problem("shape_error", msg, node)
             try:
+                if name == "softmax" and _vector_shaped(x) and dims_equal(x.cols, 1):
+                    return Softmax(x.T).T  # of a column vector: over its entries
                 return Softmax(x) if name == "softmax" else CausalMask(x)
             except ShapeError as e:
                 raise shape_problem(e, node) from None
@@ -1043,6 +1093,24 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
         and x.name not in dims
         for x in items
     )
+
+
+def _imaginary(node: ast.Node) -> bool:
+    """An `i`, `j`, `\\imath` or `\\mathrm i` written as a factor, not below a letter."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            if x.name in ("i", "j", "imath", "jmath") and x.sub is None:
+                return True
+            continue  # a subscript (`x_i`) is an index, not a factor
+        stack.extend(ast.children(x))
+    return False
+
+
+def _vector_shaped(m: MatExpr) -> bool:
+    """One row or one column, and not 1 × 1."""
+    return dims_equal(m.rows, 1) != dims_equal(m.cols, 1)
 
 
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
