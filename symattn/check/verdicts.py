@@ -101,6 +101,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         message = f"undecided: false if read as a claim, but {defines}"
     if status in ("false", "shape_error", "proved", "checked") and _feature_map(claim):
         status, message, witnesses, cex = _arbitrary_map(claim, status, message, witnesses, cex)
+    if status == "shape_error" and "inferred from line" in (claim.context or ""):
+        # the kernel's shape error rests on shapes the reader inferred from other formulas
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"not decided: {message}; the text does not declare these names and may mean "
+            "other shapes here (declare them)"
+        )
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to
         # the reader; an error of the text only if it were outside for every size

@@ -191,3 +191,13 @@ def test_a_declaration_in_the_next_sentence_does_not_apply_before_it():
     )
     results = [r for r in check_text(text, "t.md") if r.kind != "declaration"]
     assert results[0].kind != "verified"
+
+
+@pytest.mark.parametrize(("total", "kind"), [("1", "verified"), ("0", "false")])
+def test_a_bounded_sum_of_a_softmax_gives_the_vector_its_length(total, kind):
+    assert (
+        last(
+            f"Its entries add up: $\\sum_{{i=1}}^{{n}} \\mathrm{{softmax}}(x)_i = {total}$.\n"
+        ).kind
+        == kind
+    )

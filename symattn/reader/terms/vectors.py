@@ -208,4 +208,19 @@ def length_constraints(
                         for key in letters:
                             if _plain(key) == name and x.var.name in seen:
                                 bounds.append((key, x.upper))
+                    for key in _softmaxed_at(x.body, x.var.name):
+                        if key in letters:
+                            bounds.append((key, x.upper))  # `\sum_{i=1}^{n} softmax(x)_i`
     return same, bounds
+
+
+def _softmaxed_at(node: ast.Node, var: str) -> set[str]:
+    """The letters x of `softmax(x)_var` in `node`."""
+    out: set[str] = set()
+    for x in _walk(node):
+        if isinstance(x, ast.IndexedGroup) and _index(x.index) == var:
+            inner = x.group.items[0] if len(x.group.items) == 1 else None
+            if isinstance(inner, ast.Call) and inner.name.lower() == "softmax":
+                if len(inner.args) == 1 and _letter(inner.args[0]):
+                    out.add(_key(inner.args[0]))  # type: ignore[arg-type]
+    return out
