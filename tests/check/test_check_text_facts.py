@@ -201,3 +201,28 @@ def test_a_bounded_sum_of_a_softmax_gives_the_vector_its_length(total, kind):
         ).kind
         == kind
     )
+
+
+ZH = "设 $d_{model}=512$，头数 $h=8$，则 $d_k=d_{model}/h=512/8=64$。\n\n"
+LATER = "投影 $W \\in \\mathbb{R}^{d_{model}\\times d_k}$。共有 "
+
+
+def test_a_chain_through_a_word_size_binds_each_size():
+    rs = [r for r in check_text(ZH, "t.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.kind for r in rs] == ["verified"] * 3
+
+
+@pytest.mark.parametrize(
+    ("count", "kind"),
+    [
+        ("3 h d_{model} d_k = 3 d_{model}^2", "verified"),
+        ("3 h d_{model} d_k = 3 d_{model}^2 / h", "false"),
+    ],
+)
+def test_a_product_of_sizes_after_the_example_closed_is_checked_at_its_values(count, kind):
+    assert last(ZH + LATER + f"${count}$ 个参数。\n").kind == kind
+
+
+def test_a_letter_divided_by_another_is_a_size_too():
+    text = "若有 $h=8$ 个查询头而只有 $g=2$ 组键值头，则 $h/g=4$。\n"
+    assert last(text).kind == "verified"

@@ -25,6 +25,7 @@ from symattn.reader.terms.translator import (
     chain_scalar,
     not_understood,
     plain_name,
+    word_name,
 )
 
 __all__ = ["assume_relation", "bind_dims", "relations_only", "size_chain", "sizes_only"]
@@ -59,6 +60,9 @@ def _size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | No
     name = plain_name(node)
     if name is not None:
         return dims.get(name)
+    word = word_name(node)  # `d_{model}`, a size named by a letter and a word
+    if word is not None:
+        return dims.get(word)
     parts: list[sympy.Expr] = []
     kids: Sequence[ast.Node] = ()
     if isinstance(node, ast.Product):
@@ -128,6 +132,14 @@ def assume_relation(
             # `4d^2 + 4d^2 = 8d^2` holds; `\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
             return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
     usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
+    if not usable and isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr):
+        ctx = scope.context()
+        a = substitute(lhs, ctx.bindings, ctx.relations)
+        b = substitute(rhs, ctx.bindings, ctx.relations)
+        if not scope.bindings and (a.free_symbols | b.free_symbols) <= set(scope.earlier):
+            # `3hd_{model}d_k = 3d_{model}^2` after a worked example has closed: a count the
+            # text makes at the example's values, decided there (`ResolvedClaim.earlier`)
+            return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
     if usable and lhs not in doc.relations and lhs not in scope.bindings:
         assert isinstance(lhs, sympy.Symbol) and isinstance(rhs, sympy.Expr)
         doc.relations[lhs] = rhs

@@ -124,8 +124,11 @@ def stated_relations(items: list[object], text: str) -> set[str]:
 
 #: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).
 _DIVIDED = re.compile(
-    r"(?:\b[dnDN](?:_\{?\\?(?:text|mathrm)?\{?[A-Za-z]+\}?\}?|_[A-Za-z])?)\s*/\s*([a-z])(?![A-Za-z_{])"
+    r"(?:\b[A-Za-z](?:_\{?\\?(?:text|mathrm)?\{?[A-Za-z]+\}?\}?|_[A-Za-z])?)"
+    r"\s*/\s*([a-z])(?![A-Za-z_{])"
 )
+#: `h/g`: two single letters in a ratio.
+_RATIO = re.compile(r"(?<![A-Za-z\\_^])([a-z])\s*/\s*([a-z])(?![A-Za-z_{(])")
 #: The exponent of `\mathbb R^{...}`: what it holds are sizes.
 _SHAPE = re.compile(r"\\mathbb\s*\{?R\}?\s*\^\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 #: `^{(h)}`, `_h` after a letter: the letter is an index there.
@@ -140,6 +143,8 @@ def size_letters(items: list[object]) -> set[str]:
     bodies = [item.body for item in items if isinstance(item, MathSpan)]
     for body in bodies:
         found |= set(_DIVIDED.findall(body))
+        for a, b in _RATIO.findall(body):
+            found |= {a, b}  # `h/g = 4`: a ratio of two letters
         for exp in _SHAPE.findall(body):
             plain_exp = re.sub(r"_\{[^{}]*\}|_.", "", exp)
             found |= set(re.findall(r"(?<![A-Za-z\\])([a-z])(?![A-Za-z])", plain_exp))

@@ -176,7 +176,13 @@ class Scope:
 
     def close_example(self) -> None:
         if self.layers[-1].kind == "example":
-            self.earlier.update(self.bindings)
+            values = dict(self.bindings)
+            for layer in self.layers:
+                for sym, rel in layer.relations.items():
+                    got = sympy.sympify(rel).xreplace(values)
+                    if isinstance(got, sympy.Expr) and got.is_Integer and got > 0:
+                        values.setdefault(sym, got)  # `d_k = d_{model}/h` at the example's values
+            self.earlier.update(values)
         while self.layers[-1].kind == "example":
             self.layers.pop()
 
