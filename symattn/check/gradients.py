@@ -1,0 +1,166 @@
+"""Deciding a claim about the gradient of the loss (`dL/dW = X^T dL/dY`) by the kernel's
+vector–Jacobian identity, with how W enters Y taken from the text.
+
+Imports the kernel and the reader's gradient names; must not import the rest of check or cli.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sympy
+
+from symattn.kernel.backward import prove_gradient, reads
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, walk
+from symattn.kernel.proof import Verdict, unfold
+from symattn.kernel.text import plain
+from symattn.reader.syntax.gradients import gradient_of
+
+__all__ = ["gradient_verdict", "mentions_gradient"]
+
+
+def _gradients(*terms: sympy.Basic) -> list[MatSym]:
+    out: list[MatSym] = []
+    for t in terms:
+        for x in walk(t):
+            if isinstance(x, MatSym) and gradient_of(x.name) is not None and x not in out:
+                out.append(x)
+    return out
+
+
+def mentions_gradient(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
+    """Whether a side of the claim names the gradient of the loss."""
+    return bool(_gradients(lhs, rhs))
+
+
+def _unknown(reason: str) -> tuple[Verdict, str]:
+    return Verdict("unknown", (), f"undecided: {reason}"), ""
+
+
+def gradient_verdict(
+    lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping[Any, Any]
+) -> tuple[Verdict, str]:
+    """The kernel's verdict on a claim `dL/dM = value` (either way round), and a note saying
+    what the verdict rests on. The value must name the gradient of one matrix Y the text
+    defines (the upstream gradient, a free matrix); M must enter the loss only through Y by
+    the text's definitions. Anything else is undecided, with the reason."""
+    grads = _gradients(lhs, rhs)
+    losses = {gradient_of(g.name)[0] for g in grads}  # type: ignore[index]
+    if len(losses) > 1:
+        return _unknown("the claim names the gradients of two losses")
+    for x in walk(sympy.Tuple(lhs, rhs)):
+        if isinstance(x, (Entry, Row)) and x.args[0] in grads:
+            return _unknown("an entry or a row of a gradient: gradients are read as matrices")
+    if isinstance(lhs, MatSym) and lhs in grads and lhs not in _gradients(rhs):
+        target, value = lhs, rhs
+    elif isinstance(rhs, MatSym) and rhs in grads and rhs not in _gradients(lhs):
+        target, value = rhs, lhs
+    else:
+        return _unknown("neither side is one gradient given by the other side")
+    loss, wrt_name = gradient_of(target.name)  # type: ignore[misc]
+    ups = _gradients(value)
+    shown = _shown(loss)
+    if not ups:
+        return _unknown(
+            f"the text does not say how {shown} depends on {wrt_name}, and the value names "
+            "no gradient it is computed from"
+        )
+    if len(ups) > 1:
+        return _unknown("the value names the gradients of several matrices (only one is read)")
+    upstream = ups[0]
+    out_name = gradient_of(upstream.name)[1]  # type: ignore[index]
+    by_name = {k.name: k for k in defs if isinstance(k, MatSym)}
+    if out_name not in by_name:
+        return _unknown(f"the text does not say how {out_name} is computed")
+    try:
+        return _decide(target, value, upstream, by_name, defs, wrt_name, out_name, shown)
+    except SymattnError as e:
+        return _unknown(f"the gradient is not decided: {e}")
+
+
+def _shown(loss: str) -> str:
+    return "the loss" if loss == "∇" else loss
+
+
+def _decide(
+    target: MatSym,
+    value: sympy.Basic,
+    upstream: MatSym,
+    by_name: dict[str, MatSym],
+    defs: Mapping[Any, Any],
+    wrt_name: str,
+    out_name: str,
+    loss: str,
+) -> tuple[Verdict, str]:
+    others = {k: v for k, v in defs.items() if not (isinstance(k, MatSym) and k.name == wrt_name)}
+    y = by_name[out_name]
+    through = _reading(wrt_name, {k: v for k, v in others.items() if k is not y})
+    on_way = _reached(defs[y], {k: v for k, v in others.items() if k in through})
+    bypass = sorted(k.name for k in through if k not in on_way)
+    if bypass:
+        return _unknown(
+            f"{wrt_name} also enters {', '.join(bypass)} apart from {out_name}: the gradient "
+            f"through {out_name} alone is not the whole gradient"
+        )
+    way = {k: v for k, v in others.items() if k in on_way}
+    output = unfold(defs[y], way)
+    wrt = next((x for x in walk(output) if isinstance(x, MatSym) and x.name == wrt_name), None)
+    if wrt is None or not isinstance(output, MatExpr):
+        return _unknown(f"by the text's definitions {out_name} does not depend on {wrt_name}")
+    note = (
+        f"by the vector–Jacobian identity with {plain(upstream)} free, {loss} depending on "
+        f"{wrt_name} only through {out_name} = {plain(defs[y])}"
+    )
+    g = prove_gradient(output, wrt, upstream, unfold(value, {**way, y: defs[y]}))
+    if g.status != "proved":
+        # a verdict short of a proof is taken with every definition the claim reaches: a
+        # name left free could make a true claim look false
+        g = prove_gradient(unfold(output, others), wrt, upstream, unfold(value, others))
+    return _as_verdict(g), note
+
+
+def _reached(term: sympy.Basic, defs: Mapping[Any, Any]) -> set[Any]:
+    """The defined names a term reaches through the definitions given."""
+    seen: set[Any] = set()
+    frontier = [term]
+    while frontier:
+        t = frontier.pop()
+        for k, v in defs.items():
+            if k not in seen and k.name in reads(t):
+                seen.add(k)
+                frontier.append(v)
+    return seen
+
+
+def _reading(name: str, defs: Mapping[Any, Any]) -> set[Any]:
+    """The defined names whose value reads `name`, directly or through other definitions."""
+    found: set[Any] = set()
+    names = {name}
+    grew = True
+    while grew:
+        grew = False
+        for k, v in defs.items():
+            if k not in found and reads(v) & names:
+                found.add(k)
+                names.add(k.name)
+                grew = True
+    return found
+
+
+def _as_verdict(g: Any) -> Verdict:
+    ident = g.identity
+    if ident is None:
+        claimed = g.status == "shape_error" and g.reason.startswith("the claimed gradient")
+        return Verdict("shape_error" if claimed else "unknown", (), g.reason)
+    if g.status == "checked" and not ident.sizes:
+        return Verdict("agreed", ident.witnesses, g.reason, evidence=ident.evidence)
+    return Verdict(
+        g.status,
+        ident.witnesses,
+        g.reason or ident.reason,
+        ident.counterexample,
+        sizes=ident.sizes,
+        evidence=ident.evidence,
+    )
