@@ -36,7 +36,7 @@ def mentions_gradient(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
 
 
 def _unknown(reason: str) -> tuple[Verdict, str]:
-    return Verdict("unknown", (), f"undecided: {reason}"), ""
+    return Verdict("unknown", (), reason), ""
 
 
 def gradient_verdict(
@@ -156,10 +156,16 @@ def _as_verdict(g: Any) -> Verdict:
         return Verdict("shape_error" if claimed else "unknown", (), g.reason)
     if g.status == "checked" and not ident.sizes:
         return Verdict("agreed", ident.witnesses, g.reason, evidence=ident.evidence)
+    reason = g.reason or ident.reason
+    if g.status == "false":
+        reason = (
+            "not the gradient: for a direction E the vector–Jacobian identity "
+            "<upstream, D_E output> = <claimed, E> fails"
+        )
     return Verdict(
         g.status,
         ident.witnesses,
-        g.reason or ident.reason,
+        reason,
         ident.counterexample,
         sizes=ident.sizes,
         evidence=ident.evidence,

@@ -13,14 +13,17 @@ from typing import Any
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.ast import Gradient
 
-__all__ = ["UNREAD_DERIVATIVE", "gradient_name", "gradient_of", "with_gradients"]
+__all__ = ["UNREAD_DERIVATIVE", "gradient_name", "gradient_of", "with_gradients", "writes_gradient"]
 
 #: What a `\\partial` or `\\nabla` that is not a gradient of the loss leaves unread.
 UNREAD_DERIVATIVE = {
-    "nabla": "a gradient (\\nabla) of what is not the loss: such derivatives are not read",
+    "nabla": (
+        "a gradient (\\nabla) in a form that is not read (\\nabla_M L and M^\\nabla are, "
+        "for the loss L and a matrix M of the text)"
+    ),
     "partial": (
-        "a partial derivative (\\partial) of what is not the loss (a Jacobian or a function's "
-        "derivative): such derivatives are not read"
+        "a partial derivative (\\partial) that is not the loss's with respect to a matrix "
+        "(a Jacobian or a function's derivative): not read"
     ),
 }
 
@@ -182,3 +185,14 @@ def _rewrite_field(value: Any) -> Any:
         new = tuple(_rewrite_field(v) for v in value)
         return value if all(a is b for a, b in zip(new, value, strict=True)) else new
     return value
+
+
+def writes_gradient(node: ast.Node) -> bool:
+    """Whether a rewritten tree holds a gradient of the loss (`\\eta \\nabla_\\theta L`)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Gradient):
+            return True
+        stack.extend(ast.children(x))
+    return False

@@ -626,6 +626,10 @@ class Terms:
             what = "a size or a number" if not isinstance(base, MatExpr) else plain(base)
             msg = f"a gradient with respect to {what}: only gradients of the loss with respect "
             raise not_understood(msg + "to a named matrix or vector are read", node)
+        loss = self.scope.lookup(node.loss) if node.loss != "∇" else None
+        if loss is not None and tuple(loss.shape) != (1, 1):
+            msg = f"{node.loss} is a matrix of the text here, not the loss: its derivative "
+            raise not_understood(msg + "is a Jacobian, which is not read", node)
         grad = MatSym(gradient_name(node.loss, base.name), *base.shape)
         return wrt.xreplace({base: grad})
 
