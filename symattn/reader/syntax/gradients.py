@@ -97,7 +97,7 @@ def as_gradient(node: ast.Node) -> ast.Node | None:
     if isinstance(node, ast.Frac):
         return _quotient(node.num, node.den, node)
     if isinstance(node, ast.Mul) and node.ops == ("/",):
-        return _quotient(node.factors[0], node.factors[1], node)
+        return _quotient(node.factors[0], node.factors[1], node) or _inline(node)
     if isinstance(node, ast.Power):
         exp = node.exponent
         if _is_nabla(exp):
@@ -108,6 +108,25 @@ def as_gradient(node: ast.Node) -> ast.Node | None:
                 g = Gradient(_NAMELESS, node.base, start=node.start, end=node.end)
                 return ast.Transpose(g, start=node.start, end=node.end)
     return None
+
+
+def _factors(node: ast.Node) -> tuple[ast.Expr, ...]:
+    return node.factors if isinstance(node, ast.Product) else (node,)  # type: ignore[return-value]
+
+
+def _inline(node: ast.Mul) -> ast.Node | None:
+    """`X^T \\partial L/\\partial Y W`: the slash joins the differentials next to it, not
+    the whole products around it (read as `X^T (\\partial L/\\partial Y) W`)."""
+    left, right = _factors(node.factors[0]), _factors(node.factors[1])
+    if len(left) < 2 or len(right) < 2:
+        return None
+    top = ast.Product(left[-2:], start=left[-2].start, end=left[-1].end)
+    bottom = ast.Product(right[:2], start=right[0].start, end=right[1].end)
+    g = _quotient(top, bottom, ast.Product((), start=top.start, end=bottom.end))
+    if g is None:
+        return None
+    out = left[:-2] + (g,) + right[2:]
+    return out[0] if len(out) == 1 else ast.Product(out, start=node.start, end=node.end)
 
 
 def _is_nabla(node: ast.Node) -> bool:

@@ -1,0 +1,192 @@
+"""Gradients of the loss in a document (`\\frac{\\partial L}{\\partial W}`, `\\nabla_W L`,
+`W^\\nabla`): decided by the vector–Jacobian identity from how the text computes the output, each
+form with a true and a false use; undecided wherever the text does not say how W enters the loss."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import kinds, results
+
+from symattn.check import check_text
+
+LINEAR = (
+    r"Let $X \in \mathbb{R}^{n \times d}$, $W \in \mathbb{R}^{d \times m}$ and $Y = XW$." + "\n\n"
+)
+ATTENTION = (
+    r"Let $Q, K \in \mathbb{R}^{n \times d_k}$ and $V \in \mathbb{R}^{n \times d_v}$. "
+    r"The scores are $S = QK^\top/\sqrt{d_k}$, the weights $A = \mathrm{softmax}(S)$ and the "
+    r"output $O = AV$." + "\n\n"
+)
+
+
+def display(formula: str) -> str:
+    return f"$${formula}$$\n"
+
+
+def claims_of_display(text: str, formula: str) -> list:
+    """The items of the display that ends the document (the prose's own are left out)."""
+    doc = text + display(formula)
+    last = doc.count("\n")
+    return [r for r in results(doc) if r.line == last]
+
+
+@pytest.mark.parametrize(
+    ("true", "false"),
+    [
+        (
+            r"\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}",
+            r"\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y} + X^\top X W",
+        ),
+        (
+            r"\frac{\partial L}{\partial X} = \frac{\partial L}{\partial Y} W^\top",
+            r"\frac{\partial L}{\partial X} = 2\frac{\partial L}{\partial Y} W^\top",
+        ),
+        (
+            r"\partial L/\partial W = X^\top \, \partial L/\partial Y",
+            r"\partial L/\partial W = -X^\top \, \partial L/\partial Y",
+        ),
+        (
+            r"\nabla_{\mathbf W} \mathcal{L} = X^\top \nabla_{Y} \mathcal{L}",
+            r"\nabla_{\mathbf W} \mathcal{L} = X^\top \nabla_{Y} \mathcal{L} + W",
+        ),
+        (
+            r"\frac{dL}{dW} = X^\top \frac{dL}{dY}",
+            r"\frac{dL}{dW} = \frac{1}{2} X^\top \frac{dL}{dY}",
+        ),
+        (r"W^\nabla = X^T Y^\nabla", r"W^\nabla = X^T Y^\nabla + W"),
+        (r"X^\nabla = Y^\nabla W^T", r"X^\nabla = Y^\nabla W^T + X"),
+    ],
+)
+def test_a_gradient_through_a_product_is_verified_and_a_wrong_one_is_false(true, false):
+    assert kinds(LINEAR + display(true)) == ["verified"]
+    (r,) = results(LINEAR + display(false))
+    assert r.kind == "false" and r.counterexample and "not the gradient" in r.message
+
+
+def test_a_dropped_transpose_is_a_shape_error_at_the_claim():
+    (r,) = results(
+        LINEAR + display(r"\frac{\partial L}{\partial W} = X \frac{\partial L}{\partial Y}")
+    )
+    assert r.kind == "shape-error"
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"\frac{\partial L}{\partial V} = A^\top \frac{\partial L}{\partial O}", "verified"),
+        (r"\frac{\partial L}{\partial V} = A \frac{\partial L}{\partial O}", "false"),
+        (r"\frac{\partial L}{\partial A} = \frac{\partial L}{\partial O} V^\top", "verified"),
+        (
+            r"\frac{\partial L}{\partial Q} = \frac{1}{\sqrt{d_k}} \frac{\partial L}{\partial S} K",
+            "verified",
+        ),
+        (r"\frac{\partial L}{\partial Q} = \frac{\partial L}{\partial S} K", "false"),
+        (
+            r"\frac{\partial L}{\partial K} = \frac{1}{\sqrt{d_k}}"
+            r" \left(\frac{\partial L}{\partial S}\right)^\top Q",
+            "verified",
+        ),
+        (
+            r"\frac{\partial L}{\partial S} = A \odot \left(\frac{\partial L}{\partial A} - "
+            r"\left(A \odot \frac{\partial L}{\partial A}\right) \mathbf{1}_{n} \mathbf{1}_{n}^\top"
+            r"\right)",
+            "verified",
+        ),
+        (r"\frac{\partial L}{\partial S} = A \odot \frac{\partial L}{\partial A}", "false"),
+    ],
+)
+def test_the_backward_pass_of_attention(formula, kind):
+    (r,) = claims_of_display(ATTENTION, formula)
+    assert r.kind == kind, r.message
+    if kind == "verified":
+        assert "vector–Jacobian identity" in r.message
+
+
+def test_pbloem_style_gradients_with_shapes_inferred():
+    text = r"If $C = AB$ then $A^\nabla = C^\nabla B^T$ and $B^\nabla = A^T C^\nabla$." + "\n"
+    assert kinds(text) == ["verified", "verified"]
+    wrong = r"If $C = AB$ then $B^\nabla = C^\nabla A^T$." + "\n"
+    assert kinds(wrong) in (["false"], ["shape-error"], ["undecided"])
+    assert "verified" not in kinds(wrong)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # how Y is computed is never said
+        (
+            r"Let $X \in \mathbb{R}^{n \times d}$, $W \in \mathbb{R}^{d \times m}$, "
+            r"$Y \in \mathbb{R}^{n \times m}$." + "\n\n"
+            r"$$\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}$$",
+            "does not say how Y is computed",
+        ),
+        # W also enters the loss through Z
+        (
+            LINEAR + r"Let $Z = W^\top W$." + "\n\n"
+            r"$$\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}$$",
+            "also enters Z",
+        ),
+        # no upstream gradient: how L depends on W is not known
+        (
+            LINEAR + r"$$\frac{\partial L}{\partial W} = X^\top X W$$",
+            "does not say how L depends on W",
+        ),
+        # two upstream gradients
+        (
+            LINEAR + r"Let $Z = XW$." + "\n\n"
+            r"$$\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y} + "
+            r"X^\top \frac{\partial L}{\partial Z}$$",
+            "several matrices",
+        ),
+        # an entry of a gradient
+        (
+            LINEAR + r"$$\frac{\partial L}{\partial W_{ij}} = \sum_{r=1}^{n} X_{ri} "
+            r"\frac{\partial L}{\partial Y_{rj}}$$",
+            "entry",
+        ),
+    ],
+)
+def test_what_the_text_does_not_settle_is_undecided_with_the_reason(text, reason):
+    (r,) = results(text)
+    assert r.kind == "undecided" and reason in r.message, r.message
+
+
+def test_a_gradient_has_the_shape_of_its_matrix():
+    assert kinds(
+        LINEAR + display(r"\frac{\partial L}{\partial W} \in \mathbb{R}^{d \times m}")
+    ) == ["verified"]
+    (r,) = results(LINEAR + display(r"\frac{\partial L}{\partial W} \in \mathbb{R}^{m \times d}"))
+    assert r.kind == "shape-error"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        r"W \leftarrow W - \eta \nabla_W L",
+        r"W \leftarrow W - \eta \frac{\partial L}{\partial W}",
+    ],
+)
+def test_an_update_rule_is_a_step_of_training_not_a_claim(rule):
+    (r,) = [x for x in check_text(LINEAR + display(rule), "doc.md") if x.line == 3]
+    assert r.kind == "not-a-claim" and "update rule" in r.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"\frac{\partial f}{\partial x} = 0", r"\partial"),
+        (r"\nabla \mathcal{L}(\mathbf{Q}) = \mathbf{Q}", r"\nabla"),
+        (r"\frac{\partial Y}{\partial W} = X", r"\partial"),
+    ],
+)
+def test_derivatives_that_are_not_gradients_of_the_loss_are_named(formula, named):
+    (r,) = results(LINEAR + display(formula))
+    assert r.kind == "not-understood" and named in r.message
+
+
+def test_a_loss_letter_the_text_declares_as_a_matrix_is_not_a_loss():
+    text = LINEAR + r"Let $L \in \mathbb{R}^{n \times n}$." + "\n\n"
+    (r,) = results(
+        text + display(r"\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}")
+    )
+    assert r.kind == "not-understood" and "Jacobian" in r.message
