@@ -190,3 +190,19 @@ def test_a_loss_letter_the_text_declares_as_a_matrix_is_not_a_loss():
         text + display(r"\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}")
     )
     assert r.kind == "not-understood" and "Jacobian" in r.message
+
+
+@pytest.mark.parametrize(
+    ("claimed", "kind"),
+    [
+        (r"A^T \frac{\partial L}{\partial O}", "verified"),
+        (r"A \frac{\partial L}{\partial O}", "false"),
+    ],
+)
+def test_how_the_output_is_computed_may_follow_the_gradient(claimed, kind):
+    text = (
+        r"Let $A \in \mathbb{R}^{n \times n}$ and $V \in \mathbb{R}^{n \times d_v}$." + "\n\n"
+        rf"The gradient is $\frac{{\partial L}}{{\partial V}} = {claimed}$ where $O = AV$." + "\n"
+    )
+    (r,) = [x for x in results(text) if x.line == 3]
+    assert r.kind == kind, r.message

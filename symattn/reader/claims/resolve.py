@@ -42,6 +42,7 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.inferred import with_inference
@@ -182,6 +183,14 @@ class Resolver:
                 continue
             before = words_before(text, prev, item)
             nxt = items[k] if k < len(items) else None
+            if isinstance(nxt, MathSpan) and defined_after(item, nxt, text):
+                # `$\\partial L/\\partial V = A^T \\partial L/\\partial O$ where $O = AV$`
+                after = self._with_cues(nxt, "")
+                out.extend(self._with_cues(item, before))
+                out.extend(after)
+                prev = nxt
+                k += 1
+                continue
             if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
