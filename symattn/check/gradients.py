@@ -50,10 +50,25 @@ def gradient_verdict(
     losses = {gradient_of(g.name)[0] for g in grads}  # type: ignore[index]
     if len(losses) > 1:
         return _unknown("the claim names the gradients of two losses")
+    entry: tuple[sympy.Symbol, sympy.Symbol] | None = None
+    if (
+        _entry_of(lhs, grads)
+        and not _gradients(rhs)
+        or _entry_of(rhs, grads)
+        and not _gradients(lhs)
+    ):
+        return _unknown("neither side is one gradient given by the other side")
+    for side, other in ((lhs, rhs), (rhs, lhs)):
+        if _entry_of(side, grads) and side.args[0] not in _gradients(other):
+            entry = (side.args[1], side.args[2])
+            lhs, rhs = side, other
+            break
     for x in walk(sympy.Tuple(lhs, rhs)):
-        if isinstance(x, (Entry, Row)) and x.args[0] in grads:
-            return _unknown("an entry or a row of a gradient: gradients are read as matrices")
-    if isinstance(lhs, MatSym) and lhs in grads and lhs not in _gradients(rhs):
+        if isinstance(x, Row) and x.args[0] in grads:
+            return _unknown("a row of a gradient: gradients are read as matrices and entries")
+    if entry is not None:
+        target, value = lhs.args[0], rhs
+    elif isinstance(lhs, MatSym) and lhs in grads and lhs not in _gradients(rhs):
         target, value = lhs, rhs
     elif isinstance(rhs, MatSym) and rhs in grads and rhs not in _gradients(lhs):
         target, value = rhs, lhs
@@ -75,9 +90,17 @@ def gradient_verdict(
     if out_name not in by_name:
         return _unknown(f"the text does not say how {out_name} is computed")
     try:
-        return _decide(target, value, upstream, by_name, defs, wrt_name, out_name, shown)
+        return _decide(target, value, upstream, by_name, defs, wrt_name, out_name, shown, entry)
     except SymattnError as e:
         return _unknown(f"the gradient is not decided: {e}")
+
+
+def _entry_of(side: sympy.Basic, grads: list[MatSym]) -> bool:
+    """`(\\partial L/\\partial W)_{ij}` with two distinct index letters."""
+    if not (isinstance(side, Entry) and side.args[0] in grads):
+        return False
+    i, j = side.args[1], side.args[2]
+    return isinstance(i, sympy.Symbol) and isinstance(j, sympy.Symbol) and i != j
 
 
 def _shown(loss: str) -> str:
@@ -93,6 +116,7 @@ def _decide(
     wrt_name: str,
     out_name: str,
     loss: str,
+    entry: tuple[sympy.Symbol, sympy.Symbol] | None = None,
 ) -> tuple[Verdict, str]:
     others = {k: v for k, v in defs.items() if not (isinstance(k, MatSym) and k.name == wrt_name)}
     y = by_name[out_name]
@@ -113,11 +137,12 @@ def _decide(
         f"by the vector–Jacobian identity with {plain(upstream)} free, {loss} depending on "
         f"{wrt_name} only through {out_name} = {plain(defs[y])}"
     )
-    g = prove_gradient(output, wrt, upstream, unfold(value, {**way, y: defs[y]}))
+    g = prove_gradient(output, wrt, upstream, unfold(value, {**way, y: defs[y]}), entry=entry)
     if g.status != "proved":
         # a verdict short of a proof is taken with every definition the claim reaches: a
         # name left free could make a true claim look false
-        g = prove_gradient(unfold(output, others), wrt, upstream, unfold(value, others))
+        full = unfold(value, others)
+        g = prove_gradient(unfold(output, others), wrt, upstream, full, entry=entry)
     return _as_verdict(g), note
 
 

@@ -144,6 +144,8 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
             for lhs, rhs in claim.pairs:
                 if mentions_gradient(lhs, rhs) and tolerance is not None:
                     v = Verdict("unknown", (), "undecided: an approximate claim about a gradient")
+                elif mentions_gradient(lhs, rhs) and hypotheses:
+                    v = Verdict("unknown", (), "a gradient under a hypothesis is not decided")
                 elif mentions_gradient(lhs, rhs):
                     v, note = gradient_verdict(lhs, rhs, claim.defs)
                     notes.append(note)
@@ -307,6 +309,8 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
 
     if check_shapes(lhs, rhs) is not None:
         return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
+    if mentions_gradient(lhs, rhs) and assuming:
+        return Verdict("unknown", (), "a gradient under a hypothesis is not decided")
     if mentions_gradient(lhs, rhs):
         return gradient_verdict(lhs, rhs, defs)[0]
     levels = _unfold_levels(lhs, rhs, defs)

@@ -354,6 +354,7 @@ def prove_gradient(
     *,
     direction: str = "E",
     heads: tuple[sympy.Symbol, object] | None = None,
+    entry: tuple[sympy.Symbol, sympy.Symbol] | None = None,
 ) -> GradientVerdict:
     """Decide whether `claimed` is the gradient of `<upstream, output>` with respect to `wrt`:
     for every direction E, `<dO, D_E O> = <G, E>` (E a matrix of independent entries).
@@ -370,6 +371,10 @@ def prove_gradient(
     'false'
     """
     parts = (("output", output), ("variable", wrt), ("upstream", upstream), ("claim", claimed))
+    if entry is not None:
+        if isinstance(claimed, MatExpr) or not all(isinstance(x, sympy.Symbol) for x in entry):
+            raise ShapeError("an entry of a gradient is a scalar in two index symbols")
+        parts = parts[:3]
     for what, m in parts:
         if not isinstance(m, MatExpr):
             raise ShapeError(f"the {what} must be a matrix expression, not {type(m).__name__}")
@@ -384,7 +389,7 @@ def prove_gradient(
                 f"({shape_str(upstream.shape)}) does not have the shape of the output "
                 f"{plain(output)} ({shape_str(output.shape)})",
             )
-        if not dims_equal(claimed.shape[k], wrt.shape[k]):
+        if entry is None and not dims_equal(claimed.shape[k], wrt.shape[k]):
             return GradientVerdict(
                 "shape_error",
                 None,
@@ -411,7 +416,13 @@ def prove_gradient(
     lhs: MatExpr = inner(upstream, moved)
     if heads is not None:
         lhs = MatSum(lhs, heads[0], 1, heads[1])
-    rhs = inner(claimed, e)
+    rhs: sympy.Basic
+    if entry is None:
+        rhs = inner(claimed, e)
+    else:
+        i, j = entry
+        lhs = lhs[1, 1]  # the 1 x 1 inner product as a scalar
+        rhs = sympy.Sum(claimed * e[i, j], (i, 1, wrt.rows), (j, 1, wrt.cols))
     identity, general = _generalised(lhs, rhs, taken | {name})
     note = ""
     if identity is None or identity.status != "proved":

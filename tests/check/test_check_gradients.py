@@ -138,12 +138,6 @@ def test_pbloem_style_gradients_with_shapes_inferred():
             r"X^\top \frac{\partial L}{\partial Z}$$",
             "several matrices",
         ),
-        # an entry of a gradient
-        (
-            LINEAR + r"$$\frac{\partial L}{\partial W_{ij}} = \sum_{r=1}^{n} X_{ri} "
-            r"\frac{\partial L}{\partial Y_{rj}}$$",
-            "entry",
-        ),
     ],
 )
 def test_what_the_text_does_not_settle_is_undecided_with_the_reason(text, reason):
@@ -205,4 +199,34 @@ def test_how_the_output_is_computed_may_follow_the_gradient(claimed, kind):
         rf"The gradient is $\frac{{\partial L}}{{\partial V}} = {claimed}$ where $O = AV$." + "\n"
     )
     (r,) = [x for x in results(text) if x.line == 3]
+    assert r.kind == kind, r.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (
+            r"\frac{\partial L}{\partial W_{ij}} = "
+            r"\sum_{r=1}^{n} X_{ri} \frac{\partial L}{\partial Y_{rj}}",
+            "verified",
+        ),
+        (
+            r"\frac{\partial L}{\partial W_{ij}} = "
+            r"2\sum_{r=1}^{n} X_{ri} \frac{\partial L}{\partial Y_{rj}}",
+            "false",
+        ),
+        (
+            r"\frac{\partial L}{\partial X_{ij}} = "
+            r"\sum_{k=1}^{m} \frac{\partial L}{\partial Y_{ik}} W_{jk}",
+            "verified",
+        ),
+        (
+            r"\frac{\partial L}{\partial X_{ij}} = "
+            r"\sum_{k=1}^{m} \frac{\partial L}{\partial Y_{ik}} W_{jk} + W_{j1}",
+            "false",
+        ),
+    ],
+)
+def test_the_entry_form_of_a_gradient(formula, kind):
+    (r,) = results(LINEAR + display(formula))
     assert r.kind == kind, r.message
