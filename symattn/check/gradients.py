@@ -51,13 +51,6 @@ def gradient_verdict(
     if len(losses) > 1:
         return _unknown("the claim names the gradients of two losses")
     entry: tuple[sympy.Symbol, sympy.Symbol] | None = None
-    if (
-        _entry_of(lhs, grads)
-        and not _gradients(rhs)
-        or _entry_of(rhs, grads)
-        and not _gradients(lhs)
-    ):
-        return _unknown("neither side is one gradient given by the other side")
     for side, other in ((lhs, rhs), (rhs, lhs)):
         if _entry_of(side, grads) and side.args[0] not in _gradients(other):
             entry = (side.args[1], side.args[2])
@@ -82,15 +75,15 @@ def gradient_verdict(
             f"the text does not say how {shown} depends on {wrt_name}, and the value names "
             "no gradient it is computed from"
         )
-    if len(ups) > 1:
-        return _unknown("the value names the gradients of several matrices (only one is read)")
-    upstream = ups[0]
-    out_name = gradient_of(upstream.name)[1]  # type: ignore[index]
+    names = [gradient_of(u.name)[1] for u in ups]  # type: ignore[index]
     by_name = {k.name: k for k in defs if isinstance(k, MatSym)}
-    if out_name not in by_name:
-        return _unknown(f"the text does not say how {out_name} is computed")
+    missing = [x for x in names if x not in by_name]
+    if missing:
+        return _unknown(f"the text does not say how {', '.join(missing)} is computed")
     try:
-        return _decide(target, value, upstream, by_name, defs, wrt_name, out_name, shown, entry)
+        return _decide(
+            target, value, ups, [by_name[x] for x in names], defs, wrt_name, shown, entry
+        )
     except SymattnError as e:
         return _unknown(f"the gradient is not decided: {e}")
 
@@ -110,40 +103,60 @@ def _shown(loss: str) -> str:
 def _decide(
     target: MatSym,
     value: sympy.Basic,
-    upstream: MatSym,
-    by_name: dict[str, MatSym],
+    ups: list[MatSym],
+    outs: list[MatSym],
     defs: Mapping[Any, Any],
     wrt_name: str,
-    out_name: str,
     loss: str,
     entry: tuple[sympy.Symbol, sympy.Symbol] | None = None,
 ) -> tuple[Verdict, str]:
+    """The verdict with the loss reading `wrt` only through the outputs `outs`, whose upstream
+    gradients `ups` are free matrices."""
     others = {k: v for k, v in defs.items() if not (isinstance(k, MatSym) and k.name == wrt_name)}
-    y = by_name[out_name]
-    through = _reading(wrt_name, {k: v for k, v in others.items() if k is not y})
-    on_way = _reached(defs[y], {k: v for k, v in others.items() if k in through})
+    for y in outs:
+        later = sorted(x.name for x in _reached(defs[y], others) if x in outs)
+        if later:
+            return _unknown(
+                f"{y.name} is computed from {', '.join(later)}: the upstream gradients are "
+                "not of independent outputs"
+            )
+    through = _reading(wrt_name, {k: v for k, v in others.items() if k not in outs})
+    on_way: set[Any] = set()
+    for y in outs:
+        on_way |= _reached(defs[y], {k: v for k, v in others.items() if k in through})
+    shown = ", ".join(y.name for y in outs)
     bypass = sorted(k.name for k in through if k not in on_way)
     if bypass:
         return _unknown(
-            f"{wrt_name} also enters {', '.join(bypass)} apart from {out_name}: the gradient "
-            f"through {out_name} alone is not the whole gradient"
+            f"{wrt_name} also enters {', '.join(bypass)} apart from {shown}: the gradient "
+            f"through {shown} alone is not the whole gradient"
         )
     way = {k: v for k, v in others.items() if k in on_way}
-    output = unfold(defs[y], way)
-    wrt = next((x for x in walk(output) if isinstance(x, MatSym) and x.name == wrt_name), None)
-    if wrt is None or not isinstance(output, MatExpr):
-        return _unknown(f"by the text's definitions {out_name} does not depend on {wrt_name}")
-    note = (
-        f"by the vector–Jacobian identity with {plain(upstream)} free, {loss} depending on "
-        f"{wrt_name} only through {out_name} = {plain(defs[y])}"
+    pairs = [(unfold(defs[y], way), u) for y, u in zip(outs, ups, strict=True)]
+    wrt = next(
+        (x for o, _ in pairs for x in walk(o) if isinstance(x, MatSym) and x.name == wrt_name),
+        None,
     )
-    g = prove_gradient(output, wrt, upstream, unfold(value, {**way, y: defs[y]}), entry=entry)
+    if wrt is None or not all(isinstance(o, MatExpr) for o, _ in pairs):
+        return _unknown(f"by the text's definitions {shown} does not depend on {wrt_name}")
+    how = ", ".join(f"{y.name} = {plain(defs[y])}" for y in outs)
+    note = (
+        f"by the vector–Jacobian identity with {', '.join(plain(u) for u in ups)} free, "
+        f"{loss} depending on {wrt_name} only through {how}"
+    )
+    seen = {**way, **{y: defs[y] for y in outs}}
+    g = _prove(pairs, wrt, unfold(value, seen), entry)
     if g.status != "proved":
         # a verdict short of a proof is taken with every definition the claim reaches: a
         # name left free could make a true claim look false
-        full = unfold(value, others)
-        g = prove_gradient(unfold(output, others), wrt, upstream, full, entry=entry)
+        full = [(unfold(o, others), u) for o, u in pairs]
+        g = _prove(full, wrt, unfold(value, others), entry)
     return _as_verdict(g), note
+
+
+def _prove(pairs: list[tuple[Any, MatSym]], wrt: MatSym, value: Any, entry: Any) -> Any:
+    (o, u), *more = pairs
+    return prove_gradient(o, wrt, u, value, entry=entry, more=tuple(more))
 
 
 def _reached(term: sympy.Basic, defs: Mapping[Any, Any]) -> set[Any]:

@@ -131,13 +131,6 @@ def test_pbloem_style_gradients_with_shapes_inferred():
             LINEAR + r"$$\frac{\partial L}{\partial W} = X^\top X W$$",
             "does not say how L depends on W",
         ),
-        # two upstream gradients
-        (
-            LINEAR + r"Let $Z = XW$." + "\n\n"
-            r"$$\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y} + "
-            r"X^\top \frac{\partial L}{\partial Z}$$",
-            "several matrices",
-        ),
     ],
 )
 def test_what_the_text_does_not_settle_is_undecided_with_the_reason(text, reason):
@@ -230,3 +223,35 @@ def test_how_the_output_is_computed_may_follow_the_gradient(claimed, kind):
 def test_the_entry_form_of_a_gradient(formula, kind):
     (r,) = results(LINEAR + display(formula))
     assert r.kind == kind, r.message
+
+
+PROJECTIONS = (
+    r"Let $X \in \mathbb{R}^{n \times d}$, $W_Q, W_K \in \mathbb{R}^{d \times d_k}$, "
+    r"$W_V \in \mathbb{R}^{d \times d_v}$, $Q = XW_Q$, $K = XW_K$ and $V = XW_V$." + "\n\n"
+)
+THROUGH_QKV = (
+    r"\frac{\partial L}{\partial X} = \frac{\partial L}{\partial Q} W_Q^\top + "
+    r"\frac{\partial L}{\partial K} W_K^\top + \frac{\partial L}{\partial V} W_V^\top"
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "words"),
+    [
+        (THROUGH_QKV, "verified", "only through Q = XW_Q, K = XW_K, V = XW_V"),
+        (THROUGH_QKV.replace(r"K} W_K", r"K} W_Q"), "false", "not the gradient"),
+        (THROUGH_QKV.split(r" + \frac{\partial L}{\partial V}")[0], "undecided", "also enters V"),
+    ],
+)
+def test_a_gradient_through_several_outputs_sums_their_upstream_gradients(formula, kind, words):
+    (r,) = claims_of_display(PROJECTIONS, formula)
+    assert r.kind == kind and words in r.message, r.message
+
+
+def test_upstream_gradients_of_outputs_computed_one_from_the_other_are_undecided():
+    formula = (
+        r"\frac{\partial L}{\partial Q} = \frac{1}{\sqrt{d_k}} \frac{\partial L}{\partial S} K"
+        r" + \frac{\partial L}{\partial A} K"
+    )
+    (r,) = claims_of_display(ATTENTION, formula)
+    assert r.kind == "undecided" and "is computed from S" in r.message, r.message
