@@ -14,7 +14,7 @@ import sympy
 from symattn.kernel.backward import prove_gradient, reads
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, walk
-from symattn.kernel.proof import Verdict, unfold
+from symattn.kernel.proof import Verdict, prove_equal, unfold
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
@@ -66,7 +66,7 @@ def gradient_verdict(
     elif isinstance(rhs, MatSym) and rhs in grads and rhs not in _gradients(lhs):
         target, value = rhs, lhs
     else:
-        return _unknown("neither side is one gradient given by the other side")
+        return _as_matrices(lhs, rhs)
     loss, wrt_name = gradient_of(target.name)  # type: ignore[misc]
     ups = _gradients(value)
     shown = _shown(loss)
@@ -86,6 +86,15 @@ def gradient_verdict(
         )
     except SymattnError as e:
         return _unknown(f"the gradient is not decided: {e}")
+
+
+def _as_matrices(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[Verdict, str]:
+    """`{X^\\nabla}^T = X^{\\nabla T}`: proved with every gradient a free matrix, it holds
+    whatever the gradients are; anything short of a proof says nothing about them."""
+    v = prove_equal(lhs, rhs)
+    if v.status == "proved":
+        return v, "for every value of the gradients"
+    return _unknown("neither side is one gradient given by the other side")
 
 
 def _entry_of(side: sympy.Basic, grads: list[MatSym]) -> bool:

@@ -255,3 +255,10 @@ def test_upstream_gradients_of_outputs_computed_one_from_the_other_are_undecided
     )
     (r,) = claims_of_display(ATTENTION, formula)
     assert r.kind == "undecided" and "is computed from S" in r.message, r.message
+
+
+def test_an_identity_between_gradients_that_holds_for_every_matrix_is_verified():
+    (r,) = results(LINEAR + display(r"{W^\nabla}^T = W^{\nabla T}"))
+    assert r.kind == "verified" and "every value of the gradients" in r.message
+    (r,) = results(LINEAR + display(r"{W^\nabla}^T = 2 W^{\nabla T}"))
+    assert r.kind == "undecided"

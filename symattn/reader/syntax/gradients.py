@@ -89,8 +89,10 @@ def _quotient(num: ast.Node, den: ast.Node, node: ast.Node) -> Gradient | None:
 def as_gradient(node: ast.Node) -> ast.Node | None:
     """The gradient a node writes (perhaps transposed: `X^{\\nabla T}`); None when it writes none.
 
-    >>> from symattn.reader.syntax.parse import parse_formula
-    >>> g = as_gradient(parse_formula(r"\\frac{\\partial L}{\\partial W}").items[0].subjects[0])
+    >>> s = lambda name, k: ast.Symbol(name, start=k, end=k + 1)
+    >>> num = ast.Product((s("partial", 0), s("L", 1)), start=0, end=2)
+    >>> den = ast.Product((s("partial", 3), s("W", 4)), start=3, end=5)
+    >>> g = as_gradient(ast.Frac(num, den, start=0, end=5))
     >>> g.loss, g.wrt.name
     ('L', 'W')
     """
