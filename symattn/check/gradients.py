@@ -43,9 +43,9 @@ def gradient_verdict(
     lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping[Any, Any]
 ) -> tuple[Verdict, str]:
     """The kernel's verdict on a claim `dL/dM = value` (either way round), and a note saying
-    what the verdict rests on. The value must name the gradient of one matrix Y the text
-    defines (the upstream gradient, a free matrix); M must enter the loss only through Y by
-    the text's definitions. Anything else is undecided, with the reason."""
+    what the verdict rests on. The value must name the gradients of matrices Y the text
+    defines (the upstream gradients, free matrices); M must enter the loss only through those
+    Y by the text's definitions. Anything else is undecided, with the reason."""
     grads = _gradients(lhs, rhs)
     losses = {gradient_of(g.name)[0] for g in grads}  # type: ignore[index]
     if len(losses) > 1:
