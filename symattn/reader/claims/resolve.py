@@ -185,8 +185,8 @@ class Resolver:
             nxt = items[k] if k < len(items) else None
             if isinstance(nxt, MathSpan) and defined_after(item, nxt, text):
                 # `$\\partial L/\\partial V = A^T \\partial L/\\partial O$ where $O = AV$`
-                after = self._with_cues(nxt, "")
-                out.extend(self._with_cues(item, before))
+                after = self._read_span(nxt, words_before(text, item, nxt), text)
+                out.extend(self._read_span(item, before, text))
                 out.extend(after)
                 prev = nxt
                 k += 1
@@ -199,14 +199,17 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
-            words = sentence_hypothesis(text, item)
-            claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
-            mark_masks(self.scope, text, item)
-            if words:
-                claims = [under_words(c, words) for c in claims]
-            out.extend(claims)
+            out.extend(self._read_span(item, before, text))
             prev = item
         return out
+
+    def _read_span(self, item: MathSpan, before: str, text: str) -> list[ResolvedClaim]:
+        words = sentence_hypothesis(text, item)
+        claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+        mark_masks(self.scope, text, item)
+        if words:
+            claims = [under_words(c, words) for c in claims]
+        return claims
 
     def _with_cues(
         self, span: MathSpan, before: str, supposing: bool = False
