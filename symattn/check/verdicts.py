@@ -13,6 +13,7 @@ from typing import Any
 import sympy
 
 from symattn.check.counts import size_equation
+from symattn.check.gradients import gradient_verdict, mentions_gradient
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import assume, dims_equal, shape_str
@@ -223,6 +224,7 @@ def _arbitrary_map(
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
 
     verdicts: list[Verdict] = []
+    notes: list[str] = []  # what a verdict on a gradient rests on
     hypotheses = tuple(getattr(claim, "hypotheses", ()))
     try:
         with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
@@ -234,7 +236,14 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
                 return _two_readings(claim, hypotheses)
             tolerance = getattr(claim, "tolerance", None)
             for lhs, rhs in claim.pairs:
-                if tolerance is not None:
+                if mentions_gradient(lhs, rhs) and tolerance is not None:
+                    v = Verdict("unknown", (), "undecided: an approximate claim about a gradient")
+                elif mentions_gradient(lhs, rhs) and hypotheses:
+                    v = Verdict("unknown", (), "a gradient under a hypothesis is not decided")
+                elif mentions_gradient(lhs, rhs):
+                    v, note = gradient_verdict(lhs, rhs, claim.defs)
+                    notes.append(note)
+                elif tolerance is not None:
                     v = prove_close(lhs, rhs, tolerance)
                 else:
                     v = _prove(lhs, rhs, claim.defs, hypotheses)
@@ -262,7 +271,10 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
     cex = str(worst.counterexample) if worst.counterexample is not None else None
     if getattr(claim, "negated", False):
         return _negated(worst, cex)
-    return worst.status, _verdict_message(worst), tuple(worst.witnesses), cex
+    message = _verdict_message(worst)
+    if worst.status in ("proved", "checked", "false") and any(notes):
+        message += "; " + "; ".join(dict.fromkeys(x for x in notes if x))
+    return worst.status, message, tuple(worst.witnesses), cex
 
 
 def _worst(pairs: Sequence[Any], defs: Mapping[Any, Any], hypotheses: tuple[Any, ...]) -> Any:
@@ -391,6 +403,10 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
 
     if check_shapes(lhs, rhs) is not None:
         return prove_equal(lhs, rhs)  # the kernel's shape_error verdict, with its message
+    if mentions_gradient(lhs, rhs) and assuming:
+        return Verdict("unknown", (), "a gradient under a hypothesis is not decided")
+    if mentions_gradient(lhs, rhs):
+        return gradient_verdict(lhs, rhs, defs)[0]
     levels = _unfold_levels(lhs, rhs, defs)
     assuming = list(assuming)
     for level in levels if not assuming else ():
@@ -417,6 +433,8 @@ def explain_claim(claim: Any) -> list[Explanation]:
     try:
         with _time_limit(CLAIM_SECONDS), assume(**claim.assumptions):
             for lhs, rhs in claim.pairs:
+                if mentions_gradient(lhs, rhs):
+                    continue  # decided by the vector–Jacobian identity, not a derivation
                 out.append(
                     explain(lhs, rhs, defs=_level(lhs, rhs, claim.defs), assuming=hypotheses)
                 )

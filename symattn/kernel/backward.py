@@ -354,6 +354,8 @@ def prove_gradient(
     *,
     direction: str = "E",
     heads: tuple[sympy.Symbol, object] | None = None,
+    entry: tuple[sympy.Symbol, sympy.Symbol] | None = None,
+    more: tuple[tuple[MatExpr, MatExpr], ...] = (),
 ) -> GradientVerdict:
     """Decide whether `claimed` is the gradient of `<upstream, output>` with respect to `wrt`:
     for every direction E, `<dO, D_E O> = <G, E>` (E a matrix of independent entries).
@@ -370,21 +372,29 @@ def prove_gradient(
     'false'
     """
     parts = (("output", output), ("variable", wrt), ("upstream", upstream), ("claim", claimed))
+    if entry is not None:
+        if isinstance(claimed, MatExpr) or not all(isinstance(x, sympy.Symbol) for x in entry):
+            raise ShapeError("an entry of a gradient is a scalar in two index symbols")
+        parts = parts[:3]
     for what, m in parts:
         if not isinstance(m, MatExpr):
             raise ShapeError(f"the {what} must be a matrix expression, not {type(m).__name__}")
     if heads is not None and (not isinstance(heads[0], sympy.Symbol) or heads[0] in reads(wrt)):
         raise ShapeError(f"the head index must be an index symbol, not {heads[0]!r}")
-    for k in (0, 1):
-        if not dims_equal(upstream.shape[k], output.shape[k]):
+    pairs = ((output, upstream), *more)
+    for o, u in pairs:
+        if not (isinstance(o, MatExpr) and isinstance(u, MatExpr)):
+            raise ShapeError("every output and upstream must be a matrix expression")
+    for (o, u), k in ((p, k) for p in pairs for k in (0, 1)):
+        if not dims_equal(u.shape[k], o.shape[k]):
             return GradientVerdict(
                 "shape_error",
                 None,
-                reason=f"the upstream {plain(upstream)} "
-                f"({shape_str(upstream.shape)}) does not have the shape of the output "
-                f"{plain(output)} ({shape_str(output.shape)})",
+                reason=f"the upstream {plain(u)} "
+                f"({shape_str(u.shape)}) does not have the shape of the output "
+                f"{plain(o)} ({shape_str(o.shape)})",
             )
-        if not dims_equal(claimed.shape[k], wrt.shape[k]):
+        if entry is None and not dims_equal(claimed.shape[k], wrt.shape[k]):
             return GradientVerdict(
                 "shape_error",
                 None,
@@ -392,26 +402,36 @@ def prove_gradient(
                 f"({shape_str(claimed.shape)}) does not have the shape of {plain(wrt)} "
                 f"({shape_str(wrt.shape)})",
             )
-    taken = reads(sympy.Tuple(output, upstream, claimed)) | {
-        x.name
-        for x in sympy.preorder_traversal(sympy.Tuple(output, upstream, claimed))
-        if isinstance(x, (HeadSym, FromColumn))
+    everything = sympy.Tuple(*(x for p in pairs for x in p), claimed)
+    taken = reads(everything) | {
+        x.name for x in sympy.preorder_traversal(everything) if isinstance(x, (HeadSym, FromColumn))
     }
     name = direction
     while name in taken:
         name += "'"
     e = MatSym(name, *wrt.shape)
+    lhs: MatExpr | None = None
+    used: set[str] = set()
     try:
-        moved, used = _directional(output, wrt, e)
+        for o, u in pairs:
+            moved, by = _directional(o, wrt, e)
+            used |= by
+            lhs = inner(u, moved) if lhs is None else lhs + inner(u, moved)
     except NoDerivative as exc:
         return GradientVerdict("unknown", None, reason=f"undecided: {exc}")
     except ShapeError as exc:
         return GradientVerdict("shape_error", None, reason=str(exc))
+    assert lhs is not None
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
-    lhs: MatExpr = inner(upstream, moved)
     if heads is not None:
         lhs = MatSum(lhs, heads[0], 1, heads[1])
-    rhs = inner(claimed, e)
+    rhs: sympy.Basic
+    if entry is None:
+        rhs = inner(claimed, e)
+    else:
+        i, j = entry
+        lhs = lhs[1, 1]  # the 1 x 1 inner product as a scalar
+        rhs = sympy.Sum(claimed * e[i, j], (i, 1, wrt.rows), (j, 1, wrt.cols))
     identity, general = _generalised(lhs, rhs, taken | {name})
     note = ""
     if identity is None or identity.status != "proved":

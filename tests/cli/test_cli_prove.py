@@ -198,3 +198,22 @@ def test_prove_explain_latex_compiles(tmp_path, lang, claim):
     log = tex.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
     assert pdf.stat().st_size > 0
     assert "Missing character" not in log and "Overfull" not in log
+
+
+@pytest.mark.parametrize(
+    ("formula", "code", "kind"),
+    [
+        (
+            r"Y = XW, \quad \frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}",
+            0,
+            "verified",
+        ),
+        (r"Y = XW, \quad \nabla_W L = 2 X^T \nabla_Y L", 1, "false"),
+        (r"Y = XW, \quad W^\nabla = X^T Y^\nabla", 0, "verified"),
+        (r"\frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}", 2, "not-understood"),
+    ],
+)
+def test_prove_a_gradient_with_how_the_output_is_computed(formula, code, kind):
+    r = cli("prove", formula, "--dims", "X: n x d; W: d x m")
+    assert r.returncode == code, r.stdout + r.stderr
+    assert f": {kind}:" in r.stdout

@@ -382,3 +382,38 @@ def test_grouped_gradients_agree_with_central_finite_differences():
             numeric[idx] = (loss(up) - loss(down)) / (2 * h)
         err = np.max(np.abs(claimed - numeric)) / np.max(np.abs(numeric))
         assert err < 1e-6, (name, g, err)
+
+
+# ---- the entry form of a gradient -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entry", "status"),
+    [
+        (lambda X, G, r: sympy.Sum(X[r, i] * G[r, j], (r, 1, n)), "proved"),
+        (lambda X, G, r: 2 * sympy.Sum(X[r, i] * G[r, j], (r, 1, n)), "false"),
+        (lambda X, G, r: sympy.Sum(X[r, i] * G[r, j], (r, 1, n)) + X[1, i] * G[1, j], "false"),
+    ],
+)
+def test_an_entry_of_a_gradient_is_decided_by_the_same_identity(entry, status):
+    X, W, G = MatSym("X", n, d_k), MatSym("W", d_k, d_v), MatSym("G", n, d_v)
+    got = prove_gradient(X @ W, W, G, entry(X, G, index("r")), entry=(i, j))
+    assert got.status == status
+    assert (got.counterexample is not None) == (status == "false")
+
+
+def test_an_entry_form_needs_a_scalar_and_two_indices():
+    X, W, G = MatSym("X", n, d_k), MatSym("W", d_k, d_v), MatSym("G", n, d_v)
+    with pytest.raises(ShapeError, match="^an entry of a gradient"):
+        prove_gradient(X @ W, W, G, X.T @ G, entry=(i, j))
+
+
+def test_the_loss_may_read_the_variable_through_several_outputs():
+    X, G1, G2 = MatSym("X", n, d_k), MatSym("G_1", n, d_v), MatSym("G_2", n, d_v)
+    W1, W2 = MatSym("W_1", d_k, d_v), MatSym("W_2", d_k, d_v)
+    more = ((X @ W2, G2),)
+    right = G1 @ W1.T + G2 @ W2.T
+    assert prove_gradient(X @ W1, X, G1, right, more=more).status == "proved"
+    assert prove_gradient(X @ W1, X, G1, G1 @ W1.T, more=more).status == "false"
+    bad = ((X @ W2, MatSym("G_3", n, n)),)
+    assert prove_gradient(X @ W1, X, G1, right, more=bad).status == "shape_error"

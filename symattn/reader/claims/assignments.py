@@ -13,6 +13,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.gradients import writes_gradient
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
@@ -26,6 +27,12 @@ def assignment(
     nothing). `e` is read: a product that does not typecheck is a shape error; names the text
     never declares leave it unread. Raises `Problem` for a shape error."""
     target = span.body[left.start : left.end]
+    if writes_gradient(right):
+        msg = (
+            f"an update rule for {target} by the gradient of the loss (a step of training, "
+            "not a claim)"
+        )
+        return new_claim(span, start, end, "prose", msg)
     try:
         value = terms.term(right)
     except UNREAD:

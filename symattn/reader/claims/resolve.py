@@ -43,6 +43,7 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.inferred import with_inference
@@ -201,6 +202,14 @@ class Resolver:
                 early[id(later)] = self.resolve_span(later)
             before = words_before(text, prev, item)
             nxt = items[k] if k < len(items) else None
+            if isinstance(nxt, MathSpan) and defined_after(item, nxt, text):
+                # `$\\partial L/\\partial V = A^T \\partial L/\\partial O$ where $O = AV$`
+                after = self._read_span(nxt, words_before(text, item, nxt), text)
+                out.extend(self._read_span(item, before, text))
+                out.extend(after)
+                prev = nxt
+                k += 1
+                continue
             if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
@@ -209,15 +218,18 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
-            words = sentence_hypothesis(text, item)
-            claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
-            claims = self._case_in_words(item, claims, text, prev, out, nxt)
-            mark_masks(self.scope, text, item)
-            if words:
-                claims = [under_words(c, words) for c in claims]
-            out.extend(claims)
+            claims = self._read_span(item, before, text)
+            out.extend(self._case_in_words(item, claims, text, prev, out, nxt))
             prev = item
         return out
+
+    def _read_span(self, item: MathSpan, before: str, text: str) -> list[ResolvedClaim]:
+        words = sentence_hypothesis(text, item)
+        claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+        mark_masks(self.scope, text, item)
+        if words:
+            claims = [under_words(c, words) for c in claims]
+        return claims
 
     def _with_cues(
         self, span: MathSpan, before: str, supposing: bool = False

@@ -19,6 +19,7 @@ __all__ = [
     "Expr",
     "Formula",
     "Frac",
+    "Gradient",
     "Group",
     "HeadSup",
     "IndexedGroup",
@@ -231,6 +232,16 @@ class Frac(Node):
 
 
 @dataclass(frozen=True)
+class Gradient(Node):
+    """The gradient of the loss with respect to `wrt`, however written: `\\frac{\\partial L}
+    {\\partial W}`, `\\partial L/\\partial W`, `\\nabla_W L`, `\\frac{dL}{dW}`, `W^\\nabla`.
+    `loss` is the loss as written (`L`, `\\mathcal{L}`, `\\ell`), or "∇" for `W^\\nabla`."""
+
+    loss: str
+    wrt: Expr
+
+
+@dataclass(frozen=True)
 class Sqrt(Node):
     """`\\sqrt{radicand}`."""
 
@@ -300,6 +311,7 @@ Expr = (
     | Add
     | Neg
     | Frac
+    | Gradient
     | Sqrt
     | Call
     | Sum
@@ -529,6 +541,7 @@ _DUMPERS: dict[type, Callable[[Any], str]] = {
     Add: _dump_chain,
     Neg: _fmt("(- {})", "operand"),
     Frac: _fmt("(frac {} {})", "num", "den"),
+    Gradient: lambda n: f"(grad {n.loss} {dump(n.wrt)})",
     Sqrt: _fmt("(sqrt {})", "radicand"),
     Call: _dump_call,
     Sum: _dump_sum,

@@ -60,6 +60,8 @@ GREEK = frozenset(
     "pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
     "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell infty".split()
 )
+#: `\\partial`, `\\nabla`: read as symbols; the translator reads the gradients written with them.
+DERIVATIVES = frozenset(("partial", "nabla"))
 FUNCS = frozenset("exp max min log ln tanh sin cos tan det arg sup inf lim".split())
 #: Logical connectives between two statements (`A \\Leftrightarrow B`), not relations.
 CONNECTIVES = frozenset(
@@ -162,8 +164,6 @@ _SIZED_COMMAND = re.compile(r"\\(langle|rangle|lbrace|rbrace|vert|Vert)(?![A-Za-
 #: Notation the reader knows by name but gives no meaning: a formula with it is not understood,
 #: and the message names the notation.
 UNREAD_NOTATION = {
-    "nabla": "a gradient (\\nabla): derivatives are not read",
-    "partial": "a partial derivative (\\partial): derivatives are not read",
     "int": "an integral (\\int) is not read",
     "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
     "iff": "an equivalence of statements (\\iff) is not read",
@@ -572,7 +572,7 @@ class _Lexer:
         if name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
-        elif name in GREEK:
+        elif name in GREEK or name in DERIVATIVES:
             self.emit("SYMBOL", f"|{name}", start, end)
         elif name in RELATIONS:
             self.emit("REL", RELATIONS[name], start, end)

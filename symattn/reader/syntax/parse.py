@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import MAX_NESTING, Tok, position_in, tokenize
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
 
@@ -40,7 +41,12 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
     formula = _Builder(body).build(tree)
     if ast.depth(formula) > MAX_NESTING:
         raise ParseError(f"nesting deeper than {MAX_NESTING} levels", position_in(body, 0))
+    if any(t.value in _DERIVATIVE_MARKS for t in tokens) or DIFFERENTIALS.search(body):
+        formula = with_gradients(formula)
     return formula
+
+
+_DERIVATIVE_MARKS = frozenset(("|partial", "|nabla"))
 
 
 def parse_span(span: MathSpan) -> ast.Formula:

@@ -459,6 +459,7 @@ _VALUES = {
     ast.Power: _power,
     ast.Group: _group,
     ast.Frac: _frac,
+    ast.Gradient: lambda w, node: w.value(node.wrt),  # the gradient has the shape of wrt
     ast.Sqrt: _sqrt,
     ast.Sum: _sum,
     ast.Neg: _neg,

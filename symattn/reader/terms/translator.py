@@ -38,6 +38,7 @@ from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.ranges import definite_range_problem
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE, gradient_name
 from symattn.reader.terms.components import (
     ambiguous,
     component_length,
@@ -306,6 +307,8 @@ class Terms:
         limits: dict[sympy.Symbol, object] = getattr(self, "sum_limits", {})
         if node.sub is None and node.font is None and index(node.name) in limits:
             return index(node.name)  # `i` in `\sum_{i=1}^{n} i`: the sum's own index
+        if node.name in UNREAD_DERIVATIVE:
+            raise not_understood(UNREAD_DERIVATIVE[node.name], node)
         if self.scalars and _label(node) in self.scalars:
             return self.scalars[_label(node)]
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
@@ -616,6 +619,22 @@ class Terms:
                 )
                 raise not_understood(msg, node)
         return self.defs.opaque(d, text)
+
+    def _gradient(self, node: ast.Gradient) -> sympy.Basic:
+        """The gradient of the loss with respect to a matrix, a vector or an entry of one: a
+        matrix of its shape (its entry, its row), standing for the unknown gradient."""
+        wrt = self.term(node.wrt)
+        base = wrt.args[0] if isinstance(wrt, (Entry, Row)) else wrt
+        if not isinstance(base, MatSym):
+            what = "a size or a number" if not isinstance(base, MatExpr) else plain(base)
+            msg = f"a gradient with respect to {what}: only gradients of the loss with respect "
+            raise not_understood(msg + "to a named matrix or vector are read", node)
+        loss = self.scope.lookup(node.loss) if node.loss != "∇" else None
+        if loss is not None and tuple(loss.shape) != (1, 1):
+            msg = f"{node.loss} is a matrix of the text here, not the loss: its derivative "
+            raise not_understood(msg + "is a Jacobian, which is not read", node)
+        grad = MatSym(gradient_name(node.loss, base.name), *base.shape)
+        return wrt.xreplace({base: grad})
 
     def _mul(self, node: ast.Mul) -> sympy.Basic:
         return self._fold(node, list(node.ops))
@@ -1380,6 +1399,7 @@ def _unsupported(node: ast.Node) -> str:
 
 
 _TERMS = {
+    ast.Gradient: Terms._gradient,
     ast.Symbol: Terms._symbol,
     ast.Number: Terms._number,
     ast.Group: Terms._group,
