@@ -179,8 +179,8 @@ class Scope:
             values = dict(self.bindings)
             for layer in self.layers:
                 for sym, rel in layer.relations.items():
-                    got = sympy.sympify(rel).xreplace(values)
-                    if isinstance(got, sympy.Expr) and got.is_Integer and got > 0:
+                    got = rel.xreplace(values) if isinstance(rel, sympy.Basic) else None
+                    if isinstance(got, sympy.Integer) and got > 0:
                         values.setdefault(sym, got)  # `d_k = d_{model}/h` at the example's values
             self.earlier.update(values)
         while self.layers[-1].kind == "example":
