@@ -108,6 +108,10 @@ def section_lines(text: str) -> list[int]:
     return [k for k, line in enumerate(text.splitlines(), start=1) if _HEADING.match(line)]
 
 
+#: The translator's message for a division by a matrix, followed by the matrix's name.
+_DIVIDE_BY_MATRIX = "cannot divide by the matrix "
+
+
 class Resolver:
     """Reads formulas in file order, keeping the symbol table: conventions, document, examples.
 
@@ -443,7 +447,21 @@ class Resolver:
             out = self._claims(span, c, display)
         finally:
             self.scope.restore_shapes(taken)
+        out = [self._conventional_divisor(x) if x.status == "shape_error" else x for x in out]
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _conventional_divisor(self, claim: ResolvedClaim) -> ResolvedClaim:
+        """`M = N/K` in a text that never declares K: no one divides by the chapter's key
+        matrix, so the text means a K of its own (a number); undecided, not a shape error."""
+        name = claim.message.removeprefix(_DIVIDE_BY_MATRIX)
+        entry = self.scope.lookup(name) if name != claim.message else None
+        if entry is None or entry.origin != "convention":
+            return claim
+        msg = (
+            f"not decided: {claim.message} of the chapter's convention; the text never "
+            f"declares {name}, and a divisor is a number (declare it)"
+        )
+        return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
 
     def _online_keys(self, c: ast.Claim) -> dict[str, Shape]:
         r"""`\operatorname{online}_{2,3}(S, V)` with S and V only the chapter's conventions
