@@ -23,6 +23,7 @@ COMMANDS = {
     "×": "times",
     "⊙": "odot",
     "⊗": "otimes",
+    "∘": "circ",
     "→": "to",
     "⟶": "to",
     "↦": "mapsto",

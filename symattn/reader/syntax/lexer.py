@@ -276,9 +276,23 @@ _OPERAND_BEFORE = frozenset(
 )
 #: What may follow a value: an operator, a closing, a separator, the end.
 _OPERAND_AFTER = re.compile(
-    r"\s*(?:[=+\-*/,;.)\]}|&<>]|\Z|\\(?:\\|[,;!: ]|(?:cdot|times|in|le|leq|ge|geq|neq|ne|"
+    r"\s*(?:[=+\-*/,;.)\]}|&<>_^]|\Z|\\(?:\\|[,;!: ]|(?:cdot|times|in|le|leq|ge|geq|neq|ne|"
     r"approx|right|bigr|Bigr|biggr|Biggr|quad|qquad|end|rightarrow|to)(?![A-Za-z])))"
 )
+
+
+#: What a `√` covers: a letter with its index, `√d_k`, `√d_{model}`.
+_ROOTED = re.compile(r"[A-Za-z](?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?(?![A-Za-z0-9{])")
+
+
+def _paren_end(text: str, at: int) -> int | None:
+    """The offset of the `)` that closes the `(` at `at`."""
+    depth = 0
+    for k in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return k
+    return None
 
 
 def _text_word(word: str) -> bool:
@@ -317,6 +331,7 @@ class _Lexer:
         self.matrix_depth = 0
         self.amps = 0  # alignment marks so far in this row of an aligning environment
         self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
+        self.closes: dict[int, int] = {}  # where the invisible braces after a `√` close
 
     def fail(self, message: str, offset: int) -> ParseError:
         return ParseError(message, position_in(self.text, offset))
@@ -328,6 +343,7 @@ class _Lexer:
         text = self.text
         while self.i < len(text):
             self.step(text[self.i])
+        self.close_root(len(text))
         if self.opens:
             what, where = self.opens[-1]
             shown = "\\|" if what == "||" else what
@@ -337,6 +353,7 @@ class _Lexer:
 
     def step(self, c: str) -> None:
         i = self.i
+        self.close_root(i)
         if i in self.skips:
             self.i = self.skips.pop(i)  # the note under an `\\underbrace`: prose
             return
@@ -424,6 +441,8 @@ class _Lexer:
             self.i = i + 1
         elif c in SUPERSCRIPTS or c in SUBSCRIPTS:
             self.script_glyphs(i, SUPERSCRIPTS if c in SUPERSCRIPTS else SUBSCRIPTS)
+        elif c == "√":
+            self.root_glyph(i)
         elif c in COMMANDS:
             self.i = i + 1
             self.named(COMMANDS[c], i)
@@ -433,6 +452,29 @@ class _Lexer:
                 return False
             self.styled(i, *styled)
         return True
+
+    def close_root(self, i: int) -> None:
+        """The invisible `}` where what a `√` covers ends."""
+        if self.closes.pop(i, None) is not None:
+            if not self.opens or self.opens[-1][0] != "{":
+                raise self.fail("what the root covers is not closed where it ends", i)
+            self.opens.pop()
+            self.emit("RBRACE", "}", i, i)
+
+    def root_glyph(self, i: int) -> None:
+        """`√d_k` and `√(d_k)`: the root, drawn without a bar, covers the name with its index
+        or the parentheses that follow, as `\\sqrt{d_k}` does."""
+        self.emit("SQRT", "sqrt", i, i + 1)
+        m = _ROOTED.match(self.text, i + 1)
+        end = m.end() if m is not None else None
+        if m is None and self.text[i + 1 : i + 2] == "(":
+            close = _paren_end(self.text, i + 1)
+            end = close + 1 if close is not None else None
+        self.i = i + 1
+        if end is not None and end not in self.closes:
+            self.push("{", i)
+            self.emit("LBRACE", "{", i + 1, i + 1)
+            self.closes[end] = i
 
     def script_glyphs(self, i: int, table: dict[str, str]) -> None:
         """`x²`, `d₁`, `x⁻¹`, `Xᵀ`: a run of script glyphs is one script, `x^{-1}`."""
@@ -748,7 +790,10 @@ class _Lexer:
 
     def named(self, name: str, start: int) -> None:
         end = self.i
-        if name in SIMPLE:
+        if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
+            self.i -= 1  # skip_condition starts after the mark that ends the value
+            self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
+        elif name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
         elif name in GREEK:
