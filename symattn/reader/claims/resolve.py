@@ -108,8 +108,8 @@ def section_lines(text: str) -> list[int]:
     return [k for k, line in enumerate(text.splitlines(), start=1) if _HEADING.match(line)]
 
 
-#: The translator's message for a division by a matrix, followed by the matrix's name.
-_DIVIDE_BY_MATRIX = "cannot divide by the matrix "
+#: The translator's message for a number divided by a matrix, and the matrix's name.
+_SCALAR_BY_MATRIX = re.compile(r"cannot divide the scalar .+ by the matrix (\S+)\Z")
 
 
 class Resolver:
@@ -451,15 +451,16 @@ class Resolver:
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
 
     def _conventional_divisor(self, claim: ResolvedClaim) -> ResolvedClaim:
-        """`M = N/K` in a text that never declares K: no one divides by the chapter's key
-        matrix, so the text means a K of its own (a number); undecided, not a shape error."""
-        name = claim.message.removeprefix(_DIVIDE_BY_MATRIX)
-        entry = self.scope.lookup(name) if name != claim.message else None
-        if entry is None or entry.origin != "convention":
+        """`M = N/K` in a text that never declares K: no one divides a number by the chapter's
+        key matrix, so the text means a K of its own (a number); undecided, not a shape error.
+        A matrix over a matrix (`Q/V`) stays a shape error."""
+        m = _SCALAR_BY_MATRIX.match(claim.message)
+        entry = self.scope.lookup(m.group(1)) if m is not None else None
+        if m is None or entry is None or entry.origin != "convention":
             return claim
         msg = (
             f"not decided: {claim.message} of the chapter's convention; the text never "
-            f"declares {name}, and a divisor is a number (declare it)"
+            f"declares {m.group(1)}, and a divisor is a number (declare it)"
         )
         return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
 
