@@ -997,6 +997,8 @@ class _Lexer:
         around the words (`\\text{ and }`) or a first word of prose (`\\text{where}`) say prose."""
         if self.matrix_depth or not _TEXT_NAME.match(inner):
             return False
+        if _SCRIPT_THEN_CALL.match(self.text, self.i):
+            return False  # `\\operatorname{online}_{b,b}(S, V)`: an operator with its note
         if inner.split()[0].lower() in _PROSE_WORDS:
             return False
         last = self.out[-1].kind if self.out else None
