@@ -39,6 +39,7 @@ TWINS = [
     ("⟨q, k⟩ = ‖x‖", r"\langle q, k\rangle = \|x\|"),
     ("A ⊙ B", r"A \odot B"),
     ("f（x）= y，a = b", "f(x) = y, a = b"),
+    ("Q、K、V ∈ ℝ^{n×d}。", r"Q, K, V \in \mathbb R^{n\times d}."),
     ("a\u00a0=\u2009b", "a = b"),
     # mathematical letters: the letter in its font
     ("𝐱 = 𝒙 + 𝑥", r"\mathbf{x} = \boldsymbol{x} + x"),

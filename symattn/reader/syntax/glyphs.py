@@ -69,8 +69,8 @@ COMMANDS = {
     "✓": "checkmark",
 }
 
-#: Full-width punctuation of a CJK input method, read as its ASCII twin.
-FULL_WIDTH = dict(zip("（）［］，；＝＋", "()[],;=+", strict=True))
+#: Full-width punctuation of a CJK input method, read as its ASCII twin (`Q、K、V` lists names).
+FULL_WIDTH = dict(zip("（）［］，；＝＋、。", "()[],;=+,.", strict=True))
 
 #: Spaces that TeX ignores in math, as it ignores an ASCII space.
 SPACES = frozenset("\u00a0\u2002\u2003\u2009\u200a\u200b\u202f\u3000")
