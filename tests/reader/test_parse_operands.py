@@ -22,6 +22,7 @@ GOLDEN = [
     ),
     (r"T_\text{HBM comms} = 1", r"[T_{\text{HBM comms}} = 1]"),
     (r"\log p(\text{next token}_i)", r"[log((* p (group \text{next token}_{i})))]"),
+    (r"x_{1:L} = [\text{[CLS]}, A]", r"[x_{(* 1 \colon L)} = (bracket \text{[CLS]}, A)]"),
     # one letter in an upright font is the letter: `\sqrt{\text{d}_k}` is the root of d_k
     (r"\sqrt{\text{d}_k}", r"[(sqrt \mathrm{d}_{k})]"),
     (r"\text{Q} = \mathrm{Q}", r"[\mathrm{Q} = \mathrm{Q}]"),

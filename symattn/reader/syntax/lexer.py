@@ -262,8 +262,9 @@ _SCRIPT_THEN_CALL = re.compile(
 )
 
 
-#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around.
-_TEXT_NAME = re.compile(r"(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\Z")
+#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around;
+#: or a special token in brackets (`\\text{[CLS]}`).
+_TEXT_NAME = re.compile(r"(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*|\[[A-Z]+\])\Z")
 #: First words of a `\\text{...}` that is prose between formulas, never a name.
 _PROSE_WORDS = frozenset(
     "and or if for where with else otherwise then when all each since as is are of to in on by "
