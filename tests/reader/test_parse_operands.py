@@ -36,6 +36,10 @@ GOLDEN = [
     (r"P(a \mid \tilde x)", r"[P|(a, \tilde{x})]"),
     (r"(a |b|)", "[(group (* a (abs b)))]"),
     (r"f(|x|)", "[(* f (group (abs x)))]"),
+    # a dot alone in an argument list is the argument left open, not a product
+    (r"p(\cdot \mid x)", r"[p|(\cdot, x)]"),
+    (r"g\left(\cdot, y\right)", r"[(* g (group \cdot, y))]"),
+    (r"q(a \cdot b)", r"[(* q (group (a \cdot b)))]"),
     # ceilings and floors
     (r"\lceil n/2 \rceil", "[ceil((n / 2))]"),
     (r"\left\lfloor x \right\rfloor + 1", "[(floor(x) + 1)]"),

@@ -282,6 +282,8 @@ _OPERAND_AFTER = re.compile(
 )
 
 
+#: What may follow a dot that stands for an argument: `)`, `,`, a condition's bar.
+_PLACEHOLDER_END = re.compile(r"\s*(?:[),|]|\\(?:mid|vert|right)(?![A-Za-z]))")
 #: What a `√` covers: a letter with its index, `√d_k`, `√d_{model}`.
 _ROOTED = re.compile(r"[A-Za-z](?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?(?![A-Za-z0-9{])")
 
@@ -641,6 +643,14 @@ class _Lexer:
             self.emit(f"{name}_OPEN", kind, start, end)
         self.i = end
 
+    def placeholder(self) -> bool:
+        """`f(\\cdot)`, `p(\\cdot \\mid x)`, `g(\\cdot, y)`: a dot alone in an argument list."""
+        if not self.out or not self.opens or self.opens[-1][0] != "(":
+            return False
+        if self.out[-1].kind not in ("LPAR", "COMMA"):
+            return False
+        return _PLACEHOLDER_END.match(self.text, self.i) is not None
+
     def given(self, start: int, end: int) -> bool:
         """`p(a \\mid b)`, `p_\\theta(x_i | x_{1:i-1})`: the bar of a condition inside a function's
         parentheses, read as a comma of another function (`p|`), never as `p(a, b)` nor as a bar
@@ -794,6 +804,8 @@ class _Lexer:
         if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
             self.i -= 1  # skip_condition starts after the mark that ends the value
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
+        elif name in ("cdot", "bullet") and self.placeholder():
+            self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
