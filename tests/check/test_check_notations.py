@@ -278,7 +278,7 @@ def test_a_capital_label_in_a_subscript_names_a_new_vector() -> None:
     ("body", "kind"),
     [
         # an open parenthesis or bar is unreadable, not malformed LaTeX (TeX does not pair them)
-        (r"\begin{aligned} y &= p(c \vert d) \end{aligned}", "not-understood"),
+        (r"\begin{aligned} y &= (c \vert d) \end{aligned}", "not-understood"),
         (r"\begin{aligned} y &= (q_1 \end{aligned}", "not-understood"),
         # an unbalanced brace is malformed: TeX itself stops there
         (r"\begin{aligned} y &= {q_1 \end{aligned}", "malformed"),

@@ -76,7 +76,7 @@ ERRORS = [
     (r"(a)'", r"^1:4: a prime is read on a letter"),
     (r"\hat{QK}", r"^1:1: \\hat is read on one letter"),
     (r"\|x", r"^1:1: unbalanced '\\\|'"),
-    (r"p(y|x)", r"^1:4: unbalanced '\|'"),
+    (r"(y|x)", r"^1:3: unbalanced '\|'"),
     (r"\sum_{j\le i}^{n} a_{ij}", r"^1:14: \\sum has two upper bounds"),
     (r"\sum_{j \ge i} a_{ij}", r"^1:5: cannot read the range of \\sum"),
     (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
@@ -88,7 +88,7 @@ ERRORS = [
     (r"a : b", r"^1:3: unexpected character ':'"),  # a colon only inside a set or a script
     # parentheses and bars TeX does not pair: unreadable, named as such (not an environment error)
     (r"\begin{aligned} a &= (b \end{aligned}", r"^1:22: unbalanced '\(' before \\end\{aligned\}"),
-    (r"\begin{aligned} p(c \vert d) \end{aligned}", r"^1:21: unbalanced '\|' before"),
+    (r"\begin{aligned} (c \vert d) \end{aligned}", r"^1:20: unbalanced '\|' before"),
 ]
 
 

@@ -118,6 +118,8 @@ _OTHERWISE_AFTER = re.compile(
 _OTHERWISE_BEFORE = re.compile(r"(?:otherwise|else|否则|其余(?:情况)?|其他情况)[\s,，:：]*$", re.I)
 #: Between a condition and the case it opens: `当 $j>i$ 时 $M_{ij}$`, `if $j>i$, $M_{ij}$`.
 _THEN = re.compile(r"^[\s,，]*(?:时|的时候|then)?[\s,，:：]*$", re.I)
+#: The translator's message for a number divided by a matrix, and the matrix's name.
+_SCALAR_BY_MATRIX = re.compile(r"cannot divide the scalar .+ by the matrix (\S+)\Z")
 
 
 class Resolver:
@@ -534,7 +536,22 @@ class Resolver:
             out = self._claims(span, c, display)
         finally:
             self.scope.restore_shapes(taken)
+        out = [self._conventional_divisor(x) if x.status == "shape_error" else x for x in out]
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
+
+    def _conventional_divisor(self, claim: ResolvedClaim) -> ResolvedClaim:
+        """`M = N/K` in a text that never declares K: no one divides a number by the chapter's
+        key matrix, so the text means a K of its own (a number); undecided, not a shape error.
+        A matrix over a matrix (`Q/V`) stays a shape error."""
+        m = _SCALAR_BY_MATRIX.match(claim.message)
+        entry = self.scope.lookup(m.group(1)) if m is not None else None
+        if m is None or entry is None or entry.origin != "convention":
+            return claim
+        msg = (
+            f"not decided: {claim.message} of the chapter's convention; the text never "
+            f"declares {m.group(1)}, and a divisor is a number (declare it)"
+        )
+        return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
 
     def _online_keys(self, c: ast.Claim) -> dict[str, Shape]:
         r"""`\operatorname{online}_{2,3}(S, V)` with S and V only the chapter's conventions

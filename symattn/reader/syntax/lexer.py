@@ -11,6 +11,16 @@ from dataclasses import dataclass
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax.braces import group_end
+from symattn.reader.syntax.glyphs import (
+    COMMANDS,
+    FULL_WIDTH,
+    PRIMES,
+    SPACES,
+    SUBSCRIPTS,
+    SUPERSCRIPTS,
+    WORD_FONTS,
+    styled_letter,
+)
 
 MAX_LENGTH = 20_000
 MAX_NESTING = 200
@@ -158,7 +168,9 @@ def _prose(inner: str) -> bool:
 
 
 #: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
-_SIZED_COMMAND = re.compile(r"\\(langle|rangle|lbrace|rbrace|vert|Vert)(?![A-Za-z])")
+_SIZED_COMMAND = re.compile(
+    r"\\(langle|rangle|lbrace|rbrace|vert|Vert|lceil|rceil|lfloor|rfloor)(?![A-Za-z])"
+)
 
 
 #: Notation the reader knows by name but gives no meaning: a formula with it is not understood,
@@ -250,6 +262,42 @@ _SCRIPT_THEN_CALL = re.compile(
 )
 
 
+#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around;
+#: or a special token in brackets (`\\text{[CLS]}`).
+_TEXT_NAME = re.compile(r"(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*|\[[A-Z]+\])\Z")
+#: First words of a `\\text{...}` that is prose between formulas, never a name.
+_PROSE_WORDS = frozenset(
+    "and or if for where with else otherwise then when all each since as is are of to in on by "
+    "given such that let so thus hence because while even odd s".split()
+)
+#: Tokens after which a value stands: an operator, an opening, a fraction or a root.
+_OPERAND_BEFORE = frozenset(
+    "REL PLUS MINUS CDOT TIMES SLASH LPAR LBRACK LBRACE FRAC SQRT LSET BAR_OPEN NORM_OPEN "
+    "LANGLE".split()
+)
+#: What may follow a value: an operator, a closing, a separator, the end.
+_OPERAND_AFTER = re.compile(
+    r"\s*(?:[=+\-*/,;.)\]}|&<>_^]|\Z|\\(?:\\|[,;!: ]|(?:cdot|times|in|le|leq|ge|geq|neq|ne|"
+    r"approx|right|bigr|Bigr|biggr|Biggr|quad|qquad|end|rightarrow|to)(?![A-Za-z])))"
+)
+
+
+#: What may follow a dot that stands for an argument: `)`, `,`, a condition's bar.
+_PLACEHOLDER_END = re.compile(r"\s*(?:[),|]|\\(?:mid|vert|right)(?![A-Za-z]))")
+#: What a `√` covers: a letter with its index, `√d_k`, `√d_{model}`.
+_ROOTED = re.compile(r"[A-Za-z](?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?(?![A-Za-z0-9{])")
+
+
+def _paren_end(text: str, at: int) -> int | None:
+    """The offset of the `)` that closes the `(` at `at`."""
+    depth = 0
+    for k in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return k
+    return None
+
+
 def _text_word(word: str) -> bool:
     """`RoPE`, `LayerNorm`, `PE`, `FFN`: a word of the text's, not letters side by side."""
     return any(c.islower() for c in word) or word in _CAPS_WORDS
@@ -286,6 +334,7 @@ class _Lexer:
         self.matrix_depth = 0
         self.amps = 0  # alignment marks so far in this row of an aligning environment
         self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
+        self.closes: dict[int, int] = {}  # where the invisible braces after a `√` close
 
     def fail(self, message: str, offset: int) -> ParseError:
         return ParseError(message, position_in(self.text, offset))
@@ -297,6 +346,7 @@ class _Lexer:
         text = self.text
         while self.i < len(text):
             self.step(text[self.i])
+        self.close_root(len(text))
         if self.opens:
             what, where = self.opens[-1]
             shown = "\\|" if what == "||" else what
@@ -306,6 +356,7 @@ class _Lexer:
 
     def step(self, c: str) -> None:
         i = self.i
+        self.close_root(i)
         if i in self.skips:
             self.i = self.skips.pop(i)  # the note under an `\\underbrace`: prose
             return
@@ -321,6 +372,8 @@ class _Lexer:
             self.brace(c)
         elif c in "()[]":
             self.delimiter(c, i, i + 1)
+        elif not c.isascii() and self.glyph(c, i):
+            pass
         elif self.text.startswith("...", i):
             self.emit("DOTS", "ldots", i, i + 3)  # `x_1, x_2, ..., x_n`: `\\ldots` typed out
             self.i += 3
@@ -377,6 +430,111 @@ class _Lexer:
             self.i += 1
         else:
             raise self.fail(f"unexpected character {c!r}", i)
+
+    def glyph(self, c: str, i: int) -> bool:
+        """Unicode math typed directly (`α`, `ℝ`, `×`, `x²`, `𝐱`), read as the TeX it renders
+        as, each token at the glyph's own offset; False for a glyph that means nothing here."""
+        if c in SPACES:
+            self.i = i + 1
+        elif c in FULL_WIDTH:
+            self.step(FULL_WIDTH[c])
+        elif c in PRIMES:
+            for _ in range(PRIMES[c]):
+                self.emit("PRIME", "'", i, i + 1)
+            self.i = i + 1
+        elif c in SUPERSCRIPTS or c in SUBSCRIPTS:
+            self.script_glyphs(i, SUPERSCRIPTS if c in SUPERSCRIPTS else SUBSCRIPTS)
+        elif c == "√":
+            self.root_glyph(i)
+        elif c in COMMANDS:
+            self.i = i + 1
+            self.named(COMMANDS[c], i)
+        else:
+            styled = styled_letter(c)
+            if styled is None:
+                return False
+            self.styled(i, *styled)
+        return True
+
+    def close_root(self, i: int) -> None:
+        """The invisible `}` where what a `√` covers ends."""
+        if self.closes.pop(i, None) is not None:
+            if not self.opens or self.opens[-1][0] != "{":
+                raise self.fail("what the root covers is not closed where it ends", i)
+            self.opens.pop()
+            self.emit("RBRACE", "}", i, i)
+
+    def root_glyph(self, i: int) -> None:
+        """`√d_k` and `√(d_k)`: the root, drawn without a bar, covers the name with its index
+        or the parentheses that follow, as `\\sqrt{d_k}` does."""
+        self.emit("SQRT", "sqrt", i, i + 1)
+        m = _ROOTED.match(self.text, i + 1)
+        end = m.end() if m is not None else None
+        if m is None and self.text[i + 1 : i + 2] == "(":
+            close = _paren_end(self.text, i + 1)
+            end = close + 1 if close is not None else None
+        self.i = i + 1
+        if end is not None and end not in self.closes:
+            self.push("{", i)
+            self.emit("LBRACE", "{", i + 1, i + 1)
+            self.closes[end] = i
+
+    def script_glyphs(self, i: int, table: dict[str, str]) -> None:
+        """`x²`, `d₁`, `x⁻¹`, `Xᵀ`: a run of script glyphs is one script, `x^{-1}`."""
+        k = i
+        while k < len(self.text) and self.text[k] in table:
+            k += 1
+        self.emit(
+            "SUP" if table is SUPERSCRIPTS else "SUB",
+            "^" if table is SUPERSCRIPTS else "_",
+            i,
+            i + 1,
+        )
+        if k - i > 1:
+            self.emit("LBRACE", "{", i, i + 1)
+        j = i
+        while j < k:
+            ch = table[self.text[j]]
+            if ch.isdigit():
+                end = j
+                while end < k and table[self.text[end]].isdigit():
+                    end += 1
+                digits = "".join(table[d] for d in self.text[j:end])
+                self.emit("NUMBER", digits, j, end)
+                j = end
+                continue
+            kind = "LETTER" if ch.isalpha() else PUNCT[ch]
+            self.emit(kind, ch, j, j + 1)
+            j += 1
+        if k - i > 1:
+            self.emit("RBRACE", "}", k - 1, k)
+        self.i = k
+
+    def styled(self, i: int, font: str, letter: str) -> None:
+        """`𝐱` is `\\mathbf x`, `𝑥` is `x`; a run of sans-serif or monospace letters (`𝗍𝗁𝖾`) is
+        a word, one name (an operator before parentheses), as `\\text{the}`."""
+        k = i + 1
+        if font in WORD_FONTS and len(letter) == 1:
+            while k < len(self.text):
+                nxt = styled_letter(self.text[k])
+                if nxt is None or nxt[0] != font or len(nxt[1]) != 1:
+                    break
+                letter += nxt[1]
+                k += 1
+        self.i = k
+        if len(letter) > 1 and k - i > 1:
+            if _CALL_AHEAD.match(self.text, k):
+                known = letter.lower() if letter.lower() in _BARE_NAMES else letter
+                self.emit("FUNC", known, i, k)
+            else:
+                self.emit("SYMBOL", f"text|{letter}", i, k)
+        elif not font:
+            if len(letter) == 1:
+                self.emit("LETTER", letter, i, k)
+            else:
+                self.emit("SYMBOL", f"|{letter}", i, k)
+        else:
+            self.font_body(font, letter if len(letter) == 1 else "\\" + letter, i)
 
     def after_script(self) -> bool:
         """Whether the last token opened a script (`p^*`, a conjugate, is not a product)."""
@@ -473,6 +631,8 @@ class _Lexer:
     def bar(self, kind: str, start: int, end: int) -> None:
         """`|x|` and `\\|x\\|`: a bar closes the innermost open one of its kind when a value
         ends right before it; otherwise it opens one."""
+        if kind == "|" and self.given(start, end):
+            return
         name = "BAR" if kind == "|" else "NORM"
         last = self.out[-1].kind if self.out else ""
         if self.opens and self.opens[-1][0] == kind and last in VALUE_END:
@@ -482,6 +642,78 @@ class _Lexer:
             self.push(kind, start)
             self.emit(f"{name}_OPEN", kind, start, end)
         self.i = end
+
+    def placeholder(self) -> bool:
+        """`f(\\cdot)`, `p(\\cdot \\mid x)`, `g(\\cdot, y)`: a dot alone in an argument list."""
+        if not self.out or not self.opens or self.opens[-1][0] != "(":
+            return False
+        if self.out[-1].kind not in ("LPAR", "COMMA"):
+            return False
+        return _PLACEHOLDER_END.match(self.text, self.i) is not None
+
+    def given(self, start: int, end: int) -> bool:
+        """`p(a \\mid b)`, `p_\\theta(x_i | x_{1:i-1})`: the bar of a condition inside a function's
+        parentheses, read as a comma of another function (`p|`), never as `p(a, b)` nor as a bar
+        that opens an absolute value. False (nothing emitted) when it is not one."""
+        if not self.opens or self.opens[-1][0] != "(" or not self.out:
+            return False
+        if self.out[-1].kind not in VALUE_END or self.bar_ahead(end):
+            return False
+        head = self.call_head(self.opens[-1][1])
+        if head is None:
+            return False
+        tok = self.out[head]
+        name = tok.value.split("|")[-1] if tok.kind == "SYMBOL" else tok.value
+        if tok.kind == "FUNC" and name.endswith("|"):
+            return False
+        self.out[head] = Tok("FUNC", f"{name}|", tok.start, tok.end)
+        self.emit("COMMA", "|", start, end)
+        self.i = end
+        return True
+
+    def bar_ahead(self, at: int) -> bool:
+        """Another bar before the `)` that closes the parentheses open at `at`: `(a |b|)`."""
+        depth, text = 0, self.text
+        for k in range(at, len(text)):
+            c = text[k]
+            if c in "([{":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+                if depth < 0:
+                    return False
+            elif depth == 0 and (c in "|\u2223" or text.startswith(("\\vert", "\\mid"), k)):
+                return True
+        return True
+
+    def call_head(self, paren: int) -> int | None:
+        """The index of the name before the `(` at offset `paren`, past its scripts
+        (`p_\\theta(`); None when a name does not stand there."""
+        j = next((k for k in range(len(self.out) - 1, -1, -1) if self.out[k].start == paren), -1)
+        if j < 0 or self.out[j].kind != "LPAR":
+            return None
+        j -= 1
+        while j >= 0:
+            kind = self.out[j].kind
+            if kind == "PRIME":
+                j -= 1
+            elif kind == "RBRACE":
+                depth, k = 0, j
+                while k >= 0:
+                    depth += {"RBRACE": 1, "LBRACE": -1}.get(self.out[k].kind, 0)
+                    if depth == 0:
+                        break
+                    k -= 1
+                if k < 1 or self.out[k - 1].kind not in ("SUB", "SUP"):
+                    return None
+                j = k - 2
+            elif j >= 1 and self.out[j - 1].kind in ("SUB", "SUP"):
+                j -= 2
+            else:
+                break
+        if j < 0 or self.out[j].kind not in ("LETTER", "SYMBOL", "FUNC"):
+            return None
+        return j
 
     def number(self) -> None:
         i = self.i
@@ -569,7 +801,12 @@ class _Lexer:
 
     def named(self, name: str, start: int) -> None:
         end = self.i
-        if name in SIMPLE:
+        if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
+            self.i -= 1  # skip_condition starts after the mark that ends the value
+            self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
+        elif name in ("cdot", "bullet") and self.placeholder():
+            self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
+        elif name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
         elif name in GREEK or name in DERIVATIVES:
@@ -618,6 +855,18 @@ class _Lexer:
             self.environment(name, start)
         elif name == "mid" and self.opens and self.opens[-1][0] == "\\{":
             self.emit("COLON", ":", start, end)
+        elif name == "mid" and self.given(start, end):
+            pass
+        elif name in ("lceil", "lfloor"):
+            self.push(f"\\{name}", start)  # `\\lceil x \\rceil`: the function ceil of x
+            self.emit("FUNC", name[1:], start, end)
+            self.emit("LPAR", "(", start, end)
+        elif name in ("rceil", "rfloor"):
+            opener = "\\l" + name[1:]
+            if not self.opens or self.opens[-1][0] != opener:
+                raise self.fail(f"unbalanced \\{name}: no {opener} to close", start)
+            self.opens.pop()
+            self.emit("RPAR", ")", start, end)
         elif name in ("lbrace", "rbrace"):
             self.i = start  # read as `\\{` and `\\}`
             self.set_brace("{" if name == "lbrace" else "}", start)
@@ -729,7 +978,9 @@ class _Lexer:
             self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
             return
         if name != "operatorname" and self.word_name(word):
-            self.emit("SYMBOL", f"text|{word}", start, self.i)
+            # `\\text{d}_k` is the letter d with its index; in a script a letter is a label
+            font = "mathrm" if len(word) == 1 and not self.script_arg() else "text"
+            self.emit("SYMBOL", f"{font}|{word}", start, self.i)
         elif (
             name == "operatorname"
             and self.word_name(word)
@@ -738,14 +989,43 @@ class _Lexer:
         ):
             # `\\operatorname{head}_i`: a name with an index, as `\\mathrm{head_i}`
             self.emit("SYMBOL", f"text|{word}", start, self.i)
+        elif name == "operatorname" and self.operand_name(inner):
+            self.emit("SYMBOL", f"text|{word}", start, self.i)  # `= \\operatorname{cost}`
         elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
             self.emit("FUNC", word, start, self.i)
         elif self.matrix_depth:
             pass  # a row or column label of a table: prose, its cell stays empty
+        elif self.operand_text(inner) or (self.script_arg() and _TEXT_NAME.match(inner)):
+            # `\\text{softmax}(\\text{scores})`, `T_\\text{HBM comms}`: a named quantity
+            font = "mathrm" if len(inner) == 1 and not self.script_arg() else "text"
+            self.emit("SYMBOL", f"{font}|{inner}", start, self.i)
         else:
             self.emit("TEXT", inner, start, self.i)
+
+    def operand_text(self, inner: str) -> bool:
+        """Words written as `\\text{...}` where a value stands (after an operator or an opening,
+        before an operator or a closing), not prose: `= \\text{Batch Size} \\times`. Spaces
+        around the words (`\\text{ and }`) or a first word of prose (`\\text{where}`) say prose."""
+        if self.matrix_depth or not _TEXT_NAME.match(inner):
+            return False
+        if _SCRIPT_THEN_CALL.match(self.text, self.i):
+            return False  # `\\operatorname{online}_{b,b}(S, V)`: an operator with its note
+        if inner.split()[0].lower() in _PROSE_WORDS:
+            return False
+        last = self.out[-1].kind if self.out else None
+        listed = last == "COMMA" and bool(self.opens) and self.opens[-1][0] in ("(", "[")
+        if not (last is None or last in _OPERAND_BEFORE or listed):
+            return False
+        return _OPERAND_AFTER.match(self.text, self.i) is not None
+
+    def operand_name(self, inner: str) -> bool:
+        """A word in an operator's font standing as a value, not an operator the dialect knows:
+        `\\mathrm{scores} = QK^T`, `\\operatorname{cost} + 1`."""
+        word = inner.strip()
+        known = word.lower() in OPERATOR_WORDS or word in FUNCS or word in SCALAR_WORDS
+        return bool(_WORD.match(word)) and not known and self.operand_text(word)
 
     def font(self, name: str, start: int) -> None:
         self.skip_space()
@@ -781,8 +1061,12 @@ class _Lexer:
 
     def font_body(self, name: str, inner: str, start: int) -> None:
         end = self.i
+        nxt = self.text[end : end + 1]
         if inner == "R" and name in ("mathbb", "mathbf"):
             self.emit("REALS", "R", start, end)
+        elif inner == "d" and name == "mathrm" and nxt.isascii() and nxt.isalpha():
+            self.i = end + 1  # `\\mathrm{d}O`: the differential of O, one name as `\\mathit{dO}`
+            self.emit("SYMBOL", f"text|d{nxt}", start, self.i)
         elif len(inner) == 1 and inner.isascii() and inner.isalpha():
             self.emit("SYMBOL", f"{name}|{inner}", start, end)
         elif inner == "1" and name in ("mathbf", "boldsymbol", "bm", "mathbb"):
@@ -791,6 +1075,10 @@ class _Lexer:
             self.emit("SYMBOL", f"{name}|{inner[1:]}", start, end)
         elif name in ("mathrm", "textbf") and self.word_name(inner):
             self.emit("SYMBOL", f"text|{inner}", start, end)
+        elif (name == "mathit" and _WORD.match(inner)) or (
+            name in ("mathrm", "textbf") and self.operand_name(inner)
+        ):
+            self.emit("SYMBOL", f"text|{inner}", start, end)  # `\\mathit{dO}`: one name
         elif name in ("mathrm", "textbf") and _WORD.match(inner):
             self.emit("FUNC", inner, start, end)
         elif name in _PROSE_FONTS and _prose(inner):

@@ -1201,6 +1201,9 @@ def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
 
 
 def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.Basic:
+    if isinstance(b, MatExpr) and not isinstance(a, MatExpr):
+        msg = f"cannot divide the scalar {plain(a)} by the matrix {plain(b)}"
+        raise Problem("shape_error", msg, node, span=span)
     if isinstance(b, MatExpr):
         raise Problem("shape_error", f"cannot divide by the matrix {plain(b)}", node, span=span)
     if isinstance(a, MatExpr):
