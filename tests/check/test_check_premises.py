@@ -279,3 +279,17 @@ def test_a_relation_the_text_takes_holds_after_it():
 def test_an_html_comment_between_a_claim_and_its_condition_is_not_prose():
     rs = results(f"# B\n\n{CONCAT}<!-- note --> when $Hd_v=d$.\n\n{CONCAT}\n")
     assert [r.kind for r in rs] == ["declaration", "shape-error"]
+
+
+def test_an_identity_named_as_a_condition_is_neither_used_nor_checked():
+    text = (
+        "Let $X \\in \\mathbb{R}^{n \\times d}$ and $W_Q, W_K \\in \\mathbb{R}^{d \\times d_k}$, "
+        "$Q = XW_Q$, $K = XW_K$ and $S = QK^T$.\n\n"
+        "只有当 $W_Q=W_K$ 时才有 $S^{\\top}=S$。\n\n"
+        "In general $S^{\\top}=S$ fails.\n"
+    )
+    rs = results(text)
+    cond = [r for r in rs if r.source == "W_Q=W_K"]
+    assert cond and cond[0].kind == "declaration" and "not checked" in cond[0].message
+    after = [r for r in rs if r.source == "S^{\\top}=S"]
+    assert [r.kind for r in after] == ["undecided", "false"]

@@ -227,7 +227,17 @@ class Resolver:
 
     def _read_span(self, item: MathSpan, before: str, text: str) -> list[ResolvedClaim]:
         words = sentence_hypothesis(text, item)
+        self.text = text
         claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+        only = getattr(self, "only_premise", None)
+        if only is not None and item.start.offset < only[0] and not ONLY.search(before):
+            # `只有当 $W_Q=W_K$ 时才有 $S^T=S$`: what follows in the sentence holds under it
+            claims = [
+                dataclasses.replace(c, premise=only[1])
+                if c.status == "pending" and not c.premise
+                else c
+                for c in claims
+            ]
         mark_masks(self.scope, text, item)
         if words:
             claims = [under_words(c, words) for c in claims]
@@ -295,18 +305,30 @@ class Resolver:
         it is reported but never put in force, for no formula before or after it."""
         scope = self.scope
         saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
+        tables = [(dict(x.names), dict(x.families), dict(x.literals)) for x in scope.layers]
         saved_sections = dict(scope.relation_section)
         relations = dict(scope.document.relations)
         depth = len(scope.layers)
         claims = self.resolve_span(span)
         self._restore(saved, saved_sections, depth)
+        for layer, (names, families, literals) in zip(scope.layers, tables, strict=False):
+            layer.names, layer.families, layer.literals = names, families, literals
         scope.document.relations.clear()
         scope.document.relations.update(relations)
         note = f"a condition the text names (after '{word}'), not assumed"
-        return [
-            dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
-            for c in claims
-        ]
+        out = []
+        for c in claims:
+            if c.status in ("not_understood", "malformed", "prose"):
+                out.append(c)
+            elif "assumed from here on" in c.message:
+                out.append(
+                    dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
+                )
+            else:  # `只有当 $W_Q=W_K$ 时`: an identity named as a condition, not checked nor used
+                msg = f"{note}, not checked"
+                out.append(dataclasses.replace(c, status="declared", message=msg, pairs=()))
+        self.only_premise = (_sentence_end(getattr(self, "text", ""), span.end), span.body.strip())
+        return out
 
     def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
         """What a hypothesis does for the claims after it, in its section: a relation between
@@ -1151,6 +1173,12 @@ _WHERE = re.compile(
 )
 _AND = re.compile(r"^[\s,，、]*(?:and|as\s+well\s+as|和|与|及|以及)?[\s,，、]*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.。;；!?！？]\s|[。；！？]|\n\s*\n")
+
+
+def _sentence_end(text: str, start: int) -> int:
+    """The offset where the sentence that goes on at `start` ends (its stop, or a blank line)."""
+    found = _SENTENCE_END.search(text or "", start)
+    return found.start() if found is not None else len(text or "")
 
 
 def _declared_after(items: Sequence[object], at: int, text: str) -> list[MathSpan]:
