@@ -147,7 +147,7 @@ def counterexample_prose(
         out += ["尺寸 " if zh else "sizes ", *_pairs((_name(k), str(v)) for k, v in cex.sizes)]
     if cex.indices:
         out.append(("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "))
-        out += _pairs((_name(k), str(v)) for k, v in cex.indices)
+        out += _indices(cex.indices, lang)
     shown = [(k, v) for k, v in cex.entries if k != "every other entry"]
     rest = len(shown) - most
     if shown:
@@ -169,6 +169,23 @@ def counterexample_prose(
         out.append("（30 位精度计算）" if zh else " (with 30-digit arithmetic)")
     out.append("。" if zh else ".")
     return out
+
+
+#: The entry of a matrix a counterexample points at, named in words: row and column.
+_PLACES = {"row": {"en": "row ", "zh": "第 "}, "col": {"en": "column ", "zh": "第 "}}
+_PLACE_AFTER = {"row": {"en": "", "zh": " 行"}, "col": {"en": "", "zh": " 列"}}
+
+
+def _indices(indices: Sequence[tuple[str, object]], lang: Lang) -> list[str | Math]:
+    """`h = 2, row 2, column 1` (en) or `h = 2，第 2 行第 1 列` (zh): an index letter with its
+    value, the entry's row and column in words of the page's language."""
+    letters = [(k, v) for k, v in indices if k not in _PLACES]
+    out = _pairs((_name(k), str(v)) for k, v in letters)
+    for k, (key, value) in enumerate((k, v) for k, v in indices if k in _PLACES):
+        if out:
+            out.append("" if lang == "zh" and k else ("，" if lang == "zh" else ", "))
+        out += [_PLACES[key][lang], Math(str(value)), _PLACE_AFTER[key][lang]]
+    return [x for x in out if x != ""]
 
 
 def _pairs(pairs) -> list[str | Math]:
