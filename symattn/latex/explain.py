@@ -221,15 +221,23 @@ def latex_value(text: str) -> str:
 
 
 _FUNCTION = re.compile(r"^([A-Za-z]+)\(([A-Za-z_]+)\)$")  # phi(K), a feature map of a matrix
+#: E(S; 2, 3): the running maxima of an online softmax, named after its scores and blocks
+_MAXIMA = re.compile(r"^([A-Za-z])\(([A-Za-z](?:_[A-Za-z0-9]+)?); ([A-Za-z0-9_, ]+)\)$")
+_SIZE = re.compile(r"\d+|[A-Za-z](?:_[A-Za-z0-9]+)?")
 
 
 def _name(name: str) -> str:
-    """A name from a counterexample as math: `d_k`, `\\lambda`, `\\phi(K)`, `\\text{row}`."""
+    """A name from a counterexample as math: `d_k`, `\\lambda`, `\\phi(K)`, `E_{S;\\,b,b}`."""
     if name in ("row", "col"):
         return rf"\text{{{name}}}"
     m = _FUNCTION.match(name)
     if m:
         return f"{symbol_latex(m.group(1))}({symbol_latex(m.group(2))})"
+    m = _MAXIMA.match(name)
+    sizes = [] if m is None else [x.strip() for x in m.group(3).split(",")]
+    if m and all(_SIZE.fullmatch(x) for x in sizes):
+        blocks = ",".join(x if x.isdigit() else symbol_latex(x) for x in sizes)
+        return f"{symbol_latex(m.group(1))}_{{{symbol_latex(m.group(2))};\\,{blocks}}}"
     if re.fullmatch(r"[A-Za-z]+(_[A-Za-z0-9]+)?", name):
         return symbol_latex(name)
     return r"\text{" + escape_text(name) + "}"

@@ -65,3 +65,16 @@ def test_the_entry_a_counterexample_points_at_is_named_in_the_pages_language(lan
     )
     tex = render_prose(counterexample_prose(c, lang))
     assert want in tex and "text{row}" not in tex and "text{col}" not in tex
+
+
+@pytest.mark.parametrize(
+    ("key", "tex"),
+    [
+        ("E(S; b, b)[1,1]", r"(E_{S;\,b,b})_{11}"),
+        ("E(S; 2, 3)[1,2]", r"(E_{S;\,2,3})_{12}"),
+        ("phi(K)[1,2]", r"(\phi(K))_{12}"),
+    ],
+)
+def test_the_running_maxima_of_an_online_softmax_are_named_as_math(key, tex):
+    c = Counterexample((("b", 3),), (), ((key, "1"),), "1", "0", True)
+    assert f"\\({tex}\\)" in render_prose(counterexample_prose(c))
