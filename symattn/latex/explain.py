@@ -144,7 +144,10 @@ def counterexample_prose(
     zh = lang == "zh"
     out: list[str | Math] = []
     if cex.sizes:
-        out += ["尺寸 " if zh else "sizes ", *_pairs((_name(k), str(v)) for k, v in cex.sizes)]
+        out += [
+            "尺寸 " if zh else "sizes ",
+            *_pairs(((_name(k), str(v)) for k, v in cex.sizes), lang),
+        ]
     if cex.indices:
         out.append(("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "))
         out += _indices(cex.indices, lang)
@@ -152,7 +155,7 @@ def counterexample_prose(
     rest = len(shown) - most
     if shown:
         out.append("，取 " if zh else ", with ")
-        out += _pairs((_entry(k), v) for k, v in shown[:most])
+        out += _pairs(((_entry(k), v) for k, v in shown[:most]), lang)
         if rest > 0:
             out.append(f"（另有 {rest} 个）" if zh else f" (and {rest} more)")
     if any(k == "every other entry" for k, _ in cex.entries):
@@ -180,7 +183,7 @@ def _indices(indices: Sequence[tuple[str, object]], lang: Lang) -> list[str | Ma
     """`h = 2, row 2, column 1` (en) or `h = 2，第 2 行第 1 列` (zh): an index letter with its
     value, the entry's row and column in words of the page's language."""
     letters = [(k, v) for k, v in indices if k not in _PLACES]
-    out = _pairs((_name(k), str(v)) for k, v in letters)
+    out = _pairs(((_name(k), str(v)) for k, v in letters), lang)
     for k, (key, value) in enumerate((k, v) for k, v in indices if k in _PLACES):
         if out:
             out.append("" if lang == "zh" and k else ("，" if lang == "zh" else ", "))
@@ -188,10 +191,10 @@ def _indices(indices: Sequence[tuple[str, object]], lang: Lang) -> list[str | Ma
     return [x for x in out if x != ""]
 
 
-def _pairs(pairs) -> list[str | Math]:
+def _pairs(pairs, lang: Lang = "en") -> list[str | Math]:
     out: list[str | Math] = []
     for k, (name, value) in enumerate(pairs):
-        out += [", "] if k else []
+        out += [("，" if lang == "zh" else ", ")] if k else []
         out += [Math(name), *_value(value)]
     return out
 

@@ -56,12 +56,20 @@ def test_counterexample_names_and_numbers_are_math_the_relations_text():
     ("lang", "want"),
     [
         ("en", r"at \(h\) = \(3\), row \(2\), column \(1\), with"),
-        ("zh", r"位置 \(h\) = \(3\)，第 \(2\) 行第 \(1\) 列，取"),
+        (
+            "zh",
+            r"尺寸 \(n\) = \(2\)，\(d_k\) = \(3\)，位置 \(h\) = \(3\)，第 \(2\) 行第 \(1\) 列，取",
+        ),
     ],
 )
 def test_the_entry_a_counterexample_points_at_is_named_in_the_pages_language(lang, want):
     c = Counterexample(
-        (("n", 2),), (("h", 3), ("row", 2), ("col", 1)), (("Q[2,1]", "1"),), "1", "0", True
+        (("n", 2), ("d_k", 3)),
+        (("h", 3), ("row", 2), ("col", 1)),
+        (("Q[2,1]", "1"),),
+        "1",
+        "0",
+        True,
     )
     tex = render_prose(counterexample_prose(c, lang))
     assert want in tex and "text{row}" not in tex and "text{col}" not in tex
