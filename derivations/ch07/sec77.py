@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
 from symattn.kernel.identities import ZH, identities
+from symattn.latex.derivation import math_in_text
 
 #: Each mistake (a false variant), the identity it gets wrong, and other forms of the same mistake.
 MISTAKES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -53,8 +54,8 @@ def _mistakes(b: Builder) -> None:
         wrong, right = by_name[wrong_name], by_name[right_name]
         variants = [(by_name[v].lhs, by_name[v].rhs) for v in others]
         b.mistake(
-            [ZH[wrong.note]],
-            [wrong.note[0].upper() + wrong.note[1:]],
+            math_in_text(ZH[wrong.note]),
+            math_in_text(wrong.note[0].upper() + wrong.note[1:]),
             (wrong.lhs, wrong.rhs),
             (right.lhs, right.rhs),
             defs=dict(wrong.defs),

@@ -110,7 +110,17 @@ def _heads(b: Builder) -> None:
             M("K"),
             "、",
             M("V"),
-            "。损失是各头之和，共用矩阵的梯度就是各头梯度之和：",
+            "。损失是各头之和，共用矩阵的梯度就是各头梯度之和（",
+            M(r"\mathit{dS}^{(h)}"),
+            " 是第 ",
+            M("h"),
+            " 个头按 8.3 节用 ",
+            M("A^{(h)}"),
+            " 与 ",
+            M(r"\mathit{dO}^{(h)}"),
+            " 算出的 ",
+            M(r"\mathit{dS}"),
+            "）：",
         ],
         [
             "Multi-query attention: each head ",
@@ -124,7 +134,17 @@ def _heads(b: Builder) -> None:
             " and ",
             M("V"),
             ". The loss is the sum over the heads, so the gradient of a shared matrix is the "
-            "sum of the heads' gradients:",
+            "sum of the heads' gradients (",
+            M(r"\mathit{dS}^{(h)}"),
+            " is head ",
+            M("h"),
+            "'s ",
+            M(r"\mathit{dS}"),
+            " of section 8.3, from ",
+            M("A^{(h)}"),
+            " and ",
+            M(r"\mathit{dO}^{(h)}"),
+            "):",
         ],
     )
     dv_sum = r"\mathit{dV} = \sum_{h=1}^{H} (A^{(h)})^{\mathsf T}\mathit{dO}^{(h)}"
@@ -133,6 +153,13 @@ def _heads(b: Builder) -> None:
         ["共用的 ", M("V"), "：", M(dv_sum)],
         ["the shared ", M("V"), ": ", M(dv_sum)],
         prove_gradient(mq.O, mq.V, mq.dO, MatSum(mq.dV, h, 1, H), heads=(h, H)),
+    )
+    dk_sum = r"\mathit{dK} = \sum_{h=1}^{H} (\mathit{dS}^{(h)})^{\mathsf T}Q^{(h)}/\sqrt{d_k}"
+    SEC81.gradient(
+        b,
+        ["共用的 ", M("K"), "：", M(dk_sum)],
+        ["the shared ", M("K"), ": ", M(dk_sum)],
+        prove_gradient(mq.O, mq.K, mq.dO, MatSum(mq.dK, h, 1, H), heads=(h, H)),
     )
     gq, r, size = grouped_kv_backward()
     b.say(
@@ -144,9 +171,13 @@ def _heads(b: Builder) -> None:
             " 个查询头 ",
             M("h = (g-1)R + r"),
             "；其他组的头不读 ",
+            M("K_g"),
+            " 与 ",
             M("V_g"),
             "（这是分组的布局，不是内核证明），",
             M("V_g"),
+            " 与 ",
+            M("K_g"),
             " 的梯度是组内之和：",
         ],
         [
@@ -157,10 +188,14 @@ def _heads(b: Builder) -> None:
             " query heads ",
             M("h = (g-1)R + r"),
             "; the heads of other groups read no entry of ",
+            M("K_g"),
+            " or ",
             M("V_g"),
-            " (the layout of grouped-query attention, not a kernel proof), and the gradient of ",
+            " (the layout of grouped-query attention, not a kernel proof), and the gradients of ",
+            M("K_g"),
+            " and ",
             M("V_g"),
-            " is the sum over the group:",
+            " are sums over the group:",
         ],
     )
     dvg = r"\mathit{dV}_g = \sum_{r=1}^{R} (A^{(h)})^{\mathsf T}\mathit{dO}^{(h)}"
@@ -170,21 +205,12 @@ def _heads(b: Builder) -> None:
         ["the group's ", M("V_g"), ": ", M(dvg)],
         prove_gradient(gq.O, gq.V, gq.dO, MatSum(gq.dV, r, 1, size), heads=(r, size)),
     )
-    b.say(
-        [
-            "共用的 ",
-            M("K"),
-            " 的梯度也是各头 ",
-            M(r"\mathit{dK}"),
-            " 之和；它的证明耗时较长，本章不检查。",
-        ],
-        [
-            "The gradient of a shared ",
-            M("K"),
-            " is likewise meant as the sum of the heads' ",
-            M(r"\mathit{dK}"),
-            "; its proof takes longer, and this chapter does not check it.",
-        ],
+    dkg = r"\mathit{dK}_g = \sum_{r=1}^{R} (\mathit{dS}^{(h)})^{\mathsf T}Q^{(h)}/\sqrt{d_k}"
+    SEC81.gradient(
+        b,
+        ["组内共用的 ", M("K_g"), "：", M(dkg)],
+        ["the group's ", M("K_g"), ": ", M(dkg)],
+        prove_gradient(gq.O, gq.K, gq.dO, MatSum(gq.dK, r, 1, size), heads=(r, size)),
     )
 
 

@@ -420,7 +420,11 @@ def render(section: Section, doc: Document, figures: Path | None) -> None:
     """Append a section to a document; figures are drawn into `figures` (None: left out)."""
     lang = doc.lang
     doc.section(section.title(lang))
-    for b in section.blocks:
+    # A figure is set after the section's last block: a float placed where it was added could
+    # land between a derivation and the one that continues it.
+    blocks: list[Block] = [b for b in section.blocks if not isinstance(b, Figure)]
+    blocks += [b for b in section.blocks if isinstance(b, Figure)]
+    for b in blocks:
         _render_block(b, doc, lang, figures, section.style)
 
 

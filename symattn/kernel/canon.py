@@ -15,6 +15,7 @@ normal forms prove equality; different normal forms prove nothing.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -387,22 +388,52 @@ def _canon_sum(e: sympy.Sum) -> sympy.Expr:
     lims = list(reversed(e.limits))  # outermost first
     own = [v for v, _, _ in lims]
     best: tuple[str, sympy.Expr] | None = None
-    perms = (
-        itertools.permutations(range(len(own)))
-        if len(own) <= _MAX_PERM_VARS
-        else [tuple(range(len(own)))]
-    )
+    perms = _namings(lims)
     for perm in perms:
         check_time()
         names = {v: _bound_name(height, perm[k]) for k, v in enumerate(own)}
         new_body = _canon(body.xreplace(names))
         new_lims = [(names[v], lo.xreplace(names), hi.xreplace(names)) for v, lo, hi in lims]
         new_lims = _order_limits(new_lims)
+        candidate = sympy.Sum(new_body, *reversed(new_lims))
+        if len(perms) == 1:
+            return candidate
         key = str((new_body, new_lims))
         if best is None or key < best[0]:
-            best = (key, sympy.Sum(new_body, *reversed(new_lims)))
+            best = (key, candidate)
     assert best is not None
     return best[1]
+
+
+def _namings(lims: list) -> list[tuple[int, ...]]:
+    """The canonical names a sum's own indices may take (`perm[k]` for the k-th limit): an
+    index takes a name from the block of its range, so only indices over the same range trade
+    names. Two sums equal up to renaming have the same ranges in some order, hence the same
+    candidates, and the least of them is the same form; far fewer candidates than every
+    permutation when the ranges differ. Ranges that mention another own index form one block."""
+    own = {v for v, _, _ in lims}
+    signatures = [
+        "~" if (lo.free_symbols | hi.free_symbols) & own else str((lo, hi)) for _, lo, hi in lims
+    ]
+    blocks: list[list[int]] = []
+    for sig in sorted(set(signatures), key=lambda x: (x == "~", x)):
+        blocks.append([k for k, x in enumerate(signatures) if x == sig])
+    starts = list(itertools.accumulate((len(b) for b in blocks), initial=0))
+    count = math.prod(math.factorial(len(b)) for b in blocks)
+    choices = [
+        list(itertools.permutations(range(start, start + len(b))))
+        if count <= math.factorial(_MAX_PERM_VARS)
+        else [tuple(range(start, start + len(b)))]
+        for start, b in zip(starts[:-1], blocks, strict=True)
+    ]
+    out: list[tuple[int, ...]] = []
+    for pick in itertools.product(*choices):
+        perm = [0] * len(lims)
+        for b, names in zip(blocks, pick, strict=True):
+            for k, name in zip(b, names, strict=True):
+                perm[k] = name
+        out.append(tuple(perm))
+    return out
 
 
 def _bound_name(height: int, k: int) -> sympy.Dummy:

@@ -55,7 +55,7 @@ class Identity:
     rhs: sympy.Basic
     holds: bool
     expect: str  # "proved", "checked" or "false"
-    note: str = ""
+    note: str = ""  # formulas between `$` signs are LaTeX, as in the rules' descriptions
     defs: Mapping[MatSym, MatExpr] = field(default_factory=dict)
 
 
@@ -67,19 +67,19 @@ ZH: dict[str, str] = {
         "把 K/V 头平铺（repeat）而不是交错重复（repeat_interleave）"
     ),
     "the whole output with tiled K/V heads": "K/V 头平铺时的整个输出",
-    "query head h reading the K/V head of query head h + 1": (
-        "第 h 个查询头读了第 h + 1 个查询头的 K/V 头"
+    "query head $h$ reading the K/V head of query head $h + 1$": (
+        "第 $h$ 个查询头读了第 $h + 1$ 个查询头的 K/V 头"
     ),
     "sharing the query heads of a group as well as its K/V head": "组内的查询头也被共用",
-    "the state must include the current token (j <= i, not j < i)": (
-        "状态必须包含当前词元（j <= i，而不是 j < i）"
+    "the state must include the current token ($j \\le i$, not $j < i$)": (
+        "状态必须包含当前词元（$j \\le i$，而不是 $j < i$）"
     ),
     "with a softmax the product does not reassociate": "有 softmax 时乘积不能换结合顺序",
     "the cached keys with the wrong query": "缓存的键配上了错误的查询",
     "without the causal mask the new token changes earlier rows": (
         "没有因果掩码时新词元会改变前面的行"
     ),
-    "R(m-n) for R(n-m)": "把 R(n-m) 写成 R(m-n)",
+    "$R(m-n)$ for $R(n-m)$": "把 $R(n-m)$ 写成 $R(m-n)$",
     "the rotations do not cancel": "旋转不会相互抵消",
     "the old output is not rescaled": "旧的输出没有重新缩放",
 }
@@ -254,7 +254,7 @@ def grouped() -> list[Identity]:
             _head(k, grp, d_k, G),
             False,
             "false",
-            "query head h reading the K/V head of query head h + 1",
+            "query head $h$ reading the K/V head of query head $h + 1$",
         ),
         Identity(
             topic,
@@ -311,7 +311,7 @@ def linear() -> list[Identity]:
             Row(fq, i) @ strict,
             False,
             "false",
-            "the state must include the current token (j <= i, not j < i)",
+            "the state must include the current token ($j \\le i$, not $j < i$)",
         ),
         Identity(
             topic,
@@ -413,7 +413,7 @@ def rotary() -> list[Identity]:
             pair_sum(PairDots(q, Rope(k, pos_m - pos_n))),
             False,
             "false",
-            "R(m-n) for R(n-m)",
+            "$R(m-n)$ for $R(n-m)$",
         ),
         Identity(
             topic,

@@ -144,15 +144,18 @@ def counterexample_prose(
     zh = lang == "zh"
     out: list[str | Math] = []
     if cex.sizes:
-        out += ["尺寸 " if zh else "sizes ", *_pairs((_name(k), str(v)) for k, v in cex.sizes)]
+        out += [
+            "尺寸 " if zh else "sizes ",
+            *_pairs(((_name(k), str(v)) for k, v in cex.sizes), lang),
+        ]
     if cex.indices:
         out.append(("，位置 " if zh else ", at ") if out else ("位置 " if zh else "at "))
-        out += _pairs((_name(k), str(v)) for k, v in cex.indices)
+        out += _indices(cex.indices, lang)
     shown = [(k, v) for k, v in cex.entries if k != "every other entry"]
     rest = len(shown) - most
     if shown:
         out.append("，取 " if zh else ", with ")
-        out += _pairs((_entry(k), v) for k, v in shown[:most])
+        out += _pairs(((_entry(k), v) for k, v in shown[:most]), lang)
         if rest > 0:
             out.append(f"（另有 {rest} 个）" if zh else f" (and {rest} more)")
     if any(k == "every other entry" for k, _ in cex.entries):
@@ -171,10 +174,27 @@ def counterexample_prose(
     return out
 
 
-def _pairs(pairs) -> list[str | Math]:
+#: The entry of a matrix a counterexample points at, named in words: row and column.
+_PLACES = {"row": {"en": "row ", "zh": "第 "}, "col": {"en": "column ", "zh": "第 "}}
+_PLACE_AFTER = {"row": {"en": "", "zh": " 行"}, "col": {"en": "", "zh": " 列"}}
+
+
+def _indices(indices: Sequence[tuple[str, object]], lang: Lang) -> list[str | Math]:
+    """`h = 2, row 2, column 1` (en) or `h = 2，第 2 行第 1 列` (zh): an index letter with its
+    value, the entry's row and column in words of the page's language."""
+    letters = [(k, v) for k, v in indices if k not in _PLACES]
+    out = _pairs(((_name(k), str(v)) for k, v in letters), lang)
+    for k, (key, value) in enumerate((k, v) for k, v in indices if k in _PLACES):
+        if out:
+            out.append("" if lang == "zh" and k else ("，" if lang == "zh" else ", "))
+        out += [_PLACES[key][lang], Math(str(value)), _PLACE_AFTER[key][lang]]
+    return [x for x in out if x != ""]
+
+
+def _pairs(pairs, lang: Lang = "en") -> list[str | Math]:
     out: list[str | Math] = []
     for k, (name, value) in enumerate(pairs):
-        out += [", "] if k else []
+        out += [("，" if lang == "zh" else ", ")] if k else []
         out += [Math(name), *_value(value)]
     return out
 
@@ -204,15 +224,23 @@ def latex_value(text: str) -> str:
 
 
 _FUNCTION = re.compile(r"^([A-Za-z]+)\(([A-Za-z_]+)\)$")  # phi(K), a feature map of a matrix
+#: E(S; 2, 3): the running maxima of an online softmax, named after its scores and blocks
+_MAXIMA = re.compile(r"^([A-Za-z])\(([A-Za-z](?:_[A-Za-z0-9]+)?); ([A-Za-z0-9_, ]+)\)$")
+_SIZE = re.compile(r"\d+|[A-Za-z](?:_[A-Za-z0-9]+)?")
 
 
 def _name(name: str) -> str:
-    """A name from a counterexample as math: `d_k`, `\\lambda`, `\\phi(K)`, `\\text{row}`."""
+    """A name from a counterexample as math: `d_k`, `\\lambda`, `\\phi(K)`, `E_{S;\\,b,b}`."""
     if name in ("row", "col"):
         return rf"\text{{{name}}}"
     m = _FUNCTION.match(name)
     if m:
         return f"{symbol_latex(m.group(1))}({symbol_latex(m.group(2))})"
+    m = _MAXIMA.match(name)
+    sizes = [] if m is None else [x.strip() for x in m.group(3).split(",")]
+    if m and all(_SIZE.fullmatch(x) for x in sizes):
+        blocks = ",".join(x if x.isdigit() else symbol_latex(x) for x in sizes)
+        return f"{symbol_latex(m.group(1))}_{{{symbol_latex(m.group(2))};\\,{blocks}}}"
     if re.fullmatch(r"[A-Za-z]+(_[A-Za-z0-9]+)?", name):
         return symbol_latex(name)
     return r"\text{" + escape_text(name) + "}"

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tex_text import raw_math
 
 from symattn.cli import derive, main
 from symattn.derive import document
@@ -103,6 +104,25 @@ def test_no_sympy_isms_in_the_tex(built, lang):
     text = (built[0] / f"chapter6.{lang}.tex").read_text(encoding="utf-8")
     for pattern in SYMPY_ISMS:
         assert not pattern.search(text), pattern.pattern
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("number", [6, 7, 8])
+def test_no_ascii_formula_in_headings_prose_or_justifications(built, number, lang):
+    tex = (built[0] / f"chapter{number}.{lang}.tex").read_text(encoding="utf-8")
+    assert raw_math(tex) == []
+
+
+def test_figures_are_set_at_the_end_of_their_section(built):
+    """A float set where it was added can land between a derivation and the one continuing it;
+    set after the section's last block, it stays between sections."""
+    for tex in sorted(built[0].glob("chapter*.tex")):
+        text = tex.read_text(encoding="utf-8")
+        for m in re.finditer(r"\\end\{figure\}\s*", text):
+            rest = text[m.end() :]
+            assert rest.startswith(("\\section", "\\begin{figure}", "\\end{document}")) or not (
+                rest.strip()
+            ), f"{tex.name}: a figure inside a section: {rest[:60]!r}"
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -205,11 +225,30 @@ def test_builds_both_pdfs_and_page_one_has_ink(checked, tmp_path, tex):
         assert "Missing character" not in log  # the circle of the entrywise product, ∘, is math
         assert "Overfull \\hbox" not in log
         assert not png_is_blank(render_page_png(tmp_path / f"chapter8.{lang}.pdf", page=1, dpi=60))
+    for lang, caption in (("zh", "图 1"), ("en", "Figure 1")):
+        assert _text_after_figure(tmp_path / f"chapter6.{lang}.pdf", caption, "6.2") == ""
     for pdf in sorted(tmp_path.glob("chapter*.pdf")):
         counts = [ink_lines(png) for png in render_pages_png(pdf, dpi=60)]
         assert counts[-1] >= 2, f"the last page of {pdf.name} is blank"
         thin = [k for k, c in enumerate(counts[:-1], start=1) if c < MIN_LINES_ON_A_PAGE]
         assert not thin, f"{pdf.name}: pages {thin} hold fewer than {MIN_LINES_ON_A_PAGE} lines"
+
+
+def _page_texts(pdf: Path) -> list[str]:
+    """The text of each page of a PDF (poppler's pdftotext, installed with pdftoppm)."""
+    done = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    )
+    return done.stdout.split("\f")
+
+
+def _text_after_figure(pdf: Path, caption: str, next_section: str) -> str:
+    """The first line of text below a figure on its page, unless it is the next section's
+    heading (or only the page number): "" when the figure is set where its section ends."""
+    page = next(p for p in _page_texts(pdf) if caption in p)
+    below = page[page.index(caption) :].splitlines()[1:]
+    lines = [x.strip() for x in below if x.strip() and not x.strip().isdigit()]
+    return "" if not lines or lines[0].startswith(next_section) else lines[0]
 
 
 #: A page of a chapter (but its last) holds at least this many lines of ink: header, text, page

@@ -3,11 +3,14 @@ each step claims; the false variants are false; `symattn derive` builds it after
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from symattn.derive.blocks import Fact, Mistake, ProofBlock
 from symattn.derive.sources import bundled, bundled_root, chapter
-from symattn.latex.derivation import step_scope
+from symattn.kernel.identities import ZH
+from symattn.latex.derivation import math_in_text, step_scope
 
 CH07 = chapter(bundled_root() / "ch07")
 
@@ -93,3 +96,12 @@ def test_common_mistakes_show_the_wrong_claim_its_counterexample_and_the_right_o
 def test_the_chapter_is_bundled_after_chapter_6() -> None:
     assert [p.stem for p in CH07.scripts] == [f"sec7{k}" for k in range(1, 8)]
     assert [(u.name, u.number) for u in bundled()][:2] == [("chapter6", "6"), ("chapter7", "7")]
+
+
+RAW_MATH = re.compile(r"<=|>=|\.\.|->|ceil\(|sqrt\(")
+
+
+@pytest.mark.parametrize("note", sorted({*ZH, *ZH.values()}))
+def test_the_headings_of_the_mistakes_set_their_formulas_as_math(note: str) -> None:
+    text = "".join(x for x in math_in_text(note) if isinstance(x, str))
+    assert not RAW_MATH.search(text) and not re.search(r"\b[a-z] [<+-] ", text), text

@@ -10,7 +10,7 @@ import sympy
 
 from symattn.cli import derive
 from symattn.derive import tally
-from symattn.derive.blocks import Builder, Check, Fact, ProofBlock, Text, shown
+from symattn.derive.blocks import Builder, Check, Fact, ProofBlock, Text, render, shown
 from symattn.derive.sources import bundled_root, chapter
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.derivation import Derivation
@@ -18,6 +18,7 @@ from symattn.kernel.dims import H, d, d_k, d_v, n
 from symattn.kernel.errors import ProofError
 from symattn.kernel.expr import Dot, index
 from symattn.latex.derivation import step_scope
+from symattn.latex.document import Document
 
 CH06 = chapter(bundled_root() / "ch06")
 SECTION_MODULES = [p.stem for p in CH06.scripts]
@@ -171,3 +172,14 @@ def test_moments_of_the_dot_product():
     assert second_moment_symbolic() == d_k
     for k in (1, 2, 3):
         assert rademacher_moments(k) == (0, k)
+
+
+def test_a_figure_is_set_after_the_last_block_of_its_section(tmp_path):
+    b = Builder("x", Text("甲", "A")).say("前", "before")
+    b.figure("fig-x", sympy.Matrix([[1, 0], [0, 1]]), ["a", "b"], Text("图", "weights"))
+    b.say("后", "after")
+    doc = Document("en", "A")
+    render(b.section(), doc, tmp_path / "figures")
+    tex = doc.render_fragment()
+    assert tex.index("before") < tex.index("after") < tex.index(r"\begin{figure}")
+    assert (tmp_path / "figures" / "fig-x.en.pdf").is_file()

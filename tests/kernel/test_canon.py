@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from symattn.kernel.canon import normal_form
+from symattn.kernel.canon import _namings, normal_form
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import MatSym, index
 from symattn.kernel.proof import prove_equal
@@ -157,3 +157,28 @@ def test_ceiling_of_an_index_over_its_own_range_is_one():
     assert normal_form(F[sympy.ceiling((h + 1) / big), i], at) != normal_form(F[1, i], at)
     wide = {h: (sympy.Integer(1), 2 * big)}
     assert normal_form(head, wide) != normal_form(F[1, i], wide)
+
+
+def _three_sums(order, names):
+    """`sum over a, b in 1..n and c in 1..d_k of f[a, c] f[b, c] g[a, b]`, limits in `order`."""
+    a, b, c = names
+    g = sympy.IndexedBase("g")
+    lims = {"a": (a, 1, n), "b": (b, 1, n), "c": (c, 1, d_k)}
+    return sympy.Sum(F[a, c] * F[b, c] * g[a, b], *(lims[x] for x in order))
+
+
+@pytest.mark.parametrize("order", ["abc", "acb", "bac", "bca", "cab", "cba"])
+@pytest.mark.parametrize("names", [(i, j, k), (k, r, s), (s, i, r)])
+def test_sums_over_mixed_ranges_have_one_form_in_every_order_and_naming(order, names):
+    assert normal_form(_three_sums(order, names)) == normal_form(_three_sums("abc", (i, j, k)))
+
+
+def test_only_indices_over_the_same_range_trade_names():
+    one = sympy.S.One
+    lims = [(i, one, n), (j, one, d_k), (k, one, n)]
+    assert sorted(_namings(lims)) == [(1, 0, 2), (2, 0, 1)]  # d_k's index: one name only
+    dependent = [(i, one, n), (j, one, i)]  # a range that mentions another index: a block
+    assert _namings(dependent) == [(0, 1)]
+    g = sympy.IndexedBase("g")
+    swapped = sympy.Sum(F[i, j] * g[j, i], (i, 1, n), (j, 1, n))
+    assert normal_form(swapped) != normal_form(sympy.Sum(F[i, j] * g[i, j], (i, 1, n), (j, 1, n)))
