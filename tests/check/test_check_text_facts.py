@@ -226,3 +226,15 @@ def test_a_product_of_sizes_after_the_example_closed_is_checked_at_its_values(co
 def test_a_letter_divided_by_another_is_a_size_too():
     text = "若有 $h=8$ 个查询头而只有 $g=2$ 组键值头，则 $h/g=4$。\n"
     assert last(text).kind == "verified"
+
+
+@pytest.mark.parametrize(
+    ("right", "kind"),
+    [("(x^{(1)}_m)^2 + (x^{(2)}_m)^2", "verified"), ("(x^{(1)}_m)^2", "undecided")],
+)
+def test_labelled_features_are_numbers_in_a_scalar_claim(right, kind):
+    left = (
+        "(x^{(1)}_m \\cos m\\theta - x^{(2)}_m \\sin m\\theta)^2"
+        " + (x^{(2)}_m \\cos m\\theta + x^{(1)}_m \\sin m\\theta)^2"
+    )
+    assert last(f"Then ${left} = {right}$.\n").kind == kind

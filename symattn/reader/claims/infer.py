@@ -25,7 +25,10 @@ from symattn.reader.terms.translator import Terms, label_of, plain_name
 __all__ = ["defines_left", "scalar_reading"]
 
 #: A name that may stand for a number: a letter or Greek letter, with at most a plain subscript.
-_NUMBER_NAME = re.compile(r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?\Z")
+#: A letter with an index, and perhaps a label (`x^{(1)}_{m}`: the first feature of x_m).
+_NUMBER_NAME = re.compile(
+    r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
+)
 _GREEK_OR_LETTER = re.compile(r"(?:[a-z]|\\[a-z]+)\Z")
 _EULER = re.compile(r"(?<![\\A-Za-z])e(?![A-Za-z_])")
 _EULER_POWER = re.compile(r"(?<![\\A-Za-z])e\s*\^")
@@ -284,6 +287,13 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
     stack = list(nodes)
     while stack:
         x = stack.pop()
+        if isinstance(x, ast.HeadSup) and isinstance(x.operand, ast.Symbol):
+            label = label_of(x)  # `x^{(1)}_m`: the first feature of x_m, a name of its own
+            name = plain_name(x)
+            known = name is not None and (name in terms.scope.dims or terms.scope.lookup(name))
+            if not known and label not in terms.defs.table and _NUMBER_NAME.match(label):
+                out.append(label)
+                continue
         if isinstance(x, ast.Symbol):
             label = label_of(x)
             name = plain_name(x)

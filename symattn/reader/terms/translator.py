@@ -484,6 +484,8 @@ class Terms:
     def _head_indexed(self, node: ast.HeadSup, op: ast.Symbol) -> sympy.Basic:
         """`z^{(h)}_i` is row i of `Z^{(h)}`, `Z^{(h)}_{iu}` and `a^{(h)}_{ij}` are entries:
         the letters of a head family read as those of a matrix (`q_i`, `Q_{ir}`, `a_{ij}`)."""
+        if self.scalars and isinstance(node.operand, ast.Symbol) and label_of(node) in self.scalars:
+            return self.scalars[label_of(node)]  # `x^{(1)}_m` read as a number
         assert op.sub is not None
         letter = op.name.upper()
         bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
@@ -1381,9 +1383,12 @@ def _label(node: ast.Symbol) -> str:
     return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
 
 
-def label_of(node: ast.Symbol) -> str:
+def label_of(node: ast.Symbol | ast.HeadSup) -> str:
     """How a symbol is named in messages and in the table of defined names: `\\alpha`,
-    `e_{ij}`, `d_{model}`, `\\hat{y}`."""
+    `e_{ij}`, `d_{model}`, `\\hat{y}`, `x_m^{(1)}`."""
+    if isinstance(node, ast.HeadSup) and isinstance(node.operand, ast.Symbol):
+        return f"{_label(node.operand)}^{{({ast.dump(node.head)})}}"
+    assert isinstance(node, ast.Symbol)
     return _label(node)
 
 
