@@ -91,6 +91,8 @@ class ResolvedClaim:
     tolerance: sympy.Rational | None = None
     typed: str = ""
     orientation: str = ""
+    # a shape error set aside: it rests on shapes the text never gave (`reader.claims.conventional`)
+    set_aside: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

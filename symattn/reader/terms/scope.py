@@ -110,6 +110,17 @@ class Scope:
         self.hypothesis_relations: dict[sympy.Symbol, int] = {}
         self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
         self.unused: list[tuple[frozenset[MatSym], int, str]] = []
+        # the chapter's conventional names the formula being read took from the conventions,
+        # and those some formula of the text used in a product, a sum or a dot product that
+        # typechecks with them (`confirming` off while a formula is read again)
+        self.conventional_reads: set[str] = set()
+        self.reads: set[str] = set()  # every name the formula being read looked up
+        # names declared in an earlier section that the formula was also read without
+        self.read_both: set[str] = set()
+        # a function's parameters (`\mathrm{MultiHead}(Q, K, V) = ...`): name -> (line, function)
+        self.parameters: dict[str, tuple[int, str]] = {}
+        self.confirmed: set[str] = set()
+        self.confirming = True
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -258,6 +269,10 @@ class Scope:
             table = layer.families if family else layer.names
             if name in table:
                 entry = table[name]
+                if not family:
+                    self.reads.add(name)
+                if layer.kind == "conventions" and not family:
+                    self.conventional_reads.add(name)
                 if entry.unsettled:
                     self.consulted.add(name)
                     if self.reading == "row":
@@ -282,6 +297,25 @@ class Scope:
                 and not same_shape(entry.shape, base.shape)
             ):
                 out[key] = entry
+        return out
+
+    def departures(self) -> dict[str, Name]:
+        """The chapter's conventional names the text declared with a shape of its own
+        (`V \\in \\mathbb R^{m\\times d_v}`, `W_Q \\in \\mathbb R^{d\\times d}`): a text that
+        departs so from the chapter's conventions may depart from them where it is silent too.
+        Declarations given before any formula (`--dims`) are the user's, not the text's."""
+        conv = self.layers[0].names
+        out: dict[str, Name] = {}
+        for layer in self.layers[1:]:
+            for key, entry in layer.names.items():
+                base = conv.get(key)
+                if (
+                    base is not None
+                    and entry.origin == "declared"
+                    and entry.line > 0
+                    and not same_shape(self.bind_shape(entry.shape), self.bind_shape(base.shape))
+                ):
+                    out[key] = entry
         return out
 
     def without(self, names: Sequence[str]) -> dict[str, Name]:
