@@ -13,6 +13,9 @@ from symattn.reader.terms.scope import Name, Scope
 __all__ = ["rebound", "unconfirmed"]
 
 _ILL = ("shape_error", "internal_error")
+#: the arguments of attention: every attention text writes `\\operatorname{softmax}(QK^T)V` with
+#: them, so their conventional shapes (queries and keys of one width) are never only a guess
+_ATTENTION = frozenset({"Q", "K", "V"})
 
 
 def unconfirmed(
@@ -26,13 +29,15 @@ def unconfirmed(
     some of the chapter's names with shapes of its own (`V \\in \\mathbb R^{m\\times d_v}`), the
     others' conventional shapes are only a guess: a shape error among them is read `again`
     without the unconfirmed ones (they then have no shape), and if it is no shape error then,
-    it is undecided, saying why. A text that never departs keeps the chapter's conventions.
+    it is undecided, saying why. A text that never departs keeps the chapter's conventions,
+    and Q, K and V, the arguments of attention, always keep theirs.
     """
     # a declaration of an earlier section that this formula was read without too
     # (`Resolver._earlier_declarations`) may not hold here: no evidence of a departure
     departed = {k: e for k, e in scope.departures().items() if k not in scope.read_both}
     conv = scope.layers[0].names
-    guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in scope.confirmed)
+    confirmed = scope.confirmed | _ATTENTION
+    guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in confirmed)
     if not departed or not guessed:
         return claims
     taken = {k: conv.pop(k) for k in guessed}
