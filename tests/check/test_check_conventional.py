@@ -163,3 +163,14 @@ def test_a_vector_of_a_declared_matrix_with_the_wrong_length_is_a_shape_error():
         "Let $R \\in \\mathbb{R}^{n\\times d}$.\n\nEach $\\mathbf{r}_{i} \\in \\mathbb{R}^{m}$.\n"
     )
     assert verdicts(text)[-1] == "shape-error"
+
+
+def test_a_name_declared_with_sizes_of_the_text_own_is_a_departure():
+    text = "Each $\\mathbf{b} \\in \\mathbb{R}^t$ is a weight vector.\n\n$$H = XA$$\n"
+    r = results(text)[-1]
+    assert r.kind == "undecided" and "conventional shapes of A (n × n), X (n × d)" in r.message
+
+
+def test_a_name_declared_with_the_chapter_sizes_is_no_departure():
+    text = "Each $\\mathbf{b} \\in \\mathbb{R}^n$ is a weight vector.\n\n$$H = XA$$\n"
+    assert verdicts(text)[-1] == "shape-error"

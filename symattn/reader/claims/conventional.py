@@ -4,6 +4,7 @@ Imports the kernel's dims and the reader's claims and scope; never the resolver,
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 from symattn.kernel.dims import shape_str
@@ -16,6 +17,13 @@ _ILL = ("shape_error", "internal_error")
 #: the arguments of attention: every attention text writes `\\operatorname{softmax}(QK^T)V` with
 #: them, so their conventional shapes (queries and keys of one width) are never only a guess
 _ATTENTION = frozenset({"Q", "K", "V"})
+
+
+def _name_pattern(name: str) -> str:
+    r"""`W_O` also as `W_{O}`, `W^O`, `\mathbf{W}_O`: the letter, then the label if any."""
+    letter, _, label = name.partition("_")
+    pat = rf"(?<![a-z\\]){letter}(?![a-z])"
+    return pat + (rf"[}}\s]*[_^]\{{?\s*{label}" if label else "")
 
 
 def unconfirmed(
@@ -50,13 +58,15 @@ def unconfirmed(
     own = ", ".join(
         f"{k} as {shape_str(e.shape)} (line {e.line})" for k, e in sorted(departed.items())
     )
-    names = ", ".join(f"{k} ({shape_str(taken[k].shape)})" for k in guessed)
     out = []
     for c in claims:
         twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
         if c.status != "shape_error" or twin is None or twin.status in _ILL:
             out.append(c)
             continue
+        body = c.span.body[c.start : c.end]
+        shown = [k for k in guessed if re.search(_name_pattern(k), body)] or guessed
+        names = ", ".join(f"{k} ({shape_str(taken[k].shape)})" for k in shown)
         msg = (
             f"{c.message}; but that rests on the chapter's conventional shapes of "
             f"{names}, which the text never declares nor uses so in a formula that typechecks, "

@@ -301,21 +301,24 @@ class Scope:
 
     def departures(self) -> dict[str, Name]:
         """The chapter's conventional names the text declared with a shape of its own
-        (`V \\in \\mathbb R^{m\\times d_v}`, `W_Q \\in \\mathbb R^{d\\times d}`): a text that
-        departs so from the chapter's conventions may depart from them where it is silent too.
+        (`V \\in \\mathbb R^{m\\times d_v}`, `W_Q \\in \\mathbb R^{d\\times d}`), and other names it
+        declared with sizes the chapter's conventions do not use (`\\mathbf a \\in \\mathbb R^t`):
+        a text that departs so from the chapter's conventions may depart from them where it is
+        silent too.
         Declarations given before any formula (`--dims`) are the user's, not the text's."""
         conv = self.layers[0].names
+        chapter = set(STANDARD_DIMS.values())
         out: dict[str, Name] = {}
         for layer in self.layers[1:]:
             for key, entry in layer.names.items():
+                if entry.origin != "declared" or entry.line <= 0:
+                    continue
                 base = conv.get(key)
-                if (
-                    base is not None
-                    and entry.origin == "declared"
-                    and entry.line > 0
-                    and not same_shape(self.bind_shape(entry.shape), self.bind_shape(base.shape))
-                ):
+                shape = self.bind_shape(entry.shape)
+                if base is not None and not same_shape(shape, self.bind_shape(base.shape)):
                     out[key] = entry
+                elif base is None and any(x.free_symbols - chapter for x in shape):
+                    out[key] = entry  # `\mathbf a \in \mathbb R^t`: sizes of the text's own
         return out
 
     def without(self, names: Sequence[str]) -> dict[str, Name]:
