@@ -451,15 +451,18 @@ class Resolver:
             for x in scope.layers[1:]
         ]
         sequences, sections = dict(scope.sequences), dict(scope.relation_section)
+        dims, pinnable, parameters = dict(scope.dims), set(scope.pinnable), dict(scope.parameters)
         table, cases = dict(self.terms.defs.table), copy.copy(self.cases)
         cases._seen = dict(cases._seen)
         try:
             return self._resolve_once(span, c, display)
         finally:
             scope.layers[1:] = layers
-            scope.sequences.clear()
-            scope.sequences.update(sequences)
+            for shared, old in ((scope.sequences, sequences), (scope.dims, dims)):
+                shared.clear()  # tables others hold: restored in place
+                shared.update(old)
             scope.relation_section = sections
+            scope.pinnable, scope.parameters = pinnable, parameters
             self.terms.defs.table = table
             self.cases = cases
 
