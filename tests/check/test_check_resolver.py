@@ -31,8 +31,13 @@ def test_conventions_verify(formula):
     assert r.kind == "verified", (r.message, formula)
 
 
-def test_sum_over_an_unknown_letter_needs_bounds():
+def test_sum_over_an_unknown_letter_runs_over_what_it_indexes():
     (r,) = check_text(r"$(QK^T)_{ij}=\sum_x Q_{ix}K_{jx}$", "s.md")
+    assert r.kind == "verified"
+
+
+def test_sum_over_an_unknown_letter_needs_bounds_where_its_entries_disagree():
+    (r,) = check_text(r"$\sum_x Q_{ix}V_{jx} = 0$", "s.md")
     assert r.kind == "not-understood" and "cannot tell what \\sum_x ranges over" in r.message
 
 

@@ -28,7 +28,11 @@ def with_inference(claim: ResolvedClaim, inference: Inference) -> ResolvedClaim:
     conflict = inference.conflicts.get(key)
     if conflict is not None and claim.status == "shape_error":
         return dataclasses.replace(claim, message=conflict.message)
-    if conflict is not None and claim.status in ("not_understood", "unknown"):
+    if (
+        conflict is not None
+        and claim.status in ("not_understood", "unknown")
+        and not claim.set_aside
+    ):
         if "declare" in claim.message or "not declared" in claim.message:
             where = (conflict.second[0], max(conflict.second[1], conflict.second[0] + 1))
             if claim.start <= where[0] < claim.end or claim.start <= conflict.first[0] < claim.end:

@@ -12,7 +12,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
-from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of
+from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
 
 __all__ = [
     "declare_scalar",
@@ -74,6 +74,12 @@ def introduce(
     terms.defs.used.clear()
     what = "function" if params is not None else "sequence" if indices else "name"
     text = span.body[left.start : left.end]
+    parameters = getattr(terms.scope, "parameters", None)
+    if params is not None and parameters is not None:
+        for param in params:  # `\mathrm{MultiHead}(Q, K, V)`: Q, K, V are its own from here on
+            name = plain_name(param) if isinstance(param, ast.Symbol) else None
+            if name is not None:
+                parameters[name] = (span.start.line, text)
     if value is None:
         msg = f"defines the {what} {text} (its value is not read{why})"
     else:

@@ -6,6 +6,7 @@ Imports the kernel and the reader's other modules; never the checker, the CLI or
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,6 +37,7 @@ from symattn.reader.claims.context import (
     words_before,
     words_between,
 )
+from symattn.reader.claims.conventional import rebound, unconfirmed
 from symattn.reader.claims.definitions import (
     define,
     head_symbol,
@@ -535,6 +537,53 @@ class Resolver:
     def _resolve_claim(
         self, span: MathSpan, c: ast.Claim, display: bool = False
     ) -> list[ResolvedClaim]:
+        """The claims of one formula (`_resolve_once`); a shape error that rests on the
+        chapter's conventions where the text departs from them is read again (`unconfirmed`)."""
+        self.scope.conventional_reads.clear()
+        self.scope.reads.clear()
+        self.scope.read_both.clear()
+        out = self._resolve_once(span, c, display)
+        for rule in (unconfirmed, rebound):
+            if not any(x.status == "shape_error" for x in out):
+                break
+            out = rule(self.scope, out, lambda: self._again(span, c, display))
+        return out
+
+    def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
+        """The formula read again, leaving no trace: what it defines or opens is undone."""
+        scope = self.scope
+        layers = [
+            dataclasses.replace(
+                x,
+                names=dict(x.names),
+                families=dict(x.families),
+                bindings=dict(x.bindings),
+                relations=dict(x.relations),
+                orient=dict(x.orient),
+                literals=dict(x.literals),
+                members=dict(x.members),
+            )
+            for x in scope.layers[1:]
+        ]
+        sequences, sections = dict(scope.sequences), dict(scope.relation_section)
+        dims, pinnable, parameters = dict(scope.dims), set(scope.pinnable), dict(scope.parameters)
+        table, cases = dict(self.terms.defs.table), copy.copy(self.cases)
+        cases._seen = dict(cases._seen)
+        try:
+            return self._resolve_once(span, c, display)
+        finally:
+            scope.layers[1:] = layers
+            for shared, old in ((scope.sequences, sequences), (scope.dims, dims)):
+                shared.clear()  # tables others hold: restored in place
+                shared.update(old)
+            scope.relation_section = sections
+            scope.pinnable, scope.parameters = pinnable, parameters
+            self.terms.defs.table = table
+            self.cases = cases
+
+    def _resolve_once(
+        self, span: MathSpan, c: ast.Claim, display: bool = False
+    ) -> list[ResolvedClaim]:
         """The claims of one formula; a shape error that rests on a vector whose row or column
         the document never settled is `undecided (convention)`, not an error."""
         self.scope.consulted.clear()
@@ -853,6 +902,7 @@ class Resolver:
             return pending(scope, span, start, end, (_comparable(lhs, terms.term(right)),))
 
         taken = scope.without(list(earlier))
+        scope.read_both.update(earlier)
         try:
             again = self._guard(span, start, end, reread)
         finally:

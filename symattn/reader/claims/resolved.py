@@ -94,6 +94,8 @@ class ResolvedClaim:
     typed: str = ""
     orientation: str = ""
     earlier: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
+    # a shape error set aside: it rests on shapes the text never gave (`reader.claims.conventional`)
+    set_aside: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

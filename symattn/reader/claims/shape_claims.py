@@ -15,7 +15,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatExpr, Row
+from symattn.kernel.expr import MatExpr, MatSym, Row
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
 from symattn.reader.claims.defined_shapes import declare_defined
@@ -25,7 +25,7 @@ from symattn.reader.claims.member_claims import declare_member
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.conventions import looks_like_matrix
+from symattn.reader.terms.conventions import CONVENTIONS, looks_like_matrix
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms.translator import (
     FEATURE_WIDTH,
@@ -405,12 +405,51 @@ def _vector_declaration(
         return new_claim(span, start, end, "declared", msg)
     if same_shape(want, as_row):
         return shape_claim(span, start, end, as_row, want, f"{label} is {shape_str(as_row)}")
+    matrix = row.args[0]
+    entry = scope.lookup(matrix.name) if isinstance(matrix, MatSym) else None
+    if entry is not None and entry.origin == "inferred":
+        # `\\mathbf r_{i-j} \\in \\mathbf R^d` beside a capital R the text never declares: R's
+        # shape is inferred from other formulas, and this may be the text's only word on it
+        msg = (
+            f"{plain(row)} as row {plain(row.args[1])} of {plain(matrix)} would have "
+            f"{as_row[1]} entries, not {shape_str(want)}, but the text never declares "
+            f"{plain(matrix)} (its shape {shape_str(matrix.shape)} is inferred)"
+        )
+        return new_claim(span, start, end, "unknown", msg)
+    if _columns_perhaps(scope, matrix, want):
+        msg = (
+            f"{letter}_{plain(row.args[1])} has the length of a column of {plain(matrix)} "
+            f"({shape_str(matrix.shape)}): the text's vectors may be its columns, where this "
+            f"reader takes the rows of a matrix (the chapter's convention, which the text's "
+            f"{plain(matrix)}, of another shape than the chapter's, does not confirm)"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     raise Problem(
         "shape_error",
         f"{plain(row)} is row {plain(row.args[1])} of {plain(row.args[0])} "
         f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
         subject,
     )
+
+
+def _columns_perhaps(scope: Scope, matrix: MatExpr, want: Shape) -> bool:
+    """`X \\in \\mathbb R^{n\\times t}` and `x_j \\in \\mathbb R^n`: x_j has the length of X's
+    columns. The row reading is the chapter's convention; it holds for a matrix the text
+    declares with the chapter's shape (`Q \\in \\mathbb R^{n\\times d_k}`, then `q_i` of length
+    n is a shape error), not for one it declares with a shape of its own."""
+    if not isinstance(matrix, MatSym):
+        return False
+    entry = scope.lookup(matrix.name)
+    if entry is None or entry.origin != "declared" or entry.line <= 0:
+        return False
+    if entry.definition is not None or entry.label:
+        return False
+    base = CONVENTIONS.get(matrix.name)
+    if base is not None and same_shape(scope.bind_shape(entry.shape), scope.bind_shape(base)):
+        return False
+    rows = scope.bind_shape(matrix.shape)[0]
+    one = sympy.Integer(1)
+    return any(same_shape(want, w) for w in ((rows, one), (one, rows)))
 
 
 _LOWER = re.compile(r"^(?:\\[a-z]+\{?\s*)?[a-z]")  # `\mathbf{q}`, `q`: a vector's name

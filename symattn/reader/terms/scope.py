@@ -114,6 +114,17 @@ class Scope:
         # the values sizes had in worked examples that have closed, with the line of the
         # formula that closed them: what a later count (`d^2 = 65536`) may refer to
         self.earlier: dict[sympy.Symbol, sympy.Integer] = {}
+        # the chapter's conventional names the formula being read took from the conventions,
+        # and those some formula of the text used in a product, a sum or a dot product that
+        # typechecks with them (`confirming` off while a formula is read again)
+        self.conventional_reads: set[str] = set()
+        self.reads: set[str] = set()  # every name the formula being read looked up
+        # names declared in an earlier section that the formula was also read without
+        self.read_both: set[str] = set()
+        # a function's parameters (`\mathrm{MultiHead}(Q, K, V) = ...`): name -> (line, function)
+        self.parameters: dict[str, tuple[int, str]] = {}
+        self.confirmed: set[str] = set()
+        self.confirming = True
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -270,6 +281,10 @@ class Scope:
             table = layer.families if family else layer.names
             if name in table:
                 entry = table[name]
+                if not family:
+                    self.reads.add(name)
+                if layer.kind == "conventions" and not family:
+                    self.conventional_reads.add(name)
                 if entry.unsettled:
                     self.consulted.add(name)
                     if self.reading == "row":
@@ -294,6 +309,28 @@ class Scope:
                 and not same_shape(entry.shape, base.shape)
             ):
                 out[key] = entry
+        return out
+
+    def departures(self) -> dict[str, Name]:
+        """The chapter's conventional names the text declared with a shape of its own
+        (`V \\in \\mathbb R^{m\\times d_v}`, `W_Q \\in \\mathbb R^{d\\times d}`), and other names it
+        declared with sizes the chapter's conventions do not use (`\\mathbf a \\in \\mathbb R^t`):
+        a text that departs so from the chapter's conventions may depart from them where it is
+        silent too.
+        Declarations given before any formula (`--dims`) are the user's, not the text's."""
+        conv = self.layers[0].names
+        chapter = set(STANDARD_DIMS.values())
+        out: dict[str, Name] = {}
+        for layer in self.layers[1:]:
+            for key, entry in layer.names.items():
+                if entry.origin != "declared" or entry.line <= 0:
+                    continue
+                base = conv.get(key)
+                shape = self.bind_shape(entry.shape)
+                if base is not None and not same_shape(shape, self.bind_shape(base.shape)):
+                    out[key] = entry
+                elif base is None and any(x.free_symbols - chapter for x in shape):
+                    out[key] = entry  # `\mathbf a \in \mathbb R^t`: sizes of the text's own
         return out
 
     def without(self, names: Sequence[str]) -> dict[str, Name]:

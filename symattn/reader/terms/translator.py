@@ -33,6 +33,7 @@ from symattn.kernel.expr import (
     Scale,
     Softmax,
     index,
+    walk,
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.ranges import definite_range_problem
@@ -193,6 +194,7 @@ class Terms:
     def __init__(self, scope: Scope, observer: Observer | None = None) -> None:
         self.scope = scope
         self.observer = observer
+        self.trial = False  # reading a part only to learn its sizes (`_indexed_range`)
         self.defs = Defs()
         #: the feature maps `\\phi(X)` the current claim read (arbitrary maps: see verdicts)
         self.maps: list[str] = []
@@ -659,7 +661,8 @@ class Terms:
                 msg = "'*' is read between numbers only; between matrices write the product"
                 raise not_understood(msg, node)
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
-                acc = _dot(acc, b, node, span)
+                before, acc = acc, _dot(acc, b, node, span)
+                self._confirm(before, b)
             elif op in ("odot", "otimes"):
                 masks = (k == 2 and self._is_mask(factors[0]), self._is_mask(f))
                 try:
@@ -669,7 +672,9 @@ class Terms:
                 except NotRead as e:
                     raise not_understood(str(e), node) from None
             else:
-                acc = _times(acc, b, node, span)
+                before, acc = acc, _times(acc, b, node, span)
+                if isinstance(before, MatExpr) and isinstance(b, MatExpr):
+                    self._confirm(before, b)
             if k < len(factors) and self.observer is not None:
                 self.observer(node, acc, f.end)
         return acc
@@ -715,10 +720,20 @@ class Terms:
                 msg = f"cannot add {kinds[0]} and {kinds[1]}: {plain(acc)} and {plain(p)}"
                 raise Problem("shape_error", msg, node, span=span)
             try:
-                acc = MatAdd(acc, Scale(-1, p) if op == "-" else p)
+                before, acc = acc, MatAdd(acc, Scale(-1, p) if op == "-" else p)
             except ShapeError as e:
                 raise shape_problem(e, node, span) from None
+            self._confirm(before, p)
         return acc
+
+    def _confirm(self, *operands: sympy.Basic) -> None:
+        """Matrices combined in a product or a sum that typechecks: the shapes they were read
+        with are the text's own use of them (`XW_Q` confirms the chapter's X and W_Q)."""
+        confirmed: set[str] | None = getattr(self.scope, "confirmed", None)
+        if confirmed is None or self.trial or not getattr(self.scope, "confirming", False):
+            return
+        for x in operands:
+            confirmed.update(m.name for m in walk(x) if isinstance(m, MatSym))
 
     def _is_mask(self, node: ast.Node) -> bool:
         name = plain_name(node)
@@ -835,12 +850,7 @@ class Terms:
         if node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
         elif node.lower is None:
-            over = SUM_LETTERS.get(node.var.name.rstrip("'"))
-            if over is None:
-                raise not_understood(
-                    f"cannot tell what \\sum_{node.var.name} ranges over: write its bounds", node
-                )
-            lo, hi = sympy.Integer(1), self.scope.bind(over)
+            lo, hi = sympy.Integer(1), self._indexed_range(node, var)
         else:
             lo = self.index_term(node.lower)
             if node.upper is None and length is None:
@@ -883,6 +893,35 @@ class Terms:
                 return None
             lengths.add(m.cols if dims_equal(m.rows, 1) else m.rows)
         return lengths.pop() if len(lengths) == 1 else None
+
+    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol) -> sympy.Expr:
+        """`\\sum_t a_{st}`: t runs over what it indexes (A's columns), when every entry and
+        row it indexes in the body agree on that size; else over its letter's conventional
+        size (`\\sum_j`: the n positions)."""
+        letter = str(var)
+        over = SUM_LETTERS.get(letter.rstrip("'"))
+        guess = self.scope.bind(over) if over is not None else None
+        outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        if guess is not None:
+            self.sum_ranges = {**outer, letter: guess}
+        used, trial = list(self.defs.used), self.trial
+        self.trial = True  # a trial reading: it confirms nothing and uses no definition
+        try:
+            body = self.term(node.body)
+        except (SymattnError, RecursionError):
+            body = None
+        finally:
+            self.sum_ranges = outer
+            self.defs.used[:] = used
+            self.trial = trial
+        sizes = _sizes_indexed(body, var) if body is not None else []
+        if sizes and all(dims_equal(x, sizes[0]) for x in sizes[1:]):
+            return sizes[0]
+        if guess is None:
+            raise not_understood(
+                f"cannot tell what \\sum_{letter} ranges over: write its bounds", node
+            )
+        return guess
 
     # ---- names with labels, inner products, norms ---------------------------------------------
 
@@ -987,9 +1026,11 @@ class Terms:
             assert isinstance(q, MatExpr) and isinstance(k, MatExpr) and isinstance(v, MatExpr)
             try:
                 scores = Scale(1 / sympy.sqrt(k.cols), MatMul(q, k.T))
-                return MatMul(Softmax(scores), v)
+                product = MatMul(Softmax(scores), v)
             except ShapeError as e:
                 raise shape_problem(e, node) from None
+            self._confirm(q, k, v)
+            return product
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
         if name == "exp" and len(args) == 1:
@@ -1429,3 +1470,19 @@ _TERMS = {
     ast.Abs: Terms._abs,
     ast.Matrix: Terms._matrix,
 }
+
+
+def _sizes_indexed(term: sympy.Basic, var: sympy.Symbol) -> list[sympy.Expr]:
+    """The sizes `var` runs over where it is a bare index of an entry or a row in `term`."""
+    out: list[sympy.Expr] = []
+    stack = [term]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Entry):
+            for ix, size in ((x.args[1], x.matrix.rows), (x.args[2], x.matrix.cols)):
+                if ix == var:
+                    out.append(size)
+        elif isinstance(x, Row) and x.index == var:
+            out.append(x.args[0].rows)
+        stack.extend(getattr(x, "args", ()))
+    return out

@@ -1,0 +1,142 @@
+"""Shape errors that rest on the chapter's conventional shapes where the text departs from them.
+Imports the kernel's dims and the reader's claims and scope; never the resolver, check or CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+from symattn.kernel.dims import shape_str
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.terms.scope import Name, Scope
+
+__all__ = ["rebound", "unconfirmed"]
+
+_ILL = ("shape_error", "internal_error")
+#: the arguments of attention: every attention text writes `\\operatorname{softmax}(QK^T)V` with
+#: them, so their conventional shapes (queries and keys of one width) are never only a guess
+_ATTENTION = frozenset({"Q", "K", "V"})
+
+
+def _name_pattern(name: str) -> str:
+    r"""`W_O` also as `W_{O}`, `W^O`, `\mathbf{W}_O`: the letter, then the label if any."""
+    letter, _, label = name.partition("_")
+    pat = rf"(?<![a-z\\]){letter}(?![a-z])"
+    return pat + (rf"[}}\s]*[_^]\{{?\s*{label}" if label else "")
+
+
+def unconfirmed(
+    scope: Scope, claims: list[ResolvedClaim], again: Callable[[], list[ResolvedClaim]]
+) -> list[ResolvedClaim]:
+    """A shape error is the text's only if it holds for the shapes the text gives.
+
+    A conventional name is the text's own when the text declares it, or when a formula of
+    the text (this one too: `XW_Q` in `XW_Q \\in \\mathbb R^{n\\times d_v}`) combines it in a
+    product or a sum that typechecks with its conventional shape. In a text that declares
+    some of the chapter's names with shapes of its own (`V \\in \\mathbb R^{m\\times d_v}`), the
+    others' conventional shapes are only a guess: a shape error among them is read `again`
+    without the unconfirmed ones (they then have no shape), and if it is no shape error then,
+    it is undecided, saying why. A text that never departs keeps the chapter's conventions,
+    and Q, K and V, the arguments of attention, always keep theirs.
+    """
+    # a declaration of an earlier section that this formula was read without too
+    # (`Resolver._earlier_declarations`) may not hold here: no evidence of a departure
+    departed = {k: e for k, e in scope.departures().items() if k not in scope.read_both}
+    conv = scope.layers[0].names
+    confirmed = scope.confirmed | _ATTENTION
+    guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in confirmed)
+    if not departed or not guessed:
+        return claims
+    taken = {k: conv.pop(k) for k in guessed}
+    confirming, scope.confirming = scope.confirming, False
+    try:
+        twins = again()
+    finally:
+        conv.update(taken)
+        scope.confirming = confirming
+    own = ", ".join(
+        f"{k} as {shape_str(e.shape)} (line {e.line})" for k, e in sorted(departed.items())
+    )
+    out = []
+    for c in claims:
+        twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
+        if c.status != "shape_error" or twin is None or twin.status in _ILL:
+            out.append(c)
+            continue
+        body = c.span.body[c.start : c.end]
+        shown = [k for k in guessed if re.search(_name_pattern(k), body)] or guessed
+        names = ", ".join(f"{k} ({shape_str(taken[k].shape)})" for k in shown)
+        msg = (
+            f"{c.message}; but that rests on the chapter's conventional shapes of "
+            f"{names}, which the text never declares nor uses so in a formula that typechecks, "
+            f"and the text declares {own}; without them: {twin.message or 'it typechecks'}"
+        )
+        out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
+    return out
+
+
+def rebound(
+    scope: Scope, claims: list[ResolvedClaim], again: Callable[[], list[ResolvedClaim]]
+) -> list[ResolvedClaim]:
+    """A shape error that rests on a declaration the text may have set aside by then: the
+    name became a parameter of a function defined after it (`Q` of
+    `\\mathrm{MultiHead}(Q, K, V)`, then `\\mathrm{Attention}(QW_i^Q, ...)`), or it was
+    declared in an earlier section and this formula also reads a name declared in this one
+    (each section then speaks for itself). Read `again` without those names: if that is no
+    shape error, the claim is undecided, naming both places. A contradiction inside one
+    section, or with nothing declared in this one, stays a shape error."""
+    why = _set_aside(scope)
+    if not why:
+        return claims
+    taken = [
+        (layer, k, layer.names.pop(k)) for layer in scope.layers for k in why if k in layer.names
+    ]
+    confirming, scope.confirming = scope.confirming, False
+    try:
+        twins = again()
+    finally:
+        for layer, k, entry in taken:
+            layer.names[k] = entry
+        scope.confirming = confirming
+    said = "; ".join(why.values())
+    out = []
+    for c in claims:
+        twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
+        if c.status != "shape_error" or twin is None or twin.status in _ILL:
+            out.append(c)
+            continue
+        msg = (
+            f"{c.message}; but {said}, and the text does not say whether that declaration "
+            f"holds here; without it: {twin.message or 'it typechecks'}"
+        )
+        out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
+    return out
+
+
+def _set_aside(scope: Scope) -> dict[str, str]:
+    found = {k: e for k in sorted(scope.reads) if (e := _declared(scope, k)) is not None}
+    here = any(e.section == scope.section for e in found.values())
+    out = {}
+    for k, e in found.items():
+        param = scope.parameters.get(k)
+        if param is not None and e.line < param[0] <= scope.line:
+            out[k] = (
+                f"{k} was declared {shape_str(e.shape)} on line {e.line} and line {param[0]} "
+                f"makes it a parameter of {param[1]}"
+            )
+        elif here and 0 < e.section < scope.section:
+            out[k] = (
+                f"{k} was declared {shape_str(e.shape)} on line {e.line}, in an earlier section"
+            )
+    return out
+
+
+def _declared(scope: Scope, name: str) -> Name | None:
+    """The text's own declaration of `name` in force (not one given before any formula)."""
+    for layer in reversed(scope.layers[1:]):
+        entry = layer.names.get(name)
+        if entry is not None:
+            ok = entry.origin == "declared" and entry.line > 0 and entry.definition is None
+            return entry if ok else None
+    return None

@@ -1,0 +1,176 @@
+"""Shape errors that rest on what the text never said: the chapter's conventional shapes in a
+text that departs from them, a declaration set aside by a function's parameters or by a later
+section, a vector that may be a column. Each class with a made-up snippet beside the variant
+whose shape error rests on the text and must stay."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import results
+
+
+def verdicts(text: str) -> list[str]:
+    return [r.kind for r in results(text)]
+
+
+def one(text: str):
+    (r,) = results(text)
+    return r
+
+
+# ---- the chapter's conventions where the text departs from them ------------------------------
+
+DEPARTS = "Let $V \\in \\mathbb{R}^{m\\times d_v}$ be the values.\n\n"
+
+
+def test_a_conventional_matrix_against_a_declared_one_is_undecided():
+    r = one(DEPARTS + "Then $O = AV$ is the output.\n")
+    assert r.kind == "undecided"
+    assert "conventional shapes of A (n × n)" in r.message
+    assert "V as m × d_v (line 1)" in r.message
+
+
+def test_the_same_product_with_both_shapes_declared_is_a_shape_error():
+    text = "Let $A \\in \\mathbb{R}^{n\\times n}$ and $V \\in \\mathbb{R}^{m\\times d_v}$.\n\n"
+    assert verdicts(text + "Then $O = AV$ is the output.\n") == ["shape-error"]
+
+
+def test_a_text_that_never_departs_keeps_the_chapter_conventions():
+    assert verdicts("$$H = XA$$\n") == ["shape-error"]
+
+
+@pytest.mark.parametrize(
+    "confirming",
+    [
+        "and $K = XW_K$",  # another formula uses X with the chapter's shape
+        "and $$\\operatorname{softmax}(XW_Q)$$",  # a display that typechecks does too
+    ],
+)
+def test_a_convention_confirmed_by_another_formula_stands(confirming):
+    text = (
+        f"Let $A \\in \\mathbb{{R}}^{{t\\times t}}$ mix the states, {confirming}.\n\n$$H = XA$$\n"
+    )
+    assert verdicts(text)[-1] == "shape-error"
+
+
+def test_without_confirmation_the_same_product_is_undecided():
+    text = "Let $A \\in \\mathbb{R}^{t\\times t}$ mix the states.\n\n$$H = XA$$\n"
+    r = one(text)
+    assert r.kind == "undecided" and "conventional shapes of X (n × d)" in r.message
+
+
+def test_a_product_that_typechecks_confirms_its_names_in_the_same_formula():
+    text = "Let $A \\in \\mathbb{R}^{t\\times t}$.\n\n$$XW_Q \\in \\mathbb{R}^{n\\times d_v}$$\n"
+    assert verdicts(text) == ["shape-error"]
+
+
+def test_a_dropped_transpose_stays_a_shape_error_in_a_departing_text():
+    text = (
+        "Let $W_V \\in \\mathbb{R}^{d\\times d}$.\n\n"
+        "$$\\operatorname{Attention}(Q,K,V)=\\operatorname{softmax}(QK/\\sqrt{d_k})V$$\n"
+    )
+    assert verdicts(text) == ["shape-error"]
+
+
+# ---- a declaration set aside: a function's parameters, a later section ----------------------
+
+HEADS = (
+    "Here $Q \\in \\mathbb{R}^{n\\times d_k}$ and "
+    "$W_i^Q \\in \\mathbb{R}^{d_{\\text{model}}\\times d_k}$.\n\n"
+)
+MULTI = (
+    "$$\\mathrm{Multi}(Q,K,V) = "
+    "\\mathrm{Concat}(\\mathrm{head}_1, \\dots, \\mathrm{head}_h) W^O$$\n\n"
+)
+
+
+def test_a_parameter_of_a_later_function_is_not_the_declared_name():
+    rs = results(HEADS + MULTI + "with $\\mathrm{head}_i = QW_i^Q$.\n")
+    r = rs[-1]
+    assert r.kind == "undecided"
+    assert "declared n × d_k on line 1" in r.message and "parameter of" in r.message
+
+
+def test_without_the_function_the_same_product_is_a_shape_error():
+    assert verdicts(HEADS + "with $\\mathrm{head}_i = QW_i^Q$.\n") == ["shape-error"]
+
+
+def test_a_declaration_of_an_earlier_section_against_one_of_this_section_is_undecided():
+    text = (
+        "# One head\n\nLet $Q \\in \\mathbb{R}^{n\\times d_k}$.\n\n# Many heads\n\n"
+        "Let $P \\in \\mathbb{R}^{d_{\\text{model}}\\times d_k}$.\n\n"
+        "$$QP \\in \\mathbb{R}^{n\\times d_k}$$\n"
+    )
+    r = one(text)
+    assert r.kind == "undecided"
+    assert "declared n × d_k on line 3, in an earlier section" in r.message
+
+
+def test_the_same_contradiction_inside_one_section_is_a_shape_error():
+    text = (
+        "# One head\n\nLet $Q \\in \\mathbb{R}^{n\\times d_k}$ and "
+        "$P \\in \\mathbb{R}^{d_{\\text{model}}\\times d_k}$.\n\n"
+        "$$QP \\in \\mathbb{R}^{n\\times d_k}$$\n"
+    )
+    assert verdicts(text) == ["shape-error"]
+
+
+# ---- a sum without bounds runs over what its letter indexes ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        ("(AV)_{ij} = \\sum_u a_{iu} V_{uj}", "verified"),  # u indexes n positions, not d_v
+        ("(AV)_{ij} = \\sum_u a_{ui} V_{uj}", "false"),
+        ("\\sum_t Q_{it} V_{jt} = 0", "shape-error"),  # d_k and d_v: t's letter decides
+    ],
+)
+def test_a_sum_runs_over_the_dimension_its_letter_indexes(formula, kind):
+    assert verdicts(f"$${formula}$$\n") == [kind]
+
+
+# ---- vectors that may be columns, or rows of a matrix of inferred shape ---------------------
+
+SET = "The set $\\boldsymbol{X}\\in\\mathbb{R}^{n \\times t}$ holds $t$ vectors"
+
+
+def test_vectors_of_the_length_of_a_column_of_a_declared_matrix_are_undecided():
+    r = results(SET + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^n$.\n")[-1]
+    assert r.kind == "undecided" and "length of a column of X" in r.message
+
+
+def test_a_vector_that_is_neither_row_nor_column_is_still_a_shape_error():
+    assert verdicts(SET + ", each $\\boldsymbol{x}_j\\in\\mathbb{R}^m$.\n")[-1] == "shape-error"
+
+
+def test_a_row_of_a_matrix_of_the_chapter_shape_with_the_wrong_length_is_a_shape_error():
+    text = "And $Q\\in\\mathbb R^{n\\times d_k}$ and $q_i\\in\\mathbb R^{n}$.\n"
+    assert verdicts(text)[-1] == "shape-error"
+
+
+def test_a_vector_of_a_matrix_of_inferred_shape_is_undecided():
+    text = (
+        "Take $M N = P$ and $N \\in \\mathbb R^{d\\times d_k}$.\n\n"
+        "Each $\\mathbf{m}_i \\in \\mathbb{R}^{d_k}$.\n"
+    )
+    r = results(text)[-1]
+    assert r.kind == "undecided" and "inferred" in r.message
+
+
+def test_a_vector_of_a_declared_matrix_with_the_wrong_length_is_a_shape_error():
+    text = (
+        "Let $R \\in \\mathbb{R}^{n\\times d}$.\n\nEach $\\mathbf{r}_{i} \\in \\mathbb{R}^{m}$.\n"
+    )
+    assert verdicts(text)[-1] == "shape-error"
+
+
+def test_a_name_declared_with_sizes_of_the_text_own_is_a_departure():
+    text = "Each $\\mathbf{b} \\in \\mathbb{R}^t$ is a weight vector.\n\n$$H = XA$$\n"
+    r = results(text)[-1]
+    assert r.kind == "undecided" and "conventional shapes of A (n × n), X (n × d)" in r.message
+
+
+def test_a_name_declared_with_the_chapter_sizes_is_no_departure():
+    text = "Each $\\mathbf{b} \\in \\mathbb{R}^n$ is a weight vector.\n\n$$H = XA$$\n"
+    assert verdicts(text)[-1] == "shape-error"
