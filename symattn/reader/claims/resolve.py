@@ -1245,11 +1245,8 @@ def _declared_after(items: Sequence[object], at: int, text: str) -> list[MathSpa
             break
         gap = text[prev.end : nxt.start.offset]
         words = words_between(text, prev, nxt)
-        ends = _SENTENCE_END.search(gap.lstrip("$").replace("$", " "))
-        # (a display formula, a blank line, then "where ..." continues its sentence)
-        continued = prev is span and span.display and ends is not None and ends.group().isspace()
-        if ends is not None and not (continued and _WHERE.match(words)):
-            break
+        if _SENTENCE_END.search(gap.lstrip("$").replace("$", " ")):
+            break  # (after a blank line the declaration is read where it stands)
         if not (
             _WHERE.match(words) if prev is span else (_AND.match(words) or _WHERE.match(words))
         ):
