@@ -72,6 +72,7 @@ from symattn.reader.claims.size_claims import (
 )
 from symattn.reader.claims.sizes import size_claim, stated_relations
 from symattn.reader.claims.units import with_units
+from symattn.reader.claims.unread_declarations import UnreadDeclarations
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
@@ -134,6 +135,7 @@ class Resolver:
         self.dims: dict[str, sympy.Symbol] = self.scope.dims
         self.sequences: dict[str, sympy.Expr] = self.scope.sequences
         self.inference = Inference()
+        self.unread = UnreadDeclarations()
 
     # ---- the scope, for callers that hold only the resolver ---------------------------------
 
@@ -192,6 +194,10 @@ class Resolver:
                     continue
             words = sentence_hypothesis(text, item)
             claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+            claims = self.unread.soften(claims, self.scope)
+            if any(c.status == "not_understood" for c in claims):
+                lead = len(item.body) - len(item.body.lstrip())
+                self.unread.note(item.body, item.position_at(lead).line)
             mark_masks(self.scope, text, item)
             if words:
                 claims = [under_words(c, words) for c in claims]
