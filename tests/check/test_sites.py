@@ -222,13 +222,14 @@ def test_a_definition_outside_math_or_a_script_is_page_text(tmp_path: Path) -> N
     assert not SiteFinder().find(tmp_path / "a.md").macros
 
 
+BAD_YAML = 'katex:\n  macros:\n    "\\\\RR": "\\\\mathbb{R}"\n    f:\n      - x\n'
+
+
 @pytest.mark.parametrize(
     ("files", "said"),
     [
         (
-            {
-                "_config.yml": 'katex:\n  macros:\n    "\\\\RR": "\\\\mathbb{R}"\n    f:\n      - x\n'
-            },
+            {"_config.yml": BAD_YAML},
             '_config.yml:4: f: a macro is "body" or ["body", arguments]',
         ),
         ({"conf.py": "mathjax3_config = {\n"}, "conf.py:1: not valid Python"),
@@ -283,7 +284,8 @@ LATEX_DOC = (
     [
         (
             {
-                "notation.sty": "\\newcommand{\\RR}{\\mathbb{R}}\n\\newcommand{\\vect}[1]{\\mathbf{#1}}\n",
+                "notation.sty": "\\newcommand{\\RR}{\\mathbb{R}}\n"
+                "\\newcommand{\\vect}[1]{\\mathbf{#1}}\n",
                 "notes.tex": "\\documentclass{article}\n\\usepackage{amsmath,notation}\n"
                 "\\begin{document}\n" + LATEX_DOC + "\\end{document}\n",
             },
