@@ -38,7 +38,7 @@ MARKERS = (
 )
 MAX_LEVELS = 8  # folders walked up from a document to find its site's root
 MAX_BYTES = 256_000  # a larger file is not a macro file (a bundled library): skipped
-MAX_FILES = 32  # files read per site
+MAX_FILES = 64  # files read per site
 MAX_LATEX_DEPTH = 3  # \input inside \input inside a document's own \input
 MAX_LATEX_PARENTS = 40  # .tex files of a fragment's folder looked at for the one loading it
 
@@ -167,7 +167,15 @@ def _site(root: Path) -> SiteMacros:
     files.extend(_mkdocs_files(root))
     files.extend(_quarto_files(root))
     files.extend(_mdbook_files(root))
-    return _read_all(root, _unique(files)[:MAX_FILES], root)
+    files = _unique(files)
+    site = _read_all(root, files[:MAX_FILES], root)
+    if len(files) > MAX_FILES:
+        left = ", ".join(_shown(f, root) for f in files[MAX_FILES:][:3])
+        more = f"{len(files) - MAX_FILES} more files not read (at most {MAX_FILES} a site): {left}"
+        site = site.then(
+            SiteMacros(warnings=(more + (", ..." if len(files) > MAX_FILES + 3 else ""),))
+        )
+    return site
 
 
 def _unique(files: list[Path]) -> list[Path]:

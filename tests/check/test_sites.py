@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from symattn.check import check_file
-from symattn.check.sites import MAX_BYTES, SiteFinder, site_root
+from symattn.check.sites import MAX_BYTES, MAX_FILES, SiteFinder, site_root
 
 #: A document that reads only with a `\vect` (bold, one argument) and an `\RR` (the reals).
 DOC = "Let $Q, K \\in \\RR^{n \\times d_k}$.\n\nThen $(QK^T)_{ij} = \\vect{q}_i \\cdot k_j$.\n"
@@ -345,3 +345,12 @@ def test_a_package_outside_the_folder_is_not_looked_for(tmp_path: Path) -> None:
     )
     path = tmp_path / "site/notes.tex"
     assert not SiteFinder().find(path, path.read_text("utf-8")).macros
+
+
+def test_a_site_with_too_many_layouts_reads_a_bounded_number(tmp_path: Path) -> None:
+    files = {f"_includes/p{k:03}.html": "$$\\gdef\\RR{\\mathbb{R}}$$" for k in range(MAX_FILES + 5)}
+    write(tmp_path, {"_config.yml": "t: 1\n", **files})
+    found = SiteFinder().find(tmp_path / "a.md")
+    assert len(found.sources) == MAX_FILES - 1  # _config.yml is read first and gives none
+    [warning] = found.warnings
+    assert warning.startswith(f"6 more files not read (at most {MAX_FILES} a site)")
