@@ -117,6 +117,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
         return 2
     finder = SiteFinder() if getattr(args, "site_macros", True) else None
     macros_used: dict[str, dict[str, object]] = {}
+    warned: set[str] = set()
     names, missing = documents(files, exclude)
     for problem in missing:
         errors.append(problem)
@@ -133,7 +134,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
             continue
         used = site if finder is None else finder.find(name, text).then(site)
         for warning in used.warnings:
-            if args.format == "text":
+            # on stderr (the CI formats keep stdout), once for all the documents of a site
+            if args.format != "json" and warning not in warned:
+                warned.add(warning)
                 print(f"{paint('warning', '1;33', color)}: {warning}", file=err)
         macros_used[name] = used.to_json()
         per_file[name] = check_text(text, name, given, project, used.macros)

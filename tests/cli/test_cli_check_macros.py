@@ -139,3 +139,10 @@ def test_a_site_file_that_does_not_parse_is_a_warning_not_an_error(jekyll):
     assert j["files"][0]["macros"]["warnings"] == [
         '_config.yml:2: "\\\\RR": f() is not a string or [body, arguments]'
     ]
+
+
+def test_a_sites_warning_is_said_once_for_all_its_documents(jekyll):
+    (jekyll / "_config.yml").write_text('katex:\n  macros: {"\\\\RR": f()}\n', encoding="utf-8")
+    (jekyll / "_posts" / "two.md").write_text(DOC, encoding="utf-8")
+    r = cli("check", "_posts", "--format", "github")
+    assert r.stderr.count("warning: _config.yml:2:") == 1, r.stderr
