@@ -149,14 +149,18 @@ class SiteFinder:
         `\\input` and `\\usepackage` of local files), nearest last: the site's files, then the
         LaTeX files it loads or the file that loads it."""
         path = Path(document)
-        root = site_root(path)
-        site = SiteMacros()
-        if root is not None:
-            if root not in self.cache:
-                self.cache[root] = _site(root)
-            site = self.cache[root]
-        if path.suffix.lower() in (".tex", ".ltx") and text is not None:
-            site = site.then(_latex(path, text, root))
+        try:
+            root = site_root(path)
+            site = SiteMacros()
+            if root is not None:
+                if root not in self.cache:
+                    self.cache[root] = _site(root)
+                site = self.cache[root]
+            if path.suffix.lower() in (".tex", ".ltx") and text is not None:
+                site = site.then(_latex(path, text, root))
+        except OSError as e:  # a folder that cannot be listed, a file that cannot be looked at
+            where = e.filename or path
+            return SiteMacros(warnings=(f"{where}: the site's macros not read ({_reason(e)})",))
         return site
 
 

@@ -354,3 +354,13 @@ def test_a_site_with_too_many_layouts_reads_a_bounded_number(tmp_path: Path) -> 
     assert len(found.sources) == MAX_FILES - 1  # _config.yml is read first and gives none
     [warning] = found.warnings
     assert warning.startswith(f"6 more files not read (at most {MAX_FILES} a site)")
+
+
+def test_a_folder_that_cannot_be_looked_at_is_a_warning(tmp_path: Path, monkeypatch) -> None:
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "exists", refuse)
+    found = SiteFinder().find(tmp_path / "a.md")
+    assert not found.macros
+    assert found.warnings[0].endswith("the site's macros not read (Permission denied)")
