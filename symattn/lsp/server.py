@@ -16,8 +16,8 @@ from pygls.lsp.server import LanguageServer
 
 from symattn import __version__
 from symattn.check.document import check_text, project_conventions
-from symattn.check.sites import SiteFinder
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult
+from symattn.check.sites import SiteFinder
 from symattn.kernel.errors import SymattnError
 from symattn.reader.claims.resolve import section_lines
 from symattn.reader.syntax.dialects import is_notebook_name
