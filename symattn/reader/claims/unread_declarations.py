@@ -1,7 +1,7 @@
 """Names a text declares in a formula the reader cannot read (`Q, K, V \\in \\mathbb{R}^{d\\times
 t}` after an unknown arrow): a shape error resting on such a name's conventional shape is undecided.
 
-Imports the standard library, reader.syntax (the span) and the scope; never the checker.
+Imports the standard library, claims.resolved and terms.scope; must not import check.
 """
 
 from __future__ import annotations

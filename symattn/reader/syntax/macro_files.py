@@ -1,7 +1,8 @@
 """The macros of a site's files by their kind (HTML layouts, JavaScript, YAML, TOML, Sphinx's
 conf.py, mdBook's macro lists, LaTeX preambles and packages), read as data and never run.
 
-Imports only the standard library and reader.syntax.macros; it never reads a file itself.
+Imports only the standard library and syntax.macros; must not import terms or claims, and never
+reads a file itself (check.sites does).
 """
 
 from __future__ import annotations
