@@ -33,6 +33,7 @@ class Document:
     licence: str
     dialect: str
     language: str
+    site: tuple[str, ...] = ()  # the site's files its macros come from, copied beside it
 
     def local(self, folder: Path) -> Path:
         """Where the copy of this document lives under `folder`."""
@@ -52,7 +53,10 @@ def load(manifest: Path = MANIFEST) -> list[Document]:
         missing = [f for f in FIELDS if not isinstance(entry.get(f), str)]
         if missing:
             raise ValueError(f"{manifest.name}: document {n} has no {', '.join(missing)}")
-        out.append(Document(**{f: entry[f] for f in FIELDS}))
+        site = entry.get("site", [])
+        if not isinstance(site, list) or not all(isinstance(x, str) for x in site):
+            raise ValueError(f"{manifest.name}: document {n}: site must be a list of paths")
+        out.append(Document(**{f: entry[f] for f in FIELDS}, site=tuple(site)))
     return out
 
 
@@ -68,6 +72,10 @@ def _list(docs: list[Document], folder: Path | None) -> int:
         mark = ""
         if folder is not None and not d.local(folder).is_file():
             mark = "  [missing]"
+        elif folder is not None:
+            root = folder / d.repo.replace("/", "+")
+            lacking = [x for x in d.site if not (root / x).is_file()]
+            mark = f"  [site files missing: {', '.join(lacking)}]" if lacking else ""
         print(f"{d.repo}@{d.commit[:8]}:{d.path}  ({d.dialect}, {d.language}; {d.licence}){mark}")
     repos = len({d.repo for d in docs})
     print(f"{len(docs)} documents from {repos} repositories")

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from symattn.check import check_text
 from symattn.check.document import read_document
+from symattn.check.sites import SiteFinder
 from symattn.cli.check import documents
 
+_SITES = SiteFinder()  # each document read with its site's macros, as `symattn check` reads it
 CLAIM_KINDS = ("verified", "false", "shape-error", "undecided", "not-understood")
 DECIDED = ("verified", "false", "shape-error")
 RELATION = re.compile(
@@ -31,7 +33,8 @@ RELATION = re.compile(
 
 def figures(path: str) -> tuple[Counter[str], list[dict[str, object]]]:
     """Counts per kind of the claim-making items of one document, and its alarms."""
-    results = check_text(read_document(path), path)
+    text = read_document(path)
+    results = check_text(text, path, macros=_SITES.find(path, text).macros)
     counts: Counter[str] = Counter()
     alarms = []
     for r in results:

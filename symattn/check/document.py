@@ -1,7 +1,7 @@
 """Checking a document or one formula: read it, resolve its claims, decide each one.
 
-Imports the reader, check.verdicts (decide), check.results, kernel.errors and settings; must not
-import cli.
+Imports the reader, check.verdicts (decide), check.results, check.sites (a file's site macros),
+kernel.errors and settings; must not import cli.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import sympy
 
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, FileError
+from symattn.check.sites import SiteFinder
 from symattn.check.verdicts import decide, explain_claim
 from symattn.kernel.errors import Position
 from symattn.kernel.explain import Explanation
@@ -184,8 +185,10 @@ def check_file(
     path: str | os.PathLike[str],
     display_name: str | None = None,
     conventions: Mapping[str, str] | None = None,
+    site_macros: bool = True,
 ) -> list[ClaimResult]:
-    """Check one file; `FileError` if it is missing, a directory, too large or not UTF-8 text.
+    """Check one file, with the macros of its site (`SiteFinder`) unless `site_macros` is
+    False; `FileError` if it is missing, a directory, too large or not UTF-8 text.
 
     >>> check_file("/no/such/file.md")
     Traceback (most recent call last):
@@ -193,7 +196,8 @@ def check_file(
     """
     text = read_document(path)
     project = project_conventions(path)
-    return check_text(text, display_name or str(path), conventions, project)
+    site = SiteFinder().find(path, text).macros if site_macros else ()
+    return check_text(text, display_name or str(path), conventions, project, site)
 
 
 def project_conventions(path: str | os.PathLike[str]) -> dict[str, Convention]:

@@ -93,10 +93,13 @@ def format_json(
     errors: Sequence[str] = (),
     conventions: Mapping[str, Mapping[str, object]] | None = None,
     dialects: Mapping[str, Mapping[str, object]] | None = None,
+    macros: Mapping[str, Mapping[str, object]] | None = None,
 ) -> str:
     """All results as one JSON document (schema `symattn-check/1`); a file's `conventions`
-    (`{"vectors": {"value": "row", "source": "prose, line 7", "explicit": false}}`) and the
-    `dialect` its math was read in (`{"name": "kramdown", "description": "..."}`) when given."""
+    (`{"vectors": {"value": "row", "source": "prose, line 7", "explicit": false}}`), the
+    `dialect` its math was read in (`{"name": "kramdown", "description": "..."}`) and the
+    `macros` of its site (`{"root": ..., "sources": [{"file": ..., "macros": 12}], "warnings":
+    [...]}`) when given."""
     files = []
     for name, rs in per_file.items():
         entry: dict[str, object] = {"file": name, "summary": summary_counts(rs)}
@@ -104,6 +107,8 @@ def format_json(
             entry["conventions"] = dict(conventions[name])
         if dialects is not None and name in dialects:
             entry["dialect"] = dict(dialects[name])
+        if macros is not None and name in macros:
+            entry["macros"] = dict(macros[name])
         entry["results"] = [r.to_json() for r in rs]
         files.append(entry)
     doc = {

@@ -20,8 +20,9 @@ from symattn.check.document import check_text, project_conventions, read_documen
 from symattn.check.formats import CI_FORMATS, format_github, format_junit, format_sarif
 from symattn.check.report import format_json, format_text, summary_line
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult, FileError
+from symattn.check.sites import MacroSource, SiteFinder, SiteMacros
 from symattn.reader.syntax.dialects import detect
-from symattn.reader.syntax.macros import Macro, MacroFileError, site_macros
+from symattn.reader.syntax.macros import MacroFileError, site_macros
 from symattn.reader.terms.conventions import ConventionError, parse_settings, read_conventions
 from symattn.settings import SettingsError, load, pyproject_for
 from symattn.terminal import paint
@@ -79,6 +80,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ".tex/.md/.html file, or a JSON/YAML map); applied before each document's own, which "
         "win; may be repeated; [tool.symattn] macros = [...] in pyproject.toml adds its own",
     )
+    parser.add_argument(
+        "--no-site-macros",
+        dest="site_macros",
+        action="store_false",
+        help="do not look for the macros of the document's site (its layouts, the KaTeX/MathJax "
+        "options of its generator, a LaTeX file's local \\input and packages)",
+    )
 
 
 def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
@@ -107,6 +115,9 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     except (SettingsError, FileError, MacroFileError) as e:
         print(f"{paint('error', '1;31', color)}: {e}", file=err)
         return 2
+    finder = SiteFinder() if getattr(args, "site_macros", True) else None
+    macros_used: dict[str, dict[str, object]] = {}
+    warned: set[str] = set()
     names, missing = documents(files, exclude)
     for problem in missing:
         errors.append(problem)
@@ -121,17 +132,25 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
             if args.format != "json":
                 print(f"{paint('error', '1;31', color)}: {e}", file=err)
             continue
-        per_file[name] = check_text(text, name, given, project, site)
+        used = site if finder is None else finder.find(name, text).then(site)
+        for warning in used.warnings:
+            # on stderr (the CI formats keep stdout), once for all the documents of a site
+            if args.format != "json" and warning not in warned:
+                warned.add(warning)
+                print(f"{paint('warning', '1;33', color)}: {warning}", file=err)
+        macros_used[name] = used.to_json()
+        per_file[name] = check_text(text, name, given, project, used.macros)
         found = read_conventions(text, given, project)
         conventions[name] = found.to_json()
         dialect = detect(text, name)
         dialects[name] = {"name": dialect.name, "description": dialect.describe()}
         if args.format == "text":
             said = "" if dialect.default else dialect.describe()  # plain Markdown: not said
-            print(format_text(per_file[name], name, color, found.summary(), said), file=out)
+            lines = format_text(per_file[name], name, color, found.summary(), said)
+            print(lines + (f"; {used.summary()}" if used.summary() else ""), file=out)
     strict = getattr(args, "strict", False)
     if args.format == "json":
-        print(format_json(per_file, errors, conventions, dialects), file=out)
+        print(format_json(per_file, errors, conventions, dialects, macros_used), file=out)
     elif args.format == "github":
         annotations = format_github(per_file, strict)
         if annotations:
@@ -161,14 +180,14 @@ def book_paths(files: Sequence[str], cwd: Path) -> tuple[list[str], list[str]]:
     return [os.path.relpath(base / p) for p in notation.paths], exclude
 
 
-def site_macro_files(given: Sequence[str], cwd: Path) -> list[Macro]:
+def site_macro_files(given: Sequence[str], cwd: Path) -> SiteMacros:
     """The macros of the files of `[tool.symattn] macros` (relative to the pyproject.toml's
     folder), then of the `--macros` files, later ones over earlier; `FileError` names a file
-    that cannot be read."""
+    that cannot be read, `MacroFileError` one that is not a file of macros."""
     path = pyproject_for(cwd)
     base = path.parent if path is not None else cwd
     names = [str(base / x) for x in load(cwd).macros] + list(given)
-    out: list[Macro] = []
+    out = SiteMacros()
     for name in names:
         try:
             text = Path(name).read_text(encoding="utf-8")
@@ -177,7 +196,9 @@ def site_macro_files(given: Sequence[str], cwd: Path) -> list[Macro]:
         except (OSError, UnicodeDecodeError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise FileError(f"{name}: cannot read the macros file ({reason})") from None
-        out.extend(site_macros(text, name))
+        got = site_macros(text, name)
+        shown = os.path.relpath(name) if os.path.isabs(name) else name
+        out = out.then(SiteMacros(None, tuple(got), (MacroSource(shown, len(got)),)))
     return out
 
 

@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 from symattn import __version__
 from symattn.check.document import check_text, project_conventions
 from symattn.check.results import ERRORS, PROBLEMS, SOFT, ClaimResult
+from symattn.check.sites import SiteFinder
 from symattn.kernel.errors import SymattnError
 from symattn.reader.claims.resolve import section_lines
 from symattn.reader.syntax.dialects import is_notebook_name
@@ -121,7 +122,19 @@ async def _check(ls: SymattnServer, uri: str) -> None:
                 source="symattn",
             )
         )
-    results = await asyncio.to_thread(check_text, text, path, None, project)
+    site = await asyncio.to_thread(SiteFinder().find, path, text)  # the site's macros
+    start = types.Position(line=0, character=0)
+    found += [
+        types.Diagnostic(
+            range=types.Range(start=start, end=start),
+            message=f"a file of the site's macros: {w}",
+            severity=types.DiagnosticSeverity.Warning,
+            code="macros",
+            source="symattn",
+        )
+        for w in site.warnings
+    ]
+    results = await asyncio.to_thread(check_text, text, path, None, project, site.macros)
     proposed = await asyncio.to_thread(declarations, text, path)
     if ls.workspace.get_text_document(uri).version != version:
         return

@@ -3,6 +3,8 @@ documents (KaTeX/MathJax), applied before each document's own, which win."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from cli_helpers import cli
 
@@ -87,3 +89,60 @@ def test_a_macros_setting_that_is_not_a_list(site):
     (site / "pyproject.toml").write_text('[tool.symattn]\nmacros = "m.tex"\n', "utf-8")
     r = cli("check", "doc.md")
     assert r.returncode == 2 and "macros must be a list" in r.stderr
+
+
+@pytest.fixture
+def jekyll(tmp_path, monkeypatch):
+    """A Jekyll site whose layout defines the macros its posts use."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "_config.yml").write_text("title: notes\n", encoding="utf-8")
+    (tmp_path / "_layouts").mkdir()
+    (tmp_path / "_layouts" / "custom.html").write_text(
+        "$$\\gdef \\RR {\\mathbb{R}}$$\n$$\\gdef \\vect #1 {\\mathbf{#1}}$$\n", encoding="utf-8"
+    )
+    (tmp_path / "_posts").mkdir()
+    (tmp_path / "_posts" / "doc.md").write_text(DOC, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_sites_macros_are_found_and_said(jekyll):
+    r = cli("check", "_posts/doc.md")
+    assert r.returncode == 0 and "unknown command" not in r.stdout, r.stdout
+    assert r.stdout.rstrip().endswith("; macros: _layouts/custom.html (2)"), r.stdout
+
+
+def test_no_site_macros(jekyll):
+    r = cli("check", "_posts/doc.md", "--no-site-macros")
+    assert "unknown command \\RR" in r.stdout and "macros:" not in r.stdout
+
+
+def test_the_sites_macros_in_json(jekyll):
+    r = cli("check", "_posts/doc.md", "--format", "json")
+    [entry] = json.loads(r.stdout)["files"]
+    assert entry["macros"]["sources"] == [{"file": "_layouts/custom.html", "macros": 2}]
+    assert entry["macros"]["warnings"] == [] and entry["summary"]["verified"] == 1
+
+
+def test_given_macros_files_are_said_after_the_sites(jekyll):
+    (jekyll / "more.tex").write_text("\\gdef\\RR{\\mathbb{R}}", encoding="utf-8")
+    r = cli("check", "_posts/doc.md", "--macros", "more.tex")
+    assert "; macros: _layouts/custom.html (2), more.tex (1)" in r.stdout, r.stdout
+
+
+def test_a_site_file_that_does_not_parse_is_a_warning_not_an_error(jekyll):
+    (jekyll / "_config.yml").write_text('katex:\n  macros: {"\\\\RR": f()}\n', encoding="utf-8")
+    r = cli("check", "_posts/doc.md")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert 'warning: _config.yml:2: "\\\\RR": f() is not a string' in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    j = json.loads(cli("check", "_posts/doc.md", "--format", "json").stdout)
+    assert j["files"][0]["macros"]["warnings"] == [
+        '_config.yml:2: "\\\\RR": f() is not a string or [body, arguments]'
+    ]
+
+
+def test_a_sites_warning_is_said_once_for_all_its_documents(jekyll):
+    (jekyll / "_config.yml").write_text('katex:\n  macros: {"\\\\RR": f()}\n', encoding="utf-8")
+    (jekyll / "_posts" / "two.md").write_text(DOC, encoding="utf-8")
+    r = cli("check", "_posts", "--format", "github")
+    assert r.stderr.count("warning: _config.yml:2:") == 1, r.stderr

@@ -177,3 +177,22 @@ def test_a_code_action_declares_a_name_whose_shape_was_inferred(tmp_path):
         assert not none
 
     session(body)
+
+
+def test_a_sites_macros_are_read_and_its_warnings_published(tmp_path):
+    """The layout defines `\\vect`: the false formula behind it is published, and a bad entry
+    of the site's configuration is a warning at the top."""
+    (tmp_path / "_config.yml").write_text('katex:\n  macros: {"\\\\RR": f()}\n', "utf-8")
+    (tmp_path / "_layouts").mkdir()
+    (tmp_path / "_layouts" / "post.html").write_text("$$\\gdef\\vect#1{#1}$$\n", "utf-8")
+    uri = (tmp_path / "notes.md").as_uri()
+
+    async def body(client: Client) -> None:
+        client.open(uri, HEAD + WRONG.replace("q_j", "\\vect{q}_j"))
+        found = await client.next_publication(uri)
+        assert sorted(d.code for d in found) == ["false", "macros"], found
+        [warning] = [d for d in found if d.code == "macros"]
+        assert warning.severity == types.DiagnosticSeverity.Warning
+        assert "_config.yml:2:" in warning.message
+
+    session(body)

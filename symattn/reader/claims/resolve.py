@@ -76,6 +76,7 @@ from symattn.reader.claims.size_claims import (
 )
 from symattn.reader.claims.sizes import size_claim, size_letters, stated_relations
 from symattn.reader.claims.units import with_units
+from symattn.reader.claims.unread_declarations import UnreadDeclarations
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
@@ -150,6 +151,7 @@ class Resolver:
         self.dims: dict[str, sympy.Symbol] = self.scope.dims
         self.sequences: dict[str, sympy.Expr] = self.scope.sequences
         self.inference = Inference()
+        self.unread = UnreadDeclarations()
 
     # ---- the scope, for callers that hold only the resolver ---------------------------------
 
@@ -223,6 +225,10 @@ class Resolver:
                     k += 1
                     continue
             claims = self._read_span(item, before, text)
+            claims = self.unread.soften(claims, self.scope)
+            if any(c.status == "not_understood" for c in claims):
+                lead = len(item.body) - len(item.body.lstrip())
+                self.unread.note(item.body, item.position_at(lead).line)
             out.extend(self._case_in_words(item, claims, text, prev, out, nxt))
             prev = item
         return out

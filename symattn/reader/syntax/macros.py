@@ -20,6 +20,9 @@ __all__ = [
     "MacroError",
     "Macros",
     "config_macros",
+    "map_macros",
+    "object_macros",
+    "yaml_macros",
     "front_matter_macros",
     "package_macros",
     "MacroFileError",
@@ -369,28 +372,58 @@ def front_matter_macros(text: str) -> list[Macro]:
     [('RR', '\\mathbb{R}', 0), ('v', '\\mathbf{#1}', 1)]
     """
     front = _FRONT.match(text)
-    if front is None:
-        return []
-    lines = front.group(1).split("\n")
+    return [] if front is None else yaml_macros(front.group(1))[0]
+
+
+def yaml_macros(text: str) -> tuple[list[Macro], list[tuple[int, str]]]:
+    r"""The macros of every `macros:` map of a YAML text, at any depth (a site's `_config.yml`
+    nests it under `kramdown: math_engine_opts:` or `sphinx: config: mathjax3_config: tex:`),
+    in block form or as a flow map `{...}`; and each line of such a map that is not a macro,
+    with its (1-based) number and why.
+
+    >>> got, bad = yaml_macros('math:\n  macros: {"\\\\R": "\\\\mathbb{R}"}\n'
+    ...     'tex:\n  macros:\n    N: "\\\\mathbb{N}"\n    f:\n      - "#1"\n')
+    >>> [(m.name, m.body) for m in got]
+    [('R', '\\mathbb{R}'), ('N', '\\mathbb{N}')]
+    >>> bad
+    [(6, 'f: a macro is "body" or ["body", arguments]')]
+    """
+    lines = text.split("\n")
     out: list[Macro] = []
+    problems: list[tuple[int, str]] = []
     for k, line in enumerate(lines):
-        head = re.match(r"^(\s*)macros\s*:\s*$", line)
-        if head is None:
+        head = re.match(r"^(\s*)[\"']?macros[\"']?\s*:\s*(.*?)\s*$", line)
+        if head is None or head.group(2).startswith("#"):
+            continue
+        flow = head.group(2)
+        if flow:
+            got, bad = object_macros("macros: " + flow)
+            out.extend(got)
+            problems.extend((k + 1, why) for _, why in bad)
             continue
         indent = len(head.group(1))
-        for entry in lines[k + 1 :]:
+        inner: int | None = None
+        for j in range(k + 1, len(lines)):
+            entry = lines[j]
             if not entry.strip() or entry.lstrip().startswith("#"):
                 continue
-            if len(entry) - len(entry.lstrip()) <= indent:
+            depth = len(entry) - len(entry.lstrip())
+            if depth <= indent:
                 break
+            inner = depth if inner is None else inner
+            if depth > inner:
+                continue  # the value of an entry written over several lines: reported at it
             macro = _front_entry(entry.strip())
             if macro is not None:
                 out.append(macro)
-    return out
+            else:
+                key = entry.strip().split(":")[0]
+                problems.append((j + 1, f'{key}: a macro is "body" or ["body", arguments]'))
+    return out, problems
 
 
 _SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.DOTALL | re.IGNORECASE)
-_MACROS_OBJECT = re.compile(r"\b[Mm]acros[\"']?\s*:\s*\{")
+_MACROS_OBJECT = re.compile(r"\b[Mm]acros[\"']?\s*:\s*\{|\b(?:const|let|var)\s+[Mm]acros\s*=\s*\{")
 
 
 def config_macros(text: str) -> list[Macro]:
@@ -405,16 +438,59 @@ def config_macros(text: str) -> list[Macro]:
     """
     out: list[Macro] = []
     for script in _SCRIPT.finditer(text):
-        code = script.group(1)
-        for m in _MACROS_OBJECT.finditer(code):
-            end = _js_close(code, m.end() - 1)
-            if end < 0:
-                continue
-            for entry in _js_split(code[m.end() : end]):
-                macro = _front_entry(entry.strip(), js=True)
-                if macro is not None:
-                    out.append(macro)
+        out.extend(object_macros(script.group(1))[0])
     return out
+
+
+def object_macros(code: str) -> tuple[list[Macro], list[tuple[int, str]]]:
+    r"""The macros of every `macros: {...}` object (and `const macros = {...}`) in JavaScript
+    `code`, read as data; and for each entry that is not a macro, its offset in `code` and why.
+
+    >>> got, bad = object_macros('katex.render(s, el, {macros: {"\\\\R": "\\\\mathbb{R}", '
+    ...     '// reals\n  f: g()}})')
+    >>> [(m.name, m.body) for m in got], [why for _, why in bad]
+    ([('R', '\\mathbb{R}')], ['f: g() is not a string or [body, arguments]'])
+    """
+    code = _without_js_comments(code)
+    out: list[Macro] = []
+    problems: list[tuple[int, str]] = []
+    for m in _MACROS_OBJECT.finditer(code):
+        end = _js_close(code, m.end() - 1)
+        if end < 0:
+            problems.append((m.start(), "the macros object never closes"))
+            continue
+        at = m.end()
+        for entry in _js_split(code[m.end() : end]):
+            macro = _front_entry(entry.strip(), js=True) if entry.strip() else None
+            if macro is not None:
+                out.append(macro)
+            elif entry.strip():
+                offset = at + len(entry) - len(entry.lstrip())
+                problems.append((offset, f"{entry.strip()} is not a string or [body, arguments]"))
+            at += len(entry) + 1
+    return out, problems
+
+
+def _without_js_comments(code: str) -> str:
+    """`code` with its `//` and `/* */` comments blanked (newlines kept, strings skipped)."""
+    chars = list(code)
+    k = 0
+    while k < len(code):
+        c = code[k]
+        if c in "\"'`":
+            end = _js_string_end(code, k)
+            k = len(code) if end < 0 else end + 1
+            continue
+        if code.startswith("//", k) or code.startswith("/*", k):
+            end = code.find("\n", k) if code[k + 1] == "/" else code.find("*/", k + 2) + 2
+            end = len(code) if end < k + 2 else end
+            for j in range(k, end):
+                if chars[j] != "\n":
+                    chars[j] = " "
+            k = end
+            continue
+        k += 1
+    return "".join(chars)
 
 
 def _js_close(code: str, i: int) -> int:
@@ -470,7 +546,7 @@ def _js_split(inner: str) -> list[str]:
             start = k + 1
         k += 1
     out.append(inner[start:])
-    return [e for e in out if e.strip()]
+    return out
 
 
 def _front_entry(entry: str, js: bool = False) -> Macro | None:
@@ -485,16 +561,25 @@ def _front_entry(entry: str, js: bool = False) -> Macro | None:
         items = re.findall(r"""\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,\]]+)\s*(?:,|$)""", value[1:-1])
         if not items:
             return None
+        if js and not _quoted(items[0]):
+            return None  # a JavaScript expression, not a string: not read
         body = _scalar(items[0], js)
         if len(items) > 1 and items[1].strip().isdigit():
             params = int(items[1].strip())
         if len(items) > 2:
             default = _scalar(items[2], js)
+    elif js and not _quoted(value):
+        return None
     else:
         body = _scalar(value, js)
     if not name or not re.fullmatch(r"[A-Za-z]+|.", name) or params > 9:
         return None
     return Macro(name, params, body, default)
+
+
+def _quoted(raw: str) -> bool:
+    raw = raw.strip()
+    return len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'"
 
 
 def _scalar(raw: str, js: bool = False) -> str:
@@ -514,17 +599,16 @@ _PARAM = re.compile(r"#([1-9])")
 
 def site_macros(text: str, name: str) -> list[Macro]:
     r"""The macros a site defines outside its documents, from the text of the file `name`: a
-        JSON object as KaTeX takes it (`{"\RR": "\mathbb{R}", "\v": "\mathbf{#1}"}`), a YAML
-        map of the same, or `
-    ewcommand` / `\def` / `\gdef` lines and MathJax or KaTeX
-        configurations in a .tex, .md or .html file. `MacroFileError` names the file when a JSON
-        or YAML file is not such a map.
+    JSON object as KaTeX takes it (`{"\RR": "\mathbb{R}", "\v": "\mathbf{#1}"}`), a YAML
+    map of the same, or `\newcommand` / `\def` / `\gdef` lines and MathJax or KaTeX
+    configurations in a .tex, .md or .html file. `MacroFileError` names the file when a JSON
+    or YAML file is not such a map.
 
-        >>> [(m.name, m.params) for m in site_macros('{"\\\\RR": "\\\\mathbb{R}", '
-        ...     '"\\\\v": "\\\\mathbf{#1}"}', "m.json")]
-        [('RR', 0), ('v', 1)]
-        >>> [(m.name, m.body) for m in site_macros("\\gdef\\RR{\\mathbb{R}}", "macros.tex")]
-        [('RR', '\\mathbb{R}')]
+    >>> [(m.name, m.params) for m in site_macros('{"\\\\RR": "\\\\mathbb{R}", '
+    ...     '"\\\\v": "\\\\mathbf{#1}"}', "m.json")]
+    [('RR', 0), ('v', 1)]
+    >>> [(m.name, m.body) for m in site_macros("\\gdef\\RR{\\mathbb{R}}", "macros.tex")]
+    [('RR', '\\mathbb{R}')]
     """
     lower = name.lower()
     if lower.endswith(".json"):
@@ -557,6 +641,16 @@ def _json_macros(text: str, name: str) -> list[Macro]:
         data = data["macros"]  # a whole KaTeX options object
     if not isinstance(data, dict):
         raise MacroFileError(f"{name}: a JSON object of macros is expected, like KaTeX's macros")
+    return map_macros(data, name)
+
+
+def map_macros(data: dict[str, object], name: str) -> list[Macro]:
+    r"""The macros of a map as KaTeX and MathJax take it (`{"\R": "\mathbb{R}"}`, a value
+    may be `[body, arguments, default]`); `MacroFileError` names `name` at a bad entry.
+
+    >>> [(m.name, m.params) for m in map_macros({"\\v": "\\mathbf{#1}", "R": ["x", 0]}, "f")]
+    [('v', 1), ('R', 0)]
+    """
     out: list[Macro] = []
     for key, value in data.items():
         params, default = 0, None
