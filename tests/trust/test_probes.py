@@ -1,0 +1,37 @@
+"""The truth-labelled probes (`benchmarks/probes/`): documents written the way others write
+about attention, each claim marked true or false by hand. No true claim may be called false or
+a shape error, and no false claim may be verified; the decided share is a figure, not a test."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "probes.py"
+DOCS = sorted((ROOT / "benchmarks" / "probes").glob("*.*"))
+
+
+def _probes_module():
+    spec = importlib.util.spec_from_file_location("probes_bench", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("probes_bench", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_there_are_probes_with_both_labels():
+    bench = _probes_module()
+    labels = [p.truth for doc in DOCS for p in bench.probes(str(doc))]
+    assert len(DOCS) >= 10 and labels.count(True) >= 50 and labels.count(False) >= 15
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_no_false_alarm_and_no_false_accept(doc):
+    bench = _probes_module()
+    wrong = [p for p in bench.probes(str(doc)) if p.outcome in ("false alarm", "false accept")]
+    assert not wrong, "\n".join(f"line {p.line}: {p.outcome}: {p.source} {p.kinds}" for p in wrong)
