@@ -238,3 +238,8 @@ def test_labelled_features_are_numbers_in_a_scalar_claim(right, kind):
         " + (x^{(2)}_m \\cos m\\theta + x^{(1)}_m \\sin m\\theta)^2"
     )
     assert last(f"Then ${left} = {right}$.\n").kind == kind
+
+
+@pytest.mark.parametrize("bound", ["d_k+1", "d-1", "2d-1"])
+def test_a_bound_off_a_size_gives_no_length_to_the_vectors(bound):
+    assert last(f"So $q \\cdot k = \\sum_{{i=1}}^{{{bound}}} q_i k_i$.\n").kind == "undecided"

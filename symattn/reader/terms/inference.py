@@ -895,6 +895,8 @@ def _components_of(f: _Formula, taken: set[str]) -> dict[str, Inferred]:
             size = _size_of(node)
             if size is None:
                 return {}
+            if not (size.is_Symbol or size.is_Integer):
+                continue  # `\sum_{i=1}^{d_k+1}`: a bound off a size says nothing of the length
             u.unify(var[a], size)
     except Clash:
         return {}
