@@ -298,9 +298,9 @@ class _Numpy:
 
 
 Handler = Callable[[_Numpy, Any], Any]
-# a recurrence's output (kernel.induction.Recurrent) is found by its class name: truth imports
+# a recurrence's output (kernel.recurrent.Recurrent) is found by its class name: truth imports
 # none of the modules that prove it
-MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.induction",))
+MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.recurrent",))
 SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
 
 
