@@ -39,6 +39,7 @@ KERNEL_ORDER = (
     "witness.symbolic",
     "witness.field",
     "witness.definitions",
+    "witness.degrees",
     "witness.coincidence",
     "witness.numeric",
     "witness.certify",
