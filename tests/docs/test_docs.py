@@ -27,6 +27,10 @@ def test_tutorial_examples_run():
     assert result.failed == 0
 
 
+# the page checks every rule with the kernel again: the working loop proves each rule in
+# tests/kernel/test_rules.py and prints rows in tests/cli/test_cli_rules.py; the page's freshness
+# is checked with the slow tests
+@pytest.mark.slow
 def test_rules_page_is_generated_from_the_registry():
     generator = runpy.run_path(str(DOCS / "gen_rules.py"))
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == generator["render"](), (

@@ -18,7 +18,7 @@ from symattn.kernel.identities import identities
 
 PACKAGE = Path(symattn.__file__).parent
 #: The one module that makes sizes, and the oracle that by design imports nothing of symattn.
-MAKERS = {PACKAGE / "kernel" / "dims.py", PACKAGE / "soundness" / "oracle.py"}
+MAKERS = {PACKAGE / "kernel" / "dims.py", *(PACKAGE / "soundness" / "oracle").glob("*.py")}
 #: Other places that build a positive-integer symbol, and why that is not a second set of sizes.
 ELSEWHERE = {
     "expr.py": "index(): the indices i, j, r (positive integers too, by design)",

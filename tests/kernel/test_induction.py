@@ -8,13 +8,8 @@ import pytest
 import sympy
 
 from symattn.kernel.expr import MatSym
-from symattn.kernel.induction import (
-    Recurrent,
-    Segment,
-    _MaxOver,
-    _merge_maxima,
-    prove_recurrence,
-)
+from symattn.kernel.induction import Recurrent, Segment, prove_recurrence
+from symattn.kernel.maxima import _MaxOver, _merge_maxima
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.recurrences import cases, flash_forward, linear_state, split_kv_merge
 
@@ -174,7 +169,7 @@ def test_a_name_stands_for_one_recurrence() -> None:
 
 
 def test_a_maximum_under_a_bound_index_is_not_abstracted() -> None:
-    from symattn.kernel.induction import _abstract_maxima, _Infinite
+    from symattn.kernel.maxima import _abstract_maxima, _Infinite
 
     j = sympy.Dummy("j", integer=True, positive=True)
     k = sympy.Dummy("k", integer=True, positive=True)

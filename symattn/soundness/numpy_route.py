@@ -1,0 +1,586 @@
+"""The truth's numpy route: every kernel node evaluated with numpy from its meaning.
+
+Imports numpy, sympy and the kernel's node classes only (expr, modern, dispatch, errors);
+must not import the kernel's evaluator, witnesses, canonical forms, ranges or proof (a test checks
+it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import sympy
+
+from symattn.kernel import expr as E
+from symattn.kernel import modern as M
+from symattn.kernel.dispatch import Dispatcher
+from symattn.kernel.errors import Signal
+
+# ---- the numpy route ------------------------------------------------------------------------
+#
+# Every node is evaluated here, written from its meaning rather than from the kernel's
+# evaluator or the nodes' `entry`: numpy products and masks, sums as Python loops over their
+# range, FlashAttention's loop with the true running maximum (the kernel leaves the maxima
+# free), torch's repeat_interleave, 2 × 2 rotation matrices, boolean masks.
+
+
+_FREE_SHAPE = 12  # rows/cols of an IndexedBase with no matrix behind it (a generic f_ij)
+
+
+class IllFormed(Signal):
+    """The claim reads outside a matrix, gives one name two shapes, or divides by zero: not true."""
+
+
+class Undecided(Signal):
+    """A node or symbol this route has no value for: the claim's truth is left undecided."""
+
+
+def _walk(e: sympy.Basic) -> Iterator[sympy.Basic]:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(x.args))
+
+
+class _Numpy:
+    """Both sides of a claim at one plan and one seed: random data behind every named matrix."""
+
+    def __init__(self, plan: Mapping[sympy.Symbol, int], seed: int, *terms: sympy.Basic):
+        self.sizes = {k: int(v) for k, v in plan.items()}
+        self.seed = seed
+        self.indices: dict[sympy.Symbol, int] = {}
+        self.bound: dict[sympy.Symbol, int] = {}
+        self.data: dict[tuple, np.ndarray] = {}
+        self.shapes: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
+        self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+        self._memo: dict[tuple, np.ndarray] = {}
+        reals: set[sympy.Symbol] = set()
+        for x in itertools.chain.from_iterable(_walk(t) for t in terms):
+            if isinstance(x, (E.MatSym, E.FromColumn)):
+                self.shapes.setdefault(x.name, x.shape)
+            elif isinstance(x, E.HeadSym):
+                self.shapes.setdefault(x.name + "^()", x.shape)
+            elif isinstance(x, sympy.Symbol) and not x.is_integer:
+                reals.add(x)
+        # a free real scalar (c in c A, a slope λ): a fixed value per name
+        self.reals = {s: 0.5 + k for k, s in enumerate(sorted(reals, key=str))}
+
+    # -- numbers --
+    def whole(self, e: sympy.Basic) -> int:
+        """An index or size: a whole number at this point."""
+        x = self.num(e)
+        if x != int(x):
+            raise IllFormed(f"{e} is not an integer here")
+        return int(x)
+
+    def symbol(self, s: sympy.Symbol) -> float:
+        for scope in (self.bound, self.indices, self.sizes):
+            if s in scope:
+                return scope[s]
+        if s in self.reals:
+            return self.reals[s]
+        raise Undecided(f"no value for {s}")
+
+    def num(self, e: sympy.Basic) -> Any:
+        """A scalar's value (a float; an int for indices and sizes)."""
+        f = SCALAR.find(type(e))
+        if f is not None:
+            return f(self, e)
+        if e.is_number:
+            return float(sympy.N(e))
+        raise Undecided(f"no independent evaluation of {type(e).__name__}")
+
+    def value(self, e: sympy.Basic) -> Any:
+        return self.mat(e) if isinstance(e, E.MatExpr) else float(self.num(e))
+
+    # -- matrices --
+    def leaf(self, key: tuple, rows: int, cols: int) -> np.ndarray:
+        arr = self.data.get(key)
+        if arr is None:
+            rng = np.random.default_rng([self.seed, zlib.crc32(repr(key).encode())])
+            arr = self.data[key] = rng.standard_normal((rows, cols))
+        if arr.shape != (rows, cols):
+            raise IllFormed(f"{key[0]} is used with shapes {arr.shape} and {(rows, cols)}")
+        return arr
+
+    def shape(self, e: E.MatExpr) -> tuple[int, int]:
+        rows, cols = (self.whole(s) for s in e.shape)
+        if rows < 1 or cols < 1:
+            raise IllFormed(f"{e} has {rows} x {cols} entries here")
+        return rows, cols
+
+    def mat(self, e: E.MatExpr) -> np.ndarray:
+        """A matrix's value, remembered for the values of the symbols it depends on."""
+        syms = self._free.get(e)
+        if syms is None:
+            syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
+        key = (e, *(self.bound.get(s, self.indices.get(s)) for s in syms))
+        out = self._memo.get(key)
+        if out is None:
+            f = MATRIX.find(type(e))
+            if f is None:
+                raise Undecided(f"no independent evaluation of {type(e).__name__}")
+            out = self._memo[key] = f(self, e)
+        return out
+
+    def over(self, v: sympy.Symbol, lo: sympy.Basic, hi: sympy.Basic) -> Iterator[int]:
+        """Bind `v` to lo, ..., hi in turn: an empty range (hi = lo - 1) gives nothing, a
+        reversed one is ill-formed."""
+        a, z = self.whole(lo), self.whole(hi)
+        if z < a - 1:
+            raise IllFormed(f"the sum over {v} runs from {a} down to {z}")
+        outer = self.bound.get(v)
+        try:
+            for k in range(a, z + 1):
+                self.bound[v] = k
+                yield k
+        finally:
+            if outer is None:
+                self.bound.pop(v, None)
+            else:
+                self.bound[v] = outer
+
+
+Handler = Callable[[_Numpy, Any], Any]
+
+
+# a recurrence's output (kernel.recurrent.Recurrent) is found by its class name: truth imports
+# none of the modules that prove it
+MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.recurrent",))
+
+
+SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
+
+
+def _args(ev: _Numpy, e: E.MatExpr) -> list[np.ndarray]:
+    return [ev.mat(x) for x in e.args if isinstance(x, E.MatExpr)]
+
+
+def _in(k: int, size: int, what: str) -> int:
+    if not 1 <= k <= size:
+        raise IllFormed(f"{what} {k} outside 1..{size}")
+    return k
+
+
+def _softmax_rows(s: np.ndarray) -> np.ndarray:
+    """Softmax of each row; a row whose every entry is masked gets weights 0."""
+    out = np.zeros(s.shape)
+    for i, row in enumerate(s):
+        top = row.max()
+        if top == -np.inf:
+            continue
+        e = np.exp(row - top)
+        out[i] = e / e.sum()
+    return out
+
+
+@MATRIX.register(E.MatSym, M.FeatureMap)
+def _mat_sym(ev: _Numpy, e: E.MatSym) -> np.ndarray:
+    return ev.leaf((e.name,), *ev.shape(e))
+
+
+@MATRIX.register(E.HeadSym)
+def _head_sym(ev: _Numpy, e: E.HeadSym) -> np.ndarray:
+    return ev.leaf((e.name, "head", ev.whole(e.head)), *ev.shape(e))
+
+
+@MATRIX.register(E.FromColumn)
+def _from_column(ev: _Numpy, e: E.FromColumn) -> np.ndarray:
+    rows, cols = ev.shape(e)
+    return np.repeat(ev.leaf((e.name, "column"), rows, 1), cols, axis=1)
+
+
+@MATRIX.register(E.Ones)
+def _ones(ev: _Numpy, e: E.Ones) -> np.ndarray:
+    return np.ones(ev.shape(e))
+
+
+@MATRIX.register(E.MatMul)
+def _mat_mul(ev: _Numpy, e: E.MatMul) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape[1] != b.shape[0]:
+        raise IllFormed("inner sizes differ")
+    return a @ b
+
+
+@MATRIX.register(E.MatAdd)
+def _mat_add(ev: _Numpy, e: E.MatAdd) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape != b.shape:
+        raise IllFormed(f"a sum of a {a.shape} and a {b.shape} matrix")
+    return a + b
+
+
+@MATRIX.register(E.Hadamard)
+def _hadamard(ev: _Numpy, e: E.Hadamard) -> np.ndarray:
+    a, b = _args(ev, e)
+    if a.shape != b.shape:
+        raise IllFormed(f"an entrywise product of a {a.shape} and a {b.shape} matrix")
+    return a * b
+
+
+@MATRIX.register(E.Scale)
+def _scale(ev: _Numpy, e: E.Scale) -> np.ndarray:
+    return float(ev.num(e.scalar)) * ev.mat(e.args[1])
+
+
+@MATRIX.register(E.Transpose)
+def _transpose(ev: _Numpy, e: E.Transpose) -> np.ndarray:
+    return ev.mat(e.args[0]).T
+
+
+@MATRIX.register(E.Softmax)
+def _softmax(ev: _Numpy, e: E.Softmax) -> np.ndarray:
+    return _softmax_rows(ev.mat(e.args[0]))
+
+
+@MATRIX.register(E.ColSoftmax)
+def _col_softmax(ev: _Numpy, e: E.ColSoftmax) -> np.ndarray:
+    return _softmax_rows(ev.mat(e.args[0]).T).T
+
+
+@MATRIX.register(E.CausalMask)
+def _causal_mask(ev: _Numpy, e: E.CausalMask) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    keep = np.triu(np.ones(a.shape, bool)) if e.upper else np.tril(np.ones(a.shape, bool))
+    return np.where(keep, a, -np.inf)
+
+
+@MATRIX.register(E.Row)
+def _row(ev: _Numpy, e: E.Row) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    i = _in(ev.whole(e.index), a.shape[0], "row")
+    return a[i - 1 : i]
+
+
+@MATRIX.register(E.RowBlock)
+def _row_block(ev: _Numpy, e: E.RowBlock) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    h, size = _in(ev.whole(e.head), ev.whole(e.args[3]), "block"), ev.whole(e.args[2])
+    if a.shape[0] != size * ev.whole(e.args[3]):
+        raise IllFormed(f"{a.shape[0]} rows are not {e.args[3]} blocks of {size}")
+    return a[(h - 1) * size : h * size]
+
+
+@MATRIX.register(E.Concat)
+def _concat(ev: _Numpy, e: E.Concat) -> np.ndarray:
+    parts = [ev.mat(e.body) for _ in ev.over(e.head, sympy.Integer(1), e.count)]
+    return np.hstack(parts)
+
+
+@MATRIX.register(E.MatSum)
+def _mat_sum(ev: _Numpy, e: E.MatSum) -> np.ndarray:
+    total = np.zeros(ev.shape(e))
+    for _ in ev.over(*e.limits):
+        x = ev.mat(e.body)
+        if x.shape != total.shape:
+            raise IllFormed("a sum of matrices of two shapes")
+        total = total + x
+    return total
+
+
+@MATRIX.register(M.PositionBias)
+def _position_bias(ev: _Numpy, e: M.PositionBias) -> np.ndarray:
+    pos = np.arange(1, ev.whole(e.args[0]) + 1, dtype=float)
+    return float(ev.num(e.row_coef)) * pos[:, None] + float(ev.num(e.col_coef)) * pos[None, :]
+
+
+@MATRIX.register(M.PadMask)
+def _pad_mask(ev: _Numpy, e: M.PadMask) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    keep = np.arange(1, a.shape[1] + 1) <= ev.whole(e.valid)
+    return np.where(keep[None, :], a, -np.inf)
+
+
+@MATRIX.register(M.CausalZero)
+def _causal_zero(ev: _Numpy, e: M.CausalZero) -> np.ndarray:
+    return np.tril(ev.mat(e.args[0]))
+
+
+@MATRIX.register(M.FirstRows)
+def _first_rows(ev: _Numpy, e: M.FirstRows) -> np.ndarray:
+    a, t = ev.mat(e.args[0]), ev.whole(e.args[1])
+    if t > a.shape[0]:
+        raise IllFormed("more rows than the matrix has")
+    return a[:t]
+
+
+@MATRIX.register(M.RepeatKV)
+def _repeat_kv(ev: _Numpy, e: M.RepeatKV) -> np.ndarray:
+    a = ev.mat(e.args[0])
+    g, r, w = ev.whole(e.groups), ev.whole(e.r), ev.whole(e.width)
+    heads = a.reshape(a.shape[0], g, w)
+    out = np.tile(heads, (1, r, 1)) if e.order == "tile" else np.repeat(heads, r, axis=1)
+    return out.reshape(a.shape[0], g * r * w)
+
+
+@MATRIX.register(M.Rope)
+def _rope(ev: _Numpy, e: M.Rope) -> np.ndarray:
+    x = ev.mat(e.args[0])
+    ang = float(ev.num(e.pos)) * ev.mat(e.theta)[:, 0]
+    out = np.empty_like(x)
+    for k in range(x.shape[0]):
+        rot = np.array([[np.cos(ang[k]), -np.sin(ang[k])], [np.sin(ang[k]), np.cos(ang[k])]])
+        out[k] = rot @ x[k]
+    return out
+
+
+@MATRIX.register(M.PairDots)
+def _pair_dots(ev: _Numpy, e: M.PairDots) -> np.ndarray:
+    a, b = _args(ev, e)
+    return np.sum(a * b, axis=1, keepdims=True)
+
+
+@MATRIX.register(M.OnlineSoftmax)
+def _online_softmax(ev: _Numpy, e: M.OnlineSoftmax) -> np.ndarray:
+    s, v = ev.mat(e.args[0]), ev.mat(e.args[1])
+    return _flash(s, v, [ev.whole(x) for x in e.blocks], e.rescale)
+
+
+def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.ndarray:
+    """FlashAttention's forward loop over key blocks, with the true running maximum."""
+    rows = s.shape[0]
+    m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    out = np.zeros((rows, v.shape[1]))
+    start = 0
+    for size in sizes:
+        blk = slice(start, start + size)
+        m_new = np.maximum(m_run, s[:, blk].max(axis=1, keepdims=True))
+        alpha = np.exp(m_run - m_new)
+        e = np.exp(s[:, blk] - m_new)
+        l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+        out = (alpha if rescale else 1.0) * out + e @ v[blk]
+        m_run, start = m_new, start + size
+    return out / l_run
+
+
+def _segments(keys: int) -> list[slice]:
+    """Key blocks of unequal sizes 1, 2, 1, 3, ... that fill the keys (a symbolic count's
+    output does not depend on the cut)."""
+    out, start, k = [], 0, 0
+    while start < keys:
+        size = min((1, 2, 1, 3)[k % 4], keys - start)
+        out.append(slice(start, start + size))
+        start, k = start + size, k + 1
+    return out
+
+
+def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """FlashAttention's causal forward over key blocks, as the paper writes it; `name` picks
+    the classic bugs (no rescale, the maximum set by the first block, the diagonal masked)."""
+    rows, keys = s.shape
+    below = np.arange(keys)[None, :] < np.arange(rows)[:, None]
+    keep = below if name == "flash_mask_off_by_one" else below | np.eye(rows, keys, dtype=bool)
+    s = np.where(keep, s, -np.inf)
+    m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    out = np.zeros((rows, v.shape[1]))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for k, blk in enumerate(_segments(keys)):
+            m_new = np.maximum(m_run, s[:, blk].max(axis=1, keepdims=True))
+            if name == "flash_max_not_updated" and k > 0:
+                m_new = m_run
+            alpha = np.exp(m_run - m_new)
+            e = np.exp(s[:, blk] - m_new)
+            l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+            out = (1.0 if name == "flash_no_rescale" else alpha) * out + e @ v[blk]
+            m_run = m_new
+        return out / l_run
+
+
+def _split_merge(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """FlashDecoding: each key split's (max, normaliser, normalised output), merged in turn."""
+    m = np.full((s.shape[0], 1), -np.inf)
+    ell, o = np.zeros((s.shape[0], 1)), np.zeros((s.shape[0], v.shape[1]))
+    with np.errstate(invalid="ignore", over="ignore"):
+        for blk in _segments(s.shape[1]):
+            ms = s[:, blk].max(axis=1, keepdims=True)
+            w = np.exp(s[:, blk] - ms)
+            ls = w.sum(axis=1, keepdims=True)
+            os_ = (w @ v[blk]) / ls
+            new = np.maximum(m, ms)
+            a, b = (
+                (1.0, 1.0) if name == "split_kv_no_rescale" else (np.exp(m - new), np.exp(ms - new))
+            )
+            total = a * ell + b * ls
+            o = (a * ell * o + b * ls * os_) / total
+            m, ell = new, total
+    return o
+
+
+def _linear_recurrent(fq: np.ndarray, fk: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """Linear attention token by token: S_t = S_{t-1} + φ(k_t)^T v_t, output φ(q_t) S_t."""
+    state = np.zeros((fk.shape[1], v.shape[1]))
+    out = np.zeros((fq.shape[0], v.shape[1]))
+    for t in range(fq.shape[0]):
+        new = np.outer(fk[t], v[t])
+        state = new if name == "linear_not_accumulated" else state + new
+        out[t] = fq[t] @ state
+    return out
+
+
+def _kv_decode(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
+    """Decoding with a KV cache: step t appends token t, its query attends the cache."""
+    out = np.zeros((s.shape[0], v.shape[1]))
+    cache: list[int] = []
+    for t in range(s.shape[0]):
+        cache = [t] if name == "kv_cache_overwritten" else cache + [t]
+        w = np.exp(s[t, cache] - s[t, cache].max())
+        out[t] = (w / w.sum()) @ v[cache]
+    return out
+
+
+@MATRIX.register("Recurrent")
+def _recurrent(ev: _Numpy, e: Any) -> np.ndarray:
+    name = str(e.args[0].name)
+    ops = [ev.mat(x) for x in e.args[1:]]
+    if name.startswith("flash_"):
+        return _flash_causal(ops[0], ops[1], name)
+    if name.startswith("split_kv"):
+        return _split_merge(ops[0], ops[1], name)
+    if name in ("linear_state", "linear_not_accumulated"):
+        return _linear_recurrent(ops[0], ops[1], ops[2], name)
+    if name.startswith("kv_cache"):
+        return _kv_decode(ops[3], ops[2], name)
+    raise Undecided(f"no independent evaluation of the recurrence {name}")
+
+
+# ---- scalars ----------------------------------------------------------------------------------
+
+
+@SCALAR.register(E.Entry)
+def _entry(ev: _Numpy, e: E.Entry) -> float:
+    a = ev.mat(e.matrix)
+    i, j = ev.whole(e.args[1]), ev.whole(e.args[2])
+    _in(i, a.shape[0], "row")
+    _in(j, a.shape[1], "column")
+    return float(a[i - 1, j - 1])
+
+
+@SCALAR.register(E.Dot)
+def _dot(ev: _Numpy, e: E.Dot) -> float:
+    u, v = _args(ev, e)
+    if u.shape != v.shape or u.shape[0] != 1:
+        raise IllFormed(f"a dot product of a {u.shape} and a {v.shape} matrix")
+    return float(np.sum(u * v))
+
+
+@SCALAR.register(sympy.Number, sympy.NumberSymbol)
+def _number(ev: _Numpy, e: sympy.Basic) -> Any:
+    return int(e) if e.is_Integer else float(e)
+
+
+@SCALAR.register(sympy.Symbol)
+def _symbol(ev: _Numpy, e: sympy.Symbol) -> Any:
+    return ev.symbol(e)
+
+
+@SCALAR.register(sympy.Add)
+def _add(ev: _Numpy, e: sympy.Add) -> Any:
+    return sum((ev.num(a) for a in e.args), 0)
+
+
+@SCALAR.register(sympy.Mul)
+def _mul(ev: _Numpy, e: sympy.Mul) -> Any:
+    return math.prod((ev.num(a) for a in e.args), start=1)
+
+
+@SCALAR.register(sympy.Pow)
+def _pow(ev: _Numpy, e: sympy.Pow) -> Any:
+    base, exp = ev.num(e.base), ev.num(e.exp)
+    if base == 0 and exp < 0:
+        raise IllFormed(f"division by zero in {e}")
+    return float(base) ** exp
+
+
+@SCALAR.register(sympy.exp)
+def _exp(ev: _Numpy, e: sympy.exp) -> float:
+    x = ev.num(e.args[0])
+    return 0.0 if x == -math.inf else math.exp(x)
+
+
+@SCALAR.register(sympy.cos, sympy.sin)
+def _trig(ev: _Numpy, e: sympy.Basic) -> float:
+    return (math.cos if isinstance(e, sympy.cos) else math.sin)(ev.num(e.args[0]))
+
+
+@SCALAR.register(sympy.ceiling)
+def _ceiling(ev: _Numpy, e: sympy.ceiling) -> int:
+    num, den = sympy.fraction(sympy.together(e.args[0]))
+    return -((-ev.whole(num)) // ev.whole(den))
+
+
+@SCALAR.register(sympy.Mod)
+def _mod(ev: _Numpy, e: sympy.Mod) -> int:
+    return ev.whole(e.args[0]) % ev.whole(e.args[1])
+
+
+@SCALAR.register(sympy.Sum)
+def _sum(ev: _Numpy, e: sympy.Sum) -> float:
+    return _sum_over(ev, e.function, list(reversed(e.limits)))
+
+
+def _sum_over(ev: _Numpy, body: sympy.Basic, limits: list) -> float:
+    """The outermost limit first (sympy lists the innermost first)."""
+    if not limits:
+        return float(ev.num(body))
+    (v, lo, hi), rest = limits[0], limits[1:]
+    return math.fsum(_sum_over(ev, body, rest) for _ in ev.over(v, lo, hi))
+
+
+@SCALAR.register(sympy.Indexed)
+def _indexed(ev: _Numpy, e: sympy.Indexed) -> float:
+    name = str(e.base.label)
+    idx = [ev.whole(k) for k in e.indices]
+    shape = ev.shapes.get(name)
+    rows, cols = (_FREE_SHAPE, _FREE_SHAPE) if shape is None else (ev.whole(s) for s in shape)
+    if name.endswith("^()") and len(idx) == 3:
+        h, i, j = idx
+        arr = ev.leaf((name[:-3], "head", h), rows, cols)
+    elif len(idx) == 1:
+        arr, (i, j) = ev.leaf((name, "column"), rows, 1), (idx[0], 1)
+    elif len(idx) == 2:
+        arr, (i, j) = ev.leaf((name,), rows, cols), idx
+    else:
+        raise Undecided(f"{e} has {len(idx)} indices")
+    _in(i, arr.shape[0], f"row of {name}")
+    _in(j, arr.shape[1], f"column of {name}")
+    return float(arr[i - 1, j - 1])
+
+
+@SCALAR.register(sympy.Piecewise)
+def _piecewise(ev: _Numpy, e: sympy.Piecewise) -> Any:
+    for value, cond in e.args:
+        if _holds(ev, cond):
+            return ev.num(value)
+    raise IllFormed(f"no case of {e} applies")
+
+
+_RELATIONS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": operator.le,
+    "<": operator.lt,
+    ">=": operator.ge,
+    ">": operator.gt,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def _holds(ev: _Numpy, cond: sympy.Basic) -> bool:
+    if cond in (sympy.true, sympy.false):
+        return bool(cond)
+    if isinstance(cond, sympy.core.relational.Relational):
+        return _RELATIONS[cond.rel_op](ev.num(cond.lhs), ev.num(cond.rhs))
+    if isinstance(cond, sympy.And):
+        return all(_holds(ev, c) for c in cond.args)
+    if isinstance(cond, sympy.Or):
+        return any(_holds(ev, c) for c in cond.args)
+    if isinstance(cond, sympy.Not):
+        return not _holds(ev, cond.args[0])
+    raise Undecided(f"cannot decide {cond}")
