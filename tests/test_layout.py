@@ -61,7 +61,6 @@ KERNEL_ORDER = (
     "explain",
     "facts",
     "attention",
-    "identities",
     "backward",
 )
 

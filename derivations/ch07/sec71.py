@@ -15,13 +15,13 @@ from symattn.kernel.expr import (
     Ones,
     Softmax,
 )
-from symattn.kernel.identities import ell, lam, p
 from symattn.kernel.modern import (
     PadMask,
     PositionBias,
     alibi,
 )
 from symattn.latex.document import Math as M
+from symattn.soundness.identities import ell, lam, p
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -16,11 +16,11 @@ from symattn.kernel.expr import (
     RowBlock,
     index,
 )
-from symattn.kernel.identities import G, R, identities
 from symattn.kernel.modern import (
     RepeatKV,
 )
 from symattn.latex.document import Math as M
+from symattn.soundness.identities import G, R, identities
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -18,13 +18,13 @@ from symattn.kernel.expr import (
     Row,
     index,
 )
-from symattn.kernel.identities import D
 from symattn.kernel.modern import (
     CausalZero,
     FeatureMap,
     multiplications,
 )
 from symattn.latex.document import Math as M
+from symattn.soundness.identities import D
 
 
 def content(on_check: OnCheck | None = None) -> Section:

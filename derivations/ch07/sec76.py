@@ -15,12 +15,12 @@ from symattn.kernel.expr import (
     MatSym,
     Softmax,
 )
-from symattn.kernel.identities import ONLINE_BLOCKS
 from symattn.kernel.modern import (
     OnlineSoftmax,
 )
 from symattn.kernel.recurrences import flash_forward
 from symattn.latex.document import Math as M
+from symattn.soundness.identities import ONLINE_BLOCKS
 
 
 def content(on_check: OnCheck | None = None) -> Section:

@@ -7,8 +7,8 @@ must not import the reader, check or cli. Runnable alone: `python derivations/ch
 from __future__ import annotations
 
 from symattn.derive import Builder, OnCheck, Section, Text, main
-from symattn.kernel.identities import ZH, identities
 from symattn.latex.derivation import math_in_text
+from symattn.soundness.identities import ZH, identities
 
 #: Each mistake (a false variant), the identity it gets wrong, and other forms of the same mistake.
 MISTAKES: tuple[tuple[str, str, tuple[str, ...]], ...] = (

@@ -28,9 +28,9 @@ from symattn.kernel.expr import (
     Softmax,
     index,
 )
-from symattn.kernel.identities import identities
 from symattn.kernel.recurrences import cases
 from symattn.kernel.rules import registry
+from symattn.soundness.identities import identities
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def chapter_claims() -> list[Claim]:
 
 
 def modern_claims(holds: bool = True) -> list[Claim]:
-    """The identities of modern attention (symattn.kernel.identities), true ones by default;
+    """The identities of modern attention (symattn.soundness.identities), true ones by default;
     `holds=False` gives their false variants (each must be rejected).
 
     >>> [c.name for c in modern_claims()][:2]

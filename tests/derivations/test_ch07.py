@@ -9,8 +9,8 @@ import pytest
 
 from symattn.derive.blocks import Fact, Mistake, ProofBlock
 from symattn.derive.sources import bundled, bundled_root, chapter
-from symattn.kernel.identities import ZH
 from symattn.latex.derivation import math_in_text, step_scope
+from symattn.soundness.identities import ZH
 
 CH07 = chapter(bundled_root() / "ch07")
 

@@ -14,7 +14,7 @@ import sympy
 import symattn
 from symattn.kernel import dims, rules
 from symattn.kernel.expr import dims_in
-from symattn.kernel.identities import identities
+from symattn.soundness.identities import identities
 
 PACKAGE = Path(symattn.__file__).parent
 #: The one module that makes sizes, and the oracle that by design imports nothing of symattn.

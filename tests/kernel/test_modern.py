@@ -1,4 +1,4 @@
-"""Modern attention (symattn.kernel.modern, symattn.kernel.identities): the nodes' shapes,
+"""Modern attention (symattn.kernel.modern, symattn.soundness.identities): the nodes' shapes,
 entries and errors; each identity proved or checked, each false variant rejected with a
 counterexample; numeric cross-checks against the numeric backend on explicit arrays.
 """
@@ -13,7 +13,6 @@ from symattn.kernel.arrays import evaluate
 from symattn.kernel.dims import d_k, d_v, dim, n
 from symattn.kernel.errors import DimError, ShapeError
 from symattn.kernel.expr import CausalMask, MatSym, RowBlock, Softmax, index
-from symattn.kernel.identities import ONLINE_BLOCKS, ZH, Identity, identities
 from symattn.kernel.modern import (
     CausalZero,
     FeatureMap,
@@ -30,6 +29,7 @@ from symattn.kernel.modern import (
 )
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.witness.numeric import attention, softmax_rows
+from symattn.soundness.identities import ONLINE_BLOCKS, ZH, Identity, identities
 
 i, j, h = index("i"), index("j"), index("h")
 G, R, D, ell, p = (dim(s) for s in ("G", "R", "D", "ell", "p"))

@@ -7,7 +7,6 @@ import sympy
 
 from symattn.kernel.dims import d_k, d_v, dim, n
 from symattn.kernel.expr import CausalMask, MatSym, Softmax
-from symattn.kernel.identities import identities
 from symattn.kernel.modern import (
     CausalZero,
     FeatureMap,
@@ -19,6 +18,7 @@ from symattn.kernel.modern import (
     alibi,
 )
 from symattn.latex.printer import latex
+from symattn.soundness.identities import identities
 
 G, R, D, p = (dim(s) for s in "GRDp")
 lam = sympy.Symbol("lambda", positive=True)

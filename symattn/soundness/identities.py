@@ -1,8 +1,8 @@
 """The identities of modern attention as data: each true claim, its false variants, and the
 verdict the kernel gives (proved for all sizes, or checked exactly at explicit sizes).
 
-Imports only sympy and the kernel below it (dims, expr, modern); must not import proof or
-anything above the kernel. Tests, the soundness corpus and the docs read `identities()`.
+Corpus data, not part of the trusted kernel: imports only sympy and the kernel's dims, expr and
+modern, never the reader or the checker. The soundness corpus, tests, docs and chapter 7 read it.
 """
 
 from __future__ import annotations
