@@ -611,7 +611,27 @@ class MatSum(MatExpr):
 # ---- scalars that stay unexpanded until asked ----------------------------------------------
 
 
-class Entry(sympy.Expr):
+class _KeepsZeroProduct(sympy.Expr):
+    """A scalar node whose product with the number 0 stays written (`0 (M)_{ij}` as a product,
+    not sympy's 0), so the kernel still sees the entry: its indices are range-checked and a
+    masked (-inf) entry times 0 is ill-formed, as for any other factor."""
+
+    _op_priority = 11.0  # above sympy's, so `0 * entry` and `Integer(0) * entry` come here
+
+    def __mul__(self, other: object) -> sympy.Expr:
+        x = _sympify(other)
+        if x.is_number and x.is_zero:
+            return sympy.Mul(self, x, evaluate=False)
+        return sympy.Mul(self, x)
+
+    def __rmul__(self, other: object) -> sympy.Expr:
+        x = _sympify(other)
+        if x.is_number and x.is_zero:
+            return sympy.Mul(x, self, evaluate=False)
+        return sympy.Mul(x, self)
+
+
+class Entry(_KeepsZeroProduct):
     """The entry `(M)_{ij}` of a matrix expression, unexpanded: `(QK^T)_{ij}`, `a_{ij}`."""
 
     is_commutative = True
@@ -628,7 +648,7 @@ class Entry(sympy.Expr):
         return self.matrix._entry(self.args[1], self.args[2], fresh)
 
 
-class Dot(sympy.Expr):
+class Dot(_KeepsZeroProduct):
     """The dot product `u · v` of two row vectors of provably equal length: `q_i · k_j`."""
 
     is_commutative = True
