@@ -668,18 +668,18 @@ def check(
     hit = _CHECKED.get(key)
     if hit is None:
         try:
-            hit = ("ok", _check(lhs, rhs, ranges, trials=trials, seed=seed, assuming=assuming))
+            hit = _check(lhs, rhs, ranges, trials=trials, seed=seed, assuming=assuming)
         except Unsupported as exc:  # IllFormed too: the same input fails the same way
-            hit = ("raise", exc)
+            hit = exc
         if len(_CHECKED) >= _CHECKED_SIZE:
             _CHECKED.pop(next(iter(_CHECKED)))
         _CHECKED[key] = hit
-    if hit[0] == "raise":
-        raise hit[1]
-    return hit[1]
+    if isinstance(hit, Unsupported):
+        raise hit
+    return hit
 
 
-_CHECKED: dict[tuple, tuple[str, Any]] = {}
+_CHECKED: dict[tuple, FieldCheck | Unsupported] = {}
 _CHECKED_SIZE = 4096
 
 
