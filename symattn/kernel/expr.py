@@ -611,30 +611,30 @@ class MatSum(MatExpr):
 # ---- scalars that stay unexpanded until asked ----------------------------------------------
 
 
-class _KeepsZeroProduct(sympy.Expr):
-    """A scalar node whose product with the number 0 stays written (`0 (M)_{ij}` as a product,
-    not sympy's 0), so the kernel still sees the entry: its indices are range-checked and a
-    masked (-inf) entry times 0 is ill-formed, as for any other factor."""
-
-    _op_priority = 11.0  # above sympy's, so `0 * entry` and `Integer(0) * entry` come here
-
-    def __mul__(self, other: object) -> sympy.Expr:
-        x = _sympify(other)
-        if x.is_number and x.is_zero:
-            return sympy.Mul(self, x, evaluate=False)
-        return sympy.Mul(self, x)
-
-    def __rmul__(self, other: object) -> sympy.Expr:
-        x = _sympify(other)
-        if x.is_number and x.is_zero:
-            return sympy.Mul(x, self, evaluate=False)
-        return sympy.Mul(x, self)
+def _times(self: sympy.Expr, other: object) -> sympy.Expr:
+    """`self * other` for an entry or a dot product: with the number 0 it stays a product
+    (`0 (M)_{ij}`, not sympy's 0), so the kernel still sees the entry: its indices are
+    range-checked and a masked (-inf) entry times 0 is ill-formed, as for any other factor."""
+    x = _sympify(other)
+    if not isinstance(x, sympy.Expr):
+        return NotImplemented  # a matrix: its own product with a scalar
+    return sympy.Mul(self, x, evaluate=not (x.is_number and x.is_zero))
 
 
-class Entry(_KeepsZeroProduct):
+def _times_from_left(self: sympy.Expr, other: object) -> sympy.Expr:
+    """`other * self`, as `_times`."""
+    x = _sympify(other)
+    if not isinstance(x, sympy.Expr):
+        return NotImplemented
+    return sympy.Mul(x, self, evaluate=not (x.is_number and x.is_zero))
+
+
+class Entry(sympy.Expr):
     """The entry `(M)_{ij}` of a matrix expression, unexpanded: `(QK^T)_{ij}`, `a_{ij}`."""
 
     is_commutative = True
+    _op_priority = 11.0  # above sympy's, so `0 * entry` and `Integer(0) * entry` come here
+    __mul__, __rmul__ = _times, _times_from_left
 
     def __new__(cls, m: MatExpr, i: object, j: object) -> Entry:
         _check_mat(m)
@@ -648,10 +648,12 @@ class Entry(_KeepsZeroProduct):
         return self.matrix._entry(self.args[1], self.args[2], fresh)
 
 
-class Dot(_KeepsZeroProduct):
+class Dot(sympy.Expr):
     """The dot product `u · v` of two row vectors of provably equal length: `q_i · k_j`."""
 
     is_commutative = True
+    _op_priority = 11.0  # `0 * dot` comes here, as for an entry
+    __mul__, __rmul__ = _times, _times_from_left
 
     def __new__(cls, u: MatExpr, v: MatExpr) -> Dot:
         _check_mat(u, v)
