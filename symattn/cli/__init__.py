@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     command = _command_of(argv)
     try:
-        parser = build_parser(command)
+        parser = _parser(command)
     except SymattnError as exc:
         sys.stderr.write(f"symattn {command}: error: {exc}\n")
         return EXIT_USAGE
@@ -129,6 +129,19 @@ def _main(argv: list[str]) -> int:
             f"{type(exc).__name__}: {first}\n"
         )
         return EXIT_USAGE
+
+
+def _parser(command: str | None) -> argparse.ArgumentParser:
+    """`build_parser(command)`, built once a process: a parser holds no state between parses
+    (repeated options are copied before they are appended to), and building one costs more than
+    most commands' parsing (argparse looks up its message catalogues on disk every time)."""
+    parser = _PARSERS.get(command)
+    if parser is None:
+        parser = _PARSERS[command] = build_parser(command)
+    return parser
+
+
+_PARSERS: dict[str | None, argparse.ArgumentParser] = {}
 
 
 def exit_code(exc: SymattnError) -> int:

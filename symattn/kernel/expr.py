@@ -611,10 +611,30 @@ class MatSum(MatExpr):
 # ---- scalars that stay unexpanded until asked ----------------------------------------------
 
 
+def _times(self: sympy.Expr, other: object) -> sympy.Expr:
+    """`self * other` for an entry or a dot product: with the number 0 it stays a product
+    (`0 (M)_{ij}`, not sympy's 0), so the kernel still sees the entry: its indices are
+    range-checked and a masked (-inf) entry times 0 is ill-formed, as for any other factor."""
+    x = _sympify(other)
+    if not isinstance(x, sympy.Expr):
+        return NotImplemented  # a matrix: its own product with a scalar
+    return sympy.Mul(self, x, evaluate=not (x.is_number and x.is_zero))
+
+
+def _times_from_left(self: sympy.Expr, other: object) -> sympy.Expr:
+    """`other * self`, as `_times`."""
+    x = _sympify(other)
+    if not isinstance(x, sympy.Expr):
+        return NotImplemented
+    return sympy.Mul(x, self, evaluate=not (x.is_number and x.is_zero))
+
+
 class Entry(sympy.Expr):
     """The entry `(M)_{ij}` of a matrix expression, unexpanded: `(QK^T)_{ij}`, `a_{ij}`."""
 
     is_commutative = True
+    _op_priority = 11.0  # above sympy's, so `0 * entry` and `Integer(0) * entry` come here
+    __mul__, __rmul__ = _times, _times_from_left
 
     def __new__(cls, m: MatExpr, i: object, j: object) -> Entry:
         _check_mat(m)
@@ -632,6 +652,8 @@ class Dot(sympy.Expr):
     """The dot product `u · v` of two row vectors of provably equal length: `q_i · k_j`."""
 
     is_commutative = True
+    _op_priority = 11.0  # `0 * dot` comes here, as for an entry
+    __mul__, __rmul__ = _times, _times_from_left
 
     def __new__(cls, u: MatExpr, v: MatExpr) -> Dot:
         _check_mat(u, v)

@@ -65,3 +65,16 @@ def test_an_index_that_runs_over_two_ranges_of_a_written_matrix_is_not_verified(
     rs = check_text(text, "p.md")
     assert rs[-2].kind == "not-understood" and "runs over 1..2 in one place" in rs[-2].message
     assert rs[-1].kind == "verified"
+
+
+def test_sums_over_a_written_matrix_follow_the_one_semantics_of_sums():
+    text = (
+        "# S\n\nLet $B\\in\\mathbb{R}^{2\\times 3}$ with "
+        "$B=\\begin{bmatrix}5&1&7\\\\2&0&3\\end{bmatrix}$.\n\n"
+        "Then $\\sum_{c=1}^{3} B_{2c} = 5$ and $\\sum_{c=2}^{1} B_{1c} = 0$.\n\n"
+        "Also $\\sum_{c=3}^{1} B_{1c} = -1$.\n"
+    )
+    rs = [r for r in check_text(text, "s.md") if r.kind != "declaration"]
+    assert [r.status for r in rs[:2]] == ["proved", "proved"], [r.message for r in rs]
+    # from 3 down to 1 is no sum (sympy's convention would make it minus the term at 2)
+    assert rs[2].kind != "verified" and "reversed range" in rs[2].message, rs[2].message

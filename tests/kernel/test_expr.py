@@ -105,3 +105,23 @@ def test_dims_are_positive_integers(bad):
 
 def test_softmax_keeps_shape():
     assert Softmax(MatSym("S", n, n)).shape == (n, n)
+
+
+def test_a_product_with_the_number_zero_keeps_its_entry_for_the_kernel() -> None:
+    from symattn.kernel.proof import prove_equal
+
+    i, j = index("i"), index("j")
+    S = MatSym("S", n, n)
+    for zero in (0, sympy.Integer(0), sympy.Rational(0)):
+        assert S[i, j] in (zero * S[i, j]).args and S[i, j] in (S[i, j] * zero).args
+    # the sum runs past the last column: ill-formed although every term is 0
+    past = prove_equal(sympy.Sum(0 * S[i, j], (j, 1, n + 1)), 0)
+    assert past.status == "shape_error" and "n + 1" in past.reason
+    dot = Dot(S.row(i), S.row(j))
+    assert dot in (0 * dot).args and dot in (dot * 0).args
+    # 0 times a masked (-inf) entry is arithmetic on it outside a softmax
+    assert prove_equal(0 * CausalMask(S)[i, j], 0).status == "shape_error"
+    # within range, 0 times an entry is 0, and other products are sympy's own
+    assert prove_equal(sympy.Sum(0 * S[i, j], (j, 1, n)), 0).status == "proved"
+    assert prove_equal(0 * S[i, j] + S[i, j], S[i, j]).status == "proved"
+    assert 2 * S[i, j] == sympy.Mul(2, S[i, j]) and S[i, j] * S[i, j] == S[i, j] ** 2

@@ -17,6 +17,7 @@ the rule of docs/kernel.md ("Masks").
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -93,17 +94,10 @@ class Scalar:
         self.pt, self.p = point, point.p
         self.env: dict[sympy.Symbol, int] = dict(env)
         self.memo: dict[tuple, Any] = {}
-        self.deps: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
 
     def value(self, e: sympy.Basic) -> Any:
-        syms = self.deps.get(e)
-        if syms is None:
-            syms = self.deps[e] = _free(e)
-        key = (e, tuple(self.env.get(s) for s in syms))
-        if key in self.memo:
-            return self.memo[key]
-        out = self.memo[key] = self._value(e)
-        return out
+        """The value of `e` here (memoized by `e` and the values of its free symbols)."""
+        return _code(e)(self)
 
     def _value(self, e: sympy.Basic) -> Any:
         p = self.p
@@ -175,6 +169,10 @@ class Scalar:
                 out = out * x % self.p
         if not masked:
             return out
+        return self._masked_product(e)
+
+    def _masked_product(self, e: sympy.Mul) -> Any:
+        """A product with one masked (-inf) factor: -inf when the others are positive."""
         rest = [a for a in e.args if self.value(a) is not NEG_INF]
         if all(a.xreplace(self._at(a)).is_positive for a in rest):
             return NEG_INF  # c * -inf = -inf for c > 0
@@ -290,6 +288,318 @@ class Scalar:
         raise Unsupported(f"cannot decide {cond}")
 
 
+# ---- the same evaluation, compiled ------------------------------------------------------------
+#
+# `Scalar.value` runs each formula as a tree of closures built once per distinct subformula
+# (`_code`), keyed by the formula itself, so the sympy tree is walked once and not at every index
+# point, trial and plan. Each closure does what `Scalar._value` does for its node, with the same
+# memo (keyed by the node and the values of its free symbols), the same order of evaluation and
+# the same errors; a node without a closure of its own runs `Scalar._value`.
+
+_MISS = object()
+_CODE: dict[sympy.Basic, Callable[[Scalar], Any]] = {}
+_CODE_LIMIT = 200_000  # formulas kept compiled, at most (then the table starts anew)
+_IDS = itertools.count()
+
+
+def _code(e: sympy.Basic) -> Callable[[Scalar], Any]:
+    f = _CODE.get(e)
+    if f is None:
+        if len(_CODE) >= _CODE_LIMIT:
+            _CODE.clear()
+        f = _CODE[e] = _compile(e)
+    return f
+
+
+def _compile(e: sympy.Basic) -> Callable[[Scalar], Any]:
+    if e.is_Rational:
+        return _rational_value(e)
+    inner = _inner(e)
+    nid, deps = next(_IDS), _free(e)
+
+    def run(ev: Scalar) -> Any:
+        env = ev.env
+        key = (nid, tuple([env.get(s) for s in deps]))
+        memo = ev.memo
+        v = memo.get(key, _MISS)
+        if v is _MISS:
+            v = memo[key] = inner(ev)
+        return v
+
+    return run
+
+
+def _rational_value(e: sympy.Rational) -> Callable[[Scalar], Any]:
+    num, den = int(e.p), int(e.q)
+    cache: dict[int, int] = {}
+
+    def const(ev: Scalar) -> int:
+        p = ev.p
+        v = cache.get(p)
+        if v is None:
+            v = cache[p] = num % p * pow(den % p, -1, p) % p
+        return v
+
+    return const
+
+
+def _inner(e: sympy.Basic) -> Callable[[Scalar], Any]:  # noqa: C901 - one case a node, as _value
+    if e == -sympy.oo:
+        return lambda ev: NEG_INF
+    if e in (sympy.oo, sympy.zoo, sympy.nan):
+        return lambda ev: Scalar._value(ev, e)  # raises IllFormed
+    if isinstance(e, sympy.Symbol):
+        return _symbol(e)
+    if e.is_Atom:
+        return lambda ev: Scalar._value(ev, e)
+    if isinstance(e, sympy.Add):
+        return _add(e)
+    if isinstance(e, sympy.Mul):
+        return _mul(e)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        return _int_pow(e)
+    if isinstance(e, sympy.exp):
+        arg = _code(e.args[0])
+
+        def exp_(ev: Scalar) -> Any:
+            x = arg(ev)
+            return 0 if x is NEG_INF else 1 if x == 0 else ev.pt.atom(("exp", x))
+
+        return exp_
+    if isinstance(e, (sympy.cos, sympy.sin)):
+        arg, cos, name = _code(e.args[0]), isinstance(e, sympy.cos), type(e).__name__
+
+        def trig(ev: Scalar) -> Any:
+            x = ev._finite(arg(ev), e)
+            if x == 0:
+                return 1 if cos else 0
+            return ev.pt.atom((name, x))
+
+        return trig
+    if isinstance(e, sympy.Sum):
+        return _sum(e)
+    if isinstance(e, sympy.Indexed):
+        return _indexed(e)
+    if isinstance(e, (sympy.Mod, sympy.ceiling, sympy.floor)):
+        whole = _integer(e)
+        return lambda ev: whole(ev) % ev.p
+    if isinstance(e, sympy.Piecewise):
+        cases = [(_code(val), _truth(cond)) for val, cond in e.args]
+
+        def piecewise(ev: Scalar) -> Any:
+            for val, cond in cases:
+                if cond(ev):
+                    return val(ev)
+            raise IllFormed(f"no case of {e} applies")
+
+        return piecewise
+    return lambda ev: Scalar._value(ev, e)
+
+
+def _symbol(e: sympy.Symbol) -> Callable[[Scalar], Any]:
+    integer, key = bool(e.is_integer), ("scalar", e.name)
+
+    def symbol(ev: Scalar) -> Any:
+        env = ev.env
+        if e in env:
+            return env[e] % ev.p
+        if integer:
+            raise Unsupported(f"no value for {e}")
+        return ev.pt.leaf(key)
+
+    return symbol
+
+
+def _add(e: sympy.Add) -> Callable[[Scalar], Any]:
+    kids = [_code(a) for a in e.args]
+
+    def add(ev: Scalar) -> Any:
+        total, masked = 0, False
+        for k in kids:
+            x = k(ev)
+            if x is NEG_INF:
+                masked = True  # -inf + finite (or -inf) = -inf
+            else:
+                total += x
+        return NEG_INF if masked else total % ev.p
+
+    return add
+
+
+def _mul(e: sympy.Mul) -> Callable[[Scalar], Any]:
+    kids = [_code(a) for a in e.args]
+
+    def mul(ev: Scalar) -> Any:
+        out, masked, p = 1, False, ev.p
+        for k in kids:
+            x = k(ev)
+            if x is NEG_INF:
+                if masked:
+                    raise IllFormed(f"a product of two masked (-inf) entries: {e}")
+                masked = True
+            else:
+                out = out * x % p
+        if not masked:
+            return out
+        return ev._masked_product(e)
+
+    return mul
+
+
+def _int_pow(e: sympy.Pow) -> Callable[[Scalar], Any]:
+    base_, k0 = _code(e.base), int(e.exp)
+
+    def power(ev: Scalar) -> Any:
+        p = ev.p
+        base, k = ev._finite(base_(ev), e), k0
+        if k < 0:
+            if base % p == 0:
+                raise _Resample
+            base, k = pow(base, -1, p), -k
+        return pow(base, k, p)
+
+    return power
+
+
+def _sum(e: sympy.Sum) -> Callable[[Scalar], Any]:
+    body = _code(e.function)
+    limits = [(v, _integer(lo), _integer(hi)) for v, lo, hi in e.limits]
+
+    def run(ev: Scalar, depth: int) -> Any:
+        if depth < 0:
+            return body(ev)
+        v, lo, hi = limits[depth]  # sympy lists the innermost limit first
+        a, b = lo(ev), hi(ev)
+        total, masked = 0, False
+        env = ev.env
+        old = env.get(v)
+        try:
+            for k in summation_range(a, b, v):
+                env[v] = k
+                x = run(ev, depth - 1)
+                if x is NEG_INF:
+                    masked = True
+                else:
+                    total += x
+        finally:
+            if old is None:
+                env.pop(v, None)
+            else:
+                env[v] = old
+        return NEG_INF if masked else total % ev.p
+
+    top = len(limits) - 1
+    return lambda ev: run(ev, top)
+
+
+def _indexed(e: sympy.Indexed) -> Callable[[Scalar], Any]:
+    name = str(e.base.label)
+    idx_ = [_integer(k) for k in e.indices]
+    n = len(idx_)
+
+    def indexed(ev: Scalar) -> Any:
+        idx = tuple([f(ev) for f in idx_])
+        shape = ev.pt.shapes.get(name)
+        if shape is None:
+            raise Unsupported(f"no shape known for {name}")
+        rows, cols = shape
+        cell = idx[-2:] if n >= 2 else (idx[0], 1)
+        if n == 3 and idx[0] < 1:
+            raise IllFormed(f"head {idx[0]} of {name}")
+        if not (1 <= cell[0] <= rows and 1 <= cell[1] <= (cols if n >= 2 else 1)):
+            raise IllFormed(f"index {idx} of {name} outside {rows} x {cols}")
+        return ev.pt.leaf((name, *idx))
+
+    return indexed
+
+
+# -- index arithmetic, exactly over the integers (ints, or Fractions where a ratio appears) --
+_Num = int | Fraction
+
+
+def _integer(e: sympy.Basic) -> Callable[[Scalar], int]:
+    q_ = _rational(e)
+
+    def integer(ev: Scalar) -> int:
+        q = q_(ev)
+        if type(q) is not int:
+            if q.denominator != 1:
+                raise Unsupported(f"the index {e} is not an integer here")
+            return int(q)
+        return q
+
+    return integer
+
+
+def _rational(e: sympy.Basic) -> Callable[[Scalar], _Num]:  # noqa: C901 - as Scalar.rational
+    if e.is_Rational:
+        c: _Num = int(e.p) if e.q == 1 else Fraction(int(e.p), int(e.q))
+        return lambda ev: c
+    if isinstance(e, sympy.Symbol):
+
+        def symbol(ev: Scalar) -> _Num:
+            env = ev.env
+            if e not in env:
+                raise Unsupported(f"no value for the index {e}")
+            return env[e]
+
+        return symbol
+    if isinstance(e, sympy.Add):
+        kids = [_rational(a) for a in e.args]
+        return lambda ev: sum([k(ev) for k in kids])
+    if isinstance(e, sympy.Mul):
+        kids = [_rational(a) for a in e.args]
+        return lambda ev: math.prod([k(ev) for k in kids])
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        base, k = _rational(e.base), int(e.exp)
+        return lambda ev: Fraction(base(ev)) ** k
+    if isinstance(e, sympy.ceiling):
+        arg = _rational(e.args[0])
+        return lambda ev: math.ceil(arg(ev))
+    if isinstance(e, sympy.floor):
+        arg = _rational(e.args[0])
+        return lambda ev: math.floor(arg(ev))
+    if isinstance(e, sympy.Mod):
+        a, b = _rational(e.args[0]), _rational(e.args[1])
+        return lambda ev: a(ev) % b(ev)
+
+    def unsupported(ev: Scalar) -> _Num:
+        raise Unsupported(f"cannot use {e} as an index")
+
+    return unsupported
+
+
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "<=": lambda x, y: x <= y,
+    ">=": lambda x, y: x >= y,
+    "<": lambda x, y: x < y,
+    ">": lambda x, y: x > y,
+    "==": lambda x, y: x == y,
+    "!=": lambda x, y: x != y,
+}
+
+
+def _truth(cond: sympy.Basic) -> Callable[[Scalar], bool]:
+    if cond in (sympy.true, sympy.false):
+        v = bool(cond)
+        return lambda ev: v
+    if isinstance(cond, sympy.core.relational.Relational):
+        a, b, op = _rational(cond.lhs), _rational(cond.rhs), _OPS.get(cond.rel_op)
+        if op is None:
+            return lambda ev: Scalar.truth(ev, cond)
+        return lambda ev: op(a(ev), b(ev))
+    if isinstance(cond, sympy.And):
+        parts = [_truth(c) for c in cond.args]
+        return lambda ev: all(c(ev) for c in parts)
+    if isinstance(cond, sympy.Or):
+        parts = [_truth(c) for c in cond.args]
+        return lambda ev: any(c(ev) for c in parts)
+    if isinstance(cond, sympy.Not):
+        inner = _truth(cond.args[0])
+        return lambda ev: not inner(ev)
+    return lambda ev: Scalar.truth(ev, cond)  # raises Unsupported
+
+
 def formulas(lhs: Any, rhs: Any, ranges: Mapping[sympy.Symbol, Range]):
     """(left formula, right formula, ranges with the generic entry's row and col, their names)."""
     rng = dict(ranges)
@@ -349,7 +659,39 @@ def check(
     assuming: Sequence[sympy.Basic] = (),
 ) -> FieldCheck:
     """Both sides at explicit sizes, compared at every index point (and every entry of a matrix
-    claim) from the nodes' definitions, mod p at random points."""
+    claim) from the nodes' definitions, mod p at random points.
+
+    The result depends on nothing but the arguments (the points are seeded and the sizes are
+    numbers), so it is remembered under all of them: the same claim at the same sizes, asked
+    again in another context or by another front end, is evaluated once."""
+    key = (lhs, rhs, frozenset(ranges.items()), tuple(assuming), trials, seed)
+    hit = _CHECKED.get(key)
+    if hit is None:
+        try:
+            hit = _check(lhs, rhs, ranges, trials=trials, seed=seed, assuming=assuming)
+        except Unsupported as exc:  # IllFormed too: the same input fails the same way
+            hit = exc
+        if len(_CHECKED) >= _CHECKED_SIZE:
+            _CHECKED.pop(next(iter(_CHECKED)))
+        _CHECKED[key] = hit
+    if isinstance(hit, Unsupported):
+        raise hit
+    return hit
+
+
+_CHECKED: dict[tuple, FieldCheck | Unsupported] = {}
+_CHECKED_SIZE = 4096
+
+
+def _check(
+    lhs: Any,
+    rhs: Any,
+    ranges: Mapping[sympy.Symbol, Range],
+    *,
+    trials: int,
+    seed: int,
+    assuming: Sequence[sympy.Basic],
+) -> FieldCheck:
     left, right, rng, cell = formulas(lhs, rhs, ranges)
     shapes = shapes_of(lhs, rhs)
     try:

@@ -161,7 +161,14 @@ def instantiate(
 ) -> sympy.Expr:
     """One side at explicit sizes and index values, all sums written out (`write_out`)."""
     values = {**subs, **{k: sympy.Integer(v) for k, v in point.items()}}
-    return write_out(expand_entries(side.xreplace(values)))
+    return _written_out(side.xreplace(values))
+
+
+@functools.lru_cache(maxsize=4096)
+def _written_out(side: Term) -> sympy.Basic:
+    """A side with every size and index a number, as one scalar formula with no sum left (a
+    function of the side alone: remembered, since other contexts ask at the same sizes)."""
+    return write_out(expand_entries(side))
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -197,7 +204,10 @@ def _holds(assuming: Sequence[sympy.Basic], subs: Mapping, point: Mapping) -> bo
     return all(bool(cond.xreplace(values)) for cond in assuming)
 
 
+@functools.lru_cache(maxsize=4096)
 def is_zero(diff: sympy.Expr) -> bool:
+    """Whether the difference of two written-out sides simplifies to 0 (remembered by the
+    difference itself)."""
     d = sympy.expand(diff)
     if d == 0:
         return True

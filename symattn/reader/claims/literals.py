@@ -21,8 +21,11 @@ from symattn.kernel.expr import (
     index,
     named_leaves,
     substitute_definitions,
+    substituted,
+    summed,
     walk,
 )
+from symattn.kernel.semantics import ReversedRange, summation_range
 
 __all__ = ["MAX_CASES", "LiteralProblem", "entry_pairs", "unfold"]
 
@@ -103,7 +106,7 @@ def _concrete(
     done: list[Pair] = []
     while todo:
         x, y = todo.pop()
-        x, y = _put_values(x.doit(), literals), _put_values(y.doit(), literals)
+        x, y = _put_values(_sums_done(x), literals), _put_values(_sums_done(y), literals)
         open_at = _open_indices(x, literals) | _open_indices(y, literals)
         if not open_at:
             done.append((_to_entries(x, leaves), _to_entries(y, leaves)))
@@ -122,6 +125,30 @@ def _concrete(
         if len(todo) + len(done) > MAX_CASES:
             raise LiteralProblem(f"more than {MAX_CASES} entries to compare")
     return done
+
+
+def _sums_done(e: sympy.Basic) -> sympy.Basic:
+    """Every sum whose range is numbers written out term by term, by the one semantics of sums
+    (an empty range is 0, a reversed one is refused); a sum whose range is not known yet stays.
+    sympy's `doit` would give Karr's convention instead (a sum from 3 down to 1 as minus the
+    term at 2)."""
+    if isinstance(e, sympy.Sum):
+        *inner, (v, lo, hi) = e.limits  # sympy lists the innermost limit first
+        lo, hi = _sums_done(lo), _sums_done(hi)
+        if not (lo.is_Integer and hi.is_Integer):
+            return e
+        try:
+            terms = summation_range(int(lo), int(hi), v)
+        except ReversedRange as exc:
+            raise LiteralProblem(str(exc)) from None
+        body = summed(e.function, *inner) if inner else e.function
+        return sympy.Add(*(_sums_done(substituted(body, {v: sympy.Integer(k)})) for k in terms))
+    if not e.args or isinstance(e, (MatExpr, Indexed)):
+        return e
+    args = [_sums_done(a) for a in e.args]
+    if all(a is b for a, b in zip(args, e.args, strict=True)):
+        return e
+    return e.func(*args)
 
 
 def _put_values(e: sympy.Expr, literals: Mapping[str, sympy.Matrix]) -> sympy.Expr:
