@@ -34,6 +34,7 @@ from symattn.latex.document import Document, Lang, Math, Prose, escape_text, ren
 from symattn.latex.explain import counterexample_prose
 from symattn.latex.figures import attention_heatmap
 from symattn.latex.printer import latex, shape_latex
+from symattn.latex.readable import readable
 
 
 class DerivationError(ProofError):
@@ -342,7 +343,7 @@ def _failed(message: str, derivation: Derivation, exc: Exception) -> DerivationE
 
 
 def _plain(p: Prose, limit: int = 72) -> str:
-    text = _flatten(p).replace("\\", "")
+    text = _flatten(p)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -350,7 +351,7 @@ def _flatten(p: Prose) -> str:
     if isinstance(p, str):
         return p
     if isinstance(p, Math):
-        return p.latex
+        return readable(p.latex)
     return "".join(_flatten(x) for x in p)
 
 

@@ -144,6 +144,15 @@ def test_chinese_document_speaks_chinese(built):
     assert "矩阵乘法的定义" in zh and "任意维度" in zh and "definition of" not in zh
 
 
+def test_progress_lines_show_formulas_as_a_terminal_can(checked):
+    _, progress = checked
+    lines = [x for x in progress.splitlines() if x.lstrip().startswith(("✓", "✗"))]
+    assert lines
+    # no command with its backslash stripped (`circmathit`, `operatorname{`, `ldots`)
+    assert not [x for x in lines if re.search(r"mathit|operatorname|ldots|circ[A-Za-z]|\\", x)]
+    assert any("∘" in x for x in lines)
+
+
 def test_output_is_byte_stable(checked, built, tmp_path):
     code, _, _ = run_derive(checked, "--out", str(tmp_path), "--no-pdf")
     assert code == 0
