@@ -59,7 +59,12 @@ def _ones(e: Any) -> str:
 
 @PLAIN.register("MatMul")
 def _matmul(e: Any) -> str:
-    return "".join(_factor(f) for f in e.factors())
+    """Left-nested products read as written (`ABC`); a product on the right keeps its
+    parentheses (`A(BC)`), so both sides of associativity print apart."""
+    left, right = e.args[0], e.args[1]
+    head = _matmul(left) if _is(left, "MatMul") else _factor(left)
+    tail = f"({_matmul(right)})" if _is(right, "MatMul") else _factor(right)
+    return head + tail
 
 
 @PLAIN.register("MatAdd")

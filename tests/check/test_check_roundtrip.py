@@ -74,7 +74,9 @@ def test_the_second_chapter_reads_back_without_a_false_alarm(written, lang):
 
 # chapter 8: gradients are stated in prose the reader mostly leaves unread (multi-letter names
 # such as dO); what it does read must never be a false alarm
-CHAPTER8 = {"verified": 8, "undecided": 0}
+# (the gradients the chapter names in \mathit, dQ = dS K/√d_k, are read as names it never
+# declares: undecided, never false)
+CHAPTER8 = {"verified": 8, "undecided": 7}
 
 
 @pytest.mark.slow

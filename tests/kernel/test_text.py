@@ -27,7 +27,7 @@ i, j = index("i"), index("j")
         (X.T, "X^T"),
         (S.scores, "QK^T"),
         (S.output, "softmax(QK^T/sqrt(d_k))V"),
-        (X @ (W_K @ Q.T), "XW_KQ^T"),  # a product is associative: no parentheses needed
+        (X @ (W_K @ Q.T), "X(W_KQ^T)"),  # grouped as built, so associativity prints two sides
     ],
 )
 def test_plain_text_keeps_the_meaning(expr, shown):

@@ -127,7 +127,11 @@ def assume_relation(
         ctx = scope.context()
         a = substitute(lhs, ctx.bindings, ctx.relations)
         b = substitute(rhs, ctx.bindings, ctx.relations)
-        summed = a.has(sympy.Sum) or b.has(sympy.Sum)
+        # (a sum of Kronecker deltas has no degree bound in the kernel: it could only come
+        # back undecided, so it stays what it was, a relation taken as an assumption)
+        summed = (a.has(sympy.Sum) or b.has(sympy.Sum)) and not (
+            a.has(sympy.KroneckerDelta) or b.has(sympy.KroneckerDelta)
+        )
         if summed or sympy.cancel(sympy.together(a - b)) == 0:
             # `4d^2 + 4d^2 = 8d^2` holds; `\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
             return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
@@ -136,7 +140,12 @@ def assume_relation(
         ctx = scope.context()
         a = substitute(lhs, ctx.bindings, ctx.relations)
         b = substitute(rhs, ctx.bindings, ctx.relations)
-        if not scope.bindings and (a.free_symbols | b.free_symbols) <= set(scope.earlier):
+        deltas = a.has(sympy.KroneckerDelta) or b.has(sympy.KroneckerDelta)
+        if (
+            not deltas
+            and not scope.bindings
+            and (a.free_symbols | b.free_symbols) <= set(scope.earlier)
+        ):
             # `3hd_{model}d_k = 3d_{model}^2` after a worked example has closed: a count the
             # text makes at the example's values, decided there (`ResolvedClaim.earlier`)
             return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())

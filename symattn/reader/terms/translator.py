@@ -1016,8 +1016,16 @@ class Terms:
                 msg = f"{name} needs a matrix, got the scalar {plain(x)}"
                 raise Problem("shape_error", msg, node)
             try:
-                if name == "softmax" and _vector_shaped(x) and dims_equal(x.cols, 1):
-                    return Softmax(x.T).T  # of a column vector: over its entries
+                if (
+                    name == "softmax"
+                    and isinstance(x, MatSym | FromColumn)
+                    and _lower_case(x.name)
+                    and _vector_shaped(x)
+                    and dims_equal(x.cols, 1)
+                ):
+                    # of a named column vector: over its entries (a capital's n × 1 matrix, a
+                    # column cut from a matrix, keeps the row-wise softmax of matrices)
+                    return Softmax(x.T).T
                 return Softmax(x) if name == "softmax" else CausalMask(x)
             except ShapeError as e:
                 raise shape_problem(e, node) from None
@@ -1422,6 +1430,12 @@ def _label(node: ast.Symbol) -> str:
         return base
     sub = plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
     return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
+
+
+def _lower_case(name: str) -> bool:
+    """`x`, `\\mathbf q`, `\\alpha`: a vector's letter; `S`, `W_Q`: a matrix's."""
+    letters = [c for c in name.replace("mathbf", "").replace("boldsymbol", "") if c.isalpha()]
+    return bool(letters) and letters[0].islower()
 
 
 def label_of(node: ast.Symbol | ast.HeadSup) -> str:
