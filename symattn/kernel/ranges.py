@@ -102,9 +102,9 @@ def _indexed_with_limits(e: sympy.Basic):
     stack: list[tuple[sympy.Basic, dict]] = [(e, {})]
     while stack:
         x, limits = stack.pop()
-        if isinstance(x, (sympy.Indexed, Entry, RowBlock)):
+        if isinstance(x, (sympy.Indexed, Entry, RowBlock, Row)):
             yield x, limits
-            if not isinstance(x, Entry):
+            if not isinstance(x, Entry | Row):
                 continue
         if isinstance(x, sympy.Sum):
             limits = {**limits, **{v: (lo, hi) for v, lo, hi in x.limits}}
@@ -114,9 +114,13 @@ def _indexed_with_limits(e: sympy.Basic):
 
 
 def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | None:
+    shape: tuple[sympy.Expr, ...]
     if isinstance(node, RowBlock):
         return _check_block(node, ranges)
-    if isinstance(node, Entry):
+    if isinstance(node, Row):  # `q_i` of a dot product: i must run over Q's rows
+        name, idx, shape = plain(node.args[0]), [node.index], (node.args[0].rows,)
+        shown_idx = idx
+    elif isinstance(node, Entry):
         name, idx, shape = plain(node.matrix), list(node.args[1:]), node.matrix.shape
         shown_idx = idx
     else:
@@ -127,7 +131,7 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
         if name.endswith("^()"):
             idx = idx[1:]
         shape = shapes[name]
-    if len(idx) != 2:
+    if len(idx) != len(shape) or len(idx) not in (1, 2):
         return None
     for k, (ix, size) in enumerate(zip(idx, shape, strict=True)):
         if not isinstance(ix, sympy.Symbol) or ix not in ranges:
@@ -138,7 +142,8 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
         what = "rows" if k == 0 else "cols"
         shown = name[:-3] if name.endswith("^()") else name
         sub = ",".join(str(s) for s in shown_idx)
-        msg = f"{shown}_{{{sub}}}: index {ix} runs over {lo}..{hi} but {shown} has {size} {what}"
+        label = f"row {sub} of {shown}" if isinstance(node, Row) else f"{shown}_{{{sub}}}"
+        msg = f"{label}: index {ix} runs over {lo}..{hi} but {shown} has {size} {what}"
         if (lo - 1).is_negative or (hi - size).is_positive:
             return msg  # outside for every size
         bound, need = (lo, f"{lo} >= 1") if not (lo - 1).is_nonnegative else (hi, f"{hi} <= {size}")

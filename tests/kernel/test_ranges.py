@@ -32,3 +32,14 @@ def test_a_range_inside_only_for_some_sizes_says_what_it_needs():
 def test_either_way_the_kernel_does_not_accept_the_claim():
     e = sympy.Sum(Q[r, 1], (r, i - s, i - 1))
     assert prove_equal(e, e + 0).status == "shape_error"
+
+
+def test_the_row_of_a_dot_product_must_be_a_row_of_its_matrix():
+    from symattn.kernel.expr import Dot
+
+    j = index("j")
+    outside = sympy.Sum(Dot(Q.row(i), Q.row(j)), (j, 1, n + 1))  # row n + 1 never exists
+    v = prove_equal(outside, outside)
+    assert v.status == "shape_error" and "row j of Q: index j runs over 1..n + 1" in str(v)
+    inside = sympy.Sum(Dot(Q.row(i), Q.row(j)), (j, 1, n))
+    assert prove_equal(inside, inside).status == "proved"
