@@ -395,7 +395,8 @@ def test_the_standalone_documents_compile(lecture, tex):
         (
             '.step(Dot(Q.row(i), K.row(j)), by="dot_def")',
             '.step(Dot(Q.row(j), K.row(i)), by="dot_def")',
-            r"cross: cross score: step 2 is false: cross score, step 2 \(dot_def\)",
+            # (i runs over the n queries, K has m rows: the swapped rows do not exist)
+            r"cross: cross score: step 2 does not typecheck: cross score, step 2 \(dot_def\)",
         ),
         (
             '.step(sympy.Integer(1), by="sum_softmax_apply")',
