@@ -125,6 +125,17 @@ _THEN = re.compile(r"^[\s,，]*(?:时|的时候|then)?[\s,，:：]*$", re.I)
 _SCALAR_BY_MATRIX = re.compile(r"cannot divide the scalar .+ by the matrix (\S+)\Z")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Saved:
+    """What `Resolver._saved` keeps: each layer's sizes, the relations' sections, the number of
+    layers, and (or None) each layer's names, families and written matrices."""
+
+    sizes: list[tuple[dict[sympy.Symbol, sympy.Integer], dict[sympy.Symbol, sympy.Expr]]]
+    sections: dict[sympy.Symbol, int]
+    depth: int
+    tables: list[tuple[dict, dict, dict]] | None
+
+
 class Resolver:
     """Reads formulas in file order, keeping the symbol table: conventions, document, examples.
 
@@ -311,18 +322,9 @@ class Resolver:
     def _named_condition(self, span: MathSpan, word: str) -> list[ResolvedClaim]:
         """`... only if $d_k = d_v$`: a relation between sizes the text names as a condition;
         it is reported but never put in force, for no formula before or after it."""
-        scope = self.scope
-        saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
-        tables = [(dict(x.names), dict(x.families), dict(x.literals)) for x in scope.layers]
-        saved_sections = dict(scope.relation_section)
-        relations = dict(scope.document.relations)
-        depth = len(scope.layers)
+        saved = self._saved(tables=True)
         claims = self.resolve_span(span)
-        self._restore(saved, saved_sections, depth)
-        for layer, (names, families, literals) in zip(scope.layers, tables, strict=False):
-            layer.names, layer.families, layer.literals = names, families, literals
-        scope.document.relations.clear()
-        scope.document.relations.update(relations)
+        self._restore(saved)
         note = f"a condition the text names (after '{word}'), not assumed"
         out = []
         for c in claims:
@@ -382,9 +384,7 @@ class Resolver:
             return None
         if not relations_only(scope.dims, list(_claims_of(formula.items))):
             return None
-        saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
-        saved_sections = dict(scope.relation_section)
-        depth = len(scope.layers)
+        saved = self._saved()
         premise = self.resolve_span(nxt)
         if not all(
             c.status == "declared" and c.message.startswith("relation between sizes")
@@ -392,7 +392,7 @@ class Resolver:
         ):  # a relation that contradicts the sizes in force: reported as it is
             return self.resolve_span(span), premise
         claims = self.resolve_span(span)
-        self._restore(saved, saved_sections, depth)
+        self._restore(saved)
         note = "a premise of the formula before it only"
         premise = [
             dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
@@ -400,17 +400,29 @@ class Resolver:
         ]
         return claims, premise
 
-    def _restore(
-        self,
-        saved: list[tuple[dict[sympy.Symbol, sympy.Integer], dict[sympy.Symbol, sympy.Expr]]],
-        sections: dict[sympy.Symbol, int],
-        depth: int,
-    ) -> None:
+    def _saved(self, tables: bool = False) -> _Saved:
+        """The sizes in force (and, with `tables`, the names each layer holds), to read a
+        formula and then forget what it put in force (`_restore`)."""
         scope = self.scope
-        del scope.layers[depth:]
-        for layer, (b, r) in zip(scope.layers, saved, strict=False):
+        return _Saved(
+            [(dict(x.bindings), dict(x.relations)) for x in scope.layers],
+            dict(scope.relation_section),
+            len(scope.layers),
+            [(dict(x.names), dict(x.families), dict(x.literals)) for x in scope.layers]
+            if tables
+            else None,
+        )
+
+    def _restore(self, saved: _Saved) -> None:
+        scope = self.scope
+        del scope.layers[saved.depth :]
+        for layer, (b, r) in zip(scope.layers, saved.sizes, strict=False):
             layer.bindings, layer.relations = b, r
-        scope.relation_section = sections
+        scope.relation_section = saved.sections
+        for layer, (names, families, literals) in zip(
+            scope.layers, saved.tables or (), strict=False
+        ):
+            layer.names, layer.families, layer.literals = names, families, literals
 
     # ---- spans and claims ------------------------------------------------------------------
 

@@ -123,26 +123,21 @@ def assume_relation(
     between sizes kept only when its left side is one size not yet related."""
     text = f"relation between sizes {plain(lhs)} = {plain(rhs)}"
     doc = scope.document
+    usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
     if isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr):
         ctx = scope.context()
         a = substitute(lhs, ctx.bindings, ctx.relations)
         b = substitute(rhs, ctx.bindings, ctx.relations)
         # (a sum of Kronecker deltas has no degree bound in the kernel: it could only come
         # back undecided, so it stays what it was, a relation taken as an assumption)
-        summed = (a.has(sympy.Sum) or b.has(sympy.Sum)) and not (
-            a.has(sympy.KroneckerDelta) or b.has(sympy.KroneckerDelta)
-        )
-        if summed or sympy.cancel(sympy.together(a - b)) == 0:
-            # `4d^2 + 4d^2 = 8d^2` holds; `\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
-            return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
-    usable = isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols
-    if not usable and isinstance(lhs, sympy.Expr) and isinstance(rhs, sympy.Expr):
-        ctx = scope.context()
-        a = substitute(lhs, ctx.bindings, ctx.relations)
-        b = substitute(rhs, ctx.bindings, ctx.relations)
         deltas = a.has(sympy.KroneckerDelta) or b.has(sympy.KroneckerDelta)
+        summed = (a.has(sympy.Sum) or b.has(sympy.Sum)) and not deltas
+        if summed or sympy.cancel(sympy.together(a - b)) == 0:
+            # `4d^2 + 4d^2 = 8d^2` holds; `\\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
+            return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
         if (
-            not deltas
+            not usable
+            and not deltas
             and not scope.bindings
             and (a.free_symbols | b.free_symbols) <= set(scope.earlier)
         ):
