@@ -164,7 +164,7 @@ def rendered(e: Any) -> Rendered:
 
 # (mime type, module, class, formatter): registered by name, so nothing is imported until shown
 _FORMATTERS = (
-    ("text/latex", "symattn.kernel.expr", "MatExpr", "expr_latex"),
+    ("text/latex", "symattn.kernel.nodes", "MatExpr", "expr_latex"),
     ("text/latex", "symattn.kernel.derivation", "Proof", "proof_latex"),
     ("text/html", "symattn.kernel.derivation", "Proof", "proof_html"),
     ("text/html", "symattn.kernel.proof", "Verdict", "verdict_html"),

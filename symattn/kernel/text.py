@@ -1,6 +1,7 @@
 """Plain text of kernel expressions and scalars for messages: `QK^T`, `softmax(QK^T/sqrt(d_k))`.
 
-Imports only sympy and kernel.dispatch; must not import symattn.kernel.expr, which imports it.
+Imports only sympy and kernel.dispatch; must not import symattn.kernel.expr or the
+node modules it gathers, which import it.
 """
 
 from __future__ import annotations
@@ -15,8 +16,13 @@ from sympy.printing.str import StrPrinter
 from symattn.kernel.dispatch import Dispatcher
 
 # The kernel's nodes are recognised by class name, the way sympy's printers dispatch, so this
-# module need not import symattn.kernel.expr (which imports it for __str__) or kernel.modern.
-_NODES = ("symattn.kernel.expr", "symattn.kernel.modern")
+# module need not import the node modules (kernel.nodes imports it for __str__) or kernel.modern.
+_NODES = (
+    "symattn.kernel.nodes",
+    "symattn.kernel.leaves",
+    "symattn.kernel.softmax",
+    "symattn.kernel.modern",
+)
 
 
 def _is(e: object, *names: str) -> bool:

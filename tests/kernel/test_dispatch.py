@@ -96,6 +96,6 @@ def test_an_inherited_handler_is_found_but_is_not_its_own():
 
 
 def test_a_handler_keyed_by_name_needs_the_node_module():
-    table = Dispatcher("by name", {"MatSym": str}, modules=("symattn.kernel.expr",))
+    table = Dispatcher("by name", {"MatSym": str}, modules=("symattn.kernel.leaves",))
     assert table.owns(MatSym)
     assert not Dispatcher("by name", {"MatSym": str}, modules=("elsewhere",)).owns(MatSym)
