@@ -139,7 +139,9 @@ def node_classes() -> set[type]:
 SCALAR_NODES = [
     c
     for c in vars(E).values()
-    if isinstance(c, type) and issubclass(c, sympy.Expr) and c.__module__.startswith("symattn.kernel.")
+    if isinstance(c, type)
+    and issubclass(c, sympy.Expr)
+    and c.__module__.startswith("symattn.kernel.")
 ]
 
 
