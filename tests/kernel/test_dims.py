@@ -21,7 +21,7 @@ PACKAGE = Path(symattn.__file__).parent
 MAKERS = {PACKAGE / "kernel" / "dims.py", *(PACKAGE / "soundness" / "oracle").glob("*.py")}
 #: Other places that build a positive-integer symbol, and why that is not a second set of sizes.
 ELSEWHERE = {
-    "expr.py": "index(): the indices i, j, r (positive integers too, by design)",
+    "nodes.py": "index(): the indices i, j, r (positive integers too, by design)",
     "differential.py": "a size named only by a verdict's text, built from that name",
 }
 
