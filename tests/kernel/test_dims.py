@@ -22,7 +22,7 @@ MAKERS = {PACKAGE / "kernel" / "dims.py", *(PACKAGE / "soundness" / "oracle").gl
 #: Other places that build a positive-integer symbol, and why that is not a second set of sizes.
 ELSEWHERE = {
     "nodes.py": "index(): the indices i, j, r (positive integers too, by design)",
-    "differential.py": "a size named only by a verdict's text, built from that name",
+    "corpus_contexts.py": "a size named only by a verdict's text, built from that name",
 }
 
 
