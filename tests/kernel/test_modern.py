@@ -53,6 +53,8 @@ SLOW = {
     "online_1_2_3_no_rescale": "online_2_3_no_rescale: the same missing rescale, one block fewer",
     "online_1_2_3_2_no_rescale": "online_2_3_no_rescale: the same missing rescale, two fewer",
     "rope_relative": "rope_relative_d4: the same relative position of a rotation, at d_k = 4",
+    "alibi_row_shift": "alibi_row_sign: the same row part cancelled in the softmax, other sign",
+    "mqa_head": "repeat_kv_head: the same head of the repeated K/V for any G (here G = 1)",
 }
 
 
