@@ -4,6 +4,7 @@ a shape error, and no false claim may be verified; the decided share is a figure
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ SCRIPT = ROOT / "benchmarks" / "probes.py"
 DOCS = sorted((ROOT / "benchmarks" / "probes").glob("*.*"))
 
 
+@functools.cache
 def _probes_module():
     spec = importlib.util.spec_from_file_location("probes_bench", SCRIPT)
     assert spec is not None and spec.loader is not None
@@ -24,14 +26,18 @@ def _probes_module():
     return module
 
 
+@functools.cache
+def _probes(doc: Path) -> tuple:
+    """Each probe of a document with its outcome, checked once for every test that reads it."""
+    return tuple(_probes_module().probes(str(doc)))
+
+
 def test_there_are_probes_with_both_labels():
-    bench = _probes_module()
-    labels = [p.truth for doc in DOCS for p in bench.probes(str(doc))]
+    labels = [p.truth for doc in DOCS for p in _probes(doc)]
     assert len(DOCS) >= 10 and labels.count(True) >= 50 and labels.count(False) >= 15
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
 def test_no_false_alarm_and_no_false_accept(doc):
-    bench = _probes_module()
-    wrong = [p for p in bench.probes(str(doc)) if p.outcome in ("false alarm", "false accept")]
+    wrong = [p for p in _probes(doc) if p.outcome in ("false alarm", "false accept")]
     assert not wrong, "\n".join(f"line {p.line}: {p.outcome}: {p.source} {p.kinds}" for p in wrong)
