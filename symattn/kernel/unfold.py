@@ -28,7 +28,7 @@ from sympy.core.symbol import Str
 from symattn.kernel import evaluate
 from symattn.kernel.dims import dim, dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatAdd, MatExpr, MatSum, MatSym, Ones, Scale, walk
+from symattn.kernel.expr import MatAdd, MatExpr, MatSum, MatSym, Ones, Scale, dims_in, walk
 from symattn.kernel.proof import DECIDERS, Verdict, Witness, check_shapes, prove_equal
 from symattn.kernel.ranges import infer_ranges
 from symattn.kernel.text import PLAIN, plain
@@ -161,6 +161,10 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
     label = plain(lhs)
     if not isinstance(t, sympy.Symbol):
         return Verdict("unknown", reason=f"{label}: induction needs a letter as the index")
+    if t in dims_in(lhs) | dims_in(rhs):
+        return Verdict(
+            "unknown", reason=f"{label}: the index {t} is also a size; induction runs on an index"
+        )
     if any(isinstance(x, Unfold) for x in walk(rhs)):
         return Verdict("unknown", reason=f"{label} is compared with another member of a family")
     assert isinstance(rhs, MatExpr)
@@ -181,15 +185,16 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
         a, b = lhs.written_out(k).xreplace(sizes), claimed(k).xreplace(sizes)
         v = prove_equal(a, b)
         at = f"t = {k}" + "".join(f", {plain(s)} = {x}" for s, x in sizes.items())
+        where = f"t = {k}" + "".join(f" ({plain(s)} = {x})" for s, x in sizes.items())
         if v.status == "false":
             return Verdict(
                 "false",
                 v.witnesses,
-                reason=f"refuted at {at} (written out, without the induction): "
-                f"{v.summary().splitlines()[0]}",
+                reason=f"refuted at {at} (the claim written out, without the induction): "
+                f"{v.reason or 'the two sides differ'}",
                 counterexample=v.counterexample,
             )
-        checks.append(f"{at} {v.status}")
+        checks.append(f"{where} {v.status}")
         if v.status in ("proved", "checked"):
             shown |= {w for w in v.witnesses if w != "symbolic"}
     # the induction
@@ -209,7 +214,7 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
         )
     )
     text = "; ".join(f"{name}: {how}" for name, _, how in parts)
-    said = "; checked written out at " + ", ".join(checks) if checks else ""
+    said = "; written out without the induction: " + ", ".join(checks) if checks else ""
     if all(ok for _, ok, _ in parts):
         witnesses: tuple[Witness, ...] = ("symbolic", *sorted(shown))  # type: ignore[arg-type]
         return Verdict("proved", witnesses, reason=f"proved by induction on t: {text}{said}")
@@ -230,8 +235,9 @@ def _part(
     if split is not None:
         w = prove_equal(got, split, ranges=ranges or None, witnesses=("symbolic",))
         if w.status == "proved":
-            how = "written out" if not ranges else "its last term split off (sum_last_term)"
-            return name, True, f"proved [symbolic], the claimed sum {how}"
+            how = "written out" if not ranges else "split into the rest and its last term"
+            rule = "" if not ranges else " (sum_last_term)"
+            return name, True, f"proved [symbolic], the claimed sum {how}{rule}"
     return name, False, "not shown (" + v.summary().splitlines()[0][:200] + ")"
 
 

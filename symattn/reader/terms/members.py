@@ -25,6 +25,7 @@ __all__ = [
     "member_label",
     "member_of",
     "record_member",
+    "recurrence_member",
 ]
 
 
@@ -43,6 +44,20 @@ class Member:
     label: str
     defined: bool = False
     settled: bool = True
+    recurrence: Any = None  # (step, previous member, t) when defined by S_t = f(S_{t-1}, t)
+    base: Any = None  # (start, value) of the base case S_0 = ... of a recurrence
+
+
+def recurrence_member(family: Member, index: sympy.Expr) -> Any:
+    """Member `index` of a family defined by a recurrence with a base case, as the kernel's
+    term (written out at a number, else decided by induction); None for any other family."""
+    if family.recurrence is None or family.base is None:
+        return None
+    from symattn.kernel.unfold import member
+
+    step, previous, var = family.recurrence
+    start, base = family.base
+    return member(family.letter, index, base, step, previous, var, start)
 
 
 def family_letter(node: ast.Node) -> str | None:
