@@ -54,6 +54,7 @@ KERNEL_ORDER = (
     "recurrent",
     "unroll",
     "induction",
+    "unfold",
     "recurrences",
     "match",
     "rules",

@@ -19,7 +19,9 @@ new term meets the sum it extends.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import Any
 
 import sympy
 from sympy import Basic
@@ -28,7 +30,17 @@ from sympy.core.symbol import Str
 from symattn.kernel import evaluate
 from symattn.kernel.dims import dim, dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatAdd, MatExpr, MatSum, MatSym, Ones, Scale, dims_in, walk
+from symattn.kernel.expr import (
+    MatAdd,
+    MatExpr,
+    MatSum,
+    MatSym,
+    Ones,
+    Scale,
+    dims_in,
+    named_leaves,
+    walk,
+)
 from symattn.kernel.proof import DECIDERS, Verdict, Witness, check_shapes, prove_equal
 from symattn.kernel.ranges import infer_ranges
 from symattn.kernel.text import PLAIN, plain
@@ -70,6 +82,12 @@ class Unfold(MatExpr):
         start: int = 0,
     ) -> Unfold:
         base, step, prev = _checked(name, base, step, prev)
+        named = named_after(var, step, base)
+        if named:
+            raise ShapeError(
+                f"the step of {name}_t names {named}, one matrix for every t: write a member "
+                "at t as a row of a matrix (k_t of K), so that each t has its own"
+            )
         own = MatSym(f"{name}_prev", *base.shape)
         step = step.xreplace({prev: own, var: _VAR})
         return Basic.__new__(
@@ -115,6 +133,21 @@ class Unfold(MatExpr):
             f"{plain(self)} at a letter has no closed entry: a claim `{plain(self)} = ...` "
             "is proved by induction on its index"
         )
+
+
+def named_after(t: sympy.Symbol, *terms: sympy.Basic) -> str:
+    """The first matrix whose name has the index t below it (`k_t`): to the kernel one matrix,
+    the same at every t. "" when there is none.
+
+    >>> t = sympy.Symbol("t")
+    >>> named_after(t, MatSym("k_t", 3, 1)), named_after(t, MatSym("W_Q", 3, 1))
+    ('k_t', '')
+    """
+    for name, _ in named_leaves(*terms):
+        _, _, sub = name.partition("_")
+        if str(t) in re.findall(r"[A-Za-z]+|\d+", sub):
+            return name
+    return ""
 
 
 def _checked(name: str, base: MatExpr, step: MatExpr, prev: MatExpr) -> tuple[MatExpr, ...]:
@@ -165,6 +198,13 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
         return Verdict(
             "unknown", reason=f"{label}: the index {t} is also a size; induction runs on an index"
         )
+    named = named_after(t, rhs)
+    if named:
+        return Verdict(
+            "unknown",
+            reason=f"{label} is compared with {named}, one matrix for every {t} (a name, "
+            f"not a row of a matrix): the claim at each {t} is not known",
+        )
     if any(isinstance(x, Unfold) for x in walk(rhs)):
         return Verdict("unknown", reason=f"{label} is compared with another member of a family")
     assert isinstance(rhs, MatExpr)
@@ -199,9 +239,7 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
             shown |= {w for w in v.witnesses if w != "symbolic"}
     # the induction
     base = lhs.base if lhs.start >= 1 else lhs.after(lhs.base, 1)
-    parts = [
-        _part(f"base ({label} at t = {first})", base, claimed(first), {}, peel=_written_sums)
-    ]
+    parts = [_part(f"base ({label} at t = {first})", base, claimed(first), {}, peel=_written_sums)]
     ranges = {t: (sympy.Integer(first + 1), hi)}
     previous = claimed(t - 1)
     parts.append(
@@ -216,7 +254,7 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
     text = "; ".join(f"{name}: {how}" for name, _, how in parts)
     said = "; written out without the induction: " + ", ".join(checks) if checks else ""
     if all(ok for _, ok, _ in parts):
-        witnesses: tuple[Witness, ...] = ("symbolic", *sorted(shown))  # type: ignore[arg-type]
+        witnesses: tuple[Witness, ...] = ("symbolic", *sorted(shown))
         return Verdict("proved", witnesses, reason=f"proved by induction on t: {text}{said}")
     return Verdict("unknown", reason=f"not proved by induction on t: {text}{said}")
 
@@ -293,7 +331,7 @@ def _room(hi: sympy.Expr, k: int) -> dict[sympy.Symbol, sympy.Expr] | None:
 # ---- the walkers: no closed value --------------------------------------------------------
 
 
-def _no_closed_value(_: object, e: Unfold, *rest: object) -> object:
+def _no_closed_value(_: object, e: Unfold, *rest: object) -> Any:
     raise NotImplementedError(
         f"{plain(e)} at a letter has no closed value: prove_equal proves a claim about it by "
         "induction when it is a whole side of the claim"

@@ -13,7 +13,7 @@ import sympy
 
 from symattn.kernel.expr import HeadSym, MatExpr, walk
 from symattn.kernel.text import plain
-from symattn.kernel.unfold import zeros
+from symattn.kernel.unfold import named_after, zeros
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -50,7 +50,10 @@ def base_case(
         if scope.document_matrix(letter) or letter in scope.top().bases:
             return None
         scope.top().bases[letter] = (index, right, label)
-        msg = f"{label}: the base case of the family {letter}_• (read with its recurrence)"
+        msg = (
+            f"{label}: the base case of the family {letter}_• (read with its recurrence, "
+            "where the text gives one)"
+        )
         return new_claim(span, start, end, "declared", msg)
     if current.recurrence is None or current.base is not None:
         return None
@@ -79,8 +82,8 @@ def record_recurrence(
     if not isinstance(step, MatExpr) or len(heads) != 1:
         return False
     previous = heads.pop()
-    if sympy.simplify(previous.head - (t - 1)) != 0:
-        return False
+    if sympy.simplify(previous.head - (t - 1)) != 0 or named_after(t, step):
+        return False  # `v_t` named after t is one matrix to the kernel: the value is not read
     family.recurrence = (step, previous, t)
     for layer in reversed(scope.layers):
         pending = layer.bases.pop(family.letter, None)
