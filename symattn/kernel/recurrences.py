@@ -64,6 +64,8 @@ def _flash(
     kept: Callable[[sympy.Expr], sympy.Basic] = lambda k: sympy.Le(k, i),
     rescale: bool = True,
     update_max: bool = True,
+    rescale_norm: bool = True,
+    m0: sympy.Expr = _NEG,
 ) -> Recurrence:
     """Key block t with running maximum m, `ℓ_t = e^{m_{t-1}-m_t} ℓ_{t-1} + Σ_{j∈t} e^{S_ij-m_t}`
     and `o_t = e^{m_{t-1}-m_t} o_{t-1} + Σ_{j∈t} e^{S_ij-m_t} V_j`, causal: key j kept for
@@ -80,7 +82,7 @@ def _flash(
         block_max = seg.max(lambda k: masked(ops, k))
         new = sympy.Max(m, block_max, evaluate=False) if (update_max or m == _NEG) else m
         alpha = sympy.exp(m - new)
-        ell = alpha * ell + seg.sum(lambda k: weight(ops, k, new))
+        ell = (alpha if rescale_norm else 1) * ell + seg.sum(lambda k: weight(ops, k, new))
         o = (alpha if rescale else 1) * o + seg.sum(
             lambda k: weight(ops, k, new) * Entry(ops["V"], k, c)
         )
@@ -102,7 +104,7 @@ def _flash(
     return Recurrence(
         "flash_forward",
         ("m", "ℓ", "o"),
-        (_NEG, sympy.Integer(0), sympy.Integer(0)),
+        (m0, sympy.Integer(0), sympy.Integer(0)),
         step,
         invariant,
         claim,
@@ -326,6 +328,19 @@ def _cases() -> tuple[Case, ...]:
             _named(_flash(update_max=False), "flash_max_not_updated"),
             False,
             "the running maximum is not updated after the first block",
+            output_right=True,  # the output holds for every choice of maxima; m is wrong
+        ),
+        Case(
+            "flash_norm_not_rescaled",
+            _named(_flash(rescale_norm=False), "flash_norm_not_rescaled"),
+            False,
+            "the normaliser is not rescaled (ℓ_t = ℓ_{t-1} + ...)",
+        ),
+        Case(
+            "flash_max_from_zero",
+            _named(_flash(m0=sympy.Integer(0)), "flash_max_from_zero"),
+            False,
+            "the running maximum starts at 0 instead of -inf",
             output_right=True,  # the output holds for every choice of maxima; m is wrong
         ),
         Case(

@@ -348,6 +348,8 @@ def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.
     """FlashAttention's forward loop over key blocks, with the true running maximum."""
     rows = s.shape[0]
     m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    if name == "flash_max_from_zero":
+        m_run = np.zeros((rows, 1))
     out = np.zeros((rows, v.shape[1]))
     start = 0
     for size in sizes:
@@ -374,12 +376,15 @@ def _segments(keys: int) -> list[slice]:
 
 def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
     """FlashAttention's causal forward over key blocks, as the paper writes it; `name` picks
-    the classic bugs (no rescale, the maximum set by the first block, the diagonal masked)."""
+    the classic bugs (no rescale of the output or of the normaliser, the maximum set by the
+    first block or started at 0, the diagonal masked)."""
     rows, keys = s.shape
     below = np.arange(keys)[None, :] < np.arange(rows)[:, None]
     keep = below if name == "flash_mask_off_by_one" else below | np.eye(rows, keys, dtype=bool)
     s = np.where(keep, s, -np.inf)
     m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    if name == "flash_max_from_zero":
+        m_run = np.zeros((rows, 1))
     out = np.zeros((rows, v.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for k, blk in enumerate(_segments(keys)):
@@ -388,7 +393,8 @@ def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
                 m_new = m_run
             alpha = np.exp(m_run - m_new)
             e = np.exp(s[:, blk] - m_new)
-            l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+            keep_l = 1.0 if name == "flash_norm_not_rescaled" else alpha
+            l_run = keep_l * l_run + e.sum(axis=1, keepdims=True)
             out = (1.0 if name == "flash_no_rescale" else alpha) * out + e @ v[blk]
             m_run = m_new
         return out / l_run
