@@ -348,8 +348,6 @@ def _flash(s: np.ndarray, v: np.ndarray, sizes: list[int], rescale: bool) -> np.
     """FlashAttention's forward loop over key blocks, with the true running maximum."""
     rows = s.shape[0]
     m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
-    if name == "flash_max_from_zero":
-        m_run = np.zeros((rows, 1))
     out = np.zeros((rows, v.shape[1]))
     start = 0
     for size in sizes:
