@@ -140,13 +140,15 @@ def _partial(ops: Operands, seg_max, seg_sum) -> State:
     return (m, ell, num / ell)
 
 
-def _split(rescale: bool = True) -> Recurrence:
+def _split(rescale: bool = True, weighted: bool = True) -> Recurrence:
     def step(ops: Operands, state: State, seg: Segment) -> State:
         m, ell, out = state
         ms, ls, os_ = _partial(ops, seg.max, seg.sum)
         new = sympy.Max(m, ms, evaluate=False)
         a, b = (sympy.exp(m - new), sympy.exp(ms - new)) if rescale else (1, 1)
         total = a * ell + b * ls
+        if not weighted:  # the partial outputs averaged by their rescale factors only
+            return (new, total, (a * out + b * os_) / (a + b))
         return (new, total, (a * ell * out + b * ls * os_) / total)
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
@@ -183,12 +185,13 @@ def _linear_ops(keys: sympy.Expr) -> Operands:
     return {"fq": FeatureMap("phi", q, D), "fk": FeatureMap("phi", k, D), "V": v}
 
 
-def _linear(normalised: bool, accumulate: bool = True) -> Recurrence:
+def _linear(normalised: bool, accumulate: bool = True, accumulate_z: bool = True) -> Recurrence:
     def step(ops: Operands, state: State, seg: Segment) -> State:
         s, z = state
         kv = seg.sum(lambda k: Entry(ops["fk"], k, a) * Entry(ops["V"], k, c))
         kk = seg.sum(lambda k: Entry(ops["fk"], k, a))
-        return ((s if accumulate else 0) + kv, (z if accumulate else 0) + kk)
+        keep_z = accumulate and accumulate_z
+        return ((s if accumulate else 0) + kv, (z if keep_z else 0) + kk)
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
         return (
@@ -248,7 +251,7 @@ def _kv_ops(keys: sympy.Expr) -> Operands:
     return {"Q": q, "K": k, "V": MatSym("V", keys, d_v), "S": q @ k.T / sympy.sqrt(d_k)}
 
 
-def _kv(overwrite: bool = False) -> Recurrence:
+def _kv(overwrite: bool = False, first_value: bool = False) -> Recurrence:
     """Decoding step t appends k_t, v_t to the cache; what the cache holds for query i is
     `N_t = Σ_{j<=t} e^{q_i·k_j/√d_k} v_j` and `Z_t = Σ_{j<=t} e^{q_i·k_j/√d_k}` (each step adds
     the new token's term); step t reads them at its own query, i = t."""
@@ -258,8 +261,11 @@ def _kv(overwrite: bool = False) -> Recurrence:
 
     def step(ops: Operands, state: State, seg: Segment) -> State:
         num, den = (0, 0) if overwrite else state
+        value = (
+            (lambda k: Entry(ops["V"], 1, c)) if first_value else (lambda k: Entry(ops["V"], k, c))
+        )
         return (
-            num + seg.sum(lambda k: score(ops, i, k) * Entry(ops["V"], k, c)),
+            num + seg.sum(lambda k: score(ops, i, k) * value(k)),
             den + seg.sum(lambda k: score(ops, i, k)),
         )
 
@@ -356,6 +362,20 @@ def _cases() -> tuple[Case, ...]:
             "the partials are merged without rescaling to the common maximum",
         ),
         Case(
+            "split_kv_unweighted",
+            _named(_split(weighted=False), "split_kv_unweighted"),
+            False,
+            "the partial outputs are merged without their normalisers as weights",
+        ),
+        Case(
+            "linear_normaliser_not_accumulated",
+            _named(
+                _linear(normalised=True, accumulate_z=False), "linear_normaliser_not_accumulated"
+            ),
+            False,
+            "the normaliser is not accumulated (z_t = φ(k_t)^T), the state is",
+        ),
+        Case(
             "linear_not_accumulated",
             _named(_linear(normalised=False, accumulate=False), "linear_not_accumulated"),
             False,
@@ -366,6 +386,12 @@ def _cases() -> tuple[Case, ...]:
             _named(_kv(overwrite=True), "kv_cache_overwritten"),
             False,
             "the cache keeps only the newest token",
+        ),
+        Case(
+            "kv_cache_value_not_appended",
+            _named(_kv(first_value=True), "kv_cache_value_not_appended"),
+            False,
+            "the key cache grows, the value cache keeps v_1",
         ),
     )
 

@@ -117,7 +117,7 @@ def recurrence_claims(holds: bool = True) -> list[Claim]:
     >>> [c.name for c in recurrence_claims()][:2]
     ['recurrence flash_forward', 'recurrence split_kv_merge']
     >>> len(recurrence_claims(holds=False))
-    6
+    8
     """
     out = []
     for case in cases():

@@ -413,7 +413,10 @@ def _split_merge(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
                 (1.0, 1.0) if name == "split_kv_no_rescale" else (np.exp(m - new), np.exp(ms - new))
             )
             total = a * ell + b * ls
-            o = (a * ell * o + b * ls * os_) / total
+            if name == "split_kv_unweighted":
+                o = (a * o + b * os_) / (a + b)
+            else:
+                o = (a * ell * o + b * ls * os_) / total
             m, ell = new, total
     return o
 
@@ -436,7 +439,8 @@ def _kv_decode(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
     for t in range(s.shape[0]):
         cache = [t] if name == "kv_cache_overwritten" else cache + [t]
         w = np.exp(s[t, cache] - s[t, cache].max())
-        out[t] = (w / w.sum()) @ v[cache]
+        values = v[[0] * len(cache)] if name == "kv_cache_value_not_appended" else v[cache]
+        out[t] = (w / w.sum()) @ values
     return out
 
 

@@ -40,6 +40,7 @@ def test_bug_is_false_with_a_counterexample_at_an_explicit_count(name: str) -> N
     verdict = prove_recurrence(CASES[name].recurrence)
     assert verdict.status == "false", verdict.summary()
     assert verdict.counterexample and " differ at " in verdict.counterexample
+    assert verdict.summary().startswith(f"refuted at {CASES[name].recurrence.count}=")
     # certified: the explicit count, and the data the two sides differ on
     assert verdict.counterexample.startswith(f"{CASES[name].recurrence.count}=")
     assert "; with " in verdict.counterexample and "[1,1]=" in verdict.counterexample

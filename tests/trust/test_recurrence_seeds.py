@@ -79,3 +79,15 @@ def test_the_renderings_state_the_base_case_and_the_step() -> None:
     assert c.formula.startswith("S_0 = 0,\\quad S_t = S_{t-1} + k_t^\\top v_t")
     text, line = c.document()
     assert "$S_0 = 0$" in text and text.splitlines()[line - 1].startswith("$$S_t = \\sum")
+
+
+def test_the_truth_oracle_decides_every_named_recurrence_and_its_bugs() -> None:
+    """The recurrences of `kernel.recurrences` as `Recurrent(...) = target` claims: the
+    oracle's own loops (from the papers) say true for the true ones and false for each bug."""
+    from symattn.soundness.corpus import recurrence_claims as named
+    from symattn.soundness.truth import truth
+
+    assert {truth(c.lhs, c.rhs) for c in named()} == {"true"}
+    bugs = named(holds=False)
+    assert len(bugs) == 8
+    assert {c.name: truth(c.lhs, c.rhs) for c in bugs} == {c.name: "false" for c in bugs}
