@@ -28,7 +28,7 @@ from sympy import Basic
 from sympy.core.symbol import Str
 
 from symattn.kernel import evaluate
-from symattn.kernel.dims import dim, dims_equal, shape_str
+from symattn.kernel.dims import current, dim, dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import (
     MatAdd,
@@ -219,13 +219,15 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
     checks: list[str] = []
     shown: set[Witness] = set()
     for k in range(first, first + _CHECKED_COUNTS):
-        sizes = _room(hi, k)
+        sizes = _room(hi, k, dims_in(lhs.written_out(k)) | dims_in(claimed(k)))
         if sizes is None:
             break
         a, b = lhs.written_out(k).xreplace(sizes), claimed(k).xreplace(sizes)
         v = prove_equal(a, b)
         at = f"t = {k}" + "".join(f", {plain(s)} = {x}" for s, x in sizes.items())
-        where = f"t = {k}" + "".join(f" ({plain(s)} = {x})" for s, x in sizes.items())
+        where = f"t = {k}" + (
+            " (" + ", ".join(f"{plain(s)} = {x}" for s, x in sizes.items()) + ")" if sizes else ""
+        )
         if v.status == "false":
             return Verdict(
                 "false",
@@ -318,14 +320,25 @@ def _upper(lhs: Unfold, rhs: MatExpr, t: sympy.Symbol) -> sympy.Expr:
     return dim("T")
 
 
-def _room(hi: sympy.Expr, k: int) -> dict[sympy.Symbol, sympy.Expr] | None:
-    """Sizes under which member k exists: the bound, if it is one size, set to k + 1 at least;
-    None when the bound is a number below k."""
-    if hi.is_Integer:
-        return {} if int(hi) >= k else None
-    if isinstance(hi, sympy.Symbol):
-        return {hi: sympy.Integer(max(k, 2) + 1)}
-    return {}
+def _room(
+    hi: sympy.Expr, k: int, others: set[sympy.Symbol]
+) -> dict[sympy.Symbol, sympy.Expr] | None:
+    """Explicit sizes under which member k exists: the bound, if it is one size, set to k + 1
+    at least, the other sizes to 2, 3, 2, ... (one plan: a difference there is a
+    counterexample, agreement is only a cross-check); sizes that a declared equality relates
+    stay as they are. None when the bound is a number below k."""
+    if hi.is_Integer and int(hi) < k:
+        return None
+    related = set(current().equalities)
+    for value in current().equalities.values():
+        related |= sympy.sympify(value).free_symbols
+    sizes: dict[sympy.Symbol, sympy.Expr] = {}
+    if isinstance(hi, sympy.Symbol) and hi not in related:
+        sizes[hi] = sympy.Integer(max(k, 2) + 1)
+    free = sorted((s for s in others if s not in related and s != hi), key=str)
+    for at, s in enumerate(free):
+        sizes[s] = sympy.Integer(2 + at % 2)
+    return sizes
 
 
 # ---- the walkers: no closed value --------------------------------------------------------

@@ -151,9 +151,12 @@ class _Numpy:
 Handler = Callable[[_Numpy, Any], Any]
 
 
-# a recurrence's output (kernel.recurrent.Recurrent) is found by its class name: truth imports
-# none of the modules that prove it
-MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.recurrent",))
+# a recurrence's output (kernel.recurrent.Recurrent) and a recurrence's member
+# (kernel.unfold.Unfold, evaluated from its base case and step) are found by their class names:
+# truth imports none of the modules that prove them
+MATRIX: Dispatcher[Handler] = Dispatcher(
+    "truth (matrices)", modules=("symattn.kernel.recurrent", "symattn.kernel.unfold")
+)
 
 
 SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
@@ -442,6 +445,16 @@ def _kv_decode(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
         values = v[[0] * len(cache)] if name == "kv_cache_value_not_appended" else v[cache]
         out[t] = (w / w.sum()) @ values
     return out
+
+
+@MATRIX.register("Unfold")
+def _unfold(ev: _Numpy, e: Any) -> np.ndarray:
+    """A recurrence's member: the base case, then the step, as many times as the index says
+    (each step's terms evaluated here, from the previous member's value)."""
+    t, start = ev.whole(e.args[1]), int(e.args[5])
+    if t < start:
+        raise IllFormed(f"{e.name}_{t} comes before its base case")
+    return ev.mat(e.written_out(t))
 
 
 @MATRIX.register("Recurrent")

@@ -36,7 +36,7 @@ def test_linear_state_is_proved_by_induction_on_t() -> None:
     assert v.reason.startswith("proved by induction on t: base (S_t at t = 1): proved")
     assert "step (t-1 -> t for 2 <= t <= n, the claim at t-1 assumed): proved" in v.reason
     assert "sum_last_term" in v.reason
-    assert "written out without the induction: t = 1 (n = 3) " in v.reason
+    assert "written out without the induction: t = 1 (n = 3, d_k = 2, d_v = 3) " in v.reason
     assert "exact" in v.witnesses
 
 

@@ -91,3 +91,12 @@ def test_the_truth_oracle_decides_every_named_recurrence_and_its_bugs() -> None:
     bugs = named(holds=False)
     assert len(bugs) == 8
     assert {c.name: truth(c.lhs, c.rhs) for c in bugs} == {c.name: "false" for c in bugs}
+
+
+def test_the_suites_truth_oracle_agrees_with_the_iteration() -> None:
+    """`soundness.truth` evaluates a recurrence's member from its base case and step at every
+    index point; on every seed it says what the seeds' own numpy iteration says."""
+    from symattn.soundness.truth import truth
+
+    got = {c.ident: truth(*c.kernel_terms()) for c in CLAIMS}
+    assert got == {c.ident: c.truth() for c in CLAIMS}
