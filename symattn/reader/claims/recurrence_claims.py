@@ -49,6 +49,8 @@ def base_case(
     if current is None:
         if scope.document_matrix(letter) or letter in scope.top().bases:
             return None
+        if index != 0 and _names_a_member(right):
+            return None  # `Y_1 = X_1 + F(X_2)`: an equation between members, not a base case
         scope.top().bases[letter] = (index, right, label)
         msg = (
             f"{label}: the base case of the family {letter}_• (read with its recurrence, "
@@ -92,6 +94,16 @@ def record_recurrence(
             family.base = (at, _base_value(terms, family, label, node))
             break
     return True
+
+
+def _names_a_member(node: ast.Node) -> bool:
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if family_letter(x) is not None:
+            return True
+        todo.extend(ast.children(x))
+    return False
 
 
 def _base_value(terms: Terms, family: Member, label: str, node: ast.Node) -> MatExpr:
