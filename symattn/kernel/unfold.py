@@ -205,6 +205,12 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
             reason=f"{label} is compared with {named}, one matrix for every {t} (a name, "
             f"not a row of a matrix): the claim at each {t} is not known",
         )
+    if lhs.start > 1:
+        return Verdict("unknown", reason=f"{label}: members before {lhs.start} do not exist")
+    if t in lhs.base.free_symbols | lhs.args[3].free_symbols:
+        return Verdict("unknown", reason=f"{label}: its base case or step names {t} itself")
+    if any(_binds(x, t) for x in walk(rhs)):
+        return Verdict("unknown", reason=f"{label}: the claimed side binds {t} itself")
     if any(isinstance(x, Unfold) for x in walk(rhs)):
         return Verdict("unknown", reason=f"{label} is compared with another member of a family")
     assert isinstance(rhs, MatExpr)
@@ -294,6 +300,15 @@ def _peel(m: MatExpr, t: sympy.Symbol, least: int) -> MatExpr | None:
     return m.xreplace(found) if found else None
 
 
+def _binds(x: sympy.Basic, t: sympy.Symbol) -> bool:
+    """Whether `x` is a sum over t (a matrix sum or a scalar one)."""
+    if isinstance(x, MatSum):
+        return x.var == t
+    if isinstance(x, sympy.Sum):
+        return any(limit[0] == t for limit in x.limits)
+    return False
+
+
 def _written_sums(m: MatExpr) -> MatExpr | None:
     """Every matrix sum of `m` with whole-number limits written out term by term (the claimed
     side at t = 1: `Σ_{j=1}^{1} f_j = f_1`); None when there is none."""
@@ -312,12 +327,12 @@ def _written_sums(m: MatExpr) -> MatExpr | None:
 
 def _upper(lhs: Unfold, rhs: MatExpr, t: sympy.Symbol) -> sympy.Expr:
     """The largest t the claim speaks of: the rows its step and claimed side index by t (`k_t`
-    of an n-row K: n), else every t (a size of its own, T)."""
+    of an n-row K: n), else every t (a size of its own, `t_last`)."""
     step = lhs.after(MatSym(f"{lhs.name}_prev", *lhs.shape), t)
     found = infer_ranges(step, rhs)
     if t in found:
         return sympy.sympify(found[t][1])
-    return dim("T")
+    return dim(f"{t}_last")  # a size of its own, in no other claim: every t
 
 
 def _room(

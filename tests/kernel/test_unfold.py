@@ -72,7 +72,7 @@ def test_a_scaled_count_without_rows_is_proved_for_every_t() -> None:
     x = member("X", t, zeros(d_k, d_v), MatAdd(prev, a), prev, t)
     v = prove_equal(x, Scale(t, a))
     assert v.status == "proved", v.summary()
-    assert "t <= T" in v.reason  # no row bounds t: every t
+    assert "t <= t_last" in v.reason  # no row bounds t: every t
     wrong = prove_equal(x, Scale(t + 1, a))
     assert wrong.status == "false" and wrong.reason.startswith("refuted at t = 1")
 
@@ -102,6 +102,11 @@ def test_unfold_inside_a_larger_side_or_at_an_expression_is_undecided() -> None:
     assert v.status == "unknown" and "needs a letter" in v.reason
     with pytest.raises(NotImplementedError, match="proved by induction"):
         Entry(s, 1, 1).expanded(None)  # type: ignore[arg-type]
+
+
+def test_a_claimed_side_that_binds_the_index_is_not_inducted_on() -> None:
+    v = prove_equal(state(), MatSum(Row(K, t).T @ Row(V, t), t, 1, n))
+    assert v.status == "unknown" and "binds t itself" in v.reason
 
 
 def test_an_index_that_is_a_size_is_not_inducted_on() -> None:
