@@ -52,3 +52,10 @@ def test_without_a_base_case_the_value_is_not_read() -> None:
 def test_a_base_case_of_another_shape_is_a_shape_error() -> None:
     kinds = [x.kind for x in check_text(ROWS + STEP + r"Let $S_0 = K$." + "\n", "doc.md")]
     assert "shape-error" in kinds
+
+
+def test_a_declared_family_takes_its_base_case_and_recurrence() -> None:
+    declared = ROWS + r"The state is $S_t \in \mathbb{R}^{d_k\times d_v}$." + "\n\n"
+    got = results(declared + BASE + STEP + r"Then $S_t = \sum_{j=1}^{t} k_j^\top v_1$.")
+    assert [r.kind for r in got] == ["verified", "false"]  # the definition, then the claim
+    assert got[1].message.startswith("refuted at t = 2")

@@ -46,8 +46,10 @@ def base_case(
     index = int(left.sub.text)
     label = member_label(span.body, left)
     current = lookup_member(scope, letter)
-    if current is None:
-        if scope.document_matrix(letter) or letter in scope.top().bases:
+    if current is None or not current.defined:  # not yet defined (maybe declared): pending
+        if current is None and scope.document_matrix(letter):
+            return None
+        if letter in scope.top().bases:
             return None
         if index != 0 and _names_a_member(right):
             return None  # `Y_1 = X_1 + F(X_2)`: an equation between members, not a base case
