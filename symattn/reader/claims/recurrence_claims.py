@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sympy
 
+from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import HeadSym, MatExpr, walk
 from symattn.kernel.text import plain
 from symattn.kernel.unfold import named_after, zeros
@@ -19,7 +20,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.members import Member, family_letter, lookup_member, member_label
 from symattn.reader.terms.scope import Scope, same_shape
-from symattn.reader.terms.translator import Problem, Terms
+from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
 __all__ = ["base_case", "record_recurrence"]
 
@@ -80,7 +81,7 @@ def record_recurrence(
     t = index[0]
     try:
         step = terms.term(right)
-    except Exception:  # read once already: a second reading that fails keeps nothing
+    except (Problem, ShapeError, *UNREAD):  # read once already: if not again, keep nothing
         return False
     heads = {x for x in walk(step) if isinstance(x, HeadSym) and x.name == family.letter + "_"}
     if not isinstance(step, MatExpr) or len(heads) != 1:
@@ -110,7 +111,10 @@ def _names_a_member(node: ast.Node) -> bool:
 
 def _base_value(terms: Terms, family: Member, label: str, node: ast.Node) -> MatExpr:
     """The base case's value: 0 is the zero matrix of the family's shape."""
-    value = terms.term(node)
+    try:
+        value = terms.term(node)
+    except ShapeError as e:
+        raise Problem("shape_error", str(e).splitlines()[0], node) from None
     if isinstance(value, sympy.Basic) and not isinstance(value, MatExpr) and value == 0:
         return zeros(*family.shape)
     if not isinstance(value, MatExpr) or not same_shape(value.shape, family.shape):
