@@ -91,7 +91,7 @@ class Unfold(MatExpr):
         own = MatSym(f"{name}_prev", *base.shape)
         step = step.xreplace({prev: own, var: _VAR})
         return Basic.__new__(
-            cls, Str(name), sympy.sympify(index), base, step, own, sympy.Integer(start)
+            cls, Str(name), sympy.sympify(index, strict=True), base, step, own, sympy.Integer(start)
         )
 
     @property
@@ -116,7 +116,7 @@ class Unfold(MatExpr):
 
     def after(self, previous: MatExpr, t: object) -> MatExpr:
         """The step from `previous` (the member before t) to member t."""
-        return self.args[3].xreplace({self.args[4]: previous, _VAR: sympy.sympify(t)})
+        return self.args[3].xreplace({self.args[4]: previous, _VAR: sympy.sympify(t, strict=True)})
 
     def written_out(self, t: int) -> MatExpr:
         """Member t as a closed term: the base, then the step applied t - start times."""
@@ -216,7 +216,7 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
     assert isinstance(rhs, MatExpr)
 
     def claimed(x: object) -> MatExpr:
-        return rhs.xreplace({t: sympy.sympify(x)})
+        return rhs.xreplace({t: sympy.sympify(x, strict=True)})
 
     first = max(lhs.start, 1)
     hi = _upper(lhs, rhs, t)
@@ -331,7 +331,7 @@ def _upper(lhs: Unfold, rhs: MatExpr, t: sympy.Symbol) -> sympy.Expr:
     step = lhs.after(MatSym(f"{lhs.name}_prev", *lhs.shape), t)
     found = infer_ranges(step, rhs)
     if t in found:
-        return sympy.sympify(found[t][1])
+        return sympy.sympify(found[t][1], strict=True)
     return dim(f"{t}_last")  # a size of its own, in no other claim: every t
 
 
@@ -346,7 +346,7 @@ def _room(
         return None
     related = set(current().equalities)
     for value in current().equalities.values():
-        related |= sympy.sympify(value).free_symbols
+        related |= sympy.sympify(value, strict=True).free_symbols
     sizes: dict[sympy.Symbol, sympy.Expr] = {}
     if isinstance(hi, sympy.Symbol) and hi not in related:
         sizes[hi] = sympy.Integer(max(k, 2) + 1)
