@@ -61,6 +61,7 @@ KERNEL_ORDER = (
     "recurrent",
     "unroll",
     "induction",
+    "unfold",
     "recurrences",
     "match",
     "rules",

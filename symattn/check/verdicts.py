@@ -376,7 +376,8 @@ _RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4,
 def _verdict_message(v: Any) -> str:
     w = "+".join(v.witnesses) or "none"
     if v.status == "proved":
-        return f"proved for all sizes [{w}]"
+        how = one_line(v.reason) if v.reason.startswith("proved by induction") else ""
+        return f"proved for all sizes [{w}]" + (f": {how}" if how else "")
     evidence = "; ".join(str(e) for e in getattr(v, "evidence", ()))
     if v.status == "checked":
         sizes = "; ".join(", ".join(f"{k}={x}" for k, x in s) or "the sizes given" for s in v.sizes)

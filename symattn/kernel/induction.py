@@ -107,7 +107,7 @@ class InductionVerdict:
         if self.status == "proved":
             text = f"proved by induction on {self.count}"
         elif self.status == "false":
-            text = "false"
+            text = "refuted at " + self.counterexample.split("; with ")[0]
         else:
             text = f"not proved by induction on {self.count}: {self.reason}"
         for p in self.parts:

@@ -64,6 +64,8 @@ def _flash(
     kept: Callable[[sympy.Expr], sympy.Basic] = lambda k: sympy.Le(k, i),
     rescale: bool = True,
     update_max: bool = True,
+    rescale_norm: bool = True,
+    m0: sympy.Expr = _NEG,
 ) -> Recurrence:
     """Key block t with running maximum m, `ℓ_t = e^{m_{t-1}-m_t} ℓ_{t-1} + Σ_{j∈t} e^{S_ij-m_t}`
     and `o_t = e^{m_{t-1}-m_t} o_{t-1} + Σ_{j∈t} e^{S_ij-m_t} V_j`, causal: key j kept for
@@ -80,7 +82,7 @@ def _flash(
         block_max = seg.max(lambda k: masked(ops, k))
         new = sympy.Max(m, block_max, evaluate=False) if (update_max or m == _NEG) else m
         alpha = sympy.exp(m - new)
-        ell = alpha * ell + seg.sum(lambda k: weight(ops, k, new))
+        ell = (alpha if rescale_norm else 1) * ell + seg.sum(lambda k: weight(ops, k, new))
         o = (alpha if rescale else 1) * o + seg.sum(
             lambda k: weight(ops, k, new) * Entry(ops["V"], k, c)
         )
@@ -102,7 +104,7 @@ def _flash(
     return Recurrence(
         "flash_forward",
         ("m", "ℓ", "o"),
-        (_NEG, sympy.Integer(0), sympy.Integer(0)),
+        (m0, sympy.Integer(0), sympy.Integer(0)),
         step,
         invariant,
         claim,
@@ -138,13 +140,15 @@ def _partial(ops: Operands, seg_max, seg_sum) -> State:
     return (m, ell, num / ell)
 
 
-def _split(rescale: bool = True) -> Recurrence:
+def _split(rescale: bool = True, weighted: bool = True) -> Recurrence:
     def step(ops: Operands, state: State, seg: Segment) -> State:
         m, ell, out = state
         ms, ls, os_ = _partial(ops, seg.max, seg.sum)
         new = sympy.Max(m, ms, evaluate=False)
         a, b = (sympy.exp(m - new), sympy.exp(ms - new)) if rescale else (1, 1)
         total = a * ell + b * ls
+        if not weighted:  # the partial outputs averaged by their rescale factors only
+            return (new, total, (a * out + b * os_) / (a + b))
         return (new, total, (a * ell * out + b * ls * os_) / total)
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
@@ -181,12 +185,13 @@ def _linear_ops(keys: sympy.Expr) -> Operands:
     return {"fq": FeatureMap("phi", q, D), "fk": FeatureMap("phi", k, D), "V": v}
 
 
-def _linear(normalised: bool, accumulate: bool = True) -> Recurrence:
+def _linear(normalised: bool, accumulate: bool = True, accumulate_z: bool = True) -> Recurrence:
     def step(ops: Operands, state: State, seg: Segment) -> State:
         s, z = state
         kv = seg.sum(lambda k: Entry(ops["fk"], k, a) * Entry(ops["V"], k, c))
         kk = seg.sum(lambda k: Entry(ops["fk"], k, a))
-        return ((s if accumulate else 0) + kv, (z if accumulate else 0) + kk)
+        keep_z = accumulate and accumulate_z
+        return ((s if accumulate else 0) + kv, (z if keep_z else 0) + kk)
 
     def invariant(ops: Operands, hi: sympy.Expr) -> State:
         return (
@@ -246,7 +251,7 @@ def _kv_ops(keys: sympy.Expr) -> Operands:
     return {"Q": q, "K": k, "V": MatSym("V", keys, d_v), "S": q @ k.T / sympy.sqrt(d_k)}
 
 
-def _kv(overwrite: bool = False) -> Recurrence:
+def _kv(overwrite: bool = False, first_value: bool = False) -> Recurrence:
     """Decoding step t appends k_t, v_t to the cache; what the cache holds for query i is
     `N_t = Σ_{j<=t} e^{q_i·k_j/√d_k} v_j` and `Z_t = Σ_{j<=t} e^{q_i·k_j/√d_k}` (each step adds
     the new token's term); step t reads them at its own query, i = t."""
@@ -256,8 +261,11 @@ def _kv(overwrite: bool = False) -> Recurrence:
 
     def step(ops: Operands, state: State, seg: Segment) -> State:
         num, den = (0, 0) if overwrite else state
+        value = (
+            (lambda k: Entry(ops["V"], 1, c)) if first_value else (lambda k: Entry(ops["V"], k, c))
+        )
         return (
-            num + seg.sum(lambda k: score(ops, i, k) * Entry(ops["V"], k, c)),
+            num + seg.sum(lambda k: score(ops, i, k) * value(k)),
             den + seg.sum(lambda k: score(ops, i, k)),
         )
 
@@ -329,6 +337,19 @@ def _cases() -> tuple[Case, ...]:
             output_right=True,  # the output holds for every choice of maxima; m is wrong
         ),
         Case(
+            "flash_norm_not_rescaled",
+            _named(_flash(rescale_norm=False), "flash_norm_not_rescaled"),
+            False,
+            "the normaliser is not rescaled (ℓ_t = ℓ_{t-1} + ...)",
+        ),
+        Case(
+            "flash_max_from_zero",
+            _named(_flash(m0=sympy.Integer(0)), "flash_max_from_zero"),
+            False,
+            "the running maximum starts at 0 instead of -inf",
+            output_right=True,  # the output holds for every choice of maxima; m is wrong
+        ),
+        Case(
             "flash_mask_off_by_one",
             _named(_flash(kept=lt), "flash_mask_off_by_one"),
             False,
@@ -341,6 +362,20 @@ def _cases() -> tuple[Case, ...]:
             "the partials are merged without rescaling to the common maximum",
         ),
         Case(
+            "split_kv_unweighted",
+            _named(_split(weighted=False), "split_kv_unweighted"),
+            False,
+            "the partial outputs are merged without their normalisers as weights",
+        ),
+        Case(
+            "linear_normaliser_not_accumulated",
+            _named(
+                _linear(normalised=True, accumulate_z=False), "linear_normaliser_not_accumulated"
+            ),
+            False,
+            "the normaliser is not accumulated (z_t = φ(k_t)^T), the state is",
+        ),
+        Case(
             "linear_not_accumulated",
             _named(_linear(normalised=False, accumulate=False), "linear_not_accumulated"),
             False,
@@ -351,6 +386,12 @@ def _cases() -> tuple[Case, ...]:
             _named(_kv(overwrite=True), "kv_cache_overwritten"),
             False,
             "the cache keeps only the newest token",
+        ),
+        Case(
+            "kv_cache_value_not_appended",
+            _named(_kv(first_value=True), "kv_cache_value_not_appended"),
+            False,
+            "the key cache grows, the value cache keeps v_1",
         ),
     )
 

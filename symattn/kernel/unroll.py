@@ -112,8 +112,15 @@ def _unroll(
     for what, a, b in checks:
         problem = _compare(what, a, b, ev)
         if problem:
-            return problem
+            return f"{problem}; with {_shown_data(data)}"
     return ""
+
+
+def _shown_data(data: Mapping[str, Mapping[tuple[int, int], Any]]) -> str:
+    """The data a counterexample was found on, every entry (`S[1,1]=log(2/3), V[1,1]=1/2`)."""
+    return ", ".join(
+        f"{name}[{r},{c}]={_show(v)}" for name, table in data.items() for (r, c), v in table.items()
+    )
 
 
 def _explicit(ops: Operands, keys: sympy.Expr, total: int) -> dict[sympy.Basic, sympy.Expr]:
@@ -219,6 +226,7 @@ class _Eval:
     def _Add(self, e: sympy.Add, env: dict) -> Any:
         vals = [self(x, env) for x in e.args]
         if any(isinstance(v, _LogNum) for v in vals):
+            vals = [v for v in vals if isinstance(v, _LogNum) or v != 0]  # + 0 changes nothing
             if not all(isinstance(v, _LogNum) for v in vals):
                 raise _NotExact("a score added to a number")
             q: Fraction | None = Fraction(1)
@@ -339,6 +347,11 @@ def _nan_or_inf(power: Any) -> Any:
 def _max(vals) -> Any:
     vals = list(vals)
     if any(isinstance(v, _LogNum) for v in vals):
+        # a 0 among scores is log 1 (a running maximum that starts at 0); other numbers are
+        # no logarithm of a rational
+        vals = [_LogNum(Fraction(1)) if not isinstance(v, _LogNum) and v == 0 else v for v in vals]
+        if not all(isinstance(v, _LogNum) for v in vals):
+            raise _NotExact("the maximum of a score and a number")
         return max(vals, key=lambda v: v.key() if isinstance(v, _LogNum) else v)
     return max(vals)
 

@@ -17,6 +17,7 @@ from symattn.kernel import modern as M
 from symattn.kernel.dims import Shape
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.induction import Recurrent
+from symattn.kernel.unfold import Unfold
 from symattn.latex.style import (
     _DIM_ORDER,
     LOWER_ENTRIES,
@@ -585,6 +586,12 @@ def _recurrent(pr: _Printer, e: Recurrent) -> Printed:
     ops = ", ".join(pr.p(x)[0] for x in e.args[1:])
     op = _RECURRENCE_OPS.get(rec.name, r"\operatorname{" + rec.name.replace("_", r"\_") + "}")
     return f"{op}_{{{rec.count}}}({ops})", _ATOM
+
+
+@_on(Unfold)
+def _unfold(pr: _Printer, e: Unfold) -> Printed:
+    """`S_t`: a member of a family defined by a recurrence, at its index."""
+    return f"{e.name}_{{{pr.p(e.index)[0]}}}", _ATOM
 
 
 # the recurrences' operators; a bug variant prints under its own name

@@ -111,12 +111,13 @@ def recurrence_claims(holds: bool = True) -> list[Claim]:
     """The recurrences over a symbolic count (symattn.kernel.recurrences) as claims
     `Recurrent(...) = target`, true ones by default (they are rules too, so `corpus()` has them
     through `rule_claims`); `holds=False` gives those whose output is wrong (each must be
-    rejected). A bug that leaves the output right (the maximum not updated) is in neither.
+    rejected). A bug that leaves the output right (the maximum not updated or started at 0)
+    is in neither.
 
     >>> [c.name for c in recurrence_claims()][:2]
     ['recurrence flash_forward', 'recurrence split_kv_merge']
     >>> len(recurrence_claims(holds=False))
-    5
+    8
     """
     out = []
     for case in cases():

@@ -10,7 +10,8 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 (`symattn.cli.main(["check", doc.md])` on a generated Markdown document). Contexts: see
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
 (`--corpus`). The wider classes (`soundness.wild`, `--wild N`) go through `prove` and `check`
-only, under the context `inferred` (the document declares nothing) or `declared`.
+only, under the context `inferred` (the document declares nothing) or `declared`. The
+recurrence claims (`soundness.recurrence_seeds`, `--recurrences`) go through all three.
 
 Claims with the same AST are judged one after the other in one worker, so the kernel's own memory
 of verdicts (`proof.prove_equal`) serves the repeats; every claim still goes through every front
@@ -45,6 +46,7 @@ from symattn.soundness.judging import _cli_status as _cli_status
 from symattn.soundness.judging import _parse_sizes as _parse_sizes
 from symattn.soundness.judging import classify as classify
 from symattn.soundness.oracle import CONTEXTS, Context, Decision
+from symattn.soundness.recurrence_seeds import RecClaim, recurrence_claims
 from symattn.soundness.render import (
     NotExpressible,
     api_source,
@@ -223,6 +225,66 @@ def judge_wild(
     return items
 
 
+def judge_recurrence(
+    c: RecClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
+) -> list[Item]:
+    """A recurrence claim (base case, step, claim) through the API (`kernel.unfold.member`),
+    `symattn prove` (the three equations in one formula) and `symattn check` (the recurrence in
+    the document's prose); the truth is the numpy iteration of `soundness.recurrence_seeds`."""
+    _set_claim_seconds(seconds)
+    try:
+        truth = c.truth()
+    except Exception as exc:  # the evaluator itself failed: report, never hide
+        truth = f"oracle_error {type(exc).__name__}: {exc}"
+    items = []
+    for fe in front_ends:
+        start = time.monotonic()
+        repro = c.formula
+        if fe == "api":
+            try:
+                lhs, rhs = c.kernel_terms()
+                v = prove_within(lhs, rhs, seconds=seconds)
+                status, detail, sizes = v.status, v.summary(), v.sizes
+            except SoundnessAlarm as exc:
+                status, detail, sizes = "alarm", str(exc), ()
+            except SymattnError as exc:
+                status, detail, sizes = "rejected_at_construction", str(exc), ()
+            except Exception as exc:
+                status, detail, sizes = "crash", f"{type(exc).__name__}: {exc} ({_where(exc)})", ()
+        elif fe == "prove":
+            argv = c.prove_argv()
+            rc, out, err = _cli(argv)
+            status, detail, sizes = _cli_status(rc, out, err, None)
+            if rc == 0 and status not in ("proved", "checked", "crash", "alarm"):
+                status, detail = "proved", f"exit 0 although the verdict is {status}: {detail}"
+            repro = "symattn " + shlex.join(argv)
+        else:
+            text, line = c.document()
+            path = os.path.join(_workdir(), f"{c.ident}.md")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            rc, out, err = _cli(["check", path, "--format", "json"])
+            status, detail, sizes = _cli_status(rc, out, err, line)
+            repro = text
+        # a 'checked' recurrence claim lists no size plan the oracle can re-decide: strict
+        items.append(
+            Item(
+                c.ident,
+                c.template,
+                "-",
+                "recurrence",
+                fe,
+                truth,
+                status,
+                classify(truth, status, None),
+                detail[:500],
+                round(time.monotonic() - start, 3),
+                repro,
+            )
+        )
+    return items
+
+
 def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
     """Every claim of a group (claims with one AST, judged one after the other, so the kernel's
     own memory of verdicts serves the repeats: each still goes through every front end)."""
@@ -231,6 +293,8 @@ def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item
     for c in group:
         if isinstance(c, wild.WildClaim):
             out += judge_wild(c, fes, seconds)
+        elif isinstance(c, RecClaim):
+            out += judge_recurrence(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
             out += judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
@@ -244,6 +308,7 @@ def _groups(
     found: dict[tuple[str, str, tuple[str, ...]], list[Any]] = {}
     for c, names in zip(claims, contexts, strict=True):
         kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
+        kind = "rec" if isinstance(c, RecClaim) else kind
         found.setdefault((kind, repr(c.spec), names), []).append(c)
     return [(group, key[2]) for key, group in found.items()]
 
@@ -373,6 +438,11 @@ def diff_main(argv: Sequence[str]) -> int:
         help="also this many claims of the wider classes (soundness.wild), through prove and check",
     )
     ap.add_argument(
+        "--recurrences",
+        action="store_true",
+        help="also the recurrence claims (soundness.recurrence_seeds), through every front end",
+    )
+    ap.add_argument(
         "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
     )
     opts = ap.parse_args(list(argv))
@@ -390,7 +460,8 @@ def diff_main(argv: Sequence[str]) -> int:
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     if opts.inferred:
         ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
-    everything: list[Any] = [*wilds, *claims]
+    recs = recurrence_claims() if opts.recurrences else []
+    everything: list[Any] = [*wilds, *recs, *claims]
     items = run_claims(
         everything,
         jobs=opts.jobs,
@@ -404,9 +475,10 @@ def diff_main(argv: Sequence[str]) -> int:
         chosen = [x for x in CONTEXTS if ctxs is None or x.name in ctxs]
         items += corpus_items(chosen, seconds=opts.seconds)
     took = time.monotonic() - start
-    summ = summary(items, len(claims) + len(wilds), took)
+    summ = summary(items, len(claims) + len(wilds) + len(recs), took)
     print(
-        f"differential: {len(claims)} claims and {len(wilds)} of the wider classes, "
+        f"differential: {len(claims)} claims, {len(wilds)} of the wider classes and "
+        f"{len(recs)} recurrences, "
         f"{len(items)} items in {took:.0f} s"
     )
     print(text_table(items))

@@ -151,9 +151,12 @@ class _Numpy:
 Handler = Callable[[_Numpy, Any], Any]
 
 
-# a recurrence's output (kernel.recurrent.Recurrent) is found by its class name: truth imports
-# none of the modules that prove it
-MATRIX: Dispatcher[Handler] = Dispatcher("truth (matrices)", modules=("symattn.kernel.recurrent",))
+# a recurrence's output (kernel.recurrent.Recurrent) and a recurrence's member
+# (kernel.unfold.Unfold, evaluated from its base case and step) are found by their class names:
+# truth imports none of the modules that prove them
+MATRIX: Dispatcher[Handler] = Dispatcher(
+    "truth (matrices)", modules=("symattn.kernel.recurrent", "symattn.kernel.unfold")
+)
 
 
 SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
@@ -374,12 +377,15 @@ def _segments(keys: int) -> list[slice]:
 
 def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
     """FlashAttention's causal forward over key blocks, as the paper writes it; `name` picks
-    the classic bugs (no rescale, the maximum set by the first block, the diagonal masked)."""
+    the classic bugs (no rescale of the output or of the normaliser, the maximum set by the
+    first block or started at 0, the diagonal masked)."""
     rows, keys = s.shape
     below = np.arange(keys)[None, :] < np.arange(rows)[:, None]
     keep = below if name == "flash_mask_off_by_one" else below | np.eye(rows, keys, dtype=bool)
     s = np.where(keep, s, -np.inf)
     m_run, l_run = np.full((rows, 1), -np.inf), np.zeros((rows, 1))
+    if name == "flash_max_from_zero":
+        m_run = np.zeros((rows, 1))
     out = np.zeros((rows, v.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for k, blk in enumerate(_segments(keys)):
@@ -388,7 +394,8 @@ def _flash_causal(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
                 m_new = m_run
             alpha = np.exp(m_run - m_new)
             e = np.exp(s[:, blk] - m_new)
-            l_run = alpha * l_run + e.sum(axis=1, keepdims=True)
+            keep_l = 1.0 if name == "flash_norm_not_rescaled" else alpha
+            l_run = keep_l * l_run + e.sum(axis=1, keepdims=True)
             out = (1.0 if name == "flash_no_rescale" else alpha) * out + e @ v[blk]
             m_run = m_new
         return out / l_run
@@ -409,7 +416,10 @@ def _split_merge(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
                 (1.0, 1.0) if name == "split_kv_no_rescale" else (np.exp(m - new), np.exp(ms - new))
             )
             total = a * ell + b * ls
-            o = (a * ell * o + b * ls * os_) / total
+            if name == "split_kv_unweighted":
+                o = (a * o + b * os_) / (a + b)
+            else:
+                o = (a * ell * o + b * ls * os_) / total
             m, ell = new, total
     return o
 
@@ -432,8 +442,19 @@ def _kv_decode(s: np.ndarray, v: np.ndarray, name: str) -> np.ndarray:
     for t in range(s.shape[0]):
         cache = [t] if name == "kv_cache_overwritten" else cache + [t]
         w = np.exp(s[t, cache] - s[t, cache].max())
-        out[t] = (w / w.sum()) @ v[cache]
+        values = v[[0] * len(cache)] if name == "kv_cache_value_not_appended" else v[cache]
+        out[t] = (w / w.sum()) @ values
     return out
+
+
+@MATRIX.register("Unfold")
+def _unfold(ev: _Numpy, e: Any) -> np.ndarray:
+    """A recurrence's member: the base case, then the step, as many times as the index says
+    (each step's terms evaluated here, from the previous member's value)."""
+    t, start = ev.whole(e.args[1]), int(e.args[5])
+    if t < start:
+        raise IllFormed(f"{e.name}_{t} comes before its base case")
+    return ev.mat(e.written_out(t))
 
 
 @MATRIX.register("Recurrent")

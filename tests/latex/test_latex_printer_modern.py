@@ -60,3 +60,15 @@ def test_golden(expr, expected) -> None:
 def test_every_identity_prints(claim) -> None:
     text = latex(claim.lhs) + latex(claim.rhs)
     assert "MatSym" not in text and "(" in text
+
+
+def test_a_recurrences_member_prints_as_the_text_writes_it() -> None:
+    from symattn.kernel.expr import MatAdd, Row, index
+    from symattn.kernel.unfold import member, zeros
+
+    t = index("t")
+    K, V = MatSym("K", n, d_k), MatSym("V", n, d_v)
+    prev = MatSym("S_before", d_k, d_v)
+    s = member("S", t, zeros(d_k, d_v), MatAdd(prev, Row(K, t).T @ Row(V, t)), prev, t)
+    assert latex(s) == "S_{t}"
+    assert latex(s.at(t - 1)) == "S_{t - 1}"

@@ -7,12 +7,15 @@ never the resolver, the checker or the CLI (the resolver and `shape_claims` call
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy
 
 from symattn.kernel.dims import shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, MatSym
 from symattn.kernel.text import plain
+from symattn.reader.claims.recurrence_claims import base_case, record_recurrence
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -107,6 +110,9 @@ def define_member(
     letter = family_letter(left)
     if letter is None:
         return None
+    base = base_case(scope, terms, span, left, right, start, end)
+    if base is not None:
+        return base
     current = lookup_member(scope, letter)
     if current is not None and current.defined:
         return None
@@ -129,7 +135,7 @@ def define_member(
         finally:
             scope.both_ways = False
         if got is not None and got.status in ("declared", "shape"):
-            return got
+            return _with_recurrence(scope, terms, letter, left, right, got)
         if both_ways and not scope.consulted:
             break  # the second reading was the first one: no vector is unsettled
     if failed is not None and not scope.consulted:
@@ -141,6 +147,20 @@ def define_member(
         )
         return new_claim(span, start, end, "unknown", msg)
     return got
+
+
+def _with_recurrence(
+    scope: Scope, terms: Terms, letter: str, left: ast.Node, right: ast.Node, got: ResolvedClaim
+) -> ResolvedClaim:
+    """The definition, its message saying so when it is a recurrence whose value is read."""
+    family = lookup_member(scope, letter)
+    if family is None or family.recurrence is not None:
+        return got
+    if not record_recurrence(scope, terms, family, left, right):
+        return got
+    how = "with its base case" if family.base is not None else "its base case still to come"
+    msg = got.message.replace("(its value is not read)", f"(a recurrence, read {how})")
+    return dataclasses.replace(got, message=msg)
 
 
 def _define(

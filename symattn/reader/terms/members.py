@@ -1,8 +1,8 @@
 """Families of matrices indexed by time or position (`\\mathbf S_t`, `S_{t-1}`, `\\mathbf{M_k}`):
 one shape for every member, a distinct member for each index expression.
 
-Imports sympy, the kernel's expressions and the reader's AST; never the scope (which keeps the
-families in its layers), the translator, the claim readers, the checker or the CLI.
+Imports sympy, the kernel's expressions and `kernel.unfold` (a recurrence's members) and the
+reader's AST; never the scope, the translator, the claim readers, the checker or the CLI.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import sympy
 
 from symattn.kernel.expr import HeadSym
+from symattn.kernel.unfold import member
 from symattn.reader.syntax import ast
 
 #: A matrix's shape: (rows, columns).
@@ -25,6 +26,7 @@ __all__ = [
     "member_label",
     "member_of",
     "record_member",
+    "recurrence_member",
 ]
 
 
@@ -43,6 +45,18 @@ class Member:
     label: str
     defined: bool = False
     settled: bool = True
+    recurrence: Any = None  # (step, previous member, t) when defined by S_t = f(S_{t-1}, t)
+    base: Any = None  # (start, value) of the base case S_0 = ... of a recurrence
+
+
+def recurrence_member(family: Member, index: sympy.Expr) -> Any:
+    """Member `index` of a family defined by a recurrence with a base case, as the kernel's
+    term (written out at a number, else decided by induction); None for any other family."""
+    if family.recurrence is None or family.base is None:
+        return None
+    step, previous, var = family.recurrence
+    start, base = family.base
+    return member(family.letter, index, base, step, previous, var, start)
 
 
 def family_letter(node: ast.Node) -> str | None:

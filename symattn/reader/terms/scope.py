@@ -58,6 +58,7 @@ class Layer:
     orient: dict[str, str] = field(default_factory=dict)
     literals: dict[str, sympy.Matrix] = field(default_factory=dict)
     members: dict[str, Any] = field(default_factory=dict)  # `S_t`'s family (`terms.members`)
+    bases: dict[str, Any] = field(default_factory=dict)  # `S_0 = 0` read before S_t's recurrence
 
 
 def same_shape(a: Shape, b: Shape) -> bool:

@@ -49,7 +49,12 @@ from symattn.reader.terms.components import (
 )
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
-from symattn.reader.terms.members import family_letter, lookup_member, member_of
+from symattn.reader.terms.members import (
+    family_letter,
+    lookup_member,
+    member_of,
+    recurrence_member,
+)
 from symattn.reader.terms.products import NotRead, causal_ones, entrywise
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 
@@ -437,6 +442,9 @@ class Terms:
         if len(idx) != 1:
             return None
         if family.defined:
+            read = recurrence_member(family, idx[0])
+            if read is not None:  # a recurrence with its base case: its value is read
+                return read
             self.defs.used.append(_label(node))
             if family.settled:  # its shape is certain: claims about it are decided as usual
                 self.defs.members[_label(node)] = family.line

@@ -20,6 +20,7 @@ from symattn.kernel.expr import MatExpr, MatSym, index
 from symattn.kernel.induction import Recurrent
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.recurrences import linear_state
+from symattn.kernel.unfold import Unfold
 from symattn.kernel.witness import definitions
 from symattn.kernel.witness.field import PRIMES, ModP
 
@@ -146,8 +147,9 @@ SCALAR_NODES = [
 
 
 #: Nodes with no closed entry for this witness to build: a recurrence's output is proved by
-#: induction and cross-checked by unrolling it (kernel/induction.py), never written out here.
-NO_CLOSED_ENTRY = {Recurrent}
+#: induction and cross-checked by unrolling it (kernel/induction.py), never written out here;
+#: a recurrence's member at a letter likewise (kernel/unfold.py; at a number it is written out).
+NO_CLOSED_ENTRY = {Recurrent, Unfold}
 
 
 def test_every_node_class_has_a_builder():
