@@ -35,13 +35,15 @@ from dataclasses import asdict
 from typing import Any
 
 import symattn.check.verdicts as verdicts
+from symattn.kernel.errors import SoundnessAlarm, SymattnError
+from symattn.kernel.proof import prove_within
 from symattn.soundness import oracle, wild
 from symattn.soundness.corpus_contexts import corpus_items
 from symattn.soundness.diff_report import summary, text_table
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
 from symattn.soundness.judging import BAD as BAD
 from symattn.soundness.judging import FRONT_ENDS as FRONT_ENDS
-from symattn.soundness.judging import Item, _cli, _sizes_ok, run_api, run_check, run_prove
+from symattn.soundness.judging import Item, _cli, _sizes_ok, _where, run_api, run_check, run_prove
 from symattn.soundness.judging import _cli_status as _cli_status
 from symattn.soundness.judging import _parse_sizes as _parse_sizes
 from symattn.soundness.judging import classify as classify
