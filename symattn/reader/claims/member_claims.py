@@ -7,6 +7,8 @@ never the resolver, the checker or the CLI (the resolver and `shape_claims` call
 
 from __future__ import annotations
 
+import dataclasses
+
 import sympy
 
 from symattn.kernel.dims import shape_str
@@ -27,7 +29,24 @@ from symattn.reader.terms.members import (
 from symattn.reader.terms.scope import Scope, Shape, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
-__all__ = ["declare_member", "define_member", "members_only"]
+__all__ = ["declare_member", "define_member", "members_only", "with_family_values"]
+
+
+def with_family_values(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
+    """A claim for the kernel whose formula read members of a family from the closed form that
+    defines them: its verdict says so (`with S_• as defined at line 81`)."""
+    if claim.status != "pending":
+        return claim
+    used = []
+    for layer in scope.layers:
+        for family in layer.members.values():
+            if family.closed is not None and claim.span.start.line in family.read_at:
+                used.append(f"{family.letter}_• as defined at line {family.line}")
+    if not used:
+        return claim
+    note = "with " + ", ".join(dict.fromkeys(used))
+    context = f"{claim.context}; {note}" if claim.context else note
+    return dataclasses.replace(claim, context=context)
 
 
 def members_only(defs: Defs) -> str:
@@ -129,6 +148,11 @@ def define_member(
         finally:
             scope.both_ways = False
         if got is not None and got.status in ("declared", "shape"):
+            if _closed_form(scope, terms, letter, left, right):
+                read = "its members are read as this form at their index"
+                got = dataclasses.replace(
+                    got, message=got.message.replace("its value is not read", read)
+                )
             return got
         if both_ways and not scope.consulted:
             break  # the second reading was the first one: no vector is unsettled
@@ -141,6 +165,23 @@ def define_member(
         )
         return new_claim(span, start, end, "unknown", msg)
     return got
+
+
+def _closed_form(scope: Scope, terms: Terms, letter: str, left: ast.Node, right: ast.Node) -> bool:
+    """`\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top` defines every member by a
+    form of its index letter t: later claims read `S_{t-1}`, `S_t` as that form at t - 1, t. A
+    recurrence (the right side names the family) or an index that is no plain letter (`S_1 =`,
+    `S_{t+1} =`) leaves the members opaque."""
+    family = lookup_member(scope, letter)
+    sub = getattr(left, "sub", None)
+    if family is None or not family.defined or _mentions_family(right, letter):
+        return False
+    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
+        return False
+    if len(sub.name) != 1 or not sub.name.islower() or sub.name in scope.dims:
+        return False
+    family.closed, family.index = right, terms.index_term(sub)
+    return True
 
 
 def _define(

@@ -55,7 +55,11 @@ from symattn.reader.claims.introductions import (
     listed,
 )
 from symattn.reader.claims.mask_roles import mark_masks
-from symattn.reader.claims.member_claims import define_member, members_only
+from symattn.reader.claims.member_claims import (
+    define_member,
+    members_only,
+    with_family_values,
+)
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
     has_undeclared,
@@ -462,6 +466,7 @@ class Resolver:
         out = []
         for claim in claims:
             claim = with_inference(self._under_hypotheses(claim), self.inference)
+            claim = with_family_values(claim, self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

@@ -7,12 +7,14 @@ families in its layers), the translator, the claim readers, the checker or the C
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
 
-from symattn.kernel.expr import HeadSym
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import HeadSym, MatExpr
 from symattn.reader.syntax import ast
 
 #: A matrix's shape: (rows, columns).
@@ -24,6 +26,7 @@ __all__ = [
     "lookup_member",
     "member_label",
     "member_of",
+    "member_value",
     "record_member",
 ]
 
@@ -43,6 +46,12 @@ class Member:
     label: str
     defined: bool = False
     settled: bool = True
+    #: a closed form that defines every member (`\\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top`,
+    #: never a recurrence) and the index letter it is written in: members are read as its value
+    closed: ast.Node | None = None
+    index: sympy.Expr | None = None
+    #: the lines of the claims that read a member's value from the closed form
+    read_at: set[int] = field(default_factory=set)
 
 
 def family_letter(node: ast.Node) -> str | None:
@@ -103,3 +112,34 @@ def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
     member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
     return member
+
+
+#: families whose closed form is being read (a closed form that reaches its own family through
+#: another one is read as opaque members, never expanded without end)
+_EXPANDING: set[str] = set()
+
+
+def member_value(terms: Any, family: Member, index: sympy.Expr) -> sympy.Basic | None:
+    """The member at `index` of a family defined by a closed form, as that form's value with its
+    index letter replaced (`\\mathbf S_{t-1}` of `\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j
+    \\mathbf k_j^\\top` is the sum up to t - 1); read in the current claim's reading of the
+    vectors. None when the family has no closed form, or its form is being read already."""
+    if family.closed is None or family.index is None or family.letter in _EXPANDING:
+        return None
+    _EXPANDING.add(family.letter)
+    observer, terms.observer = terms.observer, None  # the form's parts are another formula's
+    try:
+        value: sympy.Basic = terms.term(family.closed)
+    except (SymattnError, RecursionError):
+        return None  # not a matrix in this reading: the member stays a matrix of its own
+    finally:
+        _EXPANDING.discard(family.letter)
+        terms.observer = observer
+    if not isinstance(value, MatExpr) or not all(
+        dims_equal(a, b) for a, b in zip(value.shape, terms.scope.bind_shape(family.shape))
+    ):
+        return None
+    if index != family.index:
+        value = value.xreplace({family.index: index})
+    family.read_at.add(getattr(terms.scope, "line", 0))
+    return value

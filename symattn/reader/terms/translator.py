@@ -49,7 +49,7 @@ from symattn.reader.terms.components import (
 )
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.defined import Defined, Defs, head_of, shape_of
-from symattn.reader.terms.members import family_letter, lookup_member, member_of
+from symattn.reader.terms.members import family_letter, lookup_member, member_of, member_value
 from symattn.reader.terms.products import NotRead, causal_ones, entrywise
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar, huge_power
 
@@ -436,6 +436,9 @@ class Terms:
         idx = self.indices(node.sub)
         if len(idx) != 1:
             return None
+        value = member_value(self, family, idx[0]) if family.defined else None
+        if value is not None:
+            return value  # the closed form the text defines its members by, at this index
         if family.defined:
             self.defs.used.append(_label(node))
             if family.settled:  # its shape is certain: claims about it are decided as usual
