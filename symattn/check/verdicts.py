@@ -109,6 +109,14 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
         )
+    if status == "shape_error" and getattr(claim, "families", ""):
+        # the kernel's shape error rests on the index of a family's members, whose range the
+        # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n)
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"not decided: {message}; with members of {claim.families}, whose index range "
+            "the text does not state"
+        )
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to
         # the reader; an error of the text only if it were outside for every size

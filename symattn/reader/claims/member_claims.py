@@ -33,20 +33,28 @@ __all__ = ["declare_member", "define_member", "members_only", "with_family_value
 
 
 def with_family_values(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
-    """A claim for the kernel whose formula read members of a family from the closed form that
-    defines them: its verdict says so (`with S_• as defined at line 81`)."""
+    """A claim for the kernel whose formula uses members of a family (`S_t`, `S_{t-1}`): a
+    kernel shape error is then undecided (`ResolvedClaim.families`: the text leaves the range
+    of the family's index unsaid); where the members were read from the closed form that
+    defines them, the verdict says so (`with S_• as defined at line 81`)."""
     if claim.status != "pending":
         return claim
-    used = []
+    line = claim.span.start.line
+    read, used = [], []
     for layer in scope.layers:
         for family in layer.members.values():
-            if family.closed is not None and claim.span.start.line in family.read_at:
-                used.append(f"{family.letter}_• as defined at line {family.line}")
+            if family.closed is not None and line in family.read_at:
+                read.append(f"{family.letter}_• as defined at line {family.line}")
+            if line in family.read_at or line in family.used_at:
+                used.append(f"{family.letter}_•")
     if not used:
         return claim
-    note = "with " + ", ".join(dict.fromkeys(used))
+    families = ", ".join(dict.fromkeys(used))
+    if not read:
+        return dataclasses.replace(claim, families=families)
+    note = "with " + ", ".join(dict.fromkeys(read))
     context = f"{claim.context}; {note}" if claim.context else note
-    return dataclasses.replace(claim, context=context)
+    return dataclasses.replace(claim, context=context, families=families)
 
 
 def members_only(defs: Defs) -> str:

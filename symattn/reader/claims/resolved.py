@@ -88,6 +88,10 @@ class ResolvedClaim:
     supposed: bool = False
     shapes: tuple[Shape, Shape] | None = None
     defines: str = ""
+    #: the families whose members the claim read from the closed form that defines them
+    #: (`S_• as defined at line 81`): a kernel shape error there is undecided, as the text
+    #: does not state the range of the index where the form holds
+    families: str = ""
     pinnable: bool = False
     readings: str = ""
     tolerance: sympy.Rational | None = None

@@ -50,8 +50,10 @@ class Member:
     #: never a recurrence) and the index letter it is written in: members are read as its value
     closed: ast.Node | None = None
     index: sympy.Expr | None = None
-    #: the lines of the claims that read a member's value from the closed form
+    #: the lines of the formulas that read a member's value from the closed form, and of
+    #: those that use a member as a matrix of its own
     read_at: set[int] = field(default_factory=set)
+    used_at: set[int] = field(default_factory=set)
 
 
 def family_letter(node: ast.Node) -> str | None:
@@ -111,6 +113,7 @@ def record_member(scope: Any, member: Member) -> None:
 def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
     member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
+    family.used_at.add(getattr(scope, "line", 0))
     return member
 
 
@@ -135,9 +138,10 @@ def member_value(terms: Any, family: Member, index: sympy.Expr) -> sympy.Basic |
     finally:
         _EXPANDING.discard(family.letter)
         terms.observer = observer
-    if not isinstance(value, MatExpr) or not all(
-        dims_equal(a, b) for a, b in zip(value.shape, terms.scope.bind_shape(family.shape))
-    ):
+    if not isinstance(value, MatExpr):
+        return None
+    shape = terms.scope.bind_shape(family.shape)
+    if not (dims_equal(value.rows, shape[0]) and dims_equal(value.cols, shape[1])):
         return None
     if index != family.index:
         value = value.xreplace({family.index: index})
