@@ -85,3 +85,18 @@ def test_unsettled_vectors_leave_the_reading_undecided():
     assert got[-1].kind == "undecided" and "rows or columns" in got[-1].message
     wrong = rec.replace(r"\mathbf{v}_t\mathbf{k}_t", r"\mathbf{k}_t\mathbf{v}_t")
     assert results(rows + mixed + define + wrong)[-1].kind == "undecided"
+
+
+def test_a_variant_of_the_model_is_not_a_false_alarm():
+    gate = r"Let $\mathbf{G}_t \in \mathbb{R}^{d\times d}$ be the gate." + "\n\n"
+    gated = (
+        r"$$\mathbf{S}_t = \mathbf{G}_t \odot \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top$$"
+    )
+    (r,) = results(CLOSED + gate + gated)
+    assert r.kind == "undecided" and "may define it anew" in r.message, r.message
+    # in another section: a new model too
+    later = "\n\n## Gated attention\n\n" + r"$$\mathbf{S}_t = 2\mathbf{S}_{t-1}$$"
+    assert kinds(CLOSED + later) == ["undecided"]
+    # in the form's own names and section, a wrong recurrence stays false
+    wrong = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{v}_t^\top$$"
+    assert kinds(CLOSED + wrong) == ["false"]

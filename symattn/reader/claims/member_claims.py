@@ -29,7 +29,38 @@ from symattn.reader.terms.members import (
 from symattn.reader.terms.scope import Scope, Shape, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
-__all__ = ["declare_member", "define_member", "members_only", "with_family_values"]
+__all__ = [
+    "declare_member",
+    "define_member",
+    "members_only",
+    "redefines_family",
+    "with_family_values",
+]
+
+
+def redefines_family(scope: Scope, left: ast.Node, right: ast.Node) -> str:
+    """`\\mathbf S_t = \\mathbf G_t \\odot \\mathbf S_{t-1} + \\mathbf v_t\\mathbf k_t^\\top` after
+    `\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top`: an equation about a member of a
+    family defined by a closed form, that brings in names the form does not use (a gate G_t)
+    or comes in another section, may define the family anew (a variant of the model): why a
+    `false` is then undecided. "" for a claim in the closed form's own names (`S_t = S_{t-1}
+    + v_t k_t^T`, decided)."""
+    letter = family_letter(left)
+    family = lookup_member(scope, letter) if letter is not None else None
+    if family is None or family.closed is None:
+        return ""
+    label = f"{letter}_•"
+    if scope.section != family.section:
+        return (
+            f"{label} is defined at line {family.line}, in another section: this may define it anew"
+        )
+    new = sorted(_names_in(right) - _names_in(family.closed) - {letter})
+    if not new:
+        return ""
+    return (
+        f"it brings in {', '.join(new)}, which the definition of {label} at line {family.line} "
+        "does not use: this may define it anew"
+    )
 
 
 def with_family_values(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
@@ -347,3 +378,21 @@ def _mentions_family(node: ast.Node, letter: str) -> bool:
             return True
         todo.extend(ast.children(x))
     return False
+
+
+def _names_in(node: ast.Node) -> set[str]:
+    """The letters a formula names its matrices, vectors and scalars by (`G`, `\\beta`, `v`):
+    never an index below a name or a sum's bounds and letter."""
+    out: set[str] = set()
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, ast.Sum):
+            todo.append(x.body)
+            continue
+        if isinstance(x, ast.Symbol):
+            if x.sub is not None or x.font is not None or len(x.name) > 1 or x.name.isupper():
+                out.add(x.name)
+            continue
+        todo.extend(ast.children(x))
+    return out

@@ -58,6 +58,7 @@ from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.member_claims import (
     define_member,
     members_only,
+    redefines_family,
     with_family_values,
 )
 from symattn.reader.claims.opaque_claims import (
@@ -887,6 +888,7 @@ class Resolver:
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
             reason = members or (defines_left(scope, left, step.rhs) if first else "")
+            reason = reason or redefines_family(scope, left, step.rhs)
             return dataclasses.replace(claim, defines=reason) if reason else claim
 
         def both_ways() -> ResolvedClaim:
