@@ -12,7 +12,7 @@ import dataclasses
 import sympy
 
 from symattn.kernel.dims import shape_str
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym
 from symattn.kernel.text import plain
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
@@ -336,7 +336,54 @@ def _recurrent_shape(
             f"its term {plain(value)} is {shape_str(shape)}",
             right,
         )
-    return None
+    return _solved_shape(scope, terms, letter, label, right)
+
+
+def _solved_shape(
+    scope: Scope, terms: Terms, letter: str, label: str, right: ast.Node
+) -> tuple[Shape, MatExpr] | None:
+    """`\\mathbf S_t = \\mathbf S_{t-1} - \\beta_t(\\mathbf S_{t-1}\\mathbf k_t - \\mathbf v_t)
+    \\mathbf k_t^\\top`, where every term names the family: the one shape, of the sizes the
+    other names have, with which the right side typechecks and has that shape. None when no
+    shape or several do."""
+    sizes: list[sympy.Expr] = []
+    for leaf in _leaves(right, letter):
+        try:
+            value = terms.term(leaf)
+        except (SymattnError, RecursionError):
+            continue
+        if isinstance(value, MatExpr):
+            sizes.extend(x for x in value.shape if x != 1 and x not in sizes)
+    found: list[tuple[Shape, MatExpr]] = []
+    for rows in sizes[:4]:
+        for cols in sizes[:4]:
+            record_member(scope, Member(letter, (rows, cols), scope.line, scope.section, label))
+            try:
+                whole = terms.term(right)
+            except (SymattnError, RecursionError):
+                continue
+            finally:
+                scope.top().members.pop(letter, None)
+            if isinstance(whole, MatExpr) and same_shape(whole.shape, (rows, cols)):
+                found.append(((rows, cols), whole))
+    return found[0] if len(found) == 1 else None
+
+
+def _leaves(node: ast.Node, letter: str) -> list[ast.Node]:
+    """The names of a formula other than the members of the family `letter`."""
+    out: list[ast.Node] = []
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, ast.Symbol | ast.Labeled):
+            if family_letter(x) != letter:
+                out.append(x)
+            continue
+        if isinstance(x, ast.Sum):
+            todo.append(x.body)
+            continue
+        todo.extend(ast.children(x))
+    return out
 
 
 def _written_shape(terms: Terms, right: ast.Matrix) -> tuple[Shape, MatExpr] | None:

@@ -45,6 +45,7 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.free_scalars import free_scalars
 from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
@@ -873,7 +874,10 @@ class Resolver:
                         return _map_shape_claim(terms, span, p, start, end)
                 if isinstance(p, ShapeError):
                     raise
-                if p.status == "shape_error" and terms.defs.used and not members_only(terms.defs):
+                known = members_only(terms.defs) or free_scalars(
+                    terms.defs, scope, (left, step.rhs)
+                )
+                if p.status == "shape_error" and terms.defs.used and not known:
                     if about_parameters(left, step.rhs):
                         return parameters_claim(span, left, p.message, start, end)
                     raise not_understood(opaque_shape(terms, p.message), p.node) from None
@@ -882,6 +886,7 @@ class Resolver:
                 terms.bound = frozenset()
                 scope.both_ways = False
             members = members_only(terms.defs)
+            members = members or free_scalars(terms.defs, scope, (left, step.rhs))
             if terms.defs.used and not members:
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
