@@ -40,6 +40,7 @@ from symattn.kernel.ranges import definite_range_problem
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE, gradient_name
+from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.components import (
     ambiguous,
     component_length,
@@ -675,6 +676,7 @@ class Terms:
                 except NotRead as e:
                     raise not_understood(str(e), node) from None
             else:
+                acc = bracketed_scalar(factors[0], acc, b) if k == 2 else acc
                 before, acc = acc, _times(acc, b, node, span)
                 if isinstance(before, MatExpr) and isinstance(b, MatExpr):
                     self._confirm(before, b)
