@@ -874,10 +874,7 @@ class Resolver:
                         return _map_shape_claim(terms, span, p, start, end)
                 if isinstance(p, ShapeError):
                     raise
-                known = members_only(terms.defs) or free_scalars(
-                    terms.defs, scope, (left, step.rhs)
-                )
-                if p.status == "shape_error" and terms.defs.used and not known:
+                if p.status == "shape_error" and terms.defs.used and not members_only(terms.defs):
                     if about_parameters(left, step.rhs):
                         return parameters_claim(span, left, p.message, start, end)
                     raise not_understood(opaque_shape(terms, p.message), p.node) from None
