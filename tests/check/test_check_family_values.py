@@ -100,3 +100,11 @@ def test_a_variant_of_the_model_is_not_a_false_alarm():
     # in the form's own names and section, a wrong recurrence stays false
     wrong = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{v}_t^\top$$"
     assert kinds(CLOSED + wrong) == ["false"]
+
+
+def test_a_member_at_the_sums_own_letter_is_not_captured():
+    # S_j read from the form would put j both as the sum's letter and as its bound
+    capture = r"$$\mathbf{S}_j = \mathbf{S}_{j-1} + \mathbf{v}_j\mathbf{k}_j^\top$$"
+    assert "false" not in kinds(CLOSED + capture)
+    wrong = r"$$\mathbf{S}_j = \mathbf{S}_{j-1} + \mathbf{k}_j\mathbf{v}_j^\top$$"
+    assert "verified" not in kinds(CLOSED + wrong)

@@ -14,7 +14,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal
 from symattn.kernel.errors import SymattnError
-from symattn.kernel.expr import HeadSym, MatExpr
+from symattn.kernel.expr import HeadSym, MatExpr, MatSum, walk
 from symattn.reader.syntax import ast
 
 #: A matrix's shape: (rows, columns).
@@ -144,6 +144,20 @@ def member_value(terms: Any, family: Member, index: sympy.Expr) -> sympy.Basic |
     if not (dims_equal(value.rows, shape[0]) and dims_equal(value.cols, shape[1])):
         return None
     if index != family.index:
+        bound = _bound_letters(value)
+        if bound & sympy.sympify(index).free_symbols:
+            return None  # `S_j` of a sum over j: the index would be captured by the sum
         value = value.xreplace({family.index: index})
     family.read_at.add(getattr(terms.scope, "line", 0))
     return value
+
+
+def _bound_letters(value: sympy.Basic) -> set[sympy.Basic]:
+    """The letters sums inside `value` run over (a matrix sum's, or a scalar sum's)."""
+    out: set[sympy.Basic] = set()
+    for x in walk(value):
+        if isinstance(x, MatSum):
+            out.add(x.var)
+        elif isinstance(x, sympy.Sum):
+            out.update(lim[0] for lim in x.limits)
+    return out
