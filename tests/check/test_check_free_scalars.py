@@ -39,3 +39,26 @@ def test_a_sum_over_the_sequence_index_is_not_one_number():
     alpha = r"Let $\alpha \in \mathbb{R}$." + "\n\n"
     out = r"$$\sum_{t=1}^n \alpha \mathbf{v}_t = \alpha \sum_{t=1}^n \mathbf{v}_t$$"
     assert kinds(BASE + alpha + out) == ["verified"]
+
+
+AHEAD = (
+    "Every vector is a column vector.\n\n"
+    r"Let $\mathbf{K}, \mathbf{V} \in \mathbb{R}^{n \times d}$ and "
+    r"$\mathbf{S}_t \in \mathbb{R}^{d \times d}$." + "\n\n"
+)
+RULE = (
+    r"$$\mathbf{S}_{t-1} - \beta_t(\mathbf{S}_{t-1}\mathbf{k}_t - \mathbf{v}_t)\mathbf{k}_t^\top"
+    r" = \mathbf{S}_{t-1} - \beta_t\mathbf{S}_{t-1}\mathbf{k}_t\mathbf{k}_t^\top"
+    r" + \beta_t\mathbf{v}_t\mathbf{k}_t^\top$$" + "\n\n"
+)
+
+
+def test_a_scalar_declared_in_the_list_after_the_formula():
+    after = "where:\n\n" + r"- $\beta_t \in \mathbb{R}$ is the learning rate" + "\n"
+    assert kinds(AHEAD + RULE + after) == ["verified"]
+    # a sign lost: undecided, never false
+    bad = RULE.replace(r"+ \beta_t\mathbf{v}_t", r"- \beta_t\mathbf{v}_t")
+    assert kinds(AHEAD + bad + after) == ["undecided"]
+    # declared in another section only: not in force here
+    elsewhere = "## Later\n\n" + r"Here $\beta_t \in \mathbb{R}$." + "\n"
+    assert "verified" not in kinds(AHEAD + RULE + elsewhere)

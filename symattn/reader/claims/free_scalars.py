@@ -1,16 +1,25 @@
 """Claims about scalars the text names without a value the checker reads (`\\beta_t \\in
 \\mathbb R`, `\\eta_t = 1`): decided when they hold for every value, never false on that ground.
-Imports the reader's AST, scope, members and defined names only; never the resolver or checker."""
+Imports the reader's AST, spans, scope, translator, inference's parser and the introductions
+of names; never the resolver or the checker."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from symattn.kernel.errors import ParseError
+from symattn.reader.claims.introductions import _new_name
 from symattn.reader.syntax import ast
-from symattn.reader.terms.defined import Defs
+from symattn.reader.syntax.notes import blank_notes
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import Defined, Defs
+from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.translator import Terms
 
-__all__ = ["free_scalars"]
+__all__ = ["enter_scalars", "free_scalars", "leave_scalars", "scalars_ahead"]
 
 
 def free_scalars(defs: Defs, scope: Scope, nodes: tuple[ast.Node, ...]) -> str:
@@ -63,3 +72,68 @@ def _index_letters(text: str) -> set[str]:
     """`\\beta_t` -> {t}, `e_{ij}` -> {i, j}, `\\beta_{t-1}` -> {t}: the letters below the name."""
     _, _, sub = text.partition("_")
     return set(re.findall(r"[a-z]", re.sub(r"\\[A-Za-z]+", "", sub)))
+
+
+@dataclass
+class _Ahead:
+    """A scalar the text declares at `line` (`\\beta_t \\in \\mathbb R` in a list after the
+    formulas that use it): `subject` as written, and whether it is put in force now."""
+
+    line: int
+    subject: ast.Node
+    key: str = ""
+    entered: bool = False
+
+
+def scalars_ahead(items: Sequence[object]) -> list[_Ahead]:
+    """The declarations of scalar sequences (`\\beta_t \\in \\mathbb R`, a Greek letter with an
+    index, alone in its formula) of a document, in order."""
+    out: list[_Ahead] = []
+    for item in items:
+        if not isinstance(item, MathSpan):
+            continue
+        try:
+            formula = parsed(blank_notes(item.body), item.env)
+        except ParseError:
+            continue
+        claims = [x for x in formula.items if isinstance(x, ast.Claim)]
+        if len(claims) != 1 or len(claims[0].subjects) != 1 or len(claims[0].steps) != 1:
+            continue
+        subject, step = claims[0].subjects[0], claims[0].steps[0]
+        if step.rel != "in" or not _reals(step.rhs):
+            continue
+        if isinstance(subject, ast.Symbol) and subject.sub is not None and len(subject.name) > 1:
+            out.append(_Ahead(item.start.line, subject))
+    return out
+
+
+def enter_scalars(ahead: list[_Ahead], terms: Terms, scope: Scope, line: int) -> None:
+    """Before the formula at `line`: the scalar sequences the text declares later in the same
+    section are scalars here (the text uses `\\beta_t` in the delta rule and says what it is
+    in the list below it). Only a name that means nothing yet; `leave_scalars` takes them out."""
+    section = _section(scope, line)
+    for a in ahead:
+        if a.line <= line or _section(scope, a.line) != section:
+            continue
+        found = _new_name(terms, a.subject)
+        if found is None or found[1] == 0 or found[2] is not None:
+            continue
+        key, indices, _ = found
+        terms.defs.table[key] = Defined(key, indices, None, "scalar", a.line)
+        a.key, a.entered = key, True
+
+
+def leave_scalars(ahead: list[_Ahead], terms: Terms) -> None:
+    for a in ahead:
+        if a.entered:
+            terms.defs.table.pop(a.key, None)
+            a.entered = False
+
+
+def _section(scope: Scope, line: int) -> int:
+    return sum(1 for s in scope.sections if s <= line)
+
+
+def _reals(node: ast.Node) -> bool:
+    """`\\mathbb R` with no exponent: the reals themselves."""
+    return isinstance(node, ast.Reals) and not node.shape

@@ -45,7 +45,12 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
-from symattn.reader.claims.free_scalars import free_scalars
+from symattn.reader.claims.free_scalars import (
+    enter_scalars,
+    free_scalars,
+    leave_scalars,
+    scalars_ahead,
+)
 from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
@@ -207,6 +212,7 @@ class Resolver:
         self.letters_as_sizes = size_letters(items)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
+        ahead = scalars_ahead(items)
         out: list[object] = []
         prev: MathSpan | None = None
         early: dict[int, list[ResolvedClaim]] = {}  # declarations read before their place
@@ -241,7 +247,9 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
+            enter_scalars(ahead, self.terms, self.scope, item.start.line)
             claims = self._read_span(item, before, text)
+            leave_scalars(ahead, self.terms)
             claims = self.unread.soften(claims, self.scope)
             if any(c.status == "not_understood" for c in claims):
                 lead = len(item.body) - len(item.body.lstrip())
