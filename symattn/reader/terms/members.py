@@ -145,7 +145,7 @@ def member_value(terms: Any, family: Member, index: sympy.Expr) -> sympy.Basic |
         return None
     if index != family.index:
         bound = _bound_letters(value)
-        if bound & sympy.sympify(index).free_symbols:
+        if bound & sympy.sympify(index, strict=True).free_symbols:
             return None  # `S_j` of a sum over j: the index would be captured by the sum
         value = value.xreplace({family.index: index})
     family.read_at.add(getattr(terms.scope, "line", 0))
