@@ -9,7 +9,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import sympy
+
+from symattn.kernel.dims import dims_equal
 from symattn.kernel.errors import ParseError
+from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.introductions import _new_name
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
@@ -17,12 +21,17 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Defs
 from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.scope import Scope
-from symattn.reader.terms.translator import Terms
+from symattn.reader.terms.translator import Terms, as_comparable
 
 __all__ = ["enter_scalars", "free_scalars", "leave_scalars", "scalars_ahead"]
 
 
-def free_scalars(defs: Defs, scope: Scope, nodes: tuple[ast.Node, ...]) -> str:
+def free_scalars(
+    defs: Defs,
+    scope: Scope,
+    nodes: tuple[ast.Node, ...],
+    sides: tuple[sympy.Basic, sympy.Basic] | None = None,
+) -> str:
     """When every opaque term a claim used is a member of a family the text defined or a scalar
     of the text (a name or a term of a sequence, never a function) whose index no sum of the
     claim runs over: why a `false` is undecided (the claim may rest on their values), while a
@@ -31,8 +40,8 @@ def free_scalars(defs: Defs, scope: Scope, nodes: tuple[ast.Node, ...]) -> str:
     A term of a sequence is one opaque number per written index (`\\beta_t`, `\\beta_{t-1}`):
     under `\\sum_j \\beta_j` it would be one number for every j, so such a claim is left alone."""
     used = list(dict.fromkeys(defs.used))
-    if not used:
-        return ""
+    if not used or (sides is not None and not _comparable(*sides)):
+        return ""  # a scalar against a matrix: the shape a definition gave is not relied on
     summed = set().union(*(_sum_letters(n) for n in nodes))
     for layer in scope.layers:
         for family in layer.members.values():
@@ -55,6 +64,16 @@ def free_scalars(defs: Defs, scope: Scope, nodes: tuple[ast.Node, ...]) -> str:
         f"{', '.join(scalars)} {verb} of the text whose value the checker does not read: the "
         "claim may hold only for that value"
     )
+
+
+def _comparable(a: sympy.Basic, b: sympy.Basic) -> bool:
+    """Both scalars (or 1 × 1), or both matrices of provably one shape."""
+    a, b = as_comparable(a, b)
+    if isinstance(a, MatExpr) != isinstance(b, MatExpr):
+        return False
+    if isinstance(a, MatExpr) and isinstance(b, MatExpr):
+        return dims_equal(a.rows, b.rows) and dims_equal(a.cols, b.cols)
+    return True
 
 
 def _sum_letters(node: ast.Node) -> set[str]:

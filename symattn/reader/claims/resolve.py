@@ -891,15 +891,16 @@ class Resolver:
                 terms.bound = frozenset()
                 scope.both_ways = False
             members = members_only(terms.defs)
-            members = members or free_scalars(terms.defs, scope, (left, step.rhs))
-            if terms.defs.used and not members:
+            free = "" if members else free_scalars(terms.defs, scope, (left, step.rhs), (lhs, rhs))
+            if terms.defs.used and not (members or free):
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
-            reason = members or (defines_left(scope, left, step.rhs) if first else "")
+            reason = members or free or (defines_left(scope, left, step.rhs) if first else "")
             reason = reason or redefines_family(scope, left, step.rhs)
-            return dataclasses.replace(claim, defines=reason) if reason else claim
+            claim = dataclasses.replace(claim, defines=reason) if reason else claim
+            return dataclasses.replace(claim, free=free) if free else claim
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)

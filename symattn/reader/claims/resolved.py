@@ -92,6 +92,9 @@ class ResolvedClaim:
     #: (`S_• as defined at line 81`): a kernel shape error there is undecided, as the text
     #: does not state the range of the index where the form holds
     families: str = ""
+    #: the scalars of the text, without a value the checker read, the claim holds for every
+    #: value of (`\\beta_t`): never false on their account, not even by a constant gap
+    free: str = ""
     pinnable: bool = False
     readings: str = ""
     tolerance: sympy.Rational | None = None
