@@ -19,6 +19,7 @@ from symattn.check.sites import SiteFinder
 from symattn.check.verdicts import decide, explain_claim
 from symattn.kernel.errors import Position
 from symattn.kernel.explain import Explanation
+from symattn.kernel.proof import check_shapes
 from symattn.reader.claims.declarations import conventional_sizes, parse_dims
 from symattn.reader.claims.resolve import Resolver, attach_conditions, section_lines
 from symattn.reader.claims.resolved import ResolvedClaim
@@ -31,6 +32,7 @@ from symattn.reader.terms.conventions import (
     Convention,
     DocumentConventions,
     read_conventions,
+    shaped_reading,
 )
 from symattn.settings import SettingsError, load
 
@@ -100,7 +102,7 @@ def _resolve(
     vectors = found.vectors
     if vectors.applies() or vectors.source.startswith("prose"):
         return out  # set by the user or said in the prose (or the prose is torn): as it says
-    if not vectors.value and vectors.source != "not stated":
+    if not vectors.value and vectors.source != "not stated" and not shaped_reading(scanned.text):
         return out  # its formulas write both `q k^T` and `q^T k`: a mixed document
     return _settled_by_typing(scanned, filename, found, out)
 
@@ -148,12 +150,20 @@ def _settled_by_typing(
             result.append(c)
             continue
         others = {line for k, line in at.items() if k != key}
-        if not others:  # a formula is never its own cue: it needs another formula's evidence
+        if not others or c.status == "shape_error" or _sides_differ(c):
+            # a formula is never its own cue: it needs another formula's evidence; and one
+            # that is ill-typed in the reading is no formula that reading makes typecheck
             result.append(before[key])
             continue
         note = f"vectors read as {reading}s: {_typing(others)}"
         result.append(dataclasses.replace(c, orientation=note))
     return result
+
+
+def _sides_differ(c: ResolvedClaim) -> bool:
+    """A claim for the kernel whose two sides have shapes not provably equal (the kernel would
+    call it a shape error)."""
+    return c.status == "pending" and any(check_shapes(a, b) is not None for a, b in c.pairs)
 
 
 def _typing(lines: set[int]) -> str:

@@ -93,7 +93,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                         "not an identity"
                     )
     defines = getattr(claim, "defines", "")
-    constant = _constant_gap(claim) if defines and status == "false" else None
+    free = getattr(claim, "free", "")
+    constant = _constant_gap(claim) if defines and status == "false" and not free else None
     if constant is not None:
         # the two sides differ by a number whatever the values: false in every reading
         message = f"{message}; the sides differ by {constant} for every value"
@@ -108,6 +109,14 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         message = (
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
+        )
+    if status == "shape_error" and getattr(claim, "families", ""):
+        # the kernel's shape error rests on the index of a family's members, whose range the
+        # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n)
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"not decided: {message}; with members of {claim.families}, whose index range "
+            "the text does not state"
         )
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to

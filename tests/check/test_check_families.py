@@ -66,10 +66,15 @@ def test_a_closed_form_defines_a_new_family_and_later_claims_are_not_false_alarm
         COLUMNS + r"Let $\mathbf{Q}, \mathbf{K}, \mathbf{V} \in \mathbb{R}^{n \times d}$." + "\n\n"
     )
     assert any("a family of d × d matrices" in m for m in declarations(rows + define))
-    # true from the definition, which the checker does not read: undecided, never false
+    # the members are the closed form at their index: the recurrence it implies holds
     rec = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_t\mathbf{k}_t^\top$$"
     (r,) = results(rows + define + rec)
-    assert r.kind == "undecided" and "to a family the text defines" in r.message
+    assert r.kind == "verified" and "S_• as defined at line 5" in r.message
+    # a wrong recurrence (the outer product turned round) is false, not a member's freedom
+    (r,) = results(
+        rows + define + rec.replace(r"\mathbf{v}_t\mathbf{k}_t", r"\mathbf{k}_t\mathbf{v}_t")
+    )
+    assert r.kind == "false"
     # true for every value of the member: decided
     transpose = r"$$(\mathbf{S}_t\mathbf{q}_t)^\top = \mathbf{q}_t^\top\mathbf{S}_t^\top$$"
     assert kinds(rows + define + transpose) == ["verified"]

@@ -219,7 +219,9 @@ def test_a_definition_that_does_not_typecheck_is_a_shape_error() -> None:
     ("text", "expected"),
     [
         # a sequence: its index letters are integers inside its definition
-        (r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"$$\omega_r = \omega_r$$", ["undecided"]),
+        # a scalar whose value is not read: true for every value is verified, else undecided
+        (r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"$$\omega_r = \omega_r$$", ["verified"]),
+        (r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"$$\omega_r = \omega_r + 1$$", ["undecided"]),
         (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i\cdot k_r + 1$$", ["undecided"]),
         (r"$$e_{ij} = q_i\cdot k_j$$" + "\n\n" + r"$$e_{ir} = q_i$$", ["not-understood"]),
         # a sequence with another number of indices is not the one defined

@@ -261,3 +261,31 @@ def test_two_columns_side_by_side_are_a_shape_error_in_one_formula() -> None:
     )
     unsettled = _only(r"$$\langle \mathbf q, \mathbf k \rangle = \mathbf k \mathbf q$$")
     assert unsettled.kind != "shape-error"  # rows or columns not settled: no verdict on it
+
+
+# ---- a list of names in the prose -----------------------------------------------------------
+
+WEIGHTS = (
+    "$X\\in\\mathbb R^{n\\times d}$.\n\n"
+    "$$X W^K = K$$\n\n$$X W^V = V$$\n\n"
+    "The weights $W^Q, W^K W^V$ are learned.\n\n"
+)
+
+
+def test_a_list_of_names_with_a_comma_left_out_is_no_product() -> None:
+    # `W^Q, W^K W^V` lists three weights: W^K W^V there is no product (which would need
+    # W^K to have d columns), so the uses agree and the shapes are inferred
+    got = _claims(WEIGHTS + "$$(X W^K)^T = (W^K)^T X^T$$\n")[-1]
+    assert got.kind == "verified", got.message
+    assert "inferred from" in got.message and "disagree" not in got.message
+    # the same claim with a dropped transpose is still false
+    bad = _claims(WEIGHTS + "$$(X W^K)^T = W^K X^T$$\n")[-1]
+    assert bad.kind != "verified", bad.message
+
+
+def test_uses_that_really_disagree_are_named_at_both_places() -> None:
+    # W^K has d rows (line 3) and n rows (line 9): no shape is inferred, both lines are named
+    text = WEIGHTS + "$$X^T W^K = X^T$$\n\n$$(X W^K)^T = (W^K)^T X^T$$\n"
+    last = _claims(text)[-1]
+    assert last.kind in ("undecided", "not-understood")
+    assert "W^K at line 9 and line 3" in last.message and "disagree" in last.message

@@ -12,7 +12,7 @@ import dataclasses
 import sympy
 
 from symattn.kernel.dims import shape_str
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym
 from symattn.kernel.text import plain
 from symattn.reader.claims.recurrence_claims import base_case, record_recurrence
@@ -30,7 +30,63 @@ from symattn.reader.terms.members import (
 from symattn.reader.terms.scope import Scope, Shape, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
-__all__ = ["declare_member", "define_member", "members_only"]
+__all__ = [
+    "declare_member",
+    "define_member",
+    "members_only",
+    "redefines_family",
+    "with_family_values",
+]
+
+
+def redefines_family(scope: Scope, left: ast.Node, right: ast.Node) -> str:
+    """`\\mathbf S_t = \\mathbf G_t \\odot \\mathbf S_{t-1} + \\mathbf v_t\\mathbf k_t^\\top` after
+    `\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top`: an equation about a member of a
+    family defined by a closed form, that brings in names the form does not use (a gate G_t)
+    or comes in another section, may define the family anew (a variant of the model): why a
+    `false` is then undecided. "" for a claim in the closed form's own names (`S_t = S_{t-1}
+    + v_t k_t^T`, decided)."""
+    letter = family_letter(left)
+    family = lookup_member(scope, letter) if letter is not None else None
+    if family is None or family.closed is None:
+        return ""
+    label = f"{letter}_•"
+    if scope.section != family.section:
+        return (
+            f"{label} is defined at line {family.line}, in another section: this may define it anew"
+        )
+    new = sorted(_names_in(right) - _names_in(family.closed) - {letter})
+    if not new:
+        return ""
+    return (
+        f"it brings in {', '.join(new)}, which the definition of {label} at line {family.line} "
+        "does not use: this may define it anew"
+    )
+
+
+def with_family_values(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
+    """A claim for the kernel whose formula uses members of a family (`S_t`, `S_{t-1}`): a
+    kernel shape error is then undecided (`ResolvedClaim.families`: the text leaves the range
+    of the family's index unsaid); where the members were read from the closed form that
+    defines them, the verdict says so (`with S_• as defined at line 81`)."""
+    if claim.status != "pending":
+        return claim
+    line = claim.span.start.line
+    read, used = [], []
+    for layer in scope.layers:
+        for family in layer.members.values():
+            if family.closed is not None and line in family.read_at:
+                read.append(f"{family.letter}_• as defined at line {family.line}")
+            if line in family.read_at or line in family.used_at:
+                used.append(f"{family.letter}_•")
+    if not used:
+        return claim
+    families = ", ".join(dict.fromkeys(used))
+    if not read:
+        return dataclasses.replace(claim, families=families)
+    note = "with " + ", ".join(dict.fromkeys(read))
+    context = f"{claim.context}; {note}" if claim.context else note
+    return dataclasses.replace(claim, context=context, families=families)
 
 
 def members_only(defs: Defs) -> str:
@@ -135,6 +191,12 @@ def define_member(
         finally:
             scope.both_ways = False
         if got is not None and got.status in ("declared", "shape"):
+            if _closed_form(scope, terms, letter, left, right):
+                read = "its members are read as this form at their index"
+                got = dataclasses.replace(
+                    got, message=got.message.replace("its value is not read", read)
+                )
+                return got
             return _with_recurrence(scope, terms, letter, left, right, got)
         if both_ways and not scope.consulted:
             break  # the second reading was the first one: no vector is unsettled
@@ -161,6 +223,23 @@ def _with_recurrence(
     how = "with its base case" if family.base is not None else "its base case still to come"
     msg = got.message.replace("(its value is not read)", f"(a recurrence, read {how})")
     return dataclasses.replace(got, message=msg)
+
+
+def _closed_form(scope: Scope, terms: Terms, letter: str, left: ast.Node, right: ast.Node) -> bool:
+    """`\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top` defines every member by a
+    form of its index letter t: later claims read `S_{t-1}`, `S_t` as that form at t - 1, t. A
+    recurrence (the right side names the family) or an index that is no plain letter (`S_1 =`,
+    `S_{t+1} =`) leaves the members opaque."""
+    family = lookup_member(scope, letter)
+    sub = getattr(left, "sub", None)
+    if family is None or not family.defined or _mentions_family(right, letter):
+        return False
+    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
+        return False
+    if len(sub.name) != 1 or not sub.name.islower() or sub.name in scope.dims:
+        return False
+    family.closed, family.index = right, terms.index_term(sub)
+    return True
 
 
 def _define(
@@ -276,7 +355,54 @@ def _recurrent_shape(
             f"its term {plain(value)} is {shape_str(shape)}",
             right,
         )
-    return None
+    return _solved_shape(scope, terms, letter, label, right)
+
+
+def _solved_shape(
+    scope: Scope, terms: Terms, letter: str, label: str, right: ast.Node
+) -> tuple[Shape, MatExpr] | None:
+    """`\\mathbf S_t = \\mathbf S_{t-1} - \\beta_t(\\mathbf S_{t-1}\\mathbf k_t - \\mathbf v_t)
+    \\mathbf k_t^\\top`, where every term names the family: the one shape, of the sizes the
+    other names have, with which the right side typechecks and has that shape. None when no
+    shape or several do."""
+    sizes: list[sympy.Expr] = []
+    for leaf in _leaves(right, letter):
+        try:
+            value = terms.term(leaf)
+        except (SymattnError, RecursionError):
+            continue
+        if isinstance(value, MatExpr):
+            sizes.extend(x for x in value.shape if x != 1 and x not in sizes)
+    found: list[tuple[Shape, MatExpr]] = []
+    for rows in sizes[:4]:
+        for cols in sizes[:4]:
+            record_member(scope, Member(letter, (rows, cols), scope.line, scope.section, label))
+            try:
+                whole = terms.term(right)
+            except (SymattnError, RecursionError):
+                continue
+            finally:
+                scope.top().members.pop(letter, None)
+            if isinstance(whole, MatExpr) and same_shape(whole.shape, (rows, cols)):
+                found.append(((rows, cols), whole))
+    return found[0] if len(found) == 1 else None
+
+
+def _leaves(node: ast.Node, letter: str) -> list[ast.Node]:
+    """The names of a formula other than the members of the family `letter`."""
+    out: list[ast.Node] = []
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, ast.Symbol | ast.Labeled):
+            if family_letter(x) != letter:
+                out.append(x)
+            continue
+        if isinstance(x, ast.Sum):
+            todo.append(x.body)
+            continue
+        todo.extend(ast.children(x))
+    return out
 
 
 def _written_shape(terms: Terms, right: ast.Matrix) -> tuple[Shape, MatExpr] | None:
@@ -318,3 +444,21 @@ def _mentions_family(node: ast.Node, letter: str) -> bool:
             return True
         todo.extend(ast.children(x))
     return False
+
+
+def _names_in(node: ast.Node) -> set[str]:
+    """The letters a formula names its matrices, vectors and scalars by (`G`, `\\beta`, `v`):
+    never an index below a name or a sum's bounds and letter."""
+    out: set[str] = set()
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, ast.Sum):
+            todo.append(x.body)
+            continue
+        if isinstance(x, ast.Symbol):
+            if x.sub is not None or x.font is not None or len(x.name) > 1 or x.name.isupper():
+                out.add(x.name)
+            continue
+        todo.extend(ast.children(x))
+    return out

@@ -45,6 +45,12 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.free_scalars import (
+    enter_scalars,
+    free_scalars,
+    leave_scalars,
+    scalars_ahead,
+)
 from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
@@ -55,7 +61,12 @@ from symattn.reader.claims.introductions import (
     listed,
 )
 from symattn.reader.claims.mask_roles import mark_masks
-from symattn.reader.claims.member_claims import define_member, members_only
+from symattn.reader.claims.member_claims import (
+    define_member,
+    members_only,
+    redefines_family,
+    with_family_values,
+)
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
     has_undeclared,
@@ -201,6 +212,7 @@ class Resolver:
         self.letters_as_sizes = size_letters(items)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
+        ahead = scalars_ahead(items)
         out: list[object] = []
         prev: MathSpan | None = None
         early: dict[int, list[ResolvedClaim]] = {}  # declarations read before their place
@@ -235,7 +247,9 @@ class Resolver:
                     prev = nxt
                     k += 1
                     continue
+            enter_scalars(ahead, self.terms, self.scope, item.start.line)
             claims = self._read_span(item, before, text)
+            leave_scalars(ahead, self.terms)
             claims = self.unread.soften(claims, self.scope)
             if any(c.status == "not_understood" for c in claims):
                 lead = len(item.body) - len(item.body.lstrip())
@@ -462,6 +476,7 @@ class Resolver:
         out = []
         for claim in claims:
             claim = with_inference(self._under_hypotheses(claim), self.inference)
+            claim = with_family_values(claim, self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
@@ -876,13 +891,16 @@ class Resolver:
                 terms.bound = frozenset()
                 scope.both_ways = False
             members = members_only(terms.defs)
-            if terms.defs.used and not members:
+            free = "" if members else free_scalars(terms.defs, scope, (left, step.rhs), (lhs, rhs))
+            if terms.defs.used and not (members or free):
                 return opaque_claim(terms, span, lhs, rhs, start, end)
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
-            reason = members or (defines_left(scope, left, step.rhs) if first else "")
-            return dataclasses.replace(claim, defines=reason) if reason else claim
+            reason = members or free or (defines_left(scope, left, step.rhs) if first else "")
+            reason = reason or redefines_family(scope, left, step.rhs)
+            claim = dataclasses.replace(claim, defines=reason) if reason else claim
+            return dataclasses.replace(claim, free=free) if free else claim
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)

@@ -88,6 +88,13 @@ class ResolvedClaim:
     supposed: bool = False
     shapes: tuple[Shape, Shape] | None = None
     defines: str = ""
+    #: the families whose members the claim read from the closed form that defines them
+    #: (`S_• as defined at line 81`): a kernel shape error there is undecided, as the text
+    #: does not state the range of the index where the form holds
+    families: str = ""
+    #: the scalars of the text, without a value the checker read, the claim holds for every
+    #: value of (`\\beta_t`): never false on their account, not even by a constant gap
+    free: str = ""
     pinnable: bool = False
     readings: str = ""
     tolerance: sympy.Rational | None = None

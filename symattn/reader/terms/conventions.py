@@ -184,6 +184,36 @@ _TOP = r"\^\s*(?:\{\s*)?(?:\\top|T|\\intercal|\\mathsf\s*\{?\s*T\s*\}?)(?:\s*\})
 _COLUMN_USE = re.compile(_VEC + r"\s*" + _TOP + r"\s*" + _VEC)
 #: `\mathbf q_i\mathbf k_j^\top`: an inner product only when they are rows.
 _ROW_USE = re.compile(_VEC + r"\s*" + _VEC + r"\s*" + _TOP)
+_IN_REALS = r"\s*\\in\s*\\mathbb\s*(?:\{\s*R\s*\}|R)"
+_IN_MATRICES = _IN_REALS + r"\s*\^\s*\{[^{}$]*\\times"
+_IN_SCALARS = _IN_REALS + r"(?![\s}]*\^)"
+#: a product of two vectors with the shape the text gives it: `\mathbf v_t\mathbf k_t^\top \in
+#: \mathbb R^{d\times d}` (an outer product) and `\mathbf k^\top\mathbf q \in \mathbb R` (an inner
+#: one) are written for columns; `\mathbf q\mathbf k^\top \in \mathbb R` and `\mathbf q^\top
+#: \mathbf k \in \mathbb R^{d\times d}` for rows.
+_SHAPED_COLUMN = re.compile(
+    f"{_VEC}\\s*{_VEC}\\s*{_TOP}{_IN_MATRICES}|{_VEC}\\s*{_TOP}\\s*{_VEC}{_IN_SCALARS}"
+)
+_SHAPED_ROW = re.compile(
+    f"{_VEC}\\s*{_VEC}\\s*{_TOP}{_IN_SCALARS}|{_VEC}\\s*{_TOP}\\s*{_VEC}{_IN_MATRICES}"
+)
+
+
+def shaped_reading(text: str) -> str:
+    r"""`column` or `row` when the products of two vectors whose shape the text states (`\mathbf
+    v_t\mathbf k_t^\top \in \mathbb R^{d\times d}`, `\mathbf k^\top\mathbf q \in \mathbb R`)
+    are all written for that reading; "" when there are none, or some of each. Never a setting
+    (the formulas under test are no evidence for how to read them): it tells a document whose
+    products `q k^T` and `q^T k` are outer and inner products of one kind of vector from a
+    mixed one, so that typing may settle it.
+
+    >>> shaped_reading(r"$v k^T \in \mathbb R^{d\times d}$, $q^T k \in \mathbb R$")
+    'column'
+    >>> shaped_reading(r"$q k^T \in \mathbb{R}$, $q^T k \in \mathbb R$"), shaped_reading("$q^T k$")
+    ('', '')
+    """
+    row, column = bool(_SHAPED_ROW.search(text)), bool(_SHAPED_COLUMN.search(text))
+    return "" if row == column else "row" if row else "column"
 
 
 def read_conventions(

@@ -50,9 +50,13 @@ class Defs:
     #: definition fixes but the checker does not read (a claim true for every value holds)
     members: dict[str, int] = field(default_factory=dict)
 
+    #: what each opaque term used stands for (`\\beta_t`: the sequence \\beta)
+    meaning: dict[str, Defined] = field(default_factory=dict)
+
     def opaque(self, d: Defined, text: str) -> sympy.Basic:
         """The opaque term `text` (`a(q, k_i)`, `e_{ir}`) of value shape `d.value`."""
         self.used.append(text)
+        self.meaning[text] = d
         if isinstance(d.value, tuple):
             return MatSym(text, *d.value)
         return sympy.Symbol(text, real=True)

@@ -18,6 +18,7 @@ from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
+from symattn.reader.terms.name_lists import lists_names
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import Terms, plain_name
 from symattn.reader.terms.vectors import component_letters, length_constraints
@@ -274,6 +275,8 @@ class _Walker:
         self.clash: tuple[tuple[int, int], tuple[int, int], str] | None = None
 
     def claim(self, c: ast.Claim) -> None:
+        if lists_names(c):
+            return  # `W^Q, W^K W^V`: a list of names with a comma left out, no product
         left = self.value(c.subjects[0]) if len(c.subjects) == 1 else None
         prev: ast.Node = c.subjects[0]
         for s in c.subjects[1:]:

@@ -7,12 +7,14 @@ reader's AST; never the scope, the translator, the claim readers, the checker or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
 
-from symattn.kernel.expr import HeadSym
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import HeadSym, MatExpr, MatSum, walk
 from symattn.kernel.unfold import member
 from symattn.reader.syntax import ast
 
@@ -25,6 +27,7 @@ __all__ = [
     "lookup_member",
     "member_label",
     "member_of",
+    "member_value",
     "record_member",
     "recurrence_member",
 ]
@@ -47,6 +50,14 @@ class Member:
     settled: bool = True
     recurrence: Any = None  # (step, previous member, t) when defined by S_t = f(S_{t-1}, t)
     base: Any = None  # (start, value) of the base case S_0 = ... of a recurrence
+    #: a closed form that defines every member (`\\sum_{j=1}^t \\mathbf v_j\\mathbf k_j^\\top`,
+    #: never a recurrence) and the index letter it is written in: members are read as its value
+    closed: ast.Node | None = None
+    index: sympy.Expr | None = None
+    #: the lines of the formulas that read a member's value from the closed form, and of
+    #: those that use a member as a matrix of its own
+    read_at: set[int] = field(default_factory=set)
+    used_at: set[int] = field(default_factory=set)
 
 
 def recurrence_member(family: Member, index: sympy.Expr) -> Any:
@@ -116,4 +127,51 @@ def record_member(scope: Any, member: Member) -> None:
 def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
     member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
+    family.used_at.add(getattr(scope, "line", 0))
     return member
+
+
+#: families whose closed form is being read (a closed form that reaches its own family through
+#: another one is read as opaque members, never expanded without end)
+_EXPANDING: set[str] = set()
+
+
+def member_value(terms: Any, family: Member, index: sympy.Expr) -> sympy.Basic | None:
+    """The member at `index` of a family defined by a closed form, as that form's value with its
+    index letter replaced (`\\mathbf S_{t-1}` of `\\mathbf S_t = \\sum_{j=1}^t \\mathbf v_j
+    \\mathbf k_j^\\top` is the sum up to t - 1); read in the current claim's reading of the
+    vectors. None when the family has no closed form, or its form is being read already."""
+    if family.closed is None or family.index is None or family.letter in _EXPANDING:
+        return None
+    _EXPANDING.add(family.letter)
+    observer, terms.observer = terms.observer, None  # the form's parts are another formula's
+    try:
+        value: sympy.Basic = terms.term(family.closed)
+    except (SymattnError, RecursionError):
+        return None  # not a matrix in this reading: the member stays a matrix of its own
+    finally:
+        _EXPANDING.discard(family.letter)
+        terms.observer = observer
+    if not isinstance(value, MatExpr):
+        return None
+    shape = terms.scope.bind_shape(family.shape)
+    if not (dims_equal(value.rows, shape[0]) and dims_equal(value.cols, shape[1])):
+        return None
+    if index != family.index:
+        bound = _bound_letters(value)
+        if bound & sympy.sympify(index, strict=True).free_symbols:
+            return None  # `S_j` of a sum over j: the index would be captured by the sum
+        value = value.xreplace({family.index: index})
+    family.read_at.add(getattr(terms.scope, "line", 0))
+    return value
+
+
+def _bound_letters(value: sympy.Basic) -> set[sympy.Basic]:
+    """The letters sums inside `value` run over (a matrix sum's, or a scalar sum's)."""
+    out: set[sympy.Basic] = set()
+    for x in walk(value):
+        if isinstance(x, MatSum):
+            out.add(x.var)
+        elif isinstance(x, sympy.Sum):
+            out.update(lim[0] for lim in x.limits)
+    return out

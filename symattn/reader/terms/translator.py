@@ -40,6 +40,7 @@ from symattn.kernel.ranges import definite_range_problem
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE, gradient_name
+from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.components import (
     ambiguous,
     component_length,
@@ -53,6 +54,7 @@ from symattn.reader.terms.members import (
     family_letter,
     lookup_member,
     member_of,
+    member_value,
     recurrence_member,
 )
 from symattn.reader.terms.products import NotRead, causal_ones, entrywise
@@ -441,6 +443,9 @@ class Terms:
         idx = self.indices(node.sub)
         if len(idx) != 1:
             return None
+        value = member_value(self, family, idx[0]) if family.defined else None
+        if value is not None:
+            return value  # the closed form the text defines its members by, at this index
         if family.defined:
             read = recurrence_member(family, idx[0])
             if read is not None:  # a recurrence with its base case: its value is read
@@ -680,6 +685,7 @@ class Terms:
                 except NotRead as e:
                     raise not_understood(str(e), node) from None
             else:
+                acc = bracketed_scalar(factors[0], acc, b) if k == 2 else acc
                 before, acc = acc, _times(acc, b, node, span)
                 if isinstance(before, MatExpr) and isinstance(b, MatExpr):
                     self._confirm(before, b)

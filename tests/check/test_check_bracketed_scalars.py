@@ -1,0 +1,33 @@
+"""A bracketed inner product before a vector, `(\\mathbf k_j^\\top\\mathbf q)\\mathbf v_j`, is the
+number it holds. True and false uses, and the readings that stay as written."""
+
+from __future__ import annotations
+
+from claim_helpers import kinds
+
+BASE = (
+    "Every vector is a column vector.\n\n"
+    r"Let $\mathbf{q}, \mathbf{k}, \mathbf{v} \in \mathbb{R}^{d}$." + "\n\n"
+)
+
+
+def test_a_bracketed_inner_product_scales_the_vector_after_it():
+    good = r"$$(\mathbf{k}^\top\mathbf{q})\mathbf{v} = \mathbf{v}(\mathbf{k}^\top\mathbf{q})$$"
+    assert kinds(BASE + good) == ["verified"]
+    assert kinds(BASE + r"$$(\mathbf{k}^\top\mathbf{q})\mathbf{v} \in \mathbb{R}^{d}$$") == [
+        "verified"
+    ]
+    # keys and values swapped: false
+    bad = r"$$(\mathbf{k}^\top\mathbf{q})\mathbf{v} = \mathbf{k}(\mathbf{v}^\top\mathbf{q})$$"
+    assert kinds(BASE + bad) == ["false"]
+
+
+def test_what_is_no_bracketed_inner_product_stays_as_written():
+    # an outer product in the brackets (d × d) before a vector of another length: an error
+    decl = r"Let $\mathbf{x} \in \mathbb{R}^{m}$." + "\n\n"
+    outer = r"$$(\mathbf{k}\mathbf{q}^\top)\mathbf{x} \in \mathbb{R}^{d}$$"
+    assert kinds(BASE + decl + outer) == ["shape-error"]
+    # a dropped transpose inside the brackets is still a shape error
+    assert kinds(BASE + r"$$(\mathbf{k}\mathbf{q})\mathbf{v} \in \mathbb{R}^{d}$$") == [
+        "shape-error"
+    ]
