@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from symattn.kernel.errors import ParseError, Position
+from symattn.reader.syntax import layout
 from symattn.reader.syntax.braces import group_end
 from symattn.reader.syntax.glyphs import (
     COMMANDS,
@@ -452,7 +453,7 @@ class _Lexer:
         else:
             styled = styled_letter(c)
             if styled is None:
-                return False
+                return self.cjk_prose(i)
             self.styled(i, *styled)
         return True
 
@@ -804,6 +805,8 @@ class _Lexer:
         if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
             self.i -= 1  # skip_condition starts after the mark that ends the value
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
+        elif self.layout(name, start):
+            pass
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name in SIMPLE:
@@ -884,6 +887,37 @@ class _Lexer:
             raise self.fail(UNREAD_NOTATION[name], start)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def layout(self, name: str, start: int) -> bool:
+        """Spacing, size switches and boxes around one symbol (layout.py): False for others."""
+        if name in layout.SPACING or name in layout.SIZE_SWITCHES:
+            return True
+        if name in layout.BREAKS:
+            self.emit("QUAD", name, start, self.i)  # `a = b \\hfill j \\le i`, as `\\quad`
+            return True
+        if name in layout.SPACING_WITH_ARG:
+            end = layout.spacing_arg_end(self.text, self.i)
+            if end is None:
+                raise self.fail(f"\\{name} needs its length or argument", start)
+            self.i = end
+            return True
+        if name in ("operatorname", "text", "mbox", "mathbin", "mathrel"):
+            at = self.i + len(self.text[self.i :]) - len(self.text[self.i :].lstrip())
+            boxed = layout.boxed_symbol(self.text, at)
+            if boxed is not None:
+                self.i = boxed[1]  # `\\operatorname{\\text{\\raisebox{..}{$\\otimes$}}}`
+                self.named(boxed[0], start)
+                return True
+        return False
+
+    def cjk_prose(self, i: int) -> bool:
+        """A run of CJK words inside math (`n个词`) is prose, as `\\text{个词}` is."""
+        end = layout.cjk_run_end(self.text, i)
+        if end is None:
+            return False
+        self.emit("TEXT", self.text[i:end], i, end)
+        self.i = end
+        return True
 
     def braced_note(self, name: str, start: int) -> None:
         """`\\underbrace{x}_{\\text{erase}}`: x is read, the note under (or over) it is not."""

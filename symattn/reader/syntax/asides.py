@@ -1,0 +1,63 @@
+"""Asides in parentheses that hold prose (`(n 个词, d_k = 64)`): separators, not one value.
+
+Imports only lexer.py's token type; parse.py calls it between the lexer and the grammar.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from symattn.reader.syntax.lexer import Tok
+
+__all__ = ["open_asides"]
+
+#: Tokens that set two items of a formula apart (the grammar's `sep`).
+_SEPARATORS = frozenset("COMMA PERIOD SEMI QUAD ROWSEP TEXT".split())
+_OPEN = frozenset("LPAR LBRACK LBRACE LSET BEGIN_MATRIX BAR_OPEN NORM_OPEN LANGLE".split())
+_CLOSE = frozenset("RPAR RBRACK RBRACE RSET END_MATRIX BAR_CLOSE NORM_CLOSE RANGLE".split())
+
+
+def open_asides(tokens: list[Tok]) -> list[Tok]:
+    r"""Parentheses that stand alone between items and hold prose at their own level are an
+    aside: their parentheses become separators, so the claims inside are read one by one, as
+    `\quad` sets them apart. Parentheses after a value or a function are never an aside.
+
+    >>> from symattn.reader.syntax.lexer import tokenize
+    >>> [t.kind for t in open_asides(tokenize(r"(n \text{ words}, d = 2)"))]
+    ['QUAD', 'LETTER', 'TEXT', 'COMMA', 'LETTER', 'REL', 'NUMBER', 'QUAD']
+    >>> [t.kind for t in open_asides(tokenize(r"f(x \text{ if } y)"))][:2]
+    ['LETTER', 'LPAR']
+    """
+    out = list(tokens)
+    depth = 0
+    for k, t in enumerate(out):
+        if t.kind in _CLOSE:
+            depth -= 1
+        elif t.kind in _OPEN:
+            if t.kind == "LPAR" and depth == 0 and (k == 0 or out[k - 1].kind in _SEPARATORS):
+                close = _aside_end(out, k)
+                if close is not None:
+                    out[k] = dataclasses.replace(t, kind="QUAD")
+                    out[close] = dataclasses.replace(out[close], kind="QUAD")
+                    continue
+            depth += 1
+    return out
+
+
+def _aside_end(tokens: list[Tok], at: int) -> int | None:
+    """The index of the `)` that closes the `(` at `at`, when prose stands at its own level
+    and an item ends after it; else None."""
+    depth, prose = 0, False
+    for k in range(at, len(tokens)):
+        kind = tokens[k].kind
+        if kind in _OPEN:
+            depth += 1
+        elif kind in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                after = tokens[k + 1].kind if k + 1 < len(tokens) else None
+                ok = kind == "RPAR" and prose and (after is None or after in _SEPARATORS)
+                return k if ok else None
+        elif kind == "TEXT" and depth == 1:
+            prose = True
+    return None

@@ -1,0 +1,108 @@
+"""Layout inside formulas (spacing and size commands, fills, boxed operator symbols, CJK words,
+asides in parentheses): read through, each with a true and a false use; unknown symbols named."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+DECL = (
+    r"Let $Q,K\in\mathbb R^{n\times d_k}$ and $A,B\in\mathbb R^{n\times n}$ and $S=QK^T$." + "\n\n"
+)
+TRUE_ENTRY = r"S_{ij} = \sum_{r=1}^{d_k} Q_{ir}K_{jr}"
+FALSE_ENTRY = r"S_{ij} = \sum_{r=1}^{d_k} Q_{ir}K_{ir}"
+
+
+def results(text: str) -> list[tuple[str, str]]:
+    return [
+        (r.kind, r.message)
+        for r in check_text(DECL + text, "layout.md")
+        if r.kind not in ("declaration", "not-a-claim")
+    ][1:]  # the definition of S comes first
+
+
+def kinds(text: str) -> list[str]:
+    return [k for k, _ in results(text)]
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        r"{} \space",
+        r"\tiny {}",
+        r"\Large {}",
+        r"\scriptsize {}",
+        r"{} \enspace",
+        r"{} \hspace{{1em}}",
+        r"{} \hspace*{{2pt}}",
+        r"{} \kern3pt",
+        r"{} \mkern-2mu",
+        r"{} \phantom{{x}}",
+    ],
+)
+@pytest.mark.parametrize(("entry", "kind"), [(TRUE_ENTRY, "verified"), (FALSE_ENTRY, "false")])
+def test_spacing_and_size_commands_are_read_through(wrap: str, entry: str, kind: str) -> None:
+    assert kinds("$$" + wrap.format(entry) + "$$") == [kind]
+
+
+@pytest.mark.parametrize("fill", [r"\hfill", r"\hfil"])
+def test_a_fill_sets_a_formula_apart_from_its_condition(fill: str) -> None:
+    found = [
+        (r.kind, r.message)
+        for r in check_text(DECL + f"$${TRUE_ENTRY} {fill} j \\le i$$", "layout.md")
+    ]
+    assert ("verified" in [k for k, _ in found]) and any("condition j" in m for _, m in found)
+    assert kinds(f"$${FALSE_ENTRY} {fill} j \\le i$$") == ["false"]
+
+
+def test_a_kern_without_a_length_is_named() -> None:
+    [(kind, message)] = results(r"$$S_{ij} \kern = 0$$")
+    assert kind == "not-understood" and "\\kern needs its length" in message
+
+
+BOXED = r"\operatorname{\text{\raisebox{0.25ex}{\scalebox{0.8}{$%s$}}}}"
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"(A %s B)_{ij} = A_{ij}B_{ij}" % (BOXED % r"\odot"), "verified"),
+        (r"(A %s B)_{ij} = A_{ij}B_{ji}" % (BOXED % r"\odot"), "false"),
+        (r"(A \mathbin{\odot} B)_{ij} = A_{ij}B_{ij}", "verified"),
+        (r"(A \mathbin{\odot} B)_{ij} = A_{ji}B_{ij}", "false"),
+    ],
+)
+def test_an_operator_drawn_in_boxes_is_its_symbol(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]
+
+
+def test_a_boxed_symbol_the_reader_does_not_know_is_named() -> None:
+    [(kind, message)] = results("$$A " + BOXED % r"\boxplus" + " B = B$$")
+    assert kind == "not-understood" and "unknown command \\boxplus" in message
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        # CJK words inside math are prose between the claims
+        (r"S_{ii} = \sum_{r=1}^{d_k} Q_{ir}K_{ir} 对所有 i", ["verified"]),
+        (r"S_{ii} = \sum_{r=1}^{d_k} Q_{ir}Q_{ir} 对所有 i", ["false"]),
+        # an aside in parentheses holding prose: its claims are read one by one
+        (r"(n 个位置, \frac{512}{8} = 64)", ["verified"]),
+        (r"(n 个位置, \frac{512}{8} = 63)", ["false"]),
+        (r"(n \text{ positions}, \frac{512}{8} = 64)", ["verified"]),
+        # a number with a CJK word after it is a quantity with a unit, never a bare number
+        (r"\frac{512}{8} = 64维", ["undecided"]),
+        (r"10^8 = 1亿", ["undecided"]),
+        (r"\frac{512}{8} = 64 \text{ 维}", ["undecided"]),
+    ],
+)
+def test_cjk_words_in_math_are_prose(formula: str, expected: list[str]) -> None:
+    assert kinds(f"$${formula}$$") == expected
+
+
+def test_parentheses_after_a_value_are_never_an_aside() -> None:
+    """`f(x \\text{ if } y)` is a call whose argument holds prose: not split into claims."""
+    found = kinds(r"$$A (B \text{ when } n = 2) = A$$")
+    assert found == ["not-understood"]
