@@ -106,3 +106,37 @@ def test_parentheses_after_a_value_are_never_an_aside() -> None:
     """`f(x \\text{ if } y)` is a call whose argument holds prose: not split into claims."""
     found = kinds(r"$$A (B \text{ when } n = 2) = A$$")
     assert found == ["not-understood"]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # braces around a whole formula group it (`\small{...}`, `{\color{c} ...}`)
+        (r"\small{" + TRUE_ENTRY + "}", "verified"),
+        (r"\small{" + FALSE_ENTRY + "}", "false"),
+        (r"{\color{red} " + TRUE_ENTRY + "}", "verified"),
+        (r"{\color{red} " + FALSE_ENTRY + "}", "false"),
+        # `==` is the equality of code
+        (TRUE_ENTRY.replace("=", "=="), "verified"),
+        (FALSE_ENTRY.replace("=", "=="), "false"),
+        # a word in a sans-serif or typewriter font is a name, as in \mathrm
+        (
+            r"\mathsf{Attention}(Q,K,A) = \operatorname{softmax}(QK^\mathsf{T}/\sqrt{d_k})A",
+            "verified",
+        ),
+        (r"\mathsf{Attention}(Q,K,A) = \operatorname{softmax}(QK^\mathsf{T}/\sqrt{n})A", "false"),
+    ],
+)
+def test_braces_equality_and_word_fonts(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]
+
+
+def test_braces_after_a_script_or_a_value_are_not_an_aside() -> None:
+    """`\\sum_{j=1}` keeps its braces; `a{b = c}` is not split into claims."""
+    assert kinds(r"$$S_{ii} = \sum_{r=1}^{d_k} Q_{ir}K_{ir}$$") == ["verified"]
+    assert kinds(r"$$A{B = A}$$") == ["not-understood"]
+
+
+def test_a_typewriter_word_is_a_name() -> None:
+    found = [(r.kind, r.message) for r in check_text(DECL + r"$$\texttt{scores} = QK^T$$", "t.md")]
+    assert ("declaration", "defines the name \\texttt{scores}, n × n") in found

@@ -1,5 +1,5 @@
-"""Asides in parentheses that hold prose (`(n 个词, d_k = 64)`): separators, not one value.
-
+"""Asides that group whole claims: parentheses holding prose (`(n 个词, d_k = 64)`), braces
+around a formula (`\\small{a = b}`): separators, not one value.
 Imports only lexer.py's token type; parse.py calls it between the lexer and the grammar.
 """
 
@@ -18,15 +18,18 @@ _CLOSE = frozenset("RPAR RBRACK RBRACE RSET END_MATRIX BAR_CLOSE NORM_CLOSE RANG
 
 
 def open_asides(tokens: list[Tok]) -> list[Tok]:
-    r"""Parentheses that stand alone between items and hold prose at their own level are an
-    aside: their parentheses become separators, so the claims inside are read one by one, as
-    `\quad` sets them apart. Parentheses after a value or a function are never an aside.
+    r"""Parentheses that stand alone between items and hold prose at their own level, and
+    braces that stand alone and hold a relation (`\small{a = b}`, `{\color{c} a = b}`), are an
+    aside: they become separators, so the claims inside are read one by one, as `\quad` sets
+    them apart. Parentheses or braces after a value, a function or a script are never one.
 
     >>> from symattn.reader.syntax.lexer import tokenize
     >>> [t.kind for t in open_asides(tokenize(r"(n \text{ words}, d = 2)"))]
     ['QUAD', 'LETTER', 'TEXT', 'COMMA', 'LETTER', 'REL', 'NUMBER', 'QUAD']
     >>> [t.kind for t in open_asides(tokenize(r"f(x \text{ if } y)"))][:2]
     ['LETTER', 'LPAR']
+    >>> [t.kind for t in open_asides(tokenize(r"\small{a = b}"))]
+    ['QUAD', 'LETTER', 'REL', 'LETTER', 'QUAD']
     """
     out = list(tokens)
     depth = 0
@@ -34,7 +37,8 @@ def open_asides(tokens: list[Tok]) -> list[Tok]:
         if t.kind in _CLOSE:
             depth -= 1
         elif t.kind in _OPEN:
-            if t.kind == "LPAR" and depth == 0 and (k == 0 or out[k - 1].kind in _SEPARATORS):
+            alone = depth == 0 and (k == 0 or out[k - 1].kind in _SEPARATORS)
+            if alone and t.kind in ("LPAR", "LBRACE"):
                 close = _aside_end(out, k)
                 if close is not None:
                     out[k] = dataclasses.replace(t, kind="QUAD")
@@ -45,9 +49,11 @@ def open_asides(tokens: list[Tok]) -> list[Tok]:
 
 
 def _aside_end(tokens: list[Tok], at: int) -> int | None:
-    """The index of the `)` that closes the `(` at `at`, when prose stands at its own level
-    and an item ends after it; else None."""
+    """The index of the `)` or `}` that closes the `(` or `{` at `at`, when prose (a relation,
+    for braces) stands at its own level and an item ends after it; else None."""
     depth, prose = 0, False
+    inside = "TEXT" if tokens[at].kind == "LPAR" else "REL"
+    closer = "RPAR" if tokens[at].kind == "LPAR" else "RBRACE"
     for k in range(at, len(tokens)):
         kind = tokens[k].kind
         if kind in _OPEN:
@@ -56,8 +62,8 @@ def _aside_end(tokens: list[Tok], at: int) -> int | None:
             depth -= 1
             if depth == 0:
                 after = tokens[k + 1].kind if k + 1 < len(tokens) else None
-                ok = kind == "RPAR" and prose and (after is None or after in _SEPARATORS)
+                ok = kind == closer and prose and (after is None or after in _SEPARATORS)
                 return k if ok else None
-        elif kind == "TEXT" and depth == 1:
+        elif kind == inside and depth == 1:
             prose = True
     return None

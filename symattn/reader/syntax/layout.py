@@ -12,6 +12,7 @@ from symattn.reader.syntax.glyphs import FULL_WIDTH, SPACES
 
 __all__ = [
     "BREAKS",
+    "TEXT_FONTS",
     "SIZE_SWITCHES",
     "SPACING",
     "SPACING_WITH_ARG",
@@ -33,6 +34,23 @@ BREAKS = frozenset("hfill hfil hss".split())
 SIZE_SWITCHES = frozenset(
     "tiny scriptsize footnotesize small normalsize large Large LARGE huge Huge".split()
 )
+
+#: Fonts of text mode without a math twin the lexer reads: `\texttt{x}` is `\mathtt{x}`.
+TEXT_FONTS = {"texttt": "mathtt", "textsf": "mathsf"}
+#: Fonts that set a word upright as `\mathrm` does: `\mathsf{Attention}`, `\mathtt{scores}`.
+_UPRIGHT = frozenset("mathsf textsf mathtt texttt".split())
+_WORD = re.compile(r"[A-Za-z]{2,}\Z")
+
+
+def word_font(name: str, inner: str) -> str:
+    r"""The font a word is read in: a word (not a letter) in a sans-serif or typewriter font
+    is a name or an operator as in `\mathrm`; anything else keeps its font.
+
+    >>> word_font("mathsf", "Attention"), word_font("mathsf", "T"), word_font("mathbf", "XW")
+    ('mathrm', 'mathsf', 'mathbf')
+    """
+    return "mathrm" if name in _UPRIGHT and _WORD.match(inner) else name
+
 
 #: A length after `\kern`, `\mkern`, `\hskip` written without braces: `3pt`, `-2mu`, `0.5em`.
 _BARE_LENGTH = re.compile(r"\s*-?[0-9]*\.?[0-9]+\s*(?:pt|em|ex|mu|mm|cm|in|bp|sp|pc|dd|cc)")

@@ -397,6 +397,9 @@ class _Lexer:
             # `(AV)_{i,:}`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
             self.i += 1
+        elif self.text.startswith("==", i):
+            self.emit("REL", "=", i, i + 2)  # `a == b`: the equality of code, an equation
+            self.i += 2
         elif c in "=<>":
             self.emit("REL", c, i, i + 1)
             self.i += 1
@@ -892,6 +895,9 @@ class _Lexer:
         """Spacing, size switches and boxes around one symbol (layout.py): False for others."""
         if name in layout.SPACING or name in layout.SIZE_SWITCHES:
             return True
+        if name in layout.TEXT_FONTS:
+            self.font(layout.TEXT_FONTS[name], start)
+            return True
         if name in layout.BREAKS:
             self.emit("QUAD", name, start, self.i)  # `a = b \\hfill j \\le i`, as `\\quad`
             return True
@@ -1094,6 +1100,7 @@ class _Lexer:
         return True
 
     def font_body(self, name: str, inner: str, start: int) -> None:
+        name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]
         if inner == "R" and name in ("mathbb", "mathbf"):
