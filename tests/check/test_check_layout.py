@@ -140,3 +140,26 @@ def test_braces_after_a_script_or_a_value_are_not_an_aside() -> None:
 def test_a_typewriter_word_is_a_name() -> None:
     found = [(r.kind, r.message) for r in check_text(DECL + r"$$\texttt{scores} = QK^T$$", "t.md")]
     assert ("declaration", "defines the name \\texttt{scores}, n × n") in found
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        # a wide space after a claim, before a name and its relation, starts another claim
+        (r"A = QK^T \; B = QK^T", ["verified", "verified"]),
+        (r"A = QK^T \;\; S = KQ^T", ["verified", "false"]),
+        (r"A = QK^T \,\, B = QK^T", ["verified", "verified"]),
+        (r"A = QK^T \: B = QK^T", ["verified", "verified"]),
+        # inside a sum's body, or before a value that is not a name, a space is a product
+        (r"S_{ij} = \sum_{r=1}^{d_k} Q_{ir} \; K_{jr} = (QK^T)_{ij}", ["verified", "verified"]),
+        (r"S_{ij} = \sum_{r=1}^{d_k} Q_{ir} \; K_{ir} = (QK^T)_{ij}", ["false", "false"]),
+        (r"A = Q \; K^T = S", ["verified", "verified"]),
+    ],
+)
+def test_a_wide_space_between_equations_separates_them(formula: str, expected: list[str]) -> None:
+    found = [
+        r.kind
+        for r in check_text(DECL + f"$${formula}$$", "gaps.md")
+        if r.kind not in ("declaration", "not-a-claim")
+    ][1:]
+    assert found == expected

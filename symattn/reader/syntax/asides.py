@@ -6,10 +6,11 @@ Imports only lexer.py's token type; parse.py calls it between the lexer and the 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from symattn.reader.syntax.lexer import Tok
 
-__all__ = ["open_asides"]
+__all__ = ["open_asides", "open_gaps"]
 
 #: Tokens that set two items of a formula apart (the grammar's `sep`).
 _SEPARATORS = frozenset("COMMA PERIOD SEMI QUAD ROWSEP TEXT".split())
@@ -67,3 +68,63 @@ def _aside_end(tokens: list[Tok], at: int) -> int | None:
         elif kind == inside and depth == 1:
             prose = True
     return None
+
+
+#: Spacing that sets two equations apart when a name and a relation follow: a thick space, or
+#: two spaces or more (`A = X \; B = Y`, `a = 1 \,\, b = 2`); one thin space `\,` never does.
+_GAP = re.compile(r"\A\s*(?:\\[;:> ]|\\,\s*\\[,;:> ]|(?:\\[,;:> ]\s*){3,})")
+#: Tokens that may stand in a name before its relation: `B`, `\mathbf v_t`, `W^{(h)}`, `x'`.
+_NAME_PART = frozenset("LETTER SYMBOL SUB SUP LBRACE RBRACE NUMBER PRIME COMMA ACCENT".split())
+
+_TRANSPOSES = frozenset(("T", "mathsf|T", "mathrm|T", "top", "intercal"))
+
+
+def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
+    r"""A wide space after a claim and before a name with its relation separates two claims:
+    `A = QK^T \; B = KQ^T` is two definitions, not the chain `A = QK^T B = KQ^T`.
+
+    >>> from symattn.reader.syntax.lexer import tokenize
+    >>> body = r"A = X \; B = Y"
+    >>> [t.kind for t in open_gaps(body, tokenize(body))]
+    ['LETTER', 'REL', 'LETTER', 'QUAD', 'LETTER', 'REL', 'LETTER']
+    >>> body = r"a = \sum_j x_j \; y_j = z"
+    >>> "QUAD" in [t.kind for t in open_gaps(body, tokenize(body))]
+    False
+    """
+    out: list[Tok] = []
+    depth, claimed, summed = 0, False, False
+    for k, t in enumerate(tokens):
+        if t.kind in _CLOSE:
+            depth -= 1
+        if depth == 0 and t.kind in _SEPARATORS:
+            claimed = False
+        if depth == 0 and t.kind in ("SUM", "REL"):
+            summed = t.kind == "SUM"  # a sum's body goes on past a space: `\sum_r a_r \; b_r`
+        free = claimed and not summed
+        if k and depth == 0 and free and t.kind in ("LETTER", "SYMBOL", "ACCENT"):
+            prev = tokens[k - 1]
+            gap = _GAP.match(body[prev.end : t.start])
+            if gap is not None and _name_then_relation(tokens, k):
+                out.append(Tok("QUAD", gap.group().strip(), prev.end, t.start))
+                claimed = False
+        if t.kind in _OPEN:
+            depth += 1
+        if depth == 0 and t.kind == "REL":
+            claimed = True
+        out.append(t)
+    return out
+
+
+def _name_then_relation(tokens: list[Tok], at: int) -> bool:
+    """From `at`, a name (a letter with its scripts) and then a relation at the same level."""
+    depth, sup = 0, False
+    for t in tokens[at:]:
+        if depth == 0 and t.kind == "REL":
+            return True
+        if t.kind not in _NAME_PART or (depth == 0 and t.kind == "COMMA"):
+            return False
+        if sup and (t.kind == "TOP" or t.value in _TRANSPOSES):
+            return False  # `K^T = S`: a transpose is a product's factor, not a name
+        sup = t.kind == "SUP" or (sup and t.kind == "LBRACE")
+        depth += (t.kind == "LBRACE") - (t.kind == "RBRACE")
+    return False

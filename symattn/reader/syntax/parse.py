@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
-from symattn.reader.syntax.asides import open_asides
+from symattn.reader.syntax.asides import open_asides, open_gaps
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import MAX_NESTING, Tok, position_in, tokenize
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
@@ -37,7 +37,7 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
     """
     if not isinstance(body, str):
         raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
-    tokens = open_asides(tokenize(body, env))
+    tokens = open_gaps(body, open_asides(tokenize(body, env)))
     tree = _run_lark(body, tokens)
     formula = _Builder(body).build(tree)
     if ast.depth(formula) > MAX_NESTING:
