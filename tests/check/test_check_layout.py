@@ -163,3 +163,29 @@ def test_a_wide_space_between_equations_separates_them(formula: str, expected: l
         if r.kind not in ("declaration", "not-a-claim")
     ][1:]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a quantifier before its colon is prose: the claim's free indices range over all values
+        (r"\forall i, j: " + TRUE_ENTRY, "verified"),
+        (r"\forall i, j: " + FALSE_ENTRY, "false"),
+        (r"\forall i \in [n]: S_{ii} = \sum_{r=1}^{d_k} Q_{ir}K_{ir}", "verified"),
+    ],
+)
+def test_a_quantifier_is_prose(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]
+
+
+@pytest.mark.parametrize(
+    ("formula", "message"),
+    [
+        (r"S_{ij} = Q_{ir}^* K_{jr}", "a complex conjugate or adjoint (x^*) is not read"),
+        ("1: " + TRUE_ENTRY, "a numbered step of an algorithm (1:) is not read"),
+        ("2-3: " + TRUE_ENTRY, "a numbered step of an algorithm (1:) is not read"),
+    ],
+)
+def test_unread_marks_are_named(formula: str, message: str) -> None:
+    [(kind, found)] = results(f"$${formula}$$")
+    assert kind == "not-understood" and message in found

@@ -17,6 +17,8 @@ __all__ = [
     "SPACING",
     "SPACING_WITH_ARG",
     "boxed_symbol",
+    "quantifier_end",
+    "unexpected_mark",
     "cjk_run_end",
     "spacing_arg_end",
 ]
@@ -128,6 +130,42 @@ def _unbox(inner: str) -> str | None:
         last = (k, close)
         k = close + 1
     return s[last[0] + 1 : last[1]] if last is not None else None
+
+
+#: What a quantifier binds before its colon: `\forall i, j:`, `\forall i \in [n]:`.
+_QUANTIFIED = re.compile(r"\s*[A-Za-z0-9_,\s\\\[\]{}()<>=+\-]{0,60}?(?::|\\colon)")
+
+
+def quantifier_end(text: str, at: int) -> int:
+    r"""`orall i: a_i = b_i`: the quantifier and what it binds, up to its colon, are prose
+    (a claim's free indices are read for all their values); without a colon, only the word.
+
+    >>> text = r"orall i \in [n]: a_i = b_i"
+    >>> text[quantifier_end(text, 7):]
+    ' a_i = b_i'
+    """
+    m = _QUANTIFIED.match(text, at)
+    return m.end() if m is not None else at
+
+
+def unexpected_mark(c: str, before: list[str]) -> str:
+    """The message for a character the dialect does not read, naming the notation when it is
+    known: `p^*` (a conjugate), `1:` before a row (a numbered step). `before` holds the kinds
+    of the tokens since the row began.
+
+    >>> unexpected_mark("*", ["LETTER", "SUP"])
+    'a complex conjugate or adjoint (x^*) is not read'
+    >>> unexpected_mark(":", ["NUMBER", "MINUS", "NUMBER"])[:40]
+    'a numbered step of an algorithm (1:) is '
+    """
+    if c == "*" and before[-1:] == ["SUP"]:
+        return "a complex conjugate or adjoint (x^*) is not read"
+    if c == ":" and before in (["NUMBER"], ["NUMBER", "MINUS", "NUMBER"]):
+        return (
+            "a numbered step of an algorithm (1:) is not read: its names may take new values "
+            "from step to step"
+        )
+    return f"unexpected character {c!r}"
 
 
 def _cjk(c: str) -> bool:

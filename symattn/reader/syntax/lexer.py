@@ -433,7 +433,7 @@ class _Lexer:
             self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
             self.i += 1
         else:
-            raise self.fail(f"unexpected character {c!r}", i)
+            raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
 
     def glyph(self, c: str, i: int) -> bool:
         """Unicode math typed directly (`α`, `ℝ`, `×`, `x²`, `𝐱`), read as the TeX it renders
@@ -895,6 +895,10 @@ class _Lexer:
         """Spacing, size switches and boxes around one symbol (layout.py): False for others."""
         if name in layout.SPACING or name in layout.SIZE_SWITCHES:
             return True
+        if name == "forall":
+            self.i = layout.quantifier_end(self.text, self.i)
+            self.emit("TEXT", "forall", start, self.i)
+            return True
         if name in layout.TEXT_FONTS:
             self.font(layout.TEXT_FONTS[name], start)
             return True
@@ -915,6 +919,11 @@ class _Lexer:
                 self.named(boxed[0], start)
                 return True
         return False
+
+    def row_kinds(self) -> list[str]:
+        """The kinds of the tokens since the current row (or the formula) began."""
+        kinds = [t.kind for t in self.out]
+        return kinds[len(kinds) - kinds[::-1].index("ROWSEP") :] if "ROWSEP" in kinds else kinds
 
     def cjk_prose(self, i: int) -> bool:
         """A run of CJK words inside math (`n个词`) is prose, as `\\text{个词}` is."""
