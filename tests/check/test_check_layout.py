@@ -1,5 +1,6 @@
 """Layout inside formulas (spacing and size commands, fills, boxed operator symbols, CJK words,
-asides in parentheses): read through, each with a true and a false use; unknown symbols named."""
+asides, wide spaces between equations, quantifiers) and small notations (`==`, word fonts, a sum
+of negated terms): each read with a true and a false use; what is not read is named."""
 
 from __future__ import annotations
 
@@ -189,3 +190,16 @@ def test_a_quantifier_is_prose(formula: str, kind: str) -> None:
 def test_unread_marks_are_named(formula: str, message: str) -> None:
     [(kind, found)] = results(f"$${formula}$$")
     assert kind == "not-understood" and message in found
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"-S_{ij} = \sum_{r=1}^{d_k} -Q_{ir}K_{jr}", "verified"),
+        (r"S_{ij} = \sum_{r=1}^{d_k} -Q_{ir}K_{jr}", "false"),
+        # the body of a sum is a product: the sum ends before the `+`
+        (r"\sum_{r=1}^{d_k} -Q_{ir}K_{jr} + S_{ij} = 0", "verified"),
+    ],
+)
+def test_a_sum_of_negated_terms(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]

@@ -354,6 +354,12 @@ class _Builder:
         var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
         return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
 
+    def r_sum_neg(self, kids: list[Any], s: int, e: int) -> ast.Sum:
+        """`\\sum_{x} -\\log p(x)`: a sum of negated terms."""
+        var, lower, upper = sum_range(kids[1:-2], self.expr, self.fail, s)
+        body = ast.Neg(self.expr(kids[-1]), start=kids[-2].start_pos, end=e)
+        return ast.Sum(var, lower, upper, body, start=s, end=e)
+
     def r_accent(self, kids: list[Any], s: int, e: int) -> ast.Symbol:
         letter = self.expr(kids[1])
         if not isinstance(letter, ast.Symbol) or letter.font == "text":
