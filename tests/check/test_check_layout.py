@@ -203,3 +203,23 @@ def test_unread_marks_are_named(formula: str, message: str) -> None:
 )
 def test_a_sum_of_negated_terms(formula: str, kind: str) -> None:
     assert kinds(f"$${formula}$$") == [kind]
+
+
+@pytest.mark.parametrize(
+    ("env", "same"),
+    [("dcases", "cases"), ("cases*", "cases"), ("matrix", "bmatrix"), ("smallmatrix", "bmatrix")],
+)
+def test_environments_read_as_another(env: str, same: str) -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    cells = r"1 & j \le i \\ 0 & j > i" if same == "cases" else r"1 & 2 \\ 3 & 4"
+    body = r"A = \begin{%s} " + cells + r" \end{%s}"
+    assert ast.dump(parse_formula(body % (env, env))) == ast.dump(
+        parse_formula(body % (same, same))
+    )
+
+
+def test_a_determinant_is_not_a_matrix() -> None:
+    [(kind, message)] = results(r"$$\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2$$")
+    assert kind == "not-understood" and "unsupported environment 'vmatrix'" in message

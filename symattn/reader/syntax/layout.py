@@ -17,6 +17,7 @@ __all__ = [
     "SPACING",
     "SPACING_WITH_ARG",
     "boxed_symbol",
+    "environment_alias",
     "quantifier_end",
     "unexpected_mark",
     "cjk_run_end",
@@ -166,6 +167,27 @@ def unexpected_mark(c: str, before: list[str]) -> str:
             "from step to step"
         )
     return f"unexpected character {c!r}"
+
+
+#: Environments that mean what another one means: `dcases` is `cases` in display style,
+#: `matrix` and `smallmatrix` a matrix without delimiters (a determinant, `vmatrix`, is not).
+_ALIASES = {
+    "dcases": "cases",
+    "dcases*": "cases",
+    "cases*": "cases",
+    "matrix": "bmatrix",
+    "smallmatrix": "bmatrix",
+    "Bmatrix": "bmatrix",
+}
+
+
+def environment_alias(env: str) -> str:
+    """The environment `env` is read as.
+
+    >>> environment_alias("dcases"), environment_alias("vmatrix")
+    ('cases', 'vmatrix')
+    """
+    return _ALIASES.get(env, env)
 
 
 def _cjk(c: str) -> bool:

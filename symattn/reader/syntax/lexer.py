@@ -1138,7 +1138,7 @@ class _Lexer:
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
 
     def environment(self, which: str, start: int) -> None:
-        env = self.braced_raw(which, start).strip()
+        env = layout.environment_alias(self.braced_raw(which, start).strip())
         end = self.i
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
