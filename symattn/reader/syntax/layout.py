@@ -18,6 +18,7 @@ __all__ = [
     "SPACING_WITH_ARG",
     "boxed_symbol",
     "environment_alias",
+    "placement_end",
     "quantifier_end",
     "unexpected_mark",
     "cjk_run_end",
@@ -92,7 +93,7 @@ def boxed_symbol(text: str, at: int) -> tuple[str, int] | None:
     name and the offset after the outer `}`; None when the argument is anything else.
 
     >>> boxed_symbol(r"{\text{\raisebox{0.25ex}{\scalebox{0.8}{$\otimes$}}}} B", 0)
-    ('otimes', 52)
+    ('otimes', 53)
     >>> boxed_symbol(r"{\text{softmax}}", 0) is None
     True
     """
@@ -188,6 +189,21 @@ def environment_alias(env: str) -> str:
     ('cases', 'vmatrix')
     """
     return _ALIASES.get(env, env)
+
+
+#: Environments with an optional placement before their body: `\begin{aligned}[t]`.
+_PLACED = frozenset("aligned gathered alignedat array".split())
+_PLACEMENT = re.compile(r"\s*\[\s*[tbc]\s*\]")
+
+
+def placement_end(env: str, text: str, at: int) -> int:
+    r"""After `\begin{aligned}` at `at`: where its placement `[t]` ends (a layout, not a value).
+
+    >>> placement_end("aligned", r"\begin{aligned}[t] a", 15), placement_end("bmatrix", "[t]", 0)
+    (18, 0)
+    """
+    m = _PLACEMENT.match(text, at) if env in _PLACED else None
+    return m.end() if m is not None else at
 
 
 def _cjk(c: str) -> bool:

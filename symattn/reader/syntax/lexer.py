@@ -1139,6 +1139,8 @@ class _Lexer:
 
     def environment(self, which: str, start: int) -> None:
         env = layout.environment_alias(self.braced_raw(which, start).strip())
+        if which == "begin":
+            self.i = layout.placement_end(env, self.text, self.i)
         end = self.i
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
