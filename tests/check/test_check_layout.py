@@ -229,3 +229,19 @@ def test_a_determinant_is_not_a_matrix() -> None:
 def test_the_placement_of_an_aligned_block_is_layout(entry: str, kind: str) -> None:
     body = entry.replace(" = ", " &= ", 1)
     assert kinds(r"$$\begin{aligned}[t] " + body + r" \end{aligned}$$") == [kind]
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        r"A = \mathrm{softmax}(S) \; B = A",  # after a call's parentheses: a product
+        r"A = \frac{1}{2} \; B = A",  # after a fraction
+        r"S_{11} + A = QK^T \; B = QK^T",  # not a list of definitions
+        r"A = QK^T \, B = QK^T",  # one thin space
+    ],
+)
+def test_where_a_space_does_not_separate(formula: str) -> None:
+    from symattn.reader.syntax.asides import open_gaps
+    from symattn.reader.syntax.lexer import tokenize
+
+    assert "QUAD" not in [t.kind for t in open_gaps(formula, tokenize(formula))]

@@ -76,12 +76,17 @@ _GAP = re.compile(r"\A\s*(?:\\[;:> ]|\\,\s*\\[,;:> ]|(?:\\[,;:> ]\s*){3,})")
 #: Tokens that may stand in a name before its relation: `B`, `\mathbf v_t`, `W^{(h)}`, `x'`.
 _NAME_PART = frozenset("LETTER SYMBOL SUB SUP LBRACE RBRACE NUMBER PRIME COMMA ACCENT".split())
 
+#: What the value before a separating space ends with: a letter, a number, a written matrix
+#: (after a call's parentheses or a fraction, a space is more often a product's).
+_VALUE_ENDS = frozenset("LETTER SYMBOL NUMBER END_MATRIX PRIME TOP".split())
 _TRANSPOSES = frozenset(("T", "mathsf|T", "mathrm|T", "top", "intercal"))
 
 
 def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
     r"""A wide space after a claim and before a name with its relation separates two claims:
-    `A = QK^T \; B = KQ^T` is two definitions, not the chain `A = QK^T B = KQ^T`.
+    `A = QK^T \; B = KQ^T` is two definitions, not the chain `A = QK^T B = KQ^T`. Only in a
+    list of definitions (the formula starts with a name and its relation) and after a letter, a
+    number or a written matrix.
 
     >>> from symattn.reader.syntax.lexer import tokenize
     >>> body = r"A = X \; B = Y"
@@ -93,16 +98,21 @@ def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
     """
     out: list[Tok] = []
     depth, claimed, summed = 0, False, False
+    named = _name_then_relation(tokens, 0)
     for k, t in enumerate(tokens):
         if t.kind in _CLOSE:
             depth -= 1
         if depth == 0 and t.kind in _SEPARATORS:
             claimed = False
+            named = _name_then_relation(tokens, k + 1)  # a list of definitions: `a = 1 \; b = 2`
         if depth == 0 and t.kind in ("SUM", "REL"):
             summed = t.kind == "SUM"  # a sum's body goes on past a space: `\sum_r a_r \; b_r`
-        free = claimed and not summed
+        free = claimed and named and not summed
         if k and depth == 0 and free and t.kind in ("LETTER", "SYMBOL", "ACCENT"):
             prev = tokens[k - 1]
+            if prev.kind not in _VALUE_ENDS:
+                out.append(t)  # `\mathrm{softmax}(S) \; V`, `\frac{1}{2} \; b`: a product
+                continue
             gap = _GAP.match(body[prev.end : t.start])
             if gap is not None and _name_then_relation(tokens, k):
                 out.append(Tok("QUAD", gap.group().strip(), prev.end, t.start))
