@@ -21,6 +21,7 @@ __all__ = [
     "placement_end",
     "quantifier_end",
     "unexpected_mark",
+    "word_font",
     "cjk_run_end",
     "spacing_arg_end",
 ]
