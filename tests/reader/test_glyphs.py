@@ -94,8 +94,16 @@ ERRORS = [
     ("a ⇔ b", r"^1:3: \\Leftrightarrow joins two statements"),
     ("a ⌉", r"^1:3: unbalanced \\rceil"),
     ("x ☃ y", r"^1:3: unexpected character '☃'"),
-    ("今天", r"^1:1: unexpected character '今'"),
+    ("♠ b", r"^1:1: unexpected character '♠'"),
 ]
+
+
+def test_cjk_words_inside_math_are_prose() -> None:
+    """A run of CJK writing is read as `\\text{...}` would be: prose between the claims."""
+    from symattn.reader.syntax import ast
+
+    assert ast.dump(parse_formula("今天")) == "text('今天')"
+    assert ast.dump(parse_formula("a=b 对所有 i")) == "[a = b] ; text('对所有') ; [i]"
 
 
 def test_the_partial_glyph_is_the_partial_command() -> None:

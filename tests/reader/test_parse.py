@@ -137,7 +137,7 @@ ERRORS = [
     (r"a=\text{ and }+b", r"^1:3: unexpected \\text"),
     (r"(a \quad b)", r"^1:4: unexpected \\quad"),
     ("a\n+\\foo", r"^2:2: unknown command \\foo"),
-    ("患者", r"^1:1: unexpected character '患'"),
+    ("a = 患者{", r"^1:7: unbalanced '{'"),
     ("\x00\xff", r"^1:1: unexpected character"),
     ("x" * 20_001, r"^1:1: formula too long: 20001 characters"),
     ("{" * 201 + "a" + "}" * 201, r"^1:201: nesting deeper than 200"),

@@ -20,6 +20,8 @@ _UNIT_WORDS = (
 )
 _SPACE = r"\d(?:\s|\\[,;:! ]|~|\\q?quad)*"
 _WRAP = r"\\(?:text|mathrm|textrm|mbox|rm|mathsf|textsf|operatorname)\s*\{\s*(?:\\,\s*)?"
+#: A word of CJK writing after a number (`64维`, `1.75亿`, `\\text{ 个}`): a unit or a multiplier.
+_CJK_UNIT = r"|(?:" + _WRAP + r")?[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
 #: a number, then spacing, then a unit in \text / \mathrm / \mbox / ..., or a bare unit of
 #: two letters or more (a bare `2h` or `2W` is a product)
 _UNIT = re.compile(
@@ -30,7 +32,9 @@ _UNIT = re.compile(
     + _UNIT_WORDS
     + r")(?![A-Za-z])|(?=[A-Za-z%\\]{2})(?:"
     + _UNIT_WORDS
-    + r"|\\%)(?![A-Za-z]))"
+    + r"|\\%)(?![A-Za-z])"
+    + _CJK_UNIT
+    + r")"
 )
 
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from symattn.kernel.errors import ParseError, Position
+from symattn.reader.syntax import layout
 from symattn.reader.syntax.braces import group_end
 from symattn.reader.syntax.glyphs import (
     COMMANDS,
@@ -396,6 +397,9 @@ class _Lexer:
             # `(AV)_{i,:}`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
             self.i += 1
+        elif self.text.startswith("==", i):
+            self.emit("REL", "=", i, i + 2)  # `a == b`: the equality of code, an equation
+            self.i += 2
         elif c in "=<>":
             self.emit("REL", c, i, i + 1)
             self.i += 1
@@ -429,7 +433,7 @@ class _Lexer:
             self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
             self.i += 1
         else:
-            raise self.fail(f"unexpected character {c!r}", i)
+            raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
 
     def glyph(self, c: str, i: int) -> bool:
         """Unicode math typed directly (`α`, `ℝ`, `×`, `x²`, `𝐱`), read as the TeX it renders
@@ -452,7 +456,7 @@ class _Lexer:
         else:
             styled = styled_letter(c)
             if styled is None:
-                return False
+                return self.cjk_prose(i)
             self.styled(i, *styled)
         return True
 
@@ -804,6 +808,8 @@ class _Lexer:
         if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
             self.i -= 1  # skip_condition starts after the mark that ends the value
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
+        elif self.layout(name, start):
+            pass
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name in SIMPLE:
@@ -884,6 +890,49 @@ class _Lexer:
             raise self.fail(UNREAD_NOTATION[name], start)
         else:
             raise self.fail(f"unknown command \\{name}", start)
+
+    def layout(self, name: str, start: int) -> bool:
+        """Spacing, size switches and boxes around one symbol (layout.py): False for others."""
+        if name in layout.SPACING or name in layout.SIZE_SWITCHES:
+            return True
+        if name == "forall":
+            self.i = layout.quantifier_end(self.text, self.i)
+            self.emit("TEXT", "forall", start, self.i)
+            return True
+        if name in layout.TEXT_FONTS:
+            self.font(layout.TEXT_FONTS[name], start)
+            return True
+        if name in layout.BREAKS:
+            self.emit("QUAD", name, start, self.i)  # `a = b \\hfill j \\le i`, as `\\quad`
+            return True
+        if name in layout.SPACING_WITH_ARG:
+            end = layout.spacing_arg_end(self.text, self.i)
+            if end is None:
+                raise self.fail(f"\\{name} needs its length or argument", start)
+            self.i = end
+            return True
+        if name in ("operatorname", "text", "mbox", "mathbin", "mathrel"):
+            at = self.i + len(self.text[self.i :]) - len(self.text[self.i :].lstrip())
+            boxed = layout.boxed_symbol(self.text, at)
+            if boxed is not None:
+                self.i = boxed[1]  # `\\operatorname{\\text{\\raisebox{..}{$\\otimes$}}}`
+                self.named(boxed[0], start)
+                return True
+        return False
+
+    def row_kinds(self) -> list[str]:
+        """The kinds of the tokens since the current row (or the formula) began."""
+        kinds = [t.kind for t in self.out]
+        return kinds[len(kinds) - kinds[::-1].index("ROWSEP") :] if "ROWSEP" in kinds else kinds
+
+    def cjk_prose(self, i: int) -> bool:
+        """A run of CJK words inside math (`n个词`) is prose, as `\\text{个词}` is."""
+        end = layout.cjk_run_end(self.text, i)
+        if end is None:
+            return False
+        self.emit("TEXT", self.text[i:end], i, end)
+        self.i = end
+        return True
 
     def braced_note(self, name: str, start: int) -> None:
         """`\\underbrace{x}_{\\text{erase}}`: x is read, the note under (or over) it is not."""
@@ -1060,6 +1109,7 @@ class _Lexer:
         return True
 
     def font_body(self, name: str, inner: str, start: int) -> None:
+        name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]
         if inner == "R" and name in ("mathbb", "mathbf"):
@@ -1088,7 +1138,9 @@ class _Lexer:
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
 
     def environment(self, which: str, start: int) -> None:
-        env = self.braced_raw(which, start).strip()
+        env = layout.environment_alias(self.braced_raw(which, start).strip())
+        if which == "begin":
+            self.i = layout.placement_end(env, self.text, self.i)
         end = self.i
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.asides import open_asides, open_gaps
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import MAX_NESTING, Tok, position_in, tokenize
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
@@ -36,7 +37,7 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
     """
     if not isinstance(body, str):
         raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
-    tokens = tokenize(body, env)
+    tokens = open_gaps(body, open_asides(tokenize(body, env)))
     tree = _run_lark(body, tokens)
     formula = _Builder(body).build(tree)
     if ast.depth(formula) > MAX_NESTING:
@@ -352,6 +353,12 @@ class _Builder:
     def r_sum(self, kids: list[Any], s: int, e: int) -> ast.Sum:
         var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
         return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
+
+    def r_sum_neg(self, kids: list[Any], s: int, e: int) -> ast.Sum:
+        """`\\sum_{x} -\\log p(x)`: a sum of negated terms."""
+        var, lower, upper = sum_range(kids[1:-2], self.expr, self.fail, s)
+        body = ast.Neg(self.expr(kids[-1]), start=kids[-2].start_pos, end=e)
+        return ast.Sum(var, lower, upper, body, start=s, end=e)
 
     def r_accent(self, kids: list[Any], s: int, e: int) -> ast.Symbol:
         letter = self.expr(kids[1])
