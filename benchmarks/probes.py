@@ -142,11 +142,7 @@ def main(argv: list[str]) -> int:
     files: list[str] = []
     for p in opts.paths:
         q = Path(p)
-        files += (
-            sorted(str(f) for f in q.iterdir() if f.suffix in SUFFIXES)
-            if q.is_dir()
-            else [p]
-        )
+        files += sorted(str(f) for f in q.iterdir() if f.suffix in SUFFIXES) if q.is_dir() else [p]
     every: list[Probe] = []
     for f in files:
         every += probes(f)

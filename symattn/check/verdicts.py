@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -109,6 +110,20 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
         )
+    forgotten = getattr(claim, "forgotten", "")
+    if forgotten and status in ("false", "shape_error"):
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}; but it reads {forgotten} as unknown, defined inside a "
+            "worked example that has ended, and the text may still mean that definition"
+        )
+    written = _differential(claim.source) if status in ("false", "shape_error") else ""
+    if written:
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}, reading {written} as d times {written[1:]}; but {written} "
+            f"may be the text's name for the gradient of {written[1:]}"
+        )
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to
         # the reader; an error of the text only if it were outside for every size
@@ -124,6 +139,21 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     problem = ("not_understood", "shape_error", "malformed")
     focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+#: `dV`, `dS_{ij}`, `d\mathbf{O}`: the letter d written against a capital, as backward passes
+#: name the gradient of V (or a differential); the reader takes it for the size d times V
+_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])d(?:\\(?:mathbf|boldsymbol|bm|mathrm)\{)?([A-Z])")
+
+
+def _differential(source: str) -> str:
+    """`dV` when the claim writes d against a capital (`dV = A^\\top dO`), else ''.
+
+    >>> _differential("dV = A^\\top dO"), _differential("d_k V = X"), _differential("\\sqrt{d}I")
+    ('dV', '', '')
+    """
+    m = _DIFFERENTIAL.search(source)
+    return f"d{m.group(1)}" if m else ""
 
 
 def _free_matrices(term: Any, defs: Mapping[Any, Any]) -> set[MatSym]:

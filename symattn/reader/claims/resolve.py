@@ -45,6 +45,7 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
@@ -462,6 +463,7 @@ class Resolver:
         out = []
         for claim in claims:
             claim = with_inference(self._under_hypotheses(claim), self.inference)
+            claim = with_forgotten(claim, self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
