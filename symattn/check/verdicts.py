@@ -117,6 +117,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"undecided: {message}; but it reads {forgotten} as unknown, defined inside a "
             "worked example that has ended, and the text may still mean that definition"
         )
+    guessed = getattr(claim, "guessed", "")
+    if guessed and status == "shape_error":
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}; but that rests on the chapter's conventional shapes of "
+            f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
+        )
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
     if written:
         status, witnesses, cex = "unknown", (), None

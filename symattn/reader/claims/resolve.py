@@ -47,6 +47,7 @@ from symattn.reader.claims.definitions import (
 )
 from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.gradient_output import defined_after
+from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.inferred import with_inference
@@ -463,7 +464,7 @@ class Resolver:
         out = []
         for claim in claims:
             claim = with_inference(self._under_hypotheses(claim), self.inference)
-            claim = with_forgotten(claim, self.scope)
+            claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

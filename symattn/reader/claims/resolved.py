@@ -99,6 +99,8 @@ class ResolvedClaim:
     # names a closed worked example defined, which the claim reads as unknown matrices
     # (`reader.claims.forgotten`): a `false` or a shape error is then undecided
     forgotten: str = ""
+    # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
+    guessed: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:
