@@ -27,6 +27,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
+from symattn.reader.claims.guessed_shapes import blamed
 from symattn.reader.claims.literals import unfold as unfold_literals
 
 _KIND_OF_STATUS = {
@@ -117,8 +118,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"undecided: {message}; but it reads {forgotten} as unknown, defined inside a "
             "worked example that has ended, and the text may still mean that definition"
         )
-    guessed = getattr(claim, "guessed", "")
-    if guessed and status == "shape_error":
+    guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
+    if guessed:
         status, witnesses, cex = "unknown", (), None
         message = (
             f"undecided: {message}; but that rests on the chapter's conventional shapes of "

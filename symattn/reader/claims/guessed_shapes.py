@@ -10,7 +10,7 @@ from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Scope
 
-__all__ = ["with_guesses"]
+__all__ = ["blamed", "with_guesses"]
 
 #: the arguments of attention keep their conventional shapes (`reader.claims.conventional`)
 _ATTENTION = frozenset({"Q", "K", "V"})
@@ -34,7 +34,8 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     if claim.status != "pending":
         return claim
     conv = scope.layers[0].names
-    own = {k for layer in scope.layers[1:] for k in layer.names}
+    own = {k for layer in scope.layers[1:] for k in (*layer.names, *layer.families)}
+    own |= {k for layer in scope.layers for k in layer.members}  # `S_t`'s family: the text's
     guessed = sorted(
         k
         for k in scope.conventional_reads
@@ -46,5 +47,10 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     )
     if not guessed:
         return claim
-    said = ", ".join(f"{k} ({shape_str(conv[k].shape)})" for k in guessed)
-    return dataclasses.replace(claim, guessed=said)
+    return dataclasses.replace(claim, guessed=tuple((k, shape_str(conv[k].shape)) for k in guessed))
+
+
+def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:
+    """Those of the `guessed` names (name, conventional shape) that a shape error's message
+    speaks of (`o_t^T is d x 1` speaks of O), as the verdict names them; '' if none."""
+    return ", ".join(f"{k} ({shape})" for k, shape in guessed if _written(k, message))

@@ -229,7 +229,8 @@ class Resolver:
                 prev = nxt
                 k += 1
                 continue
-            if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
+            between = words_between(text, item, nxt) if isinstance(nxt, MathSpan) else ""
+            if WHEN.match(between) and not ONLY.search(between):  # `only when`: named, not used
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
                     out.extend(premise[0])

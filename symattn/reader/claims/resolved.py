@@ -100,7 +100,7 @@ class ResolvedClaim:
     # (`reader.claims.forgotten`): a `false` or a shape error is then undecided
     forgotten: str = ""
     # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
-    guessed: str = ""
+    guessed: tuple[tuple[str, str], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:
