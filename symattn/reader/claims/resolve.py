@@ -229,8 +229,11 @@ class Resolver:
                 prev = nxt
                 k += 1
                 continue
-            between = words_between(text, item, nxt) if isinstance(nxt, MathSpan) else ""
-            if WHEN.match(between) and not ONLY.search(between):  # `only when`: named, not used
+            if (
+                isinstance(nxt, MathSpan)
+                and WHEN.match(words_between(text, item, nxt))
+                and not ONLY.search(words_between(text, item, nxt))  # named, never put in force
+            ):
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
                     out.extend(premise[0])
