@@ -200,10 +200,10 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
 
 def _sizing(shapes: Mapping, size: sympy.Expr) -> set[sympy.Basic]:
     """The sizes that some matrix's rows or columns are made of (and those of `size`)."""
-    out: set[sympy.Basic] = set(sympy.sympify(size).free_symbols)
+    out: set[sympy.Basic] = set(sympy.sympify(size, strict=True).free_symbols)
     for shape in shapes.values():
         for x in shape:
-            out |= sympy.sympify(x).free_symbols
+            out |= sympy.sympify(x, strict=True).free_symbols
     return out
 
 
