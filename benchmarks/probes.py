@@ -140,6 +140,8 @@ def main(argv: list[str]) -> int:
     if opts.pending:
         opts.paths = [str(PENDING)]
     files: list[str] = []
+    if opts.pending and not PENDING.is_dir():
+        opts.paths = []  # nothing waits: every probe document is in the test
     for p in opts.paths:
         q = Path(p)
         files += sorted(str(f) for f in q.iterdir() if f.suffix in SUFFIXES) if q.is_dir() else [p]
