@@ -154,13 +154,19 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
 _DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])d(?:\\(?:mathbf|boldsymbol|bm|mathrm)\{)?([A-Z])")
 
 
+#: `\frac{dL}{dW}`: a derivative the reader knows (`check.gradients`), not a name
+_LEIBNIZ = re.compile(r"\\frac\s*\{\s*d[^{}]*\}\s*\{\s*d[^{}]*\}")
+
+
 def _differential(source: str) -> str:
     """`dV` when the claim writes d against a capital (`dV = A^\\top dO`), else ''.
 
-    >>> _differential("dV = A^\\top dO"), _differential("d_k V = X"), _differential("\\sqrt{d}I")
+    >>> _differential("dV = A^\\\\top dO"), _differential("d_k V"), _differential("\\\\sqrt{d}I")
     ('dV', '', '')
+    >>> _differential("\\\\frac{dL}{dW} = X^\\\\top \\\\frac{dL}{dY}")
+    ''
     """
-    m = _DIFFERENTIAL.search(source)
+    m = _DIFFERENTIAL.search(_LEIBNIZ.sub(" ", source))
     return f"d{m.group(1)}" if m else ""
 
 

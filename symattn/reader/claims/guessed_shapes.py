@@ -8,7 +8,7 @@ import re
 
 from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
-from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.scope import Scope, same_shape
 
 __all__ = ["blamed", "with_guesses"]
 
@@ -25,6 +25,20 @@ def _written(name: str, source: str) -> bool:
     elif letter.isupper():
         pat = rf"(?<![A-Za-z\\])[{letter}{letter.lower()}](?![A-Za-z])"
     return re.search(pat, source) is not None
+
+
+def _departs(scope: Scope) -> bool:
+    """The text declares names with shapes of its own (`Scope.departures`), or a family of
+    its own under a conventional letter (`S_t` of d_v x d_k, where the chapter's S is n x n)."""
+    if scope.departures():
+        return True
+    conv = scope.layers[0].names
+    for layer in scope.layers:
+        for letter, member in layer.members.items():
+            base = conv.get(letter)
+            if base is not None and not same_shape(member.shape, base.shape):
+                return True
+    return False
 
 
 def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
@@ -45,8 +59,8 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         and k not in _ATTENTION
         and _written(k, claim.source)
     )
-    if not guessed:
-        return claim
+    if not guessed or not _departs(scope):
+        return claim  # a text that never departs from the conventions keeps them
     return dataclasses.replace(claim, guessed=tuple((k, shape_str(conv[k].shape)) for k in guessed))
 
 
