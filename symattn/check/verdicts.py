@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
+from symattn.reader.claims.guessed_shapes import blamed
 from symattn.reader.claims.literals import unfold as unfold_literals
 
 _KIND_OF_STATUS = {
@@ -118,6 +120,27 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; with members of {claim.families}, whose index range "
             "the text does not state"
         )
+    forgotten = getattr(claim, "forgotten", "")
+    if forgotten and status in ("false", "shape_error"):
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}; but it reads {forgotten} as unknown, defined inside a "
+            "worked example that has ended, and the text may still mean that definition"
+        )
+    guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
+    if guessed:
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}; but that rests on the chapter's conventional shapes of "
+            f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
+        )
+    written = _differential(claim.source) if status in ("false", "shape_error") else ""
+    if written:
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}, reading {written} as d times {written[1:]}; but {written} "
+            f"may be the text's name for the gradient of {written[1:]}"
+        )
     if status == "shape_error" and NOT_PROVABLY in message:
         # `\sum_{r=i-s}^{i-1}`: inside the matrix only where i > s, which the text leaves to
         # the reader; an error of the text only if it were outside for every size
@@ -133,6 +156,27 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     problem = ("not_understood", "shape_error", "malformed")
     focus = claim.focus if status in problem else (claim.start, claim.end)
     return _result(claim.span, focus, status, message, witnesses, cex, claim.source, lines)
+
+
+#: `dV`, `dS_{ij}`, `d\mathbf{O}`: the letter d written against a capital, as backward passes
+#: name the gradient of V (or a differential); the reader takes it for the size d times V
+_DIFFERENTIAL = re.compile(r"(?<![A-Za-z\\])d(?:\\(?:mathbf|boldsymbol|bm|mathrm)\{)?([A-Z])")
+
+
+#: `\frac{dL}{dW}`: a derivative the reader knows (`check.gradients`), not a name
+_LEIBNIZ = re.compile(r"\\frac\s*\{\s*d[^{}]*\}\s*\{\s*d[^{}]*\}")
+
+
+def _differential(source: str) -> str:
+    """`dV` when the claim writes d against a capital (`dV = A^\\top dO`), else ''.
+
+    >>> _differential("dV = A^\\\\top dO"), _differential("d_k V"), _differential("\\\\sqrt{d}I")
+    ('dV', '', '')
+    >>> _differential("\\\\frac{dL}{dW} = X^\\\\top \\\\frac{dL}{dY}")
+    ''
+    """
+    m = _DIFFERENTIAL.search(_LEIBNIZ.sub(" ", source))
+    return f"d{m.group(1)}" if m else ""
 
 
 def _free_matrices(term: Any, defs: Mapping[Any, Any]) -> set[MatSym]:

@@ -148,6 +148,10 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
             return msg  # outside for every size
         bound, need = (lo, f"{lo} >= 1") if not (lo - 1).is_nonnegative else (hi, f"{hi} <= {size}")
         if not bound.free_symbols & set(ranges):
+            if bound.free_symbols - _sizing(shapes, size):
+                # a count that sizes no matrix here (the first t rows, t a time step): it
+                # may well be at most n, which the text leaves to the reader
+                return f"{msg} ({NOT_PROVABLY}: it needs {need})"
             return msg  # sizes only (1..d_k for n rows): independent unless declared equal
         # a window that moves with another index (r = i-s .. i-1): inside for some of its values
         return f"{msg} ({NOT_PROVABLY}: it needs {need})"
@@ -192,6 +196,15 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
             # past the end only: a text that counts from 0 writes x_0 for its first row
             return f"{shown}: index {ix} is outside the {size} {kind} of {name}"
     return None
+
+
+def _sizing(shapes: Mapping, size: sympy.Expr) -> set[sympy.Basic]:
+    """The sizes that some matrix's rows or columns are made of (and those of `size`)."""
+    out: set[sympy.Basic] = set(sympy.sympify(size, strict=True).free_symbols)
+    for shape in shapes.values():
+        for x in shape:
+            out |= sympy.sympify(x, strict=True).free_symbols
+    return out
 
 
 def _check_block(node: RowBlock, ranges: Mapping) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -41,3 +42,22 @@ def test_there_are_probes_with_both_labels():
 def test_no_false_alarm_and_no_false_accept(doc):
     wrong = [p for p in _probes(doc) if p.outcome in ("false alarm", "false accept")]
     assert not wrong, "\n".join(f"line {p.line}: {p.outcome}: {p.source} {p.kinds}" for p in wrong)
+
+
+def test_a_notebook_probe_is_read_from_its_markdown_cells(tmp_path):
+    bench = _probes_module()
+    cell = {"cell_type": "markdown", "metadata": {}}
+    nb = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []},
+            {**cell, "source": ["Let $Q \\in \\mathbb{R}^{n \\times d_k}$.\n"]},
+            {**cell, "source": ["Then $QQ^\\top \\in \\mathbb{R}^{n \\times n}$<!--T-->\n"]},
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    doc = tmp_path / "n.ipynb"
+    doc.write_text(json.dumps(nb), encoding="utf-8")
+    (probe,) = bench.probes(str(doc))
+    assert probe.truth and probe.kinds == ("verified",) and probe.outcome == "right"

@@ -7,6 +7,8 @@ Imports sympy, the kernel and the reader's AST, spans, claims, scope, translator
 
 from __future__ import annotations
 
+import re
+
 import sympy
 
 from symattn.kernel.dims import shape_str
@@ -143,9 +145,21 @@ def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedC
         and left.name not in scope.sequences
     ):
         return None
+    if constant_right(span.body[c.start : c.end], left.sub.name):
+        return None  # `p_o = 100`: the text names a number after its role (o), not a sequence
     scope.sequences[left.name] = scope.dims["n"]
     msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
     return new_claim(span, c.start, c.end, "declared", msg)
+
+
+def constant_right(source: str, sub: str) -> bool:
+    """The right side of `x_i = ...` is a number that does not mention the index i.
+
+    >>> constant_right("p_o = 100", "o"), constant_right("c_i = -\\max_j S_{ij}", "i")
+    (True, False)
+    """
+    _, eq, right = source.partition("=")
+    return bool(eq) and re.fullmatch(r"\s*-?\s*[\d.,{}\s]+\s*", right) is not None
 
 
 def head_symbol(node: ast.Node) -> sympy.Symbol | None:

@@ -266,6 +266,10 @@ def _define(
         )
         return new_claim(span, start, end, "declared", msg)
     value = _read(terms, right)
+    if not isinstance(value, MatExpr) and _zero(value):
+        # `S_0 = 0`: the zero matrix of the declared shape, as every text writes it
+        msg = f"{label} = 0, the zero {shape_str(current.shape)} matrix (its value is not read)"
+        return new_claim(span, start, end, "declared", msg)
     if not isinstance(value, MatExpr):
         raise Problem(
             "shape_error",
@@ -462,3 +466,8 @@ def _names_in(node: ast.Node) -> set[str]:
             continue
         todo.extend(ast.children(x))
     return out
+
+
+def _zero(value: object) -> bool:
+    """The number 0 (`S_0 = 0`), not an expression that may vanish."""
+    return isinstance(value, sympy.Basic) and value.is_zero is True and not value.free_symbols

@@ -45,6 +45,7 @@ from symattn.reader.claims.definitions import (
     row_definition,
     sequence_definition,
 )
+from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.free_scalars import (
     enter_scalars,
     free_scalars,
@@ -52,6 +53,7 @@ from symattn.reader.claims.free_scalars import (
     scalars_ahead,
 )
 from symattn.reader.claims.gradient_output import defined_after
+from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.inferred import with_inference
@@ -239,7 +241,11 @@ class Resolver:
                 prev = nxt
                 k += 1
                 continue
-            if isinstance(nxt, MathSpan) and WHEN.match(words_between(text, item, nxt)):
+            if (
+                isinstance(nxt, MathSpan)
+                and WHEN.match(words_between(text, item, nxt))
+                and not ONLY.search(words_between(text, item, nxt))  # named, never put in force
+            ):
                 premise = self._premise_after(item, nxt)
                 if premise is not None:
                     out.extend(premise[0])
@@ -477,6 +483,7 @@ class Resolver:
         for claim in claims:
             claim = with_inference(self._under_hypotheses(claim), self.inference)
             claim = with_family_values(claim, self.scope)
+            claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

@@ -103,6 +103,11 @@ class ResolvedClaim:
     earlier: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)
     # a shape error set aside: it rests on shapes the text never gave (`reader.claims.conventional`)
     set_aside: bool = False
+    # names a closed worked example defined, which the claim reads as unknown matrices
+    # (`reader.claims.forgotten`): a `false` or a shape error is then undecided
+    forgotten: str = ""
+    # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
+    guessed: tuple[tuple[str, str], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -115,6 +115,10 @@ class Scope:
         # the values sizes had in worked examples that have closed, with the line of the
         # formula that closed them: what a later count (`d^2 = 65536`) may refer to
         self.earlier: dict[sympy.Symbol, sympy.Integer] = {}
+        # the names a worked example declared or defined, forgotten when it closed, with the
+        # line where it did so: a later formula that uses one means something the text
+        # defined at the example's sizes (`reader.claims.forgotten`)
+        self.forgotten: dict[str, int] = {}
         # the chapter's conventional names the formula being read took from the conventions,
         # and those some formula of the text used in a product, a sum or a dot product that
         # typechecks with them (`confirming` off while a formula is read again)
@@ -196,6 +200,9 @@ class Scope:
                         values.setdefault(sym, got)  # `d_k = d_{model}/h` at the example's values
             self.earlier.update(values)
         while self.layers[-1].kind == "example":
+            for key, entry in self.layers[-1].names.items():
+                if entry.origin in ("declared", "defined"):
+                    self.forgotten[key] = entry.line
             self.layers.pop()
 
     def example(self) -> Layer:

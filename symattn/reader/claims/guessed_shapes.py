@@ -1,0 +1,70 @@
+"""Claims that rest on a conventional shape the text never gave nor used: which names those are.
+Imports the reader's claims and scope; never the resolver, check or CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from symattn.kernel.dims import shape_str
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.terms.scope import Scope, same_shape
+
+__all__ = ["blamed", "with_guesses"]
+
+#: the arguments of attention keep their conventional shapes (`reader.claims.conventional`)
+_ATTENTION = frozenset({"Q", "K", "V"})
+
+
+def _written(name: str, source: str) -> bool:
+    """The claim writes the name, or its rows (`o_t` for O): `W_O` also as `W_{O}`, `W^O`."""
+    letter, _, label = name.partition("_")
+    pat = rf"(?<![A-Za-z\\]){letter}(?![A-Za-z])"
+    if label:
+        pat += rf"[}}\s]*[_^]\{{?\s*{label}"
+    elif letter.isupper():
+        pat = rf"(?<![A-Za-z\\])[{letter}{letter.lower()}](?![A-Za-z])"
+    return re.search(pat, source) is not None
+
+
+def _departs(scope: Scope) -> bool:
+    """The text declares names with shapes of its own (`Scope.departures`), or a family of
+    its own under a conventional letter (`S_t` of d_v x d_k, where the chapter's S is n x n)."""
+    if scope.departures():
+        return True
+    conv = scope.layers[0].names
+    for layer in scope.layers:
+        for letter, member in layer.members.items():
+            base = conv.get(letter)
+            if base is not None and not same_shape(member.shape, base.shape):
+                return True
+    return False
+
+
+def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
+    """`claim`, naming the chapter's conventional names it read (`o_t` as row t of O, n x d)
+    that the text neither declares nor uses in a formula that typechecks with that shape: a
+    shape error the kernel finds among them is then the convention's, not the text's."""
+    if claim.status != "pending":
+        return claim
+    conv = scope.layers[0].names
+    own = {k for layer in scope.layers[1:] for k in (*layer.names, *layer.families)}
+    own |= {k for layer in scope.layers for k in layer.members}  # `S_t`'s family: the text's
+    guessed = sorted(
+        k
+        for k in scope.conventional_reads
+        if k in conv
+        and k not in own
+        and k not in scope.confirmed
+        and k not in _ATTENTION
+        and _written(k, claim.source)
+    )
+    if not guessed or not _departs(scope):
+        return claim  # a text that never departs from the conventions keeps them
+    return dataclasses.replace(claim, guessed=tuple((k, shape_str(conv[k].shape)) for k in guessed))
+
+
+def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:
+    """Those of the `guessed` names (name, conventional shape) that a shape error's message
+    speaks of (`o_t^T is d x 1` speaks of O), as the verdict names them; '' if none."""
+    return ", ".join(f"{k} ({shape})" for k, shape in guessed if _written(k, message))
