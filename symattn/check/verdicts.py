@@ -112,9 +112,10 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
         )
-    if status == "shape_error" and getattr(claim, "families", ""):
+    if status == "shape_error" and getattr(claim, "families", "") and _about_indices(message):
         # the kernel's shape error rests on the index of a family's members, whose range the
-        # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n)
+        # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n); a
+        # mismatch of dims (d against d_v) is no matter of the index and stays an error
         status, witnesses, cex = "unknown", (), None
         message = (
             f"not decided: {message}; with members of {claim.families}, whose index range "
@@ -574,3 +575,9 @@ def _result(
         source=source,
         source_lines=tuple(lines[start.line - 1 : end.line]) if lines else (),
     )
+
+
+def _about_indices(message: str) -> bool:
+    """A shape error about where an index runs (`index j runs over 1..t but K has n rows`, a
+    sum that runs from 1 down to -1), not a mismatch of dims (`d` against `d_v`)."""
+    return " index " in message or " runs from " in message

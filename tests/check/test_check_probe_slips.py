@@ -58,22 +58,32 @@ RECURRENCE = (
 )
 
 
+UPDATE = RECURRENCE.replace(" with $S_0 = 0$ and", " updated by")
+
+
 def test_a_sum_up_to_a_time_step_is_no_shape_error():
-    r = at(
-        RECURRENCE + "So $S_t = \\sum_{i=1}^{t} v_i k_i^\\top$.\n",
-        "S_t = \\sum_{i=1}^{t} v_i k_i^\\top",
-    )
+    claim = "S_t = \\sum_{i=1}^{t} v_i k_i^\\top"
+    # without a base case the members are opaque: the bound t sizes no matrix, so undecided
+    r = at(UPDATE + f"So ${claim}$.\n", claim)
     assert r.kind == "undecided" and "t <= n" in r.message
+    # with the base case S_0 = 0 the closed form is proved by induction on t
+    r = at(RECURRENCE + f"So ${claim}$.\n", claim)
+    assert r.kind == "verified" and "induction on t" in r.message
 
 
-def test_a_sum_past_the_last_row_is_still_a_shape_error():
+def test_a_sum_past_the_last_row_is_no_alarm_while_the_length_is_unsaid():
+    # the text never gives the number of keys (no K is declared): n + 1 may be within it
     src = "S_t = \\sum_{i=1}^{n+1} v_i k_i^\\top"
-    assert at(RECURRENCE + f"So ${src}$.\n", src).kind == "shape-error"
+    assert at(UPDATE + f"So ${src}$.\n", src).kind == "undecided"
+    assert at(RECURRENCE + f"So ${src}$.\n", src).kind == "undecided"
 
 
 def test_zero_is_the_zero_matrix_of_a_family_but_one_is_a_scalar():
     assert at(RECURRENCE, "S_0 = 0").kind == "declaration"
-    assert at(RECURRENCE.replace("$S_0 = 0$", "$S_0 = 1$"), "S_0 = 1").kind == "shape-error"
+    # the scalar base case is a shape error, reported with the recurrence it starts
+    one = RECURRENCE.replace("$S_0 = 0$", "$S_0 = 1$")
+    r = at(one, "S_t = S_{t-1} + v_t k_t^\\top")
+    assert r.kind == "shape-error" and "S_0 = 1 is a scalar" in r.message
 
 
 WIDTHS = (
@@ -103,7 +113,7 @@ def test_a_number_named_after_its_role_is_not_a_sequence():
 
 def test_a_row_of_a_conventional_name_the_text_never_declares_is_no_shape_error():
     text = (
-        RECURRENCE.replace("for keys", "for queries $q_t \\in \\mathbb{R}^{d_k}$, keys")
+        UPDATE.replace("for keys", "for queries $q_t \\in \\mathbb{R}^{d_k}$, keys")
         + "The output is $o_t = S_t q_t$.\n"
     )
     declared = text.replace("The output", "Its rows $O \\in \\mathbb{R}^{n \\times d}$. The output")
