@@ -7,6 +7,7 @@ Imports only kernel.errors; must not import the rest of the kernel or anything a
 from __future__ import annotations
 
 import difflib
+import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -153,8 +154,15 @@ def load(start: Path) -> Notation:
     path = pyproject_for(start)
     if path is None:
         return Notation()
+    return _parsed(str(path), path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, text: str) -> Notation:
+    """The settings in the text of the pyproject.toml at `path` (a function of the two: the file
+    is read every time, its parse remembered by its text)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
     table = data.get("tool", {}).get("symattn", {})

@@ -82,3 +82,10 @@ def test_a_broken_pyproject_is_an_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool]\nsymattn = "top"\n')
     with pytest.raises(SettingsError, match=r"\[tool.symattn\] must be a table"):
         load(tmp_path)
+
+
+def test_a_changed_pyproject_is_read_again(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\ntranspose = "top"\n')
+    assert load(tmp_path).transpose == "top"
+    (tmp_path / "pyproject.toml").write_text('[tool.symattn]\ntranspose = "T"\n')
+    assert load(tmp_path).transpose == "T"

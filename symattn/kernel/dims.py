@@ -116,6 +116,46 @@ def assume(**equalities: object) -> Iterator[DimContext]:
         _CONTEXT.reset(token)
 
 
+def relevant(
+    equalities: Mapping[sympy.Symbol, sympy.Expr], symbols: set[sympy.Symbol]
+) -> dict[sympy.Symbol, sympy.Expr]:
+    """The equalities a claim over `symbols` can reach: those about one of them, those whose
+    value (as written or resolved) mentions one of them, and so on from what these mention;
+    and every equality that fixes a dim to a number. Resolving any reached symbol gives the
+    same under these alone as under all of them, and the rest are about other dims only.
+
+    >>> relevant({d_v: d / H, d_k: n}, {d}) == {d_v: d / H}
+    True
+    """
+    ctx = DimContext(dict(equalities))
+    reach = set(symbols)
+    out: dict[sympy.Symbol, sympy.Expr] = {}
+    changed = True
+    while changed:
+        changed = False
+        for s, v in equalities.items():
+            if s in out:
+                continue
+            value = _strict(v)
+            syms = value.free_symbols | ctx.resolve(value).free_symbols
+            if s in reach or not syms or syms & reach or not ctx.resolve(s).free_symbols:
+                out[s] = v
+                reach |= syms | {s}
+                changed = True
+    return out
+
+
+@contextlib.contextmanager
+def only(equalities: Mapping[sympy.Symbol, sympy.Expr]) -> Iterator[DimContext]:
+    """These equalities alone in force while the block runs (a part of the context in force,
+    as `relevant` chose it)."""
+    token = _CONTEXT.set(DimContext(dict(equalities)))
+    try:
+        yield _CONTEXT.get()
+    finally:
+        _CONTEXT.reset(token)
+
+
 def _consistent(ctx: DimContext) -> None:
     """Refuse equalities that no sizes satisfy: a dim they fix to a number that is no size.
 

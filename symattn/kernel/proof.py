@@ -14,7 +14,7 @@ from typing import Any, Literal
 import sympy
 
 from symattn.kernel import masked
-from symattn.kernel.dims import current, dims_equal, shape_str
+from symattn.kernel.dims import current, dims_equal, only, relevant, shape_str
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import ProofError, ShapeError, SoundnessAlarm
 from symattn.kernel.expr import Entry, MatExpr, MatSym, substitute_definitions, walk
@@ -138,6 +138,8 @@ def prove_equal(
     'false'
     """
     lhs, rhs = _sympify(lhs), _sympify(rhs)
+    in_force = current().equalities
+    reached = _reached(in_force, lhs, rhs, defs, ranges, assuming)
     key = (
         lhs,
         rhs,
@@ -145,22 +147,50 @@ def prove_equal(
         frozenset((ranges or {}).items()),
         tuple(assuming),
         tuple(witnesses),
-        frozenset(current().equalities.items()),
+        frozenset(reached.items()),
         (symbolic, exact, numeric_check),  # a replaced witness (in a test) is another kernel
     )
     hit = _DECIDED.get(key)
     if hit is not None:
         _DECIDED.move_to_end(key)
         return hit
-    verdict = _decide(lhs, rhs, defs, ranges, assuming, witnesses)
+    if len(reached) < len(in_force):
+        with only(reached):  # the relations about other dims cannot change the verdict
+            verdict = _decide(lhs, rhs, defs, ranges, assuming, witnesses)
+    else:
+        verdict = _decide(lhs, rhs, defs, ranges, assuming, witnesses)
     _DECIDED[key] = verdict
     if len(_DECIDED) > _DECIDED_SIZE:
         _DECIDED.popitem(last=False)
     return verdict
 
 
+def _reached(
+    in_force: Mapping[sympy.Symbol, sympy.Expr],
+    lhs: sympy.Basic,
+    rhs: sympy.Basic,
+    defs: Mapping[MatSym, MatExpr] | None,
+    ranges: Mapping[sympy.Symbol, Range] | None,
+    assuming: Sequence[sympy.Basic],
+) -> dict[sympy.Symbol, sympy.Expr]:
+    """The dim equalities in force that the claim can reach (`dims.relevant`): every symbol of
+    its terms counts (shapes are arguments of the nodes, so `atoms` sees them)."""
+    if not in_force:
+        return {}
+    terms: list[Any] = [lhs, rhs, *(defs or {}).keys(), *(defs or {}).values(), *assuming]
+    for v, r in (ranges or {}).items():
+        terms += [v, *r]
+    symbols: set[sympy.Symbol] = set()
+    for t in terms:
+        if isinstance(t, sympy.Basic):
+            symbols |= t.atoms(sympy.Symbol)
+    return relevant(in_force, symbols)
+
+
 # The kernel is deterministic (seeded evaluation points), so the same claim in the same context
-# always gets the same verdict: a document, the plugin and the CLI asking twice pay once.
+# always gets the same verdict: a document, the plugin and the CLI asking twice pay once. The
+# context is the part of the relations in force that the claim reaches: a claim about Q and K
+# gets one verdict with or without `d_v = d/H`.
 _DECIDED: OrderedDict[tuple, Verdict] = OrderedDict()
 _DECIDED_SIZE = 512
 

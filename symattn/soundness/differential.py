@@ -13,9 +13,10 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 only, under the context `inferred` (the document declares nothing) or `declared`. The
 recurrence claims (`soundness.recurrence_seeds`, `--recurrences`) go through all three.
 
-Claims with the same AST are judged one after the other in one worker, so the kernel's own memory
-of verdicts (`proof.prove_equal`) serves the repeats; every claim still goes through every front
-end under every context.
+Claims with the same AST under the same contexts are one task: the first goes through every front
+end under every context, and the others (the same argv, the same documents: the front ends and
+the kernel are deterministic, the oracle is seeded) share its items under their own names;
+`--repeats` judges each of them again.
 
 The outcome categories are `judging`'s; the report's tables are `diff_report`'s.
 """
@@ -31,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import symattn.check.verdicts as verdicts
@@ -287,20 +288,42 @@ def judge_recurrence(
     return items
 
 
-def _job(args: tuple[Any, tuple[str, ...], tuple[str, ...], float]) -> list[Item]:
-    """Every claim of a group (claims with one AST, judged one after the other, so the kernel's
-    own memory of verdicts serves the repeats: each still goes through every front end)."""
-    group, ctx_names, fes, seconds = args
+def _job(args: tuple[Any, ...]) -> list[Item]:
+    """Every claim of a group (claims with one AST under the same contexts).
+
+    The first claim goes through every front end under every context; the others are the same
+    input (the same argv, the same documents), so by default they share its items, each under
+    its own name, template and mutations (`repeats`: judge each one again, as a user would)."""
+    group, ctx_names, fes, seconds, *rest = args
+    repeats = bool(rest and rest[0])
     out: list[Item] = []
+    first: list[Item] | None = None
     for c in group:
+        if first is not None and not repeats:
+            out += [_repeat(it, c) for it in first]
+            continue
         if isinstance(c, wild.WildClaim):
-            out += judge_wild(c, fes, seconds)
+            got = judge_wild(c, fes, seconds)
         elif isinstance(c, RecClaim):
-            out += judge_recurrence(c, fes, seconds)
+            got = judge_recurrence(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
-            out += judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
+            got = judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
+        first = first if first is not None else got
+        out += got
     return out
+
+
+def _repeat(it: Item, c: Any) -> Item:
+    """The item of an identical claim, under the name of `c` (judged once: the front ends and
+    the kernel are deterministic on the same input, and the oracle is seeded)."""
+    return replace(
+        it,
+        claim=c.ident,
+        template=c.template,
+        mutations="+".join(c.mutations) or "-",
+        seconds=0.0,
+    )
 
 
 def _groups(
@@ -326,6 +349,7 @@ def run_claims(
     per_claim: Sequence[Sequence[str]] | None = None,
     stall: float | None = None,
     log: str | None = None,
+    repeats: bool = False,
 ) -> list[Item]:
     """Judge every claim (in `jobs` processes) under `contexts` (default: all), or under
     `per_claim[k]` for claim k (a CI sample that rotates the contexts).
@@ -333,11 +357,12 @@ def run_claims(
     With no result from the workers for `stall` seconds (default: four times a claim's budget
     plus 2 min) the pool is stopped and every unfinished claim is reported as a crash. With
     `log`, every item is appended to that file (one JSON object a line) as it comes back, so an
-    interrupted run keeps what it judged."""
+    interrupted run keeps what it judged. A claim identical to an earlier one (the same AST
+    under the same contexts) shares its items unless `repeats` (`_job`)."""
     names = tuple(contexts or [x.name for x in CONTEXTS])
     chosen = [tuple(per_claim[k]) if per_claim is not None else names for k in range(len(claims))]
     tasks = [
-        (group, ctx_names, tuple(front_ends), seconds)
+        (group, ctx_names, tuple(front_ends), seconds, repeats)
         for group, ctx_names in _groups(claims, chosen)
     ]
     out: list[Item] = []
@@ -427,6 +452,11 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument("--corpus", action="store_true", help="also the mutation corpus, every context")
     ap.add_argument("--all-items", action="store_true", help="write every item to the JSON")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument(
+        "--repeats",
+        action="store_true",
+        help="judge a claim identical to an earlier one again (default: it shares its items)",
+    )
     ap.add_argument("--log", default=None, help="append every item to this file as it comes back")
     ap.add_argument(
         "--inferred",
@@ -472,18 +502,22 @@ def diff_main(argv: Sequence[str]) -> int:
         seconds=opts.seconds,
         progress=not opts.quiet,
         log=opts.log,
+        repeats=opts.repeats,
     )
     if opts.corpus:
         chosen = [x for x in CONTEXTS if ctxs is None or x.name in ctxs]
         items += corpus_items(chosen, seconds=opts.seconds)
     took = time.monotonic() - start
     summ = summary(items, len(claims) + len(wilds) + len(recs), took)
+    distinct = len({(type(c).__name__, repr(c.spec)) for c in everything})
     print(
         f"differential: {len(claims)} claims, {len(wilds)} of the wider classes and "
-        f"{len(recs)} recurrences, "
-        f"{len(items)} items in {took:.0f} s"
+        f"{len(recs)} recurrences "
+        f"({distinct} distinct{'' if opts.repeats else ', a repeat shares the items of the first'}"
+        f"), {len(items)} items in {took:.0f} s"
     )
     print(text_table(items))
+    summ["distinct"] = distinct
     bad = [it for it in items if it.category in BAD]
     for it in bad[:40]:
         print("  " + it.line())

@@ -199,3 +199,34 @@ def test_a_refused_size_becomes_unknown(monkeypatch):
     monkeypatch.setattr(symattn.kernel.proof, "prove_equal", refuse)
     v = prove_within(A, A, seconds=5)
     assert v.status == "unknown" and v.reason.startswith("QK^T at 1000000 × 1000000")
+
+
+def test_relations_about_other_dims_are_not_the_claims_context():
+    from symattn.kernel.dims import d_k, m, p, relevant
+
+    assert relevant({d_k: d_v, d_v: d / H, m: p}, {d_k}) == {d_k: d_v, d_v: d / H}
+    assert relevant({d: H * d_v}, {d_v}) == {d: H * d_v}  # the value mentions the claim's dim
+    assert relevant({m: sympy.Integer(3), d_v: d / H}, {d_k}) == {m: 3}  # a number always counts
+
+
+def test_a_relation_about_other_dims_gives_the_same_verdict_decided_once():
+    from symattn.kernel.dims import d_k
+    from symattn.kernel.proof import forget
+
+    Q, K = MatSym("Q", n, d_k), MatSym("K", n, d_k)
+    forget()
+    alone = prove_equal((Q @ K.T).T, K @ Q.T + Q @ K.T)
+    assert alone.status == "false"
+    with assume(d_v=d / H):
+        assert prove_equal((Q @ K.T).T, K @ Q.T + Q @ K.T) is alone
+
+
+def test_relations_the_claim_reaches_through_another_are_kept():
+    from symattn.kernel.dims import d_k
+
+    A, B = MatSym("A", n, d_k), MatSym("B", n, d / H)
+    assert prove_equal(A, B).status == "shape_error"
+    with assume(d_v=d / H):
+        assert prove_equal(A, B).status == "shape_error"  # d_k is not d_v here
+        with assume(d_k=d_v):  # d_k = d_v = d/H: the shapes agree, the matrices do not
+            assert prove_equal(A, B).status == "false"

@@ -323,3 +323,33 @@ def test_sizes_as_numbers_class_has_mutants_true_only_at_small_sizes():
     assert at_root.truth == "true", c.label  # a coincidence at that size
     items = diff.run_claims(small[:4], jobs=1, contexts=["none"], front_ends=("api",), seconds=3)
     assert not [it for it in items if it.category in ("false_accepted", "crash", "alarm")]
+
+
+def test_a_repeated_claim_shares_the_items_of_its_first_unless_repeats(monkeypatch):
+    c, other = generate(2, seed=7)
+    twin = dataclasses.replace(c, ident=c.ident + "-again", template="twin", mutations=("m",))
+    judged: list[str] = []
+    real = diff.judge_claim
+
+    def counting(claim, *args, **kwargs):
+        judged.append(claim.ident)
+        return real(claim, *args, **kwargs)
+
+    monkeypatch.setattr(diff, "judge_claim", counting)
+    opts = {"jobs": 1, "contexts": ["none"], "front_ends": ("api", "prove"), "seconds": 3}
+    items = diff.run_claims([c, other, twin], **opts)
+    assert judged == [c.ident, other.ident]  # the twin is the same input as c: judged once
+    first = [it for it in items if it.claim == c.ident]
+    again = [it for it in items if it.claim == twin.ident]
+    assert len(again) == len(first) == 2
+    for a, b in zip(first, again, strict=True):
+        assert (a.front_end, a.context, a.status, a.category) == (
+            b.front_end,
+            b.context,
+            b.status,
+            b.category,
+        )
+        assert (b.template, b.mutations) == ("twin", "m")
+    judged.clear()
+    diff.run_claims([c, other, twin], repeats=True, **opts)
+    assert judged == [c.ident, twin.ident, other.ident]  # grouped by AST, each judged

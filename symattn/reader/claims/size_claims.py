@@ -18,7 +18,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.scope import Scope
-from symattn.reader.terms.size_relations import size_value, solve_for, substitute
+from symattn.reader.terms.size_relations import reduced, size_value, solve_for, substitute
 from symattn.reader.terms.translator import (
     Problem,
     add_scalars,
@@ -132,7 +132,7 @@ def assume_relation(
         # back undecided, so it stays what it was, a relation taken as an assumption)
         deltas = a.has(sympy.KroneckerDelta) or b.has(sympy.KroneckerDelta)
         summed = (a.has(sympy.Sum) or b.has(sympy.Sum)) and not deltas
-        if summed or sympy.cancel(sympy.together(a - b)) == 0:
+        if summed or reduced(a - b) == 0:
             # `4d^2 + 4d^2 = 8d^2` holds; `\\sum_{i=1}^{n} i = n(n+1)/2` is a claim, not a relation
             return new_claim(span, start, end, "pending", pairs=((a, b),), defs=scope.defs())
         if (
@@ -264,7 +264,7 @@ def _relation_chain(
         ctx = scope.context()
         a = substitute(lhs, ctx.bindings, ctx.relations)
         b = substitute(rhs, ctx.bindings, ctx.relations)
-        diff = sympy.cancel(sympy.together(a - b))
+        diff = reduced(a - b)
         if not diff.free_symbols and diff != 0:
             pair = ((a, b),)  # both known here and different: the kernel says false
             out.append(new_claim(span, start, end, "pending", pairs=pair, defs=scope.defs()))
@@ -272,7 +272,7 @@ def _relation_chain(
         general = scope.context(upto=2)
         ga = substitute(lhs, general.bindings, general.relations)
         gb = substitute(rhs, general.bindings, general.relations)
-        if sympy.cancel(sympy.together(ga - gb)) == 0:
+        if reduced(ga - gb) == 0:
             # `4d^2 + 4d^2 = 8d^2`, or `Hd_v = d` after `d_v = d/H`: a claim that holds (the
             # kernel proves it with the relations substituted)
             pair = ((ga, gb),)

@@ -20,6 +20,7 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.name_lists import lists_names
 from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.sizes_equal import sizes_differ
 from symattn.reader.terms.translator import Terms, plain_name
 from symattn.reader.terms.vectors import component_letters, length_constraints
 
@@ -90,7 +91,7 @@ class Unifier:
             self.bound[a] = b
         elif isinstance(b, int):
             self.bound[b] = a
-        elif sympy.simplify(a - b) != 0:
+        elif sizes_differ(a, b):
             raise Clash(f"need the sizes {a} and {b} to be equal")
 
     def value(self, x: Dim) -> sympy.Expr:

@@ -5,6 +5,7 @@ Imports sympy, the reader's AST and the translator's `Problem`; never the resolv
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import sympy
@@ -12,7 +13,7 @@ import sympy
 from symattn.reader.syntax import ast
 from symattn.reader.terms.translator import Problem
 
-__all__ = ["SizeContext", "close_sizes", "size_value", "solve_for", "substitute"]
+__all__ = ["SizeContext", "close_sizes", "reduced", "size_value", "solve_for", "substitute"]
 
 
 @dataclass(frozen=True)
@@ -37,18 +38,30 @@ def close_sizes(
     >>> close_sizes({d_v: sympy.Integer(64)}, {d_v: d / H}).relations
     {d: 64*H}
     """
+    args = (tuple(bindings.items()), tuple(relations.items()))
+    got = _closed(*args) if _hashable(args) else _closed.__wrapped__(*args)
+    return SizeContext(dict(got.bindings), dict(got.relations), got.problems)
+
+
+@functools.lru_cache(maxsize=4096)
+def _closed(
+    bindings: tuple[tuple[sympy.Symbol, sympy.Integer], ...],
+    relations: tuple[tuple[sympy.Symbol, sympy.Expr], ...],
+) -> SizeContext:
+    """`close_sizes` of the bindings and relations given as pairs, in order (a function of them
+    alone: remembered, since every front end and context of a text asks again)."""
     b = dict(bindings)
     written = dict(relations)
     rel: dict[sympy.Symbol, sympy.Expr] = {}
     problems: list[str] = []
-    todo = list(relations.items())
+    todo = list(relations)
     for _ in range(64):
         if not todo:
             break
         x, e = todo.pop(0)
         value = substitute(e, b, rel)
         target = substitute(x, b, rel)
-        diff = sympy.cancel(sympy.together(target - value))
+        diff = reduced(target - value)
         if diff == 0:
             continue
         if not diff.free_symbols:
@@ -78,6 +91,19 @@ def close_sizes(
 def substitute(
     e: sympy.Expr, b: dict[sympy.Symbol, sympy.Integer], rel: dict[sympy.Symbol, sympy.Expr]
 ) -> sympy.Expr:
+    """`e` with the values and then the relations put in, to a fixed point, cancelled."""
+    args = (e, frozenset(b.items()), frozenset(rel.items())) if _hashable((e, b, rel)) else None
+    return _substituted(*args) if args is not None else _substituted.__wrapped__(e, b, rel)
+
+
+@functools.lru_cache(maxsize=8192)
+def _substituted(
+    e: sympy.Expr,
+    values: frozenset[tuple[sympy.Symbol, sympy.Integer]],
+    relations: frozenset[tuple[sympy.Symbol, sympy.Expr]],
+) -> sympy.Expr:
+    """`substitute` (xreplace is simultaneous, so the pairs' order does not matter)."""
+    b, rel = dict(values), dict(relations)
     for _ in range(16):
         new = e.xreplace(b).xreplace(rel)
         if new == e:
@@ -91,6 +117,27 @@ def solve_for(
 ) -> tuple[sympy.Symbol, sympy.Expr] | None:
     """Solve `lhs = rhs` for one size not yet given: the preferred ones first, then a size
     whose solution is a polynomial with integer coefficients (`d = 64*H` before `H = d/64`)."""
+    args = (lhs, rhs, tuple(prefer), frozenset(taken))
+    return _solved(*args) if _hashable(args) else _solved.__wrapped__(*args)
+
+
+def _hashable(args: object) -> bool:
+    """Whether `args` (a tuple, or dicts inside it) can key a cache."""
+    try:
+        hash(tuple(tuple(x.items()) if isinstance(x, dict) else x for x in args))  # type: ignore[attr-defined]
+    except TypeError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _solved(
+    lhs: sympy.Expr,
+    rhs: sympy.Expr,
+    prefer: tuple[sympy.Symbol, ...],
+    taken: frozenset[sympy.Symbol],
+) -> tuple[sympy.Symbol, sympy.Expr] | None:
+    """`solve_for` (a function of its arguments alone: remembered)."""
     free = sorted((lhs - rhs).free_symbols, key=lambda x: x.name)
     order = [x for x in prefer if x in free] + [x for x in free if x not in prefer]
     fallback = None
@@ -108,6 +155,13 @@ def solve_for(
             return sym, sol
         fallback = fallback or (sym, sol)
     return fallback
+
+
+@functools.lru_cache(maxsize=8192)
+def reduced(e: sympy.Expr) -> sympy.Expr:
+    """`cancel(together(e))`: 0 exactly when a difference of sizes is identically 0
+    (remembered by `e`)."""
+    return sympy.cancel(sympy.together(e))
 
 
 def _integer_polynomial(e: sympy.Expr) -> bool:
