@@ -1,5 +1,5 @@
 """Capitals used as sizes in a scalar claim (`2BTD + 2BTD = 4BTD`, `2 \\cdot L \\cdot D^2`): read
-as positive integers the text never declares. Imports the reader's AST, claims and scope."""
+as positive integers the text never declares. Imports the reader's AST, claims, scope, terms."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.scope import Scope
-from symattn.reader.terms.translator import Terms
+from symattn.reader.terms.numbers import number_evidence
+from symattn.reader.terms.translator import Terms, plain_name
 
-__all__ = ["size_claim", "size_letters", "stated_relations"]
+__all__ = ["note_numbers", "number_claim", "size_claim", "size_letters", "stated_relations"]
 
 #: `a / 4BHK \\cdot (G+1)`: an inline division before a product; which factors divide is unclear.
 _INLINE_DIVISION = re.compile(
@@ -43,12 +44,16 @@ def size_claim(
     scope = terms.scope
     if not isinstance(scope, Scope):
         return None
-    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in capitals):
+    contested = _contested(scope, span, capitals, start, end)
+    if contested is not None:
+        return contested
+    shown = [x for x in capitals if _label(x) not in scope.numbers]
+    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in shown):
         return None  # `W_Q`, `\\mathbf{X}`, `L^{combined}`: a name of its own, not a size
-    names = list(dict.fromkeys(x.name for x in capitals if x.name not in scope.dims))
+    names = list(dict.fromkeys(_label(x) for x in capitals if _label(x) not in scope.dims))
     if not names or any(scope.document_matrix(x) for x in names):
         return None  # a matrix of the text's is never read as a number
-    conventional = [x for x in names if x in CONVENTIONS]
+    conventional = [x for x in names if x in CONVENTIONS and x not in scope.numbers]
     sizes = frozenset(names)
     claim = scalar_reading(terms, span, left, right, names, start, end, sizes=sizes)
     if claim is None:
@@ -62,9 +67,10 @@ def size_claim(
             "does not say which"
         )
         return new_claim(span, start, end, "unknown", msg)
+    claim = _with_evidence(claim, scope, names)
     sides = [_capital_names(left, scope.dims), _capital_names(right, scope.dims)]
     related = scope.size_relations & sizes
-    if sides[0] != sides[1]:
+    if sides[0] != sides[1] and not _cancels(sides):
         scope.size_relations |= sizes  # `F = 4D`, `D = NH`: a relation the text states
     doubt = ""
     if related:
@@ -73,6 +79,8 @@ def size_claim(
         doubt = "a division is written inline before a product, so its denominator is unclear"
     elif _UNIT.search(body):
         doubt = "a number is followed by what may be a unit of memory"
+    if not doubt and not related and _refutable(scope, left, names, claim.defines):
+        claim = dataclasses.replace(claim, defines="")  # a count that fails is an error
     if doubt and not claim.defines:
         why = (
             f"{', '.join(names)} are sizes the text does not declare; read as independent "
@@ -80,6 +88,76 @@ def size_claim(
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def number_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`left = right` whose capitals are all numbers by the document's evidence (`T_\\text{math}
+    = 4BDF/(NC)`, with N a denominator): read as a size claim before any other reading (a
+    definition of a matrix T, a product of matrices). None when a capital has no such evidence
+    or the text declares it."""
+    scope = terms.scope
+    if not isinstance(scope, Scope) or not (scope.numbers or scope.contested_numbers):
+        return None
+    labels = {_label(x) for x in _symbols(left) + _symbols(right) if x.name[:1].isupper()}
+    evidenced = labels & (set(scope.numbers) | set(scope.contested_numbers))
+    if not evidenced or not labels <= evidenced | set(scope.dims):
+        return None
+    if any(scope.lookup(x) is not None for x in labels):
+        return None  # a name the text declares keeps its declaration
+    return size_claim(terms, span, left, right, start, end)
+
+
+def _refutable(scope: Scope, left: ast.Node, names: list[str], defines: str) -> bool:
+    """A claim about numbers the text shows to be numbers (each one), that is no definition
+    (its left side is not a lone name) and held back only because a name is on one side
+    (`\\frac{4BST}{4BS} = S`): a point where it fails is an error of the text."""
+    if not defines.endswith("the sizes the text means may be related"):
+        return False
+    if plain_name(left) is not None:
+        return False  # `T = 4BD`: the text's definition of T
+    return bool(names) and all(x in scope.numbers for x in names)
+
+
+def note_numbers(scope: Scope, items: list[object], text: str) -> None:
+    """Give `scope` the capitals (`B`, `T_\\text{math}`) the document shows to be numbers, each
+    with its evidence, and those it shows to be both a number and a matrix."""
+    got = number_evidence(items, text)
+    readable = {k: str(v) for k, v in got.readable().items() if k[:1].isupper()}
+    contested = {
+        k: f"{a} and a matrix ({b})" for k, (a, b) in got.conflicts().items() if k[:1].isupper()
+    }
+    scope.note_numbers(readable, contested)
+
+
+def _label(x: ast.Symbol) -> str:
+    return plain_name(x) or x.name
+
+
+def _contested(
+    scope: Scope, span: MathSpan, capitals: list[ast.Symbol], start: int, end: int
+) -> ResolvedClaim | None:
+    """Undecided when a capital of the claim is shown a number in one place, a matrix in
+    another: which the claim means is not said."""
+    both = [x for x in dict.fromkeys(map(_label, capitals)) if x in scope.contested_numbers]
+    if not both or any(scope.document_matrix(x) for x in both):
+        return None
+    where = "; ".join(f"{x}: {scope.contested_numbers[x]}" for x in both)
+    msg = f"not decided: the text uses {', '.join(both)} as a number and as a matrix ({where})"
+    return new_claim(span, start, end, "unknown", msg)
+
+
+def _with_evidence(claim: ResolvedClaim, scope: Scope, names: list[str]) -> ResolvedClaim:
+    """The verdict says what the reading rests on: `reading B, D as numbers (B: a denominator
+    at line 12)`."""
+    evidence = [f"{x}: {scope.numbers[x]}" for x in names if x in scope.numbers]
+    if not evidence:
+        return claim
+    context = f"reading {', '.join(names)} as numbers ({'; '.join(evidence)})"
+    if claim.context:
+        context = f"{context}; {claim.context}"
+    return dataclasses.replace(claim, context=context)
 
 
 def _symbols(node: ast.Node) -> list[ast.Symbol]:
@@ -94,7 +172,9 @@ def _symbols(node: ast.Node) -> list[ast.Symbol]:
 
 
 def _capital_names(node: ast.Node, dims: dict[str, object]) -> frozenset[str]:
-    return frozenset(x.name for x in _symbols(node) if x.name[:1].isupper() and x.name not in dims)
+    return frozenset(
+        _label(x) for x in _symbols(node) if x.name[:1].isupper() and _label(x) not in dims
+    )
 
 
 #: Where a formula relates its sides: what a size may be set equal or compared to.
@@ -117,9 +197,17 @@ def stated_relations(items: list[object], text: str) -> set[str]:
             continue
         pieces = [_COMMAND.sub(" ", _WORDS.sub(" ", p)) for p in _RELATION.split(item.body)]
         sets = [frozenset(_CAPITAL.findall(p)) for p in pieces]
-        if len(set(sets)) > 1:
+        if len(set(sets)) > 1 and not _cancels(sets):
             out |= set().union(*sets)
     return out
+
+
+def _cancels(sets: list[frozenset[str]]) -> bool:
+    """`\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}`: each side's capitals (two or more)
+    among the other's, as when factors cancel; an identity to check, not a relation."""
+    return all(len(x) >= 2 for x in sets) and all(
+        a <= b or b <= a for a in sets for b in sets
+    )
 
 
 #: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).

@@ -1,0 +1,283 @@
+"""Names a text never declares that its formulas or prose show to be numbers, with the place of
+that evidence, and the names shown to be matrices. Imports the reader's AST, scanner and names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from symattn.kernel.errors import ParseError
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.notes import blank_notes
+from symattn.reader.syntax.parse import parse_formula
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.translator import plain_name
+
+__all__ = ["Evidence", "Numbers", "number_evidence"]
+
+_BOLD = ("mathbf", "boldsymbol", "bm", "vec")
+#: Functions whose arguments are matrices (or vectors), never counts.
+_MATRIX_CALLS = ("softmax", "attention")
+#: Words that name a count or a size, just before a lone name (`the batch size $B$`).
+_SIZE_WORD = (
+    r"(?:batch\s+size|sequence\s+length|context\s+length|length|size|width|dimension|"
+    r"dimensionality|number\s+of\s+[A-Za-z-]+|count|批大小|批量大小|维度|长度|个数|数量|大小|头数|层数)"
+)
+_BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|of|=|,|:|：|，|为|是)?\s*(?:\$\$|\$|\\\(|\\\\\()?\Z", re.I)
+_AFTER = re.compile(
+    r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?\s*(?:\(|（)?\s*(?:is|denotes|for)?\s*(?:the\s+)?" + _SIZE_WORD,
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a text's use of a name shows, and where: `a denominator at line 12`."""
+
+    why: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.why} at line {self.line}"
+
+
+@dataclass
+class Numbers:
+    """For each undeclared name, the first place that shows it is a number, and the first that
+    shows it is a matrix. A name with both is contested: read as neither."""
+
+    numbers: dict[str, Evidence] = field(default_factory=dict)
+    matrices: dict[str, Evidence] = field(default_factory=dict)
+
+    def readable(self) -> dict[str, Evidence]:
+        """The names read as numbers: number evidence and no matrix evidence."""
+        return {k: v for k, v in self.numbers.items() if k not in self.matrices}
+
+    def conflicts(self) -> dict[str, tuple[Evidence, Evidence]]:
+        return {k: (v, self.matrices[k]) for k, v in self.numbers.items() if k in self.matrices}
+
+
+def number_evidence(spans: Sequence[object], text: str = "", declared: Iterable[str] = ()) -> Numbers:
+    """Evidence across a document that names it never declares are numbers: a denominator, a
+    radicand, an exponent, a bound of a sum, a dim of a space (`\\mathbb R^{B\\times D}`),
+    equality with a product of numbers (`F = 4D` once D is one), or the prose naming it as a
+    count or size just before or after it (`the batch size $B$`, `$H$ 为头数`). Matrix evidence:
+    a bold font, a transpose, an argument of softmax or attention, an entry index (`M_{ij}`), a
+    space of two dims (`\\in\\mathbb R^{n\\times d}`), a product with one of those.
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> got = number_evidence(scan("$T = 4BD/(NC)$ and $F = 4D$ and $X^T Y$", kind="md"))
+    >>> sorted(got.readable()), str(got.numbers["N"]), sorted(got.matrices)
+    (['C', 'N'], 'a denominator at line 1', ['X', 'Y'])
+    """
+    taken = set(declared)
+    out = Numbers()
+    formulas: list[tuple[MathSpan, list[ast.Claim]]] = []
+    for span in spans:
+        if not isinstance(span, MathSpan):
+            continue
+        try:
+            formula = parse_formula(blank_notes(span.body), span.env)
+        except (ParseError, RecursionError):
+            continue
+        claims = [x for x in _items(formula.items) if isinstance(x, ast.Claim)]
+        formulas.append((span, claims))
+        for c in claims:
+            for node in (*c.subjects, *(s.rhs for s in c.steps)):
+                _walk(span, node, out)
+            _declared_matrix(span, c, out)
+        if text:
+            _prose(span, claims, text, out)
+    _products(formulas, out)
+    _equalities(formulas, out)
+    for name in taken:
+        out.numbers.pop(name, None)
+    return out
+
+
+def _items(items: Iterable[ast.Node]) -> Iterable[ast.Node]:
+    for x in items:
+        if isinstance(x, ast.Boxed):
+            yield from _items(x.items)
+        else:
+            yield x
+
+
+def _line(span: MathSpan, node: ast.Node) -> int:
+    return span.start.line + span.body[: node.start].count("\n")
+
+
+def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
+    """The names in `node`, not descending into a name's own subscript (`W_\\text{ici}`)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol | ast.Labeled):
+            yield x
+            continue
+        stack.extend(ast.children(x))
+
+
+def _note(book: dict[str, Evidence], node: ast.Node, why: str, span: MathSpan) -> None:
+    for sym in _names(node):
+        name = plain_name(sym)
+        if name is not None and name[:1].isalpha():
+            book.setdefault(name, Evidence(why, _line(span, sym)))
+
+
+def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        stack.extend(ast.children(x))
+        if isinstance(x, ast.Frac):
+            _note(out.numbers, x.den, "a denominator", span)
+        elif isinstance(x, ast.Mul):
+            for op, f in zip(x.ops, x.factors[1:], strict=False):
+                if op == "/":
+                    _note(out.numbers, f, "a denominator", span)
+        elif isinstance(x, ast.Sqrt):
+            _note(out.numbers, x.radicand, "under a square root", span)
+        elif isinstance(x, ast.Power):
+            _note(out.numbers, x.exponent, "an exponent", span)
+        elif isinstance(x, ast.Sum):
+            for bound in (x.lower, x.upper):
+                if bound is not None:
+                    _note(out.numbers, bound, "a bound of a sum", span)
+        elif isinstance(x, ast.Reals):
+            for d in x.shape:
+                _note(out.numbers, d, "a dim of a space", span)
+        elif isinstance(x, ast.Transpose):
+            _note(out.matrices, x.operand, "transposed", span)
+        elif isinstance(x, ast.Call) and x.name.lower() in _MATRIX_CALLS:
+            for arg in x.args:
+                if plain_name(arg) is not None:
+                    _note(out.matrices, arg, f"an argument of {x.name}", span)
+        elif isinstance(x, ast.Symbol):
+            name = plain_name(x)
+            if name is None:
+                continue
+            if x.font in _BOLD:
+                out.matrices.setdefault(name, Evidence("in bold", _line(span, x)))
+            elif x.sub is not None and _entry_index(x.sub):
+                out.matrices.setdefault(x.name, Evidence("written with an entry index", _line(span, x)))
+
+
+def _entry_index(sub: ast.Node) -> bool:
+    """`M_{ij}`, `M_{i,j}`: two single-letter indices."""
+    if isinstance(sub, ast.Seq):
+        return len(sub.items) == 2
+    if isinstance(sub, ast.Product):
+        return len(sub.factors) == 2 and all(
+            isinstance(f, ast.Symbol) and len(f.name) == 1 and f.name.islower() for f in sub.factors
+        )
+    return False
+
+
+def _declared_matrix(span: MathSpan, c: ast.Claim, out: Numbers) -> None:
+    """`M \\in \\mathbb R^{n\\times d}`: each subject is a matrix (unless a dim is 1)."""
+    for step in c.steps:
+        if step.rel != "in" or not isinstance(step.rhs, ast.Reals) or len(step.rhs.shape) != 2:
+            continue
+        if any(isinstance(d, ast.Number) and d.text == "1" for d in step.rhs.shape):
+            continue
+        for subject in c.subjects:
+            name = plain_name(subject)
+            if name is not None:
+                out.matrices.setdefault(name, Evidence("declared a matrix", _line(span, subject)))
+
+
+def _factors(node: ast.Node) -> tuple[ast.Node, ...]:
+    if isinstance(node, ast.Product):
+        return node.factors
+    if isinstance(node, ast.Mul):
+        return tuple(f for f, op in zip(node.factors, ("cdot", *node.ops), strict=False) if op != "/")
+    return ()
+
+
+def _products(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) -> None:
+    """A name multiplied by a matrix, side by side (`M N` with M a matrix), is a matrix."""
+    grown = True
+    while grown:
+        grown = False
+        for span, claims in formulas:
+            for c in claims:
+                for root in (*c.subjects, *(s.rhs for s in c.steps)):
+                    stack = [root]
+                    while stack:
+                        x = stack.pop()
+                        stack.extend(ast.children(x))
+                        fs = x.factors if isinstance(x, ast.Product) else ()
+                        for a, b in zip(fs, fs[1:], strict=False):
+                            for one, other in ((a, b), (b, a)):
+                                name, near = plain_name(one), _matrix_name(other, out)
+                                if name is None or name in out.matrices or near is None:
+                                    continue
+                                why = f"multiplied by the matrix {near}"
+                                out.matrices[name] = Evidence(why, _line(span, one))
+                                grown = True
+
+
+def _matrix_name(node: ast.Node, out: Numbers) -> str | None:
+    if isinstance(node, ast.Transpose):
+        node = node.operand
+    name = plain_name(node)
+    return name if name is not None and name in out.matrices else None
+
+
+def _scalar(node: ast.Node, out: Numbers) -> bool:
+    """A product, sum or quotient of numbers and names shown to be numbers."""
+    if isinstance(node, ast.Number):
+        return True
+    if isinstance(node, ast.Symbol | ast.Labeled):
+        name = plain_name(node)
+        return name is not None and name in out.numbers and name not in out.matrices
+    if isinstance(node, ast.Product | ast.Mul):
+        return all(_scalar(f, out) for f in node.factors)
+    if isinstance(node, ast.Add):
+        return all(_scalar(t, out) for t in node.terms)
+    if isinstance(node, ast.Frac):
+        return _scalar(node.num, out) and _scalar(node.den, out)
+    if isinstance(node, ast.Group) and len(node.items) == 1:
+        return _scalar(node.items[0], out)
+    if isinstance(node, ast.Neg | ast.Sqrt):
+        return _scalar(node.operand if isinstance(node, ast.Neg) else node.radicand, out)
+    if isinstance(node, ast.Power):
+        return _scalar(node.base, out) and _scalar(node.exponent, out)
+    return False
+
+
+def _equalities(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) -> None:
+    """`F = 4D` with D a number: F is one (a name equal to a product of numbers)."""
+    grown = True
+    while grown:
+        grown = False
+        for span, claims in formulas:
+            for c in claims:
+                if len(c.subjects) != 1 or any(s.rel != "=" for s in c.steps):
+                    continue
+                sides = [c.subjects[0], *(s.rhs for s in c.steps)]
+                if not any(_scalar(x, out) for x in sides):
+                    continue
+                for x in sides:
+                    name = plain_name(x)
+                    if name is None or name in out.numbers or name in out.matrices:
+                        continue
+                    out.numbers[name] = Evidence("equal to a number", _line(span, x))
+                    grown = True
+
+
+def _prose(span: MathSpan, claims: list[ast.Claim], text: str, out: Numbers) -> None:
+    """`the batch size $B$`, `$H$ (number of heads)`: a lone name the prose calls a size."""
+    if len(claims) != 1 or claims[0].steps or len(claims[0].subjects) != 1:
+        return
+    subject = claims[0].subjects[0]
+    name = plain_name(subject)
+    if name is None or not name[:1].isalpha():
+        return
+    begin = span.start.offset - len(span.delimiter)
+    before = text[max(0, begin - 40) : begin]
+    after = text[span.end : span.end + 40]
+    if _BEFORE.search(before) or _AFTER.match(after):
+        out.numbers.setdefault(name, Evidence("called a size by the text", span.start.line))
