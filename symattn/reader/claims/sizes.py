@@ -11,8 +11,8 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
-from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.numbers import number_evidence
+from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, plain_name
 
 __all__ = ["note_numbers", "number_claim", "size_claim", "size_letters", "stated_relations"]
@@ -47,8 +47,8 @@ def size_claim(
     contested = _contested(scope, span, capitals, start, end)
     if contested is not None:
         return contested
-    shown = [x for x in capitals if _label(x) not in scope.numbers]
-    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in shown):
+    plain = [x for x in capitals if _label(x) not in scope.numbers]
+    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in plain):
         return None  # `W_Q`, `\\mathbf{X}`, `L^{combined}`: a name of its own, not a size
     names = list(dict.fromkeys(_label(x) for x in capitals if _label(x) not in scope.dims))
     if not names or any(scope.document_matrix(x) for x in names):
@@ -205,9 +205,7 @@ def stated_relations(items: list[object], text: str) -> set[str]:
 def _cancels(sets: list[frozenset[str]]) -> bool:
     """`\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}`: each side's capitals (two or more)
     among the other's, as when factors cancel; an identity to check, not a relation."""
-    return all(len(x) >= 2 for x in sets) and all(
-        a <= b or b <= a for a in sets for b in sets
-    )
+    return all(len(x) >= 2 for x in sets) and all(a <= b or b <= a for a in sets for b in sets)
 
 
 #: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).

@@ -24,7 +24,7 @@ _SIZE_WORD = (
     r"(?:batch\s+size|sequence\s+length|context\s+length|length|size|width|dimension|"
     r"dimensionality|number\s+of\s+[A-Za-z-]+|count|批大小|批量大小|维度|长度|个数|数量|大小|头数|层数)"
 )
-_BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|of|=|,|:|：|，|为|是)?\s*(?:\$\$|\$|\\\(|\\\\\()?\Z", re.I)
+_BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|of|=|,|:|：|，|为|是)?\s*\Z", re.I)
 _AFTER = re.compile(
     r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?\s*(?:\(|（)?\s*(?:is|denotes|for)?\s*(?:the\s+)?" + _SIZE_WORD,
     re.I,
@@ -58,7 +58,9 @@ class Numbers:
         return {k: (v, self.matrices[k]) for k, v in self.numbers.items() if k in self.matrices}
 
 
-def number_evidence(spans: Sequence[object], text: str = "", declared: Iterable[str] = ()) -> Numbers:
+def number_evidence(
+    spans: Sequence[object], text: str = "", declared: Iterable[str] = ()
+) -> Numbers:
     """Evidence across a document that names it never declares are numbers: a denominator, a
     radicand, an exponent, a bound of a sum, a dim of a space (`\\mathbb R^{B\\times D}`),
     equality with a product of numbers (`F = 4D` once D is one), or the prose naming it as a
@@ -161,7 +163,8 @@ def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
             if x.font in _BOLD:
                 out.matrices.setdefault(name, Evidence("in bold", _line(span, x)))
             elif x.sub is not None and _entry_index(x.sub):
-                out.matrices.setdefault(x.name, Evidence("written with an entry index", _line(span, x)))
+                entry = Evidence("written with an entry index", _line(span, x))
+                out.matrices.setdefault(x.name, entry)
 
 
 def _entry_index(sub: ast.Node) -> bool:
@@ -188,14 +191,6 @@ def _declared_matrix(span: MathSpan, c: ast.Claim, out: Numbers) -> None:
                 out.matrices.setdefault(name, Evidence("declared a matrix", _line(span, subject)))
 
 
-def _factors(node: ast.Node) -> tuple[ast.Node, ...]:
-    if isinstance(node, ast.Product):
-        return node.factors
-    if isinstance(node, ast.Mul):
-        return tuple(f for f, op in zip(node.factors, ("cdot", *node.ops), strict=False) if op != "/")
-    return ()
-
-
 def _products(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) -> None:
     """A name multiplied by a matrix, side by side (`M N` with M a matrix), is a matrix."""
     grown = True
@@ -204,7 +199,7 @@ def _products(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) ->
         for span, claims in formulas:
             for c in claims:
                 for root in (*c.subjects, *(s.rhs for s in c.steps)):
-                    stack = [root]
+                    stack: list[ast.Node] = [root]
                     while stack:
                         x = stack.pop()
                         stack.extend(ast.children(x))
