@@ -11,7 +11,7 @@ TRUE_AND_FALSE = [
     (r"4 \cdot B \cdot T \cdot D = 4BTD", r"4 \cdot B \cdot T \cdot D = 2BTD"),
     (r"2 \cdot L \cdot D^2 = 2LD^2", r"2 \cdot L \cdot D^2 = 2L^2D"),
     (r"6BT(3DF + 2DN) = 18BTDF + 12BTDN", r"6BT(3DF + 2DN) = 18BTDF + 2BTDN"),
-    (r"B \times T \times D = BDT", r"B \times T \times D = 2BDT"),
+    (r"B \times T \times D = BTD", r"B \times T \times D = 2BTD"),
 ]
 
 

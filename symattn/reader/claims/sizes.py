@@ -6,14 +6,19 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import sympy
+
+from symattn.kernel.dims import n
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.infer import scalar_reading
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.numbers import number_evidence
-from symattn.reader.terms.scope import Scope
-from symattn.reader.terms.translator import Terms, plain_name
+from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.translator import UNREAD, Terms, as_comparable, plain_name
 
 __all__ = ["note_numbers", "number_claim", "size_claim", "size_letters", "stated_relations"]
 
@@ -68,6 +73,11 @@ def size_claim(
         )
         return new_claim(span, start, end, "unknown", msg)
     claim = _with_evidence(claim, scope, names)
+    bare = [x for x in names if x not in scope.numbers]
+    if bare:
+        claim = _also_as_matrices(terms, span, left, right, claim, bare, start, end)
+        if claim.status != "pending":
+            return claim
     sides = [_capital_names(left, scope.dims), _capital_names(right, scope.dims)]
     related = scope.size_relations & sizes
     if sides[0] != sides[1] and not _cancels(sides):
@@ -104,8 +114,11 @@ def number_claim(
     evidenced = labels & (set(scope.numbers) | set(scope.contested_numbers))
     if not evidenced or not labels <= evidenced | set(scope.dims):
         return None
-    if any(scope.lookup(x) is not None for x in labels):
+    own = [x for x in labels if scope.lookup(x) is not None]
+    if any(getattr(scope.lookup(x), "origin", "") != "inferred" for x in own):
         return None  # a name the text declares keeps its declaration
+    if own and not (set(own) & set(scope.contested_numbers)):
+        return None
     return size_claim(terms, span, left, right, start, end)
 
 
@@ -118,6 +131,82 @@ def _refutable(scope: Scope, left: ast.Node, names: list[str], defines: str) -> 
     if plain_name(left) is not None:
         return False  # `T = 4BD`: the text's definition of T
     return bool(names) and all(x in scope.numbers for x in names)
+
+
+def _also_as_matrices(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    claim: ResolvedClaim,
+    bare: list[str],
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """Capitals the text never shows to be numbers may be matrices (`MN = NM`): the claim is
+    also read with them as n × n matrices, and a verdict needs both readings to agree. Where
+    the matrix reading cannot be formed, or the number reading is already read two ways, the
+    claim is undecided."""
+    scope = terms.scope
+    assert isinstance(scope, Scope)
+    shown = ", ".join(bare)
+    why = (
+        f"not decided: nothing in the text shows that {shown} "
+        f"{'is a number' if len(bare) == 1 else 'are numbers'}, and read as matrices "
+    )
+    if claim.split:
+        return new_claim(span, start, end, "unknown", why + "the claim is read two ways")
+    table = scope.top().names
+    saved = {x: table.get(x) for x in bare}
+    numbers = {x: sympy.Symbol(x, positive=True) for x in scope.numbers}
+    try:
+        for x in bare:
+            table[x] = Name((n, n), "declared", -1, 0)
+        terms.scalars = dict(numbers)  # the names shown to be numbers stay numbers
+        pair = as_comparable(terms.term(_juxtaposed(left)), terms.term(_juxtaposed(right)))
+    except (*UNREAD, SymattnError) as e:
+        return new_claim(span, start, end, "unknown", why + f"it is not read ({_first(e)})")
+    finally:
+        terms.scalars = {}
+        for x, old in saved.items():
+            if old is None:
+                table.pop(x, None)
+            else:
+                table[x] = old
+    if isinstance(pair[0], MatExpr) != isinstance(pair[1], MatExpr):
+        return new_claim(span, start, end, "unknown", why + "its sides are not comparable")
+    readings = f"{shown} as numbers, or as n × n matrices"
+    return dataclasses.replace(
+        claim, pairs=(*claim.pairs, pair), split=len(claim.pairs), readings=readings
+    )
+
+
+def _juxtaposed(node: ast.Node) -> ast.Node:
+    """The formula as a product of matrices: `a \\cdot b` and `a \\times b` as `ab`, `D^2` as
+    `DD` (a matrix reading of a count's notation)."""
+    if isinstance(node, ast.Mul) and all(op in ("cdot", "times") for op in node.ops):
+        factors = tuple(_juxtaposed(f) for f in node.factors)
+        return ast.Product(factors, start=node.start, end=node.end)  # type: ignore[arg-type]
+    if (
+        isinstance(node, ast.Power)
+        and isinstance(node.base, ast.Symbol)
+        and isinstance(node.exponent, ast.Number)
+        and node.exponent.text in ("2", "3", "4")
+    ):
+        copies = (node.base,) * int(node.exponent.text)
+        return ast.Product(copies, start=node.start, end=node.end)
+    changes: dict[str, object] = {}
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, ast.Node):
+            changes[f.name] = _juxtaposed(value)
+        elif isinstance(value, tuple) and value and all(isinstance(x, ast.Node) for x in value):
+            changes[f.name] = tuple(_juxtaposed(x) for x in value)
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]
+
+
+def _first(e: Exception) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def note_numbers(scope: Scope, items: list[object], text: str) -> None:
@@ -141,7 +230,8 @@ def _contested(
     """Undecided when a capital of the claim is shown a number in one place, a matrix in
     another: which the claim means is not said."""
     both = [x for x in dict.fromkeys(map(_label, capitals)) if x in scope.contested_numbers]
-    if not both or any(scope.document_matrix(x) for x in both):
+    declared = [scope.lookup(x) for x in both]
+    if not both or any(x is not None and x.origin != "inferred" for x in declared):
         return None
     where = "; ".join(f"{x}: {scope.contested_numbers[x]}" for x in both)
     msg = f"not decided: the text uses {', '.join(both)} as a number and as a matrix ({where})"
@@ -203,9 +293,10 @@ def stated_relations(items: list[object], text: str) -> set[str]:
 
 
 def _cancels(sets: list[frozenset[str]]) -> bool:
-    """`\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}`: each side's capitals (two or more)
-    among the other's, as when factors cancel; an identity to check, not a relation."""
-    return all(len(x) >= 2 for x in sets) and all(a <= b or b <= a for a in sets for b in sets)
+    """`\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}`, `\\frac{2BDF}{2DF} = B`: each side's
+    capitals among the other's, as when factors cancel; an identity to check, not a relation
+    (a side with no capital gives a value: `D = 8192` is one)."""
+    return all(sets) and all(a <= b or b <= a for a in sets for b in sets)
 
 
 #: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).

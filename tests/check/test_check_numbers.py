@@ -1,0 +1,112 @@
+"""Names the text never declares but shows to be numbers (a denominator, a root, a shape's dim,
+the prose's "batch size B"): cost claims over them are decided, a true and a false form each."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import results
+
+#: (document, true claim, false claim): each document gives the names' evidence first.
+CASES = [
+    (
+        "Here $S$ and $T$ are lengths.\n\n",
+        r"\frac{4BSTD}{4BSD + 4BTD} = \frac{ST}{S+T}",
+        r"\frac{4BSTD}{4BSD + 4BTD} = \frac{S}{S+T}",
+    ),
+    (
+        "Let the cost be $\\frac{x}{W_\\text{ici}}$ per byte.\n\n",
+        r"\frac{2BD}{W_\text{ici}} + \frac{2BD}{W_\text{ici}} = \frac{4BD}{W_\text{ici}}",
+        r"\frac{2BD}{W_\text{ici}} + \frac{2BD}{W_\text{ici}} = \frac{2BD}{W_\text{ici}}",
+    ),
+    (
+        "The batch size $B$ and the model width $D$.\n\n",
+        r"BD + DB = 2BD",
+        r"BD + DB = 3BD",
+    ),
+    (
+        "其中批大小为 $B$，维度为 $K$。\n\n",
+        r"4BSKGH / (4BHK(G+S)) = SG/(G+S)",
+        r"4BSKGH / (4BHK(G+S)) = SK/(G+S)",
+    ),
+    (
+        "The number of groups is $G$, with $\\sqrt{N}$ chips each.\n\n",
+        r"\frac{\sqrt{128} G}{\sqrt{N}} \cdot \sqrt{N} = 8\sqrt{2} G",
+        r"\frac{\sqrt{128} G}{\sqrt{N}} \cdot \sqrt{N} = 8 G",
+    ),
+]
+
+
+def _claim(text: str, needle: str) -> list[object]:
+    return [r for r in results(text) if r.source.strip() == needle]
+
+
+@pytest.mark.parametrize(("prose", "true", "false"), CASES)
+def test_numbers_true_and_false(prose: str, true: str, false: str) -> None:
+    good = _claim(f"{prose}Then $${true}$$ holds.\n", true)
+    assert [r.kind for r in good] == ["verified"], good
+    assert "as numbers (" in good[0].message, good[0].message
+    bad = _claim(f"{prose}Then $${false}$$ holds.\n", false)
+    assert [r.kind for r in bad] == ["false"], bad
+    assert "as numbers (" in bad[0].message
+
+
+def test_the_verdict_names_the_evidence_and_its_line() -> None:
+    text = (
+        "Here $S$ and $T$ are lengths.\n\nThen $$\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}$$.\n"
+    )
+    (r,) = results(text)
+    assert "S: called a size by the text at line 1" in r.message
+    assert "B: a denominator at line 3" in r.message
+
+
+def test_a_false_count_gives_the_point() -> None:
+    text = "The batch size $B$ and the model width $D$.\n\n$$BD + DB = 3BD$$\n"
+    (r,) = results(text)
+    assert r.kind == "false"
+    assert "B=" in str(r.counterexample) and "D=" in str(r.counterexample), r
+
+
+def test_undeclared_matrices_are_never_numbers() -> None:
+    for claim in (r"AB = BA", r"MN = NM", r"M^T N = N^T M"):
+        got = results(f"Then $${claim}$$.\n")
+        assert "verified" not in [r.kind for r in got], got
+
+
+def test_a_transposed_name_is_no_number() -> None:
+    # N is a denominator once, and transposed elsewhere: read as neither
+    text = "Cost $$\\frac{x}{N}$$ and $$M^T N^T = (NM)^T$$ and $$NM + MN = 2NM$$.\n"
+    got = [r for r in results(text) if r.source.strip() == "NM + MN = 2NM"]
+    assert [r.kind for r in got] != ["verified"], got
+    assert not any("as numbers" in r.message for r in got), got
+
+
+def test_contested_names_are_undecided_naming_both_places() -> None:
+    text = "The batch size $B$.\n\n$$B^T$$\n\n$$2B + 2B = 4B$$\n"
+    got = [r for r in results(text) if r.source.strip() == "2B + 2B = 4B"]
+    assert [r.kind for r in got] == ["undecided"], got
+    assert "line 1" in got[0].message and "line 3" in got[0].message
+    assert "as a number and as a matrix" in got[0].message
+
+
+def test_a_definition_is_never_false() -> None:
+    text = "The batch size $B$ and width $D$.\n\n$$F = 4D$$ and $$T_\\text{math} = 4BDF/(NC)$$\n"
+    assert "false" not in [r.kind for r in results(text)]
+
+
+def test_a_declared_matrix_keeps_its_declaration() -> None:
+    text = (
+        "Let $B \\in \\mathbb R^{n \\times n}$ and $D \\in \\mathbb R^{n \\times n}$, and "
+        "$\\frac{x}{B}$.\n\n$$BD + DB = 2BD$$\n"
+    )
+    got = [r for r in results(text) if r.source.strip() == "BD + DB = 2BD"]
+    assert got and not any("as numbers" in r.message for r in got), got
+    assert "verified" not in [r.kind for r in got]
+
+
+def test_an_order_of_factors_needs_the_evidence() -> None:
+    claim = r"B \times T \times D = BDT"
+    (r,) = results(f"Cost: $${claim}$$ in total.\n")
+    assert r.kind == "undecided" and "n × n matrices" in r.message, r
+    text = f"The batch size $B$, the length $T$ and the width $D$.\n\nCost: $${claim}$$.\n"
+    (r,) = results(text)
+    assert r.kind == "verified", r
