@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from claim_helpers import results
 
+from symattn.check import check_text
+
 #: (document, true claim, false claim): each document gives the names' evidence first.
 CASES = [
     (
@@ -110,3 +112,48 @@ def test_an_order_of_factors_needs_the_evidence() -> None:
     text = f"The batch size $B$, the length $T$ and the width $D$.\n\nCost: $${claim}$$.\n"
     (r,) = results(text)
     assert r.kind == "verified", r
+
+
+DEFINED = (
+    "The batch size $B$, the width $D$ and hidden width $F$.\n\n"
+    "We take $F = 4D$ and $T_\\text{math} = 4BDF / (NC)$.\n\n"
+)
+
+
+def test_a_definition_introducing_a_name_defines_it() -> None:
+    got = check_text(DEFINED, "doc.md")
+    defined = [r for r in got if r.kind == "declaration" and "a number" in r.message]
+    assert [r.source.strip() for r in defined] == ["F = 4D", "T_\\text{math} = 4BDF / (NC)"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"T_\text{math} \cdot NC = 4BDF", "verified"),
+        (r"T_\text{math} \cdot NC = 16BD^2", "verified"),
+        (r"\frac{F}{D} = 4", "verified"),
+        (r"T_\text{math} \cdot NC = 4BD", "false"),
+        (r"\frac{F}{D} = 3", "false"),
+    ],
+)
+def test_later_claims_read_the_definitions(claim: str, kind: str) -> None:
+    got = [r for r in results(f"{DEFINED}So $${claim}$$.\n") if r.source.strip() == claim]
+    assert [r.kind for r in got] == [kind], got
+    assert "as the text defines" in got[0].message
+
+
+def test_a_name_given_two_values_is_not_defined() -> None:
+    text = "The width $D$.\n\n$$D = 4096$$ here and $$D = 8192$$ there, so $$2D = 8192$$.\n"
+    got = results(text)
+    assert "false" not in [r.kind for r in got], got
+    assert not any(r.kind == "declaration" and "a number" in r.message for r in check_text(text))
+
+
+def test_a_relation_about_names_in_use_is_no_definition() -> None:
+    # S and T are used before `S = T`: a case the text considers, not a definition of S
+    text = (
+        "Lengths $S$ and $T$: $$\\frac{2ST}{S+T} = \\frac{2ST}{T+S}$$ and if $$S = T$$ then "
+        "$$\\frac{2ST}{S+T} = S$$.\n"
+    )
+    got = results(text)
+    assert "false" not in [r.kind for r in got], got

@@ -27,7 +27,8 @@ __all__ = ["defines_left", "scalar_reading"]
 #: A name that may stand for a number: a letter or Greek letter, with at most a plain subscript.
 #: A letter with an index, and perhaps a label (`x^{(1)}_{m}`: the first feature of x_m).
 _NUMBER_NAME = re.compile(
-    r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
+    r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\}))?"
+    r"(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
 )
 _GREEK_OR_LETTER = re.compile(r"(?:[a-z]|\\[a-z]+)\Z")
 _EULER = re.compile(r"(?<![\\A-Za-z])e(?![A-Za-z_])")

@@ -73,6 +73,10 @@ def size_claim(
         )
         return new_claim(span, start, end, "unknown", msg)
     claim = _with_evidence(claim, scope, names)
+    claim = _with_values(claim, scope, names)
+    defined = _definition(scope, span, left, right, claim, start, end)
+    if defined is not None:
+        return defined
     bare = [x for x in names if x not in scope.numbers]
     if bare:
         claim = _also_as_matrices(terms, span, left, right, claim, bare, start, end)
@@ -80,7 +84,8 @@ def size_claim(
             return claim
     sides = [_capital_names(left, scope.dims), _capital_names(right, scope.dims)]
     related = scope.size_relations & sizes
-    if sides[0] != sides[1] and not _cancels(sides):
+    uses_values = any(x in scope.number_values for x in names)  # a claim about definitions
+    if sides[0] != sides[1] and not _cancels(sides) and not uses_values:
         scope.size_relations |= sizes  # `F = 4D`, `D = NH`: a relation the text states
     doubt = ""
     if related:
@@ -133,6 +138,49 @@ def _refutable(scope: Scope, left: ast.Node, names: list[str], defines: str) -> 
     return bool(names) and all(x in scope.numbers for x in names)
 
 
+def _with_values(claim: ResolvedClaim, scope: Scope, names: list[str]) -> ResolvedClaim:
+    """The names the text defined before (`F = 4D`, once in the document) read as defined."""
+    used = [x for x in names if x in scope.number_values]
+    if not used or claim.status != "pending":
+        return claim
+    table = {sympy.Symbol(x, positive=True): scope.number_values[x][0] for x in used}
+    pairs = tuple((a.subs(table), b.subs(table)) for a, b in claim.pairs)
+    shown = ", ".join(
+        f"{x} = {scope.number_values[x][0]} (line {scope.number_values[x][1]})" for x in used
+    )
+    context = f"{claim.context}; with {shown} as the text defines" if claim.context else ""
+    return dataclasses.replace(claim, pairs=pairs, context=context or f"with {shown}")
+
+
+def _definition(
+    scope: Scope,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    claim: ResolvedClaim,
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    """`F = 4D`, `T_\\text{math} = 4BDF/(NC)`: a name shown to be a number, given its only
+    value in the document, not on the right side: defined (later claims read it so)."""
+    name = plain_name(left)
+    if name is None or name not in scope.numbers or name not in scope.defined_once:
+        return None
+    if name in scope.number_values or name in {_label(x) for x in _symbols(right)}:
+        return None
+    if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
+        return None
+    value = claim.pairs[0][1]
+    if isinstance(value, MatExpr) or not isinstance(value, sympy.Expr):
+        return None
+    line = span.start.line + span.body[:start].count("\n")
+    scope.number_values[name] = (value, line)
+    msg = f"defines {name} = {value}, a number"
+    if claim.context:
+        msg += f" ({claim.context})"
+    return new_claim(span, start, end, "declared", msg)
+
+
 def _also_as_matrices(
     terms: Terms,
     span: MathSpan,
@@ -162,6 +210,8 @@ def _also_as_matrices(
     try:
         for x in bare:
             table[x] = Name((n, n), "declared", -1, 0)
+        for x, (value, _) in scope.number_values.items():
+            numbers[x] = value
         terms.scalars = dict(numbers)  # the names shown to be numbers stay numbers
         pair = as_comparable(terms.term(_juxtaposed(left)), terms.term(_juxtaposed(right)))
     except (*UNREAD, SymattnError) as e:
@@ -217,7 +267,14 @@ def note_numbers(scope: Scope, items: list[object], text: str) -> None:
     contested = {
         k: f"{a} and a matrix ({b})" for k, (a, b) in got.conflicts().items() if k[:1].isupper()
     }
-    scope.note_numbers(readable, contested)
+    defined = got.defined()
+    scope.note_numbers(readable, contested, defined)
+    # a definition that introduces a name (`T = 4BD/N`, read as defined) relates no sizes,
+    # nor does a claim about such a name (`T N = 4BD`): it is read with the definition
+    kept = [x for x in items if not (got.uses.get(id(x), set()) & defined)]
+    if len(kept) != len(items):
+        scope.size_relations -= stated_relations(items, text)
+        scope.size_relations |= stated_relations(kept, text)
 
 
 def _label(x: ast.Symbol) -> str:

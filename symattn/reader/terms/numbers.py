@@ -51,6 +51,19 @@ class Numbers:
 
     numbers: dict[str, Evidence] = field(default_factory=dict)
     matrices: dict[str, Evidence] = field(default_factory=dict)
+    #: how many formulas give each name a value (`F = 4D`)
+    definitions: dict[str, int] = field(default_factory=dict)
+    #: names first used in the formula that gives them their value (`T_\\text{math} = ...`)
+    introduced: set[str] = field(default_factory=set)
+
+    #: formulas (by `id`) that only introduce names by their definitions, and those names
+    definition_spans: dict[int, list[str]] = field(default_factory=dict)
+    #: the names each formula (by `id`) uses
+    uses: dict[int, set[str]] = field(default_factory=dict)
+
+    def defined(self) -> set[str]:
+        """The names a definition introduces: given a value once, by their first formula."""
+        return {k for k in self.introduced if self.definitions.get(k) == 1}
 
     def readable(self) -> dict[str, Evidence]:
         """The names read as numbers: number evidence and no matrix evidence."""
@@ -77,6 +90,7 @@ def number_evidence(
     """
     taken = set(declared)
     out = Numbers()
+    seen: set[str] = set()
     formulas: list[tuple[MathSpan, list[ast.Claim]]] = []
     for span in spans:
         if not isinstance(span, MathSpan):
@@ -91,6 +105,25 @@ def number_evidence(
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
                 _walk(span, node, out)
             _declared_matrix(span, c, out)
+            subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
+            if subject is not None and c.steps and c.steps[0].rel in ("=", "gets"):
+                out.definitions[subject] = out.definitions.get(subject, 0) + 1
+                if subject not in seen:
+                    out.introduced.add(subject)
+            if not c.steps:
+                continue  # `the width $D$`: a name shown, not used
+            for node in (*c.subjects, *(s.rhs for s in c.steps)):
+                seen |= {x for x in map(plain_name, _all_names(node)) if x is not None}
+        out.uses[id(span)] = {
+            x
+            for c in claims
+            for node in (*c.subjects, *(s.rhs for s in c.steps))
+            for x in map(plain_name, _all_names(node))
+            if x is not None
+        }
+        subjects = [plain_name(c.subjects[0]) if len(c.subjects) == 1 else None for c in claims]
+        if claims and all(x is not None and x in out.introduced for x in subjects):
+            out.definition_spans[id(span)] = [x for x in subjects if x is not None]
         if text:
             _prose(span, claims, text, out)
     _products(formulas, out)
@@ -120,6 +153,16 @@ def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
         if isinstance(x, ast.Symbol | ast.Labeled):
             yield x
             continue
+        stack.extend(ast.children(x))
+
+
+def _all_names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
+    """Every name in `node`, the names inside subscripts too."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol | ast.Labeled):
+            yield x
         stack.extend(ast.children(x))
 
 
@@ -194,7 +237,8 @@ def _declared_matrix(span: MathSpan, c: ast.Claim, out: Numbers) -> None:
 
 
 def _products(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) -> None:
-    """A name multiplied by a matrix, side by side (`M N` with M a matrix), is a matrix."""
+    """A name multiplied by a matrix, side by side (`M N` with M a matrix and never shown to be
+    a number), is a matrix."""
     grown = True
     while grown:
         grown = False
@@ -220,7 +264,9 @@ def _matrix_name(node: ast.Node, out: Numbers) -> str | None:
     if isinstance(node, ast.Transpose):
         node = node.operand
     name = plain_name(node)
-    return name if name is not None and name in out.matrices else None
+    if name is None or name not in out.matrices or name in out.numbers:
+        return None  # a name also shown to be a number makes no other name a matrix
+    return name
 
 
 def _scalar(node: ast.Node, out: Numbers) -> bool:

@@ -105,6 +105,9 @@ class Scope:
         # at line 12`), and those it shows to be both (`note_numbers`)
         self.numbers: dict[str, str] = {}
         self.contested_numbers: dict[str, str] = {}
+        # names the document gives a value once (`F = 4D`), and the values read so far
+        self.defined_once: set[str] = set()
+        self.number_values: dict[str, tuple[sympy.Expr, int]] = {}
         # consulted letters that are rows of matrices the text never declares, in a text with
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()
@@ -379,12 +382,16 @@ class Scope:
         """True when a definition was made in this section (or this worked example)."""
         return entry.section == self.section and entry.origin == "defined"
 
-    def note_numbers(self, numbers: dict[str, str], contested: dict[str, str]) -> None:
+    def note_numbers(
+        self, numbers: dict[str, str], contested: dict[str, str], once: set[str] | None = None
+    ) -> None:
         """Names the document shows to be numbers (and no matrices): read as numbers, so a
         conventional matrix of that letter (`S`, `K`) is not assumed; `contested` names have
         evidence of both kinds, each with the two places."""
         self.numbers = dict(numbers)
         self.contested_numbers = dict(contested)
+        self.defined_once = set(once or ())
+        self.number_values = {}
         for name in numbers:
             self.layers[0].names.pop(name, None)
 
