@@ -28,6 +28,9 @@ _INLINE_DIVISION = re.compile(
 )
 #: `84TB`, `8 GiB`: a number and a unit of memory, not a product of sizes.
 _UNIT = re.compile(r"\d\s*(?:[KMGTPE]i?B|B)(?![A-Za-z])")
+#: `84TB`, `8 GiB`: a multiple of a byte; a lone `2B` is twice the batch size where the text
+#: shows B to be a number
+_BYTES = re.compile(r"\d\s*[KMGTPE]i?B(?![A-Za-z])")
 
 
 def size_claim(
@@ -92,7 +95,7 @@ def size_claim(
         doubt = f"the text relates {', '.join(sorted(related))} to other sizes"
     elif _INLINE_DIVISION.search(body):
         doubt = "a division is written inline before a product, so its denominator is unclear"
-    elif _UNIT.search(body):
+    elif _UNIT.search(body) and not (_BYTES.search(body) is None and "B" in scope.numbers):
         doubt = "a number is followed by what may be a unit of memory"
     if not doubt and not related and _refutable(scope, left, names, claim.defines):
         claim = dataclasses.replace(claim, defines="")  # a count that fails is an error

@@ -24,7 +24,7 @@ _SIZE_WORD = (
     r"(?:batch\s+size|sequence\s+length|context\s+length|length|size|width|dimension|"
     r"dimensionality|number\s+of\s+[A-Za-z-]+|count|批大小|批量大小|维度|长度|个数|数量|大小|头数|层数)"
 )
-_BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|=|,|:|：|，|为|是)?\s*\Z", re.I)
+_BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|be|=|,|:|：|，|为|是)?\s*\Z", re.I)
 _AFTER = re.compile(
     r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?"
     r"(?:\s*(?:,|and|与|和|、)\s*(?:\$[^$]{1,30}\$|\\\([^()]{1,30}\\\)))*"
