@@ -157,3 +157,26 @@ def test_a_relation_about_names_in_use_is_no_definition() -> None:
     )
     got = results(text)
     assert "false" not in [r.kind for r in got], got
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"2^{34} \approx 1.7 \times 10^{10}", "verified"),
+        (r"1503238553600 \approx 1.5\times10^{12}", "verified"),
+        (r"2^{-10} \approx 9.8 \times 10^{-4}", "verified"),
+        (r"2^{34} \approx 2.7 \times 10^{10}", "false"),
+        (r"2^{34} \approx 1.7 \times 10^{11}", "false"),
+    ],
+)
+def test_approx_in_scientific_notation(claim: str, kind: str) -> None:
+    got = results(f"So $${claim}$$.\n")
+    assert [r.kind for r in got] == [kind], got
+    assert "within one unit of the last digit" in got[0].message
+
+
+def test_a_rounded_figure_is_never_false() -> None:
+    # 1.5 x 10^12 rounds 1,503,238,553,600; 1.50 x 10^12 too; 1.503 x 10^12 too
+    for written in ("1.5", "1.50", "1.503", "2"):
+        got = results(f"So $$1503238553600 \\approx {written} \\times 10^{{12}}$$.\n")
+        assert [r.kind for r in got] == ["verified"], (written, got)
