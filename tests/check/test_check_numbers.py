@@ -180,3 +180,11 @@ def test_a_rounded_figure_is_never_false() -> None:
     for written in ("1.5", "1.50", "1.503", "2"):
         got = results(f"So $$1503238553600 \\approx {written} \\times 10^{{12}}$$.\n")
         assert [r.kind for r in got] == ["verified"], (written, got)
+
+
+def test_a_word_in_a_subscript_names_a_letter() -> None:
+    claim = r"2 \cdot n_{layers} \cdot d_{model}^2 = 2 n_{layers} d_{model} d_{model}"
+    got = results(f"Params: $${claim}$$.\n")
+    assert [r.kind for r in got] == ["verified"], got
+    wrong = claim.replace("= 2 n", "= 3 n")
+    assert "verified" not in [r.kind for r in results(f"Params: $${wrong}$$.\n")]

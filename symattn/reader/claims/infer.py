@@ -212,6 +212,8 @@ def _spells_word(node: ast.Node, sizes: frozenset[str] = frozenset()) -> bool:
             lower = lower + 1 if wordy else 0 if not letter else lower
             if run >= 3 and lower:
                 return True
+    if isinstance(node, ast.Symbol):
+        return False  # `n_{layers}`: a word in a subscript names the letter, it is no product
     return any(_spells_word(k, sizes) for k in ast.children(node))
 
 
