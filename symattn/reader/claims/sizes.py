@@ -45,7 +45,7 @@ def size_claim(
     point of positive integers, kept only when both sides use the same sizes, no relation
     between them was stated before (`F = 4D`), and no inline division or unit makes the
     reading doubtful; otherwise the claim is undecided."""
-    symbols = _symbols(left) + _symbols(right)
+    symbols = _outer(left) + _outer(right)
     capitals = [x for x in symbols if x.name[:1].isupper()]
     if not capitals:
         return None
@@ -118,7 +118,7 @@ def number_claim(
     scope = terms.scope
     if not isinstance(scope, Scope) or not (scope.numbers or scope.contested_numbers):
         return None
-    labels = {_label(x) for x in _symbols(left) + _symbols(right) if x.name[:1].isupper()}
+    labels = {_label(x) for x in _outer(left) + _outer(right) if x.name[:1].isupper()}
     evidenced = labels & (set(scope.numbers) | set(scope.contested_numbers))
     if not evidenced or not labels <= evidenced | set(scope.dims):
         return None
@@ -308,6 +308,19 @@ def _with_evidence(claim: ResolvedClaim, scope: Scope, names: list[str]) -> Reso
     if claim.context:
         context = f"{context}; {claim.context}"
     return dataclasses.replace(claim, context=context)
+
+
+def _outer(node: ast.Node) -> list[ast.Symbol]:
+    """The names of `node`, not those inside a name's subscript (`\\text{HBM comms}`)."""
+    out: list[ast.Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(x)
+            continue
+        stack.extend(ast.children(x))
+    return sorted(out, key=lambda x: x.start)
 
 
 def _symbols(node: ast.Node) -> list[ast.Symbol]:
