@@ -266,7 +266,7 @@ def note_numbers(scope: Scope, items: list[object], text: str) -> None:
     """Give `scope` the capitals (`B`, `T_\\text{math}`) the document shows to be numbers, each
     with its evidence, and those it shows to be both a number and a matrix."""
     got = number_evidence(items, text)
-    readable = {k: str(v) for k, v in got.readable().items() if k[:1].isupper()}
+    readable = {k: str(v) for k, v in got.readable(CONVENTIONS).items() if k[:1].isupper()}
     contested = {
         k: f"{a} and a matrix ({b})" for k, (a, b) in got.conflicts().items() if k[:1].isupper()
     }

@@ -39,6 +39,8 @@ class Evidence:
 
     why: str
     line: int
+    #: the formula (its `id`) the evidence is in; 0 for the prose
+    where: int = field(default=0, compare=False)
 
     def __str__(self) -> str:
         return f"{self.why} at line {self.line}"
@@ -65,9 +67,24 @@ class Numbers:
         """The names a definition introduces: given a value once, by their first formula."""
         return {k for k in self.introduced if self.definitions.get(k) == 1}
 
-    def readable(self) -> dict[str, Evidence]:
-        """The names read as numbers: number evidence and no matrix evidence."""
-        return {k: v for k, v in self.numbers.items() if k not in self.matrices}
+    def readable(self, conventional: Iterable[str] = ()) -> dict[str, Evidence]:
+        """The names read as numbers: number evidence and no matrix evidence. A `conventional`
+        name (a matrix by the chapter's conventions: `V`) needs the prose's word, or a formula
+        whose every capital is a number (`\\frac{ST}{S+T}` beside `B`, `D`): `\\frac{Q}{V}` is
+        Q over the matrix V, an error, not Q over a number."""
+        known = set(conventional)
+        out = {}
+        for k, v in self.numbers.items():
+            if k in self.matrices:
+                continue
+            if k in known and v.where and not self._counting(v.where):
+                continue
+            out[k] = v
+        return out
+
+    def _counting(self, where: int) -> bool:
+        capitals = {x for x in self.uses.get(where, set()) if x[:1].isupper()}
+        return all(x in self.numbers and x not in self.matrices for x in capitals)
 
     def conflicts(self) -> dict[str, tuple[Evidence, Evidence]]:
         return {k: (v, self.matrices[k]) for k, v in self.numbers.items() if k in self.matrices}
@@ -170,7 +187,7 @@ def _note(book: dict[str, Evidence], node: ast.Node, why: str, span: MathSpan) -
     for sym in _names(node):
         name = plain_name(sym)
         if name is not None and name[:1].isalpha():
-            book.setdefault(name, Evidence(why, _line(span, sym)))
+            book.setdefault(name, Evidence(why, _line(span, sym), id(span)))
 
 
 def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
@@ -307,7 +324,7 @@ def _equalities(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) 
                     name = plain_name(x)
                     if name is None or name in out.numbers or name in out.matrices:
                         continue
-                    out.numbers[name] = Evidence("equal to a number", _line(span, x))
+                    out.numbers[name] = Evidence("equal to a number", _line(span, x), id(span))
                     grown = True
 
 
