@@ -28,7 +28,8 @@ _BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|be|=|,|:|：|，|为|是)?\s*\Z", r
 _AFTER = re.compile(
     r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?"
     r"(?:\s*(?:,|and|与|和|、)\s*(?:\$[^$]{1,30}\$|\\\([^()]{1,30}\\\)))*"
-    r"\s*(?:\(|（)?\s*(?:is|are|denotes|denote|for)?\s*(?:the\s+|a\s+|an\s+)?" + _SIZE_WORD,
+    r"\s*(?:\(|（)?\s*(?:is|are|denotes|denote|for|为|是|表示)?\s*(?:the\s+|a\s+|an\s+)?"
+    + _SIZE_WORD,
     re.I,
 )
 
@@ -220,13 +221,13 @@ def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
                     _note(out.matrices, arg, f"an argument of {x.name}", span)
         elif isinstance(x, ast.Symbol):
             name = plain_name(x)
+            if x.sub is not None and x.name[:1].isupper() and _entry_index(x.sub):
+                entry = Evidence("written with an entry index", _line(span, x), id(span))
+                out.matrices.setdefault(x.name, entry)
             if name is None:
                 continue
             if x.font in _BOLD:
                 out.matrices.setdefault(name, Evidence("in bold", _line(span, x)))
-            elif x.sub is not None and _entry_index(x.sub):
-                entry = Evidence("written with an entry index", _line(span, x))
-                out.matrices.setdefault(x.name, entry)
 
 
 def _entry_index(sub: ast.Node) -> bool:
