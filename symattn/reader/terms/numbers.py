@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
-from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.translator import plain_name
 
 __all__ = ["Evidence", "Numbers", "number_evidence"]
@@ -114,7 +114,7 @@ def number_evidence(
         if not isinstance(span, MathSpan):
             continue
         try:
-            formula = parse_formula(blank_notes(span.body), span.env)
+            formula = parsed(blank_notes(span.body), span.env)  # read once, also for shapes
         except (ParseError, RecursionError):
             continue
         claims = [x for x in _items(formula.items) if isinstance(x, ast.Claim)]
