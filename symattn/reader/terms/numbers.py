@@ -78,14 +78,22 @@ class Numbers:
         for k, v in self.numbers.items():
             if k in self.matrices:
                 continue
-            if k in known and v.where and not self._counting(v.where):
+            if k in known and v.where and not self._counting(v.where, k):
                 continue
             out[k] = v
         return out
 
-    def _counting(self, where: int) -> bool:
-        capitals = {x for x in self.uses.get(where, set()) if x[:1].isupper()}
-        return all(x in self.numbers and x not in self.matrices for x in capitals)
+    def _counting(self, where: int, name: str) -> bool:
+        """Whether every other capital of the formula is a number by evidence of its own (not
+        by being equal to a number there: `M = N/K` makes M a number only if K is one)."""
+        capitals = {x for x in self.uses.get(where, set()) if x[:1].isupper()} - {name}
+        for x in capitals:
+            got = self.numbers.get(x)
+            if got is None or x in self.matrices:
+                return False
+            if got.why == "equal to a number" and got.where == where:
+                return False
+        return True
 
     def conflicts(self) -> dict[str, tuple[Evidence, Evidence]]:
         return {k: (v, self.matrices[k]) for k, v in self.numbers.items() if k in self.matrices}
