@@ -100,7 +100,9 @@ def test_a_contested_name_makes_no_other_name_a_matrix() -> None:
 def test_a_conventional_letter_needs_a_formula_of_numbers() -> None:
     alone = "$x = \\frac{Q}{V}$\n"
     assert "V" not in number_evidence(scan(alone, kind="md"), alone).readable({"Q", "V"})
-    counted = "$\\frac{1}{B}$ and $y = \\frac{2BS}{B + S}$\n"
+    one = "$\\frac{1}{N}$ and $M = N/K$\n"  # N alone makes no count of K
+    assert "K" not in number_evidence(scan(one, kind="md"), one).readable({"K"})
+    counted = "$\\frac{1}{B}$ and $y = \\frac{2BDS}{BD + S}$\n"
     got = number_evidence(scan(counted, kind="md"), counted)
     assert "S" in got.readable({"S"})
 

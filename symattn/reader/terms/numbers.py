@@ -84,16 +84,18 @@ class Numbers:
         return out
 
     def _counting(self, where: int, name: str) -> bool:
-        """Whether every other capital of the formula is a number by evidence of its own (not
-        by being equal to a number there: `M = N/K` makes M a number only if K is one)."""
+        """Whether every other capital of the formula is a number, and two or more of them by
+        evidence of their own (not by being equal to a number there: in `M = N/K`, M is a
+        number only if K is one, and N alone does not make a count of it)."""
         capitals = {x for x in self.uses.get(where, set()) if x[:1].isupper()} - {name}
+        direct = 0
         for x in capitals:
             got = self.numbers.get(x)
             if got is None or x in self.matrices:
                 return False
-            if got.why == "equal to a number" and got.where == where:
-                return False
-        return True
+            if not (got.why == "equal to a number" and got.where == where):
+                direct += 1
+        return direct >= 2
 
     def conflicts(self) -> dict[str, tuple[Evidence, Evidence]]:
         return {k: (v, self.matrices[k]) for k, v in self.numbers.items() if k in self.matrices}
