@@ -11,7 +11,7 @@ TRUE_AND_FALSE = [
     (r"4 \cdot B \cdot T \cdot D = 4BTD", r"4 \cdot B \cdot T \cdot D = 2BTD"),
     (r"2 \cdot L \cdot D^2 = 2LD^2", r"2 \cdot L \cdot D^2 = 2L^2D"),
     (r"6BT(3DF + 2DN) = 18BTDF + 12BTDN", r"6BT(3DF + 2DN) = 18BTDF + 2BTDN"),
-    (r"B \times T \times D = BDT", r"B \times T \times D = 2BDT"),
+    (r"B \times T \times D = BTD", r"B \times T \times D = 2BTD"),
 ]
 
 
@@ -38,7 +38,8 @@ def test_counterexample_is_at_positive_integers() -> None:
 
 
 def test_a_stated_relation_keeps_a_false_undecided() -> None:
-    text = "Take $$F = 4D$$ as usual. Then $$2BDF + BDF = 2BDF$$.\n"
+    # F is used before `F = 4D`: a relation between sizes in use, not F's definition
+    text = "So $$3DF = 3DF$$. Take $$F = 4D$$ as usual. Then $$2BDF + BDF = 2BDF$$.\n"
     got = [r for r in results(text) if "BDF" in r.source]
     assert [r.kind for r in got] == ["undecided"], got
     assert "relates" in got[0].message

@@ -49,10 +49,14 @@ def approx_claim(
 
 
 def _written(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
-    """A number as written (`0.245`, `-1.5`, `22`) and the unit of its last digit."""
+    """A number as written (`0.245`, `-1.5`, `22`, `1.5 \\times 10^{12}`) and the unit of its
+    last digit."""
     sign = 1
     if isinstance(node, ast.Neg):
         node, sign = node.operand, -1
+    scaled = _scientific(node)
+    if scaled is not None:
+        return sign * scaled[0], scaled[1]
     if not isinstance(node, ast.Number):
         return None
     text = node.text.replace(",", "")
@@ -62,6 +66,30 @@ def _written(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
         return None
     decimals = len(text.split(".")[1]) if "." in text else 0
     return sign * value, sympy.Rational(1, 10**decimals)
+
+
+def _scientific(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
+    """`1.5 \\times 10^{12}`, `3 \\cdot 10^{-4}`: the number and the unit of its last digit."""
+    if not (isinstance(node, ast.Mul) and len(node.factors) == 2):
+        return None
+    if node.ops[0] not in ("times", "cdot"):
+        return None
+    mantissa, power = node.factors
+    if not (isinstance(power, ast.Power) and isinstance(power.base, ast.Number)):
+        return None
+    if power.base.text != "10" or not isinstance(mantissa, ast.Number):
+        return None
+    exponent = power.exponent
+    sign = 1
+    if isinstance(exponent, ast.Neg):
+        exponent, sign = exponent.operand, -1
+    if not (isinstance(exponent, ast.Number) and exponent.text.isdigit()):
+        return None
+    written = _written(mantissa)
+    if written is None:
+        return None
+    scale = sympy.Integer(10) ** (sign * int(exponent.text))
+    return written[0] * scale, written[1] * scale
 
 
 def _constants(terms: Terms) -> dict[str, sympy.Expr]:

@@ -27,7 +27,8 @@ __all__ = ["defines_left", "scalar_reading"]
 #: A name that may stand for a number: a letter or Greek letter, with at most a plain subscript.
 #: A letter with an index, and perhaps a label (`x^{(1)}_{m}`: the first feature of x_m).
 _NUMBER_NAME = re.compile(
-    r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
+    r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\}))?"
+    r"(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
 )
 _GREEK_OR_LETTER = re.compile(r"(?:[a-z]|\\[a-z]+)\Z")
 _EULER = re.compile(r"(?<![\\A-Za-z])e(?![A-Za-z_])")
@@ -211,6 +212,8 @@ def _spells_word(node: ast.Node, sizes: frozenset[str] = frozenset()) -> bool:
             lower = lower + 1 if wordy else 0 if not letter else lower
             if run >= 3 and lower:
                 return True
+    if isinstance(node, ast.Symbol):
+        return False  # `n_{layers}`: a word in a subscript names the letter, it is no product
     return any(_spells_word(k, sizes) for k in ast.children(node))
 
 

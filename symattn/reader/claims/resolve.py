@@ -87,7 +87,13 @@ from symattn.reader.claims.size_claims import (
     size_chain,
     sizes_only,
 )
-from symattn.reader.claims.sizes import size_claim, size_letters, stated_relations
+from symattn.reader.claims.sizes import (
+    note_numbers,
+    number_claim,
+    size_claim,
+    size_letters,
+    stated_relations,
+)
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_declarations import UnreadDeclarations
 from symattn.reader.claims.written_matrices import pending, stack_claim
@@ -212,6 +218,7 @@ class Resolver:
         items = list(items)
         self.scope.size_relations |= stated_relations(items, text)
         self.letters_as_sizes = size_letters(items)
+        note_numbers(self.scope, items, text)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
         ahead = scalars_ahead(items)
@@ -836,6 +843,9 @@ class Resolver:
         generic = []
 
         def run() -> ResolvedClaim:
+            counted = number_claim(terms, span, left, step.rhs, start, end)
+            if counted is not None:
+                return counted  # `T = 4BDF/(NC)`: names the text shows to be numbers
             member = None
             if first:
                 member = define_member(scope, terms, span, left, step.rhs, start, end)

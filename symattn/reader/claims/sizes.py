@@ -1,20 +1,26 @@
 """Capitals used as sizes in a scalar claim (`2BTD + 2BTD = 4BTD`, `2 \\cdot L \\cdot D^2`): read
-as positive integers the text never declares. Imports the reader's AST, claims and scope."""
+as positive integers the text never declares. Imports the reader's AST, claims, scope, terms."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 
+import sympy
+
+from symattn.kernel.dims import n
+from symattn.kernel.errors import SymattnError
+from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.infer import scalar_reading
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
-from symattn.reader.terms.scope import Scope
-from symattn.reader.terms.translator import Terms
+from symattn.reader.terms.numbers import number_evidence
+from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.translator import UNREAD, Terms, as_comparable, plain_name
 
-__all__ = ["size_claim", "size_letters", "stated_relations"]
+__all__ = ["note_numbers", "number_claim", "size_claim", "size_letters", "stated_relations"]
 
 #: `a / 4BHK \\cdot (G+1)`: an inline division before a product; which factors divide is unclear.
 _INLINE_DIVISION = re.compile(
@@ -22,6 +28,9 @@ _INLINE_DIVISION = re.compile(
 )
 #: `84TB`, `8 GiB`: a number and a unit of memory, not a product of sizes.
 _UNIT = re.compile(r"\d\s*(?:[KMGTPE]i?B|B)(?![A-Za-z])")
+#: `84TB`, `8 GiB`: a multiple of a byte; a lone `2B` is twice the batch size where the text
+#: shows B to be a number
+_BYTES = re.compile(r"\d\s*[KMGTPE]i?B(?![A-Za-z])")
 
 
 def size_claim(
@@ -36,19 +45,23 @@ def size_claim(
     point of positive integers, kept only when both sides use the same sizes, no relation
     between them was stated before (`F = 4D`), and no inline division or unit makes the
     reading doubtful; otherwise the claim is undecided."""
-    symbols = _symbols(left) + _symbols(right)
+    symbols = _outer(left) + _outer(right)
     capitals = [x for x in symbols if x.name[:1].isupper()]
     if not capitals:
         return None
     scope = terms.scope
     if not isinstance(scope, Scope):
         return None
-    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in capitals):
+    contested = _contested(scope, span, capitals, start, end)
+    if contested is not None:
+        return contested
+    plain = [x for x in capitals if _label(x) not in scope.numbers]
+    if any(x.sub is not None or x.font is not None or len(x.name) != 1 for x in plain):
         return None  # `W_Q`, `\\mathbf{X}`, `L^{combined}`: a name of its own, not a size
-    names = list(dict.fromkeys(x.name for x in capitals if x.name not in scope.dims))
+    names = list(dict.fromkeys(_label(x) for x in capitals if _label(x) not in scope.dims))
     if not names or any(scope.document_matrix(x) for x in names):
         return None  # a matrix of the text's is never read as a number
-    conventional = [x for x in names if x in CONVENTIONS]
+    conventional = [x for x in names if x in CONVENTIONS and x not in scope.numbers]
     sizes = frozenset(names)
     claim = scalar_reading(terms, span, left, right, names, start, end, sizes=sizes)
     if claim is None:
@@ -62,17 +75,30 @@ def size_claim(
             "does not say which"
         )
         return new_claim(span, start, end, "unknown", msg)
+    claim = _with_evidence(claim, scope, names)
+    claim = _with_values(claim, scope, names)
+    defined = _definition(scope, span, left, right, claim, start, end)
+    if defined is not None:
+        return defined
+    bare = [x for x in names if x not in scope.numbers]
+    if bare:
+        claim = _also_as_matrices(terms, span, left, right, claim, bare, start, end)
+        if claim.status != "pending":
+            return claim
     sides = [_capital_names(left, scope.dims), _capital_names(right, scope.dims)]
     related = scope.size_relations & sizes
-    if sides[0] != sides[1]:
+    uses_values = any(x in scope.number_values for x in names)  # a claim about definitions
+    if sides[0] != sides[1] and not _cancels(sides) and not uses_values:
         scope.size_relations |= sizes  # `F = 4D`, `D = NH`: a relation the text states
     doubt = ""
     if related:
         doubt = f"the text relates {', '.join(sorted(related))} to other sizes"
     elif _INLINE_DIVISION.search(body):
         doubt = "a division is written inline before a product, so its denominator is unclear"
-    elif _UNIT.search(body):
+    elif _UNIT.search(body) and not (_BYTES.search(body) is None and "B" in scope.numbers):
         doubt = "a number is followed by what may be a unit of memory"
+    if not doubt and not related and _refutable(scope, left, names, claim.defines):
+        claim = dataclasses.replace(claim, defines="")  # a count that fails is an error
     if doubt and not claim.defines:
         why = (
             f"{', '.join(names)} are sizes the text does not declare; read as independent "
@@ -80,6 +106,221 @@ def size_claim(
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def number_claim(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`left = right` whose capitals are all numbers by the document's evidence (`T_\\text{math}
+    = 4BDF/(NC)`, with N a denominator): read as a size claim before any other reading (a
+    definition of a matrix T, a product of matrices). None when a capital has no such evidence
+    or the text declares it."""
+    scope = terms.scope
+    if not isinstance(scope, Scope) or not (scope.numbers or scope.contested_numbers):
+        return None
+    labels = {_label(x) for x in _outer(left) + _outer(right) if x.name[:1].isupper()}
+    evidenced = labels & (set(scope.numbers) | set(scope.contested_numbers))
+    if not evidenced or not labels <= evidenced | set(scope.dims):
+        return None
+    own = [x for x in labels if scope.lookup(x) is not None]
+    if any(getattr(scope.lookup(x), "origin", "") != "inferred" for x in own):
+        return None  # a name the text declares keeps its declaration
+    if own and not (set(own) & set(scope.contested_numbers)):
+        return None
+    return size_claim(terms, span, left, right, start, end)
+
+
+def _refutable(scope: Scope, left: ast.Node, names: list[str], defines: str) -> bool:
+    """A claim about numbers the text shows to be numbers (each one), that is no definition
+    (its left side is not a lone name) and held back only because a name is on one side
+    (`\\frac{4BST}{4BS} = S`): a point where it fails is an error of the text."""
+    if not defines.endswith("the sizes the text means may be related"):
+        return False
+    if plain_name(left) is not None:
+        return False  # `T = 4BD`: the text's definition of T
+    return bool(names) and all(x in scope.numbers for x in names)
+
+
+def _with_values(claim: ResolvedClaim, scope: Scope, names: list[str]) -> ResolvedClaim:
+    """The names the text defined before (`F = 4D`, once in the document) read as defined."""
+    used = [x for x in names if x in scope.number_values]
+    if not used or claim.status != "pending":
+        return claim
+    table = {sympy.Symbol(x, positive=True): scope.number_values[x][0] for x in used}
+    pairs = tuple((a.subs(table), b.subs(table)) for a, b in claim.pairs)
+    shown = ", ".join(
+        f"{x} = {scope.number_values[x][0]} (line {scope.number_values[x][1]})" for x in used
+    )
+    context = f"{claim.context}; with {shown} as the text defines" if claim.context else ""
+    return dataclasses.replace(claim, pairs=pairs, context=context or f"with {shown}")
+
+
+def _definition(
+    scope: Scope,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    claim: ResolvedClaim,
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    """`F = 4D`, `T_\\text{math} = 4BDF/(NC)`: a name shown to be a number, given its only
+    value in the document, not on the right side: defined (later claims read it so)."""
+    name = plain_name(left)
+    if name is None or name not in scope.numbers or name not in scope.defined_once:
+        return None
+    if name in scope.number_values or name in {_label(x) for x in _symbols(right)}:
+        return None
+    if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
+        return None
+    value = claim.pairs[0][1]
+    if isinstance(value, MatExpr) or not isinstance(value, sympy.Expr):
+        return None
+    line = span.start.line + span.body[:start].count("\n")
+    scope.number_values[name] = (value, line)
+    msg = f"defines {name} = {value}, a number"
+    if claim.context:
+        msg += f" ({claim.context})"
+    return new_claim(span, start, end, "declared", msg)
+
+
+def _also_as_matrices(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    claim: ResolvedClaim,
+    bare: list[str],
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """Capitals the text never shows to be numbers may be matrices (`MN = NM`): the claim is
+    also read with them as n × n matrices, and a verdict needs both readings to agree. Where
+    the matrix reading cannot be formed, or the number reading is already read two ways, the
+    claim is undecided."""
+    scope = terms.scope
+    assert isinstance(scope, Scope)
+    shown = ", ".join(bare)
+    why = (
+        f"not decided: nothing in the text shows that {shown} "
+        f"{'is a number' if len(bare) == 1 else 'are numbers'}, and read as matrices "
+    )
+    if claim.split:
+        return new_claim(span, start, end, "unknown", why + "the claim is read two ways")
+    table = scope.top().names
+    saved = {x: table.get(x) for x in bare}
+    numbers = {x: sympy.Symbol(x, positive=True) for x in scope.numbers}
+    try:
+        for x in bare:
+            table[x] = Name((n, n), "declared", -1, 0)
+        for x, (value, _) in scope.number_values.items():
+            numbers[x] = value
+        terms.scalars = dict(numbers)  # the names shown to be numbers stay numbers
+        pair = as_comparable(terms.term(_juxtaposed(left)), terms.term(_juxtaposed(right)))
+    except (*UNREAD, SymattnError) as e:
+        return new_claim(span, start, end, "unknown", why + f"it is not read ({_first(e)})")
+    finally:
+        terms.scalars = {}
+        for x, old in saved.items():
+            if old is None:
+                table.pop(x, None)
+            else:
+                table[x] = old
+    if isinstance(pair[0], MatExpr) != isinstance(pair[1], MatExpr):
+        return new_claim(span, start, end, "unknown", why + "its sides are not comparable")
+    readings = f"{shown} as numbers, or as n × n matrices"
+    return dataclasses.replace(
+        claim, pairs=(*claim.pairs, pair), split=len(claim.pairs), readings=readings
+    )
+
+
+def _juxtaposed(node: ast.Node) -> ast.Node:
+    """The formula as a product of matrices: `a \\cdot b` and `a \\times b` as `ab`, `D^2` as
+    `DD` (a matrix reading of a count's notation)."""
+    if isinstance(node, ast.Mul) and all(op in ("cdot", "times") for op in node.ops):
+        factors = tuple(_juxtaposed(f) for f in node.factors)
+        return ast.Product(factors, start=node.start, end=node.end)  # type: ignore[arg-type]
+    if (
+        isinstance(node, ast.Power)
+        and isinstance(node.base, ast.Symbol)
+        and isinstance(node.exponent, ast.Number)
+        and node.exponent.text in ("2", "3", "4")
+    ):
+        copies = (node.base,) * int(node.exponent.text)
+        return ast.Product(copies, start=node.start, end=node.end)
+    changes: dict[str, object] = {}
+    for f in dataclasses.fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, ast.Node):
+            changes[f.name] = _juxtaposed(value)
+        elif isinstance(value, tuple) and value and all(isinstance(x, ast.Node) for x in value):
+            changes[f.name] = tuple(_juxtaposed(x) for x in value)
+    return dataclasses.replace(node, **changes) if changes else node  # type: ignore[arg-type]
+
+
+def _first(e: Exception) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def note_numbers(scope: Scope, items: list[object], text: str) -> None:
+    """Give `scope` the capitals (`B`, `T_\\text{math}`) the document shows to be numbers, each
+    with its evidence, and those it shows to be both a number and a matrix."""
+    got = number_evidence(items, text)
+    readable = {k: str(v) for k, v in got.readable(CONVENTIONS).items() if k[:1].isupper()}
+    contested = {
+        k: f"{a} and a matrix ({b})" for k, (a, b) in got.conflicts().items() if k[:1].isupper()
+    }
+    defined = got.defined()
+    scope.note_numbers(readable, contested, defined)
+    # a definition that introduces a name (`T = 4BD/N`, read as defined) relates no sizes,
+    # nor does a claim about such a name (`T N = 4BD`): it is read with the definition
+    kept = [x for x in items if not (got.uses.get(id(x), set()) & defined)]
+    if len(kept) != len(items):
+        scope.size_relations -= stated_relations(items, text)
+        scope.size_relations |= stated_relations(kept, text)
+
+
+def _label(x: ast.Symbol) -> str:
+    return plain_name(x) or x.name
+
+
+def _contested(
+    scope: Scope, span: MathSpan, capitals: list[ast.Symbol], start: int, end: int
+) -> ResolvedClaim | None:
+    """Undecided when a capital of the claim is shown a number in one place, a matrix in
+    another: which the claim means is not said."""
+    both = [x for x in dict.fromkeys(map(_label, capitals)) if x in scope.contested_numbers]
+    declared = [scope.lookup(x) for x in both]
+    if not both or any(x is not None and x.origin != "inferred" for x in declared):
+        return None
+    where = "; ".join(f"{x}: {scope.contested_numbers[x]}" for x in both)
+    msg = f"not decided: the text uses {', '.join(both)} as a number and as a matrix ({where})"
+    return new_claim(span, start, end, "unknown", msg)
+
+
+def _with_evidence(claim: ResolvedClaim, scope: Scope, names: list[str]) -> ResolvedClaim:
+    """The verdict says what the reading rests on: `reading B, D as numbers (B: a denominator
+    at line 12)`."""
+    evidence = [f"{x}: {scope.numbers[x]}" for x in names if x in scope.numbers]
+    if not evidence:
+        return claim
+    context = f"reading {', '.join(names)} as numbers ({'; '.join(evidence)})"
+    if claim.context:
+        context = f"{context}; {claim.context}"
+    return dataclasses.replace(claim, context=context)
+
+
+def _outer(node: ast.Node) -> list[ast.Symbol]:
+    """The names of `node`, not those inside a name's subscript (`\\text{HBM comms}`)."""
+    out: list[ast.Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            out.append(x)
+            continue
+        stack.extend(ast.children(x))
+    return sorted(out, key=lambda x: x.start)
 
 
 def _symbols(node: ast.Node) -> list[ast.Symbol]:
@@ -94,7 +335,9 @@ def _symbols(node: ast.Node) -> list[ast.Symbol]:
 
 
 def _capital_names(node: ast.Node, dims: dict[str, object]) -> frozenset[str]:
-    return frozenset(x.name for x in _symbols(node) if x.name[:1].isupper() and x.name not in dims)
+    return frozenset(
+        _label(x) for x in _symbols(node) if x.name[:1].isupper() and _label(x) not in dims
+    )
 
 
 #: Where a formula relates its sides: what a size may be set equal or compared to.
@@ -117,9 +360,16 @@ def stated_relations(items: list[object], text: str) -> set[str]:
             continue
         pieces = [_COMMAND.sub(" ", _WORDS.sub(" ", p)) for p in _RELATION.split(item.body)]
         sets = [frozenset(_CAPITAL.findall(p)) for p in pieces]
-        if len(set(sets)) > 1:
+        if len(set(sets)) > 1 and not _cancels(sets):
             out |= set().union(*sets)
     return out
+
+
+def _cancels(sets: list[frozenset[str]]) -> bool:
+    """`\\frac{4BSTD}{4BSD + 4BTD} = \\frac{ST}{S+T}`, `\\frac{2BDF}{2DF} = B`: each side's
+    capitals among the other's, as when factors cancel; an identity to check, not a relation
+    (a side with no capital gives a value: `D = 8192` is one)."""
+    return all(sets) and all(a <= b or b <= a for a in sets for b in sets)
 
 
 #: A size written before a division by a letter (`d/h`, `d_{model}/h`, `d_{\text{model}} / g`).

@@ -781,13 +781,15 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     vectors = settled.value if settled is not None and settled.applies() else ""
     dims = set((scope.dims if scope is not None else STANDARD_DIMS).keys())
     dims |= _size_names(formulas) - declared - defined
+    numbers = set(scope.numbers) if scope is not None else set()
+    dims |= numbers  # shown to be numbers (`terms.numbers`): no shape for them
     u = Unifier()
     env: dict[str, Value] = {}
     kinds: dict[str, str] = {}
     indexed = _indexed_letters(formulas)
-    evidence = _matrix_evidence(formulas, set(CONVENTIONS) | set(declared))
+    evidence = _matrix_evidence(formulas, (set(CONVENTIONS) - numbers) | set(declared))
     for name, shape in CONVENTIONS.items():
-        if name not in declared:
+        if name not in declared and name not in numbers:
             env[name] = Mat(*shape)
     for f in formulas:
         for c in f.claims:

@@ -102,6 +102,13 @@ class Scope:
         self.both_ways = False
         # capitals read as sizes that a claim of the text relates to others (`F = 4D`)
         self.size_relations: set[str] = set()
+        # undeclared names the document shows to be numbers, with the evidence (`a denominator
+        # at line 12`), and those it shows to be both (`note_numbers`)
+        self.numbers: dict[str, str] = {}
+        self.contested_numbers: dict[str, str] = {}
+        # names the document gives a value once (`F = 4D`), and the values read so far
+        self.defined_once: set[str] = set()
+        self.number_values: dict[str, tuple[sympy.Expr, int]] = {}
         # consulted letters that are rows of matrices the text never declares, in a text with
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()
@@ -382,6 +389,19 @@ class Scope:
     def local(self, entry: Name) -> bool:
         """True when a definition was made in this section (or this worked example)."""
         return entry.section == self.section and entry.origin == "defined"
+
+    def note_numbers(
+        self, numbers: dict[str, str], contested: dict[str, str], once: set[str] | None = None
+    ) -> None:
+        """Names the document shows to be numbers (and no matrices): read as numbers, so a
+        conventional matrix of that letter (`S`, `K`) is not assumed; `contested` names have
+        evidence of both kinds, each with the two places."""
+        self.numbers = dict(numbers)
+        self.contested_numbers = dict(contested)
+        self.defined_once = set(once or ())
+        self.number_values = {}
+        for name in numbers:
+            self.layers[0].names.pop(name, None)
 
     def document_matrix(self, name: str) -> bool:
         """Declared or defined by the document, not only one of the chapter's conventions (a
