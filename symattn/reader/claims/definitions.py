@@ -18,8 +18,9 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms, not_understood
+from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms
 
 __all__ = ["define", "head_symbol", "row_definition", "sequence_definition"]
 

@@ -13,20 +13,12 @@ from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.infer import scalar_reading
-from symattn.reader.claims.introductions import (
-    definition_form,
-    mentions,
-    parameters,
-)
+from symattn.reader.claims.introductions import definition_form, mentions, parameters
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.translator import (
-    Problem,
-    Terms,
-    as_comparable,
-    not_understood,
-)
+from symattn.reader.terms.problems import not_understood
+from symattn.reader.terms.translator import Problem, Terms, as_comparable
 from symattn.reader.terms.undeclared import read_around
 
 

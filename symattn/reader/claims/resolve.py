@@ -57,11 +57,7 @@ from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.inferred import with_inference
-from symattn.reader.claims.introductions import (
-    index_letters,
-    introduce,
-    listed,
-)
+from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.member_claims import (
     define_member,
@@ -103,13 +99,13 @@ from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.conventions import DocumentConventions, looks_like_matrix
 from symattn.reader.terms.inference import Inference, infer_spans, install, parsed
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import (
     UNREAD,
     Problem,
     Terms,
     as_comparable,
-    not_understood,
     orientation,
     plain_name,
     word_name,

@@ -26,16 +26,10 @@ from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shap
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS, looks_like_matrix
+from symattn.reader.terms.functions import FEATURE_WIDTH
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
-from symattn.reader.terms.translator import (
-    FEATURE_WIDTH,
-    KEEP_FONTS,
-    UNREAD,
-    Problem,
-    Terms,
-    not_understood,
-    plain_name,
-)
+from symattn.reader.terms.translator import KEEP_FONTS, UNREAD, Problem, Terms, plain_name
 from symattn.reader.terms.undeclared import membership, read_around, undeclared
 
 __all__ = ["declaration"]

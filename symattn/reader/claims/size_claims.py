@@ -17,16 +17,11 @@ from symattn.kernel.text import plain
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.arithmetic import add_scalars, chain_scalar
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.size_relations import reduced, size_value, solve_for, substitute
-from symattn.reader.terms.translator import (
-    Problem,
-    add_scalars,
-    chain_scalar,
-    not_understood,
-    plain_name,
-    word_name,
-)
+from symattn.reader.terms.translator import Problem, plain_name, word_name
 
 __all__ = ["assume_relation", "bind_dims", "relations_only", "size_chain", "sizes_only"]
 

@@ -17,8 +17,9 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import looks_like_matrix
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import Name, Scope, same_shape
-from symattn.reader.terms.translator import Problem, Terms, not_understood, plain_name
+from symattn.reader.terms.translator import Problem, Terms, plain_name
 
 __all__ = ["pending", "stack_claim"]
 

@@ -8,15 +8,9 @@ resolver calls `read_around`).
 from __future__ import annotations
 
 from symattn.reader.syntax import ast
+from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS
-from symattn.reader.terms.translator import (
-    UNREAD,
-    Terms,
-    UnknownName,
-    UnknownOperator,
-    label_of,
-    not_understood,
-)
+from symattn.reader.terms.translator import UNREAD, Terms, UnknownName, UnknownOperator, label_of
 
 __all__ = ["membership", "read_around", "undeclared"]
 

@@ -1,0 +1,461 @@
+"""Names and scope lookups: how a written name reads, and the matrix, entry, row or head it is.
+Imports the kernel and the reader's AST; must not import the resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+import sympy
+
+from symattn.kernel.dims import H, d_v
+from symattn.kernel.errors import ShapeError
+from symattn.kernel.expr import (
+    Entry,
+    FromColumn,
+    HeadSym,
+    MatExpr,
+    MatSym,
+    Ones,
+    Row,
+    RowBlock,
+    index,
+)
+from symattn.kernel.text import plain
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
+from symattn.reader.terms.base import NameEntry, TermsBase
+from symattn.reader.terms.components import ambiguous, component_of, row_run, run_bound
+from symattn.reader.terms.members import (
+    family_letter,
+    lookup_member,
+    member_of,
+    member_value,
+    recurrence_member,
+)
+from symattn.reader.terms.problems import Problem, UnknownName, not_understood
+from symattn.reader.terms.products import causal_ones
+
+#: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
+KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
+
+
+def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
+    """A capital letter that is not a size, among a subscript's indices (`v_{A,i}`, `v_B`):
+    it labels a new name, it is not a row or column number."""
+    items = (
+        sub.factors
+        if isinstance(sub, ast.Product)
+        else sub.items
+        if isinstance(sub, ast.Seq)
+        else (sub,)
+    )
+    return any(
+        isinstance(x, ast.Symbol)
+        and x.sub is None
+        and x.font is None
+        and len(x.name) == 1
+        and x.name.isupper()
+        and x.name not in dims
+        for x in items
+    )
+
+
+def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
+    """`a_{21}` when A has fewer than 21 rows: not a row, so the entry (2, 1)."""
+    return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
+
+
+def _row_block_of(block: Any, whole: Any, bind: Callable[[Any], Any]) -> bool:
+    """`W_O^{(h)}` is row block h of W_O (the chapter's reading, "a slice of W_O"): when the
+    document declares no family W_O^{(h)}, or declares one (without defining it) with the
+    shape of a block, d_v × d beside W_O's H·d_v × d."""
+    if block is None:
+        return True
+    if getattr(block, "definition", None) is not None:
+        return False
+    (r, c), (wr, wc) = (bind(x) for x in block.shape), (bind(x) for x in whole.shape)
+    h, v = bind(H), bind(d_v)
+    return all(sympy.expand(a - b) == 0 for a, b in ((r, v), (wr, h * v), (c, wc)))
+
+
+def _square(node: ast.Symbol, m: MatExpr) -> bool:
+    """`a_{11}` of a square A (n × n): the entry (1, 1), as `a_{ij}` is A's entry, not row 11."""
+    sub = node.sub
+    two = isinstance(sub, ast.Number) and len(sub.text) == 2 and "0" not in sub.text
+    return two and sympy.expand(m.rows - m.cols) == 0
+
+
+def plain_name(node: ast.Node) -> str | None:
+    """`W_Q`, `d_k`, `Q`, `\\mathbf Q` -> their names; None for anything else.
+
+    Also the names of third-party texts: `d_{\\text{model}}` -> `d_{model}`, `W^Q`, `W_i^{(q)}` ->
+    `W^{(q)}_i`, `\\hat y` -> `\\hat{y}`, `\\text{head}_i` -> `\\text{head}_i`, `t'`.
+
+    >>> from symattn.reader.syntax.parse import parse_formula
+    >>> [plain_name(parse_formula(t).items[0].subjects[0]) for t in ("W_i^Q", r"\\hat y")]
+    ['W^Q_i', '\\\\hat{y}']
+    """
+    if isinstance(node, ast.Labeled):
+        return _labeled_name(node)
+    if not isinstance(node, ast.Symbol):
+        return None
+    if node.font not in KEEP_FONTS:
+        return _decorated_name(node)
+    if node.sub is None:
+        bold = node.font in ("mathbf", "boldsymbol", "bm") and node.name.islower()
+        return f"\\{node.font}{{{node.name}}}" if bold else node.name
+    sub = node.sub
+    if _is_word(sub):
+        assert isinstance(sub, ast.Symbol)
+        return f"{node.name}_{{{sub.name}}}"
+    if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
+        return None
+    if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
+        return f"{node.name}_{sub.name}"
+    return None
+
+
+def _is_word(node: ast.Node | None) -> bool:
+    """`\\text{model}`, `\\mathrm{out}` written as (part of) a name."""
+    return isinstance(node, ast.Symbol) and node.font == "text" and node.sub is None
+
+
+def _named_sub(sub: ast.Node) -> bool:
+    return _is_word(sub)
+
+
+def _index_letter(name: str) -> bool:
+    """`i`, `t'`: one letter, perhaps primed."""
+    letter = name.rstrip("'")
+    return len(letter) == 1 and letter.isascii() and letter.isalpha()
+
+
+def word_name(node: ast.Node) -> str | None:
+    """`d_{ff}`, `d_{\\text{ff}}`: a letter with a word below it, the name `d_{ff}`; the
+    plain-letter form is a name only where a size is read (a shape, or a size already made)."""
+    if not (isinstance(node, ast.Symbol) and node.font is None and len(node.name) == 1):
+        return None
+    sub = node.sub
+    if _is_word(sub):
+        assert isinstance(sub, ast.Symbol)
+        return f"{node.name}_{{{sub.name}}}"
+    if (
+        isinstance(sub, ast.Product)
+        and len(sub.factors) > 1
+        and all(
+            isinstance(f, ast.Symbol) and f.font is None and f.sub is None and len(f.name) == 1
+            for f in sub.factors
+        )
+    ):
+        return f"{node.name}_{{{''.join(f.name for f in sub.factors)}}}"  # type: ignore[union-attr]
+    return None
+
+
+def _decorated_name(node: ast.Symbol) -> str | None:
+    """`\\hat y`, `\\text{head}`, `\\bar h_t`: accents and words name their own symbols."""
+    if node.font != "text" and node.font not in _ACCENT_FONTS:
+        return None
+    base = f"\\{node.font}{{{node.name}}}"
+    if node.sub is None:
+        return base
+    sub = node.sub
+    if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
+        return f"{base}_{sub.name}"
+    return None
+
+
+def _labeled_name(node: ast.Labeled) -> str | None:
+    op = node.operand
+    if op.font not in KEEP_FONTS:
+        return None
+    label = node.label if len(node.label) == 1 else "{" + node.label + "}"
+    base = f"{op.name}^{label}"
+    if op.sub is None:
+        return base
+    sub = op.sub
+    if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
+        return f"{base}_{sub.name}"
+    return None
+
+
+_ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve overleftarrow".split())
+
+
+def _label(node: ast.Symbol) -> str:
+    decorated = _decorated_name(node) or word_name(node)
+    if decorated is not None:
+        return decorated
+    base = node.name if len(node.name) == 1 or not node.name.isalpha() else "\\" + node.name
+    if node.font == "text":
+        base = f"\\text{{{node.name}}}"
+    elif node.font not in KEEP_FONTS:
+        base = f"\\{node.font}{{{base}}}"
+    if node.sub is None:
+        return base
+    sub = plain_name(node.sub) if isinstance(node.sub, ast.Symbol) else None
+    return f"{base}_{sub}" if sub else f"{base}_{{{ast.dump(node.sub)}}}"
+
+
+def _lower_case(name: str) -> bool:
+    """`x`, `\\mathbf q`, `\\alpha`: a vector's letter; `S`, `W_Q`: a matrix's."""
+    letters = [c for c in name.replace("mathbf", "").replace("boldsymbol", "") if c.isalpha()]
+    return bool(letters) and letters[0].islower()
+
+
+def label_of(node: ast.Symbol | ast.HeadSup) -> str:
+    """How a symbol is named in messages and in the table of defined names: `\\alpha`,
+    `e_{ij}`, `d_{model}`, `\\hat{y}`, `x_m^{(1)}`."""
+    if isinstance(node, ast.HeadSup) and isinstance(node.operand, ast.Symbol):
+        return f"{_label(node.operand)}^{{({ast.dump(node.head)})}}"
+    assert isinstance(node, ast.Symbol)
+    return _label(node)
+
+
+class NamesMixin(TermsBase):
+    """Names in scope: symbols, entries, rows, members and heads of families, labels."""
+
+    def named(self, name: str, head: sympy.Basic | None, entry: NameEntry) -> MatExpr:
+        """The matrix `name` (or member `head` of the family `name`) with its shape in scope."""
+        if head is not None:
+            return self.scope.bind(HeadSym(name, head, *entry.shape))
+        return self.scope.bind(MatSym(name, *entry.shape))
+
+    def _symbol(self, node: ast.Symbol) -> sympy.Basic:
+        limits: dict[sympy.Symbol, object] = getattr(self, "sum_limits", {})
+        if node.sub is None and node.font is None and index(node.name) in limits:
+            return index(node.name)  # `i` in `\sum_{i=1}^{n} i`: the sum's own index
+        if node.name in UNREAD_DERIVATIVE:
+            raise not_understood(UNREAD_DERIVATIVE[node.name], node)
+        if self.scalars and _label(node) in self.scalars:
+            return self.scalars[_label(node)]
+        if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            if node.sub is None:
+                raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
+            return Ones(self.dim_term(node.sub), 1)  # `\mathbf 1_n`, the column of n ones
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if node.sub is None and node.font is None and node.name in seqs:
+            return FromColumn(node.name, seqs[node.name], 1)
+        name = plain_name(node)
+        if name is not None:
+            if name in self.scope.dims:
+                return self.scope.bind(self.scope.dims[name])
+            entry = self.scope.lookup(name)
+            if entry is not None and getattr(entry, "causal_ones", False):
+                rows, cols = (self.scope.bind(x) for x in entry.shape)
+                return causal_ones((rows, cols))  # the matrix the prose calls the causal mask
+            if entry is not None:
+                return self.named(name, None, entry)
+        word = word_name(node)
+        if word is not None and word in self.scope.dims:
+            return self.scope.bind(self.scope.dims[word])  # `d_{ff}`, a size declared as such
+        if node.sub is None and node.font is None and node.name in self.bound:
+            return index(node.name)  # `j` in `\\omega_j = 1/10000^{2j/d}`
+        defined = self.defs.table.get(_label(node))
+        if defined is not None and defined.indices == 0 and defined.params is None:
+            return self._opaque(defined, _label(node), node)
+        if node.font in KEEP_FONTS and node.sub is not None and not _named_sub(node.sub):
+            return self._indexed(node)
+        if node.sub is not None:  # `\\hat q_i` of `\\hat q_i = ...`: a sequence the text defined
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None and defined.indices:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
+        raise self._unknown(node)
+
+    def _indexed(self, node: ast.Symbol) -> sympy.Basic:
+        """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
+        base = node.name
+        assert node.sub is not None
+        if _labels_a_name(node.sub, self.scope.dims):
+            # `\\mathbf v_{A,i}`, `\\mathbf v_A`: a label, not row A of V
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.params is None:
+                if defined.indices == len(self.indices(node.sub)):
+                    return self._opaque(defined, _label(node), node)
+            raise self._unknown(node)
+        member = self._member(node)
+        if member is not None:
+            return member
+        last = run_bound(node.sub) if base.islower() and len(base) == 1 else None
+        if last is not None:
+            return self._row_run(node, last)
+        idx = self.indices(node.sub)
+        if node.name.isupper():
+            # `S_i` of `S_i = \\{j : j \\le i\\}`, where S is only the conventions' scores
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            document = getattr(self.scope, "document_matrix", None)
+            if defined is not None and defined.params is None and defined.indices == len(idx):
+                if document is not None and not document(node.name):
+                    return self._opaque(defined, _label(node), node)
+        ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
+        if component is not None:  # `q_i`, component i of the vector q the text declares
+            vector = self.named(component[0], None, component[1])
+            return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
+        two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
+        if two_readings:
+            raise not_understood(two_readings, node)
+        if base == "delta" and len(idx) == 2 and node.font is None:
+            return sympy.KroneckerDelta(*idx)  # `\delta_{rt}`: 1 when r = t, else 0
+        matrix_name = base.upper() if base.islower() else base
+        entry = self.scope.lookup(matrix_name)
+        seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
+        if entry is None and base in seqs and len(idx) == 1 and node.font is None:
+            # `c_i`, term i of a sequence the text uses as a column (`c\mathbf 1_n^T`)
+            return Entry(FromColumn(base, seqs[base], 1), idx[0], 1)
+        if entry is None:
+            bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+            defined = self.defs.table.get(bare)
+            if defined is not None and defined.indices == len(idx) and defined.params is None:
+                return self._opaque(defined, _label(node), node)  # `e_{ir}` of `e_{ij} = ...`
+        if entry is None or len(base) != 1:
+            raise self._unknown(node)
+        m = self.named(matrix_name, None, entry)
+        if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m) or _square(node, m)):
+            idx = self.entry_indices(node.sub)
+        if len(idx) == 2:
+            return Entry(m, *idx)
+        if len(idx) == 1 and base.islower():
+            row = Row(m, idx[0])
+            return row.T if self.scope.orientation(base) == "column" else row
+        raise not_understood(
+            f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
+            f"{base.upper()}_{{ij}} for an entry",
+            node,
+        )
+
+    def _row_run(self, node: ast.Symbol, last: ast.Node) -> sympy.Basic:
+        """`x_{1:t}`: the vectors x_1, ..., x_t, rows 1..t of X."""
+        entry = self.scope.lookup(node.name.upper())
+        if entry is None:
+            raise self._unknown(node)
+        matrix = self.named(node.name.upper(), None, entry)
+        upper = self.index_term(last)
+        try:
+            return row_run(matrix, upper, self.scope.orientation(node.name) == "column")
+        except ShapeError:
+            bound = f"{plain(upper)} <= {plain(matrix.rows)}"
+            msg = f"{node.name}_{{1:{plain(upper)}}}: {bound} is not known"
+            raise not_understood(msg, node) from None
+
+    def _member(self, node: ast.Symbol) -> sympy.Basic | None:
+        """`\\mathbf S_{t-1}` of a family the text declared or defined (`terms.members`); a
+        member of a defined family is an opaque term (its value is not read)."""
+        letter = family_letter(node)
+        family = lookup_member(self.scope, letter) if letter is not None else None
+        if family is None or node.sub is None:
+            return None
+        idx = self.indices(node.sub)
+        if len(idx) != 1:
+            return None
+        value = member_value(self, family, idx[0]) if family.defined else None
+        if value is not None:
+            return value  # the closed form the text defines its members by, at this index
+        if family.defined:
+            read = recurrence_member(family, idx[0])
+            if read is not None:  # a recurrence with its base case: its value is read
+                return read
+            self.defs.used.append(_label(node))
+            if family.settled:  # its shape is certain: claims about it are decided as usual
+                self.defs.members[_label(node)] = family.line
+        return member_of(self.scope, family, idx[0])
+
+    def _unknown(self, node: ast.Symbol) -> UnknownName:
+        label = _label(node)
+        known = self.scope.known_names()
+        same = [k for k in known if k.lower() == label.lower() and k != label]
+        near = same + [
+            k for k in difflib.get_close_matches(label, known, n=3, cutoff=0.5) if k not in same
+        ]
+        near = near[:3]
+        hint = f"; did you mean {', '.join(near)}?" if near else ""
+        msg = f"unknown symbol {label} (declare its shape){hint}"
+        return UnknownName(msg, node, label, near)
+
+    def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
+        op = node.operand
+        if (
+            isinstance(op, ast.Symbol)
+            and op.sub is not None
+            and len(op.name) == 1
+            and op.name != "W"
+            and self.scope.lookup(plain_name(op) or "", True) is None
+        ):
+            return self._head_indexed(node, op)
+        fam = plain_name(node.operand)
+        head = self.index_term(node.head)
+        heads = self.scope.bind(H)
+        if head.is_Integer and (head < 1 or (heads.is_Integer and head > heads)):
+            count = f"1..{heads}" if heads.is_Integer else "1..H"
+            msg = f"there is no head {head}: the heads are {count}"
+            raise Problem("shape_error", msg, node)
+        lookup = self.scope.lookup
+        whole = lookup("W_O") if fam == "W_O" else None
+        if whole is not None and _row_block_of(lookup("W_O", True), whole, self.scope.bind):
+            w_o = self.named("W_O", None, whole)
+            return RowBlock(w_o, head, self.scope.bind(d_v), self.scope.bind(H))
+        entry = lookup(fam, True) if fam is not None else None
+        if fam is None or entry is None:
+            text = _label(node.operand) if isinstance(node.operand, ast.Symbol) else "this"
+            msg = f"unknown head family {text}^(h) (declare its shape)"
+            raise UnknownName(msg, node, f"{text}^{{(h)}}", [])
+        return self.named(fam, head, entry)
+
+    def _head_indexed(self, node: ast.HeadSup, op: ast.Symbol) -> sympy.Basic:
+        """`z^{(h)}_i` is row i of `Z^{(h)}`, `Z^{(h)}_{iu}` and `a^{(h)}_{ij}` are entries:
+        the letters of a head family read as those of a matrix (`q_i`, `Q_{ir}`, `a_{ij}`)."""
+        if self.scalars and isinstance(node.operand, ast.Symbol) and label_of(node) in self.scalars:
+            return self.scalars[label_of(node)]  # `x^{(1)}_m` read as a number
+        assert op.sub is not None
+        letter = op.name.upper()
+        bare = ast.Symbol(letter, op.font, None, start=op.start, end=op.start + 1)
+        try:
+            member = self._head_sup(ast.HeadSup(bare, node.head, start=node.start, end=node.end))
+        except UnknownName:
+            if not op.name.islower():
+                raise
+            # `x^{(1)}_m` with no family X^{(h)} anywhere: a name of the text's own (feature 1
+            # of x at m), undeclared, not an unknown matrix
+            label = f"{op.name}^{{({ast.dump(node.head)})}}_{{{ast.dump(op.sub)}}}"
+            raise UnknownName(f"unknown symbol {label}", node, label, []) from None
+        assert isinstance(member, MatExpr)
+        idx = self.indices(op.sub)
+        if len(idx) == 1 and op.name.isupper():
+            idx = self.entry_indices(op.sub)
+        if len(idx) == 2:
+            return Entry(member, *idx)
+        if len(idx) == 1 and op.name.islower():
+            return Row(member, idx[0])
+        raise not_understood("write z^{(h)}_i for a row, Z^{(h)}_{iu} for an entry", node)
+
+    def _labeled(self, node: ast.Labeled) -> sympy.Basic:
+        """`W^Q`, `W_i^q`, `W_i^{(q)}`: a matrix named with its superscript, declared as such."""
+        name = plain_name(node)
+        entry = self.scope.lookup(name) if name is not None else None
+        op = node.operand
+        if entry is None and op.sub is not None:
+            bare = ast.Labeled(
+                ast.Symbol(op.name, op.font, start=op.start, end=op.start + 1),
+                node.label,
+                start=node.start,
+                end=node.end,
+            )
+            whole = plain_name(bare)
+            matrix = self.scope.lookup(whole) if whole is not None else None
+            idx = self.entry_indices(op.sub) if matrix is not None else []
+            if whole is not None and matrix is not None and len(idx) == 2:
+                return Entry(self.named(whole, None, matrix), *idx)  # `W^Q_{rj}`
+        if name is None or entry is None:
+            label = name or _label(node.operand) + "^" + node.label
+            known = self.scope.known_names()
+            near = difflib.get_close_matches(label, known, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            msg = f"unknown symbol {label} (declare its shape){hint}"
+            raise UnknownName(msg, node, label, near)
+        return self.named(name, None, entry)
