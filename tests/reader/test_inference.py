@@ -7,7 +7,8 @@ import pytest
 from symattn.check import check_text
 from symattn.kernel.dims import d, d_k
 from symattn.reader.syntax.scanner import scan
-from symattn.reader.terms.inference import Clash, Unifier, infer_spans
+from symattn.reader.terms.inference import Unifier, infer_spans
+from symattn.reader.terms.unify import Clash
 
 COLUMNS = "---\nsymattn:\n  vectors: column\n---\n"
 

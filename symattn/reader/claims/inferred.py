@@ -9,7 +9,8 @@ import sympy
 
 from symattn.kernel.expr import MatSym, walk
 from symattn.reader.claims.resolved import ResolvedClaim
-from symattn.reader.terms.inference import Inference, shown
+from symattn.reader.terms.inference import Inference
+from symattn.reader.terms.unify import shown
 
 __all__ = ["with_inference"]
 

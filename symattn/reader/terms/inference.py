@@ -1,27 +1,48 @@
 """Shapes for the names a text uses but never declares, solved by unification over its formulas.
-Imports sympy, the kernel's dims, the reader's syntax, scope, translator; never claims or check."""
+Imports sympy, the kernel's dims, the reader's syntax and terms; never claims or check.
+"""
 
 from __future__ import annotations
 
-import functools
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
 
 import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, dim, shape_str
-from symattn.kernel.errors import ParseError, SymattnError
+from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
-from symattn.reader.syntax.notes import blank_notes
-from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
-from symattn.reader.terms.name_lists import lists_names
+from symattn.reader.terms.name_evidence import (
+    _candidate,
+    _declarations,
+    _declared,
+    _Formula,
+    _formulas,
+    _in_claims,
+    _indexed_letters,
+    _matrix_evidence,
+    _names,
+    _plain_names,
+    _roots,
+    _size_names,
+    parsed,
+)
 from symattn.reader.terms.scope import Name, Scope
-from symattn.reader.terms.sizes_equal import sizes_differ
-from symattn.reader.terms.translator import Terms, plain_name
+from symattn.reader.terms.shape_walk import _SIZES, _Walker
+from symattn.reader.terms.translator import plain_name
+from symattn.reader.terms.unify import (
+    Clash,
+    Mat,
+    Unifier,
+    Value,
+    Vec,
+    _fresh,
+    _shape,
+    _shown,
+    shown,
+)
 from symattn.reader.terms.vectors import component_letters, length_constraints
 
 __all__ = [
@@ -35,97 +56,6 @@ __all__ = [
     "parsed",
     "proposals",
 ]
-
-#: A dim while it is solved: a variable (an int) or a known size (a sympy expression).
-Dim: TypeAlias = "int | sympy.Expr"
-
-_BOLD = ("mathbf", "boldsymbol", "bm", "vec")
-#: Functions applied entry by entry (or row by row): the value keeps its argument's shape.
-_SAME_SHAPE = frozenset(("softmax", "exp", "tanh", "relu", "sigmoid", "gelu", "mask", "dropout"))
-
-
-class Clash(SymattnError):
-    """Two uses give one dim two different sizes."""
-
-
-class Unifier:
-    """Dims as a union-find: a class of variables, possibly bound to one known size.
-
-    >>> from symattn.kernel.dims import d_k
-    >>> u = Unifier(); a, b = u.fresh("a"), u.fresh("b")
-    >>> u.unify(a, b); u.unify(b, d_k); u.value(a)
-    d_k
-    """
-
-    def __init__(self) -> None:
-        self.parent: list[int] = []
-        self.bound: dict[int, sympy.Expr] = {}
-        self.labels: list[str] = []
-
-    def fresh(self, label: str) -> int:
-        while label in self.labels:
-            label += "'"  # two names shown alike (`\\mathbf a`, `\\vec a`) keep two sizes
-        self.parent.append(len(self.parent))
-        self.labels.append(label)
-        return len(self.parent) - 1
-
-    def find(self, x: int) -> int:
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def resolve(self, x: Dim) -> Dim:
-        if isinstance(x, int):
-            root = self.find(x)
-            return self.bound.get(root, root)
-        return x
-
-    def unify(self, a: Dim, b: Dim) -> None:
-        """Make `a` and `b` one size; raises `Clash` when they are two different known sizes."""
-        a, b = self.resolve(a), self.resolve(b)
-        if isinstance(a, int) and isinstance(b, int):
-            if a != b:
-                self.parent[b] = a
-        elif isinstance(a, int):
-            self.bound[a] = b
-        elif isinstance(b, int):
-            self.bound[b] = a
-        elif sizes_differ(a, b):
-            raise Clash(f"need the sizes {a} and {b} to be equal")
-
-    def value(self, x: Dim) -> sympy.Expr:
-        """The size `x` stands for: a known size, or a fresh dim named after its variable."""
-        got = self.resolve(x)
-        if isinstance(got, int):
-            return dim(self.labels[got])
-        return got
-
-    def snapshot(self) -> tuple[list[int], dict[int, sympy.Expr], int]:
-        return list(self.parent), dict(self.bound), len(self.labels)
-
-    def restore(self, snap: tuple[list[int], dict[int, sympy.Expr], int]) -> None:
-        self.parent, self.bound = list(snap[0]), dict(snap[1])
-        del self.labels[snap[2] :]
-        del self.parent[snap[2] :]
-
-
-@dataclass(frozen=True)
-class Mat:
-    rows: Dim
-    cols: Dim
-
-
-@dataclass(frozen=True)
-class Vec:
-    """A vector of `size` entries, row or column as the document says; `t`: written transposed."""
-
-    size: Dim
-    t: bool = False
-
-
-SCALAR = "scalar"
-Value: TypeAlias = "Mat | Vec | str | None"
 
 
 @dataclass(frozen=True)
@@ -143,15 +73,6 @@ class Inferred:
 
     def describe(self) -> str:
         return f"{shown(self.name)}: {self.size()}"
-
-
-def shown(name: str) -> str:
-    """A name as the messages show it: `\\mathbf{q}` is q.
-
-    >>> shown("\\\\mathbf{q}"), shown("W_q")
-    ('q', 'W_q')
-    """
-    return re.sub(r"\\(?:mathbf|boldsymbol|bm|vec)\{(\w+)\}", r"\1", name)
 
 
 @dataclass(frozen=True)
@@ -255,509 +176,6 @@ class Inference:
             elif not wanted and name in self.installed:
                 layer.names.pop(name, None)  # its declaration is read from here on
                 del self.installed[name]
-
-
-# ---- reading one formula ---------------------------------------------------------------------
-
-
-class _Walker:
-    """The values of a formula's parts, unifying dims as it goes (one formula at a time)."""
-
-    def __init__(
-        self, unifier: Unifier, env: dict[str, Value], dims: set[str], vectors: str = ""
-    ) -> None:
-        self.vectors = vectors  # `column` or `row` where the document settles it
-        self.u = unifier
-        self.env = env
-        self.dims = dims
-        self.used: set[str] = set()
-        self.places: dict[str, tuple[int, int]] = {}
-        #: the first clash: the two parts whose sizes disagree, and the two sizes
-        self.clash: tuple[tuple[int, int], tuple[int, int], str] | None = None
-
-    def claim(self, c: ast.Claim) -> None:
-        if lists_names(c):
-            return  # `W^Q, W^K W^V`: a list of names with a comma left out, no product
-        left = self.value(c.subjects[0]) if len(c.subjects) == 1 else None
-        prev: ast.Node = c.subjects[0]
-        for s in c.subjects[1:]:
-            self.value(s)
-        for step in c.steps:
-            if step.rel == "in" and isinstance(step.rhs, ast.Reals):
-                right = _reals_value(self, step.rhs)
-            else:
-                right = self.value(step.rhs)
-            if step.rel in ("=", "in") and left is not None and right is not None:
-                self.same(left, right, prev, step.rhs)
-            left, prev = right, step.rhs
-
-    def same(self, a: Value, b: Value, one: ast.Node, other: ast.Node) -> None:
-        pairs: list[tuple[Dim, Dim]] = []
-        if isinstance(a, Mat) and isinstance(b, Mat):
-            pairs = [(a.rows, b.rows), (a.cols, b.cols)]
-        elif isinstance(a, Vec) and isinstance(b, Vec):
-            pairs = [(a.size, b.size)]
-        for x, y in pairs:
-            self.unify(x, y, one, other)
-
-    def unify(self, x: Dim, y: Dim, one: ast.Node, other: ast.Node) -> None:
-        try:
-            self.u.unify(x, y)
-        except Clash as e:
-            if self.clash is None:
-                self.clash = ((one.start, one.end), (other.start, other.end), str(e))
-
-    def value(self, node: ast.Node) -> Value:
-        handler: Any = _VALUES.get(type(node))
-        if handler is None:
-            for kid in ast.children(node):
-                self.value(kid)
-            return None
-        out: Value = handler(self, node)
-        return out
-
-    def symbol(self, node: ast.Symbol | ast.Labeled) -> Value:
-        name = plain_name(node)
-        if name is None:
-            return None
-        if name in self.dims:
-            return SCALAR
-        if name in self.env:
-            self.used.add(name)
-            self.places.setdefault(name, (node.start, node.end))
-            return self.env[name]
-        if isinstance(node, ast.Symbol) and node.sub is not None and len(node.name) == 1:
-            whole = self.env.get(node.name.upper())
-            if isinstance(whole, Mat) and node.name.islower() and _one_index(node.sub):
-                return Vec(whole.cols)  # `x_i`, a row of X
-            if isinstance(whole, Mat) and _two_indices(node.sub):
-                return SCALAR  # `Q_{ij}`, `a_{ij}`: an entry
-        return None
-
-    def product(self, factors: Sequence[ast.Node], ops: Sequence[str]) -> Value:
-        values = [self.value(f) for f in factors]
-        acc = values[0]
-        for k, op in enumerate(ops):
-            acc = self.times(acc, values[k + 1], factors[k], factors[k + 1], op)
-        return acc
-
-    def times(self, a: Value, b: Value, left: ast.Node, node: ast.Node, op: str) -> Value:
-        if op == "/":
-            return a if b == SCALAR else None
-        if a == SCALAR:
-            return b
-        if b == SCALAR:
-            return a
-        if a is None or b is None:
-            return None
-        if op == "cdot" and isinstance(a, Vec) and isinstance(b, Vec) and not (a.t or b.t):
-            self.unify(a.size, b.size, left, node)  # `\mathbf q \cdot \mathbf k`
-            return SCALAR
-        if isinstance(a, Mat) and isinstance(b, Mat):
-            self.unify(a.cols, b.rows, left, node)
-            return Mat(a.rows, b.cols)
-        if isinstance(a, Mat) and isinstance(b, Vec) and not b.t:
-            self.unify(a.cols, b.size, left, node)  # `W x`: x a column
-            return Vec(a.rows)
-        if isinstance(a, Vec) and isinstance(b, Mat):
-            self.unify(a.size, b.rows, left, node)  # `x^T W` or, x a row, `x W`
-            return Vec(b.cols, a.t)
-        if isinstance(a, Vec) and isinstance(b, Vec) and a.t and not b.t:
-            self.unify(a.size, b.size, left, node)  # `q^T k`
-            return SCALAR
-        if isinstance(a, Vec) and isinstance(b, Vec) and a.t == b.t and self.vectors:
-            # two columns (or two rows) side by side: no product, whatever their lengths
-            kind = self.vectors if not a.t else ("row" if self.vectors == "column" else "column")
-            if self.clash is None:
-                why = f"multiply two {kind} vectors (the document's vectors are {self.vectors}s)"
-                self.clash = ((left.start, left.end), (node.start, node.end), why)
-        return None
-
-    def add(self, node: ast.Add) -> Value:
-        values = [self.value(t) for t in node.terms]
-        known = [v for v in values if v is not None]
-        if not known or len(known) != len(values):
-            return known[0] if known and all(type(v) is type(known[0]) for v in known) else None
-        if not all(type(v) is type(known[0]) for v in known):
-            return None
-        for t, v in zip(node.terms[1:], known[1:], strict=True):
-            self.same(known[0], v, node.terms[0], t)
-        return known[0]
-
-    def call(self, node: ast.Call) -> Value:
-        values = [self.value(a) for a in node.args]
-        name = node.name.lower()
-        if name in _SAME_SHAPE and len(values) == 1:
-            return values[0]
-        if name == "attention" and len(values) == 3:
-            q, k, v = values
-            if isinstance(q, Mat) and isinstance(k, Mat) and isinstance(v, Mat):
-                a, b, c = node.args
-                self.unify(q.cols, k.cols, a, b)
-                self.unify(k.rows, v.rows, b, c)
-                return Mat(q.rows, v.cols)
-        return None
-
-
-def _transpose(w: _Walker, node: ast.Transpose) -> Value:
-    v = w.value(node.operand)
-    if isinstance(v, Mat):
-        return Mat(v.cols, v.rows)
-    if isinstance(v, Vec):
-        return Vec(v.size, not v.t)
-    return v
-
-
-def _inner(w: _Walker, node: ast.Inner) -> Value:
-    a, b = w.value(node.left), w.value(node.right)
-    if isinstance(a, Vec) and isinstance(b, Vec):
-        w.unify(a.size, b.size, node.left, node.right)
-    return SCALAR
-
-
-def _norm(w: _Walker, node: ast.Norm) -> Value:
-    w.value(node.operand)
-    return SCALAR
-
-
-def _power(w: _Walker, node: ast.Power) -> Value:
-    base = w.value(node.base)
-    w.value(node.exponent)
-    return SCALAR if base == SCALAR else None
-
-
-def _group(w: _Walker, node: ast.Group) -> Value:
-    values = [w.value(x) for x in node.items]
-    return values[0] if len(values) == 1 and node.delim in ("(", "[", "{") else None
-
-
-def _frac(w: _Walker, node: ast.Frac) -> Value:
-    num, den = w.value(node.num), w.value(node.den)
-    return num if den == SCALAR else None
-
-
-def _sqrt(w: _Walker, node: ast.Sqrt) -> Value:
-    w.value(node.radicand)
-    return SCALAR
-
-
-def _sum(w: _Walker, node: ast.Sum) -> Value:
-    for x in (node.lower, node.upper):
-        if x is not None:
-            w.value(x)
-    return w.value(node.body)
-
-
-def _neg(w: _Walker, node: ast.Neg) -> Value:
-    return w.value(node.operand)
-
-
-_VALUES = {
-    ast.Symbol: _Walker.symbol,
-    ast.Labeled: _Walker.symbol,
-    ast.Number: lambda w, node: SCALAR,
-    ast.Transpose: _transpose,
-    ast.Inner: _inner,
-    ast.Norm: _norm,
-    ast.Abs: _norm,
-    ast.Power: _power,
-    ast.Group: _group,
-    ast.Frac: _frac,
-    ast.Gradient: lambda w, node: w.value(node.wrt),  # the gradient has the shape of wrt
-    ast.Sqrt: _sqrt,
-    ast.Sum: _sum,
-    ast.Neg: _neg,
-    ast.Add: _Walker.add,
-    ast.Call: _Walker.call,
-    ast.Product: lambda w, node: w.product(node.factors, ["*"] * (len(node.factors) - 1)),
-    ast.Mul: lambda w, node: w.product(node.factors, node.ops),
-}
-
-
-def _reals_value(w: _Walker, node: ast.Reals) -> Value:
-    found = [_size(w, x) for x in node.shape]
-    sizes = [x for x in found if x is not None]
-    if len(sizes) != len(found):
-        return None
-    if not sizes:
-        return SCALAR
-    if len(sizes) == 1:
-        return Vec(sizes[0])
-    if len(sizes) == 2:
-        return Mat(sizes[0], sizes[1])
-    return None
-
-
-def _size(w: _Walker, node: ast.Node) -> sympy.Expr | None:
-    try:
-        return _SIZES.dim_term(node)
-    except (SymattnError, RecursionError):
-        return None
-
-
-def _one_index(sub: ast.Node) -> bool:
-    return isinstance(sub, ast.Symbol | ast.Number) and len(getattr(sub, "name", "1")) == 1
-
-
-def _two_indices(sub: ast.Node) -> bool:
-    return isinstance(sub, ast.Product | ast.Seq) or (
-        isinstance(sub, ast.Number) and len(sub.text) == 2
-    )
-
-
-# ---- a document --------------------------------------------------------------------------------
-
-
-@dataclass
-class _Formula:
-    span: MathSpan
-    claims: list[ast.Claim]
-
-
-#: A formula's tree, read once for the inference and the resolver (trees are immutable).
-parsed = functools.lru_cache(maxsize=4096)(parse_formula)
-
-
-def _formulas(spans: Iterable[object]) -> list[_Formula]:
-    out = []
-    for span in spans:
-        if not isinstance(span, MathSpan):
-            continue
-        try:
-            formula = parsed(blank_notes(span.body), span.env)
-        except (ParseError, RecursionError):
-            continue
-        claims = [x for x in _items(formula.items) if isinstance(x, ast.Claim)]
-        out.append(_Formula(span, claims))
-    return out
-
-
-def _items(items: Iterable[ast.Node]) -> Iterable[ast.Node]:
-    for x in items:
-        if isinstance(x, ast.Boxed):
-            yield from _items(x.items)
-        else:
-            yield x
-
-
-def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol | ast.Labeled):
-            yield x
-            if isinstance(x, ast.Labeled):
-                continue
-        stack.extend(ast.children(x))
-
-
-def _candidate(node: ast.Symbol | ast.Labeled) -> str | None:
-    """The kind a name the text may use undeclared has by its look: `matrix` for a capital
-    (`W_q`, `\\mathbf M`, `W^Q_i`), `vector` for a bold or arrowed lower-case letter with no
-    index (`\\mathbf q`, `\\vec a`); None for anything else (plain letters may be numbers)."""
-    name = plain_name(node)
-    if name is None or not _whole_name(node):
-        return None
-    sym = node.operand if isinstance(node, ast.Labeled) else node
-    if sym.name[:1].isupper() and len(sym.name) == 1 and name not in STANDARD_DIMS:
-        return "matrix"
-    if sym.font in _BOLD and sym.name.islower() and len(sym.name) == 1 and sym.sub is None:
-        return "vector"
-    return None
-
-
-def _declared(formulas: list[_Formula]) -> tuple[set[str], set[str]]:
-    """The names the text declares (`\\in \\mathbb R^{...}`) and those it defines (`X = ...`)."""
-    declared: set[str] = set()
-    defined: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            if not c.steps:
-                continue
-            names = {plain_name(s) for s in c.subjects} - {None}
-            if c.steps[0].rel == "in":
-                declared |= names  # type: ignore[arg-type]
-            elif c.steps[0].rel in ("=", "coloneqq", ":=") and len(c.subjects) == 1:
-                defined |= names  # type: ignore[arg-type]
-    return declared, defined
-
-
-def _declarations(
-    formulas: list[_Formula], u: Unifier, dims: set[str]
-) -> dict[str, list[tuple[int, Value]]]:
-    """Each name declared with `\\in \\mathbb R^{...}`, its declarations in order (line, value)."""
-    out: dict[str, list[tuple[int, Value]]] = {}
-    for f in formulas:
-        for c in f.claims:
-            if not (c.steps and c.steps[0].rel == "in" and isinstance(c.steps[0].rhs, ast.Reals)):
-                continue
-            value = _reals_value(_Walker(u, {}, dims), c.steps[0].rhs)
-            if value is None:
-                continue
-            for subject in c.subjects:
-                name = plain_name(subject)
-                if name is not None and _whole_name(subject):
-                    out.setdefault(name, []).append((f.span.start.line, value))
-    return out
-
-
-#: Subscripts that index a family (`k_i` is the i-th key, `W_t` the t-th step), not label
-#: one name (`W_q`, `W_k`, `w_v`).
-_INDEX_LETTERS = frozenset("ijklmnt")
-_INDEX_CAPITAL = frozenset("ijlmnt")
-
-
-def _whole_name(node: ast.Node) -> bool:
-    """A name that stands for one matrix or vector: not `k_i`, `x_1` (members of a family)."""
-    if isinstance(node, ast.Labeled):
-        return True  # `W_i^Q`: one name with its label, as the translator reads it
-    sym = node
-    if not isinstance(sym, ast.Symbol):
-        return False
-    sub = sym.sub
-    if sub is None:
-        return True
-    if isinstance(sub, ast.Symbol) and sub.sub is None:
-        index = _INDEX_CAPITAL if sym.name[:1].isupper() else _INDEX_LETTERS
-        return sub.name not in index and (sub.font is not None or len(sub.name) == 1)
-    return _is_word(sub)
-
-
-def _is_word(node: ast.Node) -> bool:
-    """`\\text{model}`, `{\\rm ff}`: a label written as a word."""
-    return plain_name(node) is None and isinstance(node, ast.Symbol) and len(node.name) > 1
-
-
-def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
-    """The names used in a claim (not a shape claim), not only in the definition of another
-    name (`B = QM`: a name used once to define B is more likely a slip than a matrix of the
-    text's own)."""
-    out: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            if not c.steps:
-                continue
-            subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
-            if subject in defined and c.steps[0].rel == "=" and len(c.steps) == 1:
-                continue
-            if c.steps[0].rel == "in":
-                continue  # a shape claim: a shape inferred from it would only repeat it
-            for node in (*c.subjects, *(s.rhs for s in c.steps)):
-                out |= {n for n in map(plain_name, _names(node)) if n is not None}
-    return out
-
-
-def _matrix_evidence(formulas: list[_Formula], known: set[str]) -> set[str]:
-    """Capitals used as matrices somewhere: in bold (`\\mathbf W`), transposed, given to
-    softmax or attention, or multiplied by (or equal to) one of those or a known matrix. A
-    plain capital
-    with none of these (`N`, `L`, `T`) may be a number, and gets no matrix shape."""
-    out: set[str] = set()
-    products: list[tuple[ast.Node, ...]] = []
-    for f in formulas:
-        for c in f.claims:
-            sides = [c.subjects[0], *(s.rhs for s in c.steps if s.rel == "=")]
-            products.append(tuple(sides))  # `M N = P`: P is what M N is
-            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
-            while stack:
-                x = stack.pop()
-                stack.extend(ast.children(x))
-                label = _name_of(x)
-                sym = x.operand if isinstance(x, ast.Labeled) else x
-                if label is not None and isinstance(sym, ast.Symbol) and sym.font in _BOLD:
-                    out.add(label)
-                if isinstance(x, ast.Transpose) and _name_of(x.operand) is not None:
-                    out.add(_name_of(x.operand) or "")
-                if isinstance(x, ast.Call) and x.name.lower() in ("softmax", "attention"):
-                    out |= {n for n in map(_name_of, x.args) if n is not None}
-                if isinstance(x, ast.Product):
-                    products.append(x.factors)
-    grown = True
-    while grown:  # `softmax(M) N P`: N is multiplied by a matrix, then P by N
-        grown = False
-        for fs in products:
-            for a, b in zip(fs, fs[1:], strict=False):
-                for one, other in ((a, b), (b, a)):
-                    label = _name_of(one)
-                    if label is not None and label not in out and _matrixlike(other, out | known):
-                        out.add(label)
-                        grown = True
-    return out
-
-
-def _name_of(node: ast.Node) -> str | None:
-    return plain_name(node) if isinstance(node, ast.Symbol | ast.Labeled) else None
-
-
-def _matrixlike(node: ast.Node, matrices: set[str]) -> bool:
-    if isinstance(node, ast.Transpose):
-        return True
-    if isinstance(node, ast.Call):
-        return node.name.lower() in ("softmax", "attention")
-    if isinstance(node, ast.Group) and len(node.items) == 1:
-        return _matrixlike(node.items[0], matrices)
-    if isinstance(node, ast.Product):
-        return any(_matrixlike(f, matrices) for f in node.factors)
-    label = _name_of(node)
-    return label is not None and label in matrices
-
-
-def _indexed_letters(formulas: list[_Formula]) -> set[str]:
-    """Capitals the text also writes with an index (`M_k`, `Q_1`): a family, so the bare
-    letter's shape is not inferred (which member, or the whole, it means is not said)."""
-    out: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            for node in (*c.subjects, *(s.rhs for s in c.steps)):
-                for sym in _names(node):
-                    if isinstance(sym, ast.Symbol) and sym.sub is not None:
-                        if sym.name[:1].isupper():
-                            out.add(sym.name)
-    return out
-
-
-#: Reads sizes as they are written (`d_k`, `Hd_v`, `d/h`), in a scope of its own.
-_SIZES = Terms(Scope())
-
-
-def _roots(formulas: list[_Formula]) -> set[str]:
-    """Plain names alone under a square root (`\\sqrt{d_k}`, `\\sqrt{p}`): sizes."""
-    out: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
-            while stack:
-                x = stack.pop()
-                stack.extend(ast.children(x))
-                if isinstance(x, ast.Sqrt) and isinstance(x.radicand, ast.Symbol):
-                    name = plain_name(x.radicand)
-                    if name is not None and x.radicand.font is None and name[:1].isalpha():
-                        out.add(name)
-    return out
-
-
-def _size_names(formulas: list[_Formula]) -> set[str]:
-    """Names the text uses as sizes or indices: in a shape, a sum's bounds, under a square
-    root or in an exponent (`N` of `\\mathbb R^{N\\times d}` is no matrix)."""
-    out: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
-            while stack:
-                x = stack.pop()
-                stack.extend(ast.children(x))
-                sizes: list[ast.Node] = []
-                if isinstance(x, ast.Reals):
-                    sizes = list(x.shape)
-                elif isinstance(x, ast.Sum):
-                    sizes = [y for y in (x.lower, x.upper) if y is not None]
-                elif isinstance(x, ast.Sqrt):
-                    sizes = [x.radicand]
-                elif isinstance(x, ast.Power):
-                    sizes = [x.exponent]
-                for y in sizes:
-                    out |= {n for n in map(plain_name, _names(y)) if n is not None}
-    return out
 
 
 def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inference:
@@ -917,18 +335,6 @@ def _size_of(node: ast.Node) -> sympy.Expr | None:
         return None
 
 
-def _shape(u: Unifier, value: Value) -> tuple[sympy.Expr, sympy.Expr] | None:
-    if isinstance(value, Mat):
-        return (u.value(value.rows), u.value(value.cols))
-    if isinstance(value, Vec):
-        return (u.value(value.size), sympy.Integer(1))
-    return None
-
-
-def _shown(u: Unifier, value: Value) -> str:
-    return f"{type(value).__name__}{_shape(u, value)}"
-
-
 def _section(sections: Sequence[int], line: int) -> int:
     return sum(1 for s in sections if s <= line)
 
@@ -965,23 +371,6 @@ def _other_conventions(
     if len(fs) < 2 or _clashes(fs, u, env, dims, names):
         return {}
     return {key: sorted(x) for key, (_, x) in against.items()}
-
-
-def _fresh(u: Unifier, name: str, kind: str) -> Value:
-    label = shown(name)
-    if kind == "vector":
-        return Vec(u.fresh(f"len({label})"))
-    return Mat(u.fresh(f"rows({label})"), u.fresh(f"cols({label})"))
-
-
-def _plain_names(f: _Formula) -> set[str]:
-    return {
-        n
-        for c in f.claims
-        for node in (*c.subjects, *(s.rhs for s in c.steps))
-        for n in map(plain_name, _names(node))
-        if n is not None
-    }
 
 
 def _alone(
