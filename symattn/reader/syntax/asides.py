@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from symattn.reader.syntax.lexer import Tok
+from symattn.reader.syntax.lexer_base import Tok
 
 __all__ = ["open_asides", "open_gaps"]
 

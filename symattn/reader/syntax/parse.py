@@ -15,7 +15,8 @@ from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.asides import open_asides, open_gaps
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
-from symattn.reader.syntax.lexer import MAX_NESTING, Tok, position_in, tokenize
+from symattn.reader.syntax.lexer import tokenize
+from symattn.reader.syntax.lexer_base import MAX_NESTING, Tok, position_in
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
 
 if TYPE_CHECKING:

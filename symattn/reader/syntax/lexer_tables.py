@@ -1,0 +1,208 @@
+"""The tokenizer's tables: Greek letters, relations, accents, fonts, sizes, punctuation, commands.
+Imports only the standard library and the glyph tables; it must not import lark.
+"""
+
+from __future__ import annotations
+
+import re
+
+GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
+    "pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
+    "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell infty".split()
+)
+
+
+#: `\\partial`, `\\nabla`: read as symbols; the translator reads the gradients written with them.
+DERIVATIVES = frozenset(("partial", "nabla"))
+
+
+FUNCS = frozenset("exp max min log ln tanh sin cos tan det arg sup inf lim".split())
+
+
+#: Logical connectives between two statements (`A \\Leftrightarrow B`), not relations.
+CONNECTIVES = frozenset(
+    "Leftrightarrow Longleftrightarrow iff Rightarrow Longrightarrow implies Leftarrow "
+    "Longleftarrow impliedby".split()
+)
+
+
+#: Functions of numbers also read when written as upright text (`\\text{exp}`, `\\mathrm{log}`).
+SCALAR_WORDS = frozenset("exp log ln sin cos tan tanh".split())
+
+
+RELATIONS = {
+    "in": "in",
+    "neq": "neq",
+    "ne": "neq",
+    "le": "le",
+    "leq": "le",
+    "ge": "ge",
+    "geq": "ge",
+    "leqslant": "le",
+    "geqslant": "ge",
+    "lt": "<",
+    "gt": ">",
+    "approx": "approx",
+    "equiv": "equiv",
+    "sim": "sim",
+    "propto": "propto",
+    "to": "to",
+    "leftarrow": "gets",  # `S \\leftarrow S + v k^T`: an assignment of an algorithm
+    "gets": "gets",
+    "rightarrow": "to",
+    "mapsto": "mapsto",
+    "Rightarrow": "implies",
+    "implies": "implies",
+    "Longrightarrow": "implies",
+    "subset": "subset",
+    "subseteq": "subset",
+    "coloneqq": "=",  # `a \\coloneqq b`, `a \\triangleq b`: definitions, equations here
+    "triangleq": "=",
+}
+
+
+#: Accents make a new name of the letter under them: `\hat y` is not `y`.
+ACCENTS = {
+    "hat": "hat",
+    "widehat": "hat",
+    "tilde": "tilde",
+    "widetilde": "tilde",
+    "bar": "bar",
+    "overline": "bar",
+    "vec": "vec",
+    "dot": "dot",
+    "ddot": "ddot",
+    "check": "check",
+    "breve": "breve",
+    "overrightarrow": "vec",
+    "overleftarrow": "overleftarrow",
+}
+
+
+SIMPLE = {
+    "cdot": ("CDOT", "cdot"),
+    "times": ("TIMES", "times"),
+    "odot": ("TIMES", "odot"),  # the entrywise (Hadamard) product
+    "otimes": ("TIMES", "otimes"),  # outer or Kronecker product: the text says which
+    "top": ("TOP", "top"),
+    "intercal": ("TOP", "top"),
+    "ldots": ("DOTS", "ldots"),
+    "dots": ("DOTS", "dots"),
+    "cdots": ("DOTS", "cdots"),
+    "vdots": ("DOTS", "vdots"),
+    "ddots": ("DOTS", "ddots"),
+    "frac": ("FRAC", "frac"),
+    "dfrac": ("FRAC", "frac"),
+    "tfrac": ("FRAC", "frac"),
+    "sqrt": ("SQRT", "sqrt"),
+    "sum": ("SUM", "sum"),
+    "boxed": ("BOXED", "boxed"),
+    "quad": ("QUAD", "quad"),
+    "qquad": ("QUAD", "qquad"),
+    "R": ("REALS", "R"),
+    "langle": ("LANGLE", "langle"),
+    "rangle": ("RANGLE", "rangle"),
+}
+
+
+IGNORED = frozenset(
+    "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
+    "small footnotesize normalsize large rm".split()
+)
+
+
+#: Glyphs that are prose inside math (the printer's mark for "checked by the kernel").
+PROSE_GLYPHS = frozenset("checkmark pm mp".split())
+
+
+IGNORED_WITH_ARG = frozenset("label tag color".split())
+
+
+#: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
+_SIZED_COMMAND = re.compile(
+    r"\\(langle|rangle|lbrace|rbrace|vert|Vert|lceil|rceil|lfloor|rfloor)(?![A-Za-z])"
+)
+
+
+#: Notation the reader knows by name but gives no meaning: a formula with it is not understood,
+#: and the message names the notation.
+UNREAD_NOTATION = {
+    "int": "an integral (\\int) is not read",
+    "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
+    "iff": "an equivalence of statements (\\iff) is not read",
+}
+
+
+_MATHOP_WORD = re.compile(
+    r"\s*\{\s*(?:\\(?:mathrm|textrm|text|operatorname)\s*\{\s*([A-Za-z]+)\s*\}|([A-Za-z]{2,}))\s*\}"
+)
+
+
+#: `\underset{seq}{softmax}`: the note under the operator names its axis; softmax is the only
+#: operator read through it (row-wise, the one softmax of the dialect).
+_UNDERSET_SOFTMAX = re.compile(
+    r"\s*\{[^{}]*\}\s*\{\s*(?:\\(?:mathop|mathrm|operatorname|text)\s*)?\{?\s*(softmax)\s*\}?\s*\}"
+)
+
+
+SIZES = frozenset(
+    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
+)
+
+
+FONTS = frozenset(
+    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
+)
+
+
+TEXTS = frozenset("text textrm textit mbox mathrm operatorname".split())
+
+
+MATRICES = frozenset("bmatrix pmatrix array cases".split())
+
+
+#: Environments whose rows alternate alignment marks and column breaks (`a &= b & c &= d`).
+ALIGNING = frozenset("aligned align align* alignat alignat* flalign flalign*".split())
+
+
+TRANSPARENT_ENVS = frozenset(
+    "aligned equation equation* align align* gather gather* gathered split multline multline* "
+    "eqnarray eqnarray* flalign flalign*".split()
+)
+
+
+PUNCT = {
+    "+": "PLUS",
+    "-": "MINUS",
+    "/": "SLASH",
+    ",": "COMMA",
+    ".": "PERIOD",
+    ";": "SEMI",
+    "(": "LPAR",
+    ")": "RPAR",
+    "[": "LBRACK",
+    "]": "RBRACK",
+    "_": "SUB",
+    "^": "SUP",
+}
+
+
+DELIMS = {"(": "LPAR", ")": "RPAR", "[": "LBRACK", "]": "RBRACK"}
+
+
+#: Tokens after which a bar `|` or `\|` closes one that is open (they end a value).
+VALUE_END = frozenset(
+    "LETTER NUMBER SYMBOL REALS RPAR RBRACK RBRACE END_MATRIX DOTS PRIME BAR_CLOSE NORM_CLOSE "
+    "RANGLE".split()
+)
+
+
+#: Function names kept as operators when written `\mathrm{name}_j` (the rest become names).
+OPERATOR_WORDS = frozenset("softmax mask concat attention exp sqrt max min argmax log".split())
+
+
+_NAME = re.compile(r"[A-Za-z]+")
+
+
+_SPACE = re.compile(r"[ \t\r\n~]*")

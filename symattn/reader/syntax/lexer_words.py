@@ -1,0 +1,297 @@
+"""Words and fonts in the tokenizer: letters, words as names, `\\text{...}`, fonts around a name.
+Imports kernel.errors and the tokenizer's tables and glyphs; it must not import lark.
+"""
+
+from __future__ import annotations
+
+import re
+
+from symattn.reader.syntax import layout
+from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
+from symattn.reader.syntax.lexer_base import LexerBase
+from symattn.reader.syntax.lexer_tables import (
+    _NAME,
+    _SPACE,
+    FUNCS,
+    GREEK,
+    OPERATOR_WORDS,
+    SCALAR_WORDS,
+)
+
+#: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
+_PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
+
+
+def _prose(inner: str) -> bool:
+    """Words with a space or a punctuation mark and no command but `\\ `: a label in prose."""
+    if "\\" in inner.replace("\\ ", " ") or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", inner):
+        return False
+    return bool(re.search(r"\s|[:：,.;!?，。；]", inner))
+
+
+#: A font around a name with its scripts: `\mathbf{M_k}`, `\mathrm{head_i}`, `\mathbf{\beta_t}`.
+_FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
+
+
+#: Parentheses ahead, perhaps sized: `(`, `\big(`, `\left(`.
+_PAREN_AHEAD = r"(?=\s*(?:\(|\\(?:left|big|Big|bigg|Bigg|bigl|Bigl|biggl|Biggl)\s*\())"
+
+
+#: An operator written as a bare word before its parentheses: `softmax(x)`, `Attention(Q,K,V)`.
+_BARE_OPERATOR = re.compile(
+    r"(softmax|attention|concat|exp|sqrt|tanh|sin|cos|log)" + _PAREN_AHEAD, re.IGNORECASE
+)
+
+
+#: A word of the text's own before parentheses (`MultiHead(Q,K,V)`, `LayerNorm(x)`): one name,
+#: a function the text does not declare, not a product of letters.
+_BARE_WORD = re.compile(r"([A-Za-z]*[a-z]{3}[A-Za-z]*)" + _PAREN_AHEAD)
+
+
+#: A word in capitals before parentheses (`PE(pos, 2i)`, `FFN(x)`, `RoPE(x, m)`): a function of
+#: the text's when it has a lower-case letter or is a known one; `QK(...)` stays a product.
+_CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)" + _PAREN_AHEAD)
+
+
+#: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
+#: are products of matrices).
+_CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
+
+
+#: The same words with a subscript: `PE_{(pos,2i)}`, a sequence of the text's.
+_CAPS_NAME = re.compile(r"([A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?=\s*_)")
+
+
+_BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".split())
+
+
+_WORD = re.compile(r"[A-Za-z]+\Z")
+
+
+_CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
+
+
+#: A script then parentheses: `\operatorname{online}_{b,b}(S, V)` is an operator with its note.
+_SCRIPT_THEN_CALL = re.compile(
+    r"\s*[_^]\s*(?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9])" + _CALL_AHEAD.pattern
+)
+
+
+#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around;
+#: or a special token in brackets (`\\text{[CLS]}`).
+_TEXT_NAME = re.compile(r"(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*|\[[A-Z]+\])\Z")
+
+
+#: First words of a `\\text{...}` that is prose between formulas, never a name.
+_PROSE_WORDS = frozenset(
+    "and or if for where with else otherwise then when all each since as is are of to in on by "
+    "given such that let so thus hence because while even odd s".split()
+)
+
+
+#: Tokens after which a value stands: an operator, an opening, a fraction or a root.
+_OPERAND_BEFORE = frozenset(
+    "REL PLUS MINUS CDOT TIMES SLASH LPAR LBRACK LBRACE FRAC SQRT LSET BAR_OPEN NORM_OPEN "
+    "LANGLE".split()
+)
+
+
+#: What may follow a value: an operator, a closing, a separator, the end.
+_OPERAND_AFTER = re.compile(
+    r"\s*(?:[=+\-*/,;.)\]}|&<>_^]|\Z|\\(?:\\|[,;!: ]|(?:cdot|times|in|le|leq|ge|geq|neq|ne|"
+    r"approx|right|bigr|Bigr|biggr|Biggr|quad|qquad|end|rightarrow|to)(?![A-Za-z])))"
+)
+
+
+def _text_word(word: str) -> bool:
+    """`RoPE`, `LayerNorm`, `PE`, `FFN`: a word of the text's, not letters side by side."""
+    return any(c.islower() for c in word) or word in _CAPS_WORDS
+
+
+class WordsMixin(LexerBase):
+    """Letters and words, `\\text{...}` around an operand, fonts around a name."""
+
+    def styled(self, i: int, font: str, letter: str) -> None:
+        """`𝐱` is `\\mathbf x`, `𝑥` is `x`; a run of sans-serif or monospace letters (`𝗍𝗁𝖾`) is
+        a word, one name (an operator before parentheses), as `\\text{the}`."""
+        k = i + 1
+        if font in WORD_FONTS and len(letter) == 1:
+            while k < len(self.text):
+                nxt = styled_letter(self.text[k])
+                if nxt is None or nxt[0] != font or len(nxt[1]) != 1:
+                    break
+                letter += nxt[1]
+                k += 1
+        self.i = k
+        if len(letter) > 1 and k - i > 1:
+            if _CALL_AHEAD.match(self.text, k):
+                known = letter.lower() if letter.lower() in _BARE_NAMES else letter
+                self.emit("FUNC", known, i, k)
+            else:
+                self.emit("SYMBOL", f"text|{letter}", i, k)
+        elif not font:
+            if len(letter) == 1:
+                self.emit("LETTER", letter, i, k)
+            else:
+                self.emit("SYMBOL", f"|{letter}", i, k)
+        else:
+            self.font_body(font, letter if len(letter) == 1 else "\\" + letter, i)
+
+    def letters(self, i: int) -> None:
+        """A letter, or a word written bare before parentheses (`softmax(x)`, `LayerNorm(x)`):
+        an operator, read as `\\operatorname{...}` is."""
+        text = self.text
+        after_letter = i > 0 and (text[i - 1].isalpha() or text[i - 1] == "\\")
+        if not after_letter and not self.script_arg() and not self.matrix_depth:
+            m = _BARE_OPERATOR.match(text, i) or _BARE_WORD.match(text, i)
+            caps = _CAPS_WORD.match(text, i)
+            if m is None and caps is not None and _text_word(caps.group(1)):
+                m = caps
+            named = _CAPS_NAME.match(text, i)
+            if m is None and named is not None and _text_word(named.group(1)):
+                # `PE_{(pos, 2i)}`: a name of the text's with its index, as `\\text{PE}_{...}`
+                self.emit("SYMBOL", f"text|{named.group(1)}", i, named.end(1))
+                self.i = named.end(1)
+                return
+            if m is not None and len(m.group(1)) >= (2 if m is caps else 3):
+                word = m.group(1)
+                known = word.lower() if word.lower() in _BARE_NAMES else word
+                self.emit("FUNC", known, i, m.end(1))
+                self.i = m.end(1)
+                return
+        self.emit("LETTER", text[i], i, i + 1)
+        self.i += 1
+
+    def scripted_next(self) -> bool:
+        """A `_` or `^` follows: `\\text{head}_i` is a name with an index."""
+        m = _SPACE.match(self.text, self.i)
+        return m is not None and self.text[m.end() : m.end() + 1] in ("_", "^")
+
+    def word_name(self, word: str) -> bool:
+        """A word in `\\text`/`\\mathrm` that is part of a name, not an operator or prose."""
+        if not _WORD.match(word) or self.matrix_depth:
+            return False
+        if self.script_arg():
+            return True
+        return word.lower() not in OPERATOR_WORDS and self.scripted_next()
+
+    def text_command(self, name: str, start: int) -> None:
+        inner = self.braced_raw(name, start)
+        word = inner.strip()
+        if word == "mod":
+            # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
+            self.emit("TIMES", "mod", start, self.i)
+            return
+        if word in SCALAR_WORDS:
+            self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
+            return
+        if name != "operatorname" and self.word_name(word):
+            # `\\text{d}_k` is the letter d with its index; in a script a letter is a label
+            font = "mathrm" if len(word) == 1 and not self.script_arg() else "text"
+            self.emit("SYMBOL", f"{font}|{word}", start, self.i)
+        elif (
+            name == "operatorname"
+            and self.word_name(word)
+            and not self.script_arg()
+            and not _SCRIPT_THEN_CALL.match(self.text, self.i)
+        ):
+            # `\\operatorname{head}_i`: a name with an index, as `\\mathrm{head_i}`
+            self.emit("SYMBOL", f"text|{word}", start, self.i)
+        elif name == "operatorname" and self.operand_name(inner):
+            self.emit("SYMBOL", f"text|{word}", start, self.i)  # `= \\operatorname{cost}`
+        elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
+            if not _WORD.match(word):
+                raise self.fail(f"cannot read the operator name {inner!r}", start)
+            self.emit("FUNC", word, start, self.i)
+        elif self.matrix_depth:
+            pass  # a row or column label of a table: prose, its cell stays empty
+        elif self.operand_text(inner) or (self.script_arg() and _TEXT_NAME.match(inner)):
+            # `\\text{softmax}(\\text{scores})`, `T_\\text{HBM comms}`: a named quantity
+            font = "mathrm" if len(inner) == 1 and not self.script_arg() else "text"
+            self.emit("SYMBOL", f"{font}|{inner}", start, self.i)
+        else:
+            self.emit("TEXT", inner, start, self.i)
+
+    def operand_text(self, inner: str) -> bool:
+        """Words written as `\\text{...}` where a value stands (after an operator or an opening,
+        before an operator or a closing), not prose: `= \\text{Batch Size} \\times`. Spaces
+        around the words (`\\text{ and }`) or a first word of prose (`\\text{where}`) say prose."""
+        if self.matrix_depth or not _TEXT_NAME.match(inner):
+            return False
+        if _SCRIPT_THEN_CALL.match(self.text, self.i):
+            return False  # `\\operatorname{online}_{b,b}(S, V)`: an operator with its note
+        if inner.split()[0].lower() in _PROSE_WORDS:
+            return False
+        last = self.out[-1].kind if self.out else None
+        listed = last == "COMMA" and bool(self.opens) and self.opens[-1][0] in ("(", "[")
+        if not (last is None or last in _OPERAND_BEFORE or listed):
+            return False
+        return _OPERAND_AFTER.match(self.text, self.i) is not None
+
+    def operand_name(self, inner: str) -> bool:
+        """A word in an operator's font standing as a value, not an operator the dialect knows:
+        `\\mathrm{scores} = QK^T`, `\\operatorname{cost} + 1`."""
+        word = inner.strip()
+        known = word.lower() in OPERATOR_WORDS or word in FUNCS or word in SCALAR_WORDS
+        return bool(_WORD.match(word)) and not known and self.operand_text(word)
+
+    def font(self, name: str, start: int) -> None:
+        self.skip_space()
+        text = self.text
+        m = _FONT_SCRIPTED.match(text, self.i)
+        if m is not None and self.font_scripted(name, m, start):
+            return
+        if text[self.i : self.i + 1] == "{":
+            inner = self.braced_raw(name, start).strip()
+        elif text[self.i : self.i + 1] == "\\":
+            m = _NAME.match(text, self.i + 1)
+            inner = "\\" + m.group() if m else "\\"
+            self.i += len(inner)
+        else:
+            inner = text[self.i : self.i + 1]
+            self.i += len(inner)
+        self.font_body(name, inner, start)
+
+    def font_scripted(self, name: str, m: re.Match[str], start: int) -> bool:
+        """`\\mathbf{M_k}`: the font is on the name, the scripts are read as usual inside the
+        braces, which group (`{\\mathbf M}_k`). A letter, a Greek letter or (upright) a word."""
+        head = m.group(1)
+        letter = len(head) == 1 or (head.startswith("\\") and head[1:] in GREEK)
+        word = not head.startswith("\\") and name in ("mathrm", "textbf", "mathit")
+        if not (letter or word):
+            return False
+        brace = self.i
+        self.push("{", brace)
+        self.emit("LBRACE", "{", start, brace + 1)
+        self.i = m.end()
+        self.font_body(name, head, start)
+        return True
+
+    def font_body(self, name: str, inner: str, start: int) -> None:
+        name = layout.word_font(name, inner)
+        end = self.i
+        nxt = self.text[end : end + 1]
+        if inner == "R" and name in ("mathbb", "mathbf"):
+            self.emit("REALS", "R", start, end)
+        elif inner == "d" and name == "mathrm" and nxt.isascii() and nxt.isalpha():
+            self.i = end + 1  # `\\mathrm{d}O`: the differential of O, one name as `\\mathit{dO}`
+            self.emit("SYMBOL", f"text|d{nxt}", start, self.i)
+        elif len(inner) == 1 and inner.isascii() and inner.isalpha():
+            self.emit("SYMBOL", f"{name}|{inner}", start, end)
+        elif inner == "1" and name in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            self.emit("SYMBOL", f"{name}|1", start, end)  # the all-ones vector
+        elif inner.startswith("\\") and inner[1:] in GREEK:
+            self.emit("SYMBOL", f"{name}|{inner[1:]}", start, end)
+        elif name in ("mathrm", "textbf") and self.word_name(inner):
+            self.emit("SYMBOL", f"text|{inner}", start, end)
+        elif (name == "mathit" and _WORD.match(inner)) or (
+            name in ("mathrm", "textbf") and self.operand_name(inner)
+        ):
+            self.emit("SYMBOL", f"text|{inner}", start, end)  # `\\mathit{dO}`: one name
+        elif name in ("mathrm", "textbf") and _WORD.match(inner):
+            self.emit("FUNC", inner, start, end)
+        elif name in _PROSE_FONTS and _prose(inner):
+            if not self.matrix_depth:  # `\mathrm{Parallel\ training:}`: a label, prose
+                self.emit("TEXT", inner, start, end)
+        else:
+            raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
