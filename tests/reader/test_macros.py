@@ -7,7 +7,8 @@ import time
 import pytest
 
 from symattn.check import check_text
-from symattn.reader.syntax.macros import Macro, Macros, definitions, front_matter_macros
+from symattn.reader.syntax.macro_definitions import definitions
+from symattn.reader.syntax.macros import Macro, Macros, front_matter_macros
 from symattn.reader.syntax.scanner import MathSpan, ScanProblem, scan
 
 

@@ -12,10 +12,10 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 
+from symattn.reader.syntax.macro_definitions import definitions
 from symattn.reader.syntax.macros import (
     Macro,
     MacroFileError,
-    definitions,
     front_matter_macros,
     map_macros,
     object_macros,

@@ -11,12 +11,12 @@ from dataclasses import replace
 
 from symattn.kernel.errors import Position
 from symattn.reader.syntax.dialects import Dialect, detect
+from symattn.reader.syntax.macro_definitions import definitions
 from symattn.reader.syntax.macros import (
     Macro,
     MacroError,
     Macros,
     config_macros,
-    definitions,
     front_matter_macros,
     package_macros,
 )
