@@ -38,6 +38,7 @@ from symattn.kernel.expr import (
     Ones,
     Scale,
     dims_in,
+    index,
     named_leaves,
     walk,
 )
@@ -48,7 +49,7 @@ from symattn.kernel.witness import exact, field
 
 __all__ = ["Unfold", "member", "zeros"]
 
-_VAR = sympy.Symbol("t_step", integer=True, positive=True)  # the step's own index
+_VAR = index("t_step")  # the step's own index, a positive integer like i, j
 _CHECKED_COUNTS = 4  # members written out and decided without the induction
 
 

@@ -154,7 +154,7 @@ def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedC
 
 
 def constant_right(source: str, sub: str) -> bool:
-    """The right side of `x_i = ...` is a number that does not mention the index i.
+    r"""The right side of `x_i = ...` is a number that does not mention the index i.
 
     >>> constant_right("p_o = 100", "o"), constant_right("c_i = -\\max_j S_{ij}", "i")
     (True, False)
