@@ -66,6 +66,7 @@ def test_a_staged_false_formula_fails_the_commit(repo):
     assert "ch.md:1:" in r.stdout and "false" in r.stdout
 
 
+@pytest.mark.slow  # a git repository and a commit; the false formula's commit runs in the fast loop
 def test_a_staged_true_formula_passes(repo):
     (repo / "ch.md").write_text("Right: $(QK^T)_{ij} = q_i\\cdot k_j$.\n", encoding="utf-8")
     git(repo, "add", "ch.md")

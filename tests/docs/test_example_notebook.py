@@ -41,6 +41,7 @@ def test_committed_without_outputs():
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
 
 
+@pytest.mark.slow  # executes the notebook in a Jupyter kernel
 def test_runs_without_errors(executed):
     errors = [
         o
@@ -52,12 +53,14 @@ def test_runs_without_errors(executed):
     assert errors == []
 
 
+@pytest.mark.slow  # executes the notebook in a Jupyter kernel
 def test_expressions_render_as_textbook_latex(executed):
     latex = _outputs(executed, "text/latex")
     assert r"$\sum_{r=1}^{d_k} Q_{ir}K_{jr}$" in latex
     assert any(r"\begin{align*}" in x and "(dot\\_def)" in x for x in latex)
 
 
+@pytest.mark.slow  # executes the notebook in a Jupyter kernel
 def test_verdicts_show_witness_badges_and_the_counterexample(executed):
     html = _outputs(executed, "text/html")
     proved = [h for h in html if "symattn-verdict" in h and ">proved<" in h]
@@ -67,5 +70,6 @@ def test_verdicts_show_witness_badges_and_the_counterexample(executed):
     assert any("symattn-proof" in h and "for all sizes" in h for h in html)
 
 
+@pytest.mark.slow  # executes the notebook in a Jupyter kernel
 def test_heatmap_is_drawn(executed):
     assert _outputs(executed, "image/png")

@@ -137,6 +137,8 @@ def test_prove_equal_decides_a_recurrent_term_by_induction(name: str) -> None:
         assert "counterexample: " in verdict.summary()
 
 
+# written out at every explicit size; the induction itself and one unrolling stay fast
+@pytest.mark.slow
 def test_recurrent_term_at_explicit_sizes_and_in_either_order() -> None:
     lhs, rhs = flash_forward().statement(n=5, d_v=3)
     assert prove_equal(lhs, rhs).status == "proved"

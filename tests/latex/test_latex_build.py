@@ -96,6 +96,8 @@ def test_latex_error_is_quoted_with_file_and_line(tex: None, tmp_path: Path) -> 
     assert len(message.splitlines()) < 10  # the first error, not the whole log
 
 
+# a TeX run; test_latex_error_is_quoted_with_file_and_line runs TeX in the fast loop
+@pytest.mark.slow
 def test_timeout_stops_tex(tex: None, tmp_path: Path) -> None:
     tex_path = tmp_path / "loop.tex"
     tex_path.write_text(Document("en", "Loop").raw("\\def\\x{\\x}\\x").render_standalone())
@@ -105,6 +107,8 @@ def test_timeout_stops_tex(tex: None, tmp_path: Path) -> None:
     assert time.perf_counter() - start < 30
 
 
+# a TeX run; test_latex_error_is_quoted_with_file_and_line runs TeX in the fast loop
+@pytest.mark.slow
 def test_blank_page_is_blank(tex: None, tmp_path: Path) -> None:
     tex_path = tmp_path / "empty.tex"
     tex_path.write_text(
@@ -113,6 +117,8 @@ def test_blank_page_is_blank(tex: None, tmp_path: Path) -> None:
     assert png_is_blank(render_page_png(compile_pdf(tex_path), dpi=40))
 
 
+# a TeX run; test_latex_error_is_quoted_with_file_and_line runs TeX in the fast loop
+@pytest.mark.slow
 def test_missing_page_is_a_build_error(tex: None, tmp_path: Path) -> None:
     tex_path = tmp_path / "one.tex"
     tex_path.write_text(Document("en", "One").paragraph("x").render_standalone())
@@ -169,6 +175,8 @@ def test_ink_lines_counts_the_bands_of_ink_on_a_page(tmp_path: Path, lines: int)
     assert build.ink_lines(tmp_path / "p.png") == lines
 
 
+# a TeX run; test_latex_error_is_quoted_with_file_and_line runs TeX in the fast loop
+@pytest.mark.slow
 def test_render_pages_png_renders_every_page_in_order(tmp_path: Path, tex: None) -> None:
     tex_path = tmp_path / "two.tex"
     body = "\\documentclass{article}\\begin{document}one\\newpage two\\newpage\\end{document}\n"

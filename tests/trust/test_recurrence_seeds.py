@@ -36,6 +36,7 @@ def items() -> list[diff.Item]:
     return out
 
 
+@pytest.mark.slow  # every seed through every front end (tests/check reads recurrences fast)
 def test_no_false_claim_is_accepted_and_nothing_crashes(items: list[diff.Item]) -> None:
     bad = [it.line() for it in items if it.category in diff.BAD]
     assert not bad, "\n".join(bad)
@@ -54,6 +55,7 @@ def test_no_false_claim_is_accepted_and_nothing_crashes(items: list[diff.Item]) 
         ("rec-accumulate-zero-gap", "rejected"),
     ],
 )
+@pytest.mark.slow  # every seed through every front end (tests/check reads recurrences fast)
 def test_every_front_end_decides_a_read_recurrence(
     items: list[diff.Item], ident: str, category: str
 ) -> None:
@@ -67,6 +69,7 @@ def test_every_front_end_decides_a_read_recurrence(
         assert all(it.status == "false" for it in got.values())
 
 
+@pytest.mark.slow  # every seed through every front end (tests/check reads recurrences fast)
 def test_a_family_defined_by_a_closed_form_is_read_by_every_front_end(
     items: list[diff.Item],
 ) -> None:
