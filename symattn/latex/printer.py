@@ -20,6 +20,8 @@ from symattn.kernel.induction import Recurrent
 from symattn.kernel.unfold import Unfold
 from symattn.latex.style import (
     _DIM_ORDER,
+    _OTHERWISE,
+    _RECURRENCE_OPS,
     LOWER_ENTRIES,
     Style,
     _base_name,
@@ -36,7 +38,6 @@ from symattn.latex.style import (
 )
 
 _ADD, _SUM, _MUL, _POW, _ATOM = range(5)
-_OTHERWISE = {"en": r"\text{otherwise}", "zh": r"\text{其他}"}
 
 
 def latex(
@@ -592,12 +593,3 @@ def _recurrent(pr: _Printer, e: Recurrent) -> Printed:
 def _unfold(pr: _Printer, e: Unfold) -> Printed:
     """`S_t`: a member of a family defined by a recurrence, at its index."""
     return f"{e.name}_{{{pr.p(e.index)[0]}}}", _ATOM
-
-
-# the recurrences' operators; a bug variant prints under its own name
-_RECURRENCE_OPS = {
-    "flash_forward": r"\operatorname{online}",
-    "split_kv_merge": r"\operatorname{merge}",
-    "linear_state": r"\operatorname{linrec}",
-    "kv_cache_every_step": r"\operatorname{cache}",
-}

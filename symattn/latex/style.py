@@ -180,3 +180,14 @@ class Style:
     def rank(self, name: str) -> tuple[int, str]:
         full = (*self.order, *TEXTBOOK_ORDER)
         return (full.index(name), "") if name in full else (len(full), name)
+
+
+#: "otherwise" in a definition by cases, per language
+_OTHERWISE = {"en": r"\text{otherwise}", "zh": r"\text{其他}"}
+#: the recurrences' operators; a bug variant prints under its own name
+_RECURRENCE_OPS = {
+    "flash_forward": r"\operatorname{online}",
+    "split_kv_merge": r"\operatorname{merge}",
+    "linear_state": r"\operatorname{linrec}",
+    "kv_cache_every_step": r"\operatorname{cache}",
+}

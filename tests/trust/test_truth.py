@@ -12,10 +12,11 @@ import pytest
 
 import symattn
 
-# the truth and its numpy route; each may import the other, and the kernel's node classes only
+# the truth, its numpy route and the papers' loops; each may import the others, and the kernel's
+# node classes only
 SOUNDNESS = Path(symattn.__file__).parent / "soundness"
-TRUTH_FILES = (SOUNDNESS / "truth.py", SOUNDNESS / "numpy_route.py")
-OWN = {"symattn.soundness.truth", "symattn.soundness.numpy_route"}
+TRUTH_FILES = tuple(SOUNDNESS / f"{m}.py" for m in ("truth", "numpy_route", "numpy_loops"))
+OWN = {"symattn.soundness.truth", "symattn.soundness.numpy_route", "symattn.soundness.numpy_loops"}
 ALLOWED = {
     "symattn.kernel.expr",
     "symattn.kernel.modern",
