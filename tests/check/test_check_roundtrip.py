@@ -51,13 +51,15 @@ def test_a_wrong_number_in_the_derived_worked_example_is_caught(written):
 
 # chapter 7: what the reader makes of the printer's notation for the modern nodes; the prefix
 # sum `S_i = \sum_{j\le i}...` defines a family (a declaration), and `(\phi(Q)\phi(K)^T \odot
-# L)V` is read up to the mask L, which the text never declares (one not-understood for two)
-# (the online softmax for a symbolic number of blocks B, proved by induction, is not understood)
-# 7.7's common mistakes print each wrong and right formula in full: 2 more verified, 3 more
-# undecided; the head index `\left\lceil h/R\right\rceil` (8 formulas), the masks M, L and the
-# block sizes P_0 the chapter names in prose are not read: 12 -> 29 not understood; a count
-# of capitals read as sizes is undecided, no longer refused: 29 -> 28
-CHAPTER7 = {"verified": 12, "undecided": 7, "not-understood": 27}
+# L)V` is read up to the mask L, which the text never declares. The head index
+# `\left\lceil h/R\right\rceil`, the masks M, L and the block sizes P_0 the chapter names in prose
+# are not read. The chapter writes B for the ALiBi bias (`B_{ij}`) and, in the English prose, for
+# the number of key blocks, and R for the repeat factor and for the rotation R(m): claims with
+# those letters are undecided, naming both uses (the Chinese prose names B no count: fewer).
+CHAPTER7 = {
+    "en": {"verified": 12, "undecided": 14, "not-understood": 21},
+    "zh": {"verified": 12, "undecided": 11, "not-understood": 23},
+}
 
 
 @pytest.mark.slow
@@ -68,15 +70,15 @@ def test_the_second_chapter_reads_back_without_a_false_alarm(written, lang):
     bad = [(r.line, r.kind, r.message) for r in results if r.kind in ("false", "shape-error")]
     assert c["false"] == c["shape-error"] == 0, bad
     assert c["malformed"] == c["error"] == 0
-    got = {k: c[k] for k in CHAPTER7}
-    assert got == CHAPTER7, [(r.line, r.kind, r.message) for r in results]
+    got = {k: c[k] for k in CHAPTER7[lang]}
+    assert got == CHAPTER7[lang], [(r.line, r.kind, r.message) for r in results]
 
 
 # chapter 8: gradients are stated in prose the reader mostly leaves unread (multi-letter names
 # such as dO); what it does read must never be a false alarm
 # (the gradients the chapter names in \mathit, dQ = dS K/√d_k, are read as names it never
-# declares: undecided, never false)
-CHAPTER8 = {"verified": 8, "undecided": 7}
+# declares: undecided, never false; so is the head index h = (g-1)R + r of the grouped heads)
+CHAPTER8 = {"verified": 8, "undecided": 8}
 
 
 @pytest.mark.slow
