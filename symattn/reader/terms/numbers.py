@@ -12,6 +12,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.inference import parsed
+from symattn.reader.terms.name_evidence import _items
 from symattn.reader.terms.translator import plain_name
 
 __all__ = ["Evidence", "Numbers", "number_evidence"]
@@ -159,14 +160,6 @@ def number_evidence(
     for name in taken:
         out.numbers.pop(name, None)
     return out
-
-
-def _items(items: Iterable[ast.Node]) -> Iterable[ast.Node]:
-    for x in items:
-        if isinstance(x, ast.Boxed):
-            yield from _items(x.items)
-        else:
-            yield x
 
 
 def _line(span: MathSpan, node: ast.Node) -> int:
