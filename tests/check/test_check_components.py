@@ -150,3 +150,26 @@ def test_an_index_outside_a_sum_is_no_cue() -> None:
     # `h_t` beside a bare h, with no sum over t: the t-th vector of a family, maybe
     (r,) = results(r"$$h^\top h_t = h_t^\top h$$")
     assert "entries inferred" not in r.message
+
+
+_NORM = "# Norm\n\nLet $x\\in\\mathbb{R}^d$ and $\\mu = \\tfrac1d\\sum_{i=1}^d x_i$.\n\n"
+
+
+def test_a_component_reading_from_an_earlier_section_makes_no_shape_error() -> None:
+    # `x_i` is component i of the x of a norm section; in the cache section the text means
+    # row i of X, so the kernel's shape error rests on a reading, not on the text
+    text = _NORM + "# Cache\n\nThey store $k_i = x_iW_K$ and $v_j = x_jW_V$.\n"
+    got = [r for r in results(text) if r.line == 7]
+    assert [r.kind for r in got] == ["undecided", "undecided"]
+    assert all("component i of x" in r.message for r in got)
+    assert all("earlier section" in r.message for r in got)
+
+
+def test_components_from_an_earlier_section_still_decide_what_typechecks() -> None:
+    text = _NORM + "# Later\n\n$\\|x\\|^2 = \\sum_{i=1}^d x_i^2$, $\\|x\\|^2 = \\sum_{i=1}^d x_i$\n"
+    assert [r.kind for r in results(text) if r.line == 7] == ["verified", "false"]
+
+
+def test_a_component_reading_in_its_own_section_stays_a_shape_error() -> None:
+    text = "Let $x\\in\\mathbb{R}^d$ and $\\mu = \\tfrac1d\\sum_{i=1}^d x_i$; so $k_i = x_iW_K$.\n"
+    assert [r.kind for r in results(text) if r.kind == "shape-error"] == ["shape-error"]

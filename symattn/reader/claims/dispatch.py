@@ -13,6 +13,7 @@ import sympy
 
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
+from symattn.reader.claims.component_readings import mark_components, uncomponent
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
@@ -205,12 +206,13 @@ class DispatchMixin(ResolverBase):
         self.scope.conventional_reads.clear()
         self.scope.reads.clear()
         self.scope.read_both.clear()
+        self.scope.component_reads.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound):
+        for rule in (unconfirmed, rebound, uncomponent):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))
-        return out
+        return mark_components(self.scope, out)
 
     def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         """The formula read again, leaving no trace: what it defines or opens is undone."""
