@@ -27,6 +27,10 @@ GOLDEN = [
     (r"\sqrt{\text{d}_k}", r"[(sqrt \mathrm{d}_{k})]"),
     (r"\text{Q} = \mathrm{Q}", r"[\mathrm{Q} = \mathrm{Q}]"),
     (r"d_{\text{k}}", r"[d_{\text{k}}]"),
+    # words joined by escaped underscores (Markdown sources) are one name
+    (r"F = 2 \cdot batch\_size", r"[F = (2 \cdot \text{batch_size})]"),
+    (r"\mathrm{time\_of\_compute} = 1", r"[\text{time_of_compute} = 1]"),
+    (r"\text{New\_Logits} = \mathbf{seq\_len}", r"[\text{New_Logits} = \text{seq_len}]"),
     # a differential is one name
     (r"\mathit{dO} = \mathrm{d}O", r"[\text{dO} = \text{dO}]"),
     # the bar of a condition: a function of its own (`p|`), never `p(a, b)` nor an absolute value

@@ -32,6 +32,7 @@ from symattn.reader.syntax.lexer_tables import (
     TRANSPARENT_ENVS,
     UNREAD_NOTATION,
 )
+from symattn.reader.syntax.underscored import join_before
 
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
 
@@ -77,6 +78,8 @@ class CommandsMixin(LexerBase):
         if nxt in "{}" and nxt:
             self.set_brace(nxt, i)
             return
+        if nxt == "_" and join_before(self, i):
+            return  # `batch\\_size`: one name
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
