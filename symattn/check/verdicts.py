@@ -121,13 +121,6 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; with members of {claim.families}, whose index range "
             "the text does not state"
         )
-    components = getattr(claim, "components", "")
-    if components and status == "shape_error":
-        status, witnesses, cex = "unknown", (), None
-        message = (
-            f"not decided: {message}; but that reads {components}, and the text may mean "
-            "rows of a matrix here"
-        )
     forgotten = getattr(claim, "forgotten", "")
     if forgotten and status in ("false", "shape_error"):
         status, witnesses, cex = "unknown", (), None

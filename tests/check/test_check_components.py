@@ -161,7 +161,7 @@ def test_a_component_reading_from_an_earlier_section_makes_no_shape_error() -> N
     text = _NORM + "# Cache\n\nThey store $k_i = x_iW_K$ and $v_j = x_jW_V$.\n"
     got = [r for r in results(text) if r.line == 7]
     assert [r.kind for r in got] == ["undecided", "undecided"]
-    assert all("component i of x" in r.message for r in got)
+    assert all("entry i of the vector x" in r.message for r in got)
     assert all("earlier section" in r.message for r in got)
 
 

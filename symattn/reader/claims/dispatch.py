@@ -13,7 +13,6 @@ import sympy
 
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
-from symattn.reader.claims.component_readings import mark_components, uncomponent
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
@@ -206,13 +205,12 @@ class DispatchMixin(ResolverBase):
         self.scope.conventional_reads.clear()
         self.scope.reads.clear()
         self.scope.read_both.clear()
-        self.scope.component_reads.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound, uncomponent):
+        for rule in (unconfirmed, rebound):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))
-        return mark_components(self.scope, out)
+        return out
 
     def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         """The formula read again, leaving no trace: what it defines or opens is undone."""

@@ -108,9 +108,6 @@ class ResolvedClaim:
     forgotten: str = ""
     # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
     guessed: tuple[tuple[str, str], ...] = ()
-    # `x_i` read as a component of a vector declared in an earlier section
-    # (`reader.claims.component_readings`): a kernel shape error is then undecided
-    components: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

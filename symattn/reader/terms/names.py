@@ -294,13 +294,8 @@ class NamesMixin(TermsBase):
                 if document is not None and not document(node.name):
                     return self._opaque(defined, _label(node), node)
         ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
-        component = None
-        if len(idx) == 1 and not getattr(self.scope, "components_off", False):
-            component = component_of(self.scope, node, ranges)
+        component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
         if component is not None:  # `q_i`, component i of the vector q the text declares
-            reads = getattr(self.scope, "component_reads", None)
-            if reads is not None:
-                reads[component[0]] = component[1]
             vector = self.named(component[0], None, component[1])
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
         two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""

@@ -133,10 +133,6 @@ class Scope:
         self.reads: set[str] = set()  # every name the formula being read looked up
         # names declared in an earlier section that the formula was also read without
         self.read_both: set[str] = set()
-        # vectors whose components the formula being read took (`x_i` of `x \in \mathbb R^d`),
-        # and whether such readings are off while it is read again (`claims.component_readings`)
-        self.component_reads: dict[str, Name] = {}
-        self.components_off = False
         # a function's parameters (`\mathrm{MultiHead}(Q, K, V) = ...`): name -> (line, function)
         self.parameters: dict[str, tuple[int, str]] = {}
         self.confirmed: set[str] = set()
