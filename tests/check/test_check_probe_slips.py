@@ -120,3 +120,36 @@ def test_a_row_of_a_conventional_name_the_text_never_declares_is_no_shape_error(
     r = at(text, "o_t = S_t q_t")
     assert r.kind == "undecided" and "conventional shapes of O" in r.message
     assert at(declared, "o_t = S_t q_t").kind == "shape-error"
+
+
+OWN_KEYS = (
+    "Write $P \\in \\mathbb{R}^{N \\times r}$ for the mapped queries. Let $k_t \\in \\mathbb{R}^{r}$ "
+    "and $v_t \\in \\mathbb{R}^{d}$ be column vectors, with $V \\in \\mathbb{R}^{N \\times d}$. The "
+    "state $S_t \\in \\mathbb{R}^{r \\times d}$ starts at $S_0 = 0$ and\n\n"
+    "$$S_t = S_{t-1} + k_t v_t^\\top$$\n\n"
+)
+
+
+def test_a_key_of_the_texts_own_width_is_no_row_of_the_chapters_k():
+    # k_t is r x 1 and the text never declares K: k_j is the text's own key, not row j of
+    # the chapter's n x d_k K, so the closed form is not a shape error
+    for bound in ("t", "t-1"):
+        claim = f"S_t = \\sum_{{j=1}}^{{{bound}}} k_j v_j^\\top"
+        r = at(OWN_KEYS + f"Unrolling, ${claim}$.\n", claim)
+        assert r.kind not in ("false", "shape-error") and "k_t as r × 1" in r.message
+
+
+def test_a_key_that_fits_the_row_of_k_is_still_that_row():
+    text = OWN_KEYS.replace("\\mathbb{R}^{r}$", "\\mathbb{R}^{d_k}$").replace(
+        "{r \\times d}", "{d_k \\times d}"
+    )
+    claim = "S_t = \\sum_{j=1}^{t} k_j v_j^\\top"
+    r = at(text + f"Unrolling, ${claim}$.\n", claim)
+    assert r.kind == "undecided" and "row j of V" in r.message and "no row of" not in r.message
+
+
+def test_a_text_that_declares_k_keeps_its_rows():
+    # the text's own K has d_k columns: k_j is its row j, and the shape error is the text's
+    text = OWN_KEYS.replace("Write $P", "Let $K \\in \\mathbb{R}^{N \\times d_k}$. Write $P")
+    claim = "S_t = \\sum_{j=1}^{t} k_j v_j^\\top"
+    assert at(text + f"Unrolling, ${claim}$.\n", claim).kind == "shape-error"
