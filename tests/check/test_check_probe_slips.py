@@ -153,3 +153,17 @@ def test_a_text_that_declares_k_keeps_its_rows():
     text = OWN_KEYS.replace("Write $P", "Let $K \\in \\mathbb{R}^{N \\times d_k}$. Write $P")
     claim = "S_t = \\sum_{j=1}^{t} k_j v_j^\\top"
     assert at(text + f"Unrolling, ${claim}$.\n", claim).kind == "shape-error"
+
+
+SAMPLES = "Given samples $(x_i, y_i)$, take a query $x=0$ and the two samples $x_1=0$, $x_2=2$.\n"
+
+
+def test_a_number_given_to_an_indexed_letter_is_no_row_of_the_chapters_x():
+    for claim in ("x_1=0", "x_2=2"):
+        r = at(SAMPLES, claim)
+        assert r.kind == "undecided" and "chapter's X (n × d), which the text never" in r.message
+
+
+def test_a_row_of_a_declared_x_set_to_a_number_is_still_a_shape_error():
+    text = "Let $X \\in \\mathbb{R}^{n \\times d}$. " + SAMPLES
+    assert at(text, "x_2=2").kind == "shape-error"
