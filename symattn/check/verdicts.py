@@ -135,6 +135,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"undecided: {message}; but that rests on the chapter's conventional shapes of "
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
+    earlier = getattr(claim, "earlier_vector", "")
+    if earlier and status == "shape_error":
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}; but that reads {earlier}, and this section may mean "
+            "another thing by it (a token's row)"
+        )
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
     if written:
         status, witnesses, cex = "unknown", (), None

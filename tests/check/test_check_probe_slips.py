@@ -167,3 +167,34 @@ def test_a_number_given_to_an_indexed_letter_is_no_row_of_the_chapters_x():
 def test_a_row_of_a_declared_x_set_to_a_number_is_still_a_shape_error():
     text = "Let $X \\in \\mathbb{R}^{n \\times d}$. " + SAMPLES
     assert at(text, "x_2=2").kind == "shape-error"
+
+
+NORM_THEN_CACHE = (
+    "## Norm\n\nFor a token $x\\in\\mathbb{R}^d$ the mean is $\\mu=\\frac{1}{d}\\sum_{i=1}^{d}x_i$.\n\n"
+    "## Cache\n\nThe cache keeps $k_i=x_iW_K$ for the $i$-th token.\n"
+)
+
+
+def test_an_entry_of_an_earlier_sections_vector_is_no_shape_error():
+    r = at(NORM_THEN_CACHE, "k_i=x_iW_K")
+    assert r.kind == "undecided" and "vector x (d × 1) declared on line 3" in r.message
+
+
+def test_the_same_vector_in_the_same_section_keeps_the_shape_error():
+    text = NORM_THEN_CACHE.replace("\n\n## Cache\n\n", " ")
+    assert at(text, "k_i=x_iW_K").kind == "shape-error"
+
+
+SECTIONS = (
+    "# A\n\nLet $Q \\in \\mathbb{R}^{m \\times d_k}$ and $K \\in \\mathbb{R}^{m \\times d_k}$.\n\n"
+    "# B\n\nLet $W \\in \\mathbb{R}^{e \\times e}$. Then $QW \\in \\mathbb{R}^{m \\times e}$.\n\n"
+    "Now $QK^T \\in \\mathbb{R}^{m \\times m}$ and $QK^T \\in \\mathbb{R}^{n \\times n}$.\n"
+)
+
+
+def test_a_declaration_set_aside_for_one_formula_holds_for_the_next():
+    # QW fails with the earlier section's Q and is undecided; Q is still m x d_k afterwards,
+    # not the chapter's n x d_k
+    assert at(SECTIONS, "QW \\in \\mathbb{R}^{m \\times e}").kind == "undecided"
+    assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{m \\times m}").kind == "verified"
+    assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{n \\times n}").kind == "shape-error"
