@@ -123,8 +123,9 @@ def test_a_row_of_a_conventional_name_the_text_never_declares_is_no_shape_error(
 
 
 OWN_KEYS = (
-    "Write $P \\in \\mathbb{R}^{N \\times r}$ for the mapped queries. Let $k_t \\in \\mathbb{R}^{r}$ "
-    "and $v_t \\in \\mathbb{R}^{d}$ be column vectors, with $V \\in \\mathbb{R}^{N \\times d}$. The "
+    "Write $P \\in \\mathbb{R}^{N \\times r}$ for the mapped queries. "
+    "Let $k_t \\in \\mathbb{R}^{r}$ and $v_t \\in \\mathbb{R}^{d}$ be column vectors, "
+    "with $V \\in \\mathbb{R}^{N \\times d}$. The "
     "state $S_t \\in \\mathbb{R}^{r \\times d}$ starts at $S_0 = 0$ and\n\n"
     "$$S_t = S_{t-1} + k_t v_t^\\top$$\n\n"
 )
@@ -170,7 +171,8 @@ def test_a_row_of_a_declared_x_set_to_a_number_is_still_a_shape_error():
 
 
 NORM_THEN_CACHE = (
-    "## Norm\n\nFor a token $x\\in\\mathbb{R}^d$ the mean is $\\mu=\\frac{1}{d}\\sum_{i=1}^{d}x_i$.\n\n"
+    "## Norm\n\nFor a token $x\\in\\mathbb{R}^d$ the mean is "
+    "$\\mu=\\frac{1}{d}\\sum_{i=1}^{d}x_i$.\n\n"
     "## Cache\n\nThe cache keeps $k_i=x_iW_K$ for the $i$-th token.\n"
 )
 

@@ -12,7 +12,7 @@ from symattn.reader.claims.context import reached
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Scope
 
-__all__ = ["with_earlier_vectors"]
+__all__ = ["earlier_vector_note", "with_earlier_vectors"]
 
 
 def with_earlier_vectors(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
@@ -21,9 +21,12 @@ def with_earlier_vectors(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     declares: a later section may write `x_i` for the i-th token's row instead, so a shape
     error the kernel finds on that reading is the reader's guess, not the text's.
 
-    >>> earlier_vectors = with_earlier_vectors
-    >>> earlier_vectors.__name__
-    'with_earlier_vectors'
+    A claim that is neither pending nor about a shape is left as it is:
+
+    >>> from types import SimpleNamespace
+    >>> c = SimpleNamespace(status="declared")
+    >>> with_earlier_vectors(c, Scope()) is c  # type: ignore[arg-type]
+    True
     """
     if claim.status not in ("pending", "shape"):
         return claim
@@ -44,3 +47,17 @@ def with_earlier_vectors(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     if not found:
         return claim
     return dataclasses.replace(claim, earlier_vector="; ".join(found))
+
+
+def earlier_vector_note(claim: ResolvedClaim, message: str) -> str:
+    """The verdict's message for a shape error found on such a reading: undecided, and why.
+
+    >>> from types import SimpleNamespace
+    >>> c = SimpleNamespace(earlier_vector="x_i as entry i of the vector x")
+    >>> earlier_vector_note(c, "shapes differ")[:47]  # type: ignore[arg-type]
+    'undecided: shapes differ; but that reads x_i as'
+    """
+    return (
+        f"undecided: {message}; but that reads {claim.earlier_vector}, and this section may "
+        "mean another thing by it (a token's row)"
+    )
