@@ -1,11 +1,18 @@
 """Readings that gave false verdicts on ordinary text: `dV` for the gradient of V, a definition
 made inside a worked example that has ended, a sum up to a time step, a relation the text names
 as a condition, a number named after its role (`p_o`), `S_0 = 0`, a row of a conventional name
-the text never declares. Each with a control that keeps the verdict the rule must not lose."""
+the text never declares, a key of the text's own width (`k_t` in R^r), a number given to an indexed
+letter (`x_1 = 0`), an entry of an earlier section's vector (`x_i` in `k_i = x_iW_K`), a
+declaration set aside for one formula. Each with a control that keeps the verdict the rule must
+not lose."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from symattn.check import check_text
+from symattn.cli import main
 
 
 def claims(text: str):
@@ -200,3 +207,11 @@ def test_a_declaration_set_aside_for_one_formula_holds_for_the_next():
     assert at(SECTIONS, "QW \\in \\mathbb{R}^{m \\times e}").kind == "undecided"
     assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{m \\times m}").kind == "verified"
     assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{n \\times n}").kind == "shape-error"
+
+
+def test_the_shapes_command_reads_rows_of_two_letters_without_a_document():
+    # `symattn shapes` has a symbol table of its own, without the document's layers
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["shapes", "q_1 k_j"])
+    assert code == 1 and "cannot multiply q_1" in out.getvalue() + err.getvalue()

@@ -27,8 +27,9 @@ def own_vector_clash(scope: Any, letter: str, matrix: str, shape: Shape) -> str:
     >>> own_vector_clash(s, "k", "K", (sympy.Symbol("n"), sympy.Symbol("d_k")))[:40]
     'the text declares k_t as r × 1, which is'
     """
-    if scope.document_matrix(matrix):
-        return ""
+    document_matrix = getattr(scope, "document_matrix", None)
+    if document_matrix is None or document_matrix(matrix):
+        return ""  # a symbol table without the document's own layers (`symattn shapes`)
     one = sympy.Integer(1)
     row = scope.bind_shape((one, shape[1]))
     column = (row[1], row[0])
