@@ -27,6 +27,7 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
+from symattn.reader.claims.earlier_vectors import earlier_vector_note
 from symattn.reader.claims.guessed_shapes import blamed
 from symattn.reader.claims.literals import unfold as unfold_literals
 
@@ -135,6 +136,9 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"undecided: {message}; but that rests on the chapter's conventional shapes of "
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
+    if status == "shape_error" and getattr(claim, "earlier_vector", ""):
+        status, witnesses, cex = "unknown", (), None
+        message = earlier_vector_note(claim, message)
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
     if written:
         status, witnesses, cex = "unknown", (), None

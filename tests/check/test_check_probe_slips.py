@@ -1,11 +1,18 @@
 """Readings that gave false verdicts on ordinary text: `dV` for the gradient of V, a definition
 made inside a worked example that has ended, a sum up to a time step, a relation the text names
 as a condition, a number named after its role (`p_o`), `S_0 = 0`, a row of a conventional name
-the text never declares. Each with a control that keeps the verdict the rule must not lose."""
+the text never declares, a key of the text's own width (`k_t` in R^r), a number given to an indexed
+letter (`x_1 = 0`), an entry of an earlier section's vector (`x_i` in `k_i = x_iW_K`), a
+declaration set aside for one formula. Each with a control that keeps the verdict the rule must
+not lose."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from symattn.check import check_text
+from symattn.cli import main
 
 
 def claims(text: str):
@@ -120,3 +127,91 @@ def test_a_row_of_a_conventional_name_the_text_never_declares_is_no_shape_error(
     r = at(text, "o_t = S_t q_t")
     assert r.kind == "undecided" and "conventional shapes of O" in r.message
     assert at(declared, "o_t = S_t q_t").kind == "shape-error"
+
+
+OWN_KEYS = (
+    "Write $P \\in \\mathbb{R}^{N \\times r}$ for the mapped queries. "
+    "Let $k_t \\in \\mathbb{R}^{r}$ and $v_t \\in \\mathbb{R}^{d}$ be column vectors, "
+    "with $V \\in \\mathbb{R}^{N \\times d}$. The "
+    "state $S_t \\in \\mathbb{R}^{r \\times d}$ starts at $S_0 = 0$ and\n\n"
+    "$$S_t = S_{t-1} + k_t v_t^\\top$$\n\n"
+)
+
+
+def test_a_key_of_the_texts_own_width_is_no_row_of_the_chapters_k():
+    # k_t is r x 1 and the text never declares K: k_j is the text's own key, not row j of
+    # the chapter's n x d_k K, so the closed form is not a shape error
+    for bound in ("t", "t-1"):
+        claim = f"S_t = \\sum_{{j=1}}^{{{bound}}} k_j v_j^\\top"
+        r = at(OWN_KEYS + f"Unrolling, ${claim}$.\n", claim)
+        assert r.kind not in ("false", "shape-error") and "k_t as r × 1" in r.message
+
+
+def test_a_key_that_fits_the_row_of_k_is_still_that_row():
+    text = OWN_KEYS.replace("\\mathbb{R}^{r}$", "\\mathbb{R}^{d_k}$").replace(
+        "{r \\times d}", "{d_k \\times d}"
+    )
+    claim = "S_t = \\sum_{j=1}^{t} k_j v_j^\\top"
+    r = at(text + f"Unrolling, ${claim}$.\n", claim)
+    assert r.kind == "undecided" and "row j of V" in r.message and "no row of" not in r.message
+
+
+def test_a_text_that_declares_k_keeps_its_rows():
+    # the text's own K has d_k columns: k_j is its row j, and the shape error is the text's
+    text = OWN_KEYS.replace("Write $P", "Let $K \\in \\mathbb{R}^{N \\times d_k}$. Write $P")
+    claim = "S_t = \\sum_{j=1}^{t} k_j v_j^\\top"
+    assert at(text + f"Unrolling, ${claim}$.\n", claim).kind == "shape-error"
+
+
+SAMPLES = "Given samples $(x_i, y_i)$, take a query $x=0$ and the two samples $x_1=0$, $x_2=2$.\n"
+
+
+def test_a_number_given_to_an_indexed_letter_is_no_row_of_the_chapters_x():
+    for claim in ("x_1=0", "x_2=2"):
+        r = at(SAMPLES, claim)
+        assert r.kind == "undecided" and "chapter's X (n × d), which the text never" in r.message
+
+
+def test_a_row_of_a_declared_x_set_to_a_number_is_still_a_shape_error():
+    text = "Let $X \\in \\mathbb{R}^{n \\times d}$. " + SAMPLES
+    assert at(text, "x_2=2").kind == "shape-error"
+
+
+NORM_THEN_CACHE = (
+    "## Norm\n\nFor a token $x\\in\\mathbb{R}^d$ the mean is "
+    "$\\mu=\\frac{1}{d}\\sum_{i=1}^{d}x_i$.\n\n"
+    "## Cache\n\nThe cache keeps $k_i=x_iW_K$ for the $i$-th token.\n"
+)
+
+
+def test_an_entry_of_an_earlier_sections_vector_is_no_shape_error():
+    r = at(NORM_THEN_CACHE, "k_i=x_iW_K")
+    assert r.kind == "undecided" and "vector x (d × 1) declared on line 3" in r.message
+
+
+def test_the_same_vector_in_the_same_section_keeps_the_shape_error():
+    text = NORM_THEN_CACHE.replace("\n\n## Cache\n\n", " ")
+    assert at(text, "k_i=x_iW_K").kind == "shape-error"
+
+
+SECTIONS = (
+    "# A\n\nLet $Q \\in \\mathbb{R}^{m \\times d_k}$ and $K \\in \\mathbb{R}^{m \\times d_k}$.\n\n"
+    "# B\n\nLet $W \\in \\mathbb{R}^{e \\times e}$. Then $QW \\in \\mathbb{R}^{m \\times e}$.\n\n"
+    "Now $QK^T \\in \\mathbb{R}^{m \\times m}$ and $QK^T \\in \\mathbb{R}^{n \\times n}$.\n"
+)
+
+
+def test_a_declaration_set_aside_for_one_formula_holds_for_the_next():
+    # QW fails with the earlier section's Q and is undecided; Q is still m x d_k afterwards,
+    # not the chapter's n x d_k
+    assert at(SECTIONS, "QW \\in \\mathbb{R}^{m \\times e}").kind == "undecided"
+    assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{m \\times m}").kind == "verified"
+    assert at(SECTIONS, "QK^T \\in \\mathbb{R}^{n \\times n}").kind == "shape-error"
+
+
+def test_the_shapes_command_reads_rows_of_two_letters_without_a_document():
+    # `symattn shapes` has a symbol table of its own, without the document's layers
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["shapes", "q_1 k_j"])
+    assert code == 1 and "cannot multiply q_1" in out.getvalue() + err.getvalue()

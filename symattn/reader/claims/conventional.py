@@ -90,14 +90,18 @@ def rebound(
     if not why:
         return claims
     taken = [
-        (layer, k, layer.names.pop(k)) for layer in scope.layers for k in why if k in layer.names
+        (i, k, layer.names.pop(k))
+        for i, layer in enumerate(scope.layers)
+        for k in why
+        if k in layer.names
     ]
     confirming, scope.confirming = scope.confirming, False
     try:
         twins = again()
     finally:
-        for layer, k, entry in taken:
-            layer.names[k] = entry
+        # `again` leaves the scope with copies of its layers: the names go back into those
+        for i, k, entry in taken:
+            scope.layers[i].names[k] = entry
         scope.confirming = confirming
     said = "; ".join(why.values())
     out = []

@@ -27,6 +27,7 @@ from symattn.reader.claims.context import (
     words_between,
 )
 from symattn.reader.claims.dispatch import _claims_of
+from symattn.reader.claims.earlier_vectors import with_earlier_vectors
 from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.inferred import with_inference
@@ -252,6 +253,7 @@ class HypothesesMixin(ResolverBase):
             claim = with_inference(self._under_hypotheses(claim), self.inference)
             claim = with_family_values(claim, self.scope)
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
+            claim = with_earlier_vectors(claim, self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

@@ -108,6 +108,8 @@ class ResolvedClaim:
     forgotten: str = ""
     # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
     guessed: tuple[tuple[str, str], ...] = ()
+    # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)
+    earlier_vector: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -35,6 +35,7 @@ from symattn.reader.terms.members import (
     member_value,
     recurrence_member,
 )
+from symattn.reader.terms.own_vectors import own_vector_clash
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
 
@@ -316,6 +317,11 @@ class NamesMixin(TermsBase):
                 return self._opaque(defined, _label(node), node)  # `e_{ir}` of `e_{ij} = ...`
         if entry is None or len(base) != 1:
             raise self._unknown(node)
+        clash = (
+            own_vector_clash(self.scope, base, matrix_name, entry.shape) if base.islower() else ""
+        )
+        if clash and len(idx) == 1:
+            raise not_understood(clash, node)
         m = self.named(matrix_name, None, entry)
         if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m) or _square(node, m)):
             idx = self.entry_indices(node.sub)
