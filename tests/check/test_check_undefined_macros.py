@@ -50,6 +50,9 @@ def results(text: str) -> list[tuple[str, str]]:
         (rf"\norm{{q}}^2 = {SUM} q_r", "undecided", r"\norm{..} as the norm"),
         (r"\sum_{j=1}^n \softmax(QK^T)_{ij} = 1", "verified", r"\softmax as softmax"),
         (r"\sum_{j=1}^n \softmax(QK^T)_{ij} = 2", "undecided", r"\softmax as softmax"),
+        # \circ between matrices is the entrywise product (the printer's own notation)
+        (r"(Q \circ K)_{ij} = Q_{ij}K_{ij}", "verified", r"\circ as the entrywise product"),
+        (r"(Q \circ K)_{ij} = Q_{ij}Q_{ij}", "undecided", r"\circ as the entrywise product"),
     ],
 )
 def test_a_reading_by_use_is_named_and_never_an_alarm(formula: str, kind: str, named: str) -> None:
@@ -106,3 +109,13 @@ def test_a_trailing_command_used_as_a_name_elsewhere_is_that_name() -> None:
     assert [k for k, _ in got] == ["undecided"], got  # times x, which the text never declares
     assert "as the letter x" in got[0][1]
     assert "punctuation" not in got[0][1]
+
+
+@pytest.mark.parametrize("iff", [r"\iff", r"\Leftrightarrow", r"\Longleftrightarrow"])
+def test_each_side_of_an_equivalence_is_read_on_its_own(iff: str) -> None:
+    left = rf"(QK^T)_{{ij}} = {SUM} Q_{{ir}}K_{{jr}}"
+    got = results(rf"$${left} {iff} (KQ^T)_{{ji}} = {SUM} Q_{{ir}}K_{{jr}}$$")
+    assert [k for k, _ in got] == ["verified", "verified"], got
+    assert all("equivalence itself is not decided" in m for _, m in got)
+    got = results(rf"$${left} {iff} (KQ^T)_{{ij}} = {SUM} Q_{{ir}}K_{{jr}}$$")
+    assert [k for k, _ in got] == ["verified", "undecided"], got  # never the text's error

@@ -57,6 +57,9 @@ _MEANINGS: dict[str, tuple[int, str, str]] = {
 #: the Greek letters and fonts the reader knows; no operator, relation or delimiter.
 _NAME_LIKE = re.compile(r"[A-Za-z0-9_^{}\s']+")
 
+#: Equivalences between two statements: each side is read on its own.
+_EQUIVALENCES = frozenset(("Leftrightarrow", "Longleftrightarrow", "iff"))
+
 #: What may follow a trailing command that is punctuation: the end of the row or formula.
 _ROW_END = re.compile(r"\s*(?:\\\\|\\end\{|&|\Z)")
 
@@ -193,6 +196,9 @@ def _rewrite(
         where.extend(origin[i : m.start()])
         i = m.end()
         name = m.group(1)
+        if name in _EQUIVALENCES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+            _connective(name, origin[m.start()], out, where, guesses)
+            continue
         if (m.start() > 0 and text[m.start() - 1] == "\\") or known(name):
             out.append(m.group())
             where.extend(origin[m.start() : m.end()])
@@ -237,6 +243,16 @@ def _rewrite(
         guesses.append(Guess(name, kind, note, start, end, letters))
 
 
+def _connective(name: str, at: int, out: list[str], where: list[int], guesses: list[Guess]) -> None:
+    """`A \\iff B`: each side read as a claim of its own (an identity holds whatever the other
+    side says), the equivalence itself not decided."""
+    start = len(where)
+    out.append(" \\quad ")
+    where.extend([at] * 7)
+    note = f"reading each side of \\{name} on its own (the equivalence itself is not decided)"
+    guesses.append(Guess(name, "connective", note, start, len(where)))
+
+
 def _reading(
     name: str, text: str, start: int, end: int, arg: str | None, trailing: frozenset[str]
 ) -> tuple[str, str, str, bool] | None:
@@ -247,6 +263,8 @@ def _reading(
             return None
         shown = f"\\{name}{{..}}" if count else f"\\{name}"
         return "meaning", body, f"reading the undefined {shown} as {what}", count == 1
+    if name == "circ" and not _in_superscript(text, start):
+        return "meaning", "\\odot", "reading \\circ as the entrywise product", False
     if name == "T" and _in_superscript(text, start):
         return (
             "meaning",
@@ -311,7 +329,7 @@ def guesses_of(
     """
     out = []
     for g in guesses:
-        inside = 0 <= g.start and start <= g.start <= end
+        inside = 0 <= g.start and (start <= g.start <= end or g.kind == "connective")
         if g.kind == "punctuation" and 0 <= end <= g.start:
             inside = inside or not body[end : g.start].strip()
         named = any(
