@@ -119,3 +119,25 @@ def test_each_side_of_an_equivalence_is_read_on_its_own(iff: str) -> None:
     assert all("equivalence itself is not decided" in m for _, m in got)
     got = results(rf"$${left} {iff} (KQ^T)_{{ij}} = {SUM} Q_{{ir}}K_{{jr}}$$")
     assert [k for k, _ in got] == ["verified", "undecided"], got  # never the text's error
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (rf"\lVert q \rVert^2 = {SUM} q_r^2", "verified"),
+        (rf"\left\lVert q \right\rVert^2 = {SUM} q_r", "false"),
+    ],
+)
+def test_standard_commands_that_render_as_known_ones_are_read_exactly(formula, kind) -> None:
+    # amsmath's \lVert .. \rVert is \| .. \|: nothing is guessed, a false claim is false
+    got = results(f"$${formula}$$")
+    assert [k for k, _ in got] == [kind], got
+    assert "undefined" not in got[0][1]
+
+
+def test_a_script_letter_stays_apart_from_the_plain_one() -> None:
+    # \mathscr{L} (a loss) is read as \mathcal{L}, never as the length L
+    text = r"Let $\mathcal{L} \in \mathbb R$ and $L = 3$. $$\mathscr{L} = L$$"
+    got = [(r.kind, r.message) for r in check_text(text, "s.md") if r.source == r"\mathcal{L} = L"]
+    assert got and got[0][0] != "verified", got
+    assert r"\mathscr{..}" in got[0][1]

@@ -48,10 +48,18 @@ _MEANINGS: dict[str, tuple[int, str, str]] = {
     "concat": (0, "\\operatorname{Concat}", "concatenation"),
     "Concat": (0, "\\operatorname{Concat}", "concatenation"),
     "argmax": (0, "\\operatorname{argmax}", "argmax"),
+    "argmin": (0, "\\operatorname{argmin}", "argmin"),
+    "mathscr": (1, "\\mathcal{#1}", "a script letter, as \\mathcal{..}"),
+    "mathds": (1, "\\mathbb{#1}", "a double-struck letter, as \\mathbb{..}"),
+    "mathbbm": (1, "\\mathbb{#1}", "a double-struck letter, as \\mathbb{..}"),
+    "hbox": (1, "\\text{#1}", "text, as \\text{..}"),
     "reals": (0, "\\mathbb{R}", "the real numbers \\mathbb{R}"),
     "Reals": (0, "\\mathbb{R}", "the real numbers \\mathbb{R}"),
     "RR": (0, "\\mathbb{R}", "the real numbers \\mathbb{R}"),
 }
+
+#: Standard commands that render exactly as others the reader knows: read so, nothing guessed.
+_STANDARD = {"lVert": "\\|", "rVert": "\\|", "lvert": "|", "rvert": "|", "cfrac": "\\frac"}
 
 #: A wrapper's argument that stands where a name does: letters, digits, scripts, primes, and
 #: the Greek letters and fonts the reader knows; no operator, relation or delimiter.
@@ -169,7 +177,7 @@ or colour', 'reading the undefined \\\\W as the letter W']
     where: list[int] = []
     guesses: list[Guess] = []
     _rewrite(text, list(origin), out, where, guesses, 0, trailing)
-    if not guesses:
+    if "".join(out) == text:
         return text, list(origin), ()
     where.append(origin[len(text)] if len(origin) > len(text) else len(text))
     return "".join(out), where, tuple(guesses)
@@ -198,6 +206,11 @@ def _rewrite(
         name = m.group(1)
         if name in _EQUIVALENCES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
             _connective(name, origin[m.start()], out, where, guesses)
+            continue
+        if name in _STANDARD and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+            same = _STANDARD[name] + (" " if text[i : i + 1].isalpha() else "")
+            out.append(same)
+            where.extend([origin[m.start()]] * len(same))
             continue
         if (m.start() > 0 and text[m.start() - 1] == "\\") or known(name):
             out.append(m.group())
