@@ -141,3 +141,13 @@ def test_a_script_letter_stays_apart_from_the_plain_one() -> None:
     got = [(r.kind, r.message) for r in check_text(text, "s.md") if r.source == r"\mathcal{L} = L"]
     assert got and got[0][0] != "verified", got
     assert r"\mathscr{..}" in got[0][1]
+
+
+@pytest.mark.parametrize(("second", "kind"), [("(QK^T)_{ji}", "verified"), ("(QK^T)_{ij}", "false")])
+def test_a_note_in_a_size_switch_closes_an_aligned_row(second: str, kind: str) -> None:
+    rows = (
+        rf"(QK^T)_{{ij}} &= {SUM} Q_{{ir}}K_{{jr}} & \small{{\text{{; the scores }}S}} \\"
+        rf"{second} &= {SUM} Q_{{jr}}K_{{ir}} & \small{{\text{{; transposed}}}}"
+    )
+    got = results(rf"$$\begin{{aligned}} {rows} \end{{aligned}}$$")
+    assert [k for k, _ in got] == ["verified", kind], got

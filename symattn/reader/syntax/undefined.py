@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax.braces import group_end
+from symattn.reader.syntax.layout import SIZE_SWITCHES
 from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_tables import FONTS, GREEK, TEXTS
 
@@ -207,6 +208,10 @@ def _rewrite(
         if name in _EQUIVALENCES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
             _connective(name, origin[m.start()], out, where, guesses)
             continue
+        if name in SIZE_SWITCHES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+            if _size_group(text, m.end(), origin, out, where):
+                i = (group_end(text, _skip(text, m.end())) or m.end()) + 1
+                continue
         if name in _STANDARD and not (m.start() > 0 and text[m.start() - 1] == "\\"):
             same = _STANDARD[name] + (" " if text[i : i + 1].isalpha() else "")
             out.append(same)
@@ -254,6 +259,26 @@ def _rewrite(
         if kind == "letter":
             letters = (name,)
         guesses.append(Guess(name, kind, note, start, end, letters))
+
+
+def _skip(text: str, k: int) -> int:
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    return k
+
+
+def _size_group(
+    text: str, at: int, origin: list[int], out: list[str], where: list[int]
+) -> bool:
+    """`\\small{\\text{; a note}}`: a size switch given its text as an argument renders the
+    text; the braces go, so a note in an aligned column reads as one (nothing is guessed)."""
+    k = _skip(text, at)
+    close = group_end(text, k) if text[k : k + 1] == "{" else None
+    if close is None:
+        return False
+    out.append(" " + text[k + 1 : close] + " ")
+    where.extend([origin[k]] + origin[k + 1 : close] + [origin[close]])
+    return True
 
 
 def _connective(name: str, at: int, out: list[str], where: list[int], guesses: list[Guess]) -> None:
