@@ -143,7 +143,9 @@ def test_a_script_letter_stays_apart_from_the_plain_one() -> None:
     assert r"\mathscr{..}" in got[0][1]
 
 
-@pytest.mark.parametrize(("second", "kind"), [("(QK^T)_{ji}", "verified"), ("(QK^T)_{ij}", "false")])
+@pytest.mark.parametrize(
+    ("second", "kind"), [("(QK^T)_{ji}", "verified"), ("(QK^T)_{ij}", "false")]
+)
 def test_a_note_in_a_size_switch_closes_an_aligned_row(second: str, kind: str) -> None:
     rows = (
         rf"(QK^T)_{{ij}} &= {SUM} Q_{{ir}}K_{{jr}} & \small{{\text{{; the scores }}S}} \\"
