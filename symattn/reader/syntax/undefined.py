@@ -267,9 +267,7 @@ def _skip(text: str, k: int) -> int:
     return k
 
 
-def _size_group(
-    text: str, at: int, origin: list[int], out: list[str], where: list[int]
-) -> bool:
+def _size_group(text: str, at: int, origin: list[int], out: list[str], where: list[int]) -> bool:
     """`\\small{\\text{; a note}}`: a size switch given its text as an argument renders the
     text; the braces go, so a note in an aligned column reads as one (nothing is guessed)."""
     k = _skip(text, at)
