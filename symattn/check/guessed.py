@@ -24,7 +24,7 @@ def with_guesses(
     >>> span = read(r"$\\vect{q} = \\vect{k}$", "a.md").items[0]
     >>> claim = new_claim(span, 0, len(span.body), "pending")
     >>> with_guesses(claim, "false", "the sides differ", (), "q=1")[:2]
-    ('unknown', 'undecided: the sides differ; but that rests on reading a command the text does \
+    ('unknown', 'undecided: the sides differ; but that rests on reading notation the text does \
 not define: the undefined \\\\vect{..} as a font or colour')
     """
     span = getattr(claim, "span", None)
@@ -36,9 +36,8 @@ not define: the undefined \\\\vect{..} as a font or colour')
         return status, message, witnesses, cex
     notes = list(dict.fromkeys(g.note.removeprefix("reading ") for g in got))
     if status in _ALARMS:
-        which = "a command" if len(notes) == 1 else "commands"
         message = (
-            f"undecided: {message}; but that rests on reading {which} the text does not "
+            f"undecided: {message}; but that rests on reading notation the text does not "
             f"define: {'; '.join(notes)}"
         )
         return "unknown", message, (), None

@@ -153,3 +153,17 @@ def test_a_note_in_a_size_switch_closes_an_aligned_row(second: str, kind: str) -
     )
     got = results(rf"$$\begin{{aligned}} {rows} \end{{aligned}}$$")
     assert [k for k, _ in got] == ["verified", kind], got
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"|\vec{a}|^2 = \vec a \cdot \vec a", "verified"),
+        (r"|\vec a|^2 = \vec a \cdot \vec b", "undecided"),
+    ],
+)
+def test_bars_around_an_arrowed_vector_are_its_length(formula: str, kind: str) -> None:
+    text = r"Let $\vec a, \vec b \in \mathbb{R}^{d}$." + "\n\n" + f"$${formula}$$"
+    got = [(r.kind, r.message) for r in check_text(text, "v.md") if r.kind != "declaration"]
+    assert [k for k, _ in got] == [kind], got
+    assert r"|\vec{..}| as the length of the vector" in got[0][1]

@@ -178,10 +178,11 @@ or colour', 'reading the undefined \\\\W as the letter W']
     where: list[int] = []
     guesses: list[Guess] = []
     _rewrite(text, list(origin), out, where, guesses, 0, trailing)
-    if "".join(out) == text:
+    body = _vector_bars("".join(out), guesses)
+    if body == text:
         return text, list(origin), ()
     where.append(origin[len(text)] if len(origin) > len(text) else len(text))
-    return "".join(out), where, tuple(guesses)
+    return body, where, tuple(guesses)
 
 
 def _rewrite(
@@ -259,6 +260,19 @@ def _rewrite(
         if kind == "letter":
             letters = (name,)
         guesses.append(Guess(name, kind, note, start, end, letters))
+
+
+#: `|\\vec a|`: bars around a vector drawn with an arrow, as physics texts write its length.
+_VECTOR_BARS = re.compile(r"(?<![\\|‖])\|(\s*\\vec\s*(?:\{\s*[A-Za-z]\s*\}|[A-Za-z])\s*)\|(?!\|)")
+
+
+def _vector_bars(text: str, guesses: list[Guess]) -> str:
+    """`|\\vec a|` read as the vector's length `\\|\\vec a\\|` (written with the one-character
+    `‖`, so every offset stays), each a guess."""
+    note = "reading |\\vec{..}| as the length of the vector, \\|\\vec{..}\\|"
+    for m in _VECTOR_BARS.finditer(text):
+        guesses.append(Guess("vec", "meaning", note, m.start(), m.end()))
+    return _VECTOR_BARS.sub(lambda m: f"‖{m.group(1)}‖", text)
 
 
 def _skip(text: str, k: int) -> int:
