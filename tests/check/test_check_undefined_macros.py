@@ -95,6 +95,7 @@ def test_a_name_read_through_a_guess_elsewhere_is_not_an_alarm() -> None:
     [
         r"(QK^T)_{ij} = \ref{eq} \sum_r Q_{ir}K_{jr}",  # a reference is not a font
         r"\vect{Q + K} = Q + K",  # a sum is not a name
+        r"\act{Q K^T} = Q \act{K^T}",  # a function's macro around a product is not a font
         r"\foo = Q",  # an undefined word with no argument, not at the end
     ],
 )

@@ -59,6 +59,18 @@ _MEANINGS: dict[str, tuple[int, str, str]] = {
     "RR": (0, "\\mathbb{R}", "the real numbers \\mathbb{R}"),
 }
 
+#: Names of commands that say they are a font or a colour (`\\vect`, `\\bv`, `\\rc`): only
+#: these are read as a wrapper of more than one name (`\\vect{W_q x}`); around one name any
+#: undefined command is (a function's macro around a product, `\\act{Wx}`, is not a font).
+_FONTISH = re.compile(
+    r"vec|bf|bold|bm|mb|math|^[bv][a-z]?$|^[a-z]c$|col|red|blue|green|orange|gr[ae]y|purple"
+)
+
+#: One name: a letter, a digit or a Greek letter, with primes and scripts.
+_ONE_NAME = re.compile(
+    r"\s*(?:\\[A-Za-z]+\s*|[A-Za-z0-9])'*(?:\s*[_^]\s*(?:\{[^{}]*\}|[A-Za-z0-9]|\\[A-Za-z]+))*\s*"
+)
+
 #: Standard commands that render exactly as others the reader knows: read so, nothing guessed.
 _STANDARD = {"lVert": "\\|", "rVert": "\\|", "lvert": "|", "rvert": "|", "cfrac": "\\frac"}
 
@@ -118,6 +130,10 @@ def _name_like(arg: str) -> bool:
         arg,
     )
     return bool(arg.strip()) and _NAME_LIKE.fullmatch(rest) is not None
+
+
+def _one_name(arg: str) -> bool:
+    return _ONE_NAME.fullmatch(arg) is not None
 
 
 def _after_command(out: list[str]) -> bool:
@@ -324,7 +340,7 @@ def _reading(
         )
     if name in _NOT_WRAPPERS:
         return None
-    if arg is not None and _name_like(arg):
+    if arg is not None and _name_like(arg) and (_one_name(arg) or _FONTISH.search(name)):
         return "font", "#1", f"reading the undefined \\{name}{{..}} as a font or colour", True
     if name in trailing and _ROW_END.match(text, end):
         return "punctuation", "", f"reading the undefined \\{name} at the end as punctuation", False
