@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.check import check_text
+from symattn.reader.syntax.undefined import read_undefined
 
 DECL = r"Let $Q,K\in\mathbb R^{n\times d_k}$ and $q\in\mathbb R^{d_k}$." + "\n\n"
 SUM = r"\sum_{r=1}^{d_k}"
@@ -168,3 +169,10 @@ def test_bars_around_an_arrowed_vector_are_its_length(formula: str, kind: str) -
     got = [(r.kind, r.message) for r in check_text(text, "v.md") if r.kind != "declaration"]
     assert [k for k, _ in got] == [kind], got
     assert r"|\vec{..}| as the length of the vector" in got[0][1]
+
+
+def test_a_command_right_after_a_row_break_is_read() -> None:
+    text = r"a \\\vect{x} \\y"
+    body, origin, guesses = read_undefined(text, range(len(text) + 1))
+    assert body == r"a \\x \\y"  # `\\y` is a row break and y, never a command
+    assert [g.name for g in guesses] == ["vect"] and len(origin) == len(body) + 1

@@ -132,6 +132,14 @@ def _name_like(arg: str) -> bool:
     return bool(arg.strip()) and _NAME_LIKE.fullmatch(rest) is not None
 
 
+def _escaped(text: str, at: int) -> bool:
+    """Whether the backslash at `at` is the second of a `\\\\` (a row break, then letters)."""
+    k = at
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
+
+
 def _one_name(arg: str) -> bool:
     return _ONE_NAME.fullmatch(arg) is not None
 
@@ -222,19 +230,19 @@ def _rewrite(
         where.extend(origin[i : m.start()])
         i = m.end()
         name = m.group(1)
-        if name in _EQUIVALENCES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+        if name in _EQUIVALENCES and not _escaped(text, m.start()):
             _connective(name, origin[m.start()], out, where, guesses)
             continue
-        if name in SIZE_SWITCHES and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+        if name in SIZE_SWITCHES and not _escaped(text, m.start()):
             if _size_group(text, m.end(), origin, out, where):
                 i = (group_end(text, _skip(text, m.end())) or m.end()) + 1
                 continue
-        if name in _STANDARD and not (m.start() > 0 and text[m.start() - 1] == "\\"):
+        if name in _STANDARD and not _escaped(text, m.start()):
             same = _STANDARD[name] + (" " if text[i : i + 1].isalpha() else "")
             out.append(same)
             where.extend([origin[m.start()]] * len(same))
             continue
-        if (m.start() > 0 and text[m.start() - 1] == "\\") or known(name):
+        if _escaped(text, m.start()) or known(name):
             out.append(m.group())
             where.extend(origin[m.start() : m.end()])
             continue
