@@ -1,11 +1,5 @@
 """Commands a formula uses that neither the document nor the reader defines, read by their use.
-Imports the standard library, the braces and the tokenizer (for the commands it knows); never lark.
-
-A copy of a web page loses its site's macro file: `\\vect{x}`, `\\x`, `\\rc{i}` stay undefined.
-Each such command is read by how it is used (a wrapper of a name is a font or a colour, a
-one-letter command is that letter, a trailing one is punctuation) or by the meaning it has by
-custom (`\\norm{x}` is `\\|x\\|`); every reading is a `Guess`, which the verdict names, and a
-false claim or a shape error that rests on one is never reported as the text's error.
+Imports the standard library, kernel.errors and the tokenizer's parts (which commands it knows).
 """
 
 from __future__ import annotations
@@ -23,6 +17,12 @@ from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_tables import FONTS, GREEK, TEXTS
 
 __all__ = ["Guess", "guesses_of", "read_undefined", "shared_guesses", "trailing_only"]
+
+# A copy of a web page loses its site's macro file: `\vect{x}`, `\x`, `\rc{i}` stay undefined.
+# Each such command is read by how it is used (a wrapper of a name is a font or a colour, a
+# one-letter command is that letter, a trailing one is punctuation) or by the meaning it has by
+# custom (`\norm{x}` is `\|x\|`); every reading is a `Guess`, which the verdict names, and a
+# false claim or a shape error that rests on one is never reported as the text's error.
 
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 
