@@ -198,6 +198,8 @@ def read_undefined(
     ['reading the undefined \\\\y as the letter y', 'reading the undefined \\\\rc{..} as a font \
 or colour', 'reading the undefined \\\\W as the letter W']
     """
+    if not _anything_to_read(text):
+        return text, list(origin), ()
     out: list[str] = []
     where: list[int] = []
     guesses: list[Guess] = []
@@ -207,6 +209,14 @@ or colour', 'reading the undefined \\\\W as the letter W']
         return text, list(origin), ()
     where.append(origin[len(text)] if len(origin) > len(text) else len(text))
     return body, where, tuple(guesses)
+
+
+def _anything_to_read(text: str) -> bool:
+    """Whether `text` holds a command this module reads, or bars around an arrowed vector."""
+    special = _EQUIVALENCES | SIZE_SWITCHES | _STANDARD.keys()
+    if "|" in text and "\\vec" in text:
+        return True
+    return any(m in special or not known(m) for m in set(_COMMAND.findall(text)))
 
 
 def _rewrite(
