@@ -15,6 +15,7 @@ import sympy
 
 from symattn.check.counts import size_equation
 from symattn.check.gradients import gradient_verdict, mentions_gradient
+from symattn.check.guessed import with_guesses
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import assume, dims_equal, shape_str
@@ -151,6 +152,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         # the reader; an error of the text only if it were outside for every size
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: {message}, which the text does not state"
+    status, message, witnesses, cex = with_guesses(claim, status, message, witnesses, cex)
     if claim.context and message.startswith("proved for all sizes"):
         message = message.replace("proved for all sizes", "proved", 1)
     orientation = getattr(claim, "orientation", "")

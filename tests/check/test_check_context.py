@@ -91,7 +91,7 @@ def test_a_display_expression_that_does_not_typecheck_is_a_shape_error(text, wan
 
 ALIGN = r"""\begin{align*}
 (QK^{\mathsf T})_{ij} &= \sum_{r=1}^{d_k} Q_{ir}K_{jr} \\
-&= \unreadable{x} \\
+&= \unreadable{x + 1} \\
 &= q_i\cdot k_j \\
 &= LAST
 \end{align*}

@@ -156,7 +156,7 @@ def test_the_mask_the_prose_names_is_the_causal_mask():
         (r"$$\mathbf{Q} \otimes \mathbf{K} = \mathbf{K}$$", r"\otimes"),
         (r"$$\nabla \mathcal{L}(\mathbf{Q}) = \mathbf{Q}$$", r"\nabla"),
         (r"$$\frac{\partial f}{\partial x} = 0$$", r"\partial"),
-        (r"$$a \Leftrightarrow b$$", r"\Leftrightarrow"),
+        (r"$$\mathbf{Q} \oslash \mathbf{K} = \mathbf{K}$$", r"\oslash"),
     ],
 )
 def test_notation_that_is_not_read_is_named(formula, named):

@@ -16,6 +16,15 @@ def bodies(text: str, name: str = "a.md") -> list[str]:
     return [s.body.strip() for s in scan(text, name) if isinstance(s, MathSpan)]
 
 
+def guessed(text: str, name: str = "a.md") -> list[list[str]]:
+    """Per formula, the commands it uses that nothing defines (read by their use)."""
+    return [
+        [g.name for g in s.guesses if g.start >= 0]
+        for s in scan(text, name)
+        if isinstance(s, MathSpan)
+    ]
+
+
 def problems(text: str, name: str = "a.md") -> list[ScanProblem]:
     return [s for s in scan(text, name) if isinstance(s, ScanProblem)]
 
@@ -42,7 +51,8 @@ def test_a_macro_name_is_not_a_prefix_of_a_longer_command() -> None:
 
 
 def test_a_macro_used_before_its_definition_is_left_as_written() -> None:
-    assert bodies("$\\v{q}$ then $\\newcommand{\\v}[1]{\\mathbf{#1}}$") == ["\\v{q}"]
+    text = "$\\v{q}$ then $\\newcommand{\\v}[1]{\\mathbf{#1}}$"
+    assert guessed(text) == [["v"]]  # undefined there: only read by its use, and named
 
 
 def test_a_formula_that_only_defines_is_not_an_item() -> None:
@@ -133,9 +143,9 @@ def test_macros_of_a_mathjax_configuration_in_the_document() -> None:
 
 def test_a_macros_map_outside_a_script_or_in_code_defines_nothing() -> None:
     text = 'Write `macros: {RR: "\\\\mathbb{R}"}` in your config.\n\n$\\RR$'
-    assert bodies(text) == ["\\RR"]
+    assert guessed(text) == [["RR"]]  # undefined: only read by its customary meaning
     broken = '<script>MathJax = {tex: {macros: {RR: "\\\\mathbb{R}"</script>\n\n$\\RR$'
-    assert bodies(broken) == ["\\RR"]
+    assert guessed(broken) == [["RR"]]
 
 
 @pytest.mark.parametrize(
@@ -152,7 +162,7 @@ def test_def_with_spaces_around_its_parameters(defs: str, use: str, expanded: st
 
 
 def test_a_delimited_parameter_is_still_refused() -> None:
-    assert bodies("$$\\def\\p#1.{#1}$$\n\n$\\p a.$")[-1] == "\\p a."
+    assert guessed("$$\\def\\p#1.{#1}$$\n\n$\\p a.$")[-1] == ["p"]  # undefined
 
 
 @pytest.mark.parametrize(

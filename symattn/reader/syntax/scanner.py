@@ -29,6 +29,7 @@ from symattn.reader.syntax.masking import (
 )
 from symattn.reader.syntax.notebook import NotebookError, read_notebook
 from symattn.reader.syntax.spans import MathSpan, Scan, ScanProblem
+from symattn.reader.syntax.undefined import read_undefined, shared_guesses, trailing_only
 
 __all__ = ["MathSpan", "Scan", "ScanProblem", "read", "scan"]
 
@@ -357,6 +358,7 @@ def _with_macros(
         return items
     out: list[MathSpan | ScanProblem] = []
     k = 0
+    trailing = trailing_only([s.body for s in items if isinstance(s, MathSpan)])
     for item in items:
         if not isinstance(item, MathSpan):
             out.append(item)
@@ -373,10 +375,14 @@ def _with_macros(
             where = replace(item, body=body).position_at(e.offset)
             out.append(ScanProblem(str(e), where, item.delimiter, item.filename))
             continue
-        if expanded == item.body:
+        expanded, origin, guesses = read_undefined(expanded, origin, trailing)
+        if guesses:
+            read_as = replace(item, body=expanded, source=item.body, origin=tuple(origin))
+            out.append(replace(read_as, guesses=guesses))
+        elif expanded == item.body:
             out.append(item)
         elif expanded == body:
             out.append(replace(item, body=body))
         else:
             out.append(replace(item, body=expanded, source=item.body, origin=tuple(origin)))
-    return out
+    return shared_guesses(out)

@@ -5,6 +5,7 @@ Imports kernel.errors and the standard library; it never parses formulas.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax.dialects import Dialect
@@ -33,6 +34,8 @@ class MathSpan:
     filename: str = "<string>"
     source: str | None = field(default=None, repr=False, compare=False)
     origin: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    #: the undefined commands read by their use (`reader.syntax.undefined.Guess`)
+    guesses: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def written(self) -> str:

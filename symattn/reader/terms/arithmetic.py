@@ -16,6 +16,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.names import plain_name
+from symattn.reader.terms.ones import ones_after
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood, shape_problem
 from symattn.reader.terms.products import NotRead, entrywise
 from symattn.reader.terms.scalars import huge_power
@@ -154,7 +155,8 @@ class ArithmeticMixin(TermsBase):
         self._note_shift(factors)
         acc = self.term(factors[0])
         for k, (op, f) in enumerate(zip(ops, factors[1:], strict=True), start=2):
-            b = self.term(f)
+            b = ones_after(acc, f) if op == "*" else None
+            b = self.term(f) if b is None else b
             span = (node.start, f.end)
             if op == "mod":
                 if isinstance(acc, MatExpr) or isinstance(b, MatExpr):

@@ -1,0 +1,47 @@
+"""The verdict on a claim that rests on an undefined command read by its use: named, never an alarm.
+Imports the reader's syntax (its guesses) only; must not import the kernel or cli.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symattn.reader.syntax.undefined import guesses_of
+
+__all__ = ["with_guesses"]
+
+_ALARMS = ("false", "shape_error")
+
+
+def with_guesses(
+    claim: Any, status: str, message: str, witnesses: tuple[str, ...], cex: Any
+) -> tuple[str, str, tuple[str, ...], Any]:
+    """The verdict with the guesses it rests on named; a false claim or a shape error that
+    rests on one is undecided, as the text may mean something else by the command.
+
+    >>> from symattn.reader.syntax.scanner import read
+    >>> from symattn.reader.claims.resolved import new_claim
+    >>> span = read(r"$\\vect{q} = \\vect{k}$", "a.md").items[0]
+    >>> claim = new_claim(span, 0, len(span.body), "pending")
+    >>> with_guesses(claim, "false", "the sides differ", (), "q=1")[:2]
+    ('unknown', 'undecided: the sides differ; but that rests on reading notation the text does \
+not define: the undefined \\\\vect{..} as a font or colour')
+    """
+    span = getattr(claim, "span", None)
+    guesses = getattr(span, "guesses", ())
+    if span is None or not guesses:
+        return status, message, witnesses, cex
+    got = guesses_of(guesses, claim.start, claim.end, claim.source, span.body)
+    if not got:
+        return status, message, witnesses, cex
+    notes = list(dict.fromkeys(g.note.removeprefix("reading ") for g in got))
+    if status in _ALARMS:
+        message = (
+            f"undecided: {message}; but that rests on reading notation the text does not "
+            f"define: {'; '.join(notes)}"
+        )
+        return "unknown", message, (), None
+    own = [g for g in got if g.start >= 0]
+    if not own:
+        return status, message, witnesses, cex
+    return status, f"{message}; {'; '.join(dict.fromkeys(g.note for g in own))}", witnesses, cex
