@@ -262,8 +262,7 @@ def _mul(node: ast.Mul, env: Env) -> Value:
 def _times(a: Value, b: Value, op: str, env: Env) -> Value:
     if op == "/":
         if b.kind == "row" and a.kind in ("row", "out"):
-            if a.kind == "out" and env.row is None:
-                _guess(env, "a matrix over a vector read row by row (O/ℓ: row i over ℓ_i)")
+            # a matrix over the vector of its rows' normalisers: each row over its own
             return Value(a.kind, a.row() / b.row())
         raise Unread(f"a {a.kind} over a {b.kind}")
     if a.kind == b.kind == "row":
@@ -273,18 +272,12 @@ def _times(a: Value, b: Value, op: str, env: Env) -> Value:
     if a.kind == "inverse" and b.kind == "out":
         return Value("out", b.row() / a.row())
     if a.kind == "row" and b.kind == "out":
-        if env.row is None:
-            _guess(env, "a vector times a matrix read as a scaling of its rows (diag)")
+        # the vector of the rows' rescale factors times the matrix: each row scaled by its own
         return Value("out", a.row() * b.row())
     if a.kind == "block" and b.kind == "values" and env.seg is not None:
         f, V = _as_block(a), env.ops["V"]
         return Value("out", env.seg.sum(lambda k: f(k) * Entry(V, k, c)))
     raise Unread(f"a {a.kind} times a {b.kind}")
-
-
-def _guess(env: Env, what: str) -> None:
-    if what not in env.guesses:
-        env.guesses.append(what)
 
 
 _HANDLERS: dict[type, Callable[..., Value]] = {
