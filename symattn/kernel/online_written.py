@@ -17,8 +17,8 @@ from collections.abc import Callable
 import sympy
 
 from symattn.kernel.expr import Entry, MatExpr, MatSym
-from symattn.kernel.recurrent import Operands, Recurrence, Segment, State, known, prefix_sum
 from symattn.kernel.recurrences import c, i, prefix_max
+from symattn.kernel.recurrent import Operands, Recurrence, Segment, State, known, prefix_sum
 
 __all__ = ["ROLES", "written_online"]
 
@@ -59,8 +59,10 @@ def written_online(
     ...     m = sympy.Max(st[0], seg.max(lambda k: Entry(ops["S"], i, k)), evaluate=False)
     ...     w = lambda k: sympy.exp(Entry(ops["S"], i, k) - m)
     ...     a = sympy.exp(st[0] - m)
-    ...     return (m, a * st[1] + seg.sum(w), a * st[2] + seg.sum(lambda k: w(k) * Entry(ops["V"], k, c)))
-    >>> rec = written_online("doc", S, V, (-sympy.oo, 0, 0), step, lambda ops, st: st[2] / st[1], Softmax(S) @ V)
+    ...     o = seg.sum(lambda k: w(k) * Entry(ops["V"], k, c))
+    ...     return (m, a * st[1] + seg.sum(w), a * st[2] + o)
+    >>> out = lambda ops, st: st[2] / st[1]
+    >>> rec = written_online("doc", S, V, (-sympy.oo, 0, 0), step, out, Softmax(S) @ V)
     >>> rec.count, rec.components
     ('B', ('m', 'ℓ', 'O'))
     """

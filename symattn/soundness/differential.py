@@ -48,8 +48,8 @@ from symattn.soundness.judging import Item, _cli, _sizes_ok, _where, run_api, ru
 from symattn.soundness.judging import _cli_status as _cli_status
 from symattn.soundness.judging import _parse_sizes as _parse_sizes
 from symattn.soundness.judging import classify as classify
-from symattn.soundness.oracle import CONTEXTS, Context, Decision
 from symattn.soundness.online_seeds import OnlineClaim, online_claims
+from symattn.soundness.oracle import CONTEXTS, Context, Decision
 from symattn.soundness.recurrence_seeds import RecClaim, recurrence_claims
 from symattn.soundness.render import (
     NotExpressible,

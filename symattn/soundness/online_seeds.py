@@ -20,12 +20,13 @@ from symattn.kernel import dims as D
 from symattn.kernel import expr as E
 from symattn.kernel.online_written import written_online
 from symattn.kernel.recurrences import c, i
-from symattn.kernel.recurrent import Recurrent
+from symattn.kernel.recurrent import Operands, Recurrent, Segment, State
 
 __all__ = ["OnlineClaim", "online_claims"]
 
 _OUT = {  # the output's step: the old output rescaled (diag or a plain product), or not
-    "diag": r"O^{(b)} = \operatorname{diag}(e^{m^{(b-1)}-m^{(b)}})O^{(b-1)} + e^{S^{(b)}-m^{(b)}}V_b",
+    "diag": r"O^{(b)} = \operatorname{diag}(e^{m^{(b-1)}-m^{(b)}})O^{(b-1)} + "
+    r"e^{S^{(b)}-m^{(b)}}V_b",
     "plain": r"O^{(b)} = O^{(b-1)} + e^{S^{(b)}-m^{(b)}}V_b",
 }
 _NORM = {
@@ -97,7 +98,7 @@ class OnlineClaim:
         terms, against `softmax(S)V`."""
         S, V = E.MatSym("S", D.n, D.n), E.MatSym("V", D.n, D.d_v)
 
-        def step(ops, st, seg):  # type: ignore[no-untyped-def]
+        def step(ops: Operands, st: State, seg: Segment) -> State:
             m = sympy.Max(st[0], seg.max(lambda k: E.Entry(ops["S"], i, k)), evaluate=False)
             a = sympy.exp(st[0] - m)
             w = lambda k: sympy.exp(E.Entry(ops["S"], i, k) - m)  # noqa: E731
@@ -105,13 +106,18 @@ class OnlineClaim:
             o = (a if self.out == "diag" else 1) * st[2]
             return (m, ell, o + seg.sum(lambda k: w(k) * E.Entry(ops["V"], k, c)))
 
-        def output(ops, st):  # type: ignore[no-untyped-def]
+        def output(ops: Operands, st: State) -> sympy.Expr:
             return st[2] / st[1] if self.claim == "ratio" else st[2]
 
         start = -sympy.oo if self.start == "inf" else sympy.Integer(0)
         target = E.Softmax(S) @ V
         rec = written_online(
-            f"api:{self.ident}", S, V, (start, sympy.Integer(0), sympy.Integer(0)), step, output,
+            f"api:{self.ident}",
+            S,
+            V,
+            (start, sympy.Integer(0), sympy.Integer(0)),
+            step,
+            output,
             target,
         )
         return Recurrent(rec, S, V), target

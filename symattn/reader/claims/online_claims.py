@@ -1,4 +1,4 @@
-"""The online softmax of a text (`m^{(0)} = -\\infty`, `m^{(b)} = \\max(m^{(b-1)}, ...)`, the claim).
+"""The online softmax of a text (`m^{(0)} = -\\infty`, `m^{(b)} = \\max(m^{(b-1)}, ...)`, a claim).
 Imports sympy, the kernel (expr, recurrent, online_written) and the reader's claims and terms.
 
 The base cases and steps of a recurrence over a letter b (members written `m^{(b)}`, or
@@ -183,7 +183,7 @@ def _letters(system: OnlineSystem) -> tuple[str, str]:
     roots = [f.step for f in fams if f.step is not None] + [f.aux for f in fams if f.aux]
     scores, values = set(), set()
     for root in roots:
-        for x in _names(root):  # type: ignore[arg-type]
+        for x in _names(root):
             got = member(x)
             if got is not None and _head_is(got[2], b) and got[0] not in system.families:
                 scores.add(got[0])
@@ -260,7 +260,8 @@ def _decide(
     rec = written_online(key, S, V, base, step, output, target)
     words = system.text
     if words and not _BLOCKS.search(words):
-        guesses.append(f"{scores}^{{({system.letter})}} and {values}_{system.letter} read as the blocks of keys")
+        b = system.letter
+        guesses.append(f"{scores}^{{({b})}} and {values}_{b} read as the blocks of keys")
     claim = new_claim(span, c.start, c.end, "pending", pairs=((Recurrent(rec, S, V), target),))
     if guesses:
         claim = dataclasses.replace(claim, premise="; ".join(dict.fromkeys(guesses)))

@@ -35,7 +35,7 @@ class Value:
     value: object = None  # row/out: an expression; block: key -> expression; diag: a row
 
     def row(self) -> sympy.Expr:
-        return self.value  # type: ignore[return-value]
+        return self.value
 
 
 @dataclass
@@ -120,7 +120,9 @@ def _member_value(node: ast.HeadSup, env: Env) -> Value:
         raise Unread("a superscript that is not a step's index")
     letter, row, head = got
     if row != env.row and not (row is None and letter == env.scores):
-        raise Unread(f"{letter} indexed by {row or 'no row'}, the recurrence by {env.row or 'none'}")
+        raise Unread(
+            f"{letter} indexed by {row or 'no row'}, the recurrence by {env.row or 'none'}"
+        )
     if head_is(head, env.letter, 1):
         if letter in env.old:
             return env.old[letter]

@@ -167,12 +167,15 @@ def _line(span: MathSpan, node: ast.Node) -> int:
 
 
 def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
-    """The names in `node`, not descending into a name's own subscript (`W_\\text{ici}`)."""
+    """The names in `node`, not descending into a name's or an operator's own subscript."""
     stack = [node]
     while stack:
         x = stack.pop()
         if isinstance(x, ast.Symbol | ast.Labeled):
             yield x
+            continue
+        if isinstance(x, ast.Call):  # `\operatorname{repeat}_R(K)`: R is the operator's
+            stack.extend(x.args)  # parameter, not a name of the value
             continue
         stack.extend(ast.children(x))
 
