@@ -167,7 +167,8 @@ def _line(span: MathSpan, node: ast.Node) -> int:
 
 
 def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
-    """The names in `node`, not descending into a name's or an operator's own subscript."""
+    """The names in `node`, not descending into a name's or an operator's own subscript, nor
+    into a head's index."""
     stack = [node]
     while stack:
         x = stack.pop()
@@ -176,6 +177,9 @@ def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
             continue
         if isinstance(x, ast.Call):  # `\operatorname{repeat}_R(K)`: R is the operator's
             stack.extend(x.args)  # parameter, not a name of the value
+            continue
+        if isinstance(x, ast.HeadSup):  # `K^{(\lceil h/R\rceil)}`: the head is an index
+            stack.append(x.operand)
             continue
         stack.extend(ast.children(x))
 
