@@ -141,3 +141,32 @@ def test_prove_decides_the_recurrence_in_one_formula(ident: str, verdict: str) -
     data = json.loads(r.stdout)
     last = data["results"][-1]
     assert last["status"] == verdict, last
+
+
+VARIANT = (
+    r"Let $S \in \mathbb{R}^{n\times n}$ and $V \in \mathbb{R}^{n\times d_v}$; the keys come in "
+    r"blocks. Initialise $m^{(0)} = -\infty$, $l^{(0)} = 0$, $O^{(0)} = 0$. For each block $j$:"
+    "\n\n"
+    r"$$m^{(j)} = \max\left(m^{(j-1)}, \mathrm{rowmax}(S^{(j)})\right)$$" + "\n\n"
+    r"$$\tilde{P}^{(j)} = \exp\left(S^{(j)} - m^{(j)}\right)$$" + "\n\n"
+    r"$$l^{(j)} = e^{m^{(j-1)} - m^{(j)}} l^{(j-1)} + \text{rowsum}(\tilde{P}^{(j)})$$" + "\n\n"
+    r"$$O^{(j)} = \text{diag}\left(e^{m^{(j-1)} - m^{(j)}}\right) O^{(j-1)} + \tilde{P}^{(j)} V_j$$"
+    "\n\n"
+)
+
+
+def test_other_letters_fonts_and_a_result_named_after_the_last_block() -> None:
+    got = results(
+        VARIANT + r"Finally $O = \text{diag}(l^{(T)})^{-1} O^{(T)}$, and "
+        r"$\mathrm{diag}(l^{(T)})^{-1} O^{(T)} = \mathrm{softmax}(S) V$."
+    )
+    assert [r.kind for r in got] == ["verified"], [r.message for r in got]
+
+
+def test_a_block_the_text_defines_is_not_read_as_a_block_of_s() -> None:
+    # S^{(j)} = QK_j^T may differ from the columns of S (a scale): the claim is not read
+    text = VARIANT.replace("the keys come in blocks.", r"the blocks are $S^{(j)} = QK_j^\top$.")
+    got = results(text + r"$$\mathrm{diag}(l^{(T)})^{-1} O^{(T)} = \mathrm{softmax}(S) V$$")
+    last = got[-1]
+    assert last.kind == "not-understood", last.message
+    assert "defines the block itself" in last.message

@@ -26,7 +26,7 @@ from symattn.reader.claims.online_steps import head_is as _head_is
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.translator import UNREAD, Problem
+from symattn.reader.terms.translator import UNREAD, Problem, plain_name
 
 __all__ = ["OnlineSystem", "online_equation", "system_of"]
 
@@ -52,6 +52,8 @@ class OnlineSystem:
     families: dict[str, _Family] = field(default_factory=dict)
     letter: str = ""
     text: str = ""
+    #: blocks the text defines (`S^{(b)} = QK_b^\top`, `V_b = ...`): (letter, index) -> source
+    blocks: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def system_of(owner: Any) -> OnlineSystem:
@@ -113,12 +115,32 @@ def online_equation(owner: Any, span: MathSpan, c: ast.Claim) -> list[ResolvedCl
                 system.families[key] = _Family(letter, row, aux=right)
                 msg = f"{body[left.start : left.end]}: defined at each block {b}"
                 return [new_claim(span, c.start, c.end, "declared", msg)]
+    _note_block(system, left, body[c.start : c.end])
     if not system.letter:
         return None
     for side, other in ((left, right), (right, left)):
         if _final_members(system, side):
+            if isinstance(other, ast.Symbol) and _undeclared(owner, other):
+                msg = f"{body[other.start : other.end]}: the result after the last block"
+                return [new_claim(span, c.start, c.end, "declared", msg)]
             return [_claim(owner, system, span, c, side, other)]
     return None
+
+
+def _undeclared(owner: Any, node: ast.Symbol) -> bool:
+    entry = owner.scope.lookup(plain_name(node) or "")
+    return entry is None or entry.origin == "convention"
+
+
+def _note_block(system: OnlineSystem, left: ast.Node, source: str) -> None:
+    """Keep what the text defines as a block (`S^{(b)} = ...`, `V_b = ...`): such a block is
+    then the text's own, never read as a block of S or V."""
+    got = member(left)
+    if got is not None and isinstance(got[2], ast.Symbol) and got[2].sub is None:
+        system.blocks.setdefault((got[0], got[2].name), source)
+    elif isinstance(left, ast.Symbol) and isinstance(left.sub, ast.Symbol):
+        if left.sub.sub is None and len(left.sub.name) == 1 and left.font is None:
+            system.blocks.setdefault((left.name, left.sub.name), source)
 
 
 def _mentions_members(node: ast.Node) -> bool:
@@ -210,6 +232,10 @@ def _decide(
 ) -> ResolvedClaim:
     fm, fl, fo = _roles(system)
     scores, values = _letters(system)
+    for name in (scores, values):
+        defined = system.blocks.get((name, system.letter))
+        if defined is not None:
+            raise Unread(f"the text defines the block itself ({defined}), which is not read")
     rows = {f.row for f in (fm, fl, fo)}
     if len(rows) != 1:
         raise Unread("the steps are not all matrices or all rows of one index")
