@@ -38,6 +38,13 @@ def _invariant(ops: Operands, hi: sympy.Expr) -> State:
     return (m, prefix_sum(w, hi), prefix_sum(lambda k: w(k) * Entry(ops["V"], k, c), hi))
 
 
+def _normalised(ops: Operands, hi: sympy.Expr) -> State:
+    """The same with the output kept normalised (FlashAttention's first paper): the sum of
+    e^{S_ik - m} V_k over the sum of e^{S_ik - m}."""
+    m, ell, o = _invariant(ops, hi)
+    return (m, ell, o / ell)
+
+
 def written_online(
     key: str,
     scores: MatSym,
@@ -46,11 +53,13 @@ def written_online(
     step: Step,
     output: Output,
     target: MatExpr,
+    normalised: bool = False,
 ) -> Recurrence:
     """The recurrence a text wrote, known by a name made from `key` (what determines it: the
     same key, the same recurrence). `initial`, `step` and the state are in the order `ROLES`;
     `output(ops, state)` is the claim's side read from the state at row i, column c, and
-    `target` the matrix it is claimed to equal, in the text's `scores` and `values`.
+    `target` the matrix it is claimed to equal, in the text's `scores` and `values`. With
+    `normalised`, the output the state keeps is the normalised one (the invariant's O over ℓ).
 
     >>> from symattn.kernel.dims import d_v, n
     >>> from symattn.kernel.expr import Softmax
@@ -66,7 +75,7 @@ def written_online(
     >>> rec.count, rec.components
     ('B', ('m', 'ℓ', 'O'))
     """
-    digest = hashlib.sha256(key.encode()).hexdigest()[:10]
+    digest = hashlib.sha256(f"{key}\n{normalised}".encode()).hexdigest()[:10]
     name = f"online_softmax_{digest}"
     if name in _MADE:
         return _MADE[name]
@@ -86,7 +95,7 @@ def written_online(
         ROLES,
         tuple(sympy.sympify(x, strict=True) for x in initial),
         step,
-        _invariant,
+        _normalised if normalised else _invariant,
         claim,
         operands,
         note="the online softmax as the text writes it, over B key blocks of any sizes",

@@ -170,3 +170,20 @@ def test_a_block_the_text_defines_is_not_read_as_a_block_of_s() -> None:
     last = got[-1]
     assert last.kind == "not-understood", last.message
     assert "defines the block itself" in last.message
+
+
+FA1 = (
+    r"$$O^{(b)} = \operatorname{diag}(\ell^{(b)})^{-1}(\operatorname{diag}(\ell^{(b-1)})"
+    r"e^{m^{(b-1)}-m^{(b)}}O^{(b-1)} + e^{S^{(b)}-m^{(b)}}V_b)$$" + "\n\n"
+)
+
+
+def test_an_output_kept_normalised_is_proved_with_the_normalised_invariant() -> None:
+    # the first FlashAttention paper rescales the normalised output by the old normaliser
+    r = one(HEAD + START + MAX + NORM + FA1 + r"$$O^{(B)} = \operatorname{softmax}(S)V$$")
+    assert r.kind == "verified", r.message
+    over = one(HEAD + START + MAX + NORM + FA1 + CLAIM)  # normalised twice
+    assert over.kind == "false", over.message
+    dropped = FA1.replace(r"\operatorname{diag}(\ell^{(b-1)})", "")
+    bad = one(HEAD + START + MAX + NORM + dropped + r"$$O^{(B)} = \operatorname{softmax}(S)V$$")
+    assert bad.kind == "false", bad.message

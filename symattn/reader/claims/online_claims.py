@@ -283,7 +283,12 @@ def _decide(
         + [f"{k}:{span.body[n.start : n.end]}" for k, n in sorted(aux.items())]
         + [repr(S), repr(V), span.body[side.start : side.end], repr(target), str(row)]
     )
-    rec = written_online(key, S, V, base, step, output, target)
+    # an output step that reads the new normaliser keeps the output normalised
+    normalised = any(
+        (got := member(x)) is not None and got[0] == fl.letter and _head_is(got[2], system.letter)
+        for x in _names(fo.step)  # type: ignore[arg-type]
+    )
+    rec = written_online(key, S, V, base, step, output, target, normalised)
     words = system.text
     if words and not _BLOCKS.search(words):
         b = system.letter

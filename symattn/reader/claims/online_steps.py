@@ -269,6 +269,10 @@ def _times(a: Value, b: Value, op: str, env: Env) -> Value:
         raise Unread(f"a {a.kind} over a {b.kind}")
     if a.kind == b.kind == "row":
         return Value("row", a.row() * b.row())
+    if a.kind == "diag" and b.kind in ("diag", "row"):  # diag(ℓ) e^{m - m'}: one row's factor
+        return Value("diag", a.row() * b.row())
+    if a.kind == "row" and b.kind == "diag":
+        return Value("diag", a.row() * b.row())
     if a.kind == "diag" and b.kind == "out":
         return Value("out", a.row() * b.row())
     if a.kind == "inverse" and b.kind == "out":
