@@ -109,6 +109,8 @@ def test_without_the_prose_of_blocks_a_false_claim_is_undecided() -> None:
         (HEAD + START + MAX + OUT + CLAIM, "three steps"),  # no normaliser
         (HEAD + START.replace(r"$\ell^{(0)} = 0$, ", "") + MAX + NORM + OUT + CLAIM, "initial"),
         (HEAD + START + MAX + NORM.replace("rowsum", "rowmean") + OUT + CLAIM, "rowmean"),
+        # a scale or a mask: whether the blocks carry it is not said
+        (HEAD + START + MAX + NORM + OUT + CLAIM.replace("(S)", r"(S/\sqrt{d_k})"), "not softmax"),
     ],
 )
 def test_what_is_not_read_is_not_understood_naming_it(text: str, why: str) -> None:

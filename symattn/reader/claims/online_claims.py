@@ -18,7 +18,7 @@ from typing import Any
 import sympy
 
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatExpr, MatSym, walk
+from symattn.kernel.expr import MatExpr, MatSym, Softmax, walk
 from symattn.kernel.online_written import ROLES, written_online
 from symattn.kernel.recurrent import Operands, Recurrent, Segment, State
 from symattn.reader.claims.online_steps import Env, Unread, Value, block_of, evaluate, member
@@ -257,6 +257,8 @@ def _decide(
     aux = {k: f.aux for k, f in system.families.items() if f.aux is not None}
     base = tuple(_initial(f) for f in (fm, fl, fo))
     guesses: list[str] = []
+    if target != Softmax(S) @ V:  # a mask or a scale: whether the blocks carry it is not said
+        raise Unread(f"the other side is not softmax({scores}){values} of the blocks' matrices")
 
     def env(ops: Operands, seg: Segment | None, **kw: Any) -> Env:
         return Env(ops, seg, system.letter, row, scores, values, aux=aux, guesses=guesses, **kw)
