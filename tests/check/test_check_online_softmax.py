@@ -189,3 +189,39 @@ def test_an_output_kept_normalised_is_proved_with_the_normalised_invariant() -> 
     dropped = FA1.replace(r"\operatorname{diag}(\ell^{(b-1)})", "")
     bad = one(HEAD + START + MAX + NORM + dropped + r"$$O^{(B)} = \operatorname{softmax}(S)V$$")
     assert bad.kind == "false", bad.message
+
+
+SPLITS = (
+    r"Let $S \in \mathbb{R}^{n\times n}$ and $V \in \mathbb{R}^{n\times d_v}$; the keys are cut "
+    r"into splits $s = 1, \ldots, B$, with the scores $S_s$ and values $V_s$ of split $s$."
+    "\n\n"
+    r"$$m_s = \operatorname{rowmax}(S_s)$$" + "\n\n"
+    r"$$\ell_s = \operatorname{rowsum}(e^{S_s - m_s})$$" + "\n\n"
+    r"$$O_s = \operatorname{diag}(\ell_s)^{-1}e^{S_s - m_s}V_s$$" + "\n\n"
+    r"The partials merge from $m^{(0)} = -\infty$, $\ell^{(0)} = 0$, $O^{(0)} = 0$:" + "\n\n"
+    r"$$m^{(s)} = \max(m^{(s-1)}, m_s)$$" + "\n\n"
+    r"$$\ell^{(s)} = e^{m^{(s-1)} - m^{(s)}}\ell^{(s-1)} + e^{m_s - m^{(s)}}\ell_s$$" + "\n\n"
+    r"$$O^{(s)} = \operatorname{diag}(\ell^{(s)})^{-1}(\operatorname{diag}(e^{m^{(s-1)} - "
+    r"m^{(s)}}\ell^{(s-1)})O^{(s-1)} + \operatorname{diag}(e^{m_s - m^{(s)}}\ell_s)O_s)$$"
+    "\n\n"
+    r"$$O^{(B)} = \operatorname{softmax}(S)V$$"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kind"),
+    [
+        ("", "", "verified"),
+        # merged without rescaling to the common maximum
+        (r"e^{m^{(s-1)} - m^{(s)}}\ell^{(s-1)})", r"\ell^{(s-1)})", "false"),
+        # the partial outputs merged without their normalisers as weights
+        (r"\ell_s)O_s", ")O_s", "false"),
+    ],
+)
+def test_the_split_kv_merge_of_partial_results(old: str, new: str, kind: str) -> None:
+    text = SPLITS.replace(old, new) if old else SPLITS
+    assert not old or text != SPLITS
+    got = results(text)
+    assert [r.kind for r in got] == [kind], [r.message for r in got]
+    if kind == "verified":
+        assert "proved by induction on B" in got[0].message

@@ -54,6 +54,12 @@ class OnlineSystem:
     text: str = ""
     #: blocks the text defines (`S^{(b)} = QK_b^\top`, `V_b = ...`): (letter, index) -> source
     blocks: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: what the text computes for each block (`m_s = \\operatorname{rowmax}(S_s)`): its value
+    partials: dict[tuple[str, str], tuple[ast.Node, str]] = field(default_factory=dict)
+
+    def computed(self) -> dict[str, tuple[ast.Node, str]]:
+        """The values computed for each block of the recurrence's letter, by name."""
+        return {k[0]: v for k, v in self.partials.items() if k[1] == self.letter}
 
 
 def system_of(owner: Any) -> OnlineSystem:
@@ -112,9 +118,15 @@ def online_equation(owner: Any, span: MathSpan, c: ast.Claim) -> list[ResolvedCl
                 msg = f"{body[left.start : left.end]}: the step of a recurrence over blocks {b}"
                 return [new_claim(span, c.start, c.end, "declared", msg)]
             if now and system.letter == b and key not in system.families:
-                system.families[key] = _Family(letter, row, aux=right)
+                text = body[right.start : right.end]
+                system.families[key] = _Family(letter, row, step_text=text, aux=right)
                 msg = f"{body[left.start : left.end]}: defined at each block {b}"
                 return [new_claim(span, c.start, c.end, "declared", msg)]
+    partial = _partial(system, left, right)
+    if partial is not None:
+        system.partials[partial] = (right, body[right.start : right.end])
+        msg = f"{body[left.start : left.end]}: computed for each block {partial[1]}"
+        return [new_claim(span, c.start, c.end, "declared", msg)]
     _note_block(system, left, body[c.start : c.end])
     if not system.letter:
         return None
@@ -125,6 +137,23 @@ def online_equation(owner: Any, span: MathSpan, c: ast.Claim) -> list[ResolvedCl
                 return [new_claim(span, c.start, c.end, "declared", msg)]
             return [_claim(owner, system, span, c, side, other)]
     return None
+
+
+def _partial(system: OnlineSystem, left: ast.Node, right: ast.Node) -> tuple[str, str] | None:
+    """(m, s) of `m_s = \\operatorname{rowmax}(S_s)`: a value of each block, computed by the
+    online softmax's operations, that names no other member of its own (no recurrence)."""
+    if not isinstance(left, ast.Symbol) or left.font is not None:
+        return None
+    sub = left.sub
+    if not isinstance(sub, ast.Symbol) or sub.sub is not None or len(sub.name) != 1:
+        return None
+    key = (left.name, sub.name)
+    nodes = _names(right)
+    ops = any((isinstance(x, ast.Call) and x.name in _ONLINE_OPS) or _is_exp(x) for x in nodes)
+    itself = any(isinstance(x, ast.Symbol) and x.name == left.name for x in nodes)
+    if not ops or itself or key in system.partials:
+        return None
+    return key
 
 
 def _undeclared(owner: Any, node: ast.Symbol) -> bool:
@@ -172,11 +201,11 @@ def _claim(
         return new_claim(span, c.start, c.end, "not_understood", msg)
 
 
-def _roles(system: OnlineSystem) -> tuple[_Family, _Family, _Family]:
+def _roles(system: OnlineSystem, values: str) -> tuple[_Family, _Family, _Family]:
     """(running maximum, normaliser, output) among the families with a step."""
     stepped = [f for f in system.families.values() if f.step is not None]
     maxima = [f for f in stepped if any(_is_max(x) for x in _names(f.step))]  # type: ignore[arg-type]
-    outs = [f for f in stepped if _reads_values(f.step, system.letter)]  # type: ignore[arg-type]
+    outs = [f for f in stepped if _reads_values(system, f.step, values)]  # type: ignore[arg-type]
     rest = [f for f in stepped if f not in maxima and f not in outs]
     if len(stepped) != 3 or len(maxima) != 1 or len(outs) != 1 or len(rest) != 1:
         names = ", ".join(f.letter for f in stepped) or "none"
@@ -194,32 +223,73 @@ def _is_max(node: ast.Node) -> bool:
     return isinstance(node, ast.Call) and node.name == "max"
 
 
-def _reads_values(node: ast.Node, letter: str) -> bool:
-    return any(isinstance(x, ast.Symbol) and block_of(x, letter) for x in _names(node))
+def _expanded(system: OnlineSystem, node: ast.Node) -> list[ast.Node]:
+    """The nodes of `node` and of the definitions of each block it names (`O_s = ...`)."""
+    out, todo, seen = [], [node], set()
+    while todo:
+        for x in _names(todo.pop()):
+            out.append(x)
+            name = block_of(x, system.letter) if isinstance(x, ast.Symbol) else None
+            if name is not None and name in system.computed() and name not in seen:
+                seen.add(name)
+                todo.append(system.computed()[name][0])
+    return out
+
+
+def _reads_values(system: OnlineSystem, node: ast.Node, values: str) -> bool:
+    return any(
+        isinstance(x, ast.Symbol) and block_of(x, system.letter) == values
+        for x in _expanded(system, node)
+    )
+
+
+_ONLINE_OPS = ("rowmax", "rowsum", "exp")
 
 
 def _letters(system: OnlineSystem) -> tuple[str, str]:
-    """The letters of the scores (S of `S^{(b)}`) and of the values (V of `V_b`)."""
-    b = system.letter
+    """The letters of the scores (S of `S^{(b)}`, inside rowmax, rowsum or an exponential) and
+    of the values (V of `V_b`, every other block)."""
     fams = system.families.values()
     roots = [f.step for f in fams if f.step is not None] + [f.aux for f in fams if f.aux]
-    scores, values = set(), set()
+    roots += [node for node, _ in system.computed().values()]
+    blocks: set[str] = set()
+    inside: set[str] = set()
     for root in roots:
-        for x in _names(root):
-            got = member(x)
-            if got is not None and _head_is(got[2], b) and got[0] not in system.families:
-                scores.add(got[0])
-            elif isinstance(x, ast.Symbol) and block_of(x, b) is not None:
-                values.add(x.name)
-            elif isinstance(x, ast.Symbol) and isinstance(x.sub, ast.Seq):
-                scores.add(x.name)
-    scores.discard(next(iter(values), ""))
+        for x in _names(root):  # type: ignore[arg-type]
+            name = _block_name(system, x)
+            if name is not None:
+                blocks.add(name)
+            if (isinstance(x, ast.Call) and x.name in _ONLINE_OPS) or _is_exp(x):
+                inside |= {n for y in _names(x) if (n := _block_name(system, y)) is not None}
+    scores, values = blocks & inside, blocks - inside
     if len(scores) != 1 or len(values) != 1:
         raise Unread(
-            f"the steps name the blocks {', '.join(sorted(scores | values)) or 'of nothing'}: "
+            f"the steps name the blocks {', '.join(sorted(blocks)) or 'of nothing'}: "
             "one block of scores and one of values were expected"
         )
     return scores.pop(), values.pop()
+
+
+def _block_name(system: OnlineSystem, x: ast.Node) -> str | None:
+    """S of `S^{(b)}`, `S_b` or `S_{i,b}`, V of `V_b`: a block no step or definition gives."""
+    b = system.letter
+    got = member(x)
+    if got is not None and _head_is(got[2], b):
+        return got[0] if got[0] not in system.families else None
+    if isinstance(x, ast.Symbol) and got is None:
+        name = block_of(x, b)
+        if name is not None:
+            return name if name not in system.computed() else None
+        if isinstance(x.sub, ast.Seq) and len(x.sub.items) == 2:
+            last = x.sub.items[1]
+            if isinstance(last, ast.Symbol) and last.sub is None and last.name == b:
+                return x.name
+    return None
+
+
+def _is_exp(x: ast.Node) -> bool:
+    base = x.base if isinstance(x, ast.Power) else None
+    return isinstance(base, ast.Symbol) and base.name == "e" and base.sub is None
 
 
 def _decide(
@@ -230,8 +300,8 @@ def _decide(
     side: ast.Node,
     other: ast.Node,
 ) -> ResolvedClaim:
-    fm, fl, fo = _roles(system)
     scores, values = _letters(system)
+    fm, fl, fo = _roles(system, values)
     for name in (scores, values):
         defined = system.blocks.get((name, system.letter))
         if defined is not None:
@@ -255,21 +325,26 @@ def _decide(
         )
     count = _count_letter(system, side)
     aux = {k: f.aux for k, f in system.families.items() if f.aux is not None}
+    partial = {k: node for k, (node, _) in system.computed().items()}
     base = tuple(_initial(f) for f in (fm, fl, fo))
     guesses: list[str] = []
     if target != Softmax(S) @ V:  # a mask or a scale: whether the blocks carry it is not said
         raise Unread(f"the other side is not softmax({scores}){values} of the blocks' matrices")
 
     def env(ops: Operands, seg: Segment | None, **kw: Any) -> Env:
-        return Env(ops, seg, system.letter, row, scores, values, aux=aux, guesses=guesses, **kw)
+        return Env(ops, seg, system.letter, row, scores, values, aux=aux, partial=partial, **kw)
+
+    def stepped(ops: Operands, seg: Segment, cache: dict[str, Value], **kw: Any) -> Env:
+        return dataclasses.replace(env(ops, seg, **kw), cache=cache)
 
     def step(ops: Operands, state: State, seg: Segment) -> State:
         old = _state(fm, fl, fo, state)
-        m = _as(evaluate(fm.step, env(ops, seg, old=old)), "row", fm)  # type: ignore[arg-type]
+        cache: dict[str, Value] = {}
+        m = _as(evaluate(fm.step, stepped(ops, seg, cache, old=old)), "row", fm)  # type: ignore[arg-type]
         new = {fm.letter: Value("row", m)}
-        ell = _as(evaluate(fl.step, env(ops, seg, old=old, new=new)), "row", fl)  # type: ignore[arg-type]
+        ell = _as(evaluate(fl.step, stepped(ops, seg, cache, old=old, new=new)), "row", fl)  # type: ignore[arg-type]
         new[fl.letter] = Value("row", ell)
-        o = _as(evaluate(fo.step, env(ops, seg, old=old, new=new)), "out", fo)  # type: ignore[arg-type]
+        o = _as(evaluate(fo.step, stepped(ops, seg, cache, old=old, new=new)), "out", fo)  # type: ignore[arg-type]
         return (m, ell, o)
 
     def output(ops: Operands, state: State) -> sympy.Expr:
@@ -282,7 +357,8 @@ def _decide(
     output(ops0, step(ops0, base, probe))
     key = "\n".join(
         [f.letter + ":" + f.base_text + ":" + f.step_text for f in (fm, fl, fo)]
-        + [f"{k}:{span.body[n.start : n.end]}" for k, n in sorted(aux.items())]
+        + [f"{k}:{f.step_text}" for k, f in sorted(system.families.items()) if f.aux]
+        + [f"{k}_:{text}" for k, (_, text) in sorted(system.computed().items())]
         + [repr(S), repr(V), span.body[side.start : side.end], repr(target), str(row)]
     )
     # an output step that reads the new normaliser keeps the output normalised

@@ -9,6 +9,7 @@ row (`O^{(b)}`, `e^{S^{(b)}-m^{(b)}}V_b`: an entry per column of V). Anything el
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -54,7 +55,11 @@ class Env:
     final: Mapping[str, Value] = field(default_factory=dict)
     count: str = ""  # the claim's count letter (B)
     aux: Mapping[str, ast.Node] = field(default_factory=dict)
-    guesses: list[str] = field(default_factory=list)
+    #: what the text defines for each block (`m_s = \\operatorname{rowmax}(S_s)`): name -> value
+    partial: Mapping[str, ast.Node] = field(default_factory=dict)
+    #: the partials already computed in this step: one sum per partial, so that `ℓ_s` times
+    #: `O_s = ... / ℓ_s` cancels
+    cache: dict[str, Value] = field(default_factory=dict)
 
 
 def source(node: ast.Node, body: str) -> str:
@@ -149,6 +154,11 @@ def _scores(env: Env) -> Value:
 
 def _symbol(node: ast.Symbol, env: Env) -> Value:
     name = block_of(node, env.letter)
+    if name is not None and name in env.partial and isinstance(node.sub, ast.Symbol):
+        if name not in env.cache:
+            rest = {k: v for k, v in env.partial.items() if k != name}  # no cycle
+            env.cache[name] = evaluate(env.partial[name], dataclasses.replace(env, partial=rest))
+        return env.cache[name]
     if name == env.values:
         return Value("values")
     if name == env.scores and env.row is None:
@@ -248,9 +258,12 @@ def _frac(node: ast.Frac, env: Env) -> Value:
 
 
 def _product(node: ast.Product, env: Env) -> Value:
-    acc = evaluate(node.factors[0], env)
-    for f in node.factors[1:]:
-        acc = _times(acc, evaluate(f, env), "*", env)
+    """From the right, as a product of matrices: in `\\operatorname{diag}(\\ell)^{-1}e^{S-m}V_b`
+    the rows' factor stays outside the sum over the block's keys."""
+    values = [evaluate(f, env) for f in node.factors]
+    acc = values[-1]
+    for v in reversed(values[:-1]):
+        acc = _times(v, acc, "*", env)
     return acc
 
 
@@ -273,6 +286,9 @@ def _times(a: Value, b: Value, op: str, env: Env) -> Value:
         return Value("diag", a.row() * b.row())
     if a.kind == "row" and b.kind == "diag":
         return Value("diag", a.row() * b.row())
+    if a.kind in ("diag", "inverse", "row") and b.kind == "block":  # each row by its factor
+        f, r = _as_block(b), a.row()
+        return Value("block", (lambda k: f(k) / r) if a.kind == "inverse" else (lambda k: f(k) * r))
     if a.kind == "diag" and b.kind == "out":
         return Value("out", a.row() * b.row())
     if a.kind == "inverse" and b.kind == "out":
