@@ -255,7 +255,7 @@ def _letters(system: OnlineSystem) -> tuple[str, str]:
     blocks: set[str] = set()
     inside: set[str] = set()
     for root in roots:
-        for x in _names(root):  # type: ignore[arg-type]
+        for x in _names(root):
             name = _block_name(system, x)
             if name is not None:
                 blocks.add(name)
