@@ -1,5 +1,4 @@
 """The online softmax as texts write it (m, ℓ, O over key blocks), true and with its classic bugs.
-
 Imports numpy and the kernel (dims, expr, recurrent, online_written) for the API's terms only;
 the truth is numpy loops of its own. Must not import a front end: the runner does.
 
@@ -55,6 +54,10 @@ class OnlineClaim:
     claim: str
     template: str = "online_softmax"
     mutations: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> tuple[str, ...]:
+        return ("online", self.out, self.norm, self.start, self.claim)
 
     @property
     def equations(self) -> tuple[str, ...]:

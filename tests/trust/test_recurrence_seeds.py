@@ -154,3 +154,16 @@ def test_no_false_online_softmax_is_accepted_and_every_front_end_agrees(
         "unknown": 3,  # from m^{(0)} = 0: true, but the base of m is not shown
         "rejected": 42,
     }
+
+
+@pytest.mark.slow  # three seeds through every front end
+def test_the_split_kv_merge_is_decided_alike_by_every_front_end() -> None:
+    from symattn.soundness.split_seeds import split_claims
+
+    items = [it for c in split_claims() for it in diff.judge_recurrence(c, seconds=20)]
+    assert not [it.line() for it in items if it.category in diff.BAD]
+    got = {(it.claim, it.front_end): it.status for it in items}
+    for fe in ("api", "prove", "check"):
+        assert got[("split-split_kv_merge", fe)] == "proved"
+        assert got[("split-split_kv_no_rescale", fe)] == "false"
+        assert got[("split-split_kv_unweighted", fe)] == "false"
