@@ -149,7 +149,14 @@ def _partial(system: OnlineSystem, left: ast.Node, right: ast.Node) -> tuple[str
         return None
     key = (left.name, sub.name)
     nodes = _names(right)
-    ops = any((isinstance(x, ast.Call) and x.name in _ONLINE_OPS) or _is_exp(x) for x in nodes)
+    # rowmax or rowsum, or a partial already read (`O_s = ... e^{S_s - m_s}V_s`): never a
+    # definition of another text that only uses an exponential
+    known = {k[0] for k in system.partials if k[1] == sub.name}
+    ops = any(
+        (isinstance(x, ast.Call) and x.name in ("rowmax", "rowsum"))
+        or (isinstance(x, ast.Symbol) and x.name in known and x.sub is not None)
+        for x in nodes
+    )
     itself = any(isinstance(x, ast.Symbol) and x.name == left.name for x in nodes)
     if not ops or itself or key in system.partials:
         return None
