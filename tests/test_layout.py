@@ -63,6 +63,7 @@ KERNEL_ORDER = (
     "induction",
     "unfold",
     "recurrences",
+    "online_written",
     "match",
     "rules",
     "derivation",

@@ -40,14 +40,14 @@ def _biases(b: Builder) -> None:
     b.say(
         [
             "ALiBi 给分数加上 ",
-            M(r"B_{ij} = -\lambda(i-j)"),
+            M(r"\Delta_{ij} = -\lambda(i-j)"),
             "，其中 ",
             M(r"-\lambda i"),
             " 在一行内不变：",
         ],
         [
             "ALiBi adds ",
-            M(r"B_{ij} = -\lambda(i-j)"),
+            M(r"\Delta_{ij} = -\lambda(i-j)"),
             " to the scores; ",
             M(r"-\lambda i"),
             " is constant along a row:",

@@ -135,6 +135,72 @@ def _any_number(b: Builder) -> None:
             rhs, by="online_softmax_blocks"
         )
     )
+    _as_written(b)
+
+
+_STATE = (r"m^{(0)} = -\infty", r"\ell^{(0)} = 0", "O^{(0)} = 0")
+_STEPS = (
+    r"m^{(b)} = \max(m^{(b-1)}, \operatorname{rowmax}(S^{(b)}))",
+    r"\ell^{(b)} = e^{m^{(b-1)}-m^{(b)}}\ell^{(b-1)} + \operatorname{rowsum}(e^{S^{(b)}-m^{(b)}})",
+    r"O^{(b)} = \operatorname{diag}(e^{m^{(b-1)}-m^{(b)}})O^{(b-1)} + e^{S^{(b)}-m^{(b)}}V_b",
+)
+_CLAIM = r"O^{(B)}/\ell^{(B)} = \operatorname{softmax}(S)V"
+
+
+def _as_written(b: Builder) -> None:
+    """The same recurrence without the mask, in the notation of the papers: the checker reads
+    these formulas back and proves the last one by the same induction on B."""
+
+    def listed(items: tuple[str, ...], sep: str) -> list[object]:
+        out: list[object] = []
+        for k, x in enumerate(items):
+            out += [M(x)] if k == 0 else [sep, M(x)]
+        return out
+
+    b.say(
+        [
+            "论文里的写法（不带掩码）：把 ",
+            M("S"),
+            " 的列分成键块 ",
+            M("S^{(b)}"),
+            "，",
+            M("V_b"),
+            " 是 ",
+            M("V"),
+            " 中对应的行；状态从 ",
+            *listed(_STATE, "、"),
+            " 开始，第 ",
+            M("b"),
+            " 块更新为 ",
+            *listed(_STEPS, "，"),
+            "；最后一块之后 ",
+            M(_CLAIM),
+            "，同样对 ",
+            M("B"),
+            " 归纳证明。",
+        ],
+        [
+            "As the papers write it (without the mask): the columns of ",
+            M("S"),
+            " split into key blocks ",
+            M("S^{(b)}"),
+            ", with ",
+            M("V_b"),
+            " the matching rows of ",
+            M("V"),
+            "; the state starts at ",
+            *listed(_STATE, ", "),
+            ", and block ",
+            M("b"),
+            " updates it by ",
+            *listed(_STEPS, ", "),
+            "; after the last block ",
+            M(_CLAIM),
+            ", proved by the same induction on ",
+            M("B"),
+            ".",
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -537,8 +537,8 @@ def _feature_map(pr: _Printer, e: M.FeatureMap) -> Printed:
 @_on(M.PositionBias)
 def _position_bias(pr: _Printer, e: M.PositionBias) -> Printed:
     if e.row_coef == -e.col_coef:
-        return rf"B_{{\mathrm{{ALiBi}}}}({pr.p(e.col_coef)[0]})", _ATOM
-    return rf"B({pr.p(e.row_coef)[0]}, {pr.p(e.col_coef)[0]})", _ATOM
+        return rf"\Delta_{{\mathrm{{ALiBi}}}}({pr.p(e.col_coef)[0]})", _ATOM
+    return rf"\Delta({pr.p(e.row_coef)[0]}, {pr.p(e.col_coef)[0]})", _ATOM
 
 
 @_on(M.PadMask)
@@ -564,7 +564,7 @@ def _repeat_kv(pr: _Printer, e: M.RepeatKV) -> Printed:
 
 @_on(M.Rope)
 def _rope(pr: _Printer, e: M.Rope) -> Printed:
-    return f"R({pr.p(e.pos)[0]}){pr.atom(e.args[0], _MUL)}", _MUL
+    return rf"\mathcal R({pr.p(e.pos)[0]}){pr.atom(e.args[0], _MUL)}", _MUL
 
 
 @_on(M.PairDots)

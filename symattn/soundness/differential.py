@@ -48,6 +48,7 @@ from symattn.soundness.judging import Item, _cli, _sizes_ok, _where, run_api, ru
 from symattn.soundness.judging import _cli_status as _cli_status
 from symattn.soundness.judging import _parse_sizes as _parse_sizes
 from symattn.soundness.judging import classify as classify
+from symattn.soundness.online_seeds import OnlineClaim, online_claims
 from symattn.soundness.oracle import CONTEXTS, Context, Decision
 from symattn.soundness.recurrence_seeds import RecClaim, recurrence_claims
 from symattn.soundness.render import (
@@ -55,6 +56,7 @@ from symattn.soundness.render import (
     api_source,
     undeclared_document,
 )
+from symattn.soundness.split_seeds import SplitClaim, split_claims
 
 # ---- one claim, every context and front end ---------------------------------------------------
 
@@ -229,7 +231,9 @@ def judge_wild(
 
 
 def judge_recurrence(
-    c: RecClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
+    c: RecClaim | OnlineClaim | SplitClaim,
+    front_ends: Sequence[str] = FRONT_ENDS,
+    seconds: float = 10.0,
 ) -> list[Item]:
     """A recurrence claim (base case, step, claim) through the API (`kernel.unfold.member`),
     `symattn prove` (the three equations in one formula) and `symattn check` (the recurrence in
@@ -304,7 +308,7 @@ def _job(args: tuple[Any, ...]) -> list[Item]:
             continue
         if isinstance(c, wild.WildClaim):
             got = judge_wild(c, fes, seconds)
-        elif isinstance(c, RecClaim):
+        elif isinstance(c, (RecClaim, OnlineClaim, SplitClaim)):
             got = judge_recurrence(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
@@ -333,7 +337,7 @@ def _groups(
     found: dict[tuple[str, str, tuple[str, ...]], list[Any]] = {}
     for c, names in zip(claims, contexts, strict=True):
         kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
-        kind = "rec" if isinstance(c, RecClaim) else kind
+        kind = "rec" if isinstance(c, (RecClaim, OnlineClaim, SplitClaim)) else kind
         found.setdefault((kind, repr(c.spec), names), []).append(c)
     return [(group, key[2]) for key, group in found.items()]
 
@@ -492,7 +496,9 @@ def diff_main(argv: Sequence[str]) -> int:
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     if opts.inferred:
         ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
-    recs = recurrence_claims() if opts.recurrences else []
+    recs: list[Any] = (
+        [*recurrence_claims(), *online_claims(), *split_claims()] if opts.recurrences else []
+    )
     everything: list[Any] = [*wilds, *recs, *claims]
     items = run_claims(
         everything,

@@ -79,7 +79,7 @@ ZH: dict[str, str] = {
     "without the causal mask the new token changes earlier rows": (
         "没有因果掩码时新词元会改变前面的行"
     ),
-    "$R(m-n)$ for $R(n-m)$": "把 $R(n-m)$ 写成 $R(m-n)$",
+    "$\\mathcal R(m-n)$ for $\\mathcal R(n-m)$": "把 $\\mathcal R(n-m)$ 写成 $\\mathcal R(m-n)$",
     "the rotations do not cancel": "旋转不会相互抵消",
     "the old output is not rescaled": "旧的输出没有重新缩放",
 }
@@ -413,7 +413,7 @@ def rotary() -> list[Identity]:
             pair_sum(PairDots(q, Rope(k, pos_m - pos_n))),
             False,
             "false",
-            "$R(m-n)$ for $R(n-m)$",
+            "$\\mathcal R(m-n)$ for $\\mathcal R(n-m)$",
         ),
         Identity(
             topic,

@@ -27,7 +27,7 @@ S, Q, K, V = MatSym("S", n, n), MatSym("Q", n, d_k), MatSym("K", n, d_k), MatSym
 GOLDEN = [
     (
         Softmax(CausalMask(S + alibi(n, lam))),
-        r"\operatorname{softmax}(S + B_{\mathrm{ALiBi}}(\lambda) + M)",
+        r"\operatorname{softmax}(S + \Delta_{\mathrm{ALiBi}}(\lambda) + M)",
     ),
     (Softmax(PadMask(MatSym("S", n, 5), 3, 2)), r"\operatorname{softmax}(S + P_{3})"),
     (
@@ -39,7 +39,7 @@ GOLDEN = [
     (Q @ (K.T @ V), r"Q(K^{\mathsf T}V)"),
     (RepeatKV(MatSym("K", n, G * d_k), G, R, d_k), r"\operatorname{repeat}_{R}(K)"),
     (RepeatKV(MatSym("K", n, G * d_k), G, R, d_k, "tile"), r"\operatorname{tile}_{R}(K)"),
-    (Rope(MatSym("q", p, 2), sympy.Symbol("m", real=True)), r"R(m)q"),
+    (Rope(MatSym("q", p, 2), sympy.Symbol("m", real=True)), r"\mathcal R(m)q"),
     (
         OnlineSoftmax(MatSym("S", n, 3), MatSym("V", 3, d_v), (1, 2)),
         r"\operatorname{online}_{1,2}(S, V)",

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from symattn.soundness import differential as diff
+from symattn.soundness.online_seeds import online_claims
 from symattn.soundness.recurrence_seeds import RecClaim, recurrence_claims
 
 CLAIMS = recurrence_claims()
@@ -109,3 +110,60 @@ def test_the_suites_truth_oracle_agrees_with_the_iteration() -> None:
 
     got = {c.ident: truth(*c.kernel_terms()) for c in CLAIMS}
     assert got == {c.ident: c.truth() for c in CLAIMS}
+
+
+# ---- the online softmax as texts write it (m, ℓ, O over key blocks) ----------------------
+
+ONLINE = online_claims()
+
+
+def test_the_online_truth_is_the_iteration_not_the_template() -> None:
+    truths = {c.ident: c.truth() for c in ONLINE}
+    assert truths["online-diag-rescaled-inf-ratio"] == "true"
+    assert truths["online-diag-rescaled-zero-ratio"] == "true"  # the maxima telescope
+    assert truths["online-plain-rescaled-inf-ratio"] == "false"
+    assert truths["online-diag-plain-inf-ratio"] == "false"
+    assert Counter(truths.values()) == {"true": 2, "false": 14}
+
+
+@pytest.fixture(scope="module")
+def online_items() -> list[diff.Item]:
+    out: list[diff.Item] = []
+    for c in ONLINE:
+        out += diff.judge_recurrence(c, seconds=20)
+    return out
+
+
+@pytest.mark.slow  # every seed through every front end (tests/check reads them fast)
+def test_no_false_online_softmax_is_accepted_and_every_front_end_agrees(
+    online_items: list[diff.Item],
+) -> None:
+    bad = [it.line() for it in online_items if it.category in diff.BAD]
+    assert not bad, "\n".join(bad)
+    by_claim: dict[str, dict[str, diff.Item]] = {}
+    for it in online_items:
+        by_claim.setdefault(it.claim, {})[it.front_end] = it
+    for ident, got in by_claim.items():
+        assert set(got) == {"api", "prove", "check"}
+        assert len({it.status for it in got.values()}) == 1, (ident, got)
+    right = by_claim["online-diag-rescaled-inf-ratio"]
+    assert all(it.status == "proved" for it in right.values())
+    assert all("proved by induction on B" in right[fe].detail for fe in ("prove", "check"))
+    assert Counter(it.category for it in online_items) == {
+        "accepted": 3,
+        "unknown": 3,  # from m^{(0)} = 0: true, but the base of m is not shown
+        "rejected": 42,
+    }
+
+
+@pytest.mark.slow  # three seeds through every front end
+def test_the_split_kv_merge_is_decided_alike_by_every_front_end() -> None:
+    from symattn.soundness.split_seeds import split_claims
+
+    items = [it for c in split_claims() for it in diff.judge_recurrence(c, seconds=20)]
+    assert not [it.line() for it in items if it.category in diff.BAD]
+    got = {(it.claim, it.front_end): it.status for it in items}
+    for fe in ("api", "prove", "check"):
+        assert got[("split-split_kv_merge", fe)] == "proved"
+        assert got[("split-split_kv_no_rescale", fe)] == "false"
+        assert got[("split-split_kv_unweighted", fe)] == "false"

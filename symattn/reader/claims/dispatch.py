@@ -19,6 +19,7 @@ from symattn.reader.claims.conventional import rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.number_rows import numbered_rows
+from symattn.reader.claims.online_claims import online_equation
 from symattn.reader.claims.relations import _convention_message
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
@@ -357,6 +358,9 @@ class DispatchMixin(ResolverBase):
                 return [self._order_between_values(span, c, cond)]
             return [cond]
         if all(step.rel == "=" for step in c.steps):
+            online = online_equation(self, span, c)
+            if online is not None:
+                return online
             self._letter_as_size(c)
             chain = size_chain(scope, span, c)
             if chain is not None:

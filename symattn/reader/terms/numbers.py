@@ -167,12 +167,19 @@ def _line(span: MathSpan, node: ast.Node) -> int:
 
 
 def _names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
-    """The names in `node`, not descending into a name's own subscript (`W_\\text{ici}`)."""
+    """The names in `node`, not descending into a name's or an operator's own subscript, nor
+    into a head's index."""
     stack = [node]
     while stack:
         x = stack.pop()
         if isinstance(x, ast.Symbol | ast.Labeled):
             yield x
+            continue
+        if isinstance(x, ast.Call):  # `\operatorname{repeat}_R(K)`: R is the operator's
+            stack.extend(x.args)  # parameter, not a name of the value
+            continue
+        if isinstance(x, ast.HeadSup):  # `K^{(\lceil h/R\rceil)}`: the head is an index
+            stack.append(x.operand)
             continue
         stack.extend(ast.children(x))
 
