@@ -18,7 +18,7 @@ from symattn.kernel.proof import Verdict, prove_equal, unfold
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
-__all__ = ["gradient_verdict", "mentions_gradient"]
+__all__ = ["gradient_verdict", "mentions_gradient", "read_as_gradient"]
 
 
 def _gradients(*terms: sympy.Basic) -> list[MatSym]:
@@ -33,6 +33,13 @@ def _gradients(*terms: sympy.Basic) -> list[MatSym]:
 def mentions_gradient(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     """Whether a side of the claim names the gradient of the loss."""
     return bool(_gradients(lhs, rhs))
+
+
+def read_as_gradient(pairs: Any, letter: str) -> bool:
+    """Whether a claim's sides name the gradient of `letter` (`dV` read as the gradient of V,
+    not as d times V)."""
+    terms = [t for pair in pairs for t in pair if isinstance(t, sympy.Basic)]
+    return any(gradient_of(g.name) == ("∇", letter) for g in _gradients(*terms))
 
 
 def _unknown(reason: str) -> tuple[Verdict, str]:
@@ -149,17 +156,30 @@ def _decide(
     if wrt is None or not all(isinstance(o, MatExpr) for o, _ in pairs):
         return _unknown(f"by the text's definitions {shown} does not depend on {wrt_name}")
     how = ", ".join(f"{y.name} = {plain(defs[y])}" for y in outs)
+    given = ", ".join(plain(u) for u in ups)
     note = (
-        f"by the vector–Jacobian identity with {', '.join(plain(u) for u in ups)} free, "
+        f"by the vector–Jacobian identity with {given} free, "
         f"{loss} depending on {wrt_name} only through {how}"
     )
+    if loss == _shown("∇"):
+        note += f" (a loss the text does not define: {given}, the upstream gradient, is given)"
+
     seen = {**way, **{y: defs[y] for y in outs}}
     g = _prove(pairs, wrt, unfold(value, seen), entry)
     if g.status != "proved":
         # a verdict short of a proof is taken with every definition the claim reaches: a
         # name left free could make a true claim look false
         full = [(unfold(o, others), u) for o, u in pairs]
-        g = _prove(full, wrt, unfold(value, others), entry)
+        whole = unfold(value, others)
+        g = _prove(full, wrt, whole, entry)
+        more = sorted(x.name for x in _gradients(whole) if x not in ups and x != target)
+        if g.status != "proved" and more:
+            # the value reads other gradients through the text's definitions (`D` of dO):
+            # free here, they may be bound to the upstream ones by the text's other claims
+            return _unknown(
+                f"the value reads {', '.join(more)} through the text's definitions, which "
+                f"the vector–Jacobian identity takes free beside {given}"
+            )
     return _as_verdict(g), note
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import sympy
 
 from symattn.check.counts import size_equation
-from symattn.check.gradients import gradient_verdict, mentions_gradient
+from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import assume, dims_equal, shape_str
@@ -136,7 +136,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
-    if written:
+    if written and not read_as_gradient(claim.pairs, written[1:]):
         status, witnesses, cex = "unknown", (), None
         message = (
             f"undecided: {message}, reading {written} as d times {written[1:]}; but {written} "

@@ -168,7 +168,7 @@ class ArithmeticMixin(TermsBase):
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 before, acc = acc, _dot(acc, b, node, span)
                 self._confirm(before, b)
-            elif op in ("odot", "otimes"):
+            elif op in ("odot", "otimes", "circ"):
                 masks = (k == 2 and self._is_mask(factors[0]), self._is_mask(f))
                 try:
                     acc = entrywise(op, acc, b, masks)
