@@ -18,7 +18,7 @@ from symattn.kernel.proof import Verdict, prove_equal, unfold
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
-__all__ = ["gradient_verdict", "mentions_gradient", "read_as_gradient"]
+__all__ = ["THROUGH", "gradient_verdict", "mentions_gradient", "read_as_gradient", "readers_of"]
 
 
 def _gradients(*terms: sympy.Basic) -> list[MatSym]:
@@ -40,6 +40,10 @@ def read_as_gradient(pairs: Any, letter: str) -> bool:
     not as d times V)."""
     terms = [t for pair in pairs for t in pair if isinstance(t, sympy.Basic)]
     return any(gradient_of(g.name) == ("∇", letter) for g in _gradients(*terms))
+
+
+#: Why a gradient claim whose value reads other gradients through definitions is undecided.
+THROUGH = "through the text's definitions, which the vector–Jacobian identity takes free"
 
 
 def _unknown(reason: str) -> tuple[Verdict, str]:
@@ -73,7 +77,7 @@ def gradient_verdict(
     elif isinstance(rhs, MatSym) and rhs in grads and rhs not in _gradients(lhs):
         target, value = rhs, lhs
     else:
-        return _as_matrices(lhs, rhs)
+        return _as_matrices(lhs, rhs, defs)
     loss, wrt_name = gradient_of(target.name)  # type: ignore[misc]
     ups = _gradients(value)
     shown = _shown(loss)
@@ -95,12 +99,23 @@ def gradient_verdict(
         return _unknown(f"the gradient is not decided: {e}")
 
 
-def _as_matrices(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[Verdict, str]:
+def _as_matrices(
+    lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping[Any, Any] = {}
+) -> tuple[Verdict, str]:
     """`{X^\\nabla}^T = X^{\\nabla T}`: proved with every gradient a free matrix, it holds
-    whatever the gradients are; anything short of a proof says nothing about them."""
+    whatever the gradients are; anything short of a proof says nothing about them. With
+    gradients the text has shown (in `defs`, `dA = dO V^T`), proved given them."""
     v = prove_equal(lhs, rhs)
     if v.status == "proved":
         return v, "for every value of the gradients"
+    shown = [k for k in defs if isinstance(k, MatSym) and gradient_of(k.name) is not None]
+    if shown:
+        v = prove_equal(lhs, rhs, defs=dict(defs))
+        if v.status in ("proved", "false"):
+            # the shown gradients are proved; any other is a free upstream gradient, for
+            # which a claim about every loss must hold
+            given = ", ".join(f"{k.name} = {plain(defs[k])}" for k in shown)
+            return v, f"given the gradients the text showed before ({given})"
     return _unknown("neither side is one gradient given by the other side")
 
 
@@ -176,10 +191,7 @@ def _decide(
         if g.status != "proved" and more:
             # the value reads other gradients through the text's definitions (`D` of dO):
             # free here, they may be bound to the upstream ones by the text's other claims
-            return _unknown(
-                f"the value reads {', '.join(more)} through the text's definitions, which "
-                f"the vector–Jacobian identity takes free beside {given}"
-            )
+            return _unknown(f"the value reads {', '.join(more)} {THROUGH} beside {given}")
     return _as_verdict(g), note
 
 
@@ -199,6 +211,11 @@ def _reached(term: sympy.Basic, defs: Mapping[Any, Any]) -> set[Any]:
                 seen.add(k)
                 frontier.append(v)
     return seen
+
+
+def readers_of(name: str, defs: Mapping[Any, Any]) -> set[Any]:
+    """The defined names whose value reads `name`, directly or through other definitions."""
+    return _reading(name, defs)
 
 
 def _reading(name: str, defs: Mapping[Any, Any]) -> set[Any]:
