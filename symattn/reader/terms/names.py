@@ -37,6 +37,7 @@ from symattn.reader.terms.members import (
 )
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
+from symattn.reader.terms.row_operators import ones_sides
 
 #: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
@@ -234,6 +235,9 @@ class NamesMixin(TermsBase):
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
             if node.sub is None:
                 raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
+            sides = ones_sides(node.sub)
+            if sides is not None:  # `\mathbf 1_{n\times m}`, the n × m matrix of ones
+                return Ones(self.dim_term(sides[0]), self.dim_term(sides[1]))
             return Ones(self.dim_term(node.sub), 1)  # `\mathbf 1_n`, the column of n ones
         seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
         if node.sub is None and node.font is None and node.name in seqs:
