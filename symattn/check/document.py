@@ -279,7 +279,7 @@ def check_formula(
     """
 
     claims, lines = _formula_claims(latex, dims, assume, conventions, project)
-    return [decide(c, lines, document=False) for c in claims]
+    return decide_in_order(claims, lambda c: decide(c, lines, document=False))
 
 
 def explain_formula(
