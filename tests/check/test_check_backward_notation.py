@@ -1,7 +1,7 @@
-"""The backward pass of attention as texts write it (`dV = A^\\top dO`, `\\mathit{dO}`, `\\bar O`,
-`\\delta O`, `\\circ`, `\\operatorname{rowsum}`): each notation with a true use (verified) and a false
-one (false, with a counterexample); the gradient of a loss the text never defines is the upstream
-gradient given, and the verdict says so."""
+"""The backward pass of attention as texts write it (`dV = A^\\top dO`, `\\mathit{dO}`,
+`\\bar O`, `\\delta O`, `\\circ`, `\\operatorname{rowsum}`): each notation with a true use
+(verified) and a false one (false, with a counterexample); the gradient of a loss the text never
+defines is the upstream gradient given, and the verdict says so."""
 
 from __future__ import annotations
 
