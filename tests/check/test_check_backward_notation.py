@@ -128,3 +128,16 @@ def test_circ_between_matrices_is_the_entrywise_product():
     assert [r.kind for r in last(text, r"\operatorname{rowsum}(X) = X^\top\mathbf 1_n")] == [
         "shape-error"
     ]
+
+
+def test_a_ones_vector_without_its_length_takes_the_one_the_sum_gives():
+    true = r"dS = P \circ (dP - \operatorname{rowsum}(P \circ dP)\mathbf 1^\top)"
+    assert [r.kind for r in last(FORWARD, true)] == ["verified"]
+    false = r"dS = P \circ (dP + \operatorname{rowsum}(P \circ dP)\mathbf 1^\top)"
+    assert [r.kind for r in last(FORWARD, false)] == ["false"]
+    text = r"Let $X \in \mathbb{R}^{n \times d}$." + "\n\n"
+    rows = r"X - (X\mathbf 1_d)\mathbf 1^\top = X - (X\mathbf 1_d)\mathbf 1_d^\top"
+    assert [r.kind for r in last(text, rows)] == ["verified"]
+    # alone, the length is not given by anything: still asked for
+    (r,) = last(text, r"(X\mathbf 1_d)\mathbf 1^\top = (X\mathbf 1_d)\mathbf 1_d^\top")
+    assert r.kind == "not-understood" and "length of the all-ones vector" in r.message

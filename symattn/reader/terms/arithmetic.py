@@ -16,6 +16,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.names import plain_name
+from symattn.reader.terms.ones_lengths import sum_parts
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood, shape_problem
 from symattn.reader.terms.products import NotRead, entrywise
 from symattn.reader.terms.scalars import huge_power
@@ -212,7 +213,7 @@ class ArithmeticMixin(TermsBase):
         masks = [k for k, t in enumerate(node.terms) if self._is_mask(t)]
         if masks:
             return self._masked(node, masks)
-        parts = [self.term(t) for t in node.terms]
+        parts = sum_parts(self, node)
         if any(not isinstance(p, MatExpr) for p in parts):
             # `\mathbf q^\top\mathbf k - \frac12\|\mathbf k\|^2`: a 1 × 1 matrix beside numbers
             parts = [as_comparable(p, sympy.Integer(0))[0] for p in parts]
