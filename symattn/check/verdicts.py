@@ -136,7 +136,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
-    if written and not read_as_gradient(claim.pairs, written[1:]):
+    if written and read_as_gradient(claim.pairs, written[1:]):
+        pass  # decided as the gradient of the loss, the reading the verdict names
+    elif written and "^∇" in message:
+        # read as gradients, ill-typed: a backward pass may write `dP - D` for `dP - D 1^T`
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: {message}, with {written} and the like read as gradients"
+    elif written:
         status, witnesses, cex = "unknown", (), None
         message = (
             f"undecided: {message}, reading {written} as d times {written[1:]}; but {written} "

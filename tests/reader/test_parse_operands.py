@@ -27,8 +27,9 @@ GOLDEN = [
     (r"\sqrt{\text{d}_k}", r"[(sqrt \mathrm{d}_{k})]"),
     (r"\text{Q} = \mathrm{Q}", r"[\mathrm{Q} = \mathrm{Q}]"),
     (r"d_{\text{k}}", r"[d_{\text{k}}]"),
-    # a differential is one name
-    (r"\mathit{dO} = \mathrm{d}O", r"[\text{dO} = \text{dO}]"),
+    # a differential is one name: the gradient of O (of a loss the text does not name)
+    (r"\mathit{dO} = \mathrm{d}O", r"[(grad ∇ O) = (grad ∇ O)]"),
+    (r"\mathit{dx} = \text{dX}_1", r"[\text{dx} = (grad ∇ X_{1})]"),
     # the bar of a condition: a function of its own (`p|`), never `p(a, b)` nor an absolute value
     (r"p(a \mid b)", r"[p|(a, b)]"),
     (r"p(a|b) = p(a, b)", r"[p|(a, b) = (* p (group a, b))]"),
