@@ -12,26 +12,35 @@ from typing import Any
 
 import sympy
 
-from symattn.check.gradients import THROUGH, mentions_gradient, readers_of
+from symattn.check.gradients import NOT_INDEPENDENT, THROUGH, mentions_gradient, readers_of
 from symattn.check.results import ClaimResult
-from symattn.kernel.expr import MatSym, walk
+from symattn.kernel.expr import Entry, MatSym, walk
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
 __all__ = ["decide_in_order"]
 
 
-def _lone_gradient(term: Any) -> bool:
+def _lone_gradient(term: Any, entry: bool = True) -> bool:
+    """A gradient alone (`dA`), or one entry of it (`dS_{ij}`) unless `entry` is False."""
+    if entry and isinstance(term, Entry):
+        term = term.args[0]
     return isinstance(term, MatSym) and gradient_of(term.name) is not None
 
 
-def _fact(claim: Any) -> tuple[MatSym, sympy.Basic] | None:
-    """`dA = dO V^T` (a gradient, alone on one side, given by other gradients): the pair."""
+def _fact(claim: Any, entry: bool = False) -> tuple[Any, sympy.Basic] | None:
+    """`dA = dO V^T` (a gradient, alone on one side, given by other gradients): the pair; with
+    `entry`, also `dS_{ij} = ...`."""
     if len(getattr(claim, "pairs", ())) != 1:
         return None
     lhs, rhs = claim.pairs[0]
     for side, other in ((lhs, rhs), (rhs, lhs)):
-        if _lone_gradient(side) and side not in walk(other) and mentions_gradient(other, other):
+        gradient = side.args[0] if isinstance(side, Entry) else side
+        if (
+            _lone_gradient(side, entry)
+            and gradient not in walk(other)
+            and mentions_gradient(other, other)
+        ):
             return side, other
     return None
 
@@ -95,7 +104,7 @@ def decide_in_order(claims: list[Any], decide: Callable[[Any], ClaimResult]) -> 
         given = facts.usable(x)
         y = dataclasses.replace(x, defs={**x.defs, **given}) if given else x
         r = decide(y)
-        if r.kind == "undecided" and THROUGH in r.message:
+        if r.kind == "undecided" and (THROUGH in r.message or NOT_INDEPENDENT in r.message):
             r = _with_shown(x, facts, decide) or r
         out.append(r)
         if r.kind == "verified":
@@ -108,14 +117,14 @@ def _with_shown(claim: Any, facts: _Facts, decide: Callable[[Any], ClaimResult])
     the gradients it names are not free; with the gradients the text showed before put in
     (`dA = dO V^T`), the claim is about dO alone and is decided. None when that decides
     nothing (or no fact applies)."""
-    found = _fact(claim) if len(claim.pairs) == 1 else None
+    found = _fact(claim, entry=True) if len(claim.pairs) == 1 else None
     if found is None:
         return None
     target, value = found
     shown = {
         g: v
         for g, (v, then) in facts.known.items()
-        if g != target and g in walk(value) and _same_way(g, v, then, claim.defs)
+        if g not in walk(target) and g in walk(value) and _same_way(g, v, then, claim.defs)
     }
     if not shown:
         return None

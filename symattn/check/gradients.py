@@ -18,7 +18,14 @@ from symattn.kernel.proof import Verdict, prove_equal, unfold
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
-__all__ = ["THROUGH", "gradient_verdict", "mentions_gradient", "read_as_gradient", "readers_of"]
+__all__ = [
+    "NOT_INDEPENDENT",
+    "THROUGH",
+    "gradient_verdict",
+    "mentions_gradient",
+    "read_as_gradient",
+    "readers_of",
+]
 
 
 def _gradients(*terms: sympy.Basic) -> list[MatSym]:
@@ -42,6 +49,9 @@ def read_as_gradient(pairs: Any, letter: str) -> bool:
     return any(gradient_of(g.name) == ("∇", letter) for g in _gradients(*terms))
 
 
+#: Why a gradient claim whose value names the gradients of an output and of what it reads is
+#: undecided (`dS = P ∘ (dP - rowsum(dO ∘ O) 1^T)`: dP and dO are tied by the text's dP).
+NOT_INDEPENDENT = "the upstream gradients are not of independent outputs"
 #: Why a gradient claim whose value reads other gradients through definitions is undecided.
 THROUGH = "through the text's definitions, which the vector–Jacobian identity takes free"
 
@@ -147,10 +157,7 @@ def _decide(
     for y in outs:
         later = sorted(x.name for x in _reached(defs[y], others) if x in outs)
         if later:
-            return _unknown(
-                f"{y.name} is computed from {', '.join(later)}: the upstream gradients are "
-                "not of independent outputs"
-            )
+            return _unknown(f"{y.name} is computed from {', '.join(later)}: {NOT_INDEPENDENT}")
     through = _reading(wrt_name, {k: v for k, v in others.items() if k not in outs})
     on_way: set[Any] = set()
     for y in outs:

@@ -141,3 +141,17 @@ def test_a_ones_vector_without_its_length_takes_the_one_the_sum_gives():
     # alone, the length is not given by anything: still asked for
     (r,) = last(text, r"(X\mathbf 1_d)\mathbf 1^\top = (X\mathbf 1_d)\mathbf 1_d^\top")
     assert r.kind == "not-understood" and "length of the all-ones vector" in r.message
+
+
+def test_an_entry_of_ds_with_the_row_term_from_the_output_uses_the_shown_gradient():
+    shown = r"dP = dO\, V^\top"
+    true = r"dS_{ij} = P_{ij}\Big(dP_{ij} - \sum_{u=1}^{d_v} dO_{iu} O_{iu}\Big)"
+    (r,) = last(FORWARD, shown, true)
+    assert r.kind == "verified" and "showed before" in r.message, r.message
+    (r,) = last(FORWARD, shown, true.replace("dO_{iu} O_{iu}", "dO_{ju} O_{ju}"))
+    assert r.kind == "false" and r.counterexample
+    # the wrong axis of the row sum, with no shown gradient needed, is still refuted
+    (r,) = last(
+        FORWARD, shown, r"dS_{ij} = P_{ij}\Big(dP_{ij} - \sum_{l=1}^{n} P_{lj}\, dP_{lj}\Big)"
+    )
+    assert r.kind == "false"
