@@ -69,6 +69,7 @@ KERNEL_ORDER = (
     "explain",
     "facts",
     "attention",
+    "generic_softmax",
     "backward",
 )
 

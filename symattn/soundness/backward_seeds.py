@@ -1,9 +1,9 @@
 """Backward-pass claims of attention (`dV = A^T dO`, `dS = A ∘ (dA - rowsum(A ∘ dA)1^T)`, ...), true
 and false, plain and causal, in the notations texts use.
 
-Imports numpy and the kernel (expr, backward) for the API's terms only; the truth is central finite
-differences of a numpy forward pass of its own. Must not import a front end: the runner
-(`soundness.differential`) does.
+Imports numpy and the kernel (expr, backward, proof) for the API's terms and calls only; the truth
+is central finite differences of a numpy forward pass of its own. Must not import a front end:
+the runner (`soundness.differential`) does.
 
 Each claim is rendered three ways: the kernel's `prove_gradient` (or `prove_equal` for the row
 term), a formula for `symattn prove` (the forward pass, then the claim) and a Markdown document.
@@ -20,6 +20,8 @@ import sympy
 
 from symattn.kernel import dims as D
 from symattn.kernel import expr as E
+from symattn.kernel.backward import prove_gradient, softmax_jvp
+from symattn.kernel.proof import prove_within
 
 __all__ = ["BackClaim", "backward_claims"]
 
@@ -181,9 +183,6 @@ class BackClaim:
     def kernel_call(self, seconds: float) -> Any:
         """The claim through the API: `prove_gradient` on the gradient, or `prove_within` on
         the row term, with `dA = dO V^T` written out."""
-        from symattn.kernel.backward import prove_gradient
-        from symattn.kernel.proof import prove_within
-
         n, dk, dv = D.n, D.d_k, D.d_v
         q, k, v = E.MatSym("Q", n, dk), E.MatSym("K", n, dk), E.MatSym("V", n, dv)
         do = E.MatSym("dO", n, dv)
@@ -244,8 +243,6 @@ class BackClaim:
 
 
 def _jacobian_form(a: E.MatExpr, up: E.MatExpr) -> E.MatExpr:
-    from symattn.kernel.backward import softmax_jvp
-
     return softmax_jvp(a, up)
 
 
