@@ -503,7 +503,7 @@ def diff_main(argv: Sequence[str]) -> int:
     ctxs = [x for x in opts.contexts.split(",") if x] or None
     if opts.inferred:
         ctxs = [*(ctxs or [x.name for x in CONTEXTS]), "inferred"]
-    recs = recurrence_claims() if opts.recurrences else []
+    recs: list[Any] = [*(recurrence_claims() if opts.recurrences else [])]
     recs += backward_claims() if opts.backward else []
     everything: list[Any] = [*wilds, *recs, *claims]
     items = run_claims(

@@ -233,8 +233,9 @@ class NamesMixin(TermsBase):
         if self.scalars and _label(node) in self.scalars:
             return self.scalars[_label(node)]
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
-            if node.sub is None and getattr(self, "ones_length", None) is not None:
-                return Ones(self.ones_length, 1)  # the length its sum gives it (`ones_lengths`)
+            given = getattr(self, "ones_length", None)
+            if node.sub is None and given is not None:
+                return Ones(given, 1)  # the length its sum gives it (`ones_lengths`)
             if node.sub is None:
                 raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
             sides = ones_sides(node.sub)
