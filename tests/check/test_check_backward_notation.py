@@ -155,3 +155,12 @@ def test_an_entry_of_ds_with_the_row_term_from_the_output_uses_the_shown_gradien
         FORWARD, shown, r"dS_{ij} = P_{ij}\Big(dP_{ij} - \sum_{l=1}^{n} P_{lj}\, dP_{lj}\Big)"
     )
     assert r.kind == "false"
+
+
+def test_an_entry_of_a_column_named_by_a_capital_takes_one_index():
+    d = r"D = \operatorname{rowsum}(dO \circ O)"
+    true = r"dS_{ij} = P_{ij}(dP_{ij} - D_i)"
+    (r,) = last(FORWARD, r"dP = dO\, V^\top", d, true)
+    assert r.kind == "verified", r.message
+    (r,) = last(FORWARD, r"dP = dO\, V^\top", d, true.replace("- D_i", "- D_j"))
+    assert r.kind == "false", r.message

@@ -331,6 +331,8 @@ class NamesMixin(TermsBase):
         if len(idx) == 1 and base.islower():
             row = Row(m, idx[0])
             return row.T if self.scope.orientation(base) == "column" else row
+        if len(idx) == 1 and m.cols == 1:
+            return Entry(m, idx[0], 1)  # `D_i` of a column `D = \operatorname{rowsum}(...)`
         raise not_understood(
             f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
             f"{base.upper()}_{{ij}} for an entry",
