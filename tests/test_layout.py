@@ -70,6 +70,7 @@ KERNEL_ORDER = (
     "explain",
     "facts",
     "attention",
+    "generic_softmax",
     "backward",
 )
 

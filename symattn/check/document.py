@@ -14,6 +14,7 @@ from typing import Any
 
 import sympy
 
+from symattn.check.gradient_facts import decide_in_order
 from symattn.check.results import MAX_FILE_BYTES, ClaimResult, FileError
 from symattn.check.sites import SiteFinder
 from symattn.check.verdicts import decide, explain_claim
@@ -52,10 +53,9 @@ def check_text(
     """
     found = read(text, filename, site=macros)
     lines = found.text.splitlines()
-    results = [
-        x if isinstance(x, ClaimResult) else decide(x, lines)
-        for x in _resolve(found, filename, conventions, project)
-    ]
+    results = decide_in_order(
+        _resolve(found, filename, conventions, project), lambda x: decide(x, lines)
+    )
     if found.notebook is None:
         return results
     return [_in_cell(r, found) for r in results]
@@ -279,7 +279,7 @@ def check_formula(
     """
 
     claims, lines = _formula_claims(latex, dims, assume, conventions, project)
-    return [decide(c, lines, document=False) for c in claims]
+    return decide_in_order(claims, lambda c: decide(c, lines, document=False))
 
 
 def explain_formula(

@@ -18,7 +18,14 @@ from symattn.kernel.proof import Verdict, prove_equal, unfold
 from symattn.kernel.text import plain
 from symattn.reader.syntax.gradients import gradient_of
 
-__all__ = ["gradient_verdict", "mentions_gradient"]
+__all__ = [
+    "NOT_INDEPENDENT",
+    "THROUGH",
+    "gradient_verdict",
+    "mentions_gradient",
+    "read_as_gradient",
+    "readers_of",
+]
 
 
 def _gradients(*terms: sympy.Basic) -> list[MatSym]:
@@ -33,6 +40,20 @@ def _gradients(*terms: sympy.Basic) -> list[MatSym]:
 def mentions_gradient(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     """Whether a side of the claim names the gradient of the loss."""
     return bool(_gradients(lhs, rhs))
+
+
+def read_as_gradient(pairs: Any, letter: str) -> bool:
+    """Whether a claim's sides name the gradient of `letter` (`dV` read as the gradient of V,
+    not as d times V)."""
+    terms = [t for pair in pairs for t in pair if isinstance(t, sympy.Basic)]
+    return any(gradient_of(g.name) == ("∇", letter) for g in _gradients(*terms))
+
+
+#: Why a gradient claim whose value names the gradients of an output and of what it reads is
+#: undecided (`dS = P ∘ (dP - rowsum(dO ∘ O) 1^T)`: dP and dO are tied by the text's dP).
+NOT_INDEPENDENT = "the upstream gradients are not of independent outputs"
+#: Why a gradient claim whose value reads other gradients through definitions is undecided.
+THROUGH = "through the text's definitions, which the vector–Jacobian identity takes free"
 
 
 def _unknown(reason: str) -> tuple[Verdict, str]:
@@ -66,7 +87,7 @@ def gradient_verdict(
     elif isinstance(rhs, MatSym) and rhs in grads and rhs not in _gradients(lhs):
         target, value = rhs, lhs
     else:
-        return _as_matrices(lhs, rhs)
+        return _as_matrices(lhs, rhs, defs)
     loss, wrt_name = gradient_of(target.name)  # type: ignore[misc]
     ups = _gradients(value)
     shown = _shown(loss)
@@ -88,12 +109,23 @@ def gradient_verdict(
         return _unknown(f"the gradient is not decided: {e}")
 
 
-def _as_matrices(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple[Verdict, str]:
+def _as_matrices(
+    lhs: sympy.Basic, rhs: sympy.Basic, defs: Mapping[Any, Any] = {}
+) -> tuple[Verdict, str]:
     """`{X^\\nabla}^T = X^{\\nabla T}`: proved with every gradient a free matrix, it holds
-    whatever the gradients are; anything short of a proof says nothing about them."""
+    whatever the gradients are; anything short of a proof says nothing about them. With
+    gradients the text has shown (in `defs`, `dA = dO V^T`), proved given them."""
     v = prove_equal(lhs, rhs)
     if v.status == "proved":
         return v, "for every value of the gradients"
+    shown = [k for k in defs if isinstance(k, MatSym) and gradient_of(k.name) is not None]
+    if shown:
+        v = prove_equal(lhs, rhs, defs=dict(defs))
+        if v.status in ("proved", "false"):
+            # the shown gradients are proved; any other is a free upstream gradient, for
+            # which a claim about every loss must hold
+            given = ", ".join(f"{k.name} = {plain(defs[k])}" for k in shown)
+            return v, f"given the gradients the text showed before ({given})"
     return _unknown("neither side is one gradient given by the other side")
 
 
@@ -125,10 +157,7 @@ def _decide(
     for y in outs:
         later = sorted(x.name for x in _reached(defs[y], others) if x in outs)
         if later:
-            return _unknown(
-                f"{y.name} is computed from {', '.join(later)}: the upstream gradients are "
-                "not of independent outputs"
-            )
+            return _unknown(f"{y.name} is computed from {', '.join(later)}: {NOT_INDEPENDENT}")
     through = _reading(wrt_name, {k: v for k, v in others.items() if k not in outs})
     on_way: set[Any] = set()
     for y in outs:
@@ -149,17 +178,27 @@ def _decide(
     if wrt is None or not all(isinstance(o, MatExpr) for o, _ in pairs):
         return _unknown(f"by the text's definitions {shown} does not depend on {wrt_name}")
     how = ", ".join(f"{y.name} = {plain(defs[y])}" for y in outs)
+    given = ", ".join(plain(u) for u in ups)
     note = (
-        f"by the vector–Jacobian identity with {', '.join(plain(u) for u in ups)} free, "
+        f"by the vector–Jacobian identity with {given} free, "
         f"{loss} depending on {wrt_name} only through {how}"
     )
+    if loss == _shown("∇"):
+        note += f" (a loss the text does not define: {given}, the upstream gradient, is given)"
+
     seen = {**way, **{y: defs[y] for y in outs}}
     g = _prove(pairs, wrt, unfold(value, seen), entry)
     if g.status != "proved":
         # a verdict short of a proof is taken with every definition the claim reaches: a
         # name left free could make a true claim look false
         full = [(unfold(o, others), u) for o, u in pairs]
-        g = _prove(full, wrt, unfold(value, others), entry)
+        whole = unfold(value, others)
+        g = _prove(full, wrt, whole, entry)
+        more = sorted(x.name for x in _gradients(whole) if x not in ups and x != target)
+        if g.status != "proved" and more:
+            # the value reads other gradients through the text's definitions (`D` of dO):
+            # free here, they may be bound to the upstream ones by the text's other claims
+            return _unknown(f"the value reads {', '.join(more)} {THROUGH} beside {given}")
     return _as_verdict(g), note
 
 
@@ -179,6 +218,11 @@ def _reached(term: sympy.Basic, defs: Mapping[Any, Any]) -> set[Any]:
                 seen.add(k)
                 frontier.append(v)
     return seen
+
+
+def readers_of(name: str, defs: Mapping[Any, Any]) -> set[Any]:
+    """The defined names whose value reads `name`, directly or through other definitions."""
+    return _reading(name, defs)
 
 
 def _reading(name: str, defs: Mapping[Any, Any]) -> set[Any]:

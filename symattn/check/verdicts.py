@@ -14,7 +14,7 @@ from typing import Any
 import sympy
 
 from symattn.check.counts import size_equation
-from symattn.check.gradients import gradient_verdict, mentions_gradient
+from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
@@ -141,7 +141,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         status, witnesses, cex = "unknown", (), None
         message = earlier_vector_note(claim, message)
     written = _differential(claim.source) if status in ("false", "shape_error") else ""
-    if written:
+    if written and read_as_gradient(claim.pairs, written[1:]):
+        pass  # decided as the gradient of the loss, the reading the verdict names
+    elif written and "^∇" in message:
+        # read as gradients, ill-typed: a backward pass may write `dP - D` for `dP - D 1^T`
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: {message}, with {written} and the like read as gradients"
+    elif written:
         status, witnesses, cex = "unknown", (), None
         message = (
             f"undecided: {message}, reading {written} as d times {written[1:]}; but {written} "

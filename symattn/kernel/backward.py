@@ -18,7 +18,6 @@ from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import NotSupported, ShapeError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
-    Concat,
     FromColumn,
     Hadamard,
     HeadSym,
@@ -33,8 +32,8 @@ from symattn.kernel.expr import (
     Transpose,
     expand_entries,
     index,
-    walk,
 )
+from symattn.kernel.generic_softmax import generic_names
 from symattn.kernel.proof import Verdict, prove_equal
 from symattn.kernel.text import plain
 
@@ -454,19 +453,11 @@ def _generalised(lhs: MatExpr, rhs: MatExpr, taken: set[str]) -> tuple[Verdict |
     """The claim with every softmax replaced by a generic matrix of its shape (`A_1`, ...).
     Proved for every matrix, it holds for the softmax too (an instance); not proved, it says
     nothing, and the caller decides the claim itself. Only for claims without bound matrices
-    or sums, whose softmax could depend on a bound index (it would not be one matrix)."""
-    both = sympy.Tuple(lhs, rhs)
-    nodes = [x for x in sympy.preorder_traversal(both) if isinstance(x, Softmax)]
-    if not nodes or any(isinstance(x, (MatSum, Concat, sympy.Sum)) for x in walk(both)):
+    or sums but the heads', whose softmax could depend on a bound index (it would not be one
+    matrix; over the heads it is one matrix per head, `generic_names`)."""
+    names = generic_names(sympy.Tuple(lhs, rhs), taken)
+    if not names:
         return None, ""
-    names: dict[MatExpr, MatExpr] = {}
-    for x in nodes:
-        if x not in names:
-            k = len(names) + 1
-            while f"A_{k}" in taken:
-                k += 1
-            taken = taken | {f"A_{k}"}
-            names[x] = MatSym(f"A_{k}", *x.shape)
     general = prove_equal(lhs.xreplace(names), rhs.xreplace(names))
     return general, ", ".join(f"{plain(x)} as {plain(v)}" for x, v in names.items())
 

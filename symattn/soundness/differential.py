@@ -11,7 +11,8 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 `oracle.CONTEXTS`. The existing mutation corpus runs through the API under every context too
 (`--corpus`). The wider classes (`soundness.wild`, `--wild N`) go through `prove` and `check`
 only, under the context `inferred` (the document declares nothing) or `declared`. The
-recurrence claims (`soundness.recurrence_seeds`, `--recurrences`) go through all three.
+recurrence claims (`soundness.recurrence_seeds`, `--recurrences`) and the backward-pass claims
+(`soundness.backward_seeds`, `--backward`) go through all three.
 
 Claims with the same AST under the same contexts are one task: the first goes through every front
 end under every context, and the others (the same argv, the same documents: the front ends and
@@ -39,6 +40,8 @@ import symattn.check.verdicts as verdicts
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.kernel.proof import prove_within
 from symattn.soundness import oracle, wild
+from symattn.soundness.backward_judge import judge_backward
+from symattn.soundness.backward_seeds import BackClaim, backward_claims
 from symattn.soundness.corpus_contexts import corpus_items
 from symattn.soundness.diff_report import summary, text_table
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
@@ -310,6 +313,8 @@ def _job(args: tuple[Any, ...]) -> list[Item]:
             got = judge_wild(c, fes, seconds)
         elif isinstance(c, (RecClaim, OnlineClaim, SplitClaim)):
             got = judge_recurrence(c, fes, seconds)
+        elif isinstance(c, BackClaim):
+            got = judge_backward(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
             got = judge_claim(c, ctxs, fes, seconds, inferred="inferred" in ctx_names)
@@ -338,6 +343,7 @@ def _groups(
     for c, names in zip(claims, contexts, strict=True):
         kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
         kind = "rec" if isinstance(c, (RecClaim, OnlineClaim, SplitClaim)) else kind
+        kind = "bw" if isinstance(c, BackClaim) else kind
         found.setdefault((kind, repr(c.spec), names), []).append(c)
     return [(group, key[2]) for key, group in found.items()]
 
@@ -479,6 +485,11 @@ def diff_main(argv: Sequence[str]) -> int:
         help="also the recurrence claims (soundness.recurrence_seeds), through every front end",
     )
     ap.add_argument(
+        "--backward",
+        action="store_true",
+        help="also the backward-pass claims (soundness.backward_seeds), through every front end",
+    )
+    ap.add_argument(
         "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
     )
     opts = ap.parse_args(list(argv))
@@ -499,6 +510,7 @@ def diff_main(argv: Sequence[str]) -> int:
     recs: list[Any] = (
         [*recurrence_claims(), *online_claims(), *split_claims()] if opts.recurrences else []
     )
+    recs += backward_claims() if opts.backward else []
     everything: list[Any] = [*wilds, *recs, *claims]
     items = run_claims(
         everything,

@@ -31,9 +31,11 @@ BACKWARD = (
 )
 
 
-def test_dv_written_against_the_letter_may_be_a_gradient_and_is_not_called_false():
+def test_dv_written_against_the_letter_is_the_gradient_of_v_and_is_not_called_false():
     r = at(BACKWARD + "Then $dV = A^\\top dO$ holds.\n", "dV = A^\\top dO")
-    assert r.kind == "undecided" and "gradient of V" in r.message
+    assert r.kind == "verified" and "a loss the text does not define" in r.message
+    r = at(BACKWARD + "Then $dV = A\\, dO$ holds.\n", "dV = A\\, dO")
+    assert r.kind == "false" and "not the gradient" in r.message
 
 
 def test_d_times_v_written_apart_is_still_false():

@@ -90,7 +90,7 @@ def test_tokens_keep_the_glyphs_offsets():
 
 ERRORS = [
     # the caret goes under the glyph, not under a stand-in
-    ("α + ∘", r"^1:5: unknown command \\circ"),
+    ("α + ∘", r"^1:5: unexpected '∘'"),  # the entrywise product with no left operand
     ("a ⇔ b", r"^1:3: \\Leftrightarrow joins two statements"),
     ("a ⌉", r"^1:3: unbalanced \\rceil"),
     ("x ☃ y", r"^1:3: unexpected character '☃'"),

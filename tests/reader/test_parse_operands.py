@@ -31,8 +31,9 @@ GOLDEN = [
     (r"F = 2 \cdot batch\_size", r"[F = (2 \cdot \text{batch_size})]"),
     (r"\mathrm{time\_of\_compute} = 1", r"[\text{time_of_compute} = 1]"),
     (r"\text{New\_Logits} = \mathbf{seq\_len}", r"[\text{New_Logits} = \text{seq_len}]"),
-    # a differential is one name
-    (r"\mathit{dO} = \mathrm{d}O", r"[\text{dO} = \text{dO}]"),
+    # a differential is one name: the gradient of O (of a loss the text does not name)
+    (r"\mathit{dO} = \mathrm{d}O", r"[(grad ∇ O) = (grad ∇ O)]"),
+    (r"\mathit{dx} = \text{dX}_1", r"[\text{dx} = (grad ∇ X_{1})]"),
     # the bar of a condition: a function of its own (`p|`), never `p(a, b)` nor an absolute value
     (r"p(a \mid b)", r"[p|(a, b)]"),
     (r"p(a|b) = p(a, b)", r"[p|(a, b) = (* p (group a, b))]"),

@@ -12,6 +12,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
+from symattn.reader.terms.row_operators import ROW_OPERATORS
 from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
 
 __all__ = [
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 #: Operators the translator knows: `\text{softmax}(x) = ...` is a claim about softmax.
-_KNOWN = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+_KNOWN = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt")) | ROW_OPERATORS
 
 
 def introduce(

@@ -84,6 +84,7 @@ SIMPLE = {
     "cdot": ("CDOT", "cdot"),
     "times": ("TIMES", "times"),
     "odot": ("TIMES", "odot"),  # the entrywise (Hadamard) product
+    "circ": ("TIMES", "circ"),  # entrywise between matrices; a composition is not read
     "otimes": ("TIMES", "otimes"),  # outer or Kronecker product: the text says which
     "top": ("TOP", "top"),
     "intercal": ("TOP", "top"),

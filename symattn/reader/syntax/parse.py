@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.asides import open_asides, open_gaps
+from symattn.reader.syntax.differentials import MAY_MARK, with_differentials
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_base import MAX_NESTING, Tok, position_in
@@ -45,6 +46,8 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
         raise ParseError(f"nesting deeper than {MAX_NESTING} levels", position_in(body, 0))
     if any(t.value in _DERIVATIVE_MARKS for t in tokens) or DIFFERENTIALS.search(body):
         formula = with_gradients(formula)
+    if MAY_MARK.search(body):
+        formula = with_differentials(formula)
     return formula
 
 

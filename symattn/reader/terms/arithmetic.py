@@ -17,6 +17,7 @@ from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.names import plain_name
 from symattn.reader.terms.ones import ones_after
+from symattn.reader.terms.ones_lengths import sum_parts
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood, shape_problem
 from symattn.reader.terms.products import NotRead, entrywise
 from symattn.reader.terms.scalars import huge_power
@@ -170,7 +171,7 @@ class ArithmeticMixin(TermsBase):
             elif op == "cdot" and isinstance(acc, MatExpr) and isinstance(b, MatExpr):
                 before, acc = acc, _dot(acc, b, node, span)
                 self._confirm(before, b)
-            elif op in ("odot", "otimes"):
+            elif op in ("odot", "otimes", "circ"):
                 masks = (k == 2 and self._is_mask(factors[0]), self._is_mask(f))
                 try:
                     acc = entrywise(op, acc, b, masks)
@@ -214,7 +215,7 @@ class ArithmeticMixin(TermsBase):
         masks = [k for k, t in enumerate(node.terms) if self._is_mask(t)]
         if masks:
             return self._masked(node, masks)
-        parts = [self.term(t) for t in node.terms]
+        parts = sum_parts(self, node)
         if any(not isinstance(p, MatExpr) for p in parts):
             # `\mathbf q^\top\mathbf k - \frac12\|\mathbf k\|^2`: a 1 × 1 matrix beside numbers
             parts = [as_comparable(p, sympy.Integer(0))[0] for p in parts]

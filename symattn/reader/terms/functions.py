@@ -37,6 +37,7 @@ from symattn.reader.terms.problems import (
     not_understood,
     shape_problem,
 )
+from symattn.reader.terms.row_operators import ROW_OPERATORS, row_operator
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS, apply_scalar
 
 #: Letters read as a feature map when applied to a matrix they are not declared as (`\phi(Q)`).
@@ -229,6 +230,8 @@ class FunctionsMixin(TermsBase):
             return product
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
+        if name in ROW_OPERATORS and node.name not in self.defs.table:
+            return row_operator(name, args, node)
         if name == "exp" and len(args) == 1:
             x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
             if not isinstance(x, MatExpr):

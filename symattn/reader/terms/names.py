@@ -38,6 +38,7 @@ from symattn.reader.terms.members import (
 from symattn.reader.terms.own_vectors import own_vector_clash
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
+from symattn.reader.terms.row_operators import ones_sides
 
 #: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
@@ -233,8 +234,14 @@ class NamesMixin(TermsBase):
         if self.scalars and _label(node) in self.scalars:
             return self.scalars[_label(node)]
         if node.name == "1" and node.font in ("mathbf", "boldsymbol", "bm", "mathbb"):
+            given = getattr(self, "ones_length", None)
+            if node.sub is None and given is not None:
+                return Ones(given, 1)  # the length its sum gives it (`ones_lengths`)
             if node.sub is None:
                 raise not_understood("write the length of the all-ones vector: \\mathbf 1_n", node)
+            sides = ones_sides(node.sub)
+            if sides is not None:  # `\mathbf 1_{n\times m}`, the n × m matrix of ones
+                return Ones(self.dim_term(sides[0]), self.dim_term(sides[1]))
             return Ones(self.dim_term(node.sub), 1)  # `\mathbf 1_n`, the column of n ones
         seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
         if node.sub is None and node.font is None and node.name in seqs:
@@ -330,6 +337,8 @@ class NamesMixin(TermsBase):
         if len(idx) == 1 and base.islower():
             row = Row(m, idx[0])
             return row.T if self.scope.orientation(base) == "column" else row
+        if len(idx) == 1 and m.cols == 1:
+            return Entry(m, idx[0], 1)  # `D_i` of a column `D = \operatorname{rowsum}(...)`
         raise not_understood(
             f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
             f"{base.upper()}_{{ij}} for an entry",

@@ -55,6 +55,11 @@ def entrywise(
                 Hadamard(a, b)  # the shape error, naming both
             return CausalZero(other)
         return Hadamard(a, b)
+    if op == "circ" and not (am and bm):
+        raise NotRead(
+            "\\circ between terms that are not both matrices: a composition of functions, "
+            "not read (between two matrices of one shape it is the entrywise product)"
+        )
     if not am and not bm:
         return a * b
     m = a if am else b
