@@ -17,6 +17,7 @@ from symattn.reader.claims.approximate import approx_claim
 from symattn.reader.claims.assignments import assignment
 from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
+from symattn.reader.claims.entry_rules import define_entries, with_rules
 from symattn.reader.claims.free_scalars import free_scalars
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
@@ -238,7 +239,8 @@ class RelationsMixin(ResolverBase):
                         raise
                     return undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
-                special = self._special_equation(span, left, step.rhs, start, end)
+                special = define_entries(terms, span, left, step.rhs, start, end)
+                special = special or self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
             scope.consulted.clear()
@@ -291,7 +293,9 @@ class RelationsMixin(ResolverBase):
                 return claim
             return self._read_both_ways(span, left, step.rhs, claim, start, end)
 
-        return both_ways()
+        terms.defs.applied.clear()
+        terms.defs.brought.clear()
+        return with_rules(terms, both_ways())
 
     def _earlier_declarations(
         self,

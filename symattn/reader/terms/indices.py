@@ -14,7 +14,7 @@ from symattn.reader.terms.arithmetic import add_scalars, chain_scalar
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.components import component_length
 from symattn.reader.terms.conventions import SUM_LETTERS
-from symattn.reader.terms.names import _index_letter, plain_name, word_name
+from symattn.reader.terms.names import _index_letter, label_of, plain_name, word_name
 from symattn.reader.terms.problems import not_understood
 
 
@@ -78,6 +78,8 @@ class IndicesMixin(TermsBase):
     def index_term(self, node: ast.Node) -> sympy.Expr:
         """An index value: a letter (`i`), a number, a dim (`n`), or `+ -` of those."""
         dims = self.scope.dims
+        if self.scalars and isinstance(node, ast.Symbol) and label_of(node) in self.scalars:
+            return self.scalars[label_of(node)]  # `p_{i+\delta,2j}`: an offset read as a number
         if isinstance(node, ast.Number):
             if not node.text.isdigit():
                 raise not_understood(f"an index must be an integer, not {node.text}", node)
