@@ -78,8 +78,6 @@ class IndicesMixin(TermsBase):
     def index_term(self, node: ast.Node) -> sympy.Expr:
         """An index value: a letter (`i`), a number, a dim (`n`), or `+ -` of those."""
         dims = self.scope.dims
-        if self.scalars and isinstance(node, ast.Symbol) and label_of(node) in self.scalars:
-            return self.scalars[label_of(node)]  # `p_{i+\delta,2j}`: an offset read as a number
         if isinstance(node, ast.Number):
             if not node.text.isdigit():
                 raise not_understood(f"an index must be an integer, not {node.text}", node)
@@ -103,6 +101,8 @@ class IndicesMixin(TermsBase):
             return chain_scalar(node, [self.index_term(f) for f in node.factors])
         if isinstance(node, ast.Neg):
             return -self.index_term(node.operand)
+        if self.scalars and isinstance(node, ast.Symbol) and label_of(node) in self.scalars:
+            return self.scalars[label_of(node)]  # `p_{i+\delta,2j}`: an offset read as a number
         if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
             if node.name.isalpha() and node.name.islower() and len(node.name) > 1:
                 raise self._unknown(node)  # `p_{i+\\delta, 2j}`: an offset the text names
