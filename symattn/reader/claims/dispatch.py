@@ -13,6 +13,7 @@ import sympy
 
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
+from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
@@ -356,6 +357,10 @@ class DispatchMixin(ResolverBase):
                 return [self._order_between_values(span, c, cond)]
             return [cond]
         if all(step.rel == "=" for step in c.steps):
+            left, right = c.subjects[0], c.steps[0].rhs
+            case = define_case(terms, span, left, right, left.start, right.end)
+            if case is not None and len(c.steps) == 1:
+                return [case]  # `PE_{(pos,2i)} = \sin(...)`: a case of the text's function
             self._letter_as_size(c)
             chain = size_chain(scope, span, c)
             if chain is not None:

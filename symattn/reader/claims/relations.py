@@ -15,6 +15,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim
 from symattn.reader.claims.assignments import assignment
+from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
 from symattn.reader.claims.entry_rules import define_entries, with_rules
@@ -208,6 +209,9 @@ class RelationsMixin(ResolverBase):
         generic = []
 
         def run() -> ResolvedClaim:
+            case = define_case(terms, span, left, step.rhs, start, end) if first else None
+            if case is not None:
+                return case  # `PE(pos, 2i+1) = \cos(...)`: a case of the text's function
             counted = number_claim(terms, span, left, step.rhs, start, end)
             if counted is not None:
                 return counted  # `T = 4BDF/(NC)`: names the text shows to be numbers

@@ -59,11 +59,11 @@ def make_rule(
         (letter,) = free
         if not isinstance(letter, sympy.Symbol) or letter in letters or letter in sizes:
             return None
-        if letter.is_integer is not True:
-            return None
         poly = sympy.Poly(p, letter)
         if poly.degree() != 1 or not all(c.is_Integer for c in poly.all_coeffs()):
             return None
+        if letter.is_integer is not True and p != letter:
+            return None  # `2i` is a parity case of an integer i; a real `pos` stands alone
         letters.append(letter)
     if not letters:
         return None
@@ -90,7 +90,7 @@ def match_rule(rules: Sequence[Rule], used: Sequence[sympy.Expr]) -> tuple[sympy
             else:
                 a, c = sympy.Poly(p, letter).all_coeffs()
                 value = sympy.expand((u - c) / a)
-                ok = _integral(value)
+                ok = abs(a) == 1 or _integral(value)  # `2j` fits `2j`, never `k` or `2j+1`
                 table[letter] = value
             if not ok:
                 break
