@@ -114,6 +114,12 @@ def test_a_declared_matrix_name_is_never_read_as_a_scalar():
             r"P E_{(p o s, 2 i)} =\sin \left(p o s / 10000^{2 i / d_{\mathrm{model}}}\right)",
             r"P E_{(p o s, 2 i+1)} =\cos \left(p o s / 10000^{2 i / d_{\mathrm{model}}}\right)",
         ),
+        (r"E(p, 2i) = \sin(p / 10000^{2i / d})", r"E(p, 2i+1) = \cos(p / 10000^{2i / d})"),
+        (r"P_{i,2j}=sin(i/10000^{2j/d})", r"P_{i,2j+1}=cos(i/10000^{2j/d})"),
+        (
+            r"PE(pos, 2i) = sin( pos / 10000^{(2i / d_{model})})",
+            r"PE(pos, 2i+1) = cos( pos / 10000^{(2i / d_{model})})",
+        ),
     ],
 )
 def test_the_cases_of_a_sinusoidal_encoding_are_definitions(first, second):
@@ -128,3 +134,8 @@ def test_a_case_written_twice_is_a_claim_the_second_time():
     text = f"$${first}$$\n\n$${first.replace('sin', 'cos')}$$\n"
     assert len(_declarations(text)) == 1
     assert len(results(text)) == 1
+
+
+def test_a_number_to_a_parenthesised_power_is_a_power():
+    assert kinds(r"$$10000^{(2)} = 10^8$$") == ["verified"]
+    assert kinds(r"$$10000^{(2)} = 10^7$$") == ["false"]

@@ -10,7 +10,7 @@ from symattn.kernel.expr import MatExpr, index
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.defined import Defined
+from symattn.reader.terms.defined import Defined, head_of
 from symattn.reader.terms.defined_values import Rule, add_rule, make_rule, sizes_of
 from symattn.reader.terms.translator import Terms, label_of
 
@@ -32,8 +32,10 @@ def define_case(
     if found is None:
         return None
     key, position, parity = found
-    if terms.scope.lookup(key) is not None or key.lower() in _NOT_OURS:
-        return None
+    if key.lower() in _NOT_OURS or any(terms.scope.lookup(k) for k in {key, key.upper()}):
+        return None  # `p_{i,2j}` of a matrix P the text or the conventions know
+    if key in terms.defs.table and key not in terms.defs.rules:
+        return None  # a name the text defined otherwise: an equation about it is a claim
     case = _parity(parity)
     if case is None:
         return None
@@ -67,7 +69,7 @@ def define_case(
         return None  # this case was defined before: the equation is a claim about it
     if not add_rule(terms.defs, rule):
         return None
-    if key not in terms.defs.table:
+    if key not in terms.defs.table and not isinstance(left, ast.Symbol):
         terms.defs.table[key] = Defined(
             key, 0, (None, None), "scalar", span.start.line, any_args=True
         )
@@ -81,9 +83,12 @@ def _case_left(left: ast.Node) -> tuple[str, list[str], ast.Node] | None:
     """(name, the letters of the position, the index) of `PE(pos, 2i)`, `PE_{(pos,2i)}`,
     `\\text{PE}_{pos,2i}` or `P E_{(p o s, 2 i)}`."""
     args: tuple[ast.Node, ...] = ()
+    head = head_of(left)
     if isinstance(left, ast.Call) and left.parens and left.sub is None:
         key, args = left.name, left.args
-    elif isinstance(left, ast.Symbol) and left.sub is not None and len(left.name) > 1:
+    elif head is not None and head[0].sub is None and head[0].font is None:
+        key, args = head[0].name, head[1].items  # `E(p, 2i)`: a letter before parentheses
+    elif isinstance(left, ast.Symbol) and left.sub is not None and left.font in (None, "text"):
         key, args = left.name, _pair(left.sub)
     elif isinstance(left, ast.Product) and all(
         isinstance(f, ast.Symbol) and len(f.name) == 1 and f.name.isupper() and f.font is None
@@ -97,7 +102,7 @@ def _case_left(left: ast.Node) -> tuple[str, list[str], ast.Node] | None:
         args = _pair(last.sub)
     else:
         return None
-    if len(args) != 2 or not key.isalpha() or len(key) < 2:
+    if len(args) != 2 or not key.isalpha():
         return None
     position = _letters(args[0])
     if position is None:

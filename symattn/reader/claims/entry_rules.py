@@ -27,10 +27,10 @@ def define_entries(
     letters and sizes, or the text already defined entries it covers (then it is a claim)."""
     if not isinstance(left, ast.Symbol) or left.sub is None:
         return None
-    if len(left.name) != 1 or not left.name.islower():
+    if len(left.name) != 1 or not left.name.isalpha():
         return None
     scope = terms.scope
-    matrix = left.name.upper()
+    matrix = left.name.upper()  # `p_{i,2j}` or `P_{i,2j}`: an entry of P
     lookup = getattr(scope, "lookup", None)
     entry = lookup(matrix) if lookup is not None else None
     if entry is None or getattr(entry, "origin", "") != "declared":
