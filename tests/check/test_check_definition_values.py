@@ -139,3 +139,47 @@ def test_a_case_written_twice_is_a_claim_the_second_time():
 def test_a_number_to_a_parenthesised_power_is_a_power():
     assert kinds(r"$$10000^{(2)} = 10^8$$") == ["verified"]
     assert kinds(r"$$10000^{(2)} = 10^7$$") == ["false"]
+
+
+ROTATIONS = (
+    r"$$R_m = \begin{pmatrix} \cos m\theta & -\sin m\theta \\ \sin m\theta & \cos m\theta"
+    r" \end{pmatrix}$$"
+    "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [r"R_m^\top R_n = R_{n-m}", r"R_m R_n = R_{m+n}", r"R_m^\top R_m = I", r"R_m R_n = R_n R_m"],
+)
+def test_members_of_a_family_written_out_are_multiplied_entry_by_entry(claim):
+    (r,) = results(ROTATIONS + f"Then ${claim}$.")
+    assert r.kind == "verified", r.message
+    assert "\\theta read as real numbers" in r.message and "R_m as defined at line 1" in r.message
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        r"R_m^\top R_n = R_{m-n}",
+        r"R_m R_n = R_{m-n}",
+        r"R_m^\top R_m = 2I",
+        r"R_m R_n = R_n^\top R_m",
+    ],
+)
+def test_a_wrong_claim_about_rotations_is_never_verified_and_names_the_guess(claim):
+    (r,) = results(ROTATIONS + f"Then ${claim}$.")
+    assert r.kind == "undecided" and "\\theta is not declared by the text" in r.message
+
+
+def test_a_sign_flipped_in_the_family_makes_its_claims_fail():
+    flipped = ROTATIONS.replace(r"-\sin m\theta", r"\sin m\theta")
+    (r,) = results(flipped + r"Then $R_m^\top R_m = I$.")
+    assert r.kind == "undecided" and "claim fails" in r.message
+
+
+def test_a_vector_beside_the_family_keeps_the_claim_as_before():
+    text = (
+        ROTATIONS + r"Let $q \in \mathbb{R}^{2}$. Then $(R_m q)^\top (R_n q) = q^\top R_{n-m} q$."
+    )
+    assert "verified" not in kinds(text) and "false" not in kinds(text)
