@@ -83,11 +83,11 @@ def _case_left(left: ast.Node) -> tuple[str, list[str], ast.Node] | None:
     """(name, the letters of the position, the index) of `PE(pos, 2i)`, `PE_{(pos,2i)}`,
     `\\text{PE}_{pos,2i}` or `P E_{(p o s, 2 i)}`."""
     args: tuple[ast.Node, ...] = ()
-    head = head_of(left)
+    applied = head_of(left)
     if isinstance(left, ast.Call) and left.parens and left.sub is None:
         key, args = left.name, left.args
-    elif head is not None and head[0].sub is None and head[0].font is None:
-        key, args = head[0].name, head[1].items  # `E(p, 2i)`: a letter before parentheses
+    elif applied is not None and applied[0].sub is None and applied[0].font is None:
+        key, args = applied[0].name, applied[1].items  # `E(p, 2i)`: a letter, parentheses
     elif isinstance(left, ast.Symbol) and left.sub is not None and left.font in (None, "text"):
         key, args = left.name, _pair(left.sub)
     elif isinstance(left, ast.Product) and all(

@@ -357,9 +357,11 @@ class DispatchMixin(ResolverBase):
                 return [self._order_between_values(span, c, cond)]
             return [cond]
         if all(step.rel == "=" for step in c.steps):
-            left, right = c.subjects[0], c.steps[0].rhs
-            case = define_case(terms, span, left, right, left.start, right.end)
-            if case is not None and len(c.steps) == 1:
+            one, rhs = c.subjects[0], c.steps[0].rhs
+            case = None
+            if len(c.steps) == 1:
+                case = define_case(terms, span, one, rhs, one.start, rhs.end)
+            if case is not None:
                 return [case]  # `PE_{(pos,2i)} = \sin(...)`: a case of the text's function
             self._letter_as_size(c)
             chain = size_chain(scope, span, c)
