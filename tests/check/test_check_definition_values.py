@@ -183,3 +183,27 @@ def test_a_vector_beside_the_family_keeps_the_claim_as_before():
         ROTATIONS + r"Let $q \in \mathbb{R}^{2}$. Then $(R_m q)^\top (R_n q) = q^\top R_{n-m} q$."
     )
     assert "verified" not in kinds(text) and "false" not in kinds(text)
+
+
+ROTATION_OF = (
+    r"$$R(\theta) = \begin{pmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta"
+    r" \end{pmatrix}$$"
+    "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim, kind",
+    [
+        (r"R(\alpha)R(\beta) = R(\alpha + \beta)", "verified"),
+        (r"R(\theta)^\top R(\theta) = I", "verified"),
+        (r"R(\alpha)R(\beta) = R(\alpha - \beta)", "undecided"),
+        (r"R(\theta) R(\theta) = I", "undecided"),
+    ],
+)
+def test_a_function_written_out_is_read_at_its_arguments(claim, kind):
+    text = ROTATION_OF + f"Then ${claim}$."
+    assert any("defines the function R(\\theta)" in m for m in _declarations(text))
+    (r,) = results(text)
+    assert r.kind == kind, r.message
+    assert "R(·) as defined at line 1" in r.message

@@ -37,7 +37,7 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
-from symattn.reader.claims.written_families import written_family_claim
+from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -213,7 +213,8 @@ class RelationsMixin(ResolverBase):
             case = define_case(terms, span, left, step.rhs, start, end) if first else None
             if case is not None:
                 return case  # `PE(pos, 2i+1) = \cos(...)`: a case of the text's function
-            written = written_family_claim(terms, span, left, step.rhs, start, end)
+            written = define_written(terms, span, left, step.rhs, start, end) if first else None
+            written = written or written_family_claim(terms, span, left, step.rhs, start, end)
             if written is not None:
                 return written  # `R_m^\top R_n = R_{n-m}`: members of a family written out
             counted = number_claim(terms, span, left, step.rhs, start, end)

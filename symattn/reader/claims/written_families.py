@@ -10,14 +10,15 @@ import sympy
 
 from symattn.kernel.errors import Signal, SymattnError
 from symattn.kernel.expr import MatExpr
-from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import Defined, head_of
 from symattn.reader.terms.members import lookup_member
 from symattn.reader.terms.translator import Terms, label_of
 
-__all__ = ["written_family_claim"]
+__all__ = ["define_written", "written_family_claim"]
 
 
 class _NotOurs(Signal):
@@ -85,9 +86,12 @@ class _State:
         if isinstance(node, ast.Product) or (
             isinstance(node, ast.Mul) and set(node.ops) <= {"cdot", "times"}
         ):
-            acc = self.value(node.factors[0])
-            for f in node.factors[1:]:
-                acc = _times(acc, self.value(f))
+            values = self.applied(node.factors) if isinstance(node, ast.Product) else None
+            if values is None:
+                values = [self.value(f) for f in node.factors]
+            acc = values[0]
+            for v in values[1:]:
+                acc = _times(acc, v)
             return acc
         if isinstance(node, ast.Add):
             parts = [self.value(t) for t in node.terms]
@@ -110,6 +114,63 @@ class _State:
             return self.symbol(node)
         raise _NotOurs(type(node).__name__)
 
+    def applied(self, factors: tuple[ast.Node, ...]) -> list[Any] | None:
+        """The values of the factors, `R(\\alpha)` and `R(\\theta)^\\top` of a function written
+        out read as its matrix at those arguments; None when no such function is applied."""
+        out: list[Any] = []
+        found = False
+        k = 0
+        while k < len(factors):
+            f = factors[k]
+            nxt = factors[k + 1] if k + 1 < len(factors) else None
+            if isinstance(f, ast.Symbol) and f.sub is None and nxt is not None:
+                written = self.terms.defs.written.get(label_of(f))
+                group, mark = (
+                    (nxt.operand, True) if isinstance(nxt, ast.Transpose) else (nxt, False)
+                )
+                if written is not None and isinstance(group, ast.Group) and group.delim == "(":
+                    value = self.call(label_of(f), written, group.items)
+                    out.append(value.T if mark else value)
+                    found = True
+                    k += 2
+                    continue
+            out.append(self.value(f))
+            k += 1
+        return out if found else None
+
+    def call(
+        self, name: str, written: tuple[tuple[str, ...], Any, int], args: tuple[ast.Node, ...]
+    ) -> sympy.MatrixBase:
+        params, body, line = written
+        if len(args) != len(params):
+            raise _NotOurs("another number of arguments")
+        values = []
+        for a in args:
+            v = self.scalar(a)
+            values.append(v)
+        table = dict(zip(params, values, strict=True))
+        for x in _free_letters(self.terms, body, ""):
+            if x not in table:
+                table[x] = sympy.Symbol(x, real=True)
+        matrix = _entries(self.terms, body, table)
+        self.families[f"{name}(·)"] = line
+        return matrix
+
+    def scalar(self, node: ast.Node) -> sympy.Expr:
+        """An argument of a function written out: letters the text never declares are read as
+        real numbers (`\\alpha`, `m\\theta`)."""
+        table = {x: sympy.Symbol(x, real=True) for x in _free_letters(self.terms, node, "")}
+        self.reals |= set(table)
+        saved = self.terms.scalars
+        self.terms.scalars = table
+        try:
+            value = self.terms.term(node)
+        finally:
+            self.terms.scalars = saved
+        if isinstance(value, MatExpr) or not isinstance(value, sympy.Expr):
+            raise _NotOurs("an argument that is not a number")
+        return value
+
     def symbol(self, node: ast.Symbol) -> Any:
         terms = self.terms
         if node.name == "I" and node.sub is None and node.font in (None, "mathbf", "mathrm"):
@@ -128,18 +189,71 @@ class _State:
         for x in _free_letters(terms, closed, str(family.index)):
             table[x] = sympy.Symbol(x, real=True)
             self.reals.add(x)
-        saved = terms.scalars
-        terms.scalars = table
-        try:
-            rows = [[terms.term(c) for c in row] for row in closed.rows]
-        finally:
-            terms.scalars = saved
-        if not rows or len({len(r) for r in rows}) != 1:
-            raise _NotOurs("rows of different lengths")
-        if any(isinstance(c, MatExpr) or not isinstance(c, sympy.Expr) for r in rows for c in r):
-            raise _NotOurs("an entry that is not a number")
+        matrix = _entries(terms, closed, table)
         self.families[f"{node.name}_{str(family.index)}"] = family.line
-        return sympy.Matrix(rows)
+        return matrix
+
+
+def _entries(terms: Terms, matrix: ast.Matrix, table: dict[str, sympy.Expr]) -> sympy.MatrixBase:
+    """A matrix written out, its entries read with the names of `table` as those values."""
+    saved = terms.scalars
+    terms.scalars = table
+    try:
+        rows = [[terms.term(c) for c in row] for row in matrix.rows]
+    finally:
+        terms.scalars = saved
+    if not rows or len({len(r) for r in rows}) != 1:
+        raise _NotOurs("rows of different lengths")
+    if any(isinstance(c, MatExpr) or not isinstance(c, sympy.Expr) for r in rows for c in r):
+        raise _NotOurs("an entry that is not a number")
+    return sympy.Matrix(rows)
+
+
+def define_written(
+    terms: Terms, span: MathSpan, left: ast.Node, right: ast.Node, start: int, end: int
+) -> ResolvedClaim | None:
+    """`R(\\theta) = \\begin{pmatrix}\\cos\\theta & -\\sin\\theta\\\\ ...\\end{pmatrix}`: the text's
+    function of scalars whose value is a matrix written out (a declaration, which claims
+    nothing); claims between its values at other arguments compare them entry by entry. None
+    when the name means something already, a parameter is not a plain letter, or an entry is
+    not a scalar of the parameters and of letters the text never declares."""
+    head = head_of(left)
+    if head is None or not isinstance(right, ast.Matrix) or right.env == "cases":
+        return None
+    letter, group = head
+    name = label_of(letter)
+    if letter.sub is not None or name in terms.defs.table or name in terms.defs.written:
+        return None
+    entry = terms.scope.lookup(name)
+    if (entry is not None and entry.origin != "inferred") or name in terms.scope.dims:
+        return None  # a matrix the text declares, or the conventions name (not one inferred)
+    params: list[str] = []
+    for p in group.items:
+        if not (isinstance(p, ast.Symbol) and p.sub is None and p.font is None):
+            return None
+        label = label_of(p)
+        if terms.scope.lookup(label) is not None or label in terms.scope.dims or label in params:
+            return None
+        params.append(label)
+    try:
+        table = {x: sympy.Symbol(x, real=True) for x in _free_letters(terms, right, "")}
+        matrix = _entries(terms, right, table)
+    except (_NotOurs, SymattnError, RecursionError):
+        return None
+    if not params or not any(matrix.has(table[p]) for p in params if p in table):
+        return None
+    rows, cols = matrix.shape
+    terms.defs.written[name] = (tuple(params), right, span.start.line)
+    shape = (sympy.Integer(rows), sympy.Integer(cols))
+    terms.defs.table[name] = Defined(
+        name, 0, tuple("scalar" for _ in params), shape, span.start.line
+    )
+    text = span.body[left.start : left.end]
+    msg = (
+        f"defines the function {text}, a {rows} × {cols} matrix written out (claims between its "
+        "values are compared entry by entry)"
+    )
+    return new_claim(span, start, end, "declared", msg)
 
 
 def _free_letters(terms: Terms, node: ast.Node, index: str) -> list[str]:

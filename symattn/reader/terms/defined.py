@@ -59,6 +59,9 @@ class Defs:
     applied: list[str] = field(default_factory=list)
     #: the sizes those values brought that the claim does not write (`d` of `10000^{2j/d}`)
     brought: set[str] = field(default_factory=set)
+    #: functions of scalars whose value is a matrix written out (`R(\\theta) = [...]`): their
+    #: parameters, the matrix and the line (`claims.written_families`)
+    written: dict[str, tuple[tuple[str, ...], Any, int]] = field(default_factory=dict)
 
     def opaque(self, d: Defined, text: str) -> sympy.Basic:
         """The opaque term `text` (`a(q, k_i)`, `e_{ir}`) of value shape `d.value`."""
