@@ -207,3 +207,22 @@ def test_a_function_written_out_is_read_at_its_arguments(claim, kind):
     (r,) = results(text)
     assert r.kind == kind, r.message
     assert "R(·) as defined at line 1" in r.message
+
+
+def test_undeclared_vectors_beside_rotations_are_columns_of_their_size():
+    true = r"(R(m\theta) q)^\top (R(n\theta) k) = q^\top R((n-m)\theta) k"
+    (r,) = results(ROTATION_OF + f"Then ${true}$.")
+    assert r.kind == "verified" and "k, q read as columns of 2 real numbers" in r.message
+    wrong = r"(R(m\theta) q)^\top (R(n\theta) k) = q^\top R((m+n)\theta) k"
+    (r,) = results(ROTATION_OF + f"Then ${wrong}$.")
+    assert r.kind == "undecided"
+
+
+def test_a_declared_vector_is_never_read_as_a_column_of_the_rotations_size():
+    text = (
+        ROTATION_OF
+        + r"Let $q \in \mathbb{R}^{d}$ and $k \in \mathbb{R}^{d}$."
+        + "\n\n"
+        + r"Then $(R(\theta) q)^\top (R(\theta) k) = q^\top k$."
+    )
+    assert "verified" not in kinds(text) and "false" not in kinds(text)

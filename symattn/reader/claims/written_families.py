@@ -35,6 +35,7 @@ def written_family_claim(
     writes. None when a side uses anything else (a vector, a matrix of the text's), or no member
     of such a family: then the claim is read as before."""
     state = _State(terms)
+    state.size = _size(terms, (left, right))
     try:
         a, b = state.value(left), state.value(right)
         if isinstance(a, _Identity) and isinstance(b, sympy.MatrixBase):
@@ -54,6 +55,12 @@ def written_family_claim(
     reals = ", ".join(sorted(state.reals))
     used = ", ".join(f"{k} as defined at line {v}" for k, v in state.families.items())
     context = f"{reals} read as real numbers (not declared by the text); with {used}"
+    if state.vectors:
+        shown = ", ".join(sorted(state.vectors))
+        context += (
+            f"; {shown} read as columns of {state.size} real numbers (the text does not declare "
+            f"{'it' if len(state.vectors) == 1 else 'them'})"
+        )
     # a point where the claim fails says nothing of the values the text means: undecided
     why = (
         f"{reals} {'is' if len(state.reals) == 1 else 'are'} not declared by the text; read as "
@@ -74,6 +81,8 @@ class _State:
         self.terms = terms
         self.families: dict[str, int] = {}
         self.reals: set[str] = set()
+        self.vectors: set[str] = set()
+        self.size: int | None = None
 
     def value(self, node: ast.Node) -> Any:
         if isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1:
@@ -171,6 +180,22 @@ class _State:
             raise _NotOurs("an argument that is not a number")
         return value
 
+    def vector(self, node: ast.Symbol) -> sympy.MatrixBase:
+        """`q` beside rotations of the plane, never declared by the text: a column of real
+        numbers of their size (a name the text or the conventions give a meaning is refused)."""
+        label = label_of(node)
+        entry = self.terms.scope.lookup(label)
+        if self.size is None or label in self.terms.scope.dims or label in self.terms.defs.table:
+            raise _NotOurs("a name of the text's")
+        if entry is not None and getattr(entry, "origin", "") != "inferred":
+            raise _NotOurs("a vector of the text's")
+        matrix = self.terms.scope.lookup(label.upper())
+        if matrix is not None and getattr(matrix, "origin", "") == "declared":
+            raise _NotOurs("a row of a matrix the text declares")
+        self.vectors.add(label)
+        cells = [sympy.Symbol(f"{label}_{k + 1}", real=True) for k in range(self.size)]
+        return sympy.Matrix(cells)
+
     def symbol(self, node: ast.Symbol) -> Any:
         terms = self.terms
         if node.name == "I" and node.sub is None and node.font in (None, "mathbf", "mathrm"):
@@ -178,6 +203,8 @@ class _State:
             if entry is not None and getattr(entry, "origin", "") == "declared":
                 raise _NotOurs("a matrix I of the text's")
             return _Identity()
+        if node.sub is None and len(node.name) == 1 and node.name.islower():
+            return self.vector(node)
         if node.sub is None or len(node.name) != 1 or not node.name.isupper():
             raise _NotOurs("no member of a family")
         family = lookup_member(terms.scope, node.name)
@@ -192,6 +219,27 @@ class _State:
         matrix = _entries(terms, closed, table)
         self.families[f"{node.name}_{str(family.index)}"] = family.line
         return matrix
+
+
+def _size(terms: Terms, nodes: tuple[ast.Node, ...]) -> int | None:
+    """The one size of the square matrices written out that the claim's families and functions
+    stand for (2 for a rotation of the plane); None when there are none or several."""
+    sizes: set[int] = set()
+    stack = list(nodes)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            form = None
+            if x.sub is not None and len(x.name) == 1 and x.name.isupper():
+                family = lookup_member(terms.scope, x.name)
+                form = getattr(family, "closed", None)
+            elif x.sub is None and label_of(x) in terms.defs.written:
+                form = terms.defs.written[label_of(x)][1]
+            if isinstance(form, ast.Matrix) and form.rows:
+                sizes.add(len(form.rows) if len(form.rows) == len(form.rows[0]) else -1)
+            continue
+        stack.extend(ast.children(x))
+    return sizes.pop() if len(sizes) == 1 and -1 not in sizes else None
 
 
 def _entries(terms: Terms, matrix: ast.Matrix, table: dict[str, sympy.Expr]) -> sympy.MatrixBase:
