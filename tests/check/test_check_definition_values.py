@@ -226,3 +226,14 @@ def test_a_declared_vector_is_never_read_as_a_column_of_the_rotations_size():
         + r"Then $(R(\theta) q)^\top (R(\theta) k) = q^\top k$."
     )
     assert "verified" not in kinds(text) and "false" not in kinds(text)
+
+
+def test_entries_defined_under_one_declaration_are_not_read_under_another():
+    text = (
+        ENTRIES
+        + "## Another matrix\n\n"
+        + r"Let $\mathbf{P} \in \mathbb{R}^{n \times d}$ be any matrix."
+        + "\n\n"
+        + r"$$p_{i, 2j} = \sin\left(\frac{i}{10000^{2j/d}}\right)$$"
+    )
+    assert "verified" not in kinds(text) and "false" not in kinds(text)

@@ -34,7 +34,8 @@ def define_case(
     key, position, parity = found
     if key.lower() in _NOT_OURS or any(terms.scope.lookup(k) for k in {key, key.upper()}):
         return None  # `p_{i,2j}` of a matrix P the text or the conventions know
-    if key in terms.defs.table and key not in terms.defs.rules:
+    cases_key = f"{key}(·)"  # the cases' own key: never an entry's or a sequence's value
+    if key in terms.defs.table and cases_key not in terms.defs.rules:
         return None  # a name the text defined otherwise: an equation about it is a claim
     case = _parity(parity)
     if case is None:
@@ -63,8 +64,8 @@ def define_case(
     # the rule records which cases the text defined (their values are not read at other
     # arguments: a claim about the function stays undecided)
     value = body if read and body is not None else pos
-    rule = Rule(key, pattern, (pos, i), value, span.start.line, text)
-    cases = terms.defs.rules.get(key, [])
+    rule = Rule(cases_key, pattern, (pos, i), value, span.start.line, text)
+    cases = terms.defs.rules.get(cases_key, [])
     if any(r.line != span.start.line and r.pattern == pattern for r in cases):
         return None  # this case was defined before: the equation is a claim about it
     if not add_rule(terms.defs, rule):

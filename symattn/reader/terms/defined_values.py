@@ -142,7 +142,12 @@ def defined_value(terms: Any, node: ast.Symbol, value: sympy.Basic) -> sympy.Bas
             return value
     if key is None or used is None or key not in defs.rules:
         return value
-    found = match_rule(defs.rules[key], used)
+    rules = defs.rules[key]
+    if text == "":  # an entry: only rules made under the declaration of the matrix in force
+        entry = terms.scope.lookup(key)
+        since = getattr(entry, "line", 0) or 0
+        rules = [r for r in rules if r.line >= since]
+    found = match_rule(rules, used)
     if found is None:
         return value
     body, rule = found
