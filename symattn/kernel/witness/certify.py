@@ -379,6 +379,9 @@ def _power(x: sympy.Pow, go: Callable[[sympy.Basic], Any], ar: _Arith) -> Any:
     if isinstance(ex, sympy.Rational):
         b = go(base)  # b**(p/q) for b > 0 only; log refuses the rest
         return ar.exp(ar.log(b) * ar.number(ex))
+    if base.is_Number and base.is_positive:
+        # `10000^{2j/d}` at a point: a positive number to an enclosed exponent
+        return ar.exp(ar.log(go(base)) * go(ex))
     raise Unsupported(f"cannot enclose the power {x}")
 
 

@@ -13,6 +13,7 @@ import sympy
 
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
+from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
@@ -361,6 +362,12 @@ class DispatchMixin(ResolverBase):
             online = online_equation(self, span, c)
             if online is not None:
                 return online
+            one, rhs = c.subjects[0], c.steps[0].rhs
+            case = None
+            if len(c.steps) == 1:
+                case = define_case(terms, span, one, rhs, one.start, rhs.end)
+            if case is not None:
+                return [case]  # `PE_{(pos,2i)} = \sin(...)`: a case of the text's function
             self._letter_as_size(c)
             chain = size_chain(scope, span, c)
             if chain is not None:

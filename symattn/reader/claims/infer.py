@@ -146,6 +146,7 @@ def scalar_reading(
     # a name on one side only is an unknown the text solves for or a condition on it
     # (`2x + 3 = 7`, `\cos\theta = 1`), never an identity that fails
     sides = set(_undeclared_labels(left)) & set(_undeclared_labels(right))
+    sides |= terms.defs.brought  # `d` of a definition's `10000^{2j/d}`: no unknown of the claim
     both = all({x.name for x in (a - b).free_symbols} <= sides for a, b in pairs)
     identity = transcendental and alone and _identity_form(left, right, letters)
     if not (both and (rational or identity)):

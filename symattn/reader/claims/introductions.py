@@ -13,6 +13,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
 from symattn.reader.terms.row_operators import ROW_OPERATORS
+from symattn.reader.terms.defined_values import record_sequence
 from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
 
 __all__ = [
@@ -53,7 +54,11 @@ def introduce(
         if params is not None:
             param_shapes = tuple(_param_shape(terms, p) for p in params)
         terms.bound = index_letters(left) - set(terms.scope.dims) if indices else frozenset()
-        value = shape_of(terms.term(right))
+        body = terms.term(right)
+        value = shape_of(body)
+        if indices and params is None and value == "scalar":
+            shown = span.body[left.start : left.end]
+            record_sequence(terms, key, left, body, span.start.line, shown)
     except Problem as p:
         if p.status == "shape_error" and (params is None or not _mentions_where(right, p, params)):
             raise  # `f(x) = QKx` with Q K ill-typed: the error is the text's, not a parameter's

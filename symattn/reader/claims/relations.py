@@ -15,8 +15,10 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim
 from symattn.reader.claims.assignments import assignment
+from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
+from symattn.reader.claims.entry_rules import define_entries, with_rules
 from symattn.reader.claims.free_scalars import free_scalars
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
@@ -35,6 +37,7 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
+from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -207,6 +210,13 @@ class RelationsMixin(ResolverBase):
         generic = []
 
         def run() -> ResolvedClaim:
+            case = define_case(terms, span, left, step.rhs, start, end) if first else None
+            if case is not None:
+                return case  # `PE(pos, 2i+1) = \cos(...)`: a case of the text's function
+            written = define_written(terms, span, left, step.rhs, start, end) if first else None
+            written = written or written_family_claim(terms, span, left, step.rhs, start, end)
+            if written is not None:
+                return written  # `R_m^\top R_n = R_{n-m}`: members of a family written out
             counted = number_claim(terms, span, left, step.rhs, start, end)
             if counted is not None:
                 return counted  # `T = 4BDF/(NC)`: names the text shows to be numbers
@@ -238,7 +248,8 @@ class RelationsMixin(ResolverBase):
                         raise
                     return undeclared_claim(terms, span, left, step.rhs, start, end)
             if first:
-                special = self._special_equation(span, left, step.rhs, start, end)
+                special = define_entries(terms, span, left, step.rhs, start, end)
+                special = special or self._special_equation(span, left, step.rhs, start, end)
                 if special is not None:
                     return special
             scope.consulted.clear()
@@ -291,7 +302,9 @@ class RelationsMixin(ResolverBase):
                 return claim
             return self._read_both_ways(span, left, step.rhs, claim, start, end)
 
-        return both_ways()
+        terms.defs.applied.clear()
+        terms.defs.brought.clear()
+        return with_rules(terms, both_ways())
 
     def _earlier_declarations(
         self,

@@ -8,6 +8,7 @@ the resolver, the checker or the CLI (the translator and the resolver import thi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import sympy
 
@@ -52,6 +53,15 @@ class Defs:
 
     #: what each opaque term used stands for (`\\beta_t`: the sequence \\beta)
     meaning: dict[str, Defined] = field(default_factory=dict)
+    #: the values of scalar definitions by index, read where a claim writes them
+    #: (`defined_values.Rule`, by matrix or sequence name), and those the current claim used
+    rules: dict[str, list[Any]] = field(default_factory=dict)
+    applied: list[str] = field(default_factory=list)
+    #: the sizes those values brought that the claim does not write (`d` of `10000^{2j/d}`)
+    brought: set[str] = field(default_factory=set)
+    #: functions of scalars whose value is a matrix written out (`R(\\theta) = [...]`): their
+    #: parameters, the matrix and the line (`claims.written_families`)
+    written: dict[str, tuple[tuple[str, ...], Any, int]] = field(default_factory=dict)
 
     def opaque(self, d: Defined, text: str) -> sympy.Basic:
         """The opaque term `text` (`a(q, k_i)`, `e_{ir}`) of value shape `d.value`."""

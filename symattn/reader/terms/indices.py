@@ -14,7 +14,7 @@ from symattn.reader.terms.arithmetic import add_scalars, chain_scalar
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.components import component_length
 from symattn.reader.terms.conventions import SUM_LETTERS
-from symattn.reader.terms.names import _index_letter, plain_name, word_name
+from symattn.reader.terms.names import _index_letter, label_of, plain_name, word_name
 from symattn.reader.terms.problems import not_understood
 
 
@@ -101,6 +101,8 @@ class IndicesMixin(TermsBase):
             return chain_scalar(node, [self.index_term(f) for f in node.factors])
         if isinstance(node, ast.Neg):
             return -self.index_term(node.operand)
+        if self.scalars and isinstance(node, ast.Symbol) and label_of(node) in self.scalars:
+            return self.scalars[label_of(node)]  # `p_{i+\delta,2j}`: an offset read as a number
         if isinstance(node, ast.Symbol) and node.sub is None and node.font is None:
             if node.name.isalpha() and node.name.islower() and len(node.name) > 1:
                 raise self._unknown(node)  # `p_{i+\\delta, 2j}`: an offset the text names

@@ -395,6 +395,8 @@ class NamesMixin(TermsBase):
 
     def _head_sup(self, node: ast.HeadSup) -> sympy.Basic:
         op = node.operand
+        if isinstance(op, ast.Number):  # `10000^{(2i/d)}`: a number has no heads, a power
+            return self.term(ast.Power(op, node.head, start=node.start, end=node.end))
         if (
             isinstance(op, ast.Symbol)
             and op.sub is not None

@@ -13,6 +13,7 @@ from symattn.kernel.ranges import definite_range_problem
 from symattn.reader.syntax import ast
 from symattn.reader.terms.arithmetic import ArithmeticMixin, as_comparable, orientation
 from symattn.reader.terms.base import Scope
+from symattn.reader.terms.defined_values import defined_value
 from symattn.reader.terms.functions import FunctionsMixin
 from symattn.reader.terms.indices import IndicesMixin
 from symattn.reader.terms.names import KEEP_FONTS, NamesMixin, label_of, plain_name, word_name
@@ -56,6 +57,8 @@ class Terms(NamesMixin, ArithmeticMixin, IndicesMixin, FunctionsMixin):
         if handler is None:
             raise not_understood(_unsupported(node), node)
         value: sympy.Basic = handler(self, node)
+        if self.defs.rules and isinstance(node, ast.Symbol) and node.sub is not None:
+            value = defined_value(self, node, value)  # `p_{i+\delta,2j}` of `p_{i,2j} = ...`
         if isinstance(value, (Entry, Row, RowBlock)):
             # checked as built: a factor zero at the sizes ((n-5) at n = 5) would drop it
             outside = definite_range_problem(value, getattr(self, "sum_limits", {}))
