@@ -9,6 +9,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
+from symattn.reader.claims.count_words import as_counts
 from symattn.reader.claims.resolved import ResolvedClaim
 
 __all__ = ["with_units"]
@@ -18,7 +19,9 @@ _UNIT_WORDS = (
     r"|[munpµ]?s|ms|secs?|seconds?|minutes?|mins?|hours?|hrs?|h|days?|[kMG]?Hz|W|kW"
     r"|tokens?|words?|params?|parameters?|layers?|heads?|steps?|epochs?|samples?|GPUs?|%"
 )
-_SPACE = r"\d(?:\s|\\[,;:! ]|~|\\q?quad)*"
+_SPACE = r"\d\}?(?:\s|\\[,;:! ]|~|\\q?quad)*"
+#: Multiples of a unit or of one, written after a number (`5\text{ GFLOPs}`, `3\,\text{T}`).
+_MULTIPLES = r"[kKMGTPE]FLOPs?|thousand|million|billion|trillion"
 _WRAP = r"\\(?:text|mathrm|textrm|mbox|rm|mathsf|textsf|operatorname)\s*\{\s*(?:\\,\s*)?"
 #: A word of CJK writing after a number (`64维`, `1.75亿`, `\\text{ 个}`): a unit or a multiplier.
 _CJK_UNIT = r"|(?:" + _WRAP + r")?[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]"
@@ -30,8 +33,12 @@ _UNIT = re.compile(
     + _WRAP
     + r"(?:"
     + _UNIT_WORDS
-    + r")(?![A-Za-z])|(?=[A-Za-z%\\]{2})(?:"
+    + r"|"
+    + _MULTIPLES
+    + r"|[KMBT])(?![A-Za-z])|(?=[A-Za-z%\\]{2})(?:"
     + _UNIT_WORDS
+    + r"|"
+    + _MULTIPLES
     + r"|\\%)(?![A-Za-z])"
     + _CJK_UNIT
     + r")"
@@ -45,7 +52,13 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
     out = []
     for c in claims:
         if c.status in ("pending", "not_understood"):
-            m = _UNIT.search(body, c.start, min(len(body), c.end + 40))
+            end = min(len(body), c.end + 40)
+            found = [x.group() for x in _UNIT.finditer(body, c.start, end) if x.start() < c.end]
+            counted = as_counts(c, found)
+            if counted is not None:
+                out.append(counted)
+                continue
+            m = _UNIT.search(body, c.start, end)
             if m is not None and m.start() < c.end:
                 unit = m.group().lstrip("0123456789").strip(" \\,;:!~{}")
                 msg = (
