@@ -136,3 +136,62 @@ def test_cost_figures_in_scientific_notation(formula: str, kind: str) -> None:
 def test_euler_e_minus_one_is_no_exponent() -> None:
     got = results("So $$2e-1 = 0.2$$ here.\n")
     assert "verified" not in [r.kind for r in got], got
+
+
+#: F and D are given two values each, one per paragraph: hypotheses, not definitions.
+HYPOTHESIS = (
+    "The batch size $B$, the length $T$, the width $D$, the hidden size $F$, the number of "
+    "heads $N$ and the head size $H$.\n\n"
+    "We assume $$F=4D$$ and $$D=NH$$ (as is typical):\n\n"
+    "$${claim}$$\n\n"
+    "A narrow model takes $$F = 2D$$ and $$D = 2NH$$ instead, so $${later}$$.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"\frac{12BT^2NH}{18BTDF + 24BTDNH} = \frac{T}{8D}", "verified"),
+        # a factor of 2: never verified; undecided, as the text relates these sizes elsewhere
+        (r"\frac{12BT^2NH}{18BTDF + 24BTDNH} = \frac{T}{4D}", "undecided"),
+    ],
+)
+def test_a_hypothesis_about_numbers_holds_in_its_paragraph(claim: str, kind: str) -> None:
+    text = HYPOTHESIS.replace("{claim}", claim).replace("{later}", "BF = 2BD")
+    got = _claim(text, claim)
+    assert [r.kind for r in got] == [kind], got
+    assert "given F = 4*D (line 3), D = H*N (line 3), as the text assumes" in got[0].message
+
+
+@pytest.mark.parametrize(("later", "kind"), [("BF = 4BNH", "verified"), ("BF = 8BNH", "undecided")])
+def test_a_hypothesis_ends_with_its_paragraph(later: str, kind: str) -> None:
+    text = HYPOTHESIS.replace("{claim}", "x = 1").replace("{later}", later)
+    hypotheses = [r for r in results(text) if r.source.strip() in ("F=4D", "D=NH")]
+    assert hypotheses == [], hypotheses  # declarations, not claims
+    got = _claim(text, later)
+    assert [r.kind for r in got] == [kind], got
+    assert "F = 2*D (line 7), D = 2*H*N (line 7)" in got[0].message
+
+
+def test_with_a_value_the_paragraph_computes_with_it() -> None:
+    text = "The width $D$ of the model.\n\nWith $$D = 8192$$ we get $$2D^2 = 134217728$$.\n"
+    (got,) = _claim(text, "2D^2 = 134217728")
+    assert got.kind == "verified", got
+    text = text.replace("134217728", "13421772800")
+    (got,) = _claim(text, "2D^2 = 13421772800")
+    assert got.kind == "false", got  # a wrong power of ten
+    assert "D = 8192" in got.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a result in scientific notation is rounded to its last digit
+        (r"64 \cdot (3 \cdot 4e3 \cdot 16e3 + 4e3) + 2 \cdot 4e3 \cdot 32e3 = 12e9", "verified"),
+        (r"64 \cdot (3 \cdot 4e3 \cdot 16e3 + 4e3) + 2 \cdot 4e3 \cdot 32e3 = 12e10", "false"),
+        (r"64 \cdot (3 \cdot 4e3 \cdot 16e3 + 4e3) + 2 \cdot 4e3 \cdot 32e3 = 6e9", "false"),
+    ],
+)
+def test_a_result_in_scientific_notation_is_rounded(formula: str, kind: str) -> None:
+    got = results(f"So $${formula}$$, or so.\n")
+    assert [r.kind for r in got] == [kind], got

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from symattn.reader.claims.count_words import as_counts
 from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.claims.rounded import rounded_figure
 
 __all__ = ["with_units"]
 
@@ -51,6 +52,7 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
     unit, rather than `= 8` decided between bare numbers."""
     out = []
     for c in claims:
+        c = rounded_figure(c, body)
         if c.status in ("pending", "not_understood"):
             end = min(len(body), c.end + 40)
             found = [x.group() for x in _UNIT.finditer(body, c.start, end) if x.start() < c.end]
