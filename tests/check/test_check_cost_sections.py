@@ -195,3 +195,16 @@ def test_with_a_value_the_paragraph_computes_with_it() -> None:
 def test_a_result_in_scientific_notation_is_rounded(formula: str, kind: str) -> None:
     got = results(f"So $${formula}$$, or so.\n")
     assert [r.kind for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [(", so the ratio is", "verified"), (". The ratio is then below.", "undecided")],
+)
+def test_a_hypothesis_goes_on_into_the_display_its_sentence_introduces(
+    words: str, kind: str
+) -> None:
+    claim = r"\frac{12BT^2NH}{18BTDF + 24BTDNH} = \frac{T}{8D}"
+    text = HYPOTHESIS.replace(" (as is typical):", words).replace("{claim}", claim)
+    got = _claim(text.replace("{later}", "x = 1"), claim)
+    assert [r.kind for r in got] == [kind], got

@@ -101,15 +101,20 @@ def _hypothesis(c: ResolvedClaim, span: MathSpan, text: str) -> _Hypothesis | No
 
 
 def _paragraph_end(text: str, at: int) -> int:
-    """Where the paragraph at `at` ends; a paragraph that ends with a colon goes on into the
-    display it introduces (`assume $F = 4D$ (as is typical):` and the display below)."""
+    """Where the paragraph at `at` ends; a paragraph whose sentence goes on (it ends with a
+    colon, or with no stop at all) into a display goes on with it (`assume $F = 4D$ (as is
+    typical):` and the display below)."""
     end = text.find("\n\n", at)
     for _ in range(2):
-        if end < 0 or not text[:end].rstrip().endswith((":", "：")):
+        if end < 0:
             break
-        start = len(text[:end]) + 2
-        while start < len(text) and text[start] == "\n":
+        last = text[:end].rstrip().rstrip("$").rstrip()
+        start = end + 2
+        while start < len(text) and text[start] in " \t\n":
             start += 1
+        display = text.startswith(("$$", "\\[", "\\begin"), start)
+        if not display or last.endswith((".", "!", "?", "。", "！", "？", ";", "；")):
+            break
         end = text.find("\n\n", start)
     return end if end >= 0 else len(text)
 
