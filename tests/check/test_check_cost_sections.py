@@ -208,3 +208,18 @@ def test_a_hypothesis_goes_on_into_the_display_its_sentence_introduces(
     text = HYPOTHESIS.replace(" (as is typical):", words).replace("{claim}", claim)
     got = _claim(text.replace("{later}", "x = 1"), claim)
     assert [r.kind for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"\frac{1}{4} = 25\%", "verified"),
+        (r"\frac{1}{4} = 20\%", "false"),
+        (r"50\% \times 50\% = 25\%", "verified"),
+        (r"\frac{1}{3} \approx 33\%", "verified"),
+        (r"\frac{1}{3} \approx 3.3\%", "false"),  # a wrong power of ten
+    ],
+)
+def test_a_percentage_is_hundredths(formula: str, kind: str) -> None:
+    got = results(f"So $${formula}$$ here.\n")
+    assert [r.kind for r in got] == [kind], got

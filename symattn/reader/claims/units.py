@@ -40,7 +40,7 @@ _UNIT = re.compile(
     + _UNIT_WORDS
     + r"|"
     + _MULTIPLES
-    + r"|\\%)(?![A-Za-z])"
+    + r")(?![A-Za-z])"
     + _CJK_UNIT
     + r")"
 )
