@@ -223,3 +223,23 @@ def test_a_hypothesis_goes_on_into_the_display_its_sentence_introduces(
 def test_a_percentage_is_hundredths(formula: str, kind: str) -> None:
     got = results(f"So $${formula}$$ here.\n")
     assert [r.kind for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"8192\ (T) \times 40\ (K) \times 2\ (\text{bytes}) = 655360", "verified"),
+        (r"8192\ (T) \times 40\ (K) \times 2\ (\text{bytes}) = 327680", "false"),
+        (r"2 \times 4 (B) = 8B", "verified"),  # no explicit space: twice four times B
+    ],
+)
+def test_a_label_after_a_number_says_what_it_counts(formula: str, kind: str) -> None:
+    got = results(f"The batch size $B$. So $${formula}$$ here.\n")
+    assert [r.kind for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(("rhs", "kind"), [("2(BSD + D^2)", "verified"), ("BSD + D^2", "false")])
+def test_a_word_in_parentheses_after_a_size_labels_it(rhs: str, kind: str) -> None:
+    claim = f"2*(B * S * D(input) + D * D(weight)) = {rhs}"
+    got = results(f"Cost $\\frac{{x}}{{BSD}}$ per byte.\n\n$${claim}$$\n")
+    assert [r.kind for r in got] == [kind], got
