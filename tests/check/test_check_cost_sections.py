@@ -243,3 +243,17 @@ def test_a_word_in_parentheses_after_a_size_labels_it(rhs: str, kind: str) -> No
     claim = f"2*(B * S * D(input) + D * D(weight)) = {rhs}"
     got = results(f"Cost $\\frac{{x}}{{BSD}}$ per byte.\n\n$${claim}$$\n")
     assert [r.kind for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        r"5 \text{ tokens/ms} = 5000 \text{ tokens/s}",
+        r"5 \text{ tokens per ms} = 5000 \text{ tokens per s}",
+        r"P(input) + P(output) = 1",
+        r"2\,(n) = 2",
+    ],
+)
+def test_rates_and_functions_are_never_bare_numbers(formula: str) -> None:
+    got = results(f"So $${formula}$$ here.\n")
+    assert "false" not in [r.kind for r in got], got

@@ -39,7 +39,9 @@ _WRAP = re.compile(r"\\(?:text|mathrm|textrm|mbox|rm|mathsf|textsf|operatorname)
 
 def _word(unit: str) -> str | None:
     """`32维` → 维, `8 \\text{ heads}` → head, `2\\,\\text{FLOPs}` → flop; None for a unit
-    (`GiB`, `ms`, `FLOPS`, `亿`)."""
+    (`GiB`, `ms`, `FLOPS`, `亿`) or a rate (`tokens/s`, marked by the caller with a `/`)."""
+    if unit.endswith("/"):
+        return None  # `tokens/s`: a rate, a unit of its own
     w = _WRAP.sub("", unit.lstrip("0123456789.")).strip(" \\,;:!~{}")
     if w == "FLOPS":
         return None  # operations per second: a rate

@@ -46,6 +46,10 @@ _UNIT = re.compile(
 )
 
 
+#: After a unit: `/s`, `}/\\text{s}`, ` per second`, 每秒: a rate.
+_PER = re.compile(r"\}?\s*(?:/|per\b|每)")
+
+
 def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim]:
     r"""A claim to check in which a number carries a unit (`2 \cdot 2^{32} = 8\text{GiB}`) is
     an equation between quantities, which the checker does not read: undecided, naming the
@@ -55,7 +59,11 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
         c = rounded_figure(c, body)
         if c.status in ("pending", "not_understood"):
             end = min(len(body), c.end + 40)
-            found = [x.group() for x in _UNIT.finditer(body, c.start, end) if x.start() < c.end]
+            found = [
+                x.group() + ("/" if _PER.match(body, x.end()) else "")  # a rate
+                for x in _UNIT.finditer(body, c.start, end)
+                if x.start() < c.end
+            ]
             counted = as_counts(c, found)
             if counted is not None:
                 out.append(counted)
