@@ -97,8 +97,8 @@ def test_a_boxed_symbol_the_reader_does_not_know_is_named() -> None:
         (r"\frac{512}{8} = 64维", ["verified"]),
         (r"\frac{512}{8} = 32维", ["false"]),
         (r"\frac{512}{8} = 64 \text{ 维}", ["verified"]),
-        # a multiplier (亿) or a unit changes the value: never a bare number
-        (r"10^8 = 1亿", ["undecided"]),
+        # a multiplier (亿, 万) changes the value: read with it, and never refuted
+        (r"10^8 = 1亿", ["verified"]),
         (r"\frac{512}{8} = 64 \text{ 万}", ["undecided"]),
     ],
 )

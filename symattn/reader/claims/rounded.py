@@ -1,5 +1,5 @@
-"""Figures written in scientific notation as the result of a computation (`... = 16e9`): rounded to
-their last digit, as `\\approx` is read. Imports sympy and the resolved claims only."""
+"""Figures written in scientific notation as the result of a computation (`... = 16e9`): read as
+rounded to their last digit. Imports sympy and the resolved claims only."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ _FIGURE = re.compile(r"\s*([0-9]+(?:\.([0-9]+))?)[eE]([+-]?[0-9]+)\s*\Z")
 
 def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     r"""`64 \cdot (3 \cdot 4e3 \cdot 16e3) + ... = 16e9`: an equation between numbers whose one
-    side is a figure in scientific notation is read to the unit of that figure's last digit
-    (1e9 here), and says so; any other claim is returned as it is.
+    side is a figure in scientific notation is read as that figure rounded: within half its
+    last digit (5e8 here), and says so; any other claim is returned as it is.
 
     >>> from symattn.reader.syntax.scanner import scan
     >>> from symattn.reader.claims.resolved import new_claim
@@ -28,7 +28,7 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     >>> pair = (sympy.Integer(166 * 10**8), sympy.Integer(17 * 10**9))
     >>> claim = new_claim(span, 0, len(span.body), "pending", pairs=(pair,))
     >>> rounded_figure(claim, span.body).tolerance
-    1000000000
+    500000000
     """
     if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
         return claim
@@ -48,7 +48,7 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
         if m is None:
             continue
         decimals = len(m.group(2) or "")
-        unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** int(m.group(3))
+        unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** int(m.group(3)) / 2
         figure = m.group().strip()
         context = f"{figure} read as rounded to its last digit, within {unit}"
         if claim.context:

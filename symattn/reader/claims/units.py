@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from symattn.reader.claims.count_words import as_counts
+from symattn.reader.claims.multiples import in_multiples
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.rounded import rounded_figure
 
@@ -64,7 +65,7 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
                 for x in _UNIT.finditer(body, c.start, end)
                 if x.start() < c.end
             ]
-            counted = as_counts(c, found)
+            counted = in_multiples(c, body) or as_counts(c, found)
             if counted is not None:
                 out.append(counted)
                 continue
