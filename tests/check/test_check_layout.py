@@ -93,10 +93,13 @@ def test_a_boxed_symbol_the_reader_does_not_know_is_named() -> None:
         (r"(n 个位置, \frac{512}{8} = 64)", ["verified"]),
         (r"(n 个位置, \frac{512}{8} = 63)", ["false"]),
         (r"(n \text{ positions}, \frac{512}{8} = 64)", ["verified"]),
-        # a number with a CJK word after it is a quantity with a unit, never a bare number
-        (r"\frac{512}{8} = 64维", ["undecided"]),
-        (r"10^8 = 1亿", ["undecided"]),
-        (r"\frac{512}{8} = 64 \text{ 维}", ["undecided"]),
+        # a count word after a number (维, 个) says what it counts: the bare numbers are compared
+        (r"\frac{512}{8} = 64维", ["verified"]),
+        (r"\frac{512}{8} = 32维", ["false"]),
+        (r"\frac{512}{8} = 64 \text{ 维}", ["verified"]),
+        # a multiplier (亿, 万) changes the value: read with it, and never refuted
+        (r"10^8 = 1亿", ["verified"]),
+        (r"\frac{512}{8} = 64 \text{ 万}", ["undecided"]),
     ],
 )
 def test_cjk_words_in_math_are_prose(formula: str, expected: list[str]) -> None:

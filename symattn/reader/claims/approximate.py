@@ -64,8 +64,9 @@ def _written(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
         value = sympy.Rational(text)
     except (TypeError, ValueError):
         return None
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    return sign * value, sympy.Rational(1, 10**decimals)
+    mantissa, _, power = text.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    return sign * value, sympy.Rational(1, 10**decimals) * 10 ** sympy.Integer(power or 0)
 
 
 def _scientific(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:

@@ -15,6 +15,7 @@ import sympy
 from symattn.kernel.dims import STANDARD_DIMS
 from symattn.kernel.expr import Concat, MatSum
 from symattn.kernel.text import plain
+from symattn.reader.claims.number_hypotheses import apply_number_hypotheses
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax.scanner import MathSpan
 
@@ -146,6 +147,7 @@ def attach_conditions(items: Sequence[Any], text: str) -> list[Any]:
             spans[-1][1].append(k)
         else:
             spans.append((c.span, [k]))
+    apply_number_hypotheses(out, spans, text)
     _mark_hypotheses(out, spans, text)
     for s_idx, (span, idxs) in enumerate(spans):
         for k in idxs:

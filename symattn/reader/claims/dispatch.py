@@ -24,6 +24,7 @@ from symattn.reader.claims.online_claims import online_equation
 from symattn.reader.claims.relations import _convention_message
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
+from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.units import with_units
 from symattn.reader.syntax import ast
@@ -124,6 +125,7 @@ class DispatchMixin(ResolverBase):
 
         self.scope.enter(span.start.line)
         self.inference.enter(self.scope, span)
+        enter_section_numbers(self.scope)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parsed(span.body, span.env)

@@ -13,6 +13,7 @@ from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.infer import scalar_reading
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.claims.section_numbers import borrowed_numbers, note_section_numbers
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
@@ -97,6 +98,7 @@ def size_claim(
         doubt = "a division is written inline before a product, so its denominator is unclear"
     elif _UNIT.search(body) and not (_BYTES.search(body) is None and "B" in scope.numbers):
         doubt = "a number is followed by what may be a unit of memory"
+    doubt = doubt or borrowed_numbers(scope, names)
     if not doubt and not related and _refutable(scope, left, names, claim.defines):
         claim = dataclasses.replace(claim, defines="")  # a count that fails is an error
     if doubt and not claim.defines:
@@ -272,6 +274,7 @@ def note_numbers(scope: Scope, items: list[object], text: str) -> None:
     }
     defined = got.defined()
     scope.note_numbers(readable, contested, defined)
+    note_section_numbers(scope, items, text, got)
     # a definition that introduces a name (`T = 4BD/N`, read as defined) relates no sizes,
     # nor does a claim about such a name (`T N = 4BD`): it is read with the definition
     kept = [x for x in items if not (got.uses.get(id(x), set()) & defined)]

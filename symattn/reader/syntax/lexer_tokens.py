@@ -5,6 +5,7 @@ Imports kernel.errors and the tokenizer's tables and glyphs; it must not import 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from symattn.reader.syntax.glyphs import (
     COMMANDS,
@@ -23,6 +24,24 @@ _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
 
 
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+#: A percent sign after a number: `25\%`, `7.5 \%`.
+_PERCENT = re.compile(r"\s*\\%")
+#: The exponent of a number in scientific notation (`1.2e12`, `8.20E+11`, `1e-6`).
+_EXPONENT = re.compile(r"([eE])([+-]?)[0-9]+(?![A-Za-z0-9.])")
+
+
+def _exponent_end(text: str, number: re.Match[str]) -> int:
+    """Where a number ends with its exponent (`1.2e12`); `2e-1` stays 2e - 1 (Euler's e), and
+    `2e` or `2e^x` are products."""
+    m = _EXPONENT.match(text, number.end())
+    if m is None:
+        return number.end()
+    mantissa = number.group()
+    if m.group(2) == "-" and m.group(1) == "e" and mantissa != "1" and "." not in mantissa:
+        return number.end()
+    return m.end()
 
 
 #: What a `√` covers: a letter with its index, `√d_k`, `√d_{model}`.
@@ -267,6 +286,14 @@ class TokensMixin(LexerBase):
         assert m is not None
         # TeX takes one digit as a script argument: z_12 is z_1 followed by 2.
         end = i + 1 if after_script else m.end()
+        if not after_script:
+            end = _exponent_end(self.text, m)  # `1.2e12`, `8.20E+11`: one number
+            percent = _PERCENT.match(self.text, end)
+            if percent is not None:  # `25\%`: the number 0.25, its digits kept
+                value = Decimal(self.text[i:end]).scaleb(-2)
+                self.emit("NUMBER", str(value), i, percent.end())
+                self.i = percent.end()
+                return
         self.emit("NUMBER", self.text[i:end], i, end)
         self.i = end
 

@@ -1,6 +1,6 @@
 """The justification column of an alignment: text the reader blanks before parsing.
 
-Imports only the standard library and reader.syntax.braces; it never parses formulas. Blanking
+Imports only the standard library, reader.syntax.braces and .annotations; it never parses. Blanking
 keeps every offset.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from symattn.reader.syntax.annotations import blank_annotations
 from symattn.reader.syntax.braces import group_end
 
 __all__ = ["blank_notes"]
@@ -39,6 +40,7 @@ def blank_notes(body: str) -> str:
     >>> blank_notes(r"c &= b & \small{\text{; comment}} \\ d &= e").split()
     ['c', '&=', 'b', '\\\\', 'd', '&=', 'e']
     """
+    body = blank_annotations(body)
     if "&" not in body:
         return body
     chars = list(body)

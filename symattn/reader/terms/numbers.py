@@ -18,6 +18,8 @@ from symattn.reader.terms.translator import plain_name
 __all__ = ["Evidence", "Numbers", "number_evidence"]
 
 _BOLD = ("mathbf", "boldsymbol", "bm", "vec")
+#: Operators written as a letter before a name (`\\partial B`): never a matrix or a number.
+_OPERATORS = ("partial", "nabla")
 #: Functions whose arguments are matrices (or vectors), never counts.
 _MATRIX_CALLS = ("softmax", "attention")
 #: Words that name a count or a size, just before a lone name (`the batch size $B$`).
@@ -28,7 +30,7 @@ _SIZE_WORD = (
 _BEFORE = re.compile(_SIZE_WORD + r"\s*(?:is|be|=|,|:|：|，|为|是)?\s*\Z", re.I)
 _AFTER = re.compile(
     r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?"
-    r"(?:\s*(?:,|and|与|和|、)\s*(?:\$[^$]{1,30}\$|\\\([^()]{1,30}\\\)))*"
+    r"(?:\s*(?:,|and|与|和|、)\s*(?:\$\$[^$]{1,30}\$\$|\$[^$]{1,30}\$|\\\([^()]{1,30}\\\)))*"
     r"\s*(?:\(|（)?\s*(?:is|are|denotes|denote|for|为|是|表示)?\s*(?:the\s+|a\s+|an\s+)?"
     + _SIZE_WORD,
     re.I,
@@ -155,6 +157,7 @@ def number_evidence(
             out.definition_spans[id(span)] = [x for x in subjects if x is not None]
         if text:
             _prose(span, claims, text, out)
+            _counted(span, claims, text, out)
     _products(formulas, out)
     _equalities(formulas, out)
     for name in taken:
@@ -206,7 +209,7 @@ def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
     while stack:
         x = stack.pop()
         stack.extend(ast.children(x))
-        if isinstance(x, ast.Frac):
+        if isinstance(x, ast.Frac) and not _derivative(x):
             _note(out.numbers, x.den, "a denominator", span)
         elif isinstance(x, ast.Mul):
             for op, f in zip(x.ops, x.factors[1:], strict=False):
@@ -238,6 +241,19 @@ def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
                 continue
             if x.font in _BOLD:
                 out.matrices.setdefault(name, Evidence("in bold", _line(span, x)))
+
+
+def _derivative(frac: ast.Frac) -> bool:
+    """`\\frac{\\partial C}{\\partial B}`, `\\frac{dC}{dB}`: a derivative, whose denominator
+    names no number."""
+
+    def first(node: ast.Node) -> str:
+        x = node.factors[0] if isinstance(node, ast.Product) and node.factors else node
+        return x.name if isinstance(x, ast.Symbol) else ""
+
+    if first(frac.den) in ("partial", "nabla"):
+        return True
+    return first(frac.den) == "d" == first(frac.num)
 
 
 def _entry_index(sub: ast.Node) -> bool:
@@ -283,6 +299,8 @@ def _products(formulas: list[tuple[MathSpan, list[ast.Claim]]], out: Numbers) ->
                                 name, near = plain_name(one), _matrix_name(other, out)
                                 if name is None or name in out.matrices or near is None:
                                     continue
+                                if name in _OPERATORS:
+                                    continue  # `\\partial B`: a derivative, no product
                                 why = f"multiplied by the matrix {near}"
                                 out.matrices[name] = Evidence(why, _line(span, one))
                                 grown = True
@@ -352,3 +370,40 @@ def _prose(span: MathSpan, claims: list[ast.Claim], text: str, out: Numbers) -> 
     after = text[span.end : span.end + 40]
     if _BEFORE.search(before) or _AFTER.match(after):
         out.numbers.setdefault(name, Evidence("called a size by the text", span.start.line))
+
+
+#: What a count counts, written after it: `$2NPM$ FLOPs`, `$4BD$ bytes`, `$6BT$ 次浮点运算`.
+_COUNT_WORD = re.compile(
+    r"\A\s*(?:\$\$|\$|\\\)|\\\\\))?\s*(?:total\s+|in\s+total\s+)?"
+    r"(?:FLOPs?\b|flops\b|params\b|parameters\b|bytes\b|tokens\b|multiply-adds\b|"
+    r"次(?:浮点)?(?:运算|乘法|乘加)|个参数|字节)",
+)
+
+
+def _counted(span: MathSpan, claims: list[ast.Claim], text: str, out: Numbers) -> None:
+    """`$2NPM$ FLOPs`, `$4BD$ bytes`: a product of a numeral and plain capitals that the prose
+    says counts FLOPs, parameters, bytes or tokens; each capital is a factor of a count."""
+    if len(claims) != 1 or claims[0].steps or len(claims[0].subjects) != 1:
+        return
+    subject = claims[0].subjects[0]
+    factors = subject.factors if isinstance(subject, ast.Product | ast.Mul) else (subject,)
+    if isinstance(subject, ast.Mul) and any(op not in ("cdot", "times") for op in subject.ops):
+        return
+    names: list[ast.Symbol] = []
+    for f in factors:
+        if isinstance(f, ast.Power) and isinstance(f.exponent, ast.Number):
+            f = f.base
+        if isinstance(f, ast.Number):
+            continue
+        if not (isinstance(f, ast.Symbol) and f.sub is None and f.font is None):
+            return
+        if len(f.name) != 1 or not f.name.isupper():
+            return
+        names.append(f)
+    match = _COUNT_WORD.match(text[span.end : span.end + 40])
+    if not names or match is None:
+        return
+    word = match.group(0).strip(" $\\)").split()[-1]
+    for sym in names:
+        why = f"a factor of a count of {word}"
+        out.numbers.setdefault(sym.name, Evidence(why, _line(span, sym)))

@@ -109,6 +109,11 @@ class Scope:
         # names the document gives a value once (`F = 4D`), and the values read so far
         self.defined_once: set[str] = set()
         self.number_values: dict[str, tuple[sympy.Expr, int]] = {}
+        # contested names that a section's own uses show to be numbers, by section, and the
+        # document's numbers and contested names they are added to (`claims.section_numbers`)
+        self.section_numbers: dict[int, dict[str, tuple[str, bool]]] = {}
+        self.section_base: tuple[dict[str, str], dict[str, str]] = ({}, {})
+        self.section_hidden: dict[str, Name] = {}  # their shapes inferred from other sections
         # consulted letters that are rows of matrices the text never declares, in a text with
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()

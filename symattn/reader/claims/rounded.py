@@ -1,0 +1,57 @@
+"""Figures written in scientific notation as the result of a computation (`... = 16e9`): read as
+rounded to their last digit. Imports sympy and the resolved claims only."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import sympy
+
+from symattn.kernel.expr import MatExpr
+from symattn.reader.claims.resolved import ResolvedClaim
+
+__all__ = ["rounded_figure"]
+
+#: A side that is one number in scientific notation: `16e9`, `1.5E+12`.
+_FIGURE = re.compile(r"\s*([0-9]+(?:\.([0-9]+))?)[eE]([+-]?[0-9]+)\s*\Z")
+
+
+def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
+    r"""`64 \cdot (3 \cdot 4e3 \cdot 16e3) + ... = 16e9`: an equation between numbers whose one
+    side is a figure in scientific notation is read as that figure rounded: within half its
+    last digit (5e8 here), and says so; any other claim is returned as it is.
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> from symattn.reader.claims.resolved import new_claim
+    >>> span = scan("$2 \\cdot 8.3e9 = 17e9$", kind="md")[0]
+    >>> pair = (sympy.Integer(166 * 10**8), sympy.Integer(17 * 10**9))
+    >>> claim = new_claim(span, 0, len(span.body), "pending", pairs=(pair,))
+    >>> rounded_figure(claim, span.body).tolerance
+    500000000
+    """
+    if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
+        return claim
+    if claim.tolerance is not None or claim.negated:
+        return claim
+    lhs, rhs = claim.pairs[0]
+    for side in (lhs, rhs):
+        if isinstance(side, MatExpr) or not isinstance(side, sympy.Expr) or side.free_symbols:
+            return claim
+    if lhs - rhs == 0:
+        return claim  # equal as written: nothing is rounded
+    source = body[claim.start : claim.end]
+    if source.count("=") != 1 or any(x in source for x in ("<", ">", "\\le", "\\ge")):
+        return claim
+    for written in source.split("="):
+        m = _FIGURE.match(written)
+        if m is None:
+            continue
+        decimals = len(m.group(2) or "")
+        unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** int(m.group(3)) / 2
+        figure = m.group().strip()
+        context = f"{figure} read as rounded to its last digit, within {unit}"
+        if claim.context:
+            context = f"{claim.context}; {context}"
+        return dataclasses.replace(claim, tolerance=unit, context=context)
+    return claim
