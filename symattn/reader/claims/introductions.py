@@ -12,8 +12,8 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
-from symattn.reader.terms.row_operators import ROW_OPERATORS
 from symattn.reader.terms.defined_values import record_sequence
+from symattn.reader.terms.row_operators import ROW_OPERATORS
 from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
 
 __all__ = [
