@@ -24,6 +24,7 @@ KERNEL_ORDER = (
     "dims",
     "semantics",
     "text",
+    "exp_built",
     "nodes",
     "leaves",
     "softmax",

@@ -1,7 +1,7 @@
 """Canonical form of index sums: equality up to renaming of bound indices, sums split and merged.
 
-Imports only sympy and the kernel below it (errors, dims, limits, expr, ranges); must not import
-anything above the kernel.
+Imports only sympy and the kernel below it (errors, dims, exp_built, limits, expr, ranges); must
+not import anything above the kernel.
 
 The normal form of a scalar is a sum of terms `c * f_1 * ... * f_m` where each `f` is an atom
 (an entry, `exp(...)`, a power of a normal form, a `Piecewise`) or a `Sum` whose body cannot be
@@ -24,6 +24,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal
 from symattn.kernel.errors import Signal
+from symattn.kernel.exp_built import exp_of
 from symattn.kernel.expr import (
     Dot,
     Entry,
@@ -231,7 +232,7 @@ def _sum_terms(e: sympy.Sum, ctx: _Ctx) -> list[_Term]:
 
 def _atom(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     if isinstance(e, sympy.exp):
-        return sympy.exp(_norm(e.args[0], ctx))
+        return exp_of(_norm(e.args[0], ctx))
     if isinstance(e, sympy.Pow):
         return sympy.Pow(_norm(e.base, ctx), _norm(e.exp, ctx))
     if isinstance(e, sympy.Indexed):

@@ -26,7 +26,7 @@ class MatSym(MatExpr):
 
     @property
     def name(self) -> str:
-        return str(self.args[0])
+        return self.args[0].name  # the Str's text (str() goes through the printer)
 
     @property
     def shape(self) -> Shape:
@@ -48,7 +48,7 @@ class HeadSym(MatExpr):
 
     @property
     def name(self) -> str:
-        return str(self.args[0])
+        return self.args[0].name  # the Str's text (str() goes through the printer)
 
     @property
     def head(self) -> sympy.Expr:
@@ -88,7 +88,7 @@ class FromColumn(MatExpr):
 
     @property
     def name(self) -> str:
-        return str(self.args[0])
+        return self.args[0].name  # the Str's text (str() goes through the printer)
 
     @property
     def shape(self) -> Shape:

@@ -1,6 +1,7 @@
 """Row-wise and column-wise softmax and the causal mask, the nonlinear nodes of attention.
 
-Imports only sympy and the kernel below it (errors, dims, nodes); must not import anything above it.
+Imports only sympy and the kernel below it (errors, dims, exp_built, nodes); must not import
+anything above it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import sympy
 from sympy import Basic
 
 from symattn.kernel.dims import Shape, shape_str
+from symattn.kernel.exp_built import exp_of
 from symattn.kernel.nodes import Fresh, MatExpr, _check_mat, _require_equal
 
 
@@ -55,9 +57,9 @@ def _exp_entry(s: MatExpr, i: sympy.Expr, j: sympy.Expr, fresh: Fresh) -> sympy.
     if isinstance(s, CausalMask) or getattr(s, "nonempty", None) is not None:
         inner = s.args[0]
         return sympy.Piecewise(
-            (sympy.exp(inner._entry(i, j, fresh)), s.keeps(i, j)), (sympy.Integer(0), True)
+            (exp_of(inner._entry(i, j, fresh)), s.keeps(i, j)), (sympy.Integer(0), True)
         )
-    return sympy.exp(s._entry(i, j, fresh))
+    return exp_of(s._entry(i, j, fresh))
 
 
 class CausalMask(MatExpr):

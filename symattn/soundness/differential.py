@@ -91,13 +91,37 @@ def run_inferred(c: GenClaim) -> tuple[str, str, Any, str]:
     return status, f"exit {rc}: {detail}", sizes, text
 
 
+def _oracle_key(spec: oracle.ClaimSpec, ctx: Context) -> tuple[Any, ...]:
+    """What `oracle.decide` reads of a context: its size relation, its explicit sizes, and
+    whether the claim is evaluated at the written values; not its name, not how the front ends
+    are told to read vectors (`columns`), not whether the sizes are stated as a worked example
+    (`worked`): the truth is the same there (`oracle.plans.Context`)."""
+    sizes = tuple(sorted(ctx.explicit.items())) if ctx.explicit is not None else None
+    return (repr(spec), ctx.relation, sizes, ctx.kind == "written")
+
+
+_TRUTHS: dict[tuple[Any, ...], Decision] = {}  # by problem and oracle
+
+
+def _oracle_decide(spec: oracle.ClaimSpec, ctx: Context) -> Decision:
+    """`oracle.decide(spec, ctx)`, once for contexts that pose the oracle the same problem
+    (`_oracle_key`); the oracle is seeded, so asked again it answers the same."""
+    key = (_oracle_key(spec, ctx), oracle.decide)  # a replaced oracle (in a test) is another
+    hit = _TRUTHS.get(key)
+    if hit is None:
+        hit = _TRUTHS[key] = oracle.decide(spec, ctx)
+        if len(_TRUTHS) > 256:
+            _TRUTHS.pop(next(iter(_TRUTHS)))
+    return hit
+
+
 def _inferred_item(c: GenClaim, seconds: float) -> Item:
     """The context "inferred" (check only): the truth is the oracle's with the generator's shapes
     and no assumption; a claim that is not well-typed with them is not judged (its names could
     have other shapes that make it true), it is recorded as not expressible."""
     start = time.monotonic()
     try:
-        truth = oracle.decide(c.spec, CONTEXTS[0]).truth
+        truth = _oracle_decide(c.spec, CONTEXTS[0]).truth
     except Exception as exc:
         truth = f"oracle_error {type(exc).__name__}: {exc}"
     if truth in ("ill_typed", "ill_formed"):
@@ -138,7 +162,7 @@ def judge_claim(
     items = [_inferred_item(c, seconds)] if inferred and "check" in front_ends else []
     for ctx in contexts:
         try:
-            dec: Decision = oracle.decide(c.spec, ctx)
+            dec: Decision = _oracle_decide(c.spec, ctx)
             truth = dec.truth
         except Exception as exc:  # the oracle itself failed: report, never hide
             truth = f"oracle_error {type(exc).__name__}: {exc}"

@@ -353,3 +353,36 @@ def test_a_repeated_claim_shares_the_items_of_its_first_unless_repeats(monkeypat
     judged.clear()
     diff.run_claims([c, other, twin], repeats=True, **opts)
     assert judged == [c.ident, twin.ident, other.ident]  # grouped by AST, each judged
+
+
+def test_contexts_that_share_an_oracle_decision_get_the_same_truth_from_the_oracle():
+    # the suite asks the oracle once for contexts with one problem (`_oracle_key`): each of them
+    # asked alone gives the same decision, and the key tells apart what the oracle tells apart
+    claims = generate(60, seed=31)
+    shared = 0
+    for c in claims:
+        by_key: dict = {}
+        for ctx in CONTEXTS:
+            by_key.setdefault(diff._oracle_key(c.spec, ctx), []).append(ctx)
+        for group in by_key.values():
+            decisions = {_shown(O.decide(c.spec, ctx)) for ctx in group}
+            assert len(decisions) == 1, [x.name for x in group]
+            shared += len(group) - 1
+    assert shared == 2 * len(claims)  # `columns` with `none`, `worked` with `explicit`
+    written = next(x for x in CONTEXTS if x.kind == "written")
+    assert diff._oracle_key(claims[0].spec, written) != diff._oracle_key(
+        claims[0].spec, dataclasses.replace(written, kind="explicit")
+    )
+
+
+def test_a_replaced_oracle_is_asked_again(monkeypatch):
+    c = generate(1, seed=3)[0]
+    before = diff._oracle_decide(c.spec, CONTEXTS[0])
+    monkeypatch.setattr(O, "decide", lambda spec, ctx: O.Decision("false", "replaced"))
+    assert diff._oracle_decide(c.spec, CONTEXTS[0]).detail == "replaced"
+    monkeypatch.undo()
+    assert diff._oracle_decide(c.spec, CONTEXTS[0]) == before
+
+
+def _shown(d: O.Decision) -> tuple:
+    return (d.truth, d.detail, d.plans, d.points, repr(sorted(d.witness.items())))

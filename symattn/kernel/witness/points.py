@@ -1,7 +1,7 @@
 """A claim at explicit sizes: its dims, size plans, index points, and the claim written out there.
 
-Imports only the kernel below it (dims, expr, canon, ranges, semantics, witness.evidence, .sizes);
-must not import the other witnesses, proof or anything above them.
+Imports only the kernel below it (dims, exp_built, expr, canon, ranges, semantics,
+witness.evidence, .sizes); must not import the other witnesses, proof or anything above them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sympy
 
 from symattn.kernel.dims import current
 from symattn.kernel.errors import ResourceError
+from symattn.kernel.exp_built import exp_of
 from symattn.kernel.expr import (
     Entry,
     MatExpr,
@@ -196,6 +197,8 @@ def write_out(e: sympy.Basic) -> sympy.Basic:
         )
     if not e.args or isinstance(e, (MatExpr, sympy.Indexed)):
         return e
+    if e.func is sympy.exp:
+        return exp_of(write_out(e.args[0]))  # the same as sympy.exp, without its slow questions
     return e.func(*(write_out(a) for a in e.args))
 
 
