@@ -9,6 +9,7 @@ import re
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
 from symattn.reader.syntax.lexer_base import LexerBase
+from symattn.reader.syntax.lexer_names import word_name_end
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
     _SPACE,
@@ -158,6 +159,12 @@ class WordsMixin(LexerBase):
                 known = word.lower() if word.lower() in _BARE_NAMES else word
                 self.emit("FUNC", known, i, m.end(1))
                 self.i = m.end(1)
+                return
+            bare = word_name_end(text, i) if m is None else None
+            if bare is not None:
+                # `output = x + y`: a word of the text's, one name as `\\text{output}` is
+                self.emit("SYMBOL", f"text|{bare[0]}", i, bare[1])
+                self.i = bare[1]
                 return
         self.emit("LETTER", text[i], i, i + 1)
         self.i += 1
