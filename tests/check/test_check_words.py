@@ -114,3 +114,25 @@ def test_a_bare_word_reads_as_the_word_in_text(formula: str) -> None:
     assert [r.kind for r in bare] == [r.kind for r in texted]
     same = [r.message.replace(f"\\text{{{word}}}", word) for r in (bare[-1], texted[-1])]
     assert same[0] == same[1]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # identifiers of code, in `\text`, a font or bare: one name each, read as numbers
+        (r"2\cdot\text{seq_len}\cdot\text{seq_len} = 2\cdot\text{seq_len}^2", "verified"),
+        (r"\mathrm{batch\_size} \cdot 2 = 2\, \text{batch_size}", "verified"),
+        (r"num\_heads \cdot \text{head_dim} = \text{head_dim} \cdot num\_heads", "verified"),
+        (r"\text{Batch Size} \times 2 = 2 \times \text{Batch Size}", "verified"),
+        # false as a polynomial, but a word may be a count the text fixes: never an alarm
+        (r"2\cdot\text{seq_len}\cdot\text{seq_len} = 2\cdot\text{seq_len}^3", "undecided"),
+        (r"\text{seq_len} + \text{seq_len} = \text{seq_len}", "undecided"),
+    ],
+)
+def test_words_as_numbers(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$\n") == [kind]
+
+
+def test_words_read_as_numbers_are_named() -> None:
+    ((kind, message),) = results(r"$$\text{seq_len} \cdot 2 = 2\,\text{seq_len}$$" + "\n")
+    assert kind == "verified" and r"\text{seq\_len} read as real numbers" in message

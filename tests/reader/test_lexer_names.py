@@ -24,6 +24,13 @@ GOLDEN = [
     # operators keep their meaning; a word inside a longer run of letters is no name
     (r"\log x = 1", "[log(x) = 1]"),
     (r"values2 = 1", "[(* v a l u e s 2) = 1]"),
+    # an identifier of code in `\text` or a font is one name, its underscores escaped
+    (r"\mathrm{batch\_size} = 2", r"[\text{batch\_size} = 2]"),
+    (r"\text{seq_len} = 2", r"[\text{seq\_len} = 2]"),
+    (r"\mathbf{seq\_len}^2", r"[(^ \text{seq\_len} 2)]"),
+    # a letter or word with a one-letter index keeps its index
+    (r"\mathrm{head_i} = 1", r"[\text{head}_{i} = 1]"),
+    (r"\mathbf{W_q} = 1", r"[\mathbf{W}_{q} = 1]"),
 ]
 
 

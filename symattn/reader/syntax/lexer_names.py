@@ -7,7 +7,7 @@ import re
 
 from symattn.reader.syntax.lexer_tables import FUNCS, OPERATOR_WORDS, SCALAR_WORDS
 
-__all__ = ["NAME_WORDS", "word_name_end"]
+__all__ = ["NAME_WORDS", "identifier", "word_name_end"]
 
 #: Words that texts about attention write bare in a formula for a quantity (`score = q \cdot k`,
 #: `loss = -\log p`, `params = 12 L d^2`): English words and their usual short forms, never
@@ -58,3 +58,23 @@ def word_name_end(text: str, i: int) -> tuple[str, int] | None:
         if _name_word(parts[0]):
             return "\\_".join(parts), m.end()
     return None
+
+
+#: An identifier of code in a font or `\\text` (`batch\\_size`, `seq_len`, `GPU_peak_FLOPs`).
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\\?_[A-Za-z0-9]{2,})+\Z")
+
+
+def identifier(inner: str) -> str | None:
+    """The words joined by underscores inside `\\text{...}` or `\\mathrm{...}`, as one name
+    with its underscores escaped; None for anything else (one word, a space, a command, a
+    letter with its index: `\\mathrm{head_i}` is head with the index i).
+
+    >>> identifier("batch\\\\_size"), identifier("n_layers")
+    ('batch\\\\_size', 'n\\\\_layers')
+    >>> identifier("head_i"), identifier("a b")
+    (None, None)
+    """
+    word = inner.strip()
+    if not _IDENTIFIER.match(word):
+        return None
+    return "\\_".join(re.split(r"\\?_", word))
