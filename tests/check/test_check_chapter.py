@@ -99,7 +99,9 @@ D2L_COUNTS = {
     # ("where ..."): the two claims there are undecided (tanh), no longer refused: 8 -> 6
     # `$l \leq n$` (line 90) and `$i > l$` (line 92) in prose, beside no claim about l or i, are
     # index ranges of the text, context: 6 -> 4
-    "attention-scoring-functions.md": (1, 4),
+    # `\mathbf w_v^\top \textrm{tanh}(...) \in \mathbb R` (line 469): tanh keeps its argument's
+    # shape, so the scalar claim is verified (the value of tanh is not read)
+    "attention-scoring-functions.md": (2, 4),
     # `$i = 1, \ldots, h$` is an index range (an equation between indices), not a claim
     # `\mathbf h_i = f(...)` (line 82) defines the sequence h_i: 3 -> 2
     # `\mathbf W_o [\mathbf h_1; \vdots; \mathbf h_h] \in \mathbb R^{p_o}` (line 99): the bmatrix's

@@ -166,7 +166,7 @@ def test_an_undeclared_name_or_function_is_undecided_never_decided() -> None:
     # a capital names a matrix, which must be declared (a typo keeps its "did you mean")
     assert verdicts(r"$$Q = XW_q$$" + "\n") == ["not-understood"]
     # ... but a capital written before parentheses is a function of the text's, F(x)
-    assert verdicts(r"$$q_i = q_i + F(q_i)$$" + "\n") == ["undecided"]
+    assert verdicts(r"$$q_i = F(q_i) - q_i$$" + "\n") == ["undecided"]
     assert verdicts(r"$$q_i = F(QK)$$" + "\n") == ["shape-error"]
     # an offset the text names, in an index: p_{i+\delta}
     assert verdicts(r"$$q_{i+\delta} = q_i$$" + "\n") == ["undecided"]
@@ -182,7 +182,9 @@ def test_an_undeclared_name_or_function_is_undecided_never_decided() -> None:
         # the shape of an expression with an undeclared name is not decided; its parts are read
         (r"f(q_i, k_j) \in \mathbb R^{d_k}", "undecided"),
         (r"f(QK) \in \mathbb R^{d_k}", "shape-error"),
-        (r"\tanh(q_i) + q_i \in \mathbb R^{d_k}", "undecided"),
+        (r"g(q_i) + q_i \in \mathbb R^{d_k}", "undecided"),
+        # tanh keeps its argument's shape: q_i is row i of Q here
+        (r"\tanh(q_i) + q_i \in \mathbb R^{1 \times d_k}", "verified"),
         # a scalar claimed a scalar
         (r"\frac{\exp(q_i\cdot k_j)}{\sum_{r=1}^{n}\exp(q_i\cdot k_r)} \in \mathbb R", "verified"),
         (r"\exp(a_{ij}) \in \mathbb R", "verified"),

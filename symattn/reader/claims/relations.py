@@ -38,6 +38,7 @@ from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
 from symattn.reader.claims.written_families import define_written, written_family_claim
+from symattn.reader.claims.updates import is_update
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -190,7 +191,7 @@ class RelationsMixin(ResolverBase):
             return self._declaration(span, left, step)
         if step.rel == "neq":
             return self._not_equal(span, left, step, start, end)
-        if step.rel == "gets":
+        if step.rel == "gets" or (step.rel == "=" and first and is_update(left, step.rhs)):
             terms = self.terms
             return self._guard(
                 span, start, end, lambda: assignment(terms, span, left, step.rhs, start, end)

@@ -9,6 +9,7 @@ import re
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
 from symattn.reader.syntax.lexer_base import LexerBase
+from symattn.reader.syntax.lexer_names import identifier, word_name_end
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
     _SPACE,
@@ -32,6 +33,10 @@ def _prose(inner: str) -> bool:
 
 #: A font around a name with its scripts: `\mathbf{M_k}`, `\mathrm{head_i}`, `\mathbf{\beta_t}`.
 _FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
+
+
+#: A braced argument without braces inside.
+_BRACED = re.compile(r"\{([^{}]*)\}")
 
 
 #: Parentheses ahead, perhaps sized: `(`, `\big(`, `\left(`.
@@ -160,6 +165,12 @@ class WordsMixin(LexerBase):
                 self.emit("FUNC", known, i, m.end(1))
                 self.i = m.end(1)
                 return
+            bare = word_name_end(text, i) if m is None else None
+            if bare is not None:
+                # `output = x + y`: a word of the text's, one name as `\\text{output}` is
+                self.emit("SYMBOL", f"text|{bare[0]}", i, bare[1])
+                self.i = bare[1]
+                return
         self.emit("LETTER", text[i], i, i + 1)
         self.i += 1
 
@@ -189,6 +200,10 @@ class WordsMixin(LexerBase):
             return
         if word in SCALAR_WORDS:
             self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
+            return
+        ident = identifier(inner) if not self.matrix_depth else None
+        if ident is not None:
+            self.emit("SYMBOL", f"text|{ident}", start, self.i)  # `\\text{seq_len}`: one name
             return
         if name != "operatorname" and self.word_name(word):
             # `\\text{d}_k` is the letter d with its index; in a script a letter is a label
@@ -243,6 +258,12 @@ class WordsMixin(LexerBase):
     def font(self, name: str, start: int) -> None:
         self.skip_space()
         text = self.text
+        braced = _BRACED.match(text, self.i)
+        ident = identifier(braced.group(1)) if braced and not self.matrix_depth else None
+        if ident is not None and braced is not None:
+            self.i = braced.end()  # `\\mathrm{batch\\_size}`: an identifier, one name
+            self.emit("SYMBOL", f"text|{ident}", start, self.i)
+            return
         m = _FONT_SCRIPTED.match(text, self.i)
         if m is not None and self.font_scripted(name, m, start):
             return

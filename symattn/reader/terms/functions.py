@@ -28,6 +28,7 @@ from symattn.reader.syntax.gradients import gradient_name
 from symattn.reader.terms.arithmetic import _sqrt_of, as_comparable
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.defined import Defined, head_of, shape_of
+from symattn.reader.terms.entrywise import shape_kept
 from symattn.reader.terms.indices import _vector_shaped
 from symattn.reader.terms.names import _label, _lower_case, plain_name
 from symattn.reader.terms.problems import (
@@ -240,6 +241,11 @@ class FunctionsMixin(TermsBase):
             value = apply_scalar(name, [as_comparable(a, sympy.Integer(0))[0] for a in args])
             if value is not None:
                 return value  # `\sin(\omega p)` of real numbers
+        kept = shape_kept(node.name, node, args) if node.sub is None else None
+        if kept is not None:
+            self.defs.used.append(kept.name)  # its value is not read, only its shape
+            self.defs.notations.add(kept.name)
+            return kept
         known = (
             "softmax(M), mask(S), Attention(Q,K,V), Concat(Z^{(1)},...,Z^{(H)}), exp(x), sqrt(x)"
         )
