@@ -37,8 +37,8 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
-from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.updates import is_update
+from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
