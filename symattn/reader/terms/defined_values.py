@@ -4,7 +4,7 @@ Imports sympy, the kernel and the reader's AST; never the translator, resolver o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sympy
@@ -27,6 +27,9 @@ class Rule:
     body: sympy.Expr
     line: int
     text: str
+    #: the sizes a worked example gave values when the rule was read: the body holds those
+    #: values, so the rule is used only where the same values are in force
+    bound: tuple[tuple[str, int], ...] = ()
 
     def shown(self) -> str:
         return f"{self.text} as defined at line {self.line}"
@@ -147,6 +150,8 @@ def defined_value(terms: Any, node: ast.Symbol, value: sympy.Basic) -> sympy.Bas
         entry = terms.scope.lookup(key)
         since = getattr(entry, "line", 0) or 0
         rules = [r for r in rules if r.line >= since]
+    here = _bound(terms)
+    rules = [r for r in rules if r.bound == here or not r.bound]
     found = match_rule(rules, used)
     if found is None:
         return value
@@ -156,7 +161,9 @@ def defined_value(terms: Any, node: ast.Symbol, value: sympy.Basic) -> sympy.Bas
     if rule.shown() not in defs.applied:
         defs.applied.append(rule.shown())
     defs.brought |= {str(x) for x in rule.body.free_symbols - set(rule.letters)}
-    return body
+    # the sizes a worked example in force gives values (`d = 128`) are those values here, as
+    # in every other term the translator reads; the rule was made with the sizes as symbols
+    return terms.scope.bind(body)
 
 
 def add_rule(defs: Any, rule: Rule) -> bool:
@@ -196,4 +203,10 @@ def record_sequence(
         return
     rule = make_rule(key, pattern, body, sizes_of(terms), line, text)
     if rule is not None:
-        add_rule(terms.defs, rule)
+        add_rule(terms.defs, replace(rule, bound=_bound(terms)))
+
+
+def _bound(terms: Any) -> tuple[tuple[str, int], ...]:
+    """The sizes with a value where the translator reads now (a worked example's), by name."""
+    bindings = getattr(terms.scope, "bindings", {}) or {}
+    return tuple(sorted((str(k), int(v)) for k, v in bindings.items()))
