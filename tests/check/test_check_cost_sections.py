@@ -32,6 +32,7 @@ def test_a_section_whose_uses_are_numbers_reads_a_number(claim: str, kind: str) 
     got = _claim(TWO_SECTIONS.replace("{claim}", claim), claim)
     assert [r.kind for r in got] == [kind], got
     assert "in the section 'Cost'" in got[0].message, got[0].message
+    assert "inferred" not in got[0].message, got[0].message  # no matrix shape for B here
 
 
 def test_the_same_letter_in_one_document_without_sections_stays_contested() -> None:
