@@ -32,6 +32,7 @@ def test_a_section_whose_uses_are_numbers_reads_a_number(claim: str, kind: str) 
     got = _claim(TWO_SECTIONS.replace("{claim}", claim), claim)
     assert [r.kind for r in got] == [kind], got
     assert "in the section 'Cost'" in got[0].message, got[0].message
+    assert "inferred" not in got[0].message, got[0].message  # no matrix shape for B here
 
 
 def test_the_same_letter_in_one_document_without_sections_stays_contested() -> None:
@@ -280,3 +281,17 @@ def test_a_figure_in_a_multiple_of_a_unit(formula: str, kind: str) -> None:
     assert kind in [r.kind for r in got] and "false" not in [r.kind for r in got], got
     if kind == "undecided":
         assert "verified" not in [r.kind for r in got], got
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"2^{34} \approx 17 \text{ GB}", "verified"),
+        (r"2^{34} \approx 27\,\text{GB}", "undecided"),
+        (r"2^{34} \approx 1.7\,\text{GB}", "undecided"),  # a wrong power of ten, never refuted
+    ],
+)
+def test_an_approximation_in_a_multiple_of_a_unit(formula: str, kind: str) -> None:
+    got = results(f"So $${formula}$$ of memory.\n")
+    assert [r.kind for r in got] == [kind], got
+    assert "GB read as" in got[0].message

@@ -125,7 +125,7 @@ class DispatchMixin(ResolverBase):
 
         self.scope.enter(span.start.line)
         self.inference.enter(self.scope, span)
-        enter_section_numbers(self.scope)
+        enter_section_numbers(self.scope, self.inference, span)
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parsed(span.body, span.env)

@@ -30,6 +30,8 @@ _FACTORS: dict[str, tuple[sympy.Integer, str]] = {
     "万": (_K**4, "ones"),
     "亿": (_K**8, "ones"),
 }
+#: The relation of the claim: `=`, or `\approx` between numbers.
+_RELATION = re.compile(r"\\approx(?![A-Za-z])|(?<![<>!\\])=")
 #: The words the left side may carry: the unit the multiple is of.
 _BASE = {"bytes": {"bytes", "byte", "b"}, "FLOPs": {"flops", "flop"}, "ones": set()}
 _WORDS = re.compile(r"\\(?:text|mathrm|textrm|mbox|rm|mathsf)\s*\{([^{}]*)\}")
@@ -51,15 +53,19 @@ def in_multiples(claim: ResolvedClaim, body: str) -> ResolvedClaim | None:
     if claim.status != "pending" or len(claim.pairs) != 1 or claim.split or claim.negated:
         return None
     source = body[claim.start : claim.end]
-    if source.count("=") != 1:
+    rel = _RELATION.search(source)
+    if rel is None or len(_RELATION.findall(source)) != 1:
         return None
-    m = _SIDE.match(body, claim.start + source.index("=") + 1)
+    approx = rel.group() != "="
+    if approx and claim.tolerance is None:
+        return None  # `\approx` between numbers only (`approximate.approx_claim`)
+    m = _SIDE.match(body, claim.start + rel.end())
     if m is None:
         return None
     unit = (m.group(3) or m.group(4) or "").strip()
     if unit not in _FACTORS:
         return None
-    left = source[: source.index("=")]
+    left = source[: rel.start()]
     words = {w.strip().lower() for w in _WORDS.findall(left)}
     if not words <= _BASE[_FACTORS[unit][1]] or _CJK.search(left):
         return None  # `2 \times 10^9 \text{ bits} = 2 \text{ GB}`: units of another kind
@@ -70,10 +76,13 @@ def in_multiples(claim: ResolvedClaim, body: str) -> ResolvedClaim | None:
     decimals = len(m.group(2) or "")
     value = sympy.Rational(m.group(1)) * factor
     step = factor / _K**decimals / 2  # half the last digit: what rounding leaves
+    if approx and claim.tolerance is not None:
+        step = claim.tolerance * factor  # `\approx`: as it reads a bare number, in units
     why = f"the left side may count other units than {of} (or mean another multiple than {unit})"
-    context = f"{m.group(1)} {unit} read as {value} {of}, within {step} (half its last digit)"
-    if claim.context:
-        context = f"{claim.context}; {context}"
+    within = "its last digit" if approx else "half its last digit"
+    context = f"{m.group(1)} {unit} read as {value} {of}, within {step} ({within})"
+    if claim.context and not (approx and claim.context.startswith("\\approx read as")):
+        context = f"{claim.context}; {context}"  # (the bare number's tolerance is replaced)
     return dataclasses.replace(
         claim, pairs=((lhs, value),), tolerance=step, context=context, defines=why, free=why
     )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS
+from symattn.reader.terms.inference import Inference
 from symattn.reader.terms.numbers import Numbers, number_evidence
 from symattn.reader.terms.scope import Scope
 
@@ -85,7 +86,9 @@ def note_section_numbers(scope: Scope, items: Sequence[object], text: str, got: 
                 scope.section_numbers.setdefault(section, {})[name] = (why, True)
 
 
-def enter_section_numbers(scope: Scope) -> None:
+def enter_section_numbers(
+    scope: Scope, inference: Inference | None = None, span: MathSpan | None = None
+) -> None:
     """At a formula of `scope.section`: the capitals this section shows to be numbers are
     numbers here, with their evidence, and without the shape the inference gave them from
     the other sections; elsewhere they are contested as the document shows."""
@@ -102,6 +105,10 @@ def enter_section_numbers(scope: Scope) -> None:
         got = layer.names.get(name)
         if got is not None and got.origin == "inferred":  # a shape from the other sections
             scope.section_hidden[name] = layer.names.pop(name)
+    if inference is not None and span is not None and here:
+        key = (span.start.line, span.start.column)
+        if key in inference.uses:  # the verdict names no shape inferred for a number here
+            inference.uses[key] = inference.uses[key] - set(here)
     scope.numbers = {**numbers, **{k: v for k, (v, _) in here.items()}}
     scope.contested_numbers = {k: v for k, v in contested.items() if k not in here}
 
