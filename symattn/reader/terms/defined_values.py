@@ -13,7 +13,15 @@ from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import Entry, MatExpr, MatSym
 from symattn.reader.syntax import ast
 
-__all__ = ["Rule", "add_rule", "defined_value", "entry_key", "make_rule", "match_rule"]
+__all__ = [
+    "Rule",
+    "add_rule",
+    "defined_value",
+    "entry_key",
+    "in_example",
+    "make_rule",
+    "match_rule",
+]
 
 
 @dataclass(frozen=True)
@@ -194,6 +202,13 @@ def record_sequence(
         pattern = list(terms.indices(left.sub))
     except (SymattnError, RecursionError):
         return
+    if in_example(terms):
+        return  # a worked example's sizes are numbers here: the body would keep them
     rule = make_rule(key, pattern, body, sizes_of(terms), line, text)
     if rule is not None:
         add_rule(terms.defs, rule)
+
+
+def in_example(terms: Any) -> bool:
+    """Whether a worked example binds a size to a number here."""
+    return any(terms.scope.bind(d) != d for d in terms.scope.dims.values())
