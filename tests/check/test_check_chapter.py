@@ -125,7 +125,9 @@ D2L_COUNTS = {
     # the chain's first link (line 483, the rotation bmatrix times [p_{i,2j}; p_{i,2j+1}]) is not
     # `M = [rows]`: read around \cos, \sin, \delta, undecided: 2 -> 1
     # `\mathbf x_i \in \mathbb R^d` ($1 \leq i \leq n$) (line 64): an index range, context: 1 -> 0
-    "self-attention-and-positional-encoding.md": (1, 0),
+    # the entries p_{i,2j}, p_{i,2j+1} (line 253) define P's entries and \omega_j's value is read:
+    # the rotation chain's first and last links are verified too: verified 1 -> 3
+    "self-attention-and-positional-encoding.md": (3, 0),
 }
 
 

@@ -237,3 +237,24 @@ def test_entries_defined_under_one_declaration_are_not_read_under_another():
         + r"$$p_{i, 2j} = \sin\left(\frac{i}{10000^{2j/d}}\right)$$"
     )
     assert "verified" not in kinds(text) and "false" not in kinds(text)
+
+
+def test_a_sequence_defined_inside_a_worked_example_keeps_its_value_unread():
+    text = (
+        "Take $d = 4$.\n\n"
+        + r"$$\omega_j = 1/10000^{2j/d}$$"
+        + "\n\n"
+        + r"Then $\omega_1 = 1/100$."
+    )
+    assert kinds(text) == ["undecided"]
+
+
+def test_a_sequence_defined_by_its_index_is_read_where_a_claim_writes_it():
+    text = (
+        r"$$\omega_j = 1/10000^{2j/d}$$"
+        + "\n\n"
+        + r"Then $\omega_0 = 1$ and $\omega_j\omega_1 = \omega_{j+1}$."
+    )
+    assert kinds(text) == ["verified", "verified"]
+    wrong = r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"Then $\omega_j\omega_j = \omega_{j+1}$."
+    assert "verified" not in kinds(wrong)

@@ -10,7 +10,7 @@ from symattn.reader.claims.introductions import index_letters
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.defined_values import add_rule, make_rule, sizes_of
+from symattn.reader.terms.defined_values import add_rule, in_example, make_rule, sizes_of
 from symattn.reader.terms.translator import Terms
 
 __all__ = ["define_entries", "with_rules"]
@@ -33,7 +33,7 @@ def define_entries(
     matrix = left.name.upper()  # `p_{i,2j}` or `P_{i,2j}`: an entry of P
     lookup = getattr(scope, "lookup", None)
     entry = lookup(matrix) if lookup is not None else None
-    if entry is None or getattr(entry, "origin", "") != "declared":
+    if entry is None or getattr(entry, "origin", "") != "declared" or in_example(terms):
         return None
     if getattr(entry, "definition", None) is not None:
         return None  # a matrix with a value: an equation about its entries is a claim

@@ -13,7 +13,15 @@ from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import Entry, MatExpr, MatSym
 from symattn.reader.syntax import ast
 
-__all__ = ["Rule", "add_rule", "defined_value", "entry_key", "make_rule", "match_rule"]
+__all__ = [
+    "Rule",
+    "add_rule",
+    "defined_value",
+    "entry_key",
+    "in_example",
+    "make_rule",
+    "match_rule",
+]
 
 
 @dataclass(frozen=True)
@@ -201,6 +209,8 @@ def record_sequence(
         pattern = list(terms.indices(left.sub))
     except (SymattnError, RecursionError):
         return
+    if in_example(terms):
+        return  # a worked example's sizes are numbers here: the body would keep them
     rule = make_rule(key, pattern, body, sizes_of(terms), line, text)
     if rule is not None:
         add_rule(terms.defs, replace(rule, bound=_bound(terms)))
@@ -210,3 +220,8 @@ def _bound(terms: Any) -> tuple[tuple[str, int], ...]:
     """The sizes with a value where the translator reads now (a worked example's), by name."""
     bindings = getattr(terms.scope, "bindings", {}) or {}
     return tuple(sorted((str(k), int(v)) for k, v in bindings.items()))
+
+
+def in_example(terms: Any) -> bool:
+    """Whether a worked example binds a size to a number here."""
+    return any(terms.scope.bind(d) != d for d in terms.scope.dims.values())
