@@ -21,7 +21,9 @@ NAME_WORDS = frozenset(
     pos position offset window block blocks cache new old temp tmp energy feature features emb
     enc dec encoder decoder src tgt out num avg mean std ratio speedup throughput latency
     bandwidth compute intensity budget seconds hours days width depth height scaled attn sim
-    similarity distance dist freq theta angle weighted sequence word words sentence
+    similarity distance dist freq theta angle weighted sequence word words sentence capacity
+    factor expert experts epoch epochs warmup steps decay precision recall accuracy perplexity
+    entropy reward advantage gain eos bos pad cls sep unk
     """.split()
 )
 
