@@ -136,3 +136,26 @@ def test_words_as_numbers(formula: str, kind: str) -> None:
 def test_words_read_as_numbers_are_named() -> None:
     ((kind, message),) = results(r"$$\text{seq_len} \cdot 2 = 2\,\text{seq_len}$$" + "\n")
     assert kind == "verified" and r"\text{seq\_len} read as real numbers" in message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"\text{总参数} \times 2 = 2 \times \text{总参数}", ["verified"]),
+        (
+            r"\frac{\text{计算量}}{\text{带宽}} = \text{计算量} \cdot \frac{1}{\text{带宽}}",
+            ["verified"],
+        ),
+        (r"\text{总参数} + \text{总参数} = \text{总参数}", ["undecided"]),
+        # prose between formulas is not a name: the formula splits there
+        (r"x = 1 \text{，其中} y = 2", []),
+    ],
+)
+def test_names_in_chinese(formula: str, kind: list[str]) -> None:
+    assert kinds(f"$${formula}$$\n") == kind
+
+
+def test_a_name_in_chinese_is_defined() -> None:
+    found = check_text(DECL + r"$$\text{参数量} = 4 d^2 + 8 d^2$$" + "\n", "words.md")
+    assert found[-1].kind == "declaration"
+    assert r"defines the name \text{参数量}, a scalar" in found[-1].message

@@ -66,7 +66,8 @@ TABLE: list[tuple[str, tuple[str, str] | str]] = [
     ("QW^T", "refused"),
     ("BK^T", "refused"),
     ("X^{(h)}W_O", "refused"),
-    (r"\operatorname{relu}(QK^T)", "refused"),
+    (r"\operatorname{frob}(QK^T)", "refused"),
+    (r"\operatorname{relu}(QK^T)", ("n", "n")),  # an activation keeps its argument's shape
     ("Q K^T +", "refused"),
     (r"\frac{Q}{", "refused"),
     ("(QK^T", "refused"),
@@ -78,7 +79,7 @@ _MALFORMED = {r"\frac{Q}{"}
 #: an operator the text never declares: `shapes` cannot give it a shape and
 #: refuses it; `prove` and `check` read the rest of the claim around it and leave the claim
 #: undecided (exit 1 for prove), never verified or false. Capitals (`QW^T`) stay refused by all.
-_READ_AROUND = {r"\operatorname{relu}(QK^T)"}
+_READ_AROUND = {r"\operatorname{frob}(QK^T)"}
 
 #: the exit code of shapes and prove, and the kind check gives, for each expectation
 OUTCOME = {"ok": (0, "verified"), "shape": (1, "shape-error"), "refused": (2, "not-understood")}

@@ -31,6 +31,10 @@ GOLDEN = [
     # a letter or word with a one-letter index keeps its index
     (r"\mathrm{head_i} = 1", r"[\text{head}_{i} = 1]"),
     (r"\mathbf{W_q} = 1", r"[\mathbf{W}_{q} = 1]"),
+    # a name in Chinese where a value stands; prose stays prose
+    (r"\text{参数量} = 12 d^2", r"[\text{参数量} = (* 12 (^ d 2))]"),
+    # an activation in capitals before parentheses is a function, as `PE(...)` is
+    (r"GELU(x) = 1", "[GELU(x) = 1]"),
 ]
 
 

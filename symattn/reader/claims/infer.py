@@ -30,7 +30,7 @@ _NUMBER_NAME = re.compile(
     r"\\?[A-Za-z]+(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+(?: [A-Za-z0-9]+)*\}))?"
     r"(?:\^\{\([A-Za-z0-9]+\)\})?\Z"
     # a word of the text's (`\text{seq\_len}`, `\text{Batch Size}`): a count or a quantity
-    r"|\\text\{[A-Za-z][A-Za-z0-9]*(?:(?:\\_| )[A-Za-z0-9]+)*\}\Z"
+    r"|\\text\{(?:[A-Za-z][A-Za-z0-9]*(?:(?:\\_| )[A-Za-z0-9]+)*|[\u4e00-\u9fff]+)\}\Z"
 )
 _GREEK_OR_LETTER = re.compile(r"(?:[a-z]|\\[a-z]+)\Z")
 _EULER = re.compile(r"(?<![\\A-Za-z])e(?![A-Za-z_])")

@@ -7,7 +7,7 @@ import re
 
 from symattn.reader.syntax.lexer_tables import FUNCS, OPERATOR_WORDS, SCALAR_WORDS
 
-__all__ = ["NAME_WORDS", "identifier", "word_name_end"]
+__all__ = ["NAME_WORDS", "cjk_name", "identifier", "word_name_end"]
 
 #: Words that texts about attention write bare in a formula for a quantity (`score = q \cdot k`,
 #: `loss = -\log p`, `params = 12 L d^2`): English words and their usual short forms, never
@@ -21,7 +21,9 @@ NAME_WORDS = frozenset(
     pos position offset window block blocks cache new old temp tmp energy feature features emb
     enc dec encoder decoder src tgt out num avg mean std ratio speedup throughput latency
     bandwidth compute intensity budget seconds hours days width depth height scaled attn sim
-    similarity distance dist freq theta angle weighted sequence word words sentence
+    similarity distance dist freq theta angle weighted sequence word words sentence capacity
+    factor expert experts epoch epochs warmup steps decay precision recall accuracy perplexity
+    entropy reward advantage gain eos bos pad cls sep unk
     """.split()
 )
 
@@ -78,3 +80,23 @@ def identifier(inner: str) -> str | None:
     if not _IDENTIFIER.match(word):
         return None
     return "\\_".join(re.split(r"\\?_", word))
+
+
+#: A name in Chinese (`\\text{参数量}`, `\\text{计算量}`): two to twelve characters, nothing else.
+_CJK_NAME = re.compile(r"[\u4e00-\u9fff]{2,12}\Z")
+
+#: First words of a Chinese `\\text{...}` that is prose between formulas, never a name.
+_CJK_PROSE = (
+    "其中 和 或 且 当 若 如果 对于 所以 因为 因此 由于 即 则 为 是 时 的 其 这 那 每 所有 可 "
+    "得 有 令 设 记 假设 表示 就是 等于 约 也 并 但 而 从 到 在 与 及 以及 故 又 再 于 使 被"
+).split()
+
+
+def cjk_name(inner: str) -> bool:
+    """Whether `\\text{...}` holds a name written in Chinese rather than prose.
+
+    >>> cjk_name("参数量"), cjk_name("其中"), cjk_name("个"), cjk_name("参数量，")
+    (True, False, False, False)
+    """
+    word = inner.strip()
+    return bool(_CJK_NAME.match(word)) and not any(word.startswith(p) for p in _CJK_PROSE)

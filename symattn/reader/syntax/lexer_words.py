@@ -9,7 +9,7 @@ import re
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
 from symattn.reader.syntax.lexer_base import LexerBase
-from symattn.reader.syntax.lexer_names import identifier, word_name_end
+from symattn.reader.syntax.lexer_names import cjk_name, identifier, word_name_end
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
     _SPACE,
@@ -61,7 +61,10 @@ _CAPS_WORD = re.compile(r"([A-Za-z]*[A-Z][A-Za-z]*[A-Z][A-Za-z]*)" + _PAREN_AHEA
 
 #: Words in capitals only that name a function or sequence of the text's (others, like `YW`,
 #: are products of matrices).
-_CAPS_WORDS = frozenset("PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA".split())
+_CAPS_WORDS = frozenset(
+    "PE APE RPE TE FFN FNN MLP GLU RMS MHA MQA GQA GELU RELU SILU ELU SELU GEGLU SWIGLU LN BN "
+    "KL CE MSE NLL".split()
+)
 
 
 #: The same words with a subscript: `PE_{(pos,2i)}`, a sequence of the text's.
@@ -202,6 +205,8 @@ class WordsMixin(LexerBase):
             self.emit("FUNC", word, start, self.i)  # `\\text{exp } w`: the function, as \\exp
             return
         ident = identifier(inner) if not self.matrix_depth else None
+        if ident is None and cjk_name(inner) and self.value_place():
+            ident = inner.strip()  # `\\text{参数量} = 12 d^2`: a name in Chinese
         if ident is not None:
             self.emit("SYMBOL", f"text|{ident}", start, self.i)  # `\\text{seq_len}`: one name
             return
@@ -245,6 +250,16 @@ class WordsMixin(LexerBase):
         last = self.out[-1].kind if self.out else None
         listed = last == "COMMA" and bool(self.opens) and self.opens[-1][0] in ("(", "[")
         if not (last is None or last in _OPERAND_BEFORE or listed):
+            return False
+        return _OPERAND_AFTER.match(self.text, self.i) is not None
+
+    def value_place(self) -> bool:
+        """Where a value stands: after an operator or an opening (or first), before an
+        operator, a closing or the end; never in a matrix."""
+        if self.matrix_depth or _SCRIPT_THEN_CALL.match(self.text, self.i):
+            return False
+        last = self.out[-1].kind if self.out else None
+        if not (last is None or last in _OPERAND_BEFORE):
             return False
         return _OPERAND_AFTER.match(self.text, self.i) is not None
 
