@@ -13,6 +13,8 @@ __all__ = ["with_guesses"]
 
 _ALARMS = ("false", "shape_error")
 
+_ARITHMETIC = re.compile(r"\\(?:frac|dfrac|tfrac|cdot|times|left|right|sqrt|div)(?![A-Za-z])")
+
 
 def with_guesses(
     claim: Any, status: str, message: str, witnesses: tuple[str, ...], cex: Any
@@ -59,5 +61,5 @@ def _closed(source: str) -> bool:
     >>> _closed(r"128 \cdot \left(\frac{3}{4}\right)^2 = 81"), _closed(r"x^2 = 1")
     (True, False)
     """
-    plain = re.sub(r"\\(?:frac|dfrac|tfrac|cdot|times|left|right|sqrt|div)(?![A-Za-z])", " ", source)
+    plain = _ARITHMETIC.sub(" ", source)
     return re.search(r"[A-Za-z\\]", plain) is None
