@@ -176,3 +176,11 @@ def test_a_command_right_after_a_row_break_is_read() -> None:
     body, origin, guesses = read_undefined(text, range(len(text) + 1))
     assert body == r"a \\x \\y"  # `\\y` is a row break and y, never a command
     assert [g.name for g in guesses] == ["vect"] and len(origin) == len(body) + 1
+
+
+def test_arithmetic_on_numbers_alone_beside_an_equivalence_stays_false() -> None:
+    # the side means the same whatever the equivalence says: 128 (3/4)^2 is 72
+    got = results(r"$$N > 72 \iff N > 128 \cdot \left(\frac{3}{4}\right)^2 = 81$$")
+    assert "false" in [k for k, _ in got], got
+    got = results(r"$$N > 72 \iff N > 128 \cdot \left(\frac{3}{4}\right)^2 = 72$$")
+    assert "false" not in [k for k, _ in got], got
