@@ -59,3 +59,13 @@ def test_every_front_end_accepts_the_true_and_rejects_the_false(items: list[diff
     ]
     assert not wrong, "\n".join(wrong)
     assert {it.front_end for it in items} == {"api", "prove", "check"}
+
+
+def test_the_runner_takes_backward_claims_as_their_own_group() -> None:
+    two = CLAIMS[:2]
+    assert [len(g) for g, _ in diff._groups(two, [()] * 2)] == [1, 1]
+    items = diff.run_claims(two, jobs=1, front_ends=["check"], seconds=10, progress=False)
+    assert [(it.claim, it.category) for it in items] == [
+        ("bw-dV", "accepted"),
+        ("bw-dV-no-transpose", "rejected"),
+    ]
