@@ -10,7 +10,9 @@ _THETA = "The angles are $\\theta_i=10000^{-2(i-1)/d}$.\n\n"
 
 
 def test_a_sequence_is_read_at_the_sizes_of_the_example_in_force() -> None:
-    text = _THETA + "With $d=128$: $\\theta_{64}=10000^{-126/128}$, not $\\theta_{64}=10000^{-1}$.\n"
+    text = _THETA + (
+        "With $d=128$: $\\theta_{64}=10000^{-126/128}$, not $\\theta_{64}=10000^{-1}$.\n"
+    )
     assert [r.kind for r in results(text) if r.line == 3] == ["verified", "false"]
 
 
