@@ -51,9 +51,6 @@ def results(text: str) -> list[tuple[str, str]]:
         (rf"\norm{{q}}^2 = {SUM} q_r", "undecided", r"\norm{..} as the norm"),
         (r"\sum_{j=1}^n \softmax(QK^T)_{ij} = 1", "verified", r"\softmax as softmax"),
         (r"\sum_{j=1}^n \softmax(QK^T)_{ij} = 2", "undecided", r"\softmax as softmax"),
-        # \circ between matrices is the entrywise product (the printer's own notation)
-        (r"(Q \circ K)_{ij} = Q_{ij}K_{ij}", "verified", r"\circ as the entrywise product"),
-        (r"(Q \circ K)_{ij} = Q_{ij}Q_{ij}", "undecided", r"\circ as the entrywise product"),
     ],
 )
 def test_a_reading_by_use_is_named_and_never_an_alarm(formula: str, kind: str, named: str) -> None:

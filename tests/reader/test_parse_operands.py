@@ -27,10 +27,6 @@ GOLDEN = [
     (r"\sqrt{\text{d}_k}", r"[(sqrt \mathrm{d}_{k})]"),
     (r"\text{Q} = \mathrm{Q}", r"[\mathrm{Q} = \mathrm{Q}]"),
     (r"d_{\text{k}}", r"[d_{\text{k}}]"),
-    # words joined by escaped underscores (Markdown sources) are one name
-    (r"F = 2 \cdot batch\_size", r"[F = (2 \cdot \text{batch_size})]"),
-    (r"\mathrm{time\_of\_compute} = 1", r"[\text{time_of_compute} = 1]"),
-    (r"\text{New\_Logits} = \mathbf{seq\_len}", r"[\text{New_Logits} = \text{seq_len}]"),
     # a differential is one name: the gradient of O (of a loss the text does not name)
     (r"\mathit{dO} = \mathrm{d}O", r"[(grad ∇ O) = (grad ∇ O)]"),
     (r"\mathit{dx} = \text{dX}_1", r"[\text{dx} = (grad ∇ X_{1})]"),

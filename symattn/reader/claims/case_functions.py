@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sympy
 
+from symattn.kernel.dims import dim
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr, index
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
@@ -47,9 +48,11 @@ def define_case(
     table: dict[str, sympy.Expr] = {letter: i}
     for x in position:
         table.setdefault(x, sympy.Symbol(f"{word}:{x}", real=True))
+    if len(position) > 1:
+        table.setdefault(f"\\text{{{word}}}", pos)  # `pos` read as a word in the body
     for sym in _symbols(right):
         if sym.name == "d" and label_of(sym) not in table:
-            table[label_of(sym)] = sympy.Symbol(label_of(sym), integer=True, positive=True)
+            table[label_of(sym)] = dim(label_of(sym))
     body = _read(terms, right, table)
     pattern = (pos, a * i + c)
     text = span.body[left.start : left.end]
@@ -121,6 +124,9 @@ def _pair(sub: ast.Node) -> tuple[ast.Node, ...]:
 
 def _letters(node: ast.Node) -> list[str] | None:
     """`pos` (a product of bare letters) or `t`: its letters, in order."""
+    if isinstance(node, ast.Symbol) and node.font == "text" and node.sub is None:
+        if node.name.isalpha():
+            return [label_of(node)]  # `pos` read as one word name
     factors = node.factors if isinstance(node, ast.Product) else (node,)
     out = []
     for f in factors:

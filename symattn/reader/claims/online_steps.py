@@ -16,6 +16,7 @@ from typing import Literal
 
 import sympy
 
+from symattn.kernel.errors import Signal
 from symattn.kernel.expr import Entry
 from symattn.kernel.recurrences import c, i
 from symattn.kernel.recurrent import Operands, Segment
@@ -26,7 +27,7 @@ __all__ = ["Env", "Unread", "Value", "block_of", "evaluate", "member", "source"]
 Kind = Literal["row", "block", "values", "out", "diag", "inverse"]
 
 
-class Unread(Exception):
+class Unread(Signal):
     """A part of the recurrence the reader cannot map exactly (the message names it)."""
 
 

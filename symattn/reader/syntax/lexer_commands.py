@@ -32,7 +32,6 @@ from symattn.reader.syntax.lexer_tables import (
     TRANSPARENT_ENVS,
     UNREAD_NOTATION,
 )
-from symattn.reader.syntax.underscored import join_before
 
 _UNPAIRED = frozenset(("(", "[", "|", "||"))
 
@@ -78,8 +77,6 @@ class CommandsMixin(LexerBase):
         if nxt in "{}" and nxt:
             self.set_brace(nxt, i)
             return
-        if nxt == "_" and join_before(self, i):
-            return  # `batch\\_size`: one name
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""

@@ -18,7 +18,6 @@ from symattn.reader.syntax.lexer_tables import (
     OPERATOR_WORDS,
     SCALAR_WORDS,
 )
-from symattn.reader.syntax.underscored import UNDERSCORED
 
 #: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
 _PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
@@ -193,10 +192,6 @@ class WordsMixin(LexerBase):
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
-        if UNDERSCORED.match(word):
-            # `\\text{New\\_Logits}`: one name, written with escaped underscores
-            self.emit("SYMBOL", f"text|{word.replace(chr(92) + '_', '_')}", start, self.i)
-            return
         if word == "mod":
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
             self.emit("TIMES", "mod", start, self.i)
@@ -334,8 +329,5 @@ class WordsMixin(LexerBase):
         elif name in _PROSE_FONTS and _prose(inner):
             if not self.matrix_depth:  # `\mathrm{Parallel\ training:}`: a label, prose
                 self.emit("TEXT", inner, start, end)
-        elif name in ("mathrm", "textbf", "mathit", "mathbf") and UNDERSCORED.match(inner):
-            # `\\mathrm{batch\\_size}`: one name, written with escaped underscores
-            self.emit("SYMBOL", f"text|{inner.replace(chr(92) + '_', '_')}", start, end)
         else:
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
