@@ -327,6 +327,7 @@ class Document:
             "\\date{}",
             "",
             "\\begin{document}",
+            "\\setlength{\\emergencystretch}{3em}",  # prose with long inline formulas
             "\\maketitle",
             "",
             body,

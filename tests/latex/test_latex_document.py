@@ -162,6 +162,7 @@ ZH_STANDALONE = r"""\documentclass[fontset=fandol]{ctexart}
 \date{}
 
 \begin{document}
+\setlength{\emergencystretch}{3em}
 \maketitle
 
 \section{一}
