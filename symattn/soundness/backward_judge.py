@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import os
 import shlex
-import tempfile
 import time
 from collections.abc import Sequence
 
 import symattn.check.verdicts as verdicts
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.soundness.backward_seeds import BackClaim
-from symattn.soundness.judging import FRONT_ENDS, Item, _cli, _cli_status, _where, classify
+from symattn.soundness.judging import (
+    FRONT_ENDS,
+    Item,
+    _cli,
+    _cli_status,
+    _where,
+    _workdir,
+    classify,
+)
 
 __all__ = ["judge_backward"]
 
@@ -57,7 +64,7 @@ def judge_backward(
             repro = "symattn " + shlex.join(argv)
         else:
             text, line = c.document()
-            path = os.path.join(tempfile.mkdtemp(prefix="symattn-bw-"), f"{c.ident}.md")
+            path = os.path.join(_workdir(), f"{c.ident}.md")
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
             rc, out, err = _cli(["check", path, "--format", "json"])

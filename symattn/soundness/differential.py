@@ -30,7 +30,6 @@ import multiprocessing as mp
 import os
 import shlex
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, replace
@@ -47,7 +46,16 @@ from symattn.soundness.diff_report import summary, text_table
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
 from symattn.soundness.judging import BAD as BAD
 from symattn.soundness.judging import FRONT_ENDS as FRONT_ENDS
-from symattn.soundness.judging import Item, _cli, _sizes_ok, _where, run_api, run_check, run_prove
+from symattn.soundness.judging import (
+    Item,
+    _cli,
+    _sizes_ok,
+    _where,
+    _workdir,
+    run_api,
+    run_check,
+    run_prove,
+)
 from symattn.soundness.judging import _cli_status as _cli_status
 from symattn.soundness.judging import _parse_sizes as _parse_sizes
 from symattn.soundness.judging import classify as classify
@@ -62,15 +70,6 @@ from symattn.soundness.render import (
 from symattn.soundness.split_seeds import SplitClaim, split_claims
 
 # ---- one claim, every context and front end ---------------------------------------------------
-
-_WORKDIR: str | None = None
-
-
-def _workdir() -> str:
-    global _WORKDIR
-    if _WORKDIR is None:
-        _WORKDIR = tempfile.mkdtemp(prefix="symattn-diff-")
-    return _WORKDIR
 
 
 def _set_claim_seconds(seconds: float) -> None:

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import tempfile
 import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -238,3 +239,14 @@ def run_check(c: GenClaim, ctx: Context, workdir: str) -> tuple[str, str, Any, s
     rc, out, err = _cli(["check", path, "--format", "json"])
     status, detail, sizes = _cli_status(rc, out, err, line)
     return status, f"exit {rc}: {detail}", sizes, text
+
+
+_WORKDIR: str | None = None
+
+
+def _workdir() -> str:
+    """One folder per run for the documents the suite writes for `symattn check`."""
+    global _WORKDIR
+    if _WORKDIR is None:
+        _WORKDIR = tempfile.mkdtemp(prefix="symattn-diff-")
+    return _WORKDIR
