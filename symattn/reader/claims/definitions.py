@@ -7,6 +7,7 @@ Imports sympy, the kernel and the reader's AST, spans, claims, scope, translator
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import sympy
@@ -42,6 +43,14 @@ def define(
     if not isinstance(rhs, MatExpr):
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
+    if current is not None and current.definition is None and not family:
+        lhs = terms.named(name, head, current)
+        if rhs.has(lhs):  # `X = 2X`, `Q = QW`: an equation about X, not a value for it
+            why = (
+                f"it may give {name} a new value made from its old one "
+                f"(an update, {name} ← {plain(rhs)}), not state an identity"
+            )
+            return dataclasses.replace(pending(scope, span, start, end, ((lhs, rhs),)), defines=why)
     here = current is not None and current.definition is not None and scope.local(current)
     if current is not None and here and not scope.redefining:
         lhs = terms.named(name, head, current)
