@@ -19,6 +19,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.names import plain_name
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms
@@ -44,13 +45,14 @@ def define(
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
     if current is not None and current.definition is None and not family:
-        lhs = terms.named(name, head, current)
-        if rhs.has(lhs):  # `X = 2X`, `Q = QW`: an equation about X, not a value for it
+        if _writes(right, name):  # `X = 2X`, `Q = QW`: an equation about X, not a value for it
+            lhs = terms.named(name, head, current)
             why = (
                 f"it may give {name} a new value made from its old one "
                 f"(an update, {name} ← {plain(rhs)}), not state an identity"
             )
-            return dataclasses.replace(pending(scope, span, start, end, ((lhs, rhs),)), defines=why)
+            claim = pending(scope, span, start, end, ((lhs, rhs),))
+            return dataclasses.replace(claim, defines=why)
     here = current is not None and current.definition is not None and scope.local(current)
     if current is not None and here and not scope.redefining:
         lhs = terms.named(name, head, current)
@@ -84,6 +86,14 @@ def define(
         before = f" (was {shape_str(scope.bind_shape(current.shape))})"
     msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
     return new_claim(span, start, end, "declared", msg)
+
+
+def _writes(node: ast.Node, name: str) -> bool:
+    """Whether the name itself (not a row or an entry of it: `S = s_1, \\ldots` lists rows)
+    is written in `node`."""
+    if plain_name(node) == name:
+        return True
+    return any(_writes(k, name) for k in ast.children(node))
 
 
 def row_definition(scope: Scope, left: ast.Node, right: ast.Node) -> str | None:
