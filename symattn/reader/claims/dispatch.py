@@ -108,6 +108,21 @@ def _claims_of(items: Iterable[ast.Item]) -> Iterator[ast.Claim]:
             yield from _claims_of(item.items)
 
 
+def _lists(item: ast.Claim, after: ast.Claim | None) -> bool:
+    """`S = \\mathbf s_1, \\ldots, \\mathbf s_n`: the right side is the first member of a
+    list that goes on after the comma, not a value of its own (`i = 1, \\ldots, n` is a range
+    of an index, read elsewhere)."""
+    if after is None or not item.steps or not after.subjects:
+        return False
+    last = item.steps[-1]
+    return (
+        last.rel == "="
+        and isinstance(last.rhs, ast.Symbol)
+        and last.rhs.sub is not None
+        and isinstance(after.subjects[0], ast.Dots)
+    )
+
+
 def _count_nodes(node: ast.Node) -> int:
     count, stack = 0, [node]
     while stack:
@@ -145,7 +160,13 @@ class DispatchMixin(ResolverBase):
             msg = f"formula too large to check (more than {_MAX_NODES} nodes)"
             return [new_claim(span, 0, len(span.body), "not_understood", msg)]
         out: list[ResolvedClaim] = []
-        for item in _claims_of(formula.items):
+        items = list(_claims_of(formula.items))
+        for k, item in enumerate(items):
+            if _lists(item, items[k + 1] if k + 1 < len(items) else None):
+                last = item.steps[-1].rhs
+                msg = f"a list ({span.body[last.start : last.end]}, …): a sequence, not a claim"
+                out.append(new_claim(span, item.start, item.end, "prose", msg))
+                continue
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
             out.extend(self._decorate(with_units(claims, span.body)))
