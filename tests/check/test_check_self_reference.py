@@ -38,3 +38,14 @@ def test_rows_of_the_name_on_the_right_are_no_self_reference():
         " is shuffled.\n"
     )
     assert not [r for r in results(text) if r.kind in ("false", "shape-error")]
+
+
+def test_a_name_in_a_subscript_is_not_the_name_written():
+    text = (
+        r"Let $X \in \mathbb{R}^{n \times d}$, $W_K \in \mathbb{R}^{d \times d_k}$ and"
+        r" $K \in \mathbb{R}^{n \times d_k}$. Then $K = XW_K$."
+        "\n"
+    )
+    rs = [r for r in results(text) if r.kind != "declaration"]
+    assert [r.kind for r in rs] == ["verified"], [(r.kind, r.message) for r in rs]
+    assert "definition of K" in rs[0].message

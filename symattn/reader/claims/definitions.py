@@ -44,7 +44,7 @@ def define(
     if not isinstance(rhs, MatExpr):
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
-    if current is not None and current.definition is None and not family:
+    if current is not None and current.origin == "declared" and not family:
         if _writes(right, name):  # `X = 2X`, `Q = QW`: an equation about X, not a value for it
             lhs = terms.named(name, head, current)
             why = (
@@ -91,8 +91,8 @@ def define(
 def _writes(node: ast.Node, name: str) -> bool:
     """Whether the name itself (not a row or an entry of it: `S = s_1, \\ldots` lists rows)
     is written in `node`."""
-    if plain_name(node) == name:
-        return True
+    if isinstance(node, ast.Symbol | ast.Labeled):  # `W_K` does not write K
+        return plain_name(node) == name
     return any(_writes(k, name) for k in ast.children(node))
 
 
