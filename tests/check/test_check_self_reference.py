@@ -32,10 +32,11 @@ def test_a_definition_that_does_not_mention_the_name_is_still_a_definition():
     assert "definition of Q" in rs[0].message
 
 
-def test_rows_of_the_name_on_the_right_are_no_self_reference():
+def test_a_list_after_the_name_is_neither_a_claim_nor_a_self_reference():
     text = (
-        r"Let $S \in \mathbb{R}^{n \times n}$. The sequence $S = \mathbf{s}_1, \ldots, \mathbf{s}_n$"
-        " is shuffled.\n"
+        r"Let $S \in \mathbb{R}^{n \times n}$. The sequence"
+        r" $S = \mathbf{s}_1, \ldots, \mathbf{s}_n$ is shuffled."
+        "\n"
     )
     assert not [r for r in results(text) if r.kind in ("false", "shape-error")]
 
