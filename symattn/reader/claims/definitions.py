@@ -44,19 +44,20 @@ def define(
     if not isinstance(rhs, MatExpr):
         raise not_understood(f"{name} is a matrix but the right side is a scalar", right)
     current = scope.lookup(name, family)
-    if current is not None and current.origin == "declared" and not family:
-        if _writes(right, name):  # `X = 2X`, `Q = QW`: an equation about X, not a value for it
-            lhs = terms.named(name, head, current)
-            why = (
-                f"it may give {name} a new value made from its old one "
-                f"(an update, {name} ← {plain(rhs)}), not state an identity"
-            )
-            claim = pending(scope, span, start, end, ((lhs, rhs),))
-            return dataclasses.replace(claim, defines=why)
     here = current is not None and current.definition is not None and scope.local(current)
-    if current is not None and here and not scope.redefining:
+    # `X = 2X`, `Q = QW` after X is declared: an equation about X, not a value for it
+    about = current is not None and current.origin == "declared" and not family
+    about = about and _writes(right, name)
+    if current is not None and (about or (here and not scope.redefining)):
         lhs = terms.named(name, head, current)
-        return pending(scope, span, start, end, ((lhs, rhs),))
+        claim = pending(scope, span, start, end, ((lhs, rhs),))
+        if not about:
+            return claim
+        why = (
+            f"it may give {name} a new value made from its old one "
+            f"(an update, {name} ← {plain(rhs)}), not state an identity"
+        )
+        return dataclasses.replace(claim, defines=why)
     label = f"{name}^({head})" if family else name
     shape = rhs.shape
     new = Name(shape, "defined", scope.section, scope.line, HEAD if family else None)
