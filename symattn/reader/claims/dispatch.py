@@ -161,8 +161,8 @@ class DispatchMixin(ResolverBase):
             return [new_claim(span, 0, len(span.body), "not_understood", msg)]
         out: list[ResolvedClaim] = []
         items = list(_claims_of(formula.items))
-        for item, after in zip(items, [*items[1:], None], strict=True):
-            if _lists(item, after):
+        for k, item in enumerate(items):
+            if _lists(item, items[k + 1] if k + 1 < len(items) else None):
                 last = item.steps[-1].rhs
                 msg = f"a list ({span.body[last.start : last.end]}, …): a sequence, not a claim"
                 out.append(new_claim(span, item.start, item.end, "prose", msg))
