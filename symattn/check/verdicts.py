@@ -16,6 +16,7 @@ import sympy
 from symattn.check.counts import size_equation
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
+from symattn.check.jacobians import has_partial, partial_verdict
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
 from symattn.kernel.dims import assume, dims_equal, shape_str
@@ -474,6 +475,8 @@ def _prove(lhs: Any, rhs: Any, defs: Mapping[Any, Any], assuming: Sequence[Any] 
         return Verdict("unknown", (), "a gradient under a hypothesis is not decided")
     if mentions_gradient(lhs, rhs):
         return gradient_verdict(lhs, rhs, defs)[0]
+    if has_partial(lhs, rhs):
+        return partial_verdict(lhs, rhs, defs)
     levels = _unfold_levels(lhs, rhs, defs)
     assuming = list(assuming)
     for level in levels if not assuming else ():

@@ -26,6 +26,7 @@ from symattn.kernel.limits import (
     TimeBudgetExceeded,
     time_budget,
 )
+from symattn.kernel.partial import NOT_EVALUATED, has_partial
 from symattn.kernel.ranges import Range, index_range_problem, infer_ranges, name_clash
 from symattn.kernel.semantics import ReversedRange
 from symattn.kernel.text import plain
@@ -138,6 +139,8 @@ def prove_equal(
     'false'
     """
     lhs, rhs = _sympify(lhs), _sympify(rhs)
+    if has_partial(lhs, rhs):
+        return Verdict("unknown", (), NOT_EVALUATED)
     in_force = current().equalities
     reached = _reached(in_force, lhs, rhs, defs, ranges, assuming)
     key = (

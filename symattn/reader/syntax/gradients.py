@@ -13,7 +13,14 @@ from typing import Any
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.ast import Gradient
 
-__all__ = ["UNREAD_DERIVATIVE", "gradient_name", "gradient_of", "with_gradients", "writes_gradient"]
+__all__ = [
+    "UNREAD_DERIVATIVE",
+    "gradient_name",
+    "gradient_of",
+    "partial_quotient",
+    "with_gradients",
+    "writes_gradient",
+]
 
 #: What a `\\partial` or `\\nabla` that is not a gradient of the loss leaves unread.
 UNREAD_DERIVATIVE = {
@@ -84,6 +91,25 @@ def _quotient(num: ast.Node, den: ast.Node, node: ast.Node) -> Gradient | None:
             if loss is not None:
                 return Gradient(loss, bottom, start=node.start, end=node.end)
     return None
+
+
+def partial_quotient(node: ast.Node) -> tuple[ast.Expr, ast.Expr] | None:
+    """`\\frac{\\partial y}{\\partial x}` that is not a gradient of the loss: `(y, x)`; None
+    for anything else.
+
+    >>> s = lambda name, k: ast.Symbol(name, start=k, end=k + 1)
+    >>> num = ast.Product((s("partial", 0), s("y", 1)), start=0, end=2)
+    >>> den = ast.Product((s("partial", 3), s("x", 4)), start=3, end=5)
+    >>> y, x = partial_quotient(ast.Frac(num, den, start=0, end=5))
+    >>> y.name, x.name
+    ('y', 'x')
+    """
+    if not isinstance(node, ast.Frac):
+        return None
+    top, bottom = _marked(node.num, ("partial",)), _marked(node.den, ("partial",))
+    if top is None or bottom is None or _loss(top) is not None:
+        return None
+    return top, bottom
 
 
 def as_gradient(node: ast.Node) -> ast.Node | None:

@@ -11,8 +11,10 @@ import sympy
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import CausalMask, Dot, Entry, MatAdd, MatExpr, MatMul, MatSym, Scale, walk
+from symattn.kernel.partial import Partial
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.gradients import partial_quotient
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.names import plain_name
@@ -275,7 +277,22 @@ class ArithmeticMixin(TermsBase):
         return Scale(-1, v) if isinstance(v, MatExpr) else -v
 
     def _frac(self, node: ast.Frac) -> sympy.Basic:
+        parts = partial_quotient(node)
+        if parts is not None:
+            return self._partial(*parts, node)
         return _divide(self.term(node.num), self.term(node.den), node, None)
+
+    def _partial(self, of: ast.Expr, wrt: ast.Expr, node: ast.Frac) -> sympy.Basic:
+        """`\\frac{\\partial s_i}{\\partial z_j}`: the derivative of one entry by an entry of
+        a named matrix, which only the kernel's `prove_partial` decides."""
+        y, x = self.term(of), self.term(wrt)
+        if not (isinstance(y, Entry) and isinstance(x, Entry) and isinstance(x.args[0], MatSym)):
+            msg = (
+                "a partial derivative other than of an entry by an entry of a named matrix or "
+                "vector (\\partial s_i/\\partial z_j): not read"
+            )
+            raise not_understood(msg, node)
+        return Partial(y, x)
 
     def _sqrt(self, node: ast.Sqrt) -> sympy.Basic:
         return _sqrt_of(self.term(node.radicand), node)
