@@ -57,6 +57,7 @@ KERNEL_ORDER = (
     "witness.counterexample",
     "witness.coincidence",
     "witness.exact",
+    "partial",
     "proof",
     "maxima",
     "recurrent",
@@ -73,6 +74,7 @@ KERNEL_ORDER = (
     "attention",
     "generic_softmax",
     "backward",
+    "jacobian",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

@@ -11,6 +11,10 @@ SOFTMAX = r"Let $z\in\mathbb R^n$ be a column vector." + "\n\n"
 LINEAR = r"Let $u\in\mathbb R^d$ be a column vector and $M\in\mathbb R^{m\times d}$." + "\n\n"
 SCORES = r"Let $P\in\mathbb R^{n\times d}$ and $R\in\mathbb R^{n\times d}$." + "\n\n"
 SM = r"\mathrm{softmax}(z)"
+ROWS = (
+    r"Let $P\in\mathbb R^{n\times d}$, $U\in\mathbb R^{d\times m}$, $T = PU$ and "
+    r"$G = \mathrm{softmax}(T)$." + "\n\n"
+)
 
 
 def verdict(text: str, formula: str):
@@ -51,6 +55,15 @@ def verdict(text: str, formula: str):
         ),
         (SCORES, r"\frac{\partial (PR^\top)_{ij}}{\partial P_{ab}} = R_{jb}", "false"),
         (SCORES, r"\frac{\partial (PR^\top)_{ij}}{\partial P_{ab}} = \delta_{ja}R_{ib}", "false"),
+        # through the text's definitions; the variable's own definition is held free
+        (ROWS, r"\frac{\partial T_{ij}}{\partial U_{ab}} = \delta_{jb}P_{ia}", "verified"),
+        (ROWS, r"\frac{\partial T_{ij}}{\partial U_{ab}} = \delta_{ja}P_{ib}", "shape-error"),
+        (
+            ROWS,
+            r"\frac{\partial G_{ij}}{\partial T_{kl}} = \delta_{ik}G_{ij}(\delta_{jl} - G_{il})",
+            "verified",
+        ),
+        (ROWS, r"\frac{\partial G_{ij}}{\partial T_{kl}} = G_{ij}(\delta_{jl} - G_{il})", "false"),
     ],
 )
 def test_a_derivative_of_entries_is_decided(text, formula, kind):
