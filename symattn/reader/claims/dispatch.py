@@ -19,7 +19,7 @@ from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
 from symattn.reader.claims.index_claims import condition, index_equation
-from symattn.reader.claims.number_rows import numbered_rows
+from symattn.reader.claims.number_rows import numbered_rows, row_products
 from symattn.reader.claims.online_claims import online_equation
 from symattn.reader.claims.relations import _convention_message
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
@@ -232,7 +232,7 @@ class DispatchMixin(ResolverBase):
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound, numbered_rows):
+        for rule in (unconfirmed, rebound, numbered_rows, row_products):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))

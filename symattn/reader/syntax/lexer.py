@@ -32,6 +32,31 @@ def tokenize(text: str, env: str | None = None) -> list[Tok]:
     return _Lexer(text, env).run()
 
 
+_REAL_FONTS = ("mathrm", "boldsymbol", "bm", "mathsf", "textbf")
+
+
+def _reals_after_in(out: list[Tok]) -> list[Tok]:
+    """`x \\in \\mathrm R^n`, `\\boldsymbol{R}^k`, `R^{n\\times d}`: an R in another font (or
+    none) right after `\\in` and raised to a power is the reals, as `\\mathbb R` is. Elsewhere R
+    stays a name (`R_m q`, a rotation).
+
+    >>> [t.kind for t in tokenize(r"x\\in\\mathrm R^n")]
+    ['LETTER', 'REL', 'REALS', 'SUP', 'LETTER']
+    >>> [t.kind for t in tokenize(r"R^n")]
+    ['LETTER', 'SUP', 'LETTER']
+    """
+    for k in range(1, len(out) - 1):
+        t, before, after = out[k], out[k - 1], out[k + 1]
+        if before.kind != "REL" or before.value != "in" or after.kind != "SUP":
+            continue
+        font, _, inner = t.value.partition("|")
+        if (t.kind == "LETTER" and t.value == "R") or (
+            t.kind == "SYMBOL" and inner == "R" and font in _REAL_FONTS
+        ):
+            out[k] = Tok("REALS", "R", t.start, t.end)
+    return out
+
+
 class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
     """A single left-to-right pass; state is the open braces and environments."""
 
@@ -45,7 +70,7 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             shown = "\\|" if what == "||" else what
             label = f"\\begin{{{what}}}" if what.isalpha() else f"'{shown}'"
             raise self.fail(f"unbalanced {label}: it is never closed", where)
-        return self.out
+        return _reals_after_in(self.out)
 
     def step(self, c: str) -> None:
         i = self.i

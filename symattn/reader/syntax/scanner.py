@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from symattn.kernel.errors import Position
+from symattn.reader.syntax.chains import join_chains
 from symattn.reader.syntax.dialects import Dialect, detect
 from symattn.reader.syntax.macro_definitions import definitions
 from symattn.reader.syntax.macros import (
@@ -84,7 +85,8 @@ def read(
     else:
         masked, extra = _mask_markdown(text)
     items = _Scanner(text, masked, filename, dialect, segments).run(extra)
-    return Scan(_with_macros(items, text, masked, dialect, site), dialect, text, notebook)
+    items = join_chains(_with_macros(items, text, masked, dialect, site), text)
+    return Scan(items, dialect, text, notebook)
 
 
 # --- the scan proper -------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""A chain of relations written across display blocks: `$$A =$$`, then `$$= B =$$`, then `$$C$$`.
+
+Authors of Markdown posts often break a long derivation into one display per line; a display that
+ends with a relation, or one that starts with one, continues its neighbour. Such neighbours (only
+blank space between them) become one formula, `A = B = C`, whose positions still point into the
+file. Imports only the scan's data types and the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from symattn.reader.syntax.spans import MathSpan, ScanProblem
+
+_RELATION = (
+    r"(?:=|<|>|\\approx|\\leqslant|\\geqslant|\\leq?|\\geq?|\\sim|\\simeq|\\equiv|\\neq?|\\propto)"
+)
+#: a relation that ends a body (`... =`, `... \approx`)
+_ENDS = re.compile(_RELATION + r"\s*\Z")
+#: a relation that starts a body (`= B`, `\approx B`), not a longer command (`\left`, `\sum`);
+#: not `<` (`<q, k>` is a bracket)
+_STARTS = re.compile(r"\A\s*(?!<)" + _RELATION + r"(?![A-Za-z])")
+#: what may stand between two displays of one chain: their delimiters and blank space
+_BETWEEN = re.compile(r"\s*(?:\$\$|\\\])\s*(?:\$\$|\\\[)\s*")
+
+
+def join_chains(items: list[MathSpan | ScanProblem], text: str) -> list[MathSpan | ScanProblem]:
+    r"""The items with each chain of displays that continue one another joined into one.
+
+    >>> from symattn.reader.syntax.scanner import read
+    >>> spans = read("So\n\n$$A =$$\n\n$$= B =$$\n\n$$C$$\n\nand $$D$$", "p.md").items
+    >>> [" ".join(s.body.split()) for s in spans]
+    ['A = B = C', 'D']
+    >>> str(spans[0].position_at(spans[0].body.index("C")))
+    '7:3'
+    """
+    out: list[MathSpan | ScanProblem] = []
+    for item in items:
+        prev = out[-1] if out else None
+        if (
+            isinstance(item, MathSpan)
+            and isinstance(prev, MathSpan)
+            and _continues(prev, item, text)
+        ):
+            out[-1] = _joined(prev, item, text)
+        else:
+            out.append(item)
+    return out
+
+
+def _continues(a: MathSpan, b: MathSpan, text: str) -> bool:
+    if not (a.display and b.display) or a.env is not None or b.env is not None:
+        return False
+    if a.filename != b.filename or _BETWEEN.fullmatch(text, a.end, b.start.offset) is None:
+        return False
+    return _ENDS.search(a.body) is not None or _STARTS.match(b.body) is not None
+
+
+def _joined(a: MathSpan, b: MathSpan, text: str) -> MathSpan:
+    """One span: `a`'s body, a line break, `b`'s body; when both write the relation at the seam
+    (`A =` and `= B`), `b`'s copy is blanked. `source` is the file from `a`'s body to the end of
+    `b`'s, and `origin` maps each character of the new body into it."""
+    second = b.body
+    end, start = _ENDS.search(a.body), _STARTS.match(second)
+    if end is not None and start is not None:
+        second = (
+            second[: start.start()] + " " * (start.end() - start.start()) + second[start.end() :]
+        )
+    body = a.body + "\n" + second
+    shift = b.start.offset - a.start.offset
+    origin = [
+        *_origin(a),
+        a.end - a.start.offset,
+        *(shift + k for k in _origin(b)),
+        b.end - a.start.offset,
+    ]
+    guesses = (*a.guesses, *(_moved(g, len(a.body) + 1) for g in b.guesses))
+    return replace(
+        a, body=body, source=text[a.start.offset : b.end], origin=tuple(origin), guesses=guesses
+    )
+
+
+def _origin(s: MathSpan) -> list[int]:
+    """Each character of `s.body` -> its offset in `s.written` (one entry per character)."""
+    if s.origin is None:
+        return list(range(len(s.body)))
+    return list(s.origin[: len(s.body)])
+
+
+def _moved(guess: object, by: int) -> object:
+    start, end = getattr(guess, "start", -1), getattr(guess, "end", -1)
+    if start < 0:
+        return guess
+    return replace(guess, start=start + by, end=end + by)  # type: ignore[type-var]
