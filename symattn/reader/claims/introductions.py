@@ -13,6 +13,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
 from symattn.reader.terms.defined_values import record_sequence
+from symattn.reader.terms.names import worded
 from symattn.reader.terms.row_operators import ROW_OPERATORS
 from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
 
@@ -138,7 +139,8 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
         return left.name, 0, left.args
     if not isinstance(left, ast.Symbol) or not _unknown(terms, left):
         return None
-    indices = _index_count(terms, left.sub) if left.sub is not None else None
+    worded_sub = left.sub is not None and worded(left.sub)  # `X_{norm}`: a name, no indices
+    indices = _index_count(terms, left.sub) if left.sub is not None and not worded_sub else None
     if indices is None:  # `\\omega`, `\\hat y`, `d_{\\text{model}}`: a name
         key = label_of(left)
         return None if _taken(terms, key) else (key, 0, None)

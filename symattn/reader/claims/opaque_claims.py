@@ -1,7 +1,8 @@
 """Claims about names the text leaves opaque: names it never declares (read around), functions
 whose parameters are its own, and names it defined with a value the checker does not use.
 
-Each is undecided or not understood, never verified or false. Imports the kernel and the
+Each is undecided or not understood, never false; a claim whose only unread names are matrices
+of known shape may be verified for every value of them (`any_matrices`). Imports the kernel and the
 reader's claims, terms and undeclared modules; must not import the resolver, the checker or the CLI.
 """
 
@@ -70,6 +71,35 @@ def opaque_shape(terms: Terms, message: str) -> str:
     return f"{message} (with {used}, whose shape comes from its definition: not decided)"
 
 
+def any_matrices(terms: Terms, lhs: sympy.Basic, rhs: sympy.Basic) -> str:
+    """`X_{norm} = \\mathrm{RMSNorm}(X)`, then `QK^T = X_{norm}W_QW_K^TX_{norm}^T`: every name
+    the claim reads whose value the checker does not use is a matrix of known shape, with no
+    index and no argument. The claim may then be decided for every matrix of that shape: an
+    identity for all of them holds for the text's (verified), but one that fails for some may
+    hold for the text's (the verdict names why, and a failure is undecided). '' otherwise:
+    terms indexed or applied (`e_{ij}`, `a(q, k_i)`) stand for a family, not one value.
+
+    The text returned names them: `value of X_{norm} (n × d; its definition, line 3, is not
+    used)`. Sides of two shapes are left to `opaque_claim` (not read)."""
+    lhs, rhs = as_comparable(lhs, rhs)
+    if not (isinstance(lhs, MatExpr) and isinstance(rhs, MatExpr)):
+        return ""
+    if not (dims_equal(lhs.rows, rhs.rows) and dims_equal(lhs.cols, rhs.cols)):
+        return ""
+    meaning = [terms.defs.meaning.get(t) for t in dict.fromkeys(terms.defs.used)]
+    if not meaning or any(
+        d is None or d.indices or d.params is not None or not isinstance(d.value, tuple)
+        for d in meaning
+    ):
+        return ""
+    shown = [
+        f"{t} ({shape_str(d.value)}; its definition, line {d.line}, is not used)"
+        for t, d in zip(dict.fromkeys(terms.defs.used), meaning, strict=True)
+        if d is not None and isinstance(d.value, tuple)
+    ]
+    return "value of " + ", ".join(shown)
+
+
 def opaque_claim(
     terms: Terms, span: MathSpan, lhs: sympy.Basic, rhs: sympy.Basic, start: int, end: int
 ) -> ResolvedClaim:
@@ -91,6 +121,7 @@ def opaque_claim(
 
 
 __all__ = [
+    "any_matrices",
     "has_undeclared",
     "undeclared_claim",
     "about_parameters",

@@ -25,6 +25,7 @@ from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
+    any_matrices,
     has_undeclared,
     opaque_claim,
     opaque_shape,
@@ -286,7 +287,11 @@ class RelationsMixin(ResolverBase):
             members = members_only(terms.defs)
             free = "" if members else free_scalars(terms.defs, scope, (left, step.rhs), (lhs, rhs))
             if terms.defs.used and not (members or free):
-                return opaque_claim(terms, span, lhs, rhs, start, end)
+                whole = any_matrices(terms, lhs, rhs)
+                if not whole:
+                    return opaque_claim(terms, span, lhs, rhs, start, end)
+                claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
+                return dataclasses.replace(claim, defines=whole, context=f"for every {whole}")
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))

@@ -44,9 +44,16 @@ from symattn.reader.terms.row_operators import ones_sides
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
 
 
+#: vowels of a worded subscript (`X_{norm}`, `K_{cache}`); `i` is left out, an index letter
+_VOWELS = frozenset("aeou")
+
+
 def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
-    """A capital letter that is not a size, among a subscript's indices (`v_{A,i}`, `v_B`):
-    it labels a new name, it is not a row or column number."""
+    """A capital letter that is not a size, among a subscript's indices (`v_{A,i}`, `v_B`), or
+    a word of three letters or more (`X_{norm}`, `K_{cache}`, `q_{total}`; not `S_{ijh}`): it
+    labels a new name, it is not a row or column number."""
+    if worded(sub):
+        return True
     items = (
         sub.factors
         if isinstance(sub, ast.Product)
@@ -63,6 +70,21 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
         and x.name not in dims
         for x in items
     )
+
+
+def worded(sub: ast.Node) -> bool:
+    """Three plain lower-case letters or more, written together, one of them a vowel other
+    than i: a word (`norm`, `rope`, `out`), not indices (`ijk`, `bth`, `ndh`)."""
+    if not isinstance(sub, ast.Product) or len(sub.factors) < 3:
+        return False
+    letters = []
+    for x in sub.factors:
+        if not (isinstance(x, ast.Symbol) and x.sub is None and x.font is None):
+            return False
+        if len(x.name) != 1 or not (x.name.isascii() and x.name.islower()):
+            return False
+        letters.append(x.name)
+    return bool(_VOWELS & set(letters))
 
 
 def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
