@@ -1,5 +1,6 @@
 """A masked entry (-inf) is defined only on its way into a softmax, in every witness and in
-evaluate(): 0 · (-inf) and (-inf) - (-inf) are never simplified to 0."""
+evaluate(): 0 · (-inf) and (-inf) - (-inf) are never simplified to 0, a sum of masked scores
+compared as a value is ill-formed, and a mask or its moves compare as values."""
 
 from __future__ import annotations
 
@@ -93,9 +94,66 @@ def test_the_extended_real_rule_where_it_is_defined():
     assert prove_equal(CausalMask(S)[i, j], CausalMask(S.T.T)[i, j]).status == "proved"
 
 
-def test_evaluate_keeps_minus_inf_where_the_rule_allows_it():
-    got = evaluate(CausalMask(S) + B, {"S": np.zeros((2, 2)), "B": np.ones((2, 2))})
-    assert got.tolist() == [[1.0, -np.inf], [1.0, 1.0]]
+# Arithmetic on masked entries with no softmax to go to: a sum, a positive scaling, under moves.
+OUTSIDE_A_SOFTMAX = [
+    ("mask + mask", CausalMask(S) + CausalMask(B), CausalMask(S + B)),
+    ("mask + mask, false", CausalMask(S) + CausalMask(B), CausalMask(S)),
+    ("2 · mask", Scale(2, CausalMask(S)), CausalMask(Scale(2, S))),
+    ("(mask + B)^T", (CausalMask(S) + B).T, CausalMask(S + B).T),
+    ("mask of a sum of masks", CausalMask(CausalMask(S, upper=True) + B), CausalMask(S + B)),
+    (
+        "padding + B",
+        PadMask(MatSym("T", n, n + 1), n, 1) + MatSym("C", n, n + 1),
+        PadMask(MatSym("T", n, n + 1) + MatSym("C", n, n + 1), n, 1),
+    ),
+]
+
+
+@pytest.mark.parametrize("what, lhs, rhs", OUTSIDE_A_SOFTMAX, ids=[x[0] for x in OUTSIDE_A_SOFTMAX])
+def test_arithmetic_on_a_mask_outside_a_softmax_is_ill_formed(what, lhs, rhs):
+    """Neither checked nor false: a sum of masked scores has a meaning only on its way into a
+    softmax, so a claim that compares one as a value is ill-formed, in every witness."""
+    v = prove_equal(lhs, rhs)
+    assert v.status == "shape_error", v.summary()
+    assert "arithmetic on a masked entry outside a softmax" in v.reason, v.reason
+    for witness in (symbolic, exact, numeric_check):
+        r = witness(lhs, rhs, {})
+        assert r.holds is None and r.detail.startswith("ill-formed"), (witness, r.detail)
+    with pytest.raises(IllFormed, match="outside a softmax"):
+        evaluate(lhs, fill="random", sizes={"n": 3})
+
+
+def test_the_same_arithmetic_inside_a_softmax_is_decided():
+    both = Softmax(CausalMask(S) + CausalMask(B))  # -inf + (-inf) = -inf on its way in
+    assert prove_equal(both, Softmax(CausalMask(S + B))).status in ("proved", "checked")
+    assert prove_equal(both, Softmax(CausalMask(S))).status == "false"
+    moved = Softmax((CausalMask(S) + B).T)  # the sum moves, then goes into a softmax
+    assert prove_equal(moved, Softmax(CausalMask(S + B).T)).status in ("proved", "checked")
+    assert prove_equal(moved, Softmax(CausalMask(S + B))).status == "false"
+
+
+def test_a_mask_and_its_moves_are_values():
+    i, j = index("i"), index("j")
+    cases = [
+        (CausalMask(S), CausalMask(S), True),
+        (CausalMask(S), CausalMask(B), False),
+        (CausalMask(S).T, CausalMask(S.T, upper=True), True),
+        (CausalMask(S).T, CausalMask(S.T), False),
+        (CausalMask(S).row(i), CausalMask(S.T.T).row(i), True),
+        (CausalMask(S)[i, j], CausalMask(B)[i, j], False),
+    ]
+    for lhs, rhs, holds in cases:
+        assert masked.problem(lhs, rhs) is None
+        v = prove_equal(lhs, rhs)
+        assert v.status in (("proved", "checked") if holds else ("false",)), v.summary()
+
+
+def test_evaluate_keeps_minus_inf_of_a_mask_and_refuses_arithmetic_on_it():
+    data = {"S": np.zeros((2, 2)), "B": np.ones((2, 2))}
+    assert evaluate(CausalMask(S), {"S": data["S"]}).tolist() == [[0.0, -np.inf], [0.0, 0.0]]
+    assert evaluate(Softmax(CausalMask(S) + B), data).tolist() == [[1.0, 0.0], [0.5, 0.5]]
+    with pytest.raises(IllFormed, match="outside a softmax"):
+        evaluate(CausalMask(S) + B, data)
 
 
 def test_infinite_scalars_are_ill_formed():

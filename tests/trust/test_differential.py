@@ -26,6 +26,7 @@ from symattn.soundness import oracle as O
 from symattn.soundness.generate import TEMPLATES, generate
 from symattn.soundness.oracle import (
     CONTEXTS,
+    Add,
     Block,
     ClaimSpec,
     ColSoftmax,
@@ -143,6 +144,36 @@ def test_causal_softmax_sums_over_j_le_i_only():
     body2 = SMul(Entry(wrong, I("i"), I("j")), Entry(V, I("j"), I("u")))
     wrong_cut = ClaimSpec(SSum(body2, "j", I(1), I("n")), SSum(body2, "j", I(1), I("i")), cut.free)
     assert decide(wrong_cut).truth == "false"
+
+
+def test_masked_arithmetic_is_defined_only_inside_a_softmax_and_masks_are_values():
+    """One rule with the kernel: a sum or scaling of masked (-inf) entries is ill-formed unless it
+    goes into a softmax; a mask and its moves (transpose, row, entry) compare as values."""
+    m = Sym("M", n, n)
+    two = Num(Fraction(2))
+    ill = [
+        ClaimSpec(Add(Mask(S), Mask(m)), Mask(Add(S, m))),
+        ClaimSpec(Add(Mask(S), Mask(m)), Mask(S)),
+        ClaimSpec(Scale(two, Mask(S)), Mask(Scale(two, S))),
+        ClaimSpec(Tr(Add(Mask(S), m)), Tr(Mask(Add(S, m)))),
+        ClaimSpec(Softmax(Scale(Num(Fraction(0)), Mask(S))), Softmax(Scale(Num(Fraction(0)), S))),
+        ClaimSpec(Softmax(MatMul(Mask(S), m)), Softmax(MatMul(S, m))),
+    ]
+    for c in ill:
+        assert decide(c).truth == "ill_formed", c
+    decided = [
+        (ClaimSpec(Softmax(Add(Mask(S), Mask(m))), Softmax(Mask(Add(S, m)))), "true"),
+        (ClaimSpec(Softmax(Add(Mask(S), Mask(m))), Softmax(Mask(S))), "false"),
+        (ClaimSpec(Softmax(Scale(two, Mask(S))), Softmax(Mask(Scale(two, S)))), "true"),
+        (ClaimSpec(Mask(S), Mask(S)), "true"),
+        (ClaimSpec(Mask(S), Mask(m)), "false"),
+        (ClaimSpec(Tr(Mask(S)), Mask(Tr(S), upper=True)), "true"),
+        (ClaimSpec(Tr(Mask(S)), Mask(Tr(S))), "false"),
+        (ClaimSpec(Entry(Mask(S), I("i"), I("j")), Entry(Mask(S), I("i"), I("j")), IJ), "true"),
+        (ClaimSpec(Row(Mask(S), I("i")), Row(Mask(m), I("i")), (("i", n),)), "false"),
+    ]
+    for c, truth in decided:
+        assert decide(c).truth == truth, c
 
 
 def test_concat_w_o_block_identity_and_its_off_by_ones():

@@ -53,7 +53,12 @@ ATOL = 1e-11
 
 
 class Evaluator:
-    """Both sides of a claim at one plan, one seed: numpy arrays and Python loops."""
+    """Both sides of a claim at one plan, one seed: numpy arrays and Python loops.
+
+    A masked entry is -inf. A mask, a transpose, a row, a block leave it a value; arithmetic on it
+    (a sum, a positive scaling) is defined only inside a softmax (`scoring` counts the softmaxes
+    around the node being evaluated), and nowhere else: `_infinite_operand` says what is refused.
+    """
 
     def __init__(
         self, plan: Mapping[str, int], seed: int, written: Mapping[str, np.ndarray] | None = None
@@ -65,6 +70,7 @@ class Evaluator:
         }
         self._names: dict[int, tuple[str, ...]] = {}
         self._memo: dict[tuple[Any, ...], np.ndarray] = {}
+        self.scoring = 0
 
     def _leaf(self, key: str, head: int, rows: int, cols: int) -> np.ndarray:
         arr = self.data.get((key, head))
@@ -87,7 +93,7 @@ class Evaluator:
         names = self._names.get(id(x))
         if names is None:
             names = self._names[id(x)] = tuple(sorted(_index_names(x)))
-        key = (id(x), *(env.get(k) for k in names))
+        key = (id(x), self.scoring > 0, *(env.get(k) for k in names))
         out = self._memo.get(key)
         if out is None:
             out = self._memo[key] = self._mat(x, env)
@@ -161,9 +167,22 @@ def _fromcol(ev: Evaluator, x: FromCol, env: Mapping[str, int]) -> np.ndarray:
     return np.repeat(col, x.cols.value(p), axis=1)
 
 
+def _infinite_operand(ev: Evaluator, what: str, *operands: Any, sums: bool = False) -> None:
+    """Refuse arithmetic on a masked (-inf) operand: everywhere for products, dot products,
+    scalar arithmetic and sums over heads; outside a softmax for sums and positive scalings
+    (`sums`), where -inf + x = -inf and c · (-inf) = -inf are the scores' extended reals."""
+    if all(np.all(np.isfinite(np.asarray(v, dtype=float))) for v in operands):
+        return
+    if not sums:
+        raise IllFormed(f"{what} of a masked (-inf) entry")
+    if ev.scoring == 0:
+        raise IllFormed(f"{what} of a masked (-inf) entry outside a softmax")
+
+
 @_value_of(_MATRIX, MatMul)
 def _matmul(ev: Evaluator, x: MatMul, env: Mapping[str, int]) -> np.ndarray:
     a, b = ev.mat(x.a, env), ev.mat(x.b, env)
+    _infinite_operand(ev, "a product", a, b)
     if a.shape[1] != b.shape[0]:
         raise IllTyped("inner dims")
     out = np.zeros((a.shape[0], b.shape[1]))
@@ -183,22 +202,37 @@ def _add(ev: Evaluator, x: Add, env: Mapping[str, int]) -> np.ndarray:
     a, b = ev.mat(x.a, env), ev.mat(x.b, env)
     if a.shape != b.shape:
         raise IllTyped("sum of two shapes")
+    _infinite_operand(ev, "a sum", a, b, sums=True)
     return a + b
 
 
 @_value_of(_MATRIX, Scale)
 def _scale(ev: Evaluator, x: Scale, env: Mapping[str, int]) -> np.ndarray:
-    return ev.scalar(x.c, env) * ev.mat(x.a, env)
+    c, a = ev.scalar(x.c, env), ev.mat(x.a, env)
+    if not math.isfinite(c):
+        raise IllFormed(f"the scaling factor {c} is not finite")
+    if c <= 0:
+        _infinite_operand(ev, f"a scaling by {c}", a)
+    _infinite_operand(ev, "a scaling", a, sums=True)
+    return c * a
 
 
 @_value_of(_MATRIX, Softmax)
 def _softmax(ev: Evaluator, x: Softmax, env: Mapping[str, int]) -> np.ndarray:
-    return _softmax_rows(ev.mat(x.a, env))
+    return _softmax_rows(_scores(ev, x.a, env))
 
 
 @_value_of(_MATRIX, ColSoftmax)
 def _colsoftmax(ev: Evaluator, x: ColSoftmax, env: Mapping[str, int]) -> np.ndarray:
-    return _softmax_rows(ev.mat(x.a, env).T).T.copy()
+    return _softmax_rows(_scores(ev, x.a, env).T).T.copy()
+
+
+def _scores(ev: Evaluator, a: Node, env: Mapping[str, int]) -> np.ndarray:
+    ev.scoring += 1
+    try:
+        return ev.mat(a, env)
+    finally:
+        ev.scoring -= 1
 
 
 @_value_of(_MATRIX, Mask)
@@ -224,6 +258,7 @@ def _row(ev: Evaluator, x: Row, env: Mapping[str, int]) -> np.ndarray:
 def _concat(ev: Evaluator, x: Concat, env: Mapping[str, int]) -> np.ndarray:
     p = ev.plan
     parts = [ev.mat(x.body, {**env, x.var: h}) for h in range(1, x.count.value(p) + 1)]
+    _infinite_operand(ev, "a concatenation", *parts)
     return np.hstack(parts)
 
 
@@ -249,6 +284,7 @@ def _msum(ev: Evaluator, x: MSum, env: Mapping[str, int]) -> np.ndarray:
     total = None
     for k in range(lo, hi + 1):
         term = ev.mat(x.body, {**env, x.var: k})
+        _infinite_operand(ev, "a sum over heads", term)
         total = term if total is None else total + term
     assert total is not None
     return total
@@ -278,17 +314,22 @@ def _dot(ev: Evaluator, x: Dot, env: Mapping[str, int]) -> float:
     u, v = ev.mat(x.u, env), ev.mat(x.v, env)
     if u.shape != v.shape or 1 not in u.shape:
         raise IllTyped("dot of two shapes")
+    _infinite_operand(ev, "a dot product", u, v)
     return float(sum(a * b for a, b in zip(u.ravel(), v.ravel(), strict=True)))
 
 
 @_value_of(_SCALAR, SMul)
 def _smul(ev: Evaluator, x: SMul, env: Mapping[str, int]) -> float:
-    return ev.scalar(x.a, env) * ev.scalar(x.b, env)
+    a, b = ev.scalar(x.a, env), ev.scalar(x.b, env)
+    _infinite_operand(ev, "a scalar product", a, b)
+    return a * b
 
 
 @_value_of(_SCALAR, SAdd)
 def _sadd(ev: Evaluator, x: SAdd, env: Mapping[str, int]) -> float:
-    return ev.scalar(x.a, env) + ev.scalar(x.b, env)
+    a, b = ev.scalar(x.a, env), ev.scalar(x.b, env)
+    _infinite_operand(ev, "a scalar sum", a, b)
+    return a + b
 
 
 @_value_of(_SCALAR, SSum)
@@ -296,7 +337,9 @@ def _ssum(ev: Evaluator, x: SSum, env: Mapping[str, int]) -> float:
     lo, hi = ev.ix(x.lo, env), ev.ix(x.hi, env)
     if hi < lo - 1:
         raise IllFormed(f"reversed sum range {lo}..{hi}")
-    return float(sum(ev.scalar(x.body, {**env, x.var: k}) for k in range(lo, hi + 1)))
+    terms = [ev.scalar(x.body, {**env, x.var: k}) for k in range(lo, hi + 1)]
+    _infinite_operand(ev, "a scalar sum", *terms)
+    return float(sum(terms))
 
 
 def _index_names(x: Node) -> set[str]:
@@ -312,6 +355,8 @@ def _softmax_rows(a: np.ndarray) -> np.ndarray:
     out = np.zeros_like(a, dtype=float)
     for i in range(a.shape[0]):
         row = a[i]
+        if np.any(np.isnan(row)) or np.any(row == math.inf):
+            raise IllFormed("a softmax of +inf or nan")
         top = max(row)
         if top == -math.inf:
             raise IllFormed("softmax of a fully masked row")
@@ -323,8 +368,8 @@ def _softmax_rows(a: np.ndarray) -> np.ndarray:
 
 def _close(x: Any, y: Any) -> bool:
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise IllFormed("a value is not finite (a masked entry used outside a softmax)")
+    if np.any(np.isnan(a)) or np.any(np.isnan(b)) or np.any(a == math.inf) or np.any(b == math.inf):
+        raise IllFormed("a value is +inf or nan")
     if a.shape != b.shape:
         if a.size == 1 and b.size == 1:
             a, b = a.reshape(()), b.reshape(())
