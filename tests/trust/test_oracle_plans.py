@@ -160,3 +160,21 @@ def test_a_tiny_coefficient_is_not_hidden_by_a_tolerance():
     # a square root of a size that is no square is no rational: floats there, and still true
     half = ClaimSpec(Scale(Sqrt(d_k, 1), Scale(Sqrt(d_k, 1), Z)), Scale(size(d_k), Z))
     assert decide(half).truth == "true"
+
+
+def test_an_index_bound_nowhere_stays_ill_formed_and_is_no_size():
+    c = ClaimSpec(SSum(num(1), "j", I(1), I("k")), size(n))
+    assert bound(c, O.Shapes(O.NO_ASSUMPTION)).sizes.keys() <= set(O.DIM_NAMES)
+    assert decide(c).truth == "ill_formed"
+
+
+def test_a_masked_softmax_counts_its_row_in_every_size_of_the_claim():
+    """The row sum of a masked softmax runs over the first i entries: its count is affine in
+    the row index and so in every size the claim mentions, wherever they appear."""
+    from symattn.soundness.oracle import Entry, Mask
+
+    W = Sym("W", d_k, d_v)  # d_k only in a shape, written after the softmax
+    rhs = SAdd(Entry(S, I("i"), I("j")), SMul(num(0), Entry(W, I(1), I(1))))
+    c = ClaimSpec(Entry(Softmax(Mask(S)), I("i"), I("j")), rhs, (("i", n), ("j", n)))
+    b = bound(c, O.Shapes(O.NO_ASSUMPTION))
+    assert b.sizes.get("d_k", 0) >= 1 and b.indices.get("i", 0) >= 1

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symattn.soundness.oracle.claims import (
+    DIM_NAMES,
     Add,
     Block,
     ClaimSpec,
@@ -134,6 +135,7 @@ def bound(c: ClaimSpec, shapes: Shapes, relation: str = "") -> Bound:
     ({'n': 2}, 2, 1)
     """
     w = _Walker(shapes, relation, {name for name, _ in c.free}, _halves(c, relation))
+    w.claim_vars = _sizes_of(c, relation)
     diff = w.of(c.lhs, {}).add(w.of(c.rhs, {}))
     each = diff.num.join(w.atoms)
     sizes = {k: v for k, v in each.each.items() if k not in w.free and v}
@@ -164,7 +166,7 @@ class _Walker:
                 out = out.join(env[name])
             elif name in self.free:
                 out = out.join(Deg({name: 1}, 1))
-            else:
+            elif name in DIM_NAMES:  # anything else is unbound: ill-formed when evaluated
                 out = out.join(self.dim(Dim(1, (name,))))
         return out
 
@@ -269,6 +271,23 @@ def _concat(w: _Walker, x: Concat, env: Mapping[str, Deg]) -> Frac:
 def _sum(w: _Walker, x: Any, env: Mapping[str, Deg]) -> Frac:
     count = w.count(x.lo, x.hi, env)
     return w.of(x.body, {**env, x.var: count}).repeated(count)
+
+
+def _sizes_of(c: ClaimSpec, relation: str) -> set[str]:
+    """Every free size the claim mentions: in a shape, a coefficient or an index."""
+    out: set[str] = set()
+    dims = [d for _, d in c.free]
+    for side in (c.lhs, c.rhs):
+        for x in nodes(side):
+            for v in vars(x).values():
+                if isinstance(v, Dim):
+                    dims.append(v)
+                elif isinstance(v, Ix):
+                    dims.extend(Dim(1, (k,)) for k, _ in v.terms if k in DIM_NAMES)
+    for d in dims:
+        for f in d.factors:
+            out |= set(DERIVED.get(relation, {}).get(f, {f: 1}))
+    return out
 
 
 def _halves(c: ClaimSpec, relation: str) -> set[str]:
