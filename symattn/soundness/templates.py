@@ -421,9 +421,9 @@ def vanishing(dim: Dim, roots: tuple[int, ...]) -> Node:
     return out
 
 
-# Roots at the small sizes a witness may try first (1, 2, 3), never at the sizes the oracle
-# decides at (each of its size plans has n >= 3 and d_k >= 4, and one has n = 4): a claim off
-# by a multiple of such a product holds at small sizes only, and the oracle sees it false.
+# Roots at the small sizes a witness may try first (1, 2, 3): a claim off by a multiple of such
+# a product holds at small sizes only; the oracle sees it false at the plans its degree bound
+# asks for (`oracle/grid.py`), wherever the roots lie.
 SMALL_ROOTS: tuple[tuple[int, ...], ...] = ((2, 3), (1, 2), (2,), (1, 2, 3), (2, 2))
 
 
@@ -448,7 +448,7 @@ def t_size_count(rng: random.Random) -> ClaimSpec:
 def t_size_poly(rng: random.Random) -> ClaimSpec:
     """`sum_{j=1}^{n} (n-a)(n-b) w_ij = n^2 - (a+b) n + ab` for softmax weights w (rows sum
     to 1): both sides polynomials in n."""
-    # no factor that vanishes at the oracle's n = 3 or 4: it would hide a mutant from it there
+    # no factor that vanishes at n = 3 or 4, the sizes of the oracle's small plans
     a, b = rng.choice((0, 1, 2, 5, 6)), rng.choice((1, 2, 5, 6))
     w = Softmax(scores(rng))
     poly = SMul(minus(size_num(n), a), minus(size_num(n), b))

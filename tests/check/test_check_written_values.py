@@ -78,3 +78,28 @@ def test_sums_over_a_written_matrix_follow_the_one_semantics_of_sums():
     assert [r.status for r in rs[:2]] == ["proved", "proved"], [r.message for r in rs]
     # from 3 down to 1 is no sum (sympy's convention would make it minus the term at 2)
     assert rs[2].kind != "verified" and "reversed range" in rs[2].message, rs[2].message
+
+
+# ---- numbers written for a name whose shape is only the chapter's convention -------------------
+
+UNSIZED = (
+    "# Worked\n\n{before}Take $Q=\\begin{{bmatrix}}1&0\\\\2&1\\end{{bmatrix}}$ and "
+    "$K=\\begin{{bmatrix}}3&1\\\\4&0\\end{{bmatrix}}$.\n\n$$QK^\\top=\\begin{{bmatrix}}{m}"
+    "\\end{{bmatrix}}$$\n"
+)
+
+
+@pytest.mark.parametrize(("m", "kind"), [("3&4\\\\7&8", "verified"), ("3&4\\\\7&9", "false")])
+def test_written_matrices_set_the_sizes_a_convention_leaves_open(m, kind):
+    """Q and K never declared: their conventional shape n x d_k is a guess, and the written
+    2 x 2 matrices are the example's values (no shape error against the guess)."""
+    rs = check_text(UNSIZED.format(before="", m=m), "w.md")
+    assert [r.kind for r in rs if r.kind in ("shape-error", "shape_error")] == []
+    assert rs[-1].kind == kind, [r.message for r in rs]
+
+
+def test_written_matrices_against_a_size_the_text_fixed_are_undecided_not_a_shape_error():
+    rs = check_text(UNSIZED.format(before="Take $n=3$. ", m="3&4\\\\7&8"), "w.md")
+    written = [r for r in rs if "matrix written out shows 2 × 2" in r.message and r.line == 3]
+    assert [r.kind for r in written] == ["undecided", "undecided"], [r.message for r in rs]
+    assert all("the chapter's convention" in r.message for r in written)

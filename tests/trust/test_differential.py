@@ -339,7 +339,7 @@ def test_a_hung_worker_stops_the_run_as_a_crash_not_a_hang(monkeypatch):
 def test_sizes_as_numbers_class_has_mutants_true_only_at_small_sizes():
     """Claims whose sizes enter as numbers, and mutants off by a polynomial such as
     `(n-2)(n-3)` that vanishes at the small sizes a witness may try first: the oracle sees them
-    false (its plans have n = 4, d_k >= 4), while at n = 2 or 3 they hold."""
+    false (its plans rule a coincidence of the sizes out), while at n = 2 or 3 they hold."""
     claims = [c for c in generate(400, seed=5) if c.template.startswith("size_")]
     assert {c.template for c in claims} == {"size_count", "size_poly", "size_scale"}
     for c in claims:

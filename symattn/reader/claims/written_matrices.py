@@ -182,6 +182,8 @@ def _define_literal(
 ) -> ResolvedClaim:
     shape = (sympy.Integer(len(cells)), sympy.Integer(len(cells[0])))
     if current is not None and not same_shape(scope.bind_shape(current.shape), shape):
+        if current.origin in ("convention", "inferred"):
+            return _literal_over_a_guess(scope, span, name, current, cells, start, end)
         raise Problem(
             "shape_error",
             f"{name} is {shape_str(scope.bind_shape(current.shape))} here, "
@@ -193,6 +195,43 @@ def _define_literal(
     if current is None:
         top.names[name] = Name(shape, "declared", scope.section, scope.line)
     msg = f"worked example: {name} is the {shape_str(shape)} matrix written out"
+    return new_claim(span, start, end, "declared", msg)
+
+
+def _literal_over_a_guess(
+    scope: Scope,
+    span: MathSpan,
+    name: str,
+    current: Name,
+    cells: list[list[sympy.Basic]],
+    start: int,
+    end: int,
+) -> ResolvedClaim:
+    """Numbers written for a name whose shape the text never gave (the chapter's convention
+    `Q: n x d_k`, or inferred): they set its sizes in the worked example where the guessed
+    shape leaves them open; where a size the text fixed differs, the guess is wrong or the text
+    is: undecided, naming the guess, never a shape error."""
+    shape = (sympy.Integer(len(cells)), sympy.Integer(len(cells[0])))
+    bound = scope.bind_shape(current.shape)
+    fixed = [
+        (a, b)
+        for a, b in zip(bound, shape, strict=True)
+        if sympy.sympify(a, strict=True).is_Integer and not dims_equal(a, b)
+    ]
+    if fixed:
+        why = "the chapter's convention" if current.origin == "convention" else "inferred"
+        msg = (
+            f"undecided: {name} is {shape_str(bound)} ({why}, a shape the text never gives); "
+            f"the matrix written out shows {shape_str(shape)}"
+        )
+        return new_claim(span, start, end, "unknown", msg)
+    top = scope.example()
+    top.literals[name] = sympy.Matrix(cells)
+    top.names[name] = Name(shape, "declared", scope.section, scope.line)
+    msg = (
+        f"worked example: {name} is the {shape_str(shape)} matrix written out (its shape "
+        f"{shape_str(current.shape)} was {current.origin}, never given by the text)"
+    )
     return new_claim(span, start, end, "declared", msg)
 
 

@@ -20,7 +20,10 @@ Semantics (the project's decisions, written again here from the text, not from t
 - a 1 x 1 matrix may be compared with a scalar (a textbook's `q_i k_j^T = q_i . k_j`).
 
 Truth: `decide(claim, context)` returns `Decision.truth` in {"true", "false", "ill_typed",
-"ill_formed"}: "true" when both sides agree (rtol 1e-8) at every index point of every plan.
+"ill_formed"}: "true" when both sides agree at every index point of every plan: the small plans
+of `plans` and those of `grid`, from the claim's degree bound in its sizes (`degrees`), which rule
+out a coincidence of the sizes; exactly (rational arithmetic) where every value is rational,
+else within rtol 1e-8.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from symattn.soundness.oracle.claims import ClaimSpec, Dim, Entry, Ix, Row, Sym, nodes
-from symattn.soundness.oracle.evaluation import Evaluator, _close
+from symattn.soundness.oracle.degrees import bound
+from symattn.soundness.oracle.evaluation import RTOL, Evaluator, NotExact, _close, _equal
+from symattn.soundness.oracle.grid import grid
 from symattn.soundness.oracle.plans import NO_ASSUMPTION, Context, plans, written_values
 from symattn.soundness.oracle.shapes import IllFormed, IllTyped, Shapes
 
@@ -36,14 +38,24 @@ class Decision:
     witness: Mapping[str, Any] = field(default_factory=dict)
 
 
-def points(free: Sequence[tuple[str, Dim]], plan: Mapping[str, int], seed: int) -> list[dict]:
-    """Every index point (ranges 1..dim), or a seeded sample with the corners when too many."""
+def points(
+    free: Sequence[tuple[str, Dim]],
+    plan: Mapping[str, int],
+    seed: int,
+    low: Mapping[str, int] | None = None,
+) -> list[dict]:
+    """Every index point (ranges 1..dim), or when too many the corners, every point whose index
+    `i` is at most `low[i]` (where a polynomial in the index is decided), and a seeded sample."""
     names = [name for name, _ in free]
     axes = [range(1, dim.value(plan) + 1) for _, dim in free]
     pts = [dict(zip(names, vals, strict=True)) for vals in itertools.product(*axes)]
     if len(pts) > MAX_POINTS:
+        low = low or {}
+        first = [p for p in pts if all(p[k] <= low.get(k, 1) for k in names)]
+        rest = [p for p in pts[1:-1] if p not in first]
         rng = random.Random(seed)
-        pts = [pts[0], pts[-1], *rng.sample(pts[1:-1], MAX_POINTS - 2)]
+        more = rng.sample(rest, max(0, min(len(rest), MAX_POINTS - len(first) - 1)))
+        pts = [*first, *([pts[-1]] if pts[-1] not in first else []), *more]
     return pts
 
 
@@ -82,7 +94,7 @@ def decide_at(c: ClaimSpec, plan: Mapping[str, int]) -> Decision:
         c = with_inferred_ranges(c, shapes)
     except IllTyped as exc:
         return Decision("ill_typed", str(exc))
-    return _evaluate(c, [dict(plan)], (0, 1))
+    return _evaluate(c, [(dict(plan), (0, 1))])
 
 
 def decide(c: ClaimSpec, ctx: Context = NO_ASSUMPTION) -> Decision:
@@ -104,9 +116,13 @@ def decide(c: ClaimSpec, ctx: Context = NO_ASSUMPTION) -> Decision:
         return Decision("ill_typed", str(exc))
     ps = plans(ctx, 3)
     if ctx.kind == "written":  # the claim at the values the worked example writes out
-        return _evaluate(c, ps, (0,), _written(c, ps[0]))
-    seeds = (0, 1, 2) if ctx.explicit is not None else (0, 1)
-    return _evaluate(c, ps, seeds)
+        return _evaluate(c, [(ps[0], (0,))], _written(c, ps[0]))
+    if ctx.explicit is not None:
+        return _evaluate(c, [(ps[0], (0, 1, 2))])
+    # the small plans, then the plans that rule out a coincidence of the sizes (`grid`)
+    g = grid(bound(c, shapes, ctx.relation), ctx.relation)
+    runs = [(p, (0, 1)) for p in ps] + [(p, (0,)) for p in g.plans if p not in ps]
+    return _evaluate(c, runs, low=g.low, why=g.why)
 
 
 def _written(c: ClaimSpec, plan: Mapping[str, int]) -> dict[str, np.ndarray]:
@@ -121,32 +137,61 @@ def _written(c: ClaimSpec, plan: Mapping[str, int]) -> dict[str, np.ndarray]:
 
 def _evaluate(
     c: ClaimSpec,
-    ps: Sequence[Mapping[str, int]],
-    seeds: Sequence[int],
+    runs: Sequence[tuple[Mapping[str, int], Sequence[int]]],
     written: Mapping[str, np.ndarray] | None = None,
+    low: Mapping[str, int] | None = None,
+    why: str = "",
 ) -> Decision:
+    """Both sides at every index point of every (plan, seed): exactly (random integers,
+    rational arithmetic) where every value is rational there, else in floats within RTOL."""
     total = 0
-    for plan in ps:
+    for plan, seeds in runs:
         for seed in seeds:
-            ev = Evaluator(plan, seed, written)
-            for pt in points(c.free, plan, seed):
-                try:
-                    with np.errstate(all="ignore"):
-                        a, b = ev.value(c.lhs, pt), ev.value(c.rhs, pt)
-                        same = _close(a, b)
-                except IllFormed as exc:
-                    return Decision("ill_formed", str(exc), (tuple(sorted(plan.items())),), total)
-                except IllTyped as exc:
-                    return Decision("ill_typed", str(exc), (tuple(sorted(plan.items())),), total)
-                total += 1
-                if not same:
-                    return Decision(
-                        "false",
-                        f"differ at {plan} {pt}: {np.ravel(a)[:3]} vs {np.ravel(b)[:3]}",
-                        (tuple(sorted(plan.items())),),
-                        total,
-                        {"plan": dict(plan), "point": pt, "seed": seed},
-                    )
+            try:
+                found = _at(c, plan, seed, written, low, exact=True)
+            except NotExact:
+                found = _at(c, plan, seed, written, low, exact=False)
+            count, failed = found
+            total += count
+            if failed is not None:
+                truth, detail, witness = failed
+                return Decision(truth, detail, (tuple(sorted(plan.items())),), total, witness)
+    ps = [p for p, _ in runs]
     return Decision(
-        "true", "", tuple(tuple(sorted(p.items())) for p in ps), total, {"plans": len(ps)}
+        "true", why, tuple(tuple(sorted(p.items())) for p in ps), total, {"plans": len(ps)}
     )
+
+
+def _at(
+    c: ClaimSpec,
+    plan: Mapping[str, int],
+    seed: int,
+    written: Mapping[str, np.ndarray] | None,
+    low: Mapping[str, int] | None,
+    exact: bool,
+) -> tuple[int, tuple[str, str, dict[str, Any]] | None]:
+    """(points evaluated, None) when both sides agree at every point of the plan, else the
+    points evaluated and (truth, detail, witness) where they do not."""
+    ev = Evaluator(plan, seed, written, exact=exact)
+    same_at = _equal if exact else _close
+    count = 0
+    for pt in points(c.free, plan, seed, low):
+        try:
+            with np.errstate(all="ignore"):
+                a, b = ev.value(c.lhs, pt), ev.value(c.rhs, pt)
+                same = same_at(a, b)
+        except IllFormed as exc:
+            return count, ("ill_formed", str(exc), {})
+        except IllTyped as exc:
+            return count, ("ill_typed", str(exc), {})
+        count += 1
+        if not same:
+            how = "exactly" if exact else f"within rtol {RTOL}"
+            shown = f"{_first(a)} vs {_first(b)}"
+            detail = f"differ at {plan} {pt} ({how}): {shown}"
+            return count, ("false", detail, {"plan": dict(plan), "point": pt, "seed": seed})
+    return count, None
+
+
+def _first(v: Any) -> str:
+    return str([str(x) for x in np.ravel(np.asarray(v, dtype=object))[:3]])

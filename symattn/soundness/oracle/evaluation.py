@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -49,11 +50,18 @@ RTOL = 1e-8
 ATOL = 1e-11
 
 
+class NotExact(Exception):
+    """The claim has a value that is not rational at this plan (an exp, a square root of a
+    size that is no square): it is evaluated in floats instead."""
+
+
 # ---- evaluation ----------------------------------------------------------------------------
 
 
 class Evaluator:
-    """Both sides of a claim at one plan, one seed: numpy arrays and Python loops.
+    """Both sides of a claim at one plan, one seed: numpy arrays and Python loops. With `exact`,
+    entries are random integers and every value a Python integer or `Fraction` (numpy object
+    arrays), so two sides are compared exactly; a value that is not rational raises NotExact.
 
     A masked entry is -inf. A mask, a transpose, a row, a block leave it a value; arithmetic on it
     (a sum, a positive scaling) is defined only inside a softmax (`scoring` counts the softmaxes
@@ -61,12 +69,17 @@ class Evaluator:
     """
 
     def __init__(
-        self, plan: Mapping[str, int], seed: int, written: Mapping[str, np.ndarray] | None = None
+        self,
+        plan: Mapping[str, int],
+        seed: int,
+        written: Mapping[str, np.ndarray] | None = None,
+        exact: bool = False,
     ):
         self.plan = dict(plan)
+        self.exact = exact
         self.rng = np.random.default_rng(seed)
         self.data: dict[tuple[str, int], np.ndarray] = {
-            (name, 0): arr for name, arr in (written or {}).items()
+            (name, 0): _ints(arr) if exact else arr for name, arr in (written or {}).items()
         }
         self._names: dict[int, tuple[str, ...]] = {}
         self._memo: dict[tuple[Any, ...], np.ndarray] = {}
@@ -75,7 +88,12 @@ class Evaluator:
     def _leaf(self, key: str, head: int, rows: int, cols: int) -> np.ndarray:
         arr = self.data.get((key, head))
         if arr is None:
-            arr = self.rng.uniform(-1.0, 1.0, size=(rows, cols))
+            if self.exact:
+                ints = self.rng.integers(-(10**6), 10**6, size=(rows, cols), endpoint=True)
+                arr = np.array([[int(v) for v in row] for row in ints], dtype=object)
+                arr = arr.reshape(rows, cols)
+            else:
+                arr = self.rng.uniform(-1.0, 1.0, size=(rows, cols))
             self.data[(key, head)] = arr
         if arr.shape != (rows, cols):
             raise IllTyped(f"{key} at two shapes")
@@ -104,6 +122,9 @@ class Evaluator:
         if f is None:
             raise IllTyped(f"a scalar where a matrix is needed: {type(x).__name__}")
         return f(self, x, env)
+
+    def zeros(self, shape: tuple[int, int]) -> np.ndarray:
+        return np.zeros(shape, dtype=object if self.exact else float)
 
     def _shape_at(self, body: Node, env: Mapping[str, int]) -> tuple[int, int]:
         s = Shapes(Context("at", explicit=self.plan)).mat(body)
@@ -157,7 +178,7 @@ def _head(ev: Evaluator, x: HeadMat, env: Mapping[str, int]) -> np.ndarray:
 @_value_of(_MATRIX, Ones)
 def _ones(ev: Evaluator, x: Ones, env: Mapping[str, int]) -> np.ndarray:
     p = ev.plan
-    return np.ones((x.rows.value(p), x.cols.value(p)))
+    return np.ones((x.rows.value(p), x.cols.value(p)), dtype=object if ev.exact else float)
 
 
 @_value_of(_MATRIX, FromCol)
@@ -185,7 +206,7 @@ def _matmul(ev: Evaluator, x: MatMul, env: Mapping[str, int]) -> np.ndarray:
     _infinite_operand(ev, "a product", a, b)
     if a.shape[1] != b.shape[0]:
         raise IllTyped("inner dims")
-    out = np.zeros((a.shape[0], b.shape[1]))
+    out = ev.zeros((a.shape[0], b.shape[1]))
     for i in range(a.shape[0]):
         for j in range(b.shape[1]):
             out[i, j] = sum(a[i, k] * b[k, j] for k in range(a.shape[1]))
@@ -219,11 +240,15 @@ def _scale(ev: Evaluator, x: Scale, env: Mapping[str, int]) -> np.ndarray:
 
 @_value_of(_MATRIX, Softmax)
 def _softmax(ev: Evaluator, x: Softmax, env: Mapping[str, int]) -> np.ndarray:
+    if ev.exact:
+        raise NotExact("exp")
     return _softmax_rows(_scores(ev, x.a, env))
 
 
 @_value_of(_MATRIX, ColSoftmax)
 def _colsoftmax(ev: Evaluator, x: ColSoftmax, env: Mapping[str, int]) -> np.ndarray:
+    if ev.exact:
+        raise NotExact("exp")
     return _softmax_rows(_scores(ev, x.a, env).T).T.copy()
 
 
@@ -280,7 +305,7 @@ def _msum(ev: Evaluator, x: MSum, env: Mapping[str, int]) -> np.ndarray:
     if hi < lo - 1:
         raise IllFormed(f"reversed sum range {lo}..{hi}")
     if hi < lo:
-        return np.zeros(ev._shape_at(x.body, env))
+        return ev.zeros(ev._shape_at(x.body, env))
     total = None
     for k in range(lo, hi + 1):
         term = ev.mat(x.body, {**env, x.var: k})
@@ -291,13 +316,21 @@ def _msum(ev: Evaluator, x: MSum, env: Mapping[str, int]) -> np.ndarray:
 
 
 @_value_of(_SCALAR, Num)
-def _num(ev: Evaluator, x: Num, env: Mapping[str, int]) -> float:
-    return float(x.value)
+def _num(ev: Evaluator, x: Num, env: Mapping[str, int]) -> Any:
+    return Fraction(x.value) if ev.exact else float(x.value)
 
 
 @_value_of(_SCALAR, Sqrt)
-def _sqrt(ev: Evaluator, x: Sqrt, env: Mapping[str, int]) -> float:
-    return float(x.dim.value(ev.plan)) ** (x.power / 2)
+def _sqrt(ev: Evaluator, x: Sqrt, env: Mapping[str, int]) -> Any:
+    v = x.dim.value(ev.plan)
+    if not ev.exact:
+        return float(v) ** (x.power / 2)
+    if x.power % 2 == 0:
+        return Fraction(v) ** (x.power // 2)
+    root = math.isqrt(v)
+    if root * root != v:
+        raise NotExact(f"sqrt({v})")
+    return Fraction(root) ** x.power
 
 
 @_value_of(_SCALAR, Entry)
@@ -306,7 +339,7 @@ def _entry(ev: Evaluator, x: Entry, env: Mapping[str, int]) -> float:
     i, j = ev.ix(x.i, env), ev.ix(x.j, env)
     if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
         raise IllFormed(f"entry ({i},{j}) of a {m.shape} matrix")
-    return float(m[i - 1, j - 1])
+    return m[i - 1, j - 1] if ev.exact else float(m[i - 1, j - 1])
 
 
 @_value_of(_SCALAR, Dot)
@@ -315,7 +348,8 @@ def _dot(ev: Evaluator, x: Dot, env: Mapping[str, int]) -> float:
     if u.shape != v.shape or 1 not in u.shape:
         raise IllTyped("dot of two shapes")
     _infinite_operand(ev, "a dot product", u, v)
-    return float(sum(a * b for a, b in zip(u.ravel(), v.ravel(), strict=True)))
+    total = sum(a * b for a, b in zip(u.ravel(), v.ravel(), strict=True))
+    return total if ev.exact else float(total)
 
 
 @_value_of(_SCALAR, SMul)
@@ -339,7 +373,8 @@ def _ssum(ev: Evaluator, x: SSum, env: Mapping[str, int]) -> float:
         raise IllFormed(f"reversed sum range {lo}..{hi}")
     terms = [ev.scalar(x.body, {**env, x.var: k}) for k in range(lo, hi + 1)]
     _infinite_operand(ev, "a scalar sum", *terms)
-    return float(sum(terms))
+    total = sum(terms)
+    return total if ev.exact else float(total)
 
 
 def _index_names(x: Node) -> set[str]:
@@ -376,3 +411,24 @@ def _close(x: Any, y: Any) -> bool:
         else:
             return False
     return bool(np.allclose(a, b, rtol=RTOL, atol=ATOL))
+
+
+def _ints(arr: np.ndarray) -> np.ndarray:
+    """Integer entries written out, as Python integers (exact arithmetic)."""
+    out = np.empty(arr.shape, dtype=object)
+    for k, v in np.ndenumerate(arr):
+        if v != int(v):
+            raise NotExact(f"entry {v}")
+        out[k] = int(v)
+    return out
+
+
+def _equal(x: Any, y: Any) -> bool:
+    """Exact equality of two values of the exact evaluator (1 x 1 against a scalar allowed)."""
+    a, b = np.asarray(x, dtype=object), np.asarray(y, dtype=object)
+    for v in (*a.ravel(), *b.ravel()):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise IllFormed("a value is not finite (a masked entry used outside a softmax)")
+    if a.shape != b.shape and not (a.size == 1 and b.size == 1):
+        return False
+    return all(p == q for p, q in zip(a.ravel(), b.ravel(), strict=True))
