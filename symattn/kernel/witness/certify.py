@@ -1,13 +1,14 @@
 """Certified differences: two scalars at explicit entries, separated by interval arithmetic.
 
-Imports only sympy, mpmath, random and kernel.errors; must not import the other witnesses, proof
-or anything above them.
+Imports only sympy, mpmath, random, kernel.errors and witness.screen; must not import the other
+witnesses, proof or anything above them.
 
 A claim with `exp` at explicit sizes is a rational function of exponentials; simplifying the
 difference of its sides can take minutes (a gcd of huge integers in `sympy.cancel`). To show the
 sides differ it is enough to find entries at which they differ and to *prove* it: both sides
 are enclosed in intervals (mpmath's `iv`, outward rounding, so the true value is inside) and
-the two intervals are disjoint. The search runs on enclosures too: no floats.
+the two intervals are disjoint. The search ranks entries in float64 (`witness.screen`) where a
+side compiles to its steps, and on enclosures otherwise; only disjoint enclosures are a result.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sympy
 from mpmath import iv, libmp
 
 from symattn.kernel.errors import Signal
+from symattn.kernel.witness import screen
 
 # small entries, no 0: a zero entry hides the others; the counterexample is then minimised
 _DRAW = (-2, -1, 1, 2, 3)
@@ -82,8 +84,16 @@ def separate(
     if atoms is None:
         return None
     rng = random.Random(seed)
+    program = screen.compile_sides(left, right, atoms)
     for trial in range(trials):
         values = {a: rng.choice(_DRAW) for a in atoms}
+        if _clear(program, values):
+            # float64 sees a clear difference: minimised in float64, then certified (the
+            # enclosures decide; a candidate they cannot separate goes the interval way)
+            for candidate in (_minimised(left, right, values, program=program), values):
+                found = certify(left, right, candidate)
+                if found is not None:
+                    return found
         if not _looks_different(left, right, values):
             if trial == 0:  # a gap below 53 bits' reach: one look with more bits
                 found = certify(left, right, values, precisions=_PRECISIONS[1:2])
@@ -95,6 +105,12 @@ def separate(
             if found is not None:
                 return found
     return None
+
+
+def _clear(program: screen.Program | None, values: Mapping[sympy.Basic, int]) -> bool:
+    """Float64 sees the sides differ by more than a near-tie (a candidate, never a proof)."""
+    floats = None if program is None else program.run(values, "float")
+    return floats is not None and not screen.near_tie(*floats)
 
 
 def certify(
@@ -170,24 +186,38 @@ def _looks_different(left, right, values) -> bool:
     return certify(left, right, values, precisions=_PRECISIONS[:1]) is not None
 
 
-def _minimised(left, right, values: Mapping[sympy.Basic, int], budget: int = 200) -> dict:
-    """Entries set to 0 one at a time (then the rest to 1) while the sides stay separated."""
+def _minimised(
+    left,
+    right,
+    values: Mapping[sympy.Basic, int],
+    budget: int = 200,
+    program: screen.Program | None = None,
+) -> dict:
+    """Entries set to 0 one at a time (then the rest to 1) while the sides stay separated
+    (by enclosures at 53 bits; with a `program`, while float64 sees a clear difference: the
+    result is a candidate that `certify` must still separate)."""
     kept = dict(values)
     spent = 0
+
+    def differs() -> bool:
+        if program is not None:
+            return _clear(program, kept)
+        return _looks_different(left, right, kept)
+
     for key in list(kept):
         if spent >= budget:
             break
         old = kept[key]
         kept[key] = 0
         spent += 1
-        if not _looks_different(left, right, kept):
+        if not differs():
             kept[key] = old
     for key, old in list(kept.items()):
         if old in (0, 1) or spent >= budget:
             continue
         kept[key] = 1
         spent += 1
-        if not _looks_different(left, right, kept):
+        if not differs():
             kept[key] = old
     return kept
 

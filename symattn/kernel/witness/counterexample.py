@@ -20,7 +20,7 @@ from symattn.kernel.evaluate import (
 )
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.ranges import Range
-from symattn.kernel.witness import certify, numeric, sizes
+from symattn.kernel.witness import certify, numeric, screen, sizes
 from symattn.kernel.witness.evidence import MAX_SAMPLE, Counterexample, Term
 from symattn.kernel.witness.field import PRIMES, ModP, rational
 from symattn.kernel.witness.points import (
@@ -64,12 +64,69 @@ def counterexample(
         points, _ = index_points(ranges, subs, assuming, limit=MAX_SAMPLE, seed=seed)
         for point in points:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
-            atoms = _atoms(left, right)  # the same at every trial: computed once a point
-            for _ in range(trials):
-                cex = _try_point(left, right, plan, point, rng, labels, atoms)
-                if cex is not None:
-                    return cex
+            cex = _search_point(left, right, plan, point, rng, labels, trials)
+            if cex is not None:
+                return cex
     return None
+
+
+def _search_point(left, right, plan, point, rng, labels, trials: int) -> Counterexample | None:
+    """The trials at one point, those float64 sees differ first; each is decided exactly.
+
+    The entries of every trial are drawn first (the same draws, in the same order, as one trial
+    at a time). A trial whose float64 values differ clearly is a candidate for the exact route;
+    a near-tie goes to the exact route after them (float64 decides nothing), where a program
+    without transcendental steps is run in exact rationals instead of sympy's substitution.
+    """
+    atoms = _atoms(left, right)  # the same at every trial: computed once a point
+    draws = [{x: sympy.Integer(rng.choice(_DRAW)) for x in atoms} for _ in range(trials)]
+    program = screen.compile_sides(left, right, atoms)
+    ranked = sorted(range(trials), key=lambda t: not _clear(program, draws[t]))
+    enclosable = None
+    for t in ranked:
+        values = draws[t]
+        if program is not None and program.exact:
+            cex = _exact_point(program, values, plan, point, labels)
+        else:
+            if enclosable is None:
+                enclosable = certify.can_enclose(left) and certify.can_enclose(right)
+            cex = _try_point(left, right, plan, point, values, labels, enclosable)
+        if cex is not None:
+            return cex
+    return None
+
+
+_DRAW = (-2, -1, 1, 2, 3)
+
+
+def _clear(program: screen.Program | None, values) -> bool:
+    """Float64 sees the sides differ clearly at `values` (only an order of trials, never a
+    verdict)."""
+    floats = None if program is None else program.run(values, "float")
+    return floats is not None and not screen.near_tie(*floats)
+
+
+def _exact_point(program: screen.Program, values, plan, point, labels) -> Counterexample | None:
+    """The exact route for sides with no transcendental step: both sides as exact rationals
+    (what sympy's substitution would give, without building its trees)."""
+    found = program.run(values, "exact")
+    if found is None:
+        return None  # a side has no value here (a division by 0): nothing to compare
+    lv, rv = (sympy.Rational(v.numerator, v.denominator) for v in found)
+    if lv == rv:
+        return None
+    return Counterexample(
+        sizes=_sizes_shown(plan),
+        indices=_shown_point(point, labels or {}),
+        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+        lhs=str(lv),
+        rhs=str(rv),
+        exact=True,
+    )
+
+
+def _sizes_shown(plan) -> tuple[tuple[str, int], ...]:
+    return tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
 
 
 def _atoms(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
@@ -79,11 +136,10 @@ def _atoms(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
 
 
 def _try_point(
-    left, right, plan, point, rng: random.Random, labels=None, atoms=None
+    left, right, plan, point, values, labels=None, enclosable: bool | None = None
 ) -> Counterexample | None:
-    if atoms is None:
-        atoms = _atoms(left, right)
-    values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
+    """The exact route at one trial's entries: sympy's substitution, then exact simplification,
+    interval enclosures or 30 digits."""
     lv, rv = left.xreplace(values), right.xreplace(values)
     if lv == rv:
         return None
@@ -94,12 +150,14 @@ def _try_point(
     # exp, cos, sin of numbers and roots: sympy cannot always decide their equality, so the
     # difference is confirmed with 30 digits instead (cos²x + sin²x = 1 is not "exact" here)
     exact = not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv))
-    sizes_shown = tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
+    sizes_shown = _sizes_shown(plan)
+    if enclosable is None:
+        enclosable = certify.can_enclose(left) and certify.can_enclose(right)
     if exact:
         lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
         if sympy.simplify(lv - rv) == 0:
             return None
-    elif certify.can_enclose(left) and certify.can_enclose(right):
+    elif enclosable:
         # a proof that the values differ: disjoint interval enclosures (none: no counterexample)
         found = certify.certify(left, right, {k: int(v) for k, v in values.items()})
         if found is None:
