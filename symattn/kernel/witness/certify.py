@@ -91,17 +91,17 @@ def separate(
             # float64 sees a clear difference: minimised in float64, then certified (the
             # enclosures decide; a candidate they cannot separate goes the interval way)
             for candidate in (_minimised(left, right, values, program=program), values):
-                found = certify(left, right, candidate)
+                found = certify(left, right, candidate, program=program)
                 if found is not None:
                     return found
-        if not _looks_different(left, right, values):
+        if not _looks_different(left, right, values, program):
             if trial == 0:  # a gap below 53 bits' reach: one look with more bits
-                found = certify(left, right, values, precisions=_PRECISIONS[1:2])
+                found = certify(left, right, values, _PRECISIONS[1:2], program)
                 if found is not None:
                     return found
             continue
-        for candidate in (_minimised(left, right, values), values):
-            found = certify(left, right, candidate)
+        for candidate in (_minimised(left, right, values, enclosed=program), values):
+            found = certify(left, right, candidate, program=program)
             if found is not None:
                 return found
     return None
@@ -118,6 +118,7 @@ def certify(
     right: sympy.Basic,
     values: Mapping[sympy.Basic, int],
     precisions: Sequence[int] = _PRECISIONS,
+    program: screen.Program | None = None,
 ) -> Separation | None:
     """Enclosures of both sides at `values` that do not overlap (a proof they differ), or None.
 
@@ -131,8 +132,13 @@ def certify(
         for bits in precisions:
             iv.prec = bits
             try:
-                lo_l, hi_l = enclose(left, values)._mpi_
-                lo_r, hi_r = enclose(right, values)._mpi_
+                if program is not None:  # the same steps as `enclose`, compiled once
+                    sides = enclose_program(program, values)
+                    lo_l, hi_l = sides[0]._mpi_
+                    lo_r, hi_r = sides[1]._mpi_
+                else:
+                    lo_l, hi_l = enclose(left, values)._mpi_
+                    lo_r, hi_r = enclose(right, values)._mpi_
             except (Unsupported, ArithmeticError, ValueError, TypeError):
                 return None
             ends = (lo_l, hi_l, lo_r, hi_r)
@@ -181,9 +187,9 @@ def _bare_symbols(e: sympy.Basic) -> set[sympy.Basic]:
     return out
 
 
-def _looks_different(left, right, values) -> bool:
-    """Separated at the lowest precision: the search itself runs on enclosures (no floats)."""
-    return certify(left, right, values, precisions=_PRECISIONS[:1]) is not None
+def _looks_different(left, right, values, program: screen.Program | None = None) -> bool:
+    """Separated at the lowest precision (enclosures, no floats)."""
+    return certify(left, right, values, _PRECISIONS[:1], program) is not None
 
 
 def _minimised(
@@ -192,6 +198,7 @@ def _minimised(
     values: Mapping[sympy.Basic, int],
     budget: int = 200,
     program: screen.Program | None = None,
+    enclosed: screen.Program | None = None,
 ) -> dict:
     """Entries set to 0 one at a time (then the rest to 1) while the sides stay separated
     (by enclosures at 53 bits; with a `program`, while float64 sees a clear difference: the
@@ -202,7 +209,7 @@ def _minimised(
     def differs() -> bool:
         if program is not None:
             return _clear(program, kept)
-        return _looks_different(left, right, kept)
+        return _looks_different(left, right, kept, enclosed)
 
     for key in list(kept):
         if spent >= budget:
@@ -306,6 +313,53 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
+
+
+def enclose_program(program: screen.Program, values: Mapping[sympy.Basic, int]) -> tuple:
+    """Both sides of a compiled program enclosed (the steps of `enclose`, in the same order,
+    over registers instead of a walk of sympy's nodes)."""
+    regs: list[Any] = [None] * program.size
+    for i, atom in enumerate(program.atoms):
+        regs[i] = _IV.number(sympy.Integer(values[atom]))
+    for r, q in program.numbers:
+        regs[r] = _IV.number(q)
+    for r, op, args, k in program.steps:
+        regs[r] = _iv_step(op, [regs[a] for a in args], k)
+    return regs[program.sides[0]], regs[program.sides[1]]
+
+
+def _iv_step(op: int, args: list[Any], k: Any) -> Any:
+    if op == screen.ADD:
+        return _fold(args)
+    if op == screen.MUL:
+        return _product(args)
+    if op == screen.POW:
+        if isinstance(k, int):
+            b = args[0]
+            return b**k if k >= 0 else 1 / (b ** (-k))
+        if k == sympy.S.Half:
+            return _IV.sqrt(args[0])
+        if k == -sympy.S.Half:
+            return 1 / _IV.sqrt(args[0])
+        return _IV.exp(_IV.log(args[0]) * _IV.number(k))
+    if op == screen.EXP:
+        return _IV.exp(_moderate(args[0]))
+    if op == screen.LOG:
+        return _IV.log(args[0])
+    if op == screen.COS:
+        return _IV.cos(args[0])
+    if op == screen.SIN:
+        return _IV.sin(args[0])
+    if op == screen.TAN:
+        return _IV.sin(args[0]) / _IV.cos(args[0])
+    if op == screen.TANH:
+        t = _IV.exp(2 * _moderate(args[0]))
+        return 1 - 2 / (t + 1)
+    if op == screen.ABS:
+        return abs(args[0])
+    if op in (screen.MAX, screen.MIN):
+        return _extreme(args, op == screen.MAX)
+    raise Unsupported(f"no enclosure for step {op}")
 
 
 _ENCLOSED = (

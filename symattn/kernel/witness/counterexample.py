@@ -31,7 +31,6 @@ from symattn.kernel.witness.points import (
     index_points,
     instantiate,
     plan_fits,
-    scalars_of,
 )
 
 
@@ -75,10 +74,11 @@ def _search_point(left, right, plan, point, rng, labels, trials: int) -> Counter
 
     The entries of every trial are drawn first (the same draws, in the same order, as one trial
     at a time). A trial whose float64 values differ clearly is a candidate for the exact route;
-    a near-tie goes to the exact route after them (float64 decides nothing), where a program
-    without transcendental steps is run in exact rationals instead of sympy's substitution.
+    a near-tie goes to the exact route after them (float64 decides nothing). Sides compiled to
+    a program (`witness.screen`) are decided by its exact run in rationals, or, with
+    transcendental steps, by its enclosures; others by sympy's substitution.
     """
-    atoms = _atoms(left, right)  # the same at every trial: computed once a point
+    atoms = screen.atoms_of(left, right)  # the same at every trial: computed once a point
     draws = [{x: sympy.Integer(rng.choice(_DRAW)) for x in atoms} for _ in range(trials)]
     program = screen.compile_sides(left, right, atoms)
     ranked = sorted(range(trials), key=lambda t: not _clear(program, draws[t]))
@@ -87,6 +87,9 @@ def _search_point(left, right, plan, point, rng, labels, trials: int) -> Counter
         values = draws[t]
         if program is not None and program.exact:
             cex = _exact_point(program, values, plan, point, labels)
+        elif program is not None:  # every step of a program has an enclosure
+            found = certify.certify(left, right, _ints(values), program=program)
+            cex = None if found is None else _certified(found, values, plan, point, labels)
         else:
             if enclosable is None:
                 enclosable = certify.can_enclose(left) and certify.can_enclose(right)
@@ -94,6 +97,23 @@ def _search_point(left, right, plan, point, rng, labels, trials: int) -> Counter
         if cex is not None:
             return cex
     return None
+
+
+def _ints(values) -> dict:
+    return {k: int(v) for k, v in values.items()}
+
+
+def _certified(found: certify.Separation, values, plan, point, labels) -> Counterexample:
+    """A counterexample whose sides' enclosures do not overlap."""
+    return Counterexample(
+        sizes=_sizes_shown(plan),
+        indices=_shown_point(point, labels or {}),
+        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+        lhs=found.shown("left"),
+        rhs=found.shown("right"),
+        exact=False,
+        certified=True,
+    )
 
 
 _DRAW = (-2, -1, 1, 2, 3)
@@ -129,12 +149,6 @@ def _sizes_shown(plan) -> tuple[tuple[str, int], ...]:
     return tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
 
 
-def _atoms(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
-    """The entries and free scalars of the two sides, in a fixed order."""
-    atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
-    return atoms + scalars_of(left, right)
-
-
 def _try_point(
     left, right, plan, point, values, labels=None, enclosable: bool | None = None
 ) -> Counterexample | None:
@@ -159,18 +173,8 @@ def _try_point(
             return None
     elif enclosable:
         # a proof that the values differ: disjoint interval enclosures (none: no counterexample)
-        found = certify.certify(left, right, {k: int(v) for k, v in values.items()})
-        if found is None:
-            return None
-        return Counterexample(
-            sizes=sizes_shown,
-            indices=_shown_point(point, labels or {}),
-            entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
-            lhs=found.shown("left"),
-            rhs=found.shown("right"),
-            exact=False,
-            certified=True,
-        )
+        found = certify.certify(left, right, _ints(values))
+        return None if found is None else _certified(found, values, plan, point, labels)
     else:
         lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
         if lf == rf:

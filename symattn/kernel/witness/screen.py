@@ -28,15 +28,15 @@ import sympy
 NEAR_TIE = 1e-6
 
 # register kinds: an atom's value, a number, or an operation on earlier registers
-_ADD, _MUL, _POW, _EXP, _LOG, _COS, _SIN, _TAN, _TANH, _ABS, _MAX, _MIN = range(12)
-_TRANSCENDENTAL = {_EXP, _LOG, _COS, _SIN, _TAN, _TANH}
+ADD, MUL, POW, EXP, LOG, COS, SIN, TAN, TANH, ABS, MAX, MIN = range(12)
+_TRANSCENDENTAL = {EXP, LOG, COS, SIN, TAN, TANH}
 _FUNCS = {
-    sympy.exp: _EXP,
-    sympy.cos: _COS,
-    sympy.sin: _SIN,
-    sympy.tan: _TAN,
-    sympy.tanh: _TANH,
-    sympy.Abs: _ABS,
+    sympy.exp: EXP,
+    sympy.cos: COS,
+    sympy.sin: SIN,
+    sympy.tan: TAN,
+    sympy.tanh: TANH,
+    sympy.Abs: ABS,
 }
 
 
@@ -49,8 +49,9 @@ class Program:
     """Both sides of a claim at one point, as steps over registers.
 
     `atoms` are the free entries and scalars in the order their values are given; `numbers`
-    the registers that hold a constant; `steps` (register, kind, argument registers, integer
-    exponent) in an order where every argument comes first; `sides` the two result registers.
+    the registers that hold a constant; `steps` (register, kind, argument registers, exponent:
+    an int, a sympy Rational, or None) in an order where every argument comes first; `sides`
+    the two result registers.
     """
 
     atoms: tuple[sympy.Basic, ...]
@@ -107,7 +108,7 @@ def compile_sides(
             numbers.append((out, x))
         else:
             op, args, k = _node(x)
-            if op in _TRANSCENDENTAL or (op == _POW and k is None):
+            if op in _TRANSCENDENTAL or (op == POW and not isinstance(k, int)):
                 exact[0] = False
             regs = tuple(reg(a) for a in args)
             out = len(registers)
@@ -122,25 +123,56 @@ def compile_sides(
     return Program(tuple(atoms), tuple(numbers), tuple(steps), sides, len(registers), exact[0])
 
 
+def atoms_of(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
+    """The entries (sorted by name) then the free scalars (by name) of the two sides: what
+    `sympy.Basic.atoms` and a walk of every node give, found visiting each distinct subformula
+    once (written-out sides share most of their subformulas).
+
+    >>> Q = sympy.IndexedBase("Q"); c = sympy.Symbol("c")
+    >>> atoms_of(c * Q[1, 2] + Q[1, 1], sympy.exp(Q[1, 1]))
+    [Q[1, 1], Q[1, 2], c]
+    """
+    seen: set[sympy.Basic] = set()
+    entries: set[sympy.Basic] = set()
+    bare: set[sympy.Basic] = set()
+    labels: set[sympy.Basic] = set()
+    stack = [left, right]
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if isinstance(x, sympy.Indexed):
+            entries.add(x)
+            labels.add(x.base.label)
+            stack.extend(x.indices)  # an index left symbolic is no scalar (it is an integer)
+        elif isinstance(x, sympy.Symbol):
+            if not x.is_integer:
+                bare.add(x)
+        else:
+            stack.extend(x.args)
+    return sorted(entries, key=str) + sorted(bare - labels, key=lambda v: v.name)
+
+
 def _node(x: sympy.Basic) -> tuple[int, tuple[sympy.Basic, ...], Any]:
     """(kind, arguments, integer exponent or None) of a node that is not a number or an atom."""
     if isinstance(x, sympy.Add):
-        return _ADD, x.args, None
+        return ADD, x.args, None
     if isinstance(x, sympy.Mul):
-        return _MUL, x.args, None
+        return MUL, x.args, None
     if isinstance(x, sympy.Pow):
         base, ex = x.args
         if ex.is_Integer:
-            return _POW, (base,), int(ex)
+            return POW, (base,), int(ex)
         if base is sympy.E:
-            return _EXP, (ex,), None
+            return EXP, (ex,), None
         if isinstance(ex, sympy.Rational):
-            return _POW, (base, ex), None  # b^(p/q) for b > 0: float64 only
+            return POW, (base,), ex  # b^(p/q) for b > 0: no exact run
         raise _Unsupported(str(x))
     if isinstance(x, sympy.log) and len(x.args) == 1:
-        return _LOG, x.args, None
+        return LOG, x.args, None
     if isinstance(x, sympy.Max | sympy.Min):
-        return (_MAX if isinstance(x, sympy.Max) else _MIN), x.args, None
+        return (MAX if isinstance(x, sympy.Max) else MIN), x.args, None
     op = _FUNCS.get(x.func)
     if op is None or len(x.args) != 1:
         raise _Unsupported(str(x))
@@ -156,37 +188,36 @@ def _as_fraction(q: sympy.Rational) -> Fraction:
 
 
 _UNARY: dict[int, Callable[[float], float]] = {
-    _EXP: math.exp,
-    _LOG: math.log,
-    _COS: math.cos,
-    _SIN: math.sin,
-    _TAN: math.tan,
-    _TANH: math.tanh,
+    EXP: math.exp,
+    LOG: math.log,
+    COS: math.cos,
+    SIN: math.sin,
+    TAN: math.tan,
+    TANH: math.tanh,
 }
 
 
 def _step(op: int, args: list[Any], k: Any, kind: str) -> Any:
-    if op == _ADD:
+    if op == ADD:
         return math.fsum(args) if kind == "float" else sum(args, Fraction(0))
-    if op == _MUL:
+    if op == MUL:
         out = args[0]
         for v in args[1:]:
             out = out * v
         return out
-    if op == _POW:
-        if k is not None:
+    if op == POW:
+        if isinstance(k, int):
             if k < 0 and args[0] == 0:
                 raise ZeroDivisionError("0 to a negative power")
             return args[0] ** k
-        base, ex = args
-        if base <= 0:
+        if args[0] <= 0:
             raise ValueError("a fractional power of a number that is not positive")
-        return math.pow(base, ex)
-    if op == _ABS:
+        return math.pow(args[0], int(k.p) / int(k.q))
+    if op == ABS:
         return abs(args[0])
-    if op == _MAX:
+    if op == MAX:
         return max(args)
-    if op == _MIN:
+    if op == MIN:
         return min(args)
     return _UNARY[op](args[0])
 

@@ -14,6 +14,7 @@ import sympy
 
 from symattn.kernel.witness import certify, screen
 from symattn.kernel.witness.counterexample import _exact_point, _try_point, counterexample
+from symattn.kernel.witness.points import scalars_of
 
 x, y = sympy.symbols("x y")
 BIG = sympy.Integer(10) ** 20
@@ -113,3 +114,38 @@ def test_a_step_without_a_value_gives_no_float_opinion():
     assert program.run({x: 10}, "float") is None  # exp(1000) overflows float64
     assert program.run({x: 2}, "float") is not None
     assert not screen.settled_equal(screen.compile_sides(1 / x, 1 / x, [x]), {x: 0})
+
+
+Q = sympy.IndexedBase("Q")
+c = sympy.Symbol("c")
+_SIDES = [
+    sympy.exp(Q[1, 1] - c * Q[1, 2]) / (1 + sympy.exp(Q[2, 1])),
+    sympy.tanh(Q[1, 1]) + sympy.tan(Q[1, 2] / 3) - sympy.Abs(Q[2, 2] - 5),
+    sympy.sqrt(Q[1, 1] ** 2 + 1) + (Q[2, 2] ** 2 + 2) ** sympy.Rational(-1, 2),
+    sympy.Max(Q[1, 1], Q[2, 1] * c) * sympy.Min(Q[1, 2], 2)
+    + (Q[1, 1] ** 2 + 3) ** sympy.Rational(2, 3),
+    sympy.log(Q[1, 1] ** 2 + 1) * sympy.cos(Q[2, 2]) - sympy.sin(c) / (Q[1, 2] ** 2 + 1),
+]
+
+
+@pytest.mark.parametrize("side", _SIDES)
+def test_a_compiled_program_encloses_as_the_walker_does(side):
+    # the certificate from the program is the walker's, endpoint for endpoint
+    other = side**2 - Q[2, 2]
+    atoms = screen.atoms_of(side, other)
+    program = screen.compile_sides(side, other, atoms)
+    assert program is not None and not program.exact
+    rng = random.Random(5)
+    for _ in range(4):
+        values = {a: rng.choice([-2, -1, 1, 2, 3]) for a in atoms}
+        got = certify.enclose_program(program, values)
+        want = (certify.enclose(side, values), certify.enclose(other, values))
+        assert [v._mpi_ for v in got] == [v._mpi_ for v in want]
+
+
+@pytest.mark.parametrize("side", _SIDES)
+def test_the_atoms_are_those_a_full_walk_finds(side):
+    other = side * Q[3, 1] + c
+    entries = sorted(side.atoms(sympy.Indexed) | other.atoms(sympy.Indexed), key=str)
+    # what the search used before: sympy's atoms, then every node walked for free scalars
+    assert screen.atoms_of(side, other) == entries + scalars_of(side, other)
