@@ -50,6 +50,7 @@ KERNEL_ORDER = (
     "witness.degrees",
     "witness.coincidence",
     "witness.numeric",
+    "witness.screen",
     "witness.certify",
     "arrays",
     "witness.reals",
