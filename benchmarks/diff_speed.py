@@ -1,7 +1,7 @@
 """CPU time of the differential suite against a baseline tree, in the same run, and the projection.
 
 Run: `python benchmarks/diff_speed.py --base REF [--claims 30] [--seed 5] [--jobs 2] [--runs 3]
-[--extra '--inferred --wild 20']`.
+[--extra='--inferred --wild 20']`.
 REF is a git revision of this repository (exported with `git archive` to a temporary folder) or
 the path of another checkout. The two trees run `python -m symattn.soundness diff` in turn (A B A
 B ...); each run's CPU time is the operating system's account of its processes (the workers
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--extra",
         default="",
-        help="more flags of the suite, one string (e.g. '--inferred --wild 20 --backward')",
+        help="more flags of the suite, one string: --extra='--inferred --wild 20'",
     )
     opts = ap.parse_args(argv)
     args = ["--claims", str(opts.claims), "--seed", str(opts.seed), "--jobs", str(opts.jobs)]
