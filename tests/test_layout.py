@@ -52,6 +52,7 @@ KERNEL_ORDER = (
     "witness.numeric",
     "witness.screen",
     "witness.certify",
+    "witness.enclosed",
     "arrays",
     "witness.reals",
     "witness.arrays",

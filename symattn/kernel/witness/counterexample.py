@@ -1,7 +1,8 @@
 """Counterexamples a reader can check by hand: a point, and the few entries that make it fail.
 
 Imports only the kernel below it (canon, evaluate, expr, witness.evidence, .sizes, .points, .field,
-.numeric, .certify); must not import witness.exact, proof or anything above them.
+.numeric, .certify, .screen, .enclosed); must not import witness.exact, proof or anything above
+them.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 import sympy
 
@@ -20,7 +22,7 @@ from symattn.kernel.evaluate import (
 )
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.ranges import Range
-from symattn.kernel.witness import certify, numeric, screen, sizes
+from symattn.kernel.witness import certify, enclosed, numeric, screen, sizes
 from symattn.kernel.witness.evidence import MAX_SAMPLE, Counterexample, Term
 from symattn.kernel.witness.field import PRIMES, ModP, rational
 from symattn.kernel.witness.points import (
@@ -152,8 +154,9 @@ def _sizes_shown(plan) -> tuple[tuple[str, int], ...]:
 def _try_point(
     left, right, plan, point, values, labels=None, enclosable: bool | None = None
 ) -> Counterexample | None:
-    """The exact route at one trial's entries: sympy's substitution, then exact simplification,
-    interval enclosures or 30 digits."""
+    """The exact route at one trial's entries: sympy's substitution, then the two numbers
+    compared exactly when both are rational, else interval enclosures (a proof they differ);
+    nothing else makes a counterexample."""
     lv, rv = left.xreplace(values), right.xreplace(values)
     if lv == rv:
         return None
@@ -162,37 +165,28 @@ def _try_point(
     if _undefined(lv) or _undefined(rv):
         return None  # a side has no value here (oo - oo): nothing to compare
     # exp, cos, sin of numbers and roots: sympy cannot always decide their equality, so the
-    # difference is confirmed with 30 digits instead (cos²x + sin²x = 1 is not "exact" here)
-    exact = not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv))
-    sizes_shown = _sizes_shown(plan)
+    # difference is certified by enclosures instead (cos²x + sin²x = 1 is not "exact" here)
+    if not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv)):
+        lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
+        if lv.is_Rational and rv.is_Rational:
+            if lv == rv:
+                return None
+            return Counterexample(
+                sizes=_sizes_shown(plan),
+                indices=_shown_point(point, labels or {}),
+                entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+                lhs=str(lv),
+                rhs=str(rv),
+                exact=True,
+            )
     if enclosable is None:
         enclosable = certify.can_enclose(left) and certify.can_enclose(right)
-    if exact:
-        lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
-        if sympy.simplify(lv - rv) == 0:
-            return None
-    elif enclosable:
-        # a proof that the values differ: disjoint interval enclosures (none: no counterexample)
-        found = certify.certify(left, right, _ints(values))
-        return None if found is None else _certified(found, values, plan, point, labels)
-    else:
-        lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
-        if lf == rf:
-            return None
-        gap = abs(lf - rf)
-        if _undefined(gap) or gap.is_comparable is not True:
-            return None
-        if gap.is_finite and gap <= sympy.Float("1e-20", 30) * (1 + abs(lf) + abs(rf)):
-            return None
-        lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
-    return Counterexample(
-        sizes=sizes_shown,
-        indices=_shown_point(point, labels or {}),
-        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
-        lhs=str(lv),
-        rhs=str(rv),
-        exact=exact,
-    )
+    if not enclosable:
+        # a function the enclosures do not know: a difference seen with 30 digits, or a
+        # difference sympy cannot simplify to 0, is no certificate: no counterexample
+        return None
+    found = certify.certify(left, right, _ints(values))
+    return None if found is None else _certified(found, values, plan, point, labels)
 
 
 def _undefined(v: sympy.Basic) -> bool:
@@ -224,7 +218,8 @@ def _entry_name(x: sympy.Basic) -> str:
 
 
 def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:
-    """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
+    """Explicit sizes with exp: few small entries found in float64, certified by disjoint
+    interval enclosures of both sides (`witness.enclosed`)."""
     at = dict(where)
     cell = (at.pop("row"), at.pop("col")) if isinstance(lhs, MatExpr) else None
     names = {s.name: s for t in (lhs, rhs) for s in free_symbols_of(t)}
@@ -263,21 +258,23 @@ def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | No
         for k, arr in values.items()
         for i in np.flatnonzero(arr)
     }
-    try:
-        lf, rf = numeric.digits30((lhs, rhs), cell, point, values)
+    try:  # the float64 candidate, certified: disjoint interval enclosures of both sides
+        found = enclosed.separated((lhs, rhs), cell, point, values)
     except (numeric.EvalError, ValueError, TypeError, ZeroDivisionError):
         return None
-    if abs(lf - rf) <= 1e-20 * (1 + abs(lf) + abs(rf)):
+    if found is None:
         return None
+    lf, rf = found
     shown = [(_entry_name(x), str(v)) for x, v in subs.items()]
     where_shown = tuple(where) if cell is not None else _names(point)
     return Counterexample(
         sizes=(),
         indices=where_shown,
         entries=_sparse_entries(sorted(shown)),
-        lhs=str(sympy.Float(lf, 12)),
-        rhs=str(sympy.Float(rf, 12)),
+        lhs=mpmath.nstr(lf, 12),
+        rhs=mpmath.nstr(rf, 12),
         exact=False,
+        certified=True,
     )
 
 
