@@ -1,6 +1,7 @@
 """CPU time of the differential suite against a baseline tree, in the same run, and the projection.
 
-Run: `python benchmarks/diff_speed.py --base REF [--claims 30] [--seed 5] [--jobs 2] [--runs 3]`.
+Run: `python benchmarks/diff_speed.py --base REF [--claims 30] [--seed 5] [--jobs 2] [--runs 3]
+[--extra='--inferred --wild 20']`.
 REF is a git revision of this repository (exported with `git archive` to a temporary folder) or
 the path of another checkout. The two trees run `python -m symattn.soundness diff` in turn (A B A
 B ...); each run's CPU time is the operating system's account of its processes (the workers
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shlex
 import statistics
 import subprocess
 import sys
@@ -84,8 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--project", type=int, default=20_000, help="claims of the projection")
+    ap.add_argument(
+        "--extra",
+        default="",
+        help="more flags of the suite, one string: --extra='--inferred --wild 20'",
+    )
     opts = ap.parse_args(argv)
     args = ["--claims", str(opts.claims), "--seed", str(opts.seed), "--jobs", str(opts.jobs)]
+    args += shlex.split(opts.extra)
     args.append("--quiet")
     with tempfile.TemporaryDirectory(prefix="diff-speed-") as tmp:
         base = export(opts.base, Path(tmp))

@@ -1,13 +1,14 @@
 """Certified differences: two scalars at explicit entries, separated by interval arithmetic.
 
-Imports only sympy, mpmath, random and kernel.errors; must not import the other witnesses, proof
-or anything above them.
+Imports only sympy, mpmath, random, kernel.errors and witness.screen; must not import the other
+witnesses, proof or anything above them.
 
 A claim with `exp` at explicit sizes is a rational function of exponentials; simplifying the
 difference of its sides can take minutes (a gcd of huge integers in `sympy.cancel`). To show the
 sides differ it is enough to find entries at which they differ and to *prove* it: both sides
 are enclosed in intervals (mpmath's `iv`, outward rounding, so the true value is inside) and
-the two intervals are disjoint. The search runs on enclosures too: no floats.
+the two intervals are disjoint. The search ranks entries in float64 (`witness.screen`) where a
+side compiles to its steps, and on enclosures otherwise; only disjoint enclosures are a result.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sympy
 from mpmath import iv, libmp
 
 from symattn.kernel.errors import Signal
+from symattn.kernel.witness import screen
 
 # small entries, no 0: a zero entry hides the others; the counterexample is then minimised
 _DRAW = (-2, -1, 1, 2, 3)
@@ -82,19 +84,33 @@ def separate(
     if atoms is None:
         return None
     rng = random.Random(seed)
+    program = screen.compile_sides(left, right, atoms)
     for trial in range(trials):
         values = {a: rng.choice(_DRAW) for a in atoms}
-        if not _looks_different(left, right, values):
+        if _clear(program, values):
+            # float64 sees a clear difference: minimised in float64, then certified (the
+            # enclosures decide; a candidate they cannot separate goes the interval way)
+            for candidate in (_minimised(left, right, values, program=program), values):
+                found = certify(left, right, candidate, program=program)
+                if found is not None:
+                    return found
+        if not _looks_different(left, right, values, program):
             if trial == 0:  # a gap below 53 bits' reach: one look with more bits
-                found = certify(left, right, values, precisions=_PRECISIONS[1:2])
+                found = certify(left, right, values, _PRECISIONS[1:2], program)
                 if found is not None:
                     return found
             continue
-        for candidate in (_minimised(left, right, values), values):
-            found = certify(left, right, candidate)
+        for candidate in (_minimised(left, right, values, enclosed=program), values):
+            found = certify(left, right, candidate, program=program)
             if found is not None:
                 return found
     return None
+
+
+def _clear(program: screen.Program | None, values: Mapping[sympy.Basic, int]) -> bool:
+    """Float64 sees the sides differ by more than a near-tie (a candidate, never a proof)."""
+    floats = None if program is None else program.run(values, "float")
+    return floats is not None and not screen.near_tie(*floats)
 
 
 def certify(
@@ -102,6 +118,7 @@ def certify(
     right: sympy.Basic,
     values: Mapping[sympy.Basic, int],
     precisions: Sequence[int] = _PRECISIONS,
+    program: screen.Program | None = None,
 ) -> Separation | None:
     """Enclosures of both sides at `values` that do not overlap (a proof they differ), or None.
 
@@ -115,8 +132,13 @@ def certify(
         for bits in precisions:
             iv.prec = bits
             try:
-                lo_l, hi_l = enclose(left, values)._mpi_
-                lo_r, hi_r = enclose(right, values)._mpi_
+                if program is not None:  # the same steps as `enclose`, compiled once
+                    sides = enclose_program(program, values)
+                    lo_l, hi_l = sides[0]._mpi_
+                    lo_r, hi_r = sides[1]._mpi_
+                else:
+                    lo_l, hi_l = enclose(left, values)._mpi_
+                    lo_r, hi_r = enclose(right, values)._mpi_
             except (Unsupported, ArithmeticError, ValueError, TypeError):
                 return None
             ends = (lo_l, hi_l, lo_r, hi_r)
@@ -165,29 +187,44 @@ def _bare_symbols(e: sympy.Basic) -> set[sympy.Basic]:
     return out
 
 
-def _looks_different(left, right, values) -> bool:
-    """Separated at the lowest precision: the search itself runs on enclosures (no floats)."""
-    return certify(left, right, values, precisions=_PRECISIONS[:1]) is not None
+def _looks_different(left, right, values, program: screen.Program | None = None) -> bool:
+    """Separated at the lowest precision (enclosures, no floats)."""
+    return certify(left, right, values, _PRECISIONS[:1], program) is not None
 
 
-def _minimised(left, right, values: Mapping[sympy.Basic, int], budget: int = 200) -> dict:
-    """Entries set to 0 one at a time (then the rest to 1) while the sides stay separated."""
+def _minimised(
+    left,
+    right,
+    values: Mapping[sympy.Basic, int],
+    budget: int = 200,
+    program: screen.Program | None = None,
+    enclosed: screen.Program | None = None,
+) -> dict:
+    """Entries set to 0 one at a time (then the rest to 1) while the sides stay separated
+    (by enclosures at 53 bits; with a `program`, while float64 sees a clear difference: the
+    result is a candidate that `certify` must still separate)."""
     kept = dict(values)
     spent = 0
+
+    def differs() -> bool:
+        if program is not None:
+            return _clear(program, kept)
+        return _looks_different(left, right, kept, enclosed)
+
     for key in list(kept):
         if spent >= budget:
             break
         old = kept[key]
         kept[key] = 0
         spent += 1
-        if not _looks_different(left, right, kept):
+        if not differs():
             kept[key] = old
     for key, old in list(kept.items()):
         if old in (0, 1) or spent >= budget:
             continue
         kept[key] = 1
         spent += 1
-        if not _looks_different(left, right, kept):
+        if not differs():
             kept[key] = old
     return kept
 
@@ -276,6 +313,53 @@ def _walk(e: sympy.Basic, values: Mapping[sympy.Basic, int], ar: _Arith) -> Any:
         raise Unsupported(f"cannot enclose {type(x).__name__}: {x}")
 
     return go(e)
+
+
+def enclose_program(program: screen.Program, values: Mapping[sympy.Basic, int]) -> tuple:
+    """Both sides of a compiled program enclosed (the steps of `enclose`, in the same order,
+    over registers instead of a walk of sympy's nodes)."""
+    regs: list[Any] = [None] * program.size
+    for i, atom in enumerate(program.atoms):
+        regs[i] = _IV.number(sympy.Integer(values[atom]))
+    for r, q in program.numbers:
+        regs[r] = _IV.number(q)
+    for r, op, args, k in program.steps:
+        regs[r] = _iv_step(op, [regs[a] for a in args], k)
+    return regs[program.sides[0]], regs[program.sides[1]]
+
+
+def _iv_step(op: int, args: list[Any], k: Any) -> Any:
+    if op == screen.ADD:
+        return _fold(args)
+    if op == screen.MUL:
+        return _product(args)
+    if op == screen.POW:
+        if isinstance(k, int):
+            b = args[0]
+            return b**k if k >= 0 else 1 / (b ** (-k))
+        if k == sympy.S.Half:
+            return _IV.sqrt(args[0])
+        if k == -sympy.S.Half:
+            return 1 / _IV.sqrt(args[0])
+        return _IV.exp(_IV.log(args[0]) * _IV.number(k))
+    if op == screen.EXP:
+        return _IV.exp(_moderate(args[0]))
+    if op == screen.LOG:
+        return _IV.log(args[0])
+    if op == screen.COS:
+        return _IV.cos(args[0])
+    if op == screen.SIN:
+        return _IV.sin(args[0])
+    if op == screen.TAN:
+        return _IV.sin(args[0]) / _IV.cos(args[0])
+    if op == screen.TANH:
+        t = _IV.exp(2 * _moderate(args[0]))
+        return 1 - 2 / (t + 1)
+    if op == screen.ABS:
+        return abs(args[0])
+    if op in (screen.MAX, screen.MIN):
+        return _extreme(args, op == screen.MAX)
+    raise Unsupported(f"no enclosure for step {op}")
 
 
 _ENCLOSED = (

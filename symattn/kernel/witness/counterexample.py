@@ -1,7 +1,8 @@
 """Counterexamples a reader can check by hand: a point, and the few entries that make it fail.
 
 Imports only the kernel below it (canon, evaluate, expr, witness.evidence, .sizes, .points, .field,
-.numeric, .certify); must not import witness.exact, proof or anything above them.
+.numeric, .certify, .screen, .enclosed); must not import witness.exact, proof or anything above
+them.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 import sympy
 
@@ -20,7 +22,7 @@ from symattn.kernel.evaluate import (
 )
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.ranges import Range
-from symattn.kernel.witness import certify, numeric, sizes
+from symattn.kernel.witness import certify, enclosed, numeric, screen, sizes
 from symattn.kernel.witness.evidence import MAX_SAMPLE, Counterexample, Term
 from symattn.kernel.witness.field import PRIMES, ModP, rational
 from symattn.kernel.witness.points import (
@@ -31,7 +33,6 @@ from symattn.kernel.witness.points import (
     index_points,
     instantiate,
     plan_fits,
-    scalars_of,
 )
 
 
@@ -64,26 +65,98 @@ def counterexample(
         points, _ = index_points(ranges, subs, assuming, limit=MAX_SAMPLE, seed=seed)
         for point in points:
             left, right = instantiate(a, subs, point), instantiate(b, subs, point)
-            atoms = _atoms(left, right)  # the same at every trial: computed once a point
-            for _ in range(trials):
-                cex = _try_point(left, right, plan, point, rng, labels, atoms)
-                if cex is not None:
-                    return cex
+            cex = _search_point(left, right, plan, point, rng, labels, trials)
+            if cex is not None:
+                return cex
     return None
 
 
-def _atoms(left: sympy.Basic, right: sympy.Basic) -> list[sympy.Basic]:
-    """The entries and free scalars of the two sides, in a fixed order."""
-    atoms = sorted((left.atoms(sympy.Indexed) | right.atoms(sympy.Indexed)), key=str)
-    return atoms + scalars_of(left, right)
+def _search_point(left, right, plan, point, rng, labels, trials: int) -> Counterexample | None:
+    """The trials at one point, those float64 sees differ first; each is decided exactly.
+
+    The entries of every trial are drawn first (the same draws, in the same order, as one trial
+    at a time). A trial whose float64 values differ clearly is a candidate for the exact route;
+    a near-tie goes to the exact route after them (float64 decides nothing). Sides compiled to
+    a program (`witness.screen`) are decided by its exact run in rationals, or, with
+    transcendental steps, by its enclosures; others by sympy's substitution.
+    """
+    atoms = screen.atoms_of(left, right)  # the same at every trial: computed once a point
+    draws = [{x: sympy.Integer(rng.choice(_DRAW)) for x in atoms} for _ in range(trials)]
+    program = screen.compile_sides(left, right, atoms)
+    ranked = sorted(range(trials), key=lambda t: not _clear(program, draws[t]))
+    enclosable = None
+    for t in ranked:
+        values = draws[t]
+        if program is not None and program.exact:
+            cex = _exact_point(program, values, plan, point, labels)
+        elif program is not None:  # every step of a program has an enclosure
+            found = certify.certify(left, right, _ints(values), program=program)
+            cex = None if found is None else _certified(found, values, plan, point, labels)
+        else:
+            if enclosable is None:
+                enclosable = certify.can_enclose(left) and certify.can_enclose(right)
+            cex = _try_point(left, right, plan, point, values, labels, enclosable)
+        if cex is not None:
+            return cex
+    return None
+
+
+def _ints(values) -> dict:
+    return {k: int(v) for k, v in values.items()}
+
+
+def _certified(found: certify.Separation, values, plan, point, labels) -> Counterexample:
+    """A counterexample whose sides' enclosures do not overlap."""
+    return Counterexample(
+        sizes=_sizes_shown(plan),
+        indices=_shown_point(point, labels or {}),
+        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+        lhs=found.shown("left"),
+        rhs=found.shown("right"),
+        exact=False,
+        certified=True,
+    )
+
+
+_DRAW = (-2, -1, 1, 2, 3)
+
+
+def _clear(program: screen.Program | None, values) -> bool:
+    """Float64 sees the sides differ clearly at `values` (only an order of trials, never a
+    verdict)."""
+    floats = None if program is None else program.run(values, "float")
+    return floats is not None and not screen.near_tie(*floats)
+
+
+def _exact_point(program: screen.Program, values, plan, point, labels) -> Counterexample | None:
+    """The exact route for sides with no transcendental step: both sides as exact rationals
+    (what sympy's substitution would give, without building its trees)."""
+    found = program.run(values, "exact")
+    if found is None:
+        return None  # a side has no value here (a division by 0): nothing to compare
+    lv, rv = (sympy.Rational(v.numerator, v.denominator) for v in found)
+    if lv == rv:
+        return None
+    return Counterexample(
+        sizes=_sizes_shown(plan),
+        indices=_shown_point(point, labels or {}),
+        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+        lhs=str(lv),
+        rhs=str(rv),
+        exact=True,
+    )
+
+
+def _sizes_shown(plan) -> tuple[tuple[str, int], ...]:
+    return tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
 
 
 def _try_point(
-    left, right, plan, point, rng: random.Random, labels=None, atoms=None
+    left, right, plan, point, values, labels=None, enclosable: bool | None = None
 ) -> Counterexample | None:
-    if atoms is None:
-        atoms = _atoms(left, right)
-    values = {x: sympy.Integer(rng.choice([-2, -1, 1, 2, 3])) for x in atoms}
+    """The exact route at one trial's entries: sympy's substitution, then the two numbers
+    compared exactly when both are rational, else interval enclosures (a proof they differ);
+    nothing else makes a counterexample."""
     lv, rv = left.xreplace(values), right.xreplace(values)
     if lv == rv:
         return None
@@ -92,45 +165,28 @@ def _try_point(
     if _undefined(lv) or _undefined(rv):
         return None  # a side has no value here (oo - oo): nothing to compare
     # exp, cos, sin of numbers and roots: sympy cannot always decide their equality, so the
-    # difference is confirmed with 30 digits instead (cos²x + sin²x = 1 is not "exact" here)
-    exact = not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv))
-    sizes_shown = tuple((s.name, v) for s, v in sorted(plan.items(), key=lambda x: x[0].name))
-    if exact:
+    # difference is certified by enclosures instead (cos²x + sin²x = 1 is not "exact" here)
+    if not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv)):
         lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
-        if sympy.simplify(lv - rv) == 0:
-            return None
-    elif certify.can_enclose(left) and certify.can_enclose(right):
-        # a proof that the values differ: disjoint interval enclosures (none: no counterexample)
-        found = certify.certify(left, right, {k: int(v) for k, v in values.items()})
-        if found is None:
-            return None
-        return Counterexample(
-            sizes=sizes_shown,
-            indices=_shown_point(point, labels or {}),
-            entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
-            lhs=found.shown("left"),
-            rhs=found.shown("right"),
-            exact=False,
-            certified=True,
-        )
-    else:
-        lf, rf = sympy.N(lv, 30), sympy.N(rv, 30)
-        if lf == rf:
-            return None
-        gap = abs(lf - rf)
-        if _undefined(gap) or gap.is_comparable is not True:
-            return None
-        if gap.is_finite and gap <= sympy.Float("1e-20", 30) * (1 + abs(lf) + abs(rf)):
-            return None
-        lv, rv = sympy.N(lv, 12), sympy.N(rv, 12)
-    return Counterexample(
-        sizes=sizes_shown,
-        indices=_shown_point(point, labels or {}),
-        entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
-        lhs=str(lv),
-        rhs=str(rv),
-        exact=exact,
-    )
+        if lv.is_Rational and rv.is_Rational:
+            if lv == rv:
+                return None
+            return Counterexample(
+                sizes=_sizes_shown(plan),
+                indices=_shown_point(point, labels or {}),
+                entries=tuple((_entry_name(k), str(v)) for k, v in values.items()),
+                lhs=str(lv),
+                rhs=str(rv),
+                exact=True,
+            )
+    if enclosable is None:
+        enclosable = certify.can_enclose(left) and certify.can_enclose(right)
+    if not enclosable:
+        # a function the enclosures do not know: a difference seen with 30 digits, or a
+        # difference sympy cannot simplify to 0, is no certificate: no counterexample
+        return None
+    found = certify.certify(left, right, _ints(values))
+    return None if found is None else _certified(found, values, plan, point, labels)
 
 
 def _undefined(v: sympy.Basic) -> bool:
@@ -162,7 +218,8 @@ def _entry_name(x: sympy.Basic) -> str:
 
 
 def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | None:
-    """Explicit sizes with exp: few small entries found in float64, confirmed to 30 digits."""
+    """Explicit sizes with exp: few small entries found in float64, certified by disjoint
+    interval enclosures of both sides (`witness.enclosed`)."""
     at = dict(where)
     cell = (at.pop("row"), at.pop("col")) if isinstance(lhs, MatExpr) else None
     names = {s.name: s for t in (lhs, rhs) for s in free_symbols_of(t)}
@@ -201,21 +258,23 @@ def confirmed_counterexample(lhs: Term, rhs: Term, where) -> Counterexample | No
         for k, arr in values.items()
         for i in np.flatnonzero(arr)
     }
-    try:
-        lf, rf = numeric.digits30((lhs, rhs), cell, point, values)
+    try:  # the float64 candidate, certified: disjoint interval enclosures of both sides
+        found = enclosed.separated((lhs, rhs), cell, point, values)
     except (numeric.EvalError, ValueError, TypeError, ZeroDivisionError):
         return None
-    if abs(lf - rf) <= 1e-20 * (1 + abs(lf) + abs(rf)):
+    if found is None:
         return None
+    lf, rf = found
     shown = [(_entry_name(x), str(v)) for x, v in subs.items()]
     where_shown = tuple(where) if cell is not None else _names(point)
     return Counterexample(
         sizes=(),
         indices=where_shown,
         entries=_sparse_entries(sorted(shown)),
-        lhs=str(sympy.Float(lf, 12)),
-        rhs=str(sympy.Float(rf, 12)),
+        lhs=mpmath.nstr(lf, 12),
+        rhs=mpmath.nstr(rf, 12),
         exact=False,
+        certified=True,
     )
 
 
