@@ -16,8 +16,9 @@ from symattn.kernel.errors import ParseError, SymattnError
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
-from symattn.reader.claims.conventional import rebound, unconfirmed
+from symattn.reader.claims.conventional import arguments, rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
+from symattn.reader.claims.entry_guesses import with_entry_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.number_rows import numbered_rows
 from symattn.reader.claims.online_claims import online_equation
@@ -232,7 +233,7 @@ class DispatchMixin(ResolverBase):
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound, numbered_rows):
+        for rule in (unconfirmed, rebound, arguments, numbered_rows):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))
@@ -292,10 +293,12 @@ class DispatchMixin(ResolverBase):
             return [new_claim(span, c.start, c.end, "unknown", msg)]
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
+        self.terms.entry_guesses = {}
         try:
             out = self._claims(span, c, display)
         finally:
             self.scope.restore_shapes(taken)
+        out = with_entry_guesses(out, self.terms.entry_guesses)
         out = [self._conventional_divisor(x) if x.status == "shape_error" else x for x in out]
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
 
