@@ -144,17 +144,18 @@ def arguments(
     }
     if not blamed:
         return claims
-    widths = list(dict.fromkeys(x for _, mine in blamed.values() for k in mine for x in own[k].shape))
+    widths = [x for _, mine in blamed.values() for k in mine for x in own[k].shape]
     taken = {k: conv[k] for k in guessed}
     found: dict[tuple[int, int], tuple[str, ResolvedClaim]] = {}
     confirming, scope.confirming = scope.confirming, False
+    rows = taken[guessed[0]].shape[0]
     try:
-        for w in widths:
+        for w in dict.fromkeys(widths):
             for k, e in taken.items():
-                conv[k] = dataclasses.replace(e, shape=(e.shape[0], w))
+                conv[k] = dataclasses.replace(e, shape=(rows, w))
             for t in again():
                 if t.status not in (*_ILL, "not_understood"):
-                    found.setdefault((t.start, t.end), (shape_str((taken[guessed[0]].shape[0], w)), t))
+                    found.setdefault((t.start, t.end), (shape_str((rows, w)), t))
     finally:
         conv.update(taken)
         scope.confirming = confirming

@@ -32,6 +32,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.translator import plain_name
 
@@ -401,7 +402,9 @@ class DispatchMixin(ResolverBase):
             about = index_equation(scope, terms, span, c)
             if about is not None:
                 return [about]
-            seq = sequence_definition(scope, span, c)
+            # `h_i = ...` after `h = Wx`: a claim about h's components, not new numbers
+            made = defined_component(scope, terms.defs.table, c.subjects[0]) is not None
+            seq = None if made else sequence_definition(scope, span, c)
             if seq is not None:
                 return [seq]
         out = []

@@ -35,6 +35,6 @@ def with_entry_guesses(
         return claims
     out = []
     for c in claims:
-        got = tuple((k, how, all_) for k, (how, all_) in guesses.items() if writes_entry(k, c.source))
+        got = tuple((k, *how) for k, how in guesses.items() if writes_entry(k, c.source))
         out.append(dataclasses.replace(c, entry_guesses=got) if got else c)
     return out

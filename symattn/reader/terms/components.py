@@ -130,7 +130,9 @@ def guessed_entry(key: str, entry: Any, node: ast.Symbol) -> str:
     if key == vector_key(node) or getattr(entry, "components", False):
         return ""
     where = f" on line {entry.line}" if getattr(entry, "line", 0) else ""
-    return f"{node.name}_i as entry i of the vector {key}{where} (the text has no plain {node.name})"
+    plain = node.name
+    shown = f"{plain}_{node.sub.name}" if isinstance(node.sub, ast.Symbol) else plain
+    return f"{shown} as an entry of the vector {key}{where} (the text has no plain {plain})"
 
 
 def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None) -> str:

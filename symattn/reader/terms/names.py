@@ -320,8 +320,9 @@ class NamesMixin(TermsBase):
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
         made = self._defined_vector(node) if len(idx) == 1 else None
         if made is not None:  # `s_i` of the vector `s = \operatorname{softmax}(z)`
-            line = self.defs.table[node.name].line
-            how = f"{node.name}_i as entry i of the vector {node.name} defined on line {line}"
+            line, sub = self.defs.table[node.name].line, node.sub
+            shown = f"{node.name}_{sub.name}" if isinstance(sub, ast.Symbol) else node.name
+            how = f"{shown} as an entry of the vector {node.name} defined on line {line}"
             self.entry_guesses.setdefault(node.name, (how, False))
             return Entry(made, idx[0], 1) if made.cols == 1 else Entry(made, 1, idx[0])
         two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
