@@ -152,3 +152,22 @@ def test_declared_arguments_keep_their_shape_error() -> None:
     )
     rs = [r for r in results(text) if r.line > 3]
     assert [r.kind for r in rs] == ["shape-error"], [r.message for r in rs]
+
+
+def test_an_accented_vector_made_by_a_definition_has_components() -> None:
+    text = "Let $z\\in\\mathbb R^n$ be a column vector and $\\hat y=\\mathrm{softmax}(z)$.\n\n"
+    good = one(text + "$$\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{z_k}}$$\n")
+    bad = one(text + "$$\\hat y_i = \\frac{e^{z_i}}{\\sum_k e^{2z_k}}$$\n")
+    assert (good.kind, bad.kind) == ("verified", "false"), (good.message, bad.message)
+
+
+def test_a_vector_defined_in_an_earlier_section_is_never_refuted_through_its_entries() -> None:
+    # a later section may mean another z by then: the true claim holds, the false is undecided
+    text = (
+        "# One\n\nLet $z\\in\\mathbb R^n$ be a column vector and $s=\\mathrm{softmax}(z)$.\n\n"
+        "# Two\n\n$${}$$\n"
+    )
+    good = one(text.replace("{}", r"s_i = \frac{e^{z_i}}{\sum_k e^{z_k}}"))
+    bad = one(text.replace("{}", r"s_i = \frac{e^{z_i}}{\sum_k e^{2z_k}}"))
+    assert good.kind == "verified", good.message
+    assert bad.kind == "undecided" and "in an earlier section" in bad.message, bad.message

@@ -30,7 +30,7 @@ def test_plain_entries_of_a_bold_vector_verify_the_true_dot_product():
     # the verdict names the reading
     r = _claim(_BOLD.replace("{}", r"\mathbf{u}^T\mathbf{w} = \sum_i u_i w_i"))
     assert r.kind == "verified", r.message
-    assert "u_i as entry i of the vector \\mathbf{u}" in r.message, r.message
+    assert "u_i as an entry of the vector \\mathbf{u}" in r.message, r.message
 
 
 @pytest.mark.parametrize("rhs", [r"\sum_i u_i u_i", r"2\sum_i u_i w_i", r"\sum_i u_i w_{i+1}"])
@@ -38,7 +38,7 @@ def test_plain_entries_of_a_bold_vector_never_accept_a_wrong_claim(rhs):
     # false on that reading; as the reading is a guess, undecided naming it, never an alarm
     r = _claim(_BOLD.replace("{}", rf"\mathbf{{u}}^T\mathbf{{w}} = {rhs}"))
     assert r.kind == "undecided", r.message
-    assert "entry i of the vector" in r.message, r.message
+    assert "u_i as an entry of the vector" in r.message, r.message
 
 
 _SHIFT = "Let $a \\in \\mathbb{R}^m$ and $b \\in \\mathbb{R}$.\n\n$${}$$\n"

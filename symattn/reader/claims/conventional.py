@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
@@ -119,14 +119,19 @@ def rebound(
 
 
 def arguments(
-    scope: Scope, claims: list[ResolvedClaim], again: Callable[[], list[ResolvedClaim]]
+    scope: Scope,
+    claims: list[ResolvedClaim],
+    again: Callable[[], list[ResolvedClaim]],
+    unread: Collection[str] = (),
 ) -> list[ResolvedClaim]:
     """A shape error between Q, K or V, which the text never declares (their shapes are the
     chapter's convention, n × d_k and n × d_v), and a matrix the text declares
     (`QW_i^Q` with `W_i^Q \\in \\mathbb R^{d_{model}\\times d_k}`): the text's declaration
     may imply another width for them (Q is n × d_model there). Read `again` with them as n × w
     for each size w of the declared operands: if one reading is no shape error, the claim is
-    undecided, naming the guess and that reading; ill-typed in every one, the error stands."""
+    undecided, naming the guess and that reading; ill-typed in every one, the error stands.
+    Names the text declares in a formula that was not read (`unread`) are left to
+    `UnreadDeclarations`, which says so."""
     conv = scope.layers[0].names
     if not _ATTENTION & scope.conventional_reads:
         return claims
@@ -134,6 +139,7 @@ def arguments(
     written = " ".join(c.source for c in claims)
     guessed = [k for k in sorted(_ATTENTION) if re.search(_name_pattern(k), written)]
     guessed = [k for k in guessed if k in conv and not any(k in x.names for x in scope.layers[1:])]
+    guessed = [k for k in guessed if k not in unread]
     own = {k: e for k in sorted(scope.reads) if (e := _declared(scope, k)) is not None}
     blamed = {
         id(c): (shown, mine)

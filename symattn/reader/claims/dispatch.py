@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -234,7 +235,8 @@ class DispatchMixin(ResolverBase):
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound, arguments, numbered_rows):
+        own = functools.partial(arguments, unread=frozenset(self.unread.lines))
+        for rule in (unconfirmed, rebound, own, numbered_rows):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))

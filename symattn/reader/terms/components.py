@@ -72,6 +72,11 @@ def component_of(
     return key, entry
 
 
+#: marks of a letter that a vector's name keeps on its entries (`\\hat y_i` of `\\hat y`); a
+#: bold `\\mathbf k_i` is the i-th vector of a family, never a number
+_ACCENTS = (None, "hat", "tilde", "bar")
+
+
 def defined_component(scope: Any, table: dict[str, Any], node: ast.Node) -> ast.Node | None:
     """`s_i` after `s = \\mathrm{softmax}(z)`: the text made s a vector by its definition, so
     `s_i` is component i of that vector (the right side it was defined by, `Defined.vector`),
@@ -86,16 +91,17 @@ def defined_component(scope: Any, table: dict[str, Any], node: ast.Node) -> ast.
     >>> defined_component(Scope(), {"s": d}, ast.Symbol("s", sub=i, start=0, end=3)).name
     'z'
     """
-    if not isinstance(node, ast.Symbol) or node.font is not None or node.sub is None:
+    if not isinstance(node, ast.Symbol) or node.sub is None:
         return None
-    if len(node.name) != 1 or not node.name.islower():
+    if len(node.name) != 1 or not node.name.islower() or node.font not in _ACCENTS:
         return None
-    got = table.get(node.name)
+    key = f"\\{node.font}{{{node.name}}}" if node.font else node.name  # `\hat y` of `\hat y_i`
+    got = table.get(key)
     if got is None or got.indices or got.params is not None or got.vector is None:
         return None
     if not isinstance(got.value, tuple) or not (got.value[0] == 1) ^ (got.value[1] == 1):
         return None
-    if scope.lookup(node.name) is not None:
+    if scope.lookup(key) is not None:
         return None
     document_matrix = getattr(scope, "document_matrix", None)
     if document_matrix is not None and document_matrix(node.name.upper()):
@@ -131,7 +137,7 @@ def guessed_entry(key: str, entry: Any, node: ast.Symbol) -> str:
         return ""
     where = f" on line {entry.line}" if getattr(entry, "line", 0) else ""
     plain = node.name
-    shown = f"{plain}_{node.sub.name}" if isinstance(node.sub, ast.Symbol) else plain
+    shown = f"{plain}_{node.sub.name}" if isinstance(node.sub, ast.Symbol) else f"{plain}_{{...}}"
     return f"{shown} as an entry of the vector {key}{where} (the text has no plain {plain})"
 
 

@@ -281,6 +281,9 @@ class NamesMixin(TermsBase):
             if defined is not None and defined.params is None and defined.indices:
                 if defined.indices == len(self.indices(node.sub)):
                     return self._opaque(defined, _label(node), node)
+            made = self._component(node) if defined is not None else None
+            if made is not None:  # `\\hat y_i` of the vector `\\hat y = ...`
+                return made
         raise self._unknown(node)
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
@@ -318,13 +321,9 @@ class NamesMixin(TermsBase):
                 self.entry_guesses[node.name] = (how, True)
             vector = self.named(component[0], None, component[1])
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
-        made = self._defined_vector(node) if len(idx) == 1 else None
+        made = self._component(node) if len(idx) == 1 else None
         if made is not None:  # `s_i` of the vector `s = \operatorname{softmax}(z)`
-            line, sub = self.defs.table[node.name].line, node.sub
-            shown = f"{node.name}_{sub.name}" if isinstance(sub, ast.Symbol) else node.name
-            how = f"{shown} as an entry of the vector {node.name} defined on line {line}"
-            self.entry_guesses.setdefault(node.name, (how, False))
-            return Entry(made, idx[0], 1) if made.cols == 1 else Entry(made, 1, idx[0])
+            return made
         two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
         if two_readings:
             raise not_understood(two_readings, node)
@@ -363,6 +362,25 @@ class NamesMixin(TermsBase):
             f"{base.upper()}_{{ij}} for an entry",
             node,
         )
+
+    def _component(self, node: ast.Symbol) -> sympy.Basic | None:
+        """`s_i`, entry i of the vector s the text defined (`_defined_vector`), noting the
+        reading for the verdict; None when s is no such vector."""
+        idx = self.indices(node.sub) if node.sub is not None else ()
+        made = self._defined_vector(node) if len(idx) == 1 else None
+        if made is None:
+            return None
+        i = idx[0]
+        name = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+        line, sub = self.defs.table[name].line, node.sub
+        shown = f"{name}_{sub.name}" if isinstance(sub, ast.Symbol) else name
+        how = f"{shown} as an entry of the vector {name} defined on line {line}"
+        # defined in an earlier section, its names may mean other things by now: no refutation
+        earlier = sum(1 for s in self.scope.sections if s <= line) != self.scope.section
+        if earlier:
+            how += ", in an earlier section"
+        self.entry_guesses.setdefault(node.name, (how, earlier))
+        return Entry(made, i, 1) if made.cols == 1 else Entry(made, 1, i)
 
     def _defined_vector(self, node: ast.Symbol) -> MatExpr | None:
         """The vector `s` of `s_i` read from its definition's right side here (where the text's
