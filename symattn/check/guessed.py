@@ -30,6 +30,7 @@ def with_guesses(
     ('unknown', 'undecided: the sides differ; but that rests on reading notation the text does \
 not define: the undefined \\\\vect{..} as a font or colour')
     """
+    status, message, witnesses, cex = _entries(claim, status, message, witnesses, cex)
     span = getattr(claim, "span", None)
     guesses = getattr(span, "guesses", ())
     if span is None or not guesses:
@@ -52,6 +53,33 @@ not define: the undefined \\\\vect{..} as a font or colour')
     if not own:
         return status, message, witnesses, cex
     return status, f"{message}; {'; '.join(dict.fromkeys(g.note for g in own))}", witnesses, cex
+
+
+def _entries(
+    claim: Any, status: str, message: str, witnesses: tuple[str, ...], cex: Any
+) -> tuple[str, str, tuple[str, ...], Any]:
+    """A false claim or a shape error that rests on reading `u_i` as an entry of the bold
+    vector u, or `s_i` (a shape error only) as an entry of the vector s the text defined: the
+    text may mean another thing by it (the i-th of a family of vectors), so it is undecided.
+
+    >>> from types import SimpleNamespace
+    >>> c = SimpleNamespace(entry_guesses=(("u", "u_i as entry i of u", True),))
+    >>> _entries(c, "false", "the sides differ", (), None)[:2]
+    ('unknown', 'undecided: the sides differ; but that reads u_i as entry i of u')
+    >>> _entries(c, "proved", "proved", ("symbolic",), None)[1]
+    'proved; reading u_i as entry i of u'
+    """
+    got = getattr(claim, "entry_guesses", ())
+    if status == "false":
+        got = tuple(g for g in got if g[2])
+    if not got:
+        return status, message, witnesses, cex
+    how = "; ".join(dict.fromkeys(g[1] for g in got))
+    if status in _ALARMS:
+        return "unknown", f"undecided: {message}; but that reads {how}", (), None
+    if status in ("proved", "checked"):
+        return status, f"{message}; reading {how}", witnesses, cex
+    return status, message, witnesses, cex
 
 
 def _closed(source: str) -> bool:

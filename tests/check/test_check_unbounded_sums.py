@@ -25,13 +25,20 @@ def test_unbounded_sum_over_declared_vectors_refutes_a_wrong_dot_product():
     assert r.kind == "false", r.message
 
 
-@pytest.mark.parametrize("rhs", [r"\sum_i u_i w_i", r"\sum_i u_i u_i"])
-def test_plain_entries_of_bold_vectors_are_never_an_alarm(rhs):
-    # `u_i` for an entry of a declared `\mathbf{u}` is a convention the text does not state:
-    # the sum's range is not known, so neither the true nor the wrong claim is decided.
+def test_plain_entries_of_a_bold_vector_verify_the_true_dot_product():
+    # `u_i` for an entry of a declared `\mathbf{u}` (the text has no plain u): read so, and
+    # the verdict names the reading
+    r = _claim(_BOLD.replace("{}", r"\mathbf{u}^T\mathbf{w} = \sum_i u_i w_i"))
+    assert r.kind == "verified", r.message
+    assert "u_i as an entry of the vector \\mathbf{u}" in r.message, r.message
+
+
+@pytest.mark.parametrize("rhs", [r"\sum_i u_i u_i", r"2\sum_i u_i w_i", r"\sum_i u_i w_{i+1}"])
+def test_plain_entries_of_a_bold_vector_never_accept_a_wrong_claim(rhs):
+    # false on that reading; as the reading is a guess, undecided naming it, never an alarm
     r = _claim(_BOLD.replace("{}", rf"\mathbf{{u}}^T\mathbf{{w}} = {rhs}"))
-    assert r.kind not in ("false", "shape-error", "verified"), r.message
-    assert "ranges over" in r.message
+    assert r.kind == "undecided", r.message
+    assert "u_i as an entry of the vector" in r.message, r.message
 
 
 _SHIFT = "Let $a \\in \\mathbb{R}^m$ and $b \\in \\mathbb{R}$.\n\n$${}$$\n"

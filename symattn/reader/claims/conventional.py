@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Name, Scope
 
-__all__ = ["rebound", "unconfirmed"]
+__all__ = ["arguments", "rebound", "unconfirmed"]
 
 _ILL = ("shape_error", "internal_error")
 #: the arguments of attention: every attention text writes `\\operatorname{softmax}(QK^T)V` with
@@ -116,6 +116,76 @@ def rebound(
         )
         out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
     return out
+
+
+def arguments(
+    scope: Scope,
+    claims: list[ResolvedClaim],
+    again: Callable[[], list[ResolvedClaim]],
+    unread: Collection[str] = (),
+) -> list[ResolvedClaim]:
+    """A shape error between Q, K or V, which the text never declares (their shapes are the
+    chapter's convention, n × d_k and n × d_v), and a matrix the text declares
+    (`QW_i^Q` with `W_i^Q \\in \\mathbb R^{d_{model}\\times d_k}`): the text's declaration
+    may imply another width for them (Q is n × d_model there). Read `again` with them as n × w
+    for each size w of the declared operands: if one reading is no shape error, the claim is
+    undecided, naming the guess and that reading; ill-typed in every one, the error stands.
+    Names the text declares in a formula that was not read (`unread`) are left to
+    `UnreadDeclarations`, which says so."""
+    conv = scope.layers[0].names
+    if not _ATTENTION & scope.conventional_reads:
+        return claims
+    # the formula's other arguments too: a first shape error stops the reading at Q
+    written = " ".join(c.source for c in claims)
+    guessed = [k for k in sorted(_ATTENTION) if re.search(_name_pattern(k), written)]
+    guessed = [k for k in guessed if k in conv and not any(k in x.names for x in scope.layers[1:])]
+    guessed = [k for k in guessed if k not in unread]
+    own = {k: e for k in sorted(scope.reads) if (e := _declared(scope, k)) is not None}
+    blamed = {
+        id(c): (shown, mine)
+        for c in claims
+        if c.status == "shape_error"
+        and (shown := [k for k in guessed if re.search(_name_pattern(k), c.message)])
+        and (mine := [k for k in own if _operand(k, c.message)])
+    }
+    if not blamed:
+        return claims
+    widths = [x for _, mine in blamed.values() for k in mine for x in own[k].shape]
+    taken = {k: conv[k] for k in guessed}
+    found: dict[tuple[int, int], tuple[str, ResolvedClaim]] = {}
+    confirming, scope.confirming = scope.confirming, False
+    rows = taken[guessed[0]].shape[0]
+    try:
+        for w in dict.fromkeys(widths):
+            for k, e in taken.items():
+                conv[k] = dataclasses.replace(e, shape=(rows, w))
+            for t in again():
+                if t.status not in (*_ILL, "not_understood"):
+                    found.setdefault((t.start, t.end), (shape_str((rows, w)), t))
+    finally:
+        conv.update(taken)
+        scope.confirming = confirming
+    out = []
+    for c in claims:
+        got = found.get((c.start, c.end))
+        if id(c) not in blamed or got is None:
+            out.append(c)
+            continue
+        shown, mine = blamed[id(c)]
+        names = ", ".join(f"{k} ({shape_str(taken[k].shape)})" for k in shown)
+        declared = ", ".join(f"{k} as {shape_str(own[k].shape)} (line {own[k].line})" for k in mine)
+        msg = (
+            f"{c.message}; but that rests on the chapter's conventional shapes of {names}, "
+            f"which the text never declares, and the text declares {declared}; with "
+            f"{', '.join(guessed)} as {got[0]}: {got[1].message or 'it typechecks'}"
+        )
+        out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
+    return out
+
+
+def _operand(name: str, message: str) -> bool:
+    """The shape error names `name` as an operand with its shape (`W^Q_i (d_{model} × d_k)`)."""
+    return re.search(rf"(?<![A-Za-z\\]){re.escape(name)} \(", message) is not None
 
 
 def _set_aside(scope: Scope) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -16,8 +17,9 @@ from symattn.kernel.errors import ParseError, SymattnError
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import ORDER, attach_within
 from symattn.reader.claims.context import mentions_letter
-from symattn.reader.claims.conventional import rebound, unconfirmed
+from symattn.reader.claims.conventional import arguments, rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
+from symattn.reader.claims.entry_guesses import with_entry_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
 from symattn.reader.claims.number_rows import numbered_rows, row_products
 from symattn.reader.claims.online_claims import online_equation
@@ -31,6 +33,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.translator import plain_name
 
@@ -232,7 +235,8 @@ class DispatchMixin(ResolverBase):
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)
-        for rule in (unconfirmed, rebound, numbered_rows, row_products):
+        own = functools.partial(arguments, unread=frozenset(self.unread.lines))
+        for rule in (unconfirmed, rebound, own, numbered_rows, row_products):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))
@@ -292,10 +296,12 @@ class DispatchMixin(ResolverBase):
             return [new_claim(span, c.start, c.end, "unknown", msg)]
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
+        self.terms.entry_guesses = {}
         try:
             out = self._claims(span, c, display)
         finally:
             self.scope.restore_shapes(taken)
+        out = with_entry_guesses(out, self.terms.entry_guesses)
         out = [self._conventional_divisor(x) if x.status == "shape_error" else x for x in out]
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
 
@@ -398,7 +404,9 @@ class DispatchMixin(ResolverBase):
             about = index_equation(scope, terms, span, c)
             if about is not None:
                 return [about]
-            seq = sequence_definition(scope, span, c)
+            # `h_i = ...` after `h = Wx`: a claim about h's components, not new numbers
+            made = defined_component(scope, terms.defs.table, c.subjects[0]) is not None
+            seq = None if made else sequence_definition(scope, span, c)
             if seq is not None:
                 return [seq]
         out = []

@@ -8,6 +8,7 @@ checker or the CLI (the resolver calls `introduce`).
 from __future__ import annotations
 
 from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -51,12 +52,16 @@ def introduce(
     param_shapes: tuple[Value, ...] | None = None
     why = ""
     value: Value = None
+    vector: ast.Node | None = None
+    opaque_before = len(terms.defs.used)
     try:
         if params is not None:
             param_shapes = tuple(_param_shape(terms, p) for p in params)
         terms.bound = index_letters(left) - set(terms.scope.dims) if indices else frozenset()
         body = terms.term(right)
         value = shape_of(body)
+        if not indices and params is None and isinstance(body, MatExpr) and 1 in body.shape:
+            vector = right if len(terms.defs.used) == opaque_before else None
         if indices and params is None and value == "scalar":
             shown = span.body[left.start : left.end]
             record_sequence(terms, key, left, body, span.start.line, shown)
@@ -77,7 +82,9 @@ def introduce(
     if params is not None and (param_shapes is None or None in param_shapes):
         value = None  # a value whose shape depends on arguments of unknown shape is not known
         why = why or ": the shapes of its arguments are not known"
-    terms.defs.table[key] = Defined(key, indices, param_shapes, value, span.start.line, why)
+    terms.defs.table[key] = Defined(
+        key, indices, param_shapes, value, span.start.line, why, vector=vector
+    )
     terms.defs.used.clear()
     what = "function" if params is not None else "sequence" if indices else "name"
     text = span.body[left.start : left.end]

@@ -43,6 +43,7 @@ from symattn.reader.claims.written_families import define_written, written_famil
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.conventions import looks_like_matrix
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import Scope
@@ -295,7 +296,10 @@ class RelationsMixin(ResolverBase):
             if sizes_only(scope.dims, lhs) and sizes_only(scope.dims, rhs):
                 return assume_relation(scope, span, lhs, rhs, start, end)
             claim = pending(scope, span, start, end, (_comparable(lhs, rhs),))
+            # `s_i = ...` after `s = \operatorname{softmax}(z)`: a claim about s's components
+            made = defined_component(scope, terms.defs.table, left) is not None
             reason = members or free or (defines_left(scope, left, step.rhs) if first else "")
+            reason = "" if made else reason
             reason = reason or redefines_family(scope, left, step.rhs)
             claim = dataclasses.replace(claim, defines=reason) if reason else claim
             return dataclasses.replace(claim, free=free) if free else claim

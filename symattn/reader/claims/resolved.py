@@ -110,6 +110,8 @@ class ResolvedClaim:
     guessed: tuple[tuple[str, str], ...] = ()
     # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)
     earlier_vector: str = ""
+    # entries read by a guess (`u_i` of the bold u): (letter, how, a false verdict rests on it)
+    entry_guesses: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:

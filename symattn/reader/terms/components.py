@@ -17,8 +17,11 @@ from symattn.reader.syntax import ast
 
 __all__ = [
     "ambiguous",
+    "bold_vector",
     "component_length",
     "component_of",
+    "defined_component",
+    "guessed_entry",
     "row_run",
     "run_bound",
     "vector_key",
@@ -50,12 +53,9 @@ def component_of(
     key = vector_key(node)
     entry = scope.lookup(key)
     if entry is None and node.font is None:
-        # `q_i` of the bold `\mathbf q` a formula knows by its components
-        bold = [f"\\{f}{{{node.name}}}" for f in ("mathbf", "boldsymbol", "bm")]
-        found = [(k, scope.lookup(k)) for k in bold]
-        found = [(k, e) for k, e in found if e is not None and getattr(e, "components", False)]
-        if len(found) == 1:
-            key, entry = found[0]
+        found = bold_vector(scope, node.name)
+        if found is not None:
+            key, entry = found
     if entry is None or getattr(entry, "origin", "convention") == "convention":
         return None
     rows, cols = entry.shape
@@ -70,6 +70,75 @@ def component_of(
         if upper is None or sympy.expand(scope.bind(upper) - scope.bind(length)) != 0:
             return None
     return key, entry
+
+
+#: marks of a letter that a vector's name keeps on its entries (`\\hat y_i` of `\\hat y`); a
+#: bold `\\mathbf k_i` is the i-th vector of a family, never a number
+_ACCENTS = (None, "hat", "tilde", "bar")
+
+
+def defined_component(scope: Any, table: dict[str, Any], node: ast.Node) -> ast.Node | None:
+    """`s_i` after `s = \\mathrm{softmax}(z)`: the text made s a vector by its definition, so
+    `s_i` is component i of that vector (the right side it was defined by, `Defined.vector`),
+    not row i of a conventional S. None when the text has a matrix S or a name s of its own,
+    or the definition's right side is not read without opaque terms.
+
+    >>> from symattn.kernel.dims import n
+    >>> from symattn.reader.terms.defined import Defined
+    >>> from symattn.reader.terms.scope import Scope
+    >>> d = Defined("s", 0, None, (n, 1), 1, vector=ast.Symbol("z", start=0, end=1))
+    >>> i = ast.Symbol("i", start=2, end=3)
+    >>> defined_component(Scope(), {"s": d}, ast.Symbol("s", sub=i, start=0, end=3)).name
+    'z'
+    """
+    if not isinstance(node, ast.Symbol) or node.sub is None:
+        return None
+    if len(node.name) != 1 or not node.name.islower() or node.font not in _ACCENTS:
+        return None
+    key = f"\\{node.font}{{{node.name}}}" if node.font else node.name  # `\hat y` of `\hat y_i`
+    got = table.get(key)
+    if got is None or got.indices or got.params is not None or got.vector is None:
+        return None
+    if not isinstance(got.value, tuple) or not (got.value[0] == 1) ^ (got.value[1] == 1):
+        return None
+    if scope.lookup(key) is not None:
+        return None
+    document_matrix = getattr(scope, "document_matrix", None)
+    if document_matrix is not None and document_matrix(node.name.upper()):
+        return None  # `s_i` of a declared S stays its row
+    right: ast.Node = got.vector
+    return right
+
+
+def bold_vector(scope: Any, letter: str) -> tuple[str, Any] | None:
+    """The bold vector `\\mathbf u` whose entries a plain `u_i` names, when the text has no
+    plain u: one a formula knows by its components (`terms.inference`), else the one vector the
+    text declares or defines in bold (`\\mathbf u \\in \\mathbb R^d`; a reading the verdict
+    names, `guessed_entry`). None when there is none, or several fonts of it."""
+    bold = [f"\\{f}{{{letter}}}" for f in ("mathbf", "boldsymbol", "bm")]
+    found = [(k, e) for k in bold if (e := scope.lookup(k)) is not None]
+    known = [(k, e) for k, e in found if getattr(e, "components", False)]
+    if len(known) == 1:
+        return known[0]
+    own = [(k, e) for k, e in found if getattr(e, "origin", "convention") != "convention"]
+    if len(own) != 1 or known:
+        return None
+    rows, cols = own[0][1].shape
+    document_matrix = getattr(scope, "document_matrix", None)
+    if not (rows == 1) ^ (cols == 1) or (document_matrix and document_matrix(letter.upper())):
+        return None  # `u_i` beside a U of the text's own: row i of U, or ambiguous
+    return own[0]
+
+
+def guessed_entry(key: str, entry: Any, node: ast.Symbol) -> str:
+    """How `u_i` was read when only the bold `\\mathbf u` is the text's ("" when it is no
+    guess: the plain u is declared, or a formula knows \\mathbf u by its components)."""
+    if key == vector_key(node) or getattr(entry, "components", False):
+        return ""
+    where = f" on line {entry.line}" if getattr(entry, "line", 0) else ""
+    plain = node.name
+    shown = f"{plain}_{node.sub.name}" if isinstance(node.sub, ast.Symbol) else f"{plain}_{{...}}"
+    return f"{shown} as an entry of the vector {key}{where} (the text has no plain {plain})"
 
 
 def ambiguous(scope: Any, node: ast.Node, ranges: dict[str, sympy.Expr] | None = None) -> str:

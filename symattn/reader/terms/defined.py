@@ -37,6 +37,10 @@ class Defined:
     line: int
     why: str = ""
     any_args: bool = False
+    #: the right side of a vector's definition read without opaque terms (`s =
+    #: \\mathrm{softmax}(z)`): its components `s_i` are entries of it, read where they are
+    #: written (`terms.components.defined_component`)
+    vector: ast.Node | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import Any
 import sympy
 
 from symattn.kernel.dims import H, d_v
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
     Entry,
     FromColumn,
@@ -27,7 +27,14 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
 from symattn.reader.terms.base import NameEntry, TermsBase
-from symattn.reader.terms.components import ambiguous, component_of, row_run, run_bound
+from symattn.reader.terms.components import (
+    ambiguous,
+    component_of,
+    defined_component,
+    guessed_entry,
+    row_run,
+    run_bound,
+)
 from symattn.reader.terms.members import (
     family_letter,
     lookup_member,
@@ -241,6 +248,8 @@ def label_of(node: ast.Symbol | ast.HeadSup) -> str:
 class NamesMixin(TermsBase):
     """Names in scope: symbols, entries, rows, members and heads of families, labels."""
 
+    _reading_vectors: frozenset[str] = frozenset()  # the defined vectors being read (`s_i`)
+
     def named(self, name: str, head: sympy.Basic | None, entry: NameEntry) -> MatExpr:
         """The matrix `name` (or member `head` of the family `name`) with its shape in scope."""
         if head is not None:
@@ -294,6 +303,9 @@ class NamesMixin(TermsBase):
             if defined is not None and defined.params is None and defined.indices:
                 if defined.indices == len(self.indices(node.sub)):
                     return self._opaque(defined, _label(node), node)
+            made = self._component(node) if defined is not None else None
+            if made is not None:  # `\\hat y_i` of the vector `\\hat y = ...`
+                return made
         raise self._unknown(node)
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
@@ -326,8 +338,14 @@ class NamesMixin(TermsBase):
         ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
         component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
         if component is not None:  # `q_i`, component i of the vector q the text declares
+            how = guessed_entry(component[0], component[1], node)
+            if how:
+                self.entry_guesses[node.name] = (how, True)
             vector = self.named(component[0], None, component[1])
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
+        made = self._component(node) if len(idx) == 1 else None
+        if made is not None:  # `s_i` of the vector `s = \operatorname{softmax}(z)`
+            return made
         two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
         if two_readings:
             raise not_understood(two_readings, node)
@@ -366,6 +384,45 @@ class NamesMixin(TermsBase):
             f"{base.upper()}_{{ij}} for an entry",
             node,
         )
+
+    def _component(self, node: ast.Symbol) -> sympy.Basic | None:
+        """`s_i`, entry i of the vector s the text defined (`_defined_vector`), noting the
+        reading for the verdict; None when s is no such vector."""
+        idx = self.indices(node.sub) if node.sub is not None else ()
+        made = self._defined_vector(node) if len(idx) == 1 else None
+        if made is None:
+            return None
+        i = idx[0]
+        name = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
+        line, sub = self.defs.table[name].line, node.sub
+        shown = f"{name}_{sub.name}" if isinstance(sub, ast.Symbol) else name
+        how = f"{shown} as an entry of the vector {name} defined on line {line}"
+        # defined in an earlier section, its names may mean other things by now: no refutation
+        earlier = sum(1 for s in self.scope.sections if s <= line) != self.scope.section
+        if earlier:
+            how += ", in an earlier section"
+        self.entry_guesses.setdefault(node.name, (how, earlier))
+        return Entry(made, i, 1) if made.cols == 1 else Entry(made, 1, i)
+
+    def _defined_vector(self, node: ast.Symbol) -> MatExpr | None:
+        """The vector `s` of `s_i` read from its definition's right side here (where the text's
+        vectors may be read as rows or as columns); None when it is no such vector, or its
+        right side does not read here without opaque terms."""
+        right = defined_component(self.scope, self.defs.table, node)
+        if right is None or node.name in self._reading_vectors:
+            return None
+        used, reading = len(self.defs.used), self._reading_vectors
+        self._reading_vectors = reading | {node.name}
+        try:
+            value = self.term(right)
+        except (SymattnError, Problem):
+            value = None
+        finally:
+            self._reading_vectors = reading
+        if not isinstance(value, MatExpr) or len(self.defs.used) != used or 1 not in value.shape:
+            del self.defs.used[used:]
+            return None
+        return value
 
     def _row_run(self, node: ast.Symbol, last: ast.Node) -> sympy.Basic:
         """`x_{1:t}`: the vectors x_1, ..., x_t, rows 1..t of X."""
