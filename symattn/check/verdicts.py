@@ -379,7 +379,7 @@ def _two_readings(
     readings = getattr(claim, "readings", "")
     if readings:
         msg = (
-            f"undecided: the formula reads two ways ({readings}); the first: "
+            f"the formula reads two ways ({readings}); the first: "
             f"{as_columns.status}, the second: {as_rows.status}"
         )
         return "unknown", msg, (), None
