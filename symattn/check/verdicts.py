@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy
 
+from symattn.check.approximations import approximately
 from symattn.check.counts import size_equation
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
@@ -64,7 +65,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
     elif status == "pending":
-        status, message, witnesses, cex = _kernel(claim)
+        status, message, witnesses, cex = approximately(claim, *_kernel(claim))
         premise = getattr(claim, "premise", "")
         if premise and status == "shape_error" and getattr(claim, "supposed", False):
             status, witnesses, cex = "not_understood", (), None

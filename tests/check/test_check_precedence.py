@@ -22,7 +22,7 @@ DECLARED = r"Let $P \in \mathbb{R}^{m\times h}$, $R \in \mathbb{R}^{m\times h}$.
         r"8/4(1+1) = 4",  # the parentheses after the slash
         r"8/4 \times 2 = 1",
         r"u/3w = \frac{u}{3w}",
-        r"2/3\cdot 3/2 = 1",  # left to right; but 2/(3·3)/2 = 1/9
+        r"8/4\cdot 2 + 1 = 5",  # the chain ends at the sum
     ],
 )
 def test_an_open_slash_true_under_one_reading_is_undecided(claim):
@@ -46,11 +46,21 @@ def test_an_open_slash_is_decided_when_both_readings_agree(claim, kind):
 
 
 @pytest.mark.parametrize(
-    "claim",
-    [r"a/b = \frac{a}{b}", r"a/b/c = \frac{a}{bc}", r"ab/c = a \cdot b/c", r"12/3 = 4"],
+    "claim, kind",
+    [
+        (r"a/b = \frac{a}{b}", "verified"),
+        (r"a/b/c = \frac{a}{bc}", "verified"),
+        (r"ab/c = a \cdot b/c", "verified"),
+        (r"12/3 = 4", "verified"),
+        (r"a/b/c = \frac{ac}{b}", "false"),
+        # a product of fractions: the same left to right as fraction by fraction
+        (r"2/5 \cdot 3/7 \cdot 1/2 = 3/35", "verified"),
+        (r"2/5 \cdot 3/7 \cdot 1/2 = 6/35", "false"),
+        (r"2/3\cdot 3/2 = 1", "verified"),
+    ],
 )
-def test_a_closed_slash_is_read_as_before(claim):
-    assert kinds(f"${claim}$") == ["verified"]
+def test_a_closed_slash_is_read_as_before(claim, kind):
+    assert kinds(f"${claim}$") == [kind]
 
 
 def test_the_reading_that_typechecks_is_the_formulas():

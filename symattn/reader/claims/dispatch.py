@@ -8,6 +8,7 @@ import copy
 import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
+from typing import cast
 
 import sympy
 
@@ -227,7 +228,8 @@ class DispatchMixin(ResolverBase):
                 msg = "this link starts from a row the checker cannot read"
                 out.append(new_claim(span, step.start, step.end, "not_understood", msg))
             else:
-                link = ast.Claim((left,), (step,), start=left.start, end=step.end)
+                side = cast(ast.Expr, left)
+                link = ast.Claim((side,), (step,), start=left.start, end=step.end)
                 out.extend(self._both_ways(link, span.body, self._linked(span)))
             left = step.rhs
         return out
@@ -270,12 +272,16 @@ class DispatchMixin(ResolverBase):
 
     def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         """The formula read again, leaving no trace: what it defines or opens is undone."""
-        return self._traceless(lambda: self._resolve_once(span, c, display))
+        return self._traceless(lambda: self._resolve_once(span, c, display), marks=False)
 
-    def _traceless(self, read: Callable[[], list[ResolvedClaim]]) -> list[ResolvedClaim]:
-        """What `read` returns, with what it defines or opens undone."""
+    def _traceless(
+        self, read: Callable[[], list[ResolvedClaim]], marks: bool = True
+    ) -> list[ResolvedClaim]:
+        """What `read` returns, with what it defines or opens undone (and, with `marks`, the
+        names it read and the sizes it related or valued: a reading set aside)."""
         scope = self.scope
-        marks = (set(scope.conventional_reads), set(scope.reads), set(scope.read_both))
+        reads = (set(scope.conventional_reads), set(scope.reads), set(scope.read_both))
+        relations, values = set(scope.size_relations), dict(scope.number_values)
         layers = [
             dataclasses.replace(
                 x,
@@ -296,7 +302,12 @@ class DispatchMixin(ResolverBase):
         try:
             return read()
         finally:
-            scope.conventional_reads, scope.reads, scope.read_both = marks
+            if marks:
+                scope.conventional_reads, scope.reads, scope.read_both = reads
+                scope.size_relations.clear()
+                scope.size_relations.update(relations)
+                scope.number_values.clear()
+                scope.number_values.update(values)
             scope.layers[1:] = layers
             for shared, old in ((scope.sequences, sequences), (scope.dims, dims)):
                 shared.clear()  # tables others hold: restored in place

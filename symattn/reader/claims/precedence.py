@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax import ast
@@ -40,7 +41,8 @@ def other_reading(c: ast.Claim, body: str) -> Reach | None:
     The grammar binds juxtaposition tighter than `/` and reads `/`, `\\cdot`, `\\times` left to
     right: `1/2x` as `1/(2x)`, `6/2\\cdot 3` as `(6/2)\\cdot 3`. Texts write both meanings, so
     the other reading is `(1/2)x`, `6/(2\\cdot 3)`. A slash followed by one factor (`a/b`,
-    `a/b/c`, `QK^T/\\sqrt{d_k}`) is closed; so is a claim about a set (`\\in`).
+    `a/b/c`, `QK^T/\\sqrt{d_k}`) is closed, and so is a product of fractions (`a/b \\cdot c/d`,
+    the same left to right as fraction by fraction); so is a claim about a set (`\\in`).
 
     >>> from symattn.reader.syntax.parse import parse_formula
     >>> body = "1/2x = y"
@@ -76,8 +78,8 @@ def other_reading(c: ast.Claim, body: str) -> Reach | None:
             return _flip(x, body, found)
         return x
 
-    sides = tuple(go(s) for s in c.subjects)
-    steps = tuple(dataclasses.replace(s, rhs=go(s.rhs)) for s in c.steps)
+    sides = tuple(cast(ast.Expr, go(s)) for s in c.subjects)
+    steps = tuple(dataclasses.replace(s, rhs=cast(ast.Expr, go(s.rhs))) for s in c.steps)
     if not found:
         return None
     alt = dataclasses.replace(c, subjects=sides, steps=steps)
@@ -113,6 +115,8 @@ def _flip(node: ast.Mul, body: str, found: list[str]) -> ast.Node:
             j = k + 1
             while j < len(ops) and ops[j] in ("cdot", "times"):
                 j += 1
+            if j < len(ops):
+                continue  # `2/3 \cdot 2/3`: a product of fractions, left to right
             group = ast.Mul(fs[k + 1 : j + 1], ops[k + 1 : j], start=after.start, end=fs[j].end)
             den, one = _text(body, group), _text(body, after)
             found.append(f"{num}/{den} as ({num}/{one}){den[len(one) :]}, or as {num}/({den})")

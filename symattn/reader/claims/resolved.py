@@ -110,6 +110,9 @@ class ResolvedClaim:
     guessed: tuple[tuple[str, str], ...] = ()
     # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)
     earlier_vector: str = ""
+    # `a \approx b` read as `a = b`: verified where the sides are exactly equal, never false
+    # (`check.approximations`)
+    approximate: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:
