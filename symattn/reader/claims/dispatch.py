@@ -20,6 +20,7 @@ from symattn.reader.claims.context import mentions_letter
 from symattn.reader.claims.conventional import rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
 from symattn.reader.claims.index_claims import condition, index_equation
+from symattn.reader.claims.number_names import name_the_unknown
 from symattn.reader.claims.number_rows import numbered_rows
 from symattn.reader.claims.online_claims import online_equation
 from symattn.reader.claims.precedence import both_readings, other_reading, prefers_second
@@ -175,6 +176,7 @@ class DispatchMixin(ResolverBase):
                 continue
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
+            claims = [name_the_unknown(self.scope, x, item) for x in claims]
             out.extend(self._decorate(with_units(claims, span.body)))
         return attach_within(out)
 
@@ -213,6 +215,7 @@ class DispatchMixin(ResolverBase):
                         claims = self._continue(span, prev, item)
                     else:
                         claims = self._resolve_claim(span, item, display=span.display)
+                claims = [name_the_unknown(self.scope, x, item) for x in claims]
                 out.extend(self._decorate(claims))
             last = items[-1] if items else None
             prev = last.steps[-1].rhs if last is not None and last.steps else None
