@@ -50,7 +50,7 @@ def other_reading(c: ast.Claim, body: str) -> Reach | None:
     >>> reach.readings
     '1/2x as 1/(2x), or as (1/2)x'
     >>> ast.dump(reach.claim.subjects[0])
-    'Mul(Number(1) / Number(2) cdot Symbol(x))'
+    '(1 / 2 \\\\cdot x)'
     >>> other_reading(parse_formula("a/b = c").items[0], "a/b = c") is None
     True
     """
