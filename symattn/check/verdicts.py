@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy
 
+from symattn.check.approximations import approximately
 from symattn.check.counts import size_equation
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
@@ -65,7 +66,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
     elif status == "pending":
-        status, message, witnesses, cex = _kernel(claim)
+        status, message, witnesses, cex = approximately(claim, *_kernel(claim))
         premise = getattr(claim, "premise", "")
         if premise and status == "shape_error" and getattr(claim, "supposed", False):
             status, witnesses, cex = "not_understood", (), None
@@ -380,7 +381,7 @@ def _two_readings(
     readings = getattr(claim, "readings", "")
     if readings:
         msg = (
-            f"undecided: the formula reads two ways ({readings}); the first: "
+            f"the formula reads two ways ({readings}); the first: "
             f"{as_columns.status}, the second: {as_rows.status}"
         )
         return "unknown", msg, (), None

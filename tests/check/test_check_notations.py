@@ -46,6 +46,7 @@ def verdicts(text: str) -> list[str]:
         (r"a_{ij} \approx a_{ji}", "undecided"),
         (r"q_i \propto k_i", "undecided"),
         (r"x \to y", "undecided"),
+        (r"x \rightsquigarrow y", "undecided"),
         (r"x \mapsto y", "undecided"),
         (r"x \mapsto QK", "shape-error"),  # its sides are still read
         (r"x \mapsto \sum_{j=1} y_j", "not-understood"),

@@ -33,6 +33,7 @@ GOLDEN = [
     (r"\Vert x\Vert = \vert a\vert", "[(norm x) = (abs a)]"),
     (r"|x| |y|", "[(* (abs x) (abs y))]"),
     (r"a \to b", r"[a \to b]"),
+    (r"a \rightsquigarrow b", r"[a \to b]"),
     (r"x \mapsto y", r"[x \mapsto y]"),
     (r"a \Rightarrow b", r"[a \implies b]"),
     (r"\sum_{j\le i} a_{ij}", "[(sum j 1 i a_{(* i j)})]"),

@@ -8,7 +8,8 @@ import copy
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import cast
 
 import sympy
 
@@ -21,8 +22,10 @@ from symattn.reader.claims.conventional import arguments, rebound, unconfirmed
 from symattn.reader.claims.definitions import sequence_definition
 from symattn.reader.claims.entry_guesses import with_entry_guesses
 from symattn.reader.claims.index_claims import condition, index_equation
+from symattn.reader.claims.number_names import name_the_unknown
 from symattn.reader.claims.number_rows import numbered_rows, row_products
 from symattn.reader.claims.online_claims import online_equation
+from symattn.reader.claims.precedence import both_readings, other_reading, prefers_second
 from symattn.reader.claims.relations import _convention_message
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
@@ -126,6 +129,12 @@ def _lists(item: ast.Claim, after: ast.Claim | None) -> bool:
     )
 
 
+def _list_claim(span: MathSpan, item: ast.Claim) -> ResolvedClaim:
+    last = item.steps[-1].rhs
+    msg = f"a list ({span.body[last.start : last.end]}, …): a sequence, not a claim"
+    return new_claim(span, item.start, item.end, "prose", msg)
+
+
 def _count_nodes(node: ast.Node) -> int:
     count, stack = 0, [node]
     while stack:
@@ -166,12 +175,11 @@ class DispatchMixin(ResolverBase):
         items = list(_claims_of(formula.items))
         for k, item in enumerate(items):
             if _lists(item, items[k + 1] if k + 1 < len(items) else None):
-                last = item.steps[-1].rhs
-                msg = f"a list ({span.body[last.start : last.end]}, …): a sequence, not a claim"
-                out.append(new_claim(span, item.start, item.end, "prose", msg))
+                out.append(_list_claim(span, item))
                 continue
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
+            claims = [name_the_unknown(self.scope, x, item) for x in claims]
             out.extend(self._decorate(with_units(claims, span.body)))
         return attach_within(out)
 
@@ -202,11 +210,15 @@ class DispatchMixin(ResolverBase):
                 continue
             items = list(_claims_of(formula.items))
             for k, item in enumerate(items):
+                if _lists(item, items[k + 1] if k + 1 < len(items) else None):
+                    out.append(_list_claim(span, item))
+                    continue
                 with assume(**self.scope.assumptions):
                     if k == 0 and cont is not None and cont.group(1) and item.steps:
                         claims = self._continue(span, prev, item)
                     else:
                         claims = self._resolve_claim(span, item, display=span.display)
+                claims = [name_the_unknown(self.scope, x, item) for x in claims]
                 out.extend(self._decorate(claims))
             last = items[-1] if items else None
             prev = last.steps[-1].rhs if last is not None and last.steps else None
@@ -222,15 +234,38 @@ class DispatchMixin(ResolverBase):
                 msg = "this link starts from a row the checker cannot read"
                 out.append(new_claim(span, step.start, step.end, "not_understood", msg))
             else:
-                out.append(self._link(span, left, step, first=False))
+                side = cast(ast.Expr, left)
+                link = ast.Claim((side,), (step,), start=left.start, end=step.end)
+                out.extend(self._both_ways(link, span.body, self._linked(span)))
             left = step.rhs
         return out
+
+    def _linked(self, span: MathSpan) -> Callable[[ast.Claim], list[ResolvedClaim]]:
+        return lambda c: [self._link(span, c.subjects[0], c.steps[0], first=False)]
 
     def _resolve_claim(
         self, span: MathSpan, c: ast.Claim, display: bool = False
     ) -> list[ResolvedClaim]:
         """The claims of one formula (`_resolve_once`); a shape error that rests on the
         chapter's conventions where the text departs from them is read again (`unconfirmed`)."""
+        return self._both_ways(c, span.body, lambda x: self._read_with_rules(span, x, display))
+
+    def _both_ways(
+        self, c: ast.Claim, body: str, read: Callable[[ast.Claim], list[ResolvedClaim]]
+    ) -> list[ResolvedClaim]:
+        """The claims `read` makes of a formula, read both ways where a slash's reach is open
+        (`claims.precedence`): both readings first without a trace, then with its trace the
+        one the formula means (the grammar's, unless only the other typechecks)."""
+        reach = other_reading(c, body)
+        if reach is None:
+            return read(c)
+        first = self._traceless(lambda: read(c))
+        second = self._traceless(lambda: read(reach.claim)) if reach.sites == 1 else None
+        if second is not None and prefers_second(first, second):
+            return both_readings(first, read(reach.claim), reach)
+        return both_readings(read(c), second, reach)
+
+    def _read_with_rules(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         self.scope.conventional_reads.clear()
         self.scope.reads.clear()
         self.scope.read_both.clear()
@@ -244,7 +279,16 @@ class DispatchMixin(ResolverBase):
 
     def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         """The formula read again, leaving no trace: what it defines or opens is undone."""
+        return self._traceless(lambda: self._resolve_once(span, c, display), marks=False)
+
+    def _traceless(
+        self, read: Callable[[], list[ResolvedClaim]], marks: bool = True
+    ) -> list[ResolvedClaim]:
+        """What `read` returns, with what it defines or opens undone (and, with `marks`, the
+        names it read and the sizes it related or valued: a reading set aside)."""
         scope = self.scope
+        reads = (set(scope.conventional_reads), set(scope.reads), set(scope.read_both))
+        relations, values = set(scope.size_relations), dict(scope.number_values)
         layers = [
             dataclasses.replace(
                 x,
@@ -263,8 +307,14 @@ class DispatchMixin(ResolverBase):
         table, cases = dict(self.terms.defs.table), copy.copy(self.cases)
         cases._seen = dict(cases._seen)
         try:
-            return self._resolve_once(span, c, display)
+            return read()
         finally:
+            if marks:
+                scope.conventional_reads, scope.reads, scope.read_both = reads
+                scope.size_relations.clear()
+                scope.size_relations.update(relations)
+                scope.number_values.clear()
+                scope.number_values.update(values)
             scope.layers[1:] = layers
             for shared, old in ((scope.sequences, sequences), (scope.dims, dims)):
                 shared.clear()  # tables others hold: restored in place

@@ -64,7 +64,7 @@ def scalar_reading(
     written = has_written(left) or has_written(right)
     if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
-    numbers = _undeclared_letters(terms, (left, right))
+    numbers = _undeclared_letters(terms, (left, right), _conventional(terms, sizes))
     if not numbers or not all(
         _NUMBER_NAME.match(x) and (not x[:1].isupper() or x in sizes) for x in numbers
     ):
@@ -286,9 +286,18 @@ def _partial(e: sympy.Expr) -> bool:
 _NOT_NUMBERS = frozenset(("pi", "infty", "partial", "nabla"))
 
 
-def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
+def _conventional(terms: Terms, sizes: frozenset[str]) -> frozenset[str]:
+    """The sizes of a claim that are also matrices by the chapter's conventions only (`S`),
+    which the caller reads as numbers and, apart, as those matrices (`claims.sizes`)."""
+    scope = terms.scope
+    return frozenset(x for x in sizes if getattr(scope.lookup(x), "origin", "") == "convention")
+
+
+def _undeclared_letters(
+    terms: Terms, nodes: tuple[ast.Node, ...], also: frozenset[str] = frozenset()
+) -> list[str]:
     """The labels of the names in `nodes` that the scope gives no meaning (no size, no
-    matrix, no definition of the text's, no bound index)."""
+    matrix, no definition of the text's, no bound index), and those of `also`."""
     out: list[str] = []
     stack = list(nodes)
     while stack:
@@ -304,6 +313,7 @@ def _undeclared_letters(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
             label = label_of(x)
             name = plain_name(x)
             known = name is not None and (name in terms.scope.dims or terms.scope.lookup(name))
+            known = known and label not in also
             if known or label in terms.defs.table or (x.sub is None and x.name in terms.bound):
                 continue
             if x.sub is not None and terms.scope.lookup(x.name.upper()) is not None:

@@ -423,6 +423,7 @@ class RelationsMixin(ResolverBase):
         start, end = left.start, step.rhs.end
         if step.rel == "approx":
             close = approx_claim(self.terms, span, left, step.rhs, start, end)
+            close = close or self._exactly(span, left, step)
             if close is not None:
                 return close
         names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
@@ -431,6 +432,18 @@ class RelationsMixin(ResolverBase):
         if names:
             msg += f"; {', '.join(dict.fromkeys(names))} not declared by the text"
         return new_claim(span, start, end, "unknown", msg)
+
+    def _exactly(self, span: MathSpan, left: ast.Node, step: ast.Step) -> ResolvedClaim | None:
+        """`2d^2 \approx 2d^2`: the sides read as for `=` (leaving no trace: an approximation
+        defines nothing), for the checker to verify where they are exactly equal; None when
+        they are not read so."""
+        equal = dataclasses.replace(step, rel="=")
+        (got,) = self._traceless(lambda: [self._link(span, left, equal, first=False)])
+        if got.status != "pending" or got.split or got.sign is not None or got.negated:
+            return None
+        if got.tolerance is not None:
+            return None
+        return dataclasses.replace(got, approximate=True)
 
     def _order_between_values(
         self, span: MathSpan, c: ast.Claim, refused: ResolvedClaim

@@ -112,6 +112,9 @@ class ResolvedClaim:
     earlier_vector: str = ""
     # entries read by a guess (`u_i` of the bold u): (letter, how, a false verdict rests on it)
     entry_guesses: tuple[tuple[str, str, bool], ...] = ()
+    # `a \approx b` read as `a = b`: verified where the sides are exactly equal, never false
+    # (`check.approximations`)
+    approximate: bool = False
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -56,6 +56,10 @@ class ResolverBase:
 
         def _claims(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]: ...
 
+        def _traceless(
+            self, read: Callable[[], list[ResolvedClaim]], marks: bool = True
+        ) -> list[ResolvedClaim]: ...
+
         def _continue(
             self, span: MathSpan, prev: ast.Node | None, item: ast.Claim
         ) -> list[ResolvedClaim]: ...

@@ -69,19 +69,15 @@ def size_claim(
         return None
     body = span.body[start:end]
     if conventional:
-        shown = ", ".join(conventional)
-        msg = (
-            f"not decided: {shown} {'is' if len(conventional) == 1 else 'are'} a matrix by the "
-            "chapter's conventions and a size here (a factor of numbers and sizes); the text "
-            "does not say which"
-        )
-        return new_claim(span, start, end, "unknown", msg)
+        claim = _also_as_conventional(terms, span, left, right, claim, conventional, names)
+        if claim.status != "pending":
+            return claim
     claim = _with_evidence(claim, scope, names)
     claim = _with_values(claim, scope, names)
     defined = _definition(scope, span, left, right, claim, start, end)
     if defined is not None:
         return defined
-    bare = [x for x in names if x not in scope.numbers]
+    bare = [x for x in names if x not in scope.numbers and x not in conventional]
     if bare:
         claim = _also_as_matrices(terms, span, left, right, claim, bare, start, end)
         if claim.status != "pending":
@@ -233,6 +229,52 @@ def _also_as_matrices(
     readings = f"{shown} as numbers, or as n × n matrices"
     return dataclasses.replace(
         claim, pairs=(*claim.pairs, pair), split=len(claim.pairs), readings=readings
+    )
+
+
+def _also_as_conventional(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    claim: ResolvedClaim,
+    conventional: list[str],
+    names: list[str],
+) -> ResolvedClaim:
+    """`\\frac{4BSN}{4BN} = S` with S a matrix only by the chapter's conventions and shown to
+    be no number: also read with S as that matrix (the other names numbers), and a verdict
+    needs both readings to agree; undecided where that reading cannot be formed."""
+    shown = ", ".join(conventional)
+    why = (
+        f"not decided: {shown} {'is' if len(conventional) == 1 else 'are'} a matrix by the "
+        "chapter's conventions and a size here (a factor of numbers and sizes); the text "
+        "does not say which"
+    )
+    start, end = claim.start, claim.end
+    if claim.split:
+        return new_claim(span, start, end, "unknown", why)
+    terms.scalars = {x: sympy.Symbol(x, positive=True) for x in names if x not in conventional}
+    try:
+        pair = as_comparable(terms.term(left), terms.term(right))
+    except (*UNREAD, SymattnError) as e:
+        return new_claim(
+            span, start, end, "unknown", f"{why}, and as a matrix it is not read ({_first(e)})"
+        )
+    finally:
+        terms.scalars = {}
+    if not (isinstance(pair[0], MatExpr) and isinstance(pair[1], MatExpr)):
+        return new_claim(span, start, end, "unknown", why)
+    readings = f"{shown} as numbers, or as the chapter's matrices"
+    note = (
+        f"{shown} also read as the chapter's {'matrix' if len(conventional) == 1 else 'matrices'}"
+    )
+    context = f"{claim.context}; {note}" if claim.context else note
+    return dataclasses.replace(
+        claim,
+        pairs=(*claim.pairs, pair),
+        split=len(claim.pairs),
+        readings=readings,
+        context=context,
     )
 
 

@@ -51,6 +51,7 @@ RELATIONS = {
     "leftarrow": "gets",  # `S \\leftarrow S + v k^T`: an assignment of an algorithm
     "gets": "gets",
     "rightarrow": "to",
+    "rightsquigarrow": "to",  # `x \\rightsquigarrow y`: leads to, as an arrow
     "mapsto": "mapsto",
     "Rightarrow": "implies",
     "implies": "implies",
