@@ -184,13 +184,19 @@ def _forward(lo: sympy.Expr, hi: sympy.Expr) -> bool:
 
 def _ceiling_one(k: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     """`ceil(h/r) = 1` when the free index h runs over 1..r (MQA: every query head reads K/V
-    head 1); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
+    head 1), and `ceil(((g-1)r + t)/r) = g` when t runs over 1..r and g is an integer (query
+    head t of group g); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
 
     def one(c: sympy.Basic) -> sympy.Basic:
         num, den = sympy.fraction(sympy.together(c.args[0]))
-        r = ctx.ranges.get(num) if isinstance(num, sympy.Symbol) else None
-        if r is not None and r[0] == 1 and dims_equal(r[1], den):
-            return sympy.Integer(1)
+        num = sympy.expand(num)
+        for x in sorted(num.free_symbols, key=str):
+            r = ctx.ranges.get(x)
+            if r is None or r[0] != 1 or not dims_equal(r[1], den):
+                continue
+            whole = sympy.cancel((num - x) / den)  # num = den * whole + x, 1 <= x <= den
+            if whole.is_integer is True and not whole.has(x):
+                return whole + 1
         return c
 
     if not k.has(sympy.ceiling):
