@@ -73,6 +73,7 @@ KERNEL_ORDER = (
     "attention",
     "generic_softmax",
     "backward",
+    "backward_heads",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

@@ -234,13 +234,11 @@ def rule_truth(name: str) -> Verdict:
         raise UnknownNameError(f"no derivative rule named {name!r}; rules: {', '.join(RULES)}")
     hit = _TRUTH.get(name)
     if hit is None:
-        hit = _TRUTH[name] = TRUTHS[name]() if name in TRUTHS else _truth(name)
+        hit = _TRUTH[name] = _truth(name)
     return hit
 
 
 _TRUTH: dict[str, Verdict] = {}
-#: How the rules registered by the modules above (`backward_heads`) are shown, by name.
-TRUTHS: dict[str, Callable[[], Verdict]] = {}
 
 
 def _truth(name: str) -> Verdict:

@@ -12,25 +12,25 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.kernel.backward import (
-    JVP,
     RULES,
-    TRUTHS,
     GradientVerdict,
     NoDerivative,
-    _directional,
     _Walk,
     inner,
+    reads,
     rule_truth,
     softmax_jvp,
 )
 from symattn.kernel.dims import d_k, d_v, dim, dims_equal, n, shape_str
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.dispatch import Dispatcher
+from symattn.kernel.errors import ShapeError, UnknownNameError
 from symattn.kernel.expr import (
     CausalMask,
     HeadSym,
     MatExpr,
     MatSum,
     MatSym,
+    Ones,
     RowBlock,
     Scale,
     Softmax,
@@ -40,28 +40,54 @@ from symattn.kernel.modern import RepeatKV
 from symattn.kernel.proof import Verdict, prove_equal
 from symattn.kernel.text import plain
 
-RULES["jvp_rowblock"] = "D_E X^{(h)} = (D_E X)^{(h)}: a block of rows selects entries of X"
-RULES["jvp_repeat_kv"] = (
-    "D_E repeat_R(X) = repeat_R(D_E X): the repeated K/V heads select entries of X"
-)
+#: The rules of the directional derivative for head selections, by name (beside
+#: `backward.RULES`; only this module's walk uses them).
+HEAD_RULES: dict[str, str] = {
+    "jvp_rowblock": "D_E X^{(h)} = (D_E X)^{(h)}: a block of rows selects entries of X",
+    "jvp_repeat_kv": "D_E repeat_R(X) = repeat_R(D_E X): the repeated K/V heads select entries",
+}
+_SELECT: Dispatcher = Dispatcher("directional derivative of a head selection")
 
 
-@JVP.register(RowBlock)
+class _HeadsWalk(_Walk):
+    """The directional derivative with the head selections' rules before the others."""
+
+    def d(self, e: MatExpr) -> MatExpr | None:
+        f = _SELECT.own(type(e))
+        if f is not None and self.wrt.name in reads(e):
+            return f(self, e)
+        return super().d(e)
+
+
+@_SELECT.register(RowBlock)
 def _jvp_rowblock(w: _Walk, e: RowBlock) -> MatExpr | None:
     w.used.add("jvp_rowblock")
     da = w.d(e.args[0])
     return None if da is None else RowBlock(da, *e.args[1:])
 
 
-@JVP.register(RepeatKV)
+@_SELECT.register(RepeatKV)
 def _jvp_repeat_kv(w: _Walk, e: RepeatKV) -> MatExpr | None:
     w.used.add("jvp_repeat_kv")
     da = w.d(e.args[0])
     return None if da is None else RepeatKV(da, *e.args[1:])
 
 
+def head_rule_truth(name: str) -> Verdict:
+    """The kernel's verdict on a head selection's rule: the entry of the node of `X + tE`,
+    differentiated by sympy at t = 0, against the entry of the node of E."""
+    if name not in HEAD_RULES:
+        raise UnknownNameError(f"no head rule named {name!r}; rules: {', '.join(HEAD_RULES)}")
+    hit = _TRUTH.get(name)
+    if hit is None:
+        hit = _TRUTH[name] = _selection_truth(name)
+    return hit
+
+
+_TRUTH: dict[str, Verdict] = {}
+
+
 def _selection_truth(name: str) -> Verdict:
-    """The entry of the node of `X + tE`, differentiated by sympy at t = 0, against that of E."""
     t = sympy.Symbol("t", real=True)
     i, j, h = index("i"), index("j"), index("h")
     groups, r = dim("G"), dim("R")
@@ -74,8 +100,10 @@ def _selection_truth(name: str) -> Verdict:
     return prove_equal(sympy.diff(moved.entry(i, j), t).subs(t, 0), rule[i, j])
 
 
-TRUTHS["jvp_rowblock"] = lambda: _selection_truth("jvp_rowblock")
-TRUTHS["jvp_repeat_kv"] = lambda: _selection_truth("jvp_repeat_kv")
+def _directional(expr: MatExpr, wrt: MatSym, direction: MatSym) -> tuple[MatExpr, set[str]]:
+    w = _HeadsWalk(wrt, direction)
+    out = w.d(expr)
+    return (Scale(0, Ones(*expr.shape)) if out is None else out), w.used
 
 
 def _head(m: MatExpr, k: sympy.Expr, width: sympy.Expr, count: sympy.Expr) -> MatExpr:
@@ -175,6 +203,7 @@ def prove_grouped_gradient(b: GroupedBackward, wrt: MatSym, block: MatExpr) -> G
     lhs = MatSum(inner(b.upstream, moved), b.h, 1, b.groups * b.per)
     rhs = MatSum(inner(block, _head(e, b.g, width, b.groups)), b.g, 1, b.groups)
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
+    rules += tuple((r, head_rule_truth(r)) for r in HEAD_RULES if r in used)
     identity, note = _generic(b, lhs, rhs)
     if identity.status != "proved":
         identity, note = prove_equal(lhs, rhs), ""

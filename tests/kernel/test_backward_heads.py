@@ -9,10 +9,10 @@ import pytest
 import sympy
 
 from symattn.kernel.arrays import evaluate
-from symattn.kernel.backward import rule_truth, softmax_jvp
-from symattn.kernel.backward_heads import GroupedBackward, prove_grouped_gradient
+from symattn.kernel.backward import RULES, NoDerivative, directional, softmax_jvp
+from symattn.kernel.backward_heads import GroupedBackward, head_rule_truth, prove_grouped_gradient
 from symattn.kernel.dims import d_k
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.errors import ShapeError, UnknownNameError
 from symattn.kernel.expr import HeadSym, MatSum, MatSym, RowBlock, Scale, named_shapes
 
 PLAIN, CAUSAL = GroupedBackward(), GroupedBackward(causal=True)
@@ -20,7 +20,7 @@ PLAIN, CAUSAL = GroupedBackward(), GroupedBackward(causal=True)
 
 @pytest.mark.parametrize("name", ["jvp_rowblock", "jvp_repeat_kv"])
 def test_the_selection_rules_are_proved(name):
-    assert rule_truth(name).status == "proved", rule_truth(name).summary()
+    assert head_rule_truth(name).status == "proved", head_rule_truth(name).summary()
 
 
 @pytest.mark.parametrize("b", [PLAIN, CAUSAL], ids=["plain", "causal"])
@@ -118,3 +118,13 @@ def test_the_causal_blocks_use_the_jacobian_of_the_masked_softmax():
     b = CAUSAL
     q, do, a, v = b._member()
     assert b.dK_block.args[0] == Scale(1 / sympy.sqrt(d_k), softmax_jvp(a, do @ v.T).T @ q)
+
+
+def test_the_head_rules_are_this_walks_own():
+    # the shared walk (prove_gradient, the checker) is unchanged: no rule for a block of K
+    b = PLAIN
+    assert "jvp_repeat_kv" not in RULES
+    with pytest.raises(NoDerivative, match="no derivative rule for RowBlock"):
+        directional(b.output, b.K, MatSym("E", *b.K.shape))
+    with pytest.raises(UnknownNameError, match="no head rule named"):
+        head_rule_truth("jvp_matmul")

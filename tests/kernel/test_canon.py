@@ -201,3 +201,18 @@ def test_a_sum_over_heads_regroups_by_the_key_head_each_reads():
     # one group (MQA): every head reads key head 1
     mqa = sympy.Sum(F[sympy.ceiling(h / R_), i] * X[h], (h, 1, R_))
     assert normal_form(mqa) == normal_form(F[1, i] * sympy.Sum(X[h], (h, 1, R_)))
+
+
+def test_ceiling_of_a_group_member_is_its_group():
+    # query head t of group g, t in 1..R: ceil(((g-1)R + t)/R) = g
+    g, t = index("g"), index("t")
+    big = sympy.Symbol("R", integer=True, positive=True)
+    at = {t: (sympy.Integer(1), big)}
+    member = F[sympy.ceiling(((g - 1) * big + t) / big), i]
+    assert normal_form(member, at) == normal_form(F[g, i], at)
+    # not past the group (t up to R + 1), not for 2t, not without t's range
+    wide = {t: (sympy.Integer(1), big + 1)}
+    assert normal_form(member, wide) != normal_form(F[g, i], wide)
+    double = F[sympy.ceiling(((g - 1) * big + 2 * t) / big), i]
+    assert normal_form(double, at) != normal_form(F[g, i], at)
+    assert normal_form(member) != normal_form(F[g, i])
