@@ -195,13 +195,10 @@ def prove_grouped_gradient(b: GroupedBackward, wrt: MatSym, block: MatExpr) -> G
         )
     if b.h in block.free_symbols:
         raise ShapeError(f"the claimed block names the query head {b.h}: it is one per key head")
-    e = MatSym("E", *wrt.shape)
     try:
-        moved, used = _directional(b.output, wrt, e)
+        lhs, rhs, used = _identity(b, wrt, block, width)
     except NoDerivative as exc:
         return GradientVerdict("unknown", None, reason=f"undecided: {exc}")
-    lhs = MatSum(inner(b.upstream, moved), b.h, 1, b.groups * b.per)
-    rhs = MatSum(inner(block, _head(e, b.g, width, b.groups)), b.g, 1, b.groups)
     rules = tuple((r, rule_truth(r)) for r in RULES if r in used)
     rules += tuple((r, head_rule_truth(r)) for r in HEAD_RULES if r in used)
     identity, note = _generic(b, lhs, rhs)
@@ -219,6 +216,23 @@ def prove_grouped_gradient(b: GroupedBackward, wrt: MatSym, block: MatExpr) -> G
     worst = max([identity.status] + [v.status for _, v in rules], key=ranks.__getitem__)
     how = "block by block over the key heads, the query heads regrouped by key head (sum_regroup)"
     return GradientVerdict(worst, identity, rules, how + (f"; {note}" if note else ""))
+
+
+def grouped_identity(b: GroupedBackward, wrt: MatSym, block: MatExpr) -> tuple[MatExpr, MatExpr]:
+    """The two sides `prove_grouped_gradient` decides, `sum_h <dO^{(h)}, D_E O^{(h)}>` and
+    `sum_g <block_g, E_g>` (for the soundness seeds: the truth oracle evaluates them)."""
+    lhs, rhs, _ = _identity(b, wrt, block, d_k if wrt == b.K else d_v)
+    return lhs, rhs
+
+
+def _identity(
+    b: GroupedBackward, wrt: MatSym, block: MatExpr, width: sympy.Expr
+) -> tuple[MatExpr, MatExpr, set[str]]:
+    e = MatSym("E", *wrt.shape)
+    moved, used = _directional(b.output, wrt, e)
+    lhs = MatSum(inner(b.upstream, moved), b.h, 1, b.groups * b.per)
+    rhs = MatSum(inner(block, _head(e, b.g, width, b.groups)), b.g, 1, b.groups)
+    return lhs, rhs, used
 
 
 def _generic(b: GroupedBackward, lhs: MatExpr, rhs: MatExpr) -> tuple[Verdict, str]:

@@ -14,6 +14,8 @@ from symattn.kernel.backward_heads import GroupedBackward, head_rule_truth, prov
 from symattn.kernel.dims import d_k
 from symattn.kernel.errors import ShapeError, UnknownNameError
 from symattn.kernel.expr import HeadSym, MatSum, MatSym, RowBlock, Scale, named_shapes
+from symattn.soundness.corpus import grouped_backward_claims
+from symattn.soundness.truth import truth
 
 PLAIN, CAUSAL = GroupedBackward(), GroupedBackward(causal=True)
 
@@ -128,3 +130,10 @@ def test_the_head_rules_are_this_walks_own():
         directional(b.output, b.K, MatSym("E", *b.K.shape))
     with pytest.raises(UnknownNameError, match="no head rule named"):
         head_rule_truth("jvp_matmul")
+
+
+def test_the_soundness_seeds_agree_with_the_independent_truth():
+    right, wrong = grouped_backward_claims(), grouped_backward_claims(holds=False)
+    assert len(right) == len(wrong) == 4
+    assert all(truth(c.lhs, c.rhs) == "true" for c in right), [c.name for c in right]
+    assert all(truth(c.lhs, c.rhs) == "false" for c in wrong), [c.name for c in wrong]
