@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "symattn"
 
 # The kernel's own order: a module may import only those before it.
 KERNEL_ORDER = (
+    "lemmas",
     "dispatch",
     "errors",
     "limits",
