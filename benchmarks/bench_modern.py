@@ -5,7 +5,7 @@ Run: `.venv/bin/python benchmarks/bench_modern.py [REPEAT]` (default 3). Prints 
 each and the ratio exact/symbolic: how much a check at one size costs against a proof for all.
 A second table times the proofs by induction on the number of blocks or tokens (base, step and
 conclusion; then the cross-checks unrolled at 1 to 4), as multiples of the symbolic proof of
-the online softmax with 4 explicit blocks of b.
+the online softmax with 4 explicit blocks of b; a third the grouped-query proofs for every G, R.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ def main(argv: list[str]) -> int:
     print("(exact@k: the exact check at size k, as a multiple of the symbolic proof's time)")
     print()
     induction_table(repeat, size)
+    print()
+    heads_table(repeat)
     return 0
 
 
@@ -131,6 +133,33 @@ def induction_table(repeat: int, size: sympy.Symbol) -> None:
             f"{unrolled * 1000:>11.0f}ms {unrolled / ref:>6.2f}x"
         )
     print("(ratio: a multiple of the fixed-block proof's time)")
+
+
+def heads_table(repeat: int) -> None:
+    """The grouped-query proofs for every G, R: the output (symbolic witness) and the whole dK,
+    dV block by block (`prove_grouped_gradient`, every witness; its rules shown once before)."""
+    from symattn.kernel.backward_heads import GroupedBackward, prove_grouped_gradient
+    from symattn.kernel.proof import forget, prove_equal
+    from symattn.soundness.identities import identities
+
+    out = next(x for x in identities() if x.name == "gqa_output")
+    jobs: list[tuple[str, Callable[[], str]]] = [
+        ("gqa_output", lambda: prove_equal(out.lhs, out.rhs, witnesses=("symbolic",)).status)
+    ]
+    for causal in (False, True):
+        b = GroupedBackward(causal=causal)
+        for name, wrt, block in (("dK", b.K, b.dK_block), ("dV", b.V, b.dV_block)):
+            label = f"gqa {name}{' causal' if causal else ''}"
+            jobs.append((label, lambda b=b, w=wrt, k=block: prove_grouped_gradient(b, w, k).status))
+    print(f"{'grouped-query proof':24} {'time':>10}")
+    for label, job in jobs:
+
+        def once(job=job, label=label) -> None:
+            forget()
+            if job() != "proved":
+                raise SystemExit(f"{label} not proved")
+
+        print(f"{label:24} {timed(once, repeat) * 1000:>8.0f}ms")
 
 
 if __name__ == "__main__":

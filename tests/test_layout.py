@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "symattn"
 
 # The kernel's own order: a module may import only those before it.
 KERNEL_ORDER = (
+    "lemmas",
     "dispatch",
     "errors",
     "limits",
@@ -77,6 +78,7 @@ KERNEL_ORDER = (
     "generic_softmax",
     "backward",
     "jacobian",
+    "backward_heads",
 )
 
 # Each layer and the layers it may import (besides itself and the standard library).

@@ -18,13 +18,14 @@ from symattn.cli.output import (
     paint,
     use_colour,
 )
-from symattn.kernel import rules
+from symattn.kernel import lemmas, rules
 from symattn.kernel.rules import describe
 from symattn.kernel.text import text
 
 
 def rule_rows(words: str = "", *, check: bool = True, lang: str = "en") -> list[dict[str, Any]]:
-    """One record per named rule matching `words` (all rules when empty), with its verdict.
+    """One record per named rule matching `words` (all rules when empty), with its verdict, then
+    one per fact the proofs by induction rest on (`kernel.lemmas`), with its kind.
 
     >>> row = rule_rows("mul_transpose_apply_dot")[0]
     >>> row["statement"], row["status"], row["witnesses"]
@@ -38,7 +39,20 @@ def rule_rows(words: str = "", *, check: bool = True, lang: str = "en") -> list[
         progress(k, rule.name)
         rows.append(_rule_row(rule, check, lang))
     progress.done()
-    return rows
+    found_lemmas = lemmas.search(words) if words.strip() else list(lemmas.LEMMAS)
+    return rows + [_lemma_row(x, lang) for x in found_lemmas]
+
+
+def _lemma_row(x: lemmas.Lemma, lang: str) -> dict[str, Any]:
+    """A fact a proof by induction rests on: its kind ("rewrite" or "assumed") instead of a
+    verdict, since no witness decides it as a claim of its own."""
+    return {
+        "name": x.name,
+        "statement": x.statement,
+        "assuming": [],
+        "description": x.zh if lang == "zh" else x.en,
+        "kind": x.kind,
+    }
 
 
 def _rule_row(rule: Any, check: bool, lang: str) -> dict[str, Any]:
@@ -76,6 +90,8 @@ def _print_rules(rows: list[dict[str, Any]], out: TextIO, colour: bool) -> None:
         if "status" in r:
             badge = paint(r["status"], r["status"], colour)
             head += f"  {badge} [{'+'.join(r['witnesses']) or 'none'}]"
+        elif "kind" in r:
+            head += f"  {r['kind']} (a fact the proofs by induction rest on)"
         out.write(head + "\n")
         cond = f"    (when {', '.join(r['assuming'])})" if r["assuming"] else ""
         out.write(f"    {r['statement']}{cond}\n    {r['description']}\n")

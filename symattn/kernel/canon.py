@@ -184,13 +184,19 @@ def _forward(lo: sympy.Expr, hi: sympy.Expr) -> bool:
 
 def _ceiling_one(k: sympy.Expr, ctx: _Ctx) -> sympy.Expr:
     """`ceil(h/r) = 1` when the free index h runs over 1..r (MQA: every query head reads K/V
-    head 1); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
+    head 1), and `ceil(((g-1)r + t)/r) = g` when t runs over 1..r and g is an integer (query
+    head t of group g); `ceil((h+1)/r)` or an h whose range is unknown stays as it is."""
 
     def one(c: sympy.Basic) -> sympy.Basic:
         num, den = sympy.fraction(sympy.together(c.args[0]))
-        r = ctx.ranges.get(num) if isinstance(num, sympy.Symbol) else None
-        if r is not None and r[0] == 1 and dims_equal(r[1], den):
-            return sympy.Integer(1)
+        num = sympy.expand(num)
+        for x in sorted(num.free_symbols, key=str):
+            r = ctx.ranges.get(x)
+            if r is None or r[0] != 1 or not dims_equal(r[1], den):
+                continue
+            whole = sympy.cancel((num - x) / den)  # num = den * whole + x, 1 <= x <= den
+            if whole.is_integer is True and not whole.has(x):
+                return whole + 1
         return c
 
     if not k.has(sympy.ceiling):
@@ -224,10 +230,46 @@ def _sum_terms(e: sympy.Sum, ctx: _Ctx) -> list[_Term]:
     for v, nv, lo, hi in limits:
         renamed.append((nv, lo.xreplace(mapping), hi.xreplace(mapping)))
         mapping[v] = nv
+    body, renamed = _by_groups(body, renamed, ctx)
     out = []
     for t in _terms(body, ctx):
         out.append(_Term(t.coeff, t.factors, renamed + t.limits))
     return out
+
+
+def _by_groups(body: sympy.Expr, limits: list, ctx: _Ctx) -> tuple[sympy.Expr, list]:
+    """`sum_regroup`: `sum_{h=1}^{qr} f(h, ceil(h/r)) = sum_{g=1}^{q} sum_{t=1}^{r}
+    f((g-1)r + t, g)` when the body reads `ceil(h/r)` (the K/V head of query head h, `q` groups
+    of `r` heads) and q = hi/r is a positive integer for every size. An identity: h = (g-1)r + t
+    runs once over 1..qr as g runs over 1..q and t over 1..r, and then ceil(h/r) = g. With one
+    group (q = 1) the sum keeps its index and ceil(h/r) = 1."""
+    for k, (v, lo, hi) in enumerate(limits):
+        if lo != 1:
+            continue
+        for c in sorted(body.atoms(sympy.ceiling), key=str):
+            num, den = sympy.fraction(sympy.together(c.args[0]))
+            if (
+                num != v
+                or not isinstance(den, sympy.Symbol)
+                or not (den.is_integer and den.is_positive)
+            ):
+                continue
+            q = sympy.cancel(hi / den)
+            if not (q.is_integer is True and q.is_positive is True) or q.has(v):
+                continue
+            if q == 1:
+                return body.xreplace({c: sympy.Integer(1)}), limits
+            g, t = ctx.dummy(), ctx.dummy()
+            at = {v: (g - 1) * den + t}
+            new_body = body.xreplace({c: g}).xreplace(at)
+            rest = [(w, a.xreplace(at), b.xreplace(at)) for w, a, b in limits[k + 1 :]]
+            return new_body, [
+                *limits[:k],
+                (g, sympy.Integer(1), q),
+                (t, sympy.Integer(1), den),
+                *rest,
+            ]
+    return body, limits
 
 
 def _atom(e: sympy.Expr, ctx: _Ctx) -> sympy.Expr:

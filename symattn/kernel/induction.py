@@ -50,6 +50,17 @@ from symattn.kernel.text import plain
 from symattn.kernel.unroll import _dims, _unroll_all
 
 
+@DECIDERS.register(_MaxOver)
+def _decide_running_max(lhs: _MaxOver, rhs: sympy.Basic) -> Verdict:
+    """A running maximum as a side of a claim of its own: no witness evaluates one (its bound
+    position would be taken for a size), so it is decided only inside an induction."""
+    return Verdict(
+        "unknown",
+        reason=f"{plain_max(lhs)} is a running maximum: it is decided only inside a proof by "
+        "induction (max_append), not as a claim of its own",
+    )
+
+
 @DECIDERS.register(Recurrent)
 def _decide_recurrent(lhs: Recurrent, rhs: sympy.Basic) -> Verdict:
     """prove_equal's route for a recurrence: the induction, its unrolled cross-checks, and a

@@ -265,6 +265,7 @@ def _modern_rules() -> list[Rule]:
     )
     x, y = MatSym("x", pairs, 2), MatSym("y", pairs, 2)
     heads = g * rr
+    fh = sympy.IndexedBase("f")
 
     def head(mat: MatSym, k: sympy.Expr, count: sympy.Expr) -> RowBlock:
         return RowBlock(mat.T, k, d_k, count)
@@ -292,6 +293,16 @@ def _modern_rules() -> list[Rule]:
             lambda: (
                 head(RepeatKV(Km, g, rr, d_k), h, heads),
                 head(Km, sympy.ceiling(h / rr), g),
+            ),
+        ),
+        Rule(
+            "sum_regroup",
+            "the sum over the $GR$ query heads, grouped by the K/V head $\\lceil h/R\\rceil$ "
+            "each reads",
+            "对 $GR$ 个查询头的求和按各自读取的 K/V 头 $\\lceil h/R\\rceil$ 分组",
+            lambda: (
+                sympy.Sum(fh[sympy.ceiling(h / rr), h], (h, 1, heads)),
+                sympy.Sum(fh[k, (k - 1) * rr + u], (u, 1, rr), (k, 1, g)),
             ),
         ),
         Rule(

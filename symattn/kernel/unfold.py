@@ -82,12 +82,13 @@ class Unfold(MatExpr):
         var: sympy.Symbol,
         start: int = 0,
     ) -> Unfold:
-        base, step, prev = _checked(name, base, step, prev)
+        base, step, prev = _checked(f"{name}_{plain(var)}", base, step, prev)
         named = named_after(var, step, base)
         if named:
             raise ShapeError(
-                f"the step of {name}_t names {named}, one matrix for every t: write a member "
-                "at t as a row of a matrix (k_t of K), so that each t has its own"
+                f"the step of {name}_{plain(var)} names {named}, one matrix for every "
+                f"{plain(var)}: write a member at {plain(var)} as a row of a matrix "
+                f"(k_{plain(var)} of K), so that each {plain(var)} has its own"
             )
         own = MatSym(f"{name}_prev", *base.shape)
         step = step.xreplace({prev: own, var: _VAR})
@@ -152,13 +153,15 @@ def named_after(t: sympy.Symbol, *terms: sympy.Basic) -> str:
 
 
 def _checked(name: str, base: MatExpr, step: MatExpr, prev: MatExpr) -> tuple[MatExpr, ...]:
+    """The three parts of family `name` (`S_t`, its index written in), each a matrix of the base
+    case's shape."""
     for what, m in (("base case", base), ("step", step), ("previous member", prev)):
         if not isinstance(m, MatExpr):
-            raise ShapeError(f"the {what} of {name}_t is {plain(m)}, a scalar, not a matrix")
+            raise ShapeError(f"the {what} of {name} is {plain(m)}, a scalar, not a matrix")
     for what, m in (("step", step), ("previous member", prev)):
         if not (dims_equal(m.rows, base.rows) and dims_equal(m.cols, base.cols)):
             raise ShapeError(
-                f"the {what} of {name}_t is {shape_str(m.shape)} ({plain(m)}), its base case "
+                f"the {what} of {name} is {shape_str(m.shape)} ({plain(m)}), its base case "
                 f"{shape_str(base.shape)}"
             )
     return base, step, prev
@@ -193,25 +196,27 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
         return Verdict("shape_error", reason=problem)
     t = lhs.index
     label = plain(lhs)
+    name = plain(t)  # the verdict names the count the induction runs on
     if not isinstance(t, sympy.Symbol):
         return Verdict("unknown", reason=f"{label}: induction needs a letter as the index")
     if t in dims_in(lhs) | dims_in(rhs):
         return Verdict(
-            "unknown", reason=f"{label}: the index {t} is also a size; induction runs on an index"
+            "unknown",
+            reason=f"{label}: the index {name} is also a size; induction runs on an index",
         )
     named = named_after(t, rhs)
     if named:
         return Verdict(
             "unknown",
-            reason=f"{label} is compared with {named}, one matrix for every {t} (a name, "
-            f"not a row of a matrix): the claim at each {t} is not known",
+            reason=f"{label} is compared with {named}, one matrix for every {name} (a name, "
+            f"not a row of a matrix): the claim at each {name} is not known",
         )
     if lhs.start > 1:
         return Verdict("unknown", reason=f"{label}: members before {lhs.start} do not exist")
     if t in lhs.base.free_symbols | lhs.args[3].free_symbols:
-        return Verdict("unknown", reason=f"{label}: its base case or step names {t} itself")
+        return Verdict("unknown", reason=f"{label}: its base case or step names {name} itself")
     if any(_binds(x, t) for x in walk(rhs)):
-        return Verdict("unknown", reason=f"{label}: the claimed side binds {t} itself")
+        return Verdict("unknown", reason=f"{label}: the claimed side binds {name} itself")
     if any(isinstance(x, Unfold) for x in walk(rhs)):
         return Verdict("unknown", reason=f"{label} is compared with another member of a family")
     assert isinstance(rhs, MatExpr)
@@ -231,8 +236,8 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
             break
         a, b = lhs.written_out(k).xreplace(sizes), claimed(k).xreplace(sizes)
         v = prove_equal(a, b)
-        at = f"t = {k}" + "".join(f", {plain(s)} = {x}" for s, x in sizes.items())
-        where = f"t = {k}" + (
+        at = f"{name} = {k}" + "".join(f", {plain(s)} = {x}" for s, x in sizes.items())
+        where = f"{name} = {k}" + (
             " (" + ", ".join(f"{plain(s)} = {x}" for s, x in sizes.items()) + ")" if sizes else ""
         )
         if v.status == "false":
@@ -248,24 +253,27 @@ def _decide_unfold(lhs: Unfold, rhs: sympy.Basic) -> Verdict:
             shown |= {w for w in v.witnesses if w != "symbolic"}
     # the induction
     base = lhs.base if lhs.start >= 1 else lhs.after(lhs.base, 1)
-    parts = [_part(f"base ({label} at t = {first})", base, claimed(first), {}, peel=_written_sums)]
+    parts = [
+        _part(f"base ({label} at {name} = {first})", base, claimed(first), {}, peel=_written_sums)
+    ]
     ranges = {t: (sympy.Integer(first + 1), hi)}
     previous = claimed(t - 1)
     parts.append(
         _part(
-            f"step (t-1 -> t for {first + 1} <= t <= {plain(hi)}, the claim at t-1 assumed)",
+            f"step ({name}-1 -> {name} for {first + 1} <= {name} <= {plain(hi)}, "
+            f"the claim at {name}-1 assumed)",
             lhs.after(previous, t),
             claimed(t),
             ranges,
             peel=lambda m: _peel(m, t, first + 1),
         )
     )
-    text = "; ".join(f"{name}: {how}" for name, _, how in parts)
+    text = "; ".join(f"{part}: {how}" for part, _, how in parts)
     said = "; written out without the induction: " + ", ".join(checks) if checks else ""
     if all(ok for _, ok, _ in parts):
         witnesses: tuple[Witness, ...] = ("symbolic", *sorted(shown))
-        return Verdict("proved", witnesses, reason=f"proved by induction on t: {text}{said}")
-    return Verdict("unknown", reason=f"not proved by induction on t: {text}{said}")
+        return Verdict("proved", witnesses, reason=f"proved by induction on {name}: {text}{said}")
+    return Verdict("unknown", reason=f"not proved by induction on {name}: {text}{said}")
 
 
 def _part(

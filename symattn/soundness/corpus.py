@@ -15,6 +15,7 @@ from symattn.derive.blocks import ProofBlock
 from symattn.derive.sources import bundled
 from symattn.kernel.attention import multi_head, single_head
 from symattn.kernel.backward import attention_backward, directional, inner
+from symattn.kernel.backward_heads import GroupedBackward, grouped_identity
 from symattn.kernel.dims import d_k, n
 from symattn.kernel.expr import (
     Dot,
@@ -159,6 +160,26 @@ def backward_claims() -> list[Claim]:
         out.append(Claim(f"backward {name}", inner(b.dO, moved), inner(grad, e)))
     row = Hadamard(b.A, b.dA) @ Ones(n, 1)
     out.append(Claim("backward row term", row, b.D))
+    return out
+
+
+def grouped_backward_claims(holds: bool = True) -> list[Claim]:
+    """Grouped-query attention's dK and dV for the whole K and V, block by block, plain and
+    causal, as the identities `prove_grouped_gradient` decides; `holds=False`: each block summed
+    over one query head too few. Not in `corpus()` (each proof takes seconds).
+
+    >>> [c.name for c in grouped_backward_claims()][:2]
+    ['grouped backward dK', 'grouped backward dV']
+    """
+    out = []
+    for causal in (False, True):
+        b = GroupedBackward(causal=causal)
+        for name, wrt, block in (("dK", b.K, b.dK_block), ("dV", b.V, b.dV_block)):
+            if not holds:
+                block = MatSum(block.args[0], b.t, 1, b.per - 1)
+            lhs, rhs = grouped_identity(b, wrt, block)
+            label = f"grouped backward {name}{' causal' if causal else ''}"
+            out.append(Claim(label + ("" if holds else ", one head too few"), lhs, rhs))
     return out
 
 

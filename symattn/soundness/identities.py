@@ -226,7 +226,7 @@ def grouped() -> list[Identity]:
             mha(rk, rv),
             by_groups,
             True,
-            "checked",
+            "proved",
             "multi-head attention on repeated K/V = each group's R query heads on its K/V head",
         ),
         Identity(

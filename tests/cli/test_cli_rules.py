@@ -6,7 +6,7 @@ import json
 
 from cli_helpers import cli
 
-from symattn.kernel import rules
+from symattn.kernel import lemmas, rules
 
 
 def test_search_shows_statement_verdict_and_witnesses():
@@ -33,7 +33,8 @@ def test_condition_is_shown():
 def test_json_lists_every_rule_without_checking():
     r = cli("rules", "--no-check", "--format", "json")
     data = json.loads(r.stdout)
-    assert [row["name"] for row in data] == list(rules.registry())
+    lemma_names = [x.name for x in lemmas.LEMMAS]
+    assert [row["name"] for row in data] == list(rules.registry()) + lemma_names
     assert all(set(row) >= {"name", "statement", "description", "assuming"} for row in data)
     assert "status" not in data[0]
 
@@ -51,3 +52,14 @@ def test_no_match_is_an_empty_answer():
     assert r.returncode == 0
     assert json.loads(r.stdout) == []
     assert "no rule matches 'nosuchword'" in r.stderr
+
+
+def test_the_facts_an_induction_rests_on_are_named():
+    r = cli("rules", "--no-check", "maximum")
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0, r.stderr
+    heads = [line.split()[:2] for line in lines if not line.startswith(" ")]
+    assert ["max_append", "rewrite"] in heads and ["exp_max_finite", "assumed"] in heads
+    r = cli("rules", "--no-check", "sum_last_term", "--format", "json")
+    (row,) = json.loads(r.stdout)
+    assert row["kind"] == "rewrite" and row["statement"].startswith("sum_{j=lo}^{t} f_j")

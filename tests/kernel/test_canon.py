@@ -182,3 +182,37 @@ def test_only_indices_over_the_same_range_trade_names():
     g = sympy.IndexedBase("g")
     swapped = sympy.Sum(F[i, j] * g[j, i], (i, 1, n), (j, 1, n))
     assert normal_form(swapped) != normal_form(sympy.Sum(F[i, j] * g[i, j], (i, 1, n), (j, 1, n)))
+
+
+def test_a_sum_over_heads_regroups_by_the_key_head_each_reads():
+    # sum_regroup: sum_{h=1}^{G R} f(h, ceil(h/R)) = sum_{g=1}^{G} sum_{t=1}^{R} f((g-1)R + t, g)
+    h, g, t = index("h"), index("g"), index("t")
+    G_, R_ = (sympy.Symbol(s, integer=True, positive=True) for s in ("G", "R"))
+    flat = sympy.Sum(F[sympy.ceiling(h / R_), i] * X[h], (h, 1, G_ * R_))
+    grouped = sympy.Sum(F[g, i] * X[(g - 1) * R_ + t], (t, 1, R_), (g, 1, G_))
+    assert normal_form(flat) == normal_form(grouped)
+    # the other order of the head index, the group's first head, the wrong group count: no
+    tiled = sympy.Sum(F[g, i] * X[(t - 1) * G_ + g], (t, 1, R_), (g, 1, G_))
+    first = sympy.Sum(F[g, i] * X[(g - 1) * R_ + 1], (t, 1, R_), (g, 1, G_))
+    assert normal_form(flat) != normal_form(tiled)
+    assert normal_form(flat) != normal_form(first)
+    other = sympy.Sum(F[sympy.ceiling(h / R_), i] * X[h], (h, 1, G_ * R_ + 1))
+    assert normal_form(other) != normal_form(grouped)  # G R + 1 heads are no whole groups
+    # one group (MQA): every head reads key head 1
+    mqa = sympy.Sum(F[sympy.ceiling(h / R_), i] * X[h], (h, 1, R_))
+    assert normal_form(mqa) == normal_form(F[1, i] * sympy.Sum(X[h], (h, 1, R_)))
+
+
+def test_ceiling_of_a_group_member_is_its_group():
+    # query head t of group g, t in 1..R: ceil(((g-1)R + t)/R) = g
+    g, t = index("g"), index("t")
+    big = sympy.Symbol("R", integer=True, positive=True)
+    at = {t: (sympy.Integer(1), big)}
+    member = F[sympy.ceiling(((g - 1) * big + t) / big), i]
+    assert normal_form(member, at) == normal_form(F[g, i], at)
+    # not past the group (t up to R + 1), not for 2t, not without t's range
+    wide = {t: (sympy.Integer(1), big + 1)}
+    assert normal_form(member, wide) != normal_form(F[g, i], wide)
+    double = F[sympy.ceiling(((g - 1) * big + 2 * t) / big), i]
+    assert normal_form(double, at) != normal_form(F[g, i], at)
+    assert normal_form(member) != normal_form(F[g, i])

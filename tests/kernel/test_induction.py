@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 import sympy
 
+from symattn.kernel.dims import dim, n
 from symattn.kernel.expr import MatSym
-from symattn.kernel.induction import Recurrent, Segment, prove_recurrence
+from symattn.kernel.induction import Recurrent, Segment, prefix_max, prove_recurrence
 from symattn.kernel.maxima import _MaxOver, _merge_maxima
 from symattn.kernel.proof import prove_equal
 from symattn.kernel.recurrences import cases, flash_forward, linear_state, split_kv_merge
@@ -207,3 +208,15 @@ def test_a_maximum_under_a_bound_index_is_not_abstracted() -> None:
     side = sympy.Sum(sympy.exp(-inner), (j, 1, 3))
     with pytest.raises(_Infinite, match="depends on the bound index"):
         _abstract_maxima(side, side)
+
+
+def test_a_running_maximum_as_a_claim_of_its_own_is_undecided_never_false() -> None:
+    # max_append is true, yet no witness evaluates a running maximum (its bound position would
+    # be taken for a size): undecided, true or not
+    f = sympy.IndexedBase("f")
+    j, mid = sympy.Symbol("j", integer=True), dim("mid")
+    split = sympy.Max(_MaxOver(f[j], j, 1, mid), _MaxOver(f[j], j, mid + 1, n))
+    right = prove_equal(split, prefix_max(lambda k: f[k], n))
+    assert right.status == "unknown" and "decided only inside a proof by induction" in right.reason
+    wrong = prove_equal(f[1], prefix_max(lambda k: f[k], n))
+    assert wrong.status == "unknown"

@@ -122,3 +122,20 @@ def test_shapes_are_checked_at_construction_and_in_claims() -> None:
         member("S", t, sympy.Integer(0), PREV, PREV, t)  # type: ignore[arg-type]
     assert prove_equal(state(), K.T @ K).status == "shape_error"
     assert plain(state()) == "S_t"
+
+
+def test_the_verdicts_name_the_letter_the_family_is_indexed_by() -> None:
+    s_ = sympy.Symbol("s", integer=True, positive=True)
+    step = MatAdd(PREV, Row(K, s_).T @ Row(V, s_))
+    fam = member("S", s_, zeros(d_k, d_v), step, PREV, s_)
+    v = prove_equal(fam, MatSum(Row(K, j).T @ Row(V, j), j, 1, s_))
+    assert v.status == "proved", v.summary()
+    assert v.reason.startswith("proved by induction on s: base (S_s at s = 1): proved"), v.reason
+    assert "step (s-1 -> s for 2 <= s <= n, the claim at s-1 assumed)" in v.reason
+    assert "t = " not in v.reason and "t-1" not in v.reason
+    wrong = prove_equal(fam, MatSum(Row(K, j).T @ Row(V, j), j, 1, s_ - 1))
+    assert wrong.status == "false" and wrong.reason.startswith("refuted at s = 1, n = ")
+    with pytest.raises(ShapeError, match=r"^the step of S_s is d_k × d_k"):
+        member("S", s_, zeros(d_k, d_v), Row(K, s_).T @ Row(K, s_), PREV, s_)
+    with pytest.raises(ShapeError, match="one matrix for every s: write a member at s"):
+        member("S", s_, zeros(d_k, d_v), MatAdd(PREV, MatSym("k_s", d_k, d_v)), PREV, s_)
