@@ -42,3 +42,58 @@ def test_spaced_groups_need_three_digits_and_one_separator() -> None:
 def test_spaced_digits_inside_parentheses() -> None:
     assert claims(r"$$(1\,000 + 2) \cdot 3 = 3006$$") == ["verified"]
     assert claims(r"$$(1\,000 + 2) \cdot 3 = 3600$$") == ["false"]
+
+
+# ---- macros in a Pandoc front matter ---------------------------------------------------------
+
+PANDOC = (
+    "---\ntitle: notes\nheader-includes: |\n  \\newcommand{\\Rs}{\\mathbb{R}}\n"
+    "  \\newcommand{\\tp}{^{\\top}}\n---\n\n"
+    "Let $A \\in \\Rs^{p \\times q}$ and $B \\in \\Rs^{r \\times q}$.\n\n"
+)
+
+
+def test_header_includes_define_macros() -> None:
+    assert claims(PANDOC + "Then $A B\\tp \\in \\Rs^{p \\times r}$.\n") == ["verified"]
+    assert claims(PANDOC + "Then $A B\\tp \\in \\Rs^{r \\times p}$.\n") == ["shape-error"]
+
+
+def test_header_includes_as_a_list() -> None:
+    head = PANDOC.replace("header-includes: |\n  ", "header-includes:\n  - ")
+    head = head.replace("\n  \\newcommand{\\tp}", "\n  - \\newcommand{\\tp}")
+    assert claims(head + "Then $(A B\\tp)\\tp = B A\\tp$.\n") == ["verified"]
+    assert claims(head + "Then $(A B\\tp)\\tp = A\\tp B$.\n") == ["shape-error"]
+
+
+# ---- a relation the prose only names as needed -----------------------------------------------
+
+SIZES = "Let $P \\in \\mathbb{R}^{a \\times c}$ and $R \\in \\mathbb{R}^{b \\times c}$. "
+
+
+@pytest.mark.parametrize("cue", ["would need", "would require"])
+def test_a_relation_named_as_needed_is_not_in_force(cue: str) -> None:
+    # on the old code `a = b` was assumed from here on, and the sum was verified
+    text = SIZES + f"Stacking them {cue} $a = b$.\nSo $P + R \\in \\mathbb{{R}}^{{b \\times c}}$.\n"
+    assert claims(text) == ["shape-error"]
+    text = SIZES + f"Stacking them {cue} $a = b$.\nSo $P - P \\in \\mathbb{{R}}^{{a \\times c}}$.\n"
+    assert claims(text) == ["verified"]
+
+
+@pytest.mark.parametrize("cue", ["we need", "the sum needs", "it requires"])
+def test_a_relation_the_writer_imposes_makes_what_fails_without_it_undecided(cue: str) -> None:
+    text = SIZES + f"For the sum {cue} $a = b$. So $P + R \\in \\mathbb{{R}}^{{b \\times c}}$.\n"
+    got = [r for r in check_text(text, "doc.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.kind for r in got] == ["undecided"]  # a shape error on the old code
+    assert "condition the text names" in got[0].message
+
+
+def test_a_claim_that_fails_anyway_stays_refuted_after_a_named_relation() -> None:
+    text = SIZES + "For the sum we need $a = b$.\nSo $P R \\in \\mathbb{R}^{a \\times b}$, "
+    text += "and $2 + 2 = 5$, and $P + R \\in \\mathbb{R}^{a \\times b}$.\n"
+    assert claims(text) == ["shape-error", "false", "shape-error"]
+
+
+def test_a_needed_relation_lasts_to_the_end_of_its_section() -> None:
+    text = SIZES + "For the sum we need $a = b$.\n\n## Next\n\n"
+    text += "Here $P + R \\in \\mathbb{R}^{a \\times c}$.\n"
+    assert claims(text) == ["shape-error"]
