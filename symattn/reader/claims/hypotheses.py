@@ -57,8 +57,8 @@ _SENTENCE_END = re.compile(r"[.。;；!?！？]\s|[。；！？]|\n\s*\n")
 
 
 #: A condition the writer imposes (`for the residual we need $d = h d_v$`), as against one that
-#: is only contrasted (`unless $m = n$`, `it would need $m = n$`, `neither needs $m = n$`).
-_IMPOSED = re.compile(r"^(?:we\s+)?(?:needs?|needed|requires?)\b|^我们需要", re.IGNORECASE)
+#: is only contrasted (`unless $m = n$`, `it would need $m = n$`).
+_IMPOSED = re.compile(r"^(?:we\s+(?:need|require)|requires?)\b|^我们需要", re.IGNORECASE)
 
 
 def _sizes_of(claim: ResolvedClaim) -> set[sympy.Basic]:
