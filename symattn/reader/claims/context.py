@@ -34,9 +34,10 @@ SUPPOSE = re.compile(
 #: A necessary condition in words ("only if", "这只在 ... 时成立"): the relation after it is
 #: named, not supposed and not assumed; it is never in force for other formulas.
 ONLY = re.compile(
-    r"(?:\bonly\s+(?:(?:holds?|applies|works|is\s+(?:true|valid|correct))\s+)?(?:if|when|for)|\bunless|\biff|\bexcept\s+(?:if|when)|\bwe\s+need(?:\s+that)?"
-    r"|\brequires?(?:\s+that)?|只在|只有在|只有当|仅当"
-    r"|仅在|当且仅当|除非)\s*$",
+    r"(?:\bonly\s+(?:(?:holds?|applies|works|is\s+(?:true|valid|correct))\s+)?(?:if|when|for)|\bunless|\biff|\bexcept\s+(?:if|when)"
+    r"|\b(?:we|would(?:\s+also)?)\s+need(?:\s+that)?|\bwould\s+(?:only\s+)?hold\s+if"
+    r"|\b(?:would\s+)?requires?(?:\s+that)?|\bmakes\s+sense\s+only\s+(?:if|when)|只在|只有在|只有当|仅当"
+    r"|仅在|当且仅当|除非|我们需要)\s*$",
     re.IGNORECASE,
 )
 REDEFINE = re.compile(

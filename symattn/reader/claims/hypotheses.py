@@ -56,6 +56,23 @@ _THEN = re.compile(r"^[\s,，]*(?:时|的时候|then)?[\s,，:：]*$", re.I)
 _SENTENCE_END = re.compile(r"[.。;；!?！？]\s|[。；！？]|\n\s*\n")
 
 
+#: A condition the writer imposes (`for the residual we need $d = h d_v$`), as against one that
+#: is only contrasted (`unless $m = n$`, `it would need $m = n$`).
+_IMPOSED = re.compile(r"^(?:we\s+(?:need|require)|requires?)\b|^我们需要", re.IGNORECASE)
+
+
+def _sizes_of(claim: ResolvedClaim) -> set[sympy.Basic]:
+    """The sizes a claim's sides mention: in their terms and in the shapes of their matrices."""
+    terms = [t for pair in claim.pairs for t in pair]
+    out: set[sympy.Basic] = set()
+    for t in terms:
+        out |= getattr(t, "free_symbols", set())
+    for m in reached(claim):
+        for d in m.shape:
+            out |= sympy.sympify(d).free_symbols
+    return out
+
+
 def _sentence_end(text: str, start: int) -> int:
     """The offset where the sentence that goes on at `start` ends (its stop, or a blank line)."""
     found = _SENTENCE_END.search(text or "", start)
@@ -99,7 +116,7 @@ class HypothesesMixin(ResolverBase):
         finally:
             scope.redefining = scope.supposing = False
         if hypothesis is None:
-            return claims
+            return self._under_named(span, claims)
         for sym in set(scope.document.relations) - known:
             scope.hypothesis_relations[sym] = scope.section
         return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
@@ -144,8 +161,16 @@ class HypothesesMixin(ResolverBase):
         """`... only if $d_k = d_v$`: a relation between sizes the text names as a condition;
         it is reported but never put in force, for no formula before or after it."""
         saved = self._saved(tables=True)
+        before = dict(self.scope.document.relations)
         claims = self.resolve_span(span)
+        named = {k: v for k, v in self.scope.document.relations.items() if before.get(k) != v}
         self._restore(saved)
+        if named and _IMPOSED.search(word):
+            self.named_relations: list[tuple[dict[sympy.Symbol, sympy.Expr], int, str]]
+            self.named_relations = [
+                *getattr(self, "named_relations", []),
+                (named, self.scope.section, f"{word} {span.body.strip()}"),
+            ]
         note = f"a condition the text names (after '{word}'), not assumed"
         out = []
         for c in claims:
@@ -160,6 +185,46 @@ class HypothesesMixin(ResolverBase):
                 out.append(dataclasses.replace(c, status="declared", message=msg, pairs=()))
         self.only_premise = (_sentence_end(getattr(self, "text", ""), span.end), span.body.strip())
         return out
+
+    def _under_named(self, span: MathSpan, claims: list[ResolvedClaim]) -> list[ResolvedClaim]:
+        """A claim after a relation the text imposes without supposing it (`for the residual we
+        need $d = h d_v$`), in its section: the relation is not in force, but a claim that fails
+        only without it is undecided, never false (the text may mean it under the relation)."""
+        here = self.scope.section
+        named = [(r, src) for r, sec, src in getattr(self, "named_relations", []) if sec == here]
+        if not named:
+            return claims
+        source = "; ".join(src for _, src in named)
+        sizes = {
+            x
+            for relations, _ in named
+            for k, v in relations.items()
+            for x in {k, *sympy.sympify(v).free_symbols}
+        }
+        out = [
+            dataclasses.replace(c, premise=source)
+            if c.status == "pending" and not c.premise and _sizes_of(c) & sizes
+            else c
+            for c in claims
+        ]
+        if not any(c.status == "shape_error" for c in out):
+            return out
+        saved = self._saved(tables=True)
+        for relations, _ in named:
+            self.scope.document.relations.update(relations)
+        try:
+            under = self.resolve_span(span)
+        finally:
+            self._restore(saved)
+        if len(under) != len(out):
+            return out
+        note = f"; it may hold under the condition the text names ('{source}'), not assumed"
+        return [
+            dataclasses.replace(c, status="unknown", message=f"{c.message}{note}")
+            if c.status == "shape_error" and u.status != "shape_error"
+            else c
+            for c, u in zip(out, under, strict=True)
+        ]
 
     def _hypothesis(self, claim: ResolvedClaim, word: str) -> ResolvedClaim:
         """What a hypothesis does for the claims after it, in its section: a relation between

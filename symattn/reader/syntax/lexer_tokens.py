@@ -21,6 +21,12 @@ from symattn.reader.syntax.lexer_tables import DELIMS, PUNCT, VALUE_END
 
 #: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
 _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
+#: Digits grouped by thousands with a space, the same one between every group: `2\,359\,296`,
+#: `2~359~296`, `2\ 359`, `{\,}`, a thin or no-break space, or plain spaces (which TeX drops).
+_SPACED = re.compile(
+    r"[0-9]{1,3}(\\[, ]|\{\\,\}|\\thinspace(?![A-Za-z])\s*|~| +|[\u2009\u202f\u00a0])"
+    r"[0-9]{3}(?:\1[0-9]{3})*(?:\.[0-9]+)?(?![0-9]|[.,][0-9]|\{,\})"
+)
 
 
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
@@ -277,8 +283,10 @@ class TokensMixin(LexerBase):
         i = self.i
         after_script = bool(self.out) and self.out[-1].kind in ("SUB", "SUP")
         g = _GROUPED.match(self.text, i)
-        if g is not None and not after_script and not self.in_list() and not self.script_arg():
-            digits = re.sub(r"\D", "", g.group())
+        if g is None or self.in_list():
+            g = _SPACED.match(self.text, i)
+        if g is not None and not after_script and not self.script_arg():
+            digits = re.sub(r"[^0-9.]", "", g.group())
             self.emit("NUMBER", digits, i, g.end())  # `17,179,869,184`: one number
             self.i = g.end()
             return

@@ -22,9 +22,18 @@ def front_matter_macros(text: str) -> list[Macro]:
     >>> [(m.name, m.body, m.params) for m in front_matter_macros(
     ...     head + '    v: ["\\\\mathbf{#1}", 1]\n---\n')]
     [('RR', '\\mathbb{R}', 0), ('v', '\\mathbf{#1}', 1)]
+
+    Pandoc's `header-includes` (any value of the front matter, in fact) may hold `\newcommand`,
+    `\def` or `\DeclareMathOperator` lines: they define macros for every formula too.
+
+    >>> [(m.name, m.body) for m in front_matter_macros(
+    ...     '---\nheader-includes: |\n  \\newcommand{\\R}{\\mathbb{R}}\n---\n')]
+    [('R', '\\mathbb{R}')]
     """
     front = _FRONT.match(text)
-    return [] if front is None else yaml_macros(front.group(1))[0]
+    if front is None:
+        return []
+    return [*(d.macro for d in definitions(front.group(1))), *yaml_macros(front.group(1))[0]]
 
 
 def yaml_macros(text: str) -> tuple[list[Macro], list[tuple[int, str]]]:

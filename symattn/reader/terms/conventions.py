@@ -15,6 +15,7 @@ import sympy
 
 from symattn.kernel.dims import STANDARD_DIMS, H, d, d_k, d_v
 from symattn.kernel.errors import InputError
+from symattn.reader.syntax.macros import Macros, front_matter_macros
 
 n = STANDARD_DIMS["n"]
 
@@ -277,6 +278,21 @@ _H_SIZE = re.compile(
 )
 
 
+def _with_macros(text: str) -> tuple[str, list[int]]:
+    r"""The text with its own macros (`\newcommand`, `\def`, front matter) expanded, and the
+    offset in `text` of each character; the text as it is when it has none or they fail."""
+    macros = Macros()
+    for macro in front_matter_macros(text):
+        macros.add(macro)
+    body = macros.define_in(text)
+    if macros:
+        try:
+            return macros.expand(body)
+        except InputError:
+            pass
+    return text, list(range(len(text) + 1))
+
+
 def _matrices(
     text: str, given: dict[str, str], written: dict[str, Convention]
 ) -> tuple[Convention, tuple[str, ...]]:
@@ -286,17 +302,18 @@ def _matrices(
         return Convention(given["matrices"], "--conventions", True), ()
     if "matrices" in written:
         return written["matrices"], ()
-    decl = _H_MATRIX.search(text)
+    seen, origin = _with_macros(text)  # `\mat{H}` for `\bm{H}`: as the formulas read
+    decl = _H_MATRIX.search(seen)
     how = "declared"
     if decl is None:
-        decl, how = _H_BOLD.search(text), "written bold"
+        decl, how = _H_BOLD.search(seen), "written bold"
     if decl is None:
         return Convention("", "not stated"), ()
-    line = text.count("\n", 0, decl.start()) + 1
-    size = _H_SIZE.search(text)
+    line = text.count("\n", 0, origin[decl.start()]) + 1
+    size = _H_SIZE.search(seen)
     if size is None:
         return Convention("H", f"{how}, line {line}"), ()
-    other = text.count("\n", 0, size.start()) + 1
+    other = text.count("\n", 0, origin[size.start()]) + 1
     why = f"H is {how} as a matrix at line {line} and used as a size at line {other}"
     return Convention("", why), ("H",)
 
