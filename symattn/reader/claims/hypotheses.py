@@ -69,7 +69,7 @@ def _sizes_of(claim: ResolvedClaim) -> set[sympy.Basic]:
         out |= getattr(t, "free_symbols", set())
     for m in reached(claim):
         for d in m.shape:
-            out |= sympy.sympify(d).free_symbols
+            out |= sympy.sympify(d, strict=True).free_symbols
     return out
 
 
@@ -199,7 +199,7 @@ class HypothesesMixin(ResolverBase):
             x
             for relations, _ in named
             for k, v in relations.items()
-            for x in {k, *sympy.sympify(v).free_symbols}
+            for x in {k, *sympy.sympify(v, strict=True).free_symbols}
         }
         out = [
             dataclasses.replace(c, premise=source)
