@@ -1,14 +1,20 @@
 """The partial derivative of one entry by another (`∂s_i/∂z_j`) as an unevaluated kernel term,
 which no witness evaluates: only `kernel.jacobian.prove_partial` decides a claim about it.
 
-Imports only sympy and kernel.text; must not import the proof, the witnesses or anything above.
+Imports sympy, kernel.text and the tables of the walkers below it (evaluate, the exact and field
+witnesses), where it registers that it is never evaluated; must not import the proof or anything
+above.
 """
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 import sympy
 
-from symattn.kernel.text import plain
+from symattn.kernel import evaluate
+from symattn.kernel.text import PLAIN, plain
+from symattn.kernel.witness import exact, field
 
 __all__ = ["NOT_EVALUATED", "Partial", "has_partial"]
 
@@ -27,7 +33,7 @@ class Partial(sympy.Expr):
     >>> from symattn.kernel.dims import n
     >>> z, i = MatSym("z", n, 1), index("i")
     >>> print(Partial(z[i, 1], z[i, 1]))
-    ∂z_{i1}/∂z_{i1}
+    ∂(z)_{i1}/∂(z)_{i1}
     """
 
     is_commutative = True
@@ -43,10 +49,29 @@ class Partial(sympy.Expr):
     def wrt(self) -> sympy.Basic:
         return self.args[1]
 
+    def expanded(self, fresh: Any) -> NoReturn:
+        """No expansion: the derivative is decided as a whole (`kernel.jacobian`)."""
+        raise evaluate.Unsupported(NOT_EVALUATED)
+
     def __str__(self) -> str:
         return f"∂{plain(self.of)}/∂{plain(self.wrt)}"
 
     __repr__ = __str__
+
+
+def _not_evaluated(*_: Any) -> NoReturn:
+    raise evaluate.Unsupported(NOT_EVALUATED)
+
+
+def _no_degree(*_: Any) -> NoReturn:
+    raise field.Unsupported(NOT_EVALUATED)
+
+
+# every walker has a handler of its own for the node: here, a refusal that says why
+evaluate.SCALAR[Partial] = _not_evaluated
+field.DEGREE[Partial] = _no_degree
+exact.TERMS[Partial] = _not_evaluated
+PLAIN[Partial] = str
 
 
 def has_partial(*terms: sympy.Basic) -> bool:

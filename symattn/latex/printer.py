@@ -17,6 +17,7 @@ from symattn.kernel import modern as M
 from symattn.kernel.dims import Shape
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.induction import Recurrent
+from symattn.kernel.partial import Partial
 from symattn.kernel.unfold import Unfold
 from symattn.latex.style import (
     _DIM_ORDER,
@@ -332,6 +333,11 @@ _on = LATEX.register
 @_on(E.Entry)
 def _entry(pr: _Printer, e: E.Entry) -> Printed:
     return pr.entry(e.matrix, e.args[1], e.args[2]), _ATOM
+
+
+@_on(Partial)
+def _partial(pr: _Printer, e: Partial) -> Printed:
+    return rf"\frac{{\partial {pr.atom(e.of)}}}{{\partial {pr.atom(e.wrt)}}}", _ATOM
 
 
 @_on(E.Dot)

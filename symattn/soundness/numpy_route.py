@@ -12,7 +12,7 @@ import math
 import operator
 import zlib
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import sympy
@@ -21,6 +21,7 @@ from symattn.kernel import expr as E
 from symattn.kernel import modern as M
 from symattn.kernel.dispatch import Dispatcher
 from symattn.kernel.errors import Signal
+from symattn.kernel.partial import Partial
 from symattn.soundness.numpy_loops import (
     _flash,
     _flash_causal,
@@ -167,6 +168,11 @@ MATRIX: Dispatcher[Handler] = Dispatcher(
 
 
 SCALAR: Dispatcher[Handler] = Dispatcher("truth (scalars)")
+
+
+@SCALAR.register(Partial)
+def _partial(route: Any, e: Partial) -> NoReturn:
+    raise Undecided("a partial derivative has no independent evaluation")
 
 
 def _args(ev: _Numpy, e: E.MatExpr) -> list[np.ndarray]:

@@ -62,7 +62,7 @@ def test_the_node_classes_are_found():
     names = {c.__name__ for c in MATRIX_NODES}
     assert {"MatSym", "MatMul", "Softmax", "Concat", "OnlineSoftmax", "FeatureMap"} <= names
     assert "_SameShape" not in names and len(MATRIX_NODES) >= 24
-    assert {c.__name__ for c in SCALAR_NODES} == {"Entry", "Dot"}
+    assert {c.__name__ for c in SCALAR_NODES} == {"Entry", "Dot", "Partial"}
 
 
 @pytest.mark.parametrize(("walker", "matrices", "scalars"), WALKERS, ids=[w[0] for w in WALKERS])
