@@ -168,7 +168,8 @@ def _try_point(
     # difference is certified by enclosures instead (cos²x + sin²x = 1 is not "exact" here)
     if not any(x.has(sympy.sqrt, sympy.exp, sympy.cos, sympy.sin) for x in (lv, rv)):
         lv, rv = sympy.nsimplify(lv), sympy.nsimplify(rv)
-        if lv.is_Rational and rv.is_Rational:
+        # a rational or a masked entry's -oo (a mask compared as a value): decided exactly
+        if _extended_rational(lv) and _extended_rational(rv):
             if lv == rv:
                 return None
             return Counterexample(
@@ -187,6 +188,10 @@ def _try_point(
         return None
     found = certify.certify(left, right, _ints(values))
     return None if found is None else _certified(found, values, plan, point, labels)
+
+
+def _extended_rational(v: sympy.Basic) -> bool:
+    return bool(v.is_Rational) or v in (sympy.oo, -sympy.oo)
 
 
 def _undefined(v: sympy.Basic) -> bool:

@@ -427,8 +427,9 @@ def _equal(x: Any, y: Any) -> bool:
     """Exact equality of two values of the exact evaluator (1 x 1 against a scalar allowed)."""
     a, b = np.asarray(x, dtype=object), np.asarray(y, dtype=object)
     for v in (*a.ravel(), *b.ravel()):
-        if isinstance(v, float) and not math.isfinite(v):
-            raise IllFormed("a value is not finite (a masked entry used outside a softmax)")
+        # a masked entry (-inf) is a value, as in `_close`; arithmetic on one was refused
+        if isinstance(v, float) and (math.isnan(v) or v == math.inf):
+            raise IllFormed("a value is +inf or nan")
     if a.shape != b.shape and not (a.size == 1 and b.size == 1):
         return False
     return all(p == q for p, q in zip(a.ravel(), b.ravel(), strict=True))
