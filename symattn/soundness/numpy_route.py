@@ -69,6 +69,7 @@ class _Numpy:
         self.shapes: dict[str, tuple[sympy.Expr, sympy.Expr]] = {}
         self._free: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
         self._memo: dict[tuple, np.ndarray] = {}
+        self.scoring = 0  # softmaxes around the node being evaluated (masks: docs/kernel.md)
         reals: set[sympy.Symbol] = set()
         for x in itertools.chain.from_iterable(_walk(t) for t in terms):
             if isinstance(x, (E.MatSym, E.FromColumn)):
@@ -129,7 +130,7 @@ class _Numpy:
         syms = self._free.get(e)
         if syms is None:
             syms = self._free[e] = tuple(sorted(e.free_symbols, key=str))
-        key = (e, *(self.bound.get(s, self.indices.get(s)) for s in syms))
+        key = (e, self.scoring > 0, *(self.bound.get(s, self.indices.get(s)) for s in syms))
         out = self._memo.get(key)
         if out is None:
             f = MATRIX.find(type(e))
@@ -179,6 +180,23 @@ def _args(ev: _Numpy, e: E.MatExpr) -> list[np.ndarray]:
     return [ev.mat(x) for x in e.args if isinstance(x, E.MatExpr)]
 
 
+def _finite(ev: _Numpy, what: str, *operands: Any, scores: bool = False) -> None:
+    """A masked entry (-inf) in arithmetic: a sum or a positive scaling (`scores`) is defined
+    only inside a softmax, every other operation nowhere."""
+    if all(np.all(np.isfinite(np.asarray(x, dtype=float))) for x in operands):
+        return
+    if not scores or ev.scoring == 0:
+        raise IllFormed(f"{what} of a masked entry (-inf)")
+
+
+def _scores(ev: _Numpy, e: E.MatExpr) -> np.ndarray:
+    ev.scoring += 1
+    try:
+        return ev.mat(e)
+    finally:
+        ev.scoring -= 1
+
+
 def _in(k: int, size: int, what: str) -> int:
     if not 1 <= k <= size:
         raise IllFormed(f"{what} {k} outside 1..{size}")
@@ -223,6 +241,7 @@ def _mat_mul(ev: _Numpy, e: E.MatMul) -> np.ndarray:
     a, b = _args(ev, e)
     if a.shape[1] != b.shape[0]:
         raise IllFormed("inner sizes differ")
+    _finite(ev, "a product", a, b)
     return a @ b
 
 
@@ -231,6 +250,7 @@ def _mat_add(ev: _Numpy, e: E.MatAdd) -> np.ndarray:
     a, b = _args(ev, e)
     if a.shape != b.shape:
         raise IllFormed(f"a sum of a {a.shape} and a {b.shape} matrix")
+    _finite(ev, "a sum", a, b, scores=True)
     return a + b
 
 
@@ -239,12 +259,15 @@ def _hadamard(ev: _Numpy, e: E.Hadamard) -> np.ndarray:
     a, b = _args(ev, e)
     if a.shape != b.shape:
         raise IllFormed(f"an entrywise product of a {a.shape} and a {b.shape} matrix")
+    _finite(ev, "an entrywise product", a, b)
     return a * b
 
 
 @MATRIX.register(E.Scale)
 def _scale(ev: _Numpy, e: E.Scale) -> np.ndarray:
-    return float(ev.num(e.scalar)) * ev.mat(e.args[1])
+    c, a = float(ev.num(e.scalar)), ev.mat(e.args[1])
+    _finite(ev, "a scaling", a, scores=math.isfinite(c) and c > 0)
+    return c * a
 
 
 @MATRIX.register(E.Transpose)
@@ -254,12 +277,12 @@ def _transpose(ev: _Numpy, e: E.Transpose) -> np.ndarray:
 
 @MATRIX.register(E.Softmax)
 def _softmax(ev: _Numpy, e: E.Softmax) -> np.ndarray:
-    return _softmax_rows(ev.mat(e.args[0]))
+    return _softmax_rows(_scores(ev, e.args[0]))
 
 
 @MATRIX.register(E.ColSoftmax)
 def _col_softmax(ev: _Numpy, e: E.ColSoftmax) -> np.ndarray:
-    return _softmax_rows(ev.mat(e.args[0]).T).T
+    return _softmax_rows(_scores(ev, e.args[0]).T).T
 
 
 @MATRIX.register(E.CausalMask)
@@ -288,6 +311,7 @@ def _row_block(ev: _Numpy, e: E.RowBlock) -> np.ndarray:
 @MATRIX.register(E.Concat)
 def _concat(ev: _Numpy, e: E.Concat) -> np.ndarray:
     parts = [ev.mat(e.body) for _ in ev.over(e.head, sympy.Integer(1), e.count)]
+    _finite(ev, "a concatenation", *parts)
     return np.hstack(parts)
 
 
@@ -298,6 +322,7 @@ def _mat_sum(ev: _Numpy, e: E.MatSum) -> np.ndarray:
         x = ev.mat(e.body)
         if x.shape != total.shape:
             raise IllFormed("a sum of matrices of two shapes")
+        _finite(ev, "a sum over heads", x)
         total = total + x
     return total
 
@@ -402,6 +427,7 @@ def _dot(ev: _Numpy, e: E.Dot) -> float:
     u, v = _args(ev, e)
     if u.shape != v.shape or u.shape[0] != 1:
         raise IllFormed(f"a dot product of a {u.shape} and a {v.shape} matrix")
+    _finite(ev, "a dot product", u, v)
     return float(np.sum(u * v))
 
 
@@ -417,12 +443,16 @@ def _symbol(ev: _Numpy, e: sympy.Symbol) -> Any:
 
 @SCALAR.register(sympy.Add)
 def _add(ev: _Numpy, e: sympy.Add) -> Any:
-    return sum((ev.num(a) for a in e.args), 0)
+    terms = [ev.num(a) for a in e.args]
+    _finite(ev, "a scalar sum", *terms)
+    return sum(terms, 0)
 
 
 @SCALAR.register(sympy.Mul)
 def _mul(ev: _Numpy, e: sympy.Mul) -> Any:
-    return math.prod((ev.num(a) for a in e.args), start=1)
+    factors = [ev.num(a) for a in e.args]
+    _finite(ev, "a scalar product", *factors)
+    return math.prod(factors, start=1)
 
 
 @SCALAR.register(sympy.Pow)
@@ -465,7 +495,9 @@ def _sum_over(ev: _Numpy, body: sympy.Basic, limits: list) -> float:
     if not limits:
         return float(ev.num(body))
     (v, lo, hi), rest = limits[0], limits[1:]
-    return math.fsum(_sum_over(ev, body, rest) for _ in ev.over(v, lo, hi))
+    terms = [_sum_over(ev, body, rest) for _ in ev.over(v, lo, hi)]
+    _finite(ev, "a scalar sum", *terms)
+    return math.fsum(terms)
 
 
 @SCALAR.register(sympy.Indexed)

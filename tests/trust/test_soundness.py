@@ -34,6 +34,7 @@ from symattn.soundness import (
 )
 
 i, j, u, h = (index(x) for x in "ijuh")
+_MS, _MB = CausalMask(MatSym("S", n, n)), CausalMask(MatSym("B", n, n))
 m = sympy.Symbol("m", integer=True, positive=True)
 OPERATORS = {
     "block_wrong_offset",
@@ -102,6 +103,13 @@ def test_true_mutants_are_accepted(report):
             MatSum(Scale(single_head().A[i, j], single_head().V.row(j)), j, 1, d_v),
             "false",
         ),
+        # masked scores: a sum of masks is defined only inside a softmax; a mask is a value
+        (_MS + _MB, CausalMask(MatSym("S", n, n) + MatSym("B", n, n)), "false"),
+        (Softmax(_MS + _MB), Softmax(CausalMask(MatSym("S", n, n) + MatSym("B", n, n))), "true"),
+        (Softmax(_MS + _MB), Softmax(_MS), "false"),
+        (_MS.T, CausalMask(MatSym("S", n, n).T, upper=True), "true"),
+        (_MS.T, CausalMask(MatSym("S", n, n).T), "false"),
+        (Softmax(Scale(0, _MS)), Softmax(Scale(0, MatSym("S", n, n))), "false"),
     ],
 )
 def test_truth_by_the_independent_route(lhs, rhs, expected):
