@@ -366,7 +366,7 @@ class NamesMixin(TermsBase):
     def _component(self, node: ast.Symbol) -> sympy.Basic | None:
         """`s_i`, entry i of the vector s the text defined (`_defined_vector`), noting the
         reading for the verdict; None when s is no such vector."""
-        idx = self.indices(node.sub) if node.sub is not None else ()
+        idx: tuple[sympy.Expr, ...] = tuple(self.indices(node.sub)) if node.sub is not None else ()
         made = self._defined_vector(node) if len(idx) == 1 else None
         if made is None:
             return None
@@ -381,7 +381,9 @@ class NamesMixin(TermsBase):
         shown = f"{name}_{sub.name}" if isinstance(sub, ast.Symbol) else name
         how = f"{shown} as an entry of the vector {name} defined on line {line}"
         # defined in an earlier section, its names may mean other things by now: no refutation
-        earlier = sum(1 for s in self.scope.sections if s <= line) != self.scope.section
+        sections: list[int] = getattr(self.scope, "sections", [])
+        here: int = getattr(self.scope, "section", 0)
+        earlier = sum(1 for s in sections if s <= line) != here
         if earlier:
             how += ", in an earlier section"
         self.entry_guesses.setdefault(node.name, (how, earlier))
