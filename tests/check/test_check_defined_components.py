@@ -197,3 +197,12 @@ def test_a_sum_over_the_tokens_keeps_the_rows_of_the_values() -> None:
     # `v_j` in a sum up to n, not v's length d_v: the j-th token's value, as before
     r = one(TOKEN.replace("{}", r"z_i = \sum_{j=1}^n a_{ij} v_j"))
     assert "entry of the vector v" not in r.message, r.message
+
+
+def test_a_plain_letter_in_a_sum_over_the_tokens_is_not_a_bold_vector_s_entry() -> None:
+    # `x_t` up to n beside the bold `\mathbf x \in \mathbb R^d`: the t-th token (as before)
+    text = "Let $\\mathbf x\\in\\mathbb R^d$ be a column vector.\n\n$${}$$\n"
+    good = one(text.replace("{}", r"\mathbf 1_d^T\mathbf x = \sum_{i=1}^d x_i"))
+    tokens = one(text.replace("{}", r"\sum_{t=1}^{n} a_{1t} x_t = (AX)_{1,:}"))
+    assert good.kind == "verified", good.message
+    assert "entry of the vector" not in tokens.message, tokens.message
