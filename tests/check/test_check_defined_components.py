@@ -171,3 +171,38 @@ def test_a_vector_defined_in_an_earlier_section_is_never_refuted_through_its_ent
     bad = one(text.replace("{}", r"s_i = \frac{e^{z_i}}{\sum_k e^{2z_k}}"))
     assert good.kind == "verified", good.message
     assert bad.kind == "undecided" and "in an earlier section" in bad.message, bad.message
+
+
+TOKEN = (
+    "Let $x\\in\\mathbb R^{d}$ be a column vector and $W_V\\in\\mathbb R^{d_v\\times d}$. "
+    "For one token, $v = W_V x$.\n\n$${}$$\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"v_r = \sum_{c=1}^{d} (W_V)_{rc} x_c", "verified"),  # were shape errors
+        (r"\sum_{r=1}^{d_v} v_r = \mathbf 1^T_{d_v} W_V x", "verified"),
+        (r"v_r = \sum_{c=1}^{d} (W_V)_{cr} x_c", "undecided"),  # W_V^T: ill-typed on the reading
+        (r"\sum_{r=1}^{d_v} v_r = \mathbf 1^T_{d_v} W_V x + 1", "false"),
+    ],
+)
+def test_the_entries_of_one_token_s_value(claim: str, kind: str) -> None:
+    r = one(TOKEN.replace("{}", claim))
+    assert r.kind == kind, r.message
+
+
+def test_a_sum_over_the_tokens_keeps_the_rows_of_the_values() -> None:
+    # `v_j` in a sum up to n, not v's length d_v: the j-th token's value, as before
+    r = one(TOKEN.replace("{}", r"z_i = \sum_{j=1}^n a_{ij} v_j"))
+    assert "entry of the vector v" not in r.message, r.message
+
+
+def test_a_plain_letter_in_a_sum_over_the_tokens_is_not_a_bold_vector_s_entry() -> None:
+    # `x_t` up to n beside the bold `\mathbf x \in \mathbb R^d`: the t-th token (as before)
+    text = "Let $\\mathbf x\\in\\mathbb R^d$ be a column vector.\n\n$${}$$\n"
+    good = one(text.replace("{}", r"\mathbf 1_d^T\mathbf x = \sum_{i=1}^d x_i"))
+    tokens = one(text.replace("{}", r"\sum_{t=1}^{n} a_{1t} x_t = (AX)_{1,:}"))
+    assert good.kind == "verified", good.message
+    assert "entry of the vector" not in tokens.message, tokens.message

@@ -62,6 +62,13 @@ def component_of(
     if not (rows == 1) ^ (cols == 1):
         return None
     document_matrix = getattr(scope, "document_matrix", None)
+    if guessed_entry(key, entry, node) and isinstance(node.sub, ast.Symbol):
+        # `x_t` in a sum up to n where only the bold `\mathbf x \in \mathbb R^d` is the
+        # text's: the t-th token, not an entry of x
+        upper = (ranges or {}).get(node.sub.name)
+        length = rows if cols == 1 else cols
+        if upper is not None and sympy.expand(scope.bind(upper) - scope.bind(length)) != 0:
+            return None
     if document_matrix is not None and document_matrix(node.name.upper()):
         # `s_i` of a declared S stays its row, unless a sum runs i over the vector's length
         letter = node.sub.name if isinstance(node.sub, ast.Symbol) else None

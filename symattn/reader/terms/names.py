@@ -336,6 +336,9 @@ class NamesMixin(TermsBase):
                 if document is not None and not document(node.name):
                     return self._opaque(defined, _label(node), node)
         ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        made = self._component(node) if len(idx) == 1 else None
+        if made is not None:  # `s_i` of the vector `s = \operatorname{softmax}(z)`
+            return made
         component = component_of(self.scope, node, ranges) if len(idx) == 1 else None
         if component is not None:  # `q_i`, component i of the vector q the text declares
             how = guessed_entry(component[0], component[1], node)
@@ -343,9 +346,6 @@ class NamesMixin(TermsBase):
                 self.entry_guesses[node.name] = (how, True)
             vector = self.named(component[0], None, component[1])
             return Entry(vector, idx[0], 1) if vector.cols == 1 else Entry(vector, 1, idx[0])
-        made = self._component(node) if len(idx) == 1 else None
-        if made is not None:  # `s_i` of the vector `s = \operatorname{softmax}(z)`
-            return made
         two_readings = ambiguous(self.scope, node, ranges) if len(idx) == 1 else ""
         if two_readings:
             raise not_understood(two_readings, node)
@@ -388,17 +388,24 @@ class NamesMixin(TermsBase):
     def _component(self, node: ast.Symbol) -> sympy.Basic | None:
         """`s_i`, entry i of the vector s the text defined (`_defined_vector`), noting the
         reading for the verdict; None when s is no such vector."""
-        idx = self.indices(node.sub) if node.sub is not None else ()
+        idx: tuple[sympy.Expr, ...] = tuple(self.indices(node.sub)) if node.sub is not None else ()
         made = self._defined_vector(node) if len(idx) == 1 else None
         if made is None:
             return None
+        ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        upper = ranges.get(node.sub.name) if isinstance(node.sub, ast.Symbol) else None
+        length = made.rows if made.cols == 1 else made.cols
+        if upper is not None and sympy.expand(self.scope.bind(upper) - length) != 0:
+            return None  # `\sum_{j=1}^n a_{ij} v_j` after `v = W_V x`: the j-th of n vectors
         i = idx[0]
         name = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
         line, sub = self.defs.table[name].line, node.sub
         shown = f"{name}_{sub.name}" if isinstance(sub, ast.Symbol) else name
         how = f"{shown} as an entry of the vector {name} defined on line {line}"
         # defined in an earlier section, its names may mean other things by now: no refutation
-        earlier = sum(1 for s in self.scope.sections if s <= line) != self.scope.section
+        sections: list[int] = getattr(self.scope, "sections", [])
+        here: int = getattr(self.scope, "section", 0)
+        earlier = sum(1 for s in sections if s <= line) != here
         if earlier:
             how += ", in an earlier section"
         self.entry_guesses.setdefault(node.name, (how, earlier))
