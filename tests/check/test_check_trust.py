@@ -17,7 +17,7 @@ def claims(text: str) -> list[str]:
 # ---- digits grouped by thousands with a space ------------------------------------------------
 
 
-SPACES = [r"\,", "~", r"\ ", " ", "{\\,}", "\u2009", "\u202f", r"\thinspace "]
+SPACES = [r"\,", "~", r"\ ", " ", "{\\,}", "\u2009", "\u202f", r"\thinspace ", r" \, "]
 
 
 @pytest.mark.parametrize("sep", SPACES)
@@ -122,3 +122,22 @@ def test_a_bold_matrix_written_through_a_macro_is_a_matrix() -> None:
     ]
     got = check_text(MACRO_H % r"p \times n", "doc.tex")
     assert [r.kind for r in got][-1] == "shape-error"
+
+
+# ---- a fraction's arguments without braces ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"\frac12 + \frac14 = \frac34", "verified"),  # `\frac12` was the number 12 after \frac
+        (r"\tfrac14 \cdot 2 = \tfrac12", "verified"),
+        (r"\frac n2 + \frac n2 = n", "verified"),
+        (r"\frac1 23 = \frac32", "verified"),  # TeX: (1/2) 3
+        (r"\frac12 = \frac13", "false"),
+        (r"\dfrac34 \cdot 4 = 4", "false"),
+        (r"\frac{12}{4} = 3", "verified"),
+    ],
+)
+def test_a_fraction_takes_one_digit_per_argument(formula: str, kind: str) -> None:
+    assert claims(f"$${formula}$$") == [kind]

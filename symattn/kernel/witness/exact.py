@@ -77,6 +77,7 @@ from symattn.kernel.witness.points import (
     no_plan,
     over_budget,
     plan_names,
+    points_over_budget,
     unit_of,
 )
 
@@ -133,7 +134,7 @@ def exact(
             subs = sizes.substitution(plan)
         except sizes.NoPlan as exc:
             return WitnessResult(None, f"no evidence: {exc}")
-        too_large = over_budget(lhs, rhs, subs)
+        too_large = over_budget(lhs, rhs, subs) or points_over_budget(lhs, rhs, ranges, subs)
         if too_large is not None:
             return WitnessResult(None, f"not evaluated: {too_large}")
         cost = expansion_cost(lhs, rhs, ranges, subs)

@@ -36,6 +36,7 @@ from symattn.kernel.witness.points import (
     no_plan,
     over_budget,
     plan_names,
+    points_over_budget,
     range_at,
     size_plans,
     unit_of,
@@ -479,7 +480,7 @@ def numeric_check(
             subs = sizes.substitution(plan)
         except sizes.NoPlan as exc:
             return WitnessResult(None, f"no evidence: {exc}")
-        too_large = over_budget(lhs, rhs, subs)
+        too_large = over_budget(lhs, rhs, subs) or points_over_budget(lhs, rhs, ranges, subs)
         if too_large is not None:
             return WitnessResult(None, f"not evaluated: {too_large}")
         at = {s: sympy.Integer(v) for s, v in subs.items()}

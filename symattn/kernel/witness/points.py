@@ -245,6 +245,49 @@ def over_budget(lhs: Term, rhs: Term, subs: Mapping[sympy.Symbol, sympy.Integer]
     return None
 
 
+def points_over_budget(
+    lhs: Term,
+    rhs: Term,
+    ranges: Mapping[sympy.Symbol, Range],
+    subs: Mapping[sympy.Symbol, sympy.Integer],
+) -> str | None:
+    """Why comparing a claim's sides at every index point would exceed the work budget at these
+    sizes, if it would: the points of its free indices times its largest size (what a sum or a
+    product costs at each point) past `MAX_ARRAY_ENTRIES`. `(QK^T)_{ij} = ...` at n = 4096 is
+    16,777,216 points: evaluating every one is no witness anyone waits for.
+
+    >>> from symattn.kernel.expr import Entry, MatSym
+    >>> from symattn.kernel.dims import dim
+    >>> n, i, j = dim("n"), sympy.Symbol("i"), sympy.Symbol("j")
+    >>> A = MatSym("A", n, n)
+    >>> points_over_budget(Entry(A, i, j), Entry(A, i, j), {i: (1, n), j: (1, n)}, {n: 7})
+    >>> print(points_over_budget(Entry(A, i, j), Entry(A, i, j), {i: (1, n), j: (1, n)},
+    ...     {n: 4096}))
+    16,777,216 index points at sizes up to 4,096: more work than the budget allows
+    """
+    at = {k: sympy.Integer(v) for k, v in subs.items()}
+    points = 1
+    for lo, hi in ranges.values():
+        a = sympy.sympify(lo, strict=True).xreplace(at)
+        b = sympy.sympify(hi, strict=True).xreplace(at)
+        if not (a.is_Integer and b.is_Integer):
+            return None  # a bound that depends on another index: not counted here
+        points *= max(int(b) - int(a) + 1, 0)
+    if points <= 1:
+        return None
+    largest = 1
+    for side in (lhs, rhs):
+        for x in walk(side):
+            if isinstance(x, MatExpr):
+                for k in x.shape:
+                    v = sympy.sympify(k, strict=True).xreplace(at)
+                    if v.is_Integer:
+                        largest = max(largest, int(v))
+    if points * largest <= MAX_ARRAY_ENTRIES:
+        return None
+    return f"{points:,} index points at sizes up to {largest:,}: more work than the budget allows"
+
+
 def size_plans(lhs: Term, rhs: Term, ranges: Mapping[sympy.Symbol, Range]) -> list[sizes.Plan]:
     """The size plans for a claim: its dims, the generic entry's included, under the relations."""
     generic = dict(ranges)

@@ -24,7 +24,7 @@ _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
 #: Digits grouped by thousands with a space, the same one between every group: `2\,359\,296`,
 #: `2~359~296`, `2\ 359`, `{\,}`, a thin or no-break space, or plain spaces (which TeX drops).
 _SPACED = re.compile(
-    r"[0-9]{1,3}(\\[, ]|\{\\,\}|\\thinspace(?![A-Za-z])\s*|~| +|[\u2009\u202f\u00a0])"
+    r"[0-9]{1,3}( *(?:\\[, ]|\{\\,\}|\\thinspace(?![A-Za-z])|~) *| +|[\u2009\u202f\u00a0])"
     r"[0-9]{3}(?:\1[0-9]{3})*(?:\.[0-9]+)?(?![0-9]|[.,][0-9]|\{,\})"
 )
 
@@ -281,7 +281,13 @@ class TokensMixin(LexerBase):
 
     def number(self) -> None:
         i = self.i
-        after_script = bool(self.out) and self.out[-1].kind in ("SUB", "SUP")
+        out = self.out
+        # TeX takes one digit as a script's or a fraction's argument: `z_12` is z_1 times 2,
+        # `\frac12` is 1/2 and `\frac1n` is 1/n
+        after_script = bool(out) and (
+            out[-1].kind in ("SUB", "SUP", "FRAC")
+            or (len(out) > 1 and out[-2].kind == "FRAC" and out[-1].kind in ("NUMBER", "LETTER"))
+        )
         g = _GROUPED.match(self.text, i)
         if g is None or self.in_list():
             g = _SPACED.match(self.text, i)
@@ -292,7 +298,6 @@ class TokensMixin(LexerBase):
             return
         m = _NUMBER.match(self.text, i)
         assert m is not None
-        # TeX takes one digit as a script argument: z_12 is z_1 followed by 2.
         end = i + 1 if after_script else m.end()
         if not after_script:
             end = _exponent_end(self.text, m)  # `1.2e12`, `8.20E+11`: one number

@@ -1,8 +1,9 @@
 """The chapter's conventions: its names' shapes, what a bare sum ranges over, what is a matrix.
 
 Also a document's own conventions (row or column vectors), read from its front matter, its
-prose and its formulas. Imports only the kernel's dims and errors; the scope, the claim readers,
-the translator, the checker and the CLI read it.
+prose and its formulas (with its own macros expanded). Imports only the kernel's dims and
+errors and the reader's macros; the scope, the claim readers, the translator, the checker and
+the CLI read it.
 """
 
 from __future__ import annotations
