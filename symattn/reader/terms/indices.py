@@ -147,7 +147,9 @@ class IndicesMixin(TermsBase):
         length = component_length(self.scope, node.body, node.var.name)
         if length is None and node.lower is None:
             length = self._indexed_length(node.body, node.var.name)
-        if node.lower is None and length is not None:
+        if node.lower is None and node.upper is not None:
+            lo, hi = sympy.Integer(1), self.index_term(node.upper)  # `\\sum_j^{m}`: 1 to m
+        elif node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
         elif node.lower is None:
             lo, hi = sympy.Integer(1), self._indexed_range(node, var)

@@ -1,0 +1,84 @@
+"""Sum ranges written in other ways: over two letters at once, over a written-out set of
+integers, between two inequalities; a sum over a set the text names is refused by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check import check_text
+
+_TEXT = "Let $a, b \\in \\mathbb{R}^m$ and $G \\in \\mathbb{R}^{m \\times p}$.\n\n$${}$$\n"
+
+
+def _claim(formula: str):
+    (r,) = [r for r in check_text(_TEXT.replace("{}", formula), "s.md") if r.kind != "declaration"]
+    return r
+
+
+_FULL = r"\sum_{i=1}^{m}\sum_{j=1}^{p} G_{ij}"
+
+
+@pytest.mark.parametrize("sub", ["kl", "k,l", "k, l"])
+def test_a_sum_over_two_letters_is_the_double_sum(sub):
+    r = _claim(rf"\sum_{{{sub}}} G_{{kl}} = {_FULL}")
+    assert r.kind == "verified", r.message
+
+
+@pytest.mark.parametrize("sub", ["kl", "k,l"])
+def test_a_sum_over_two_letters_refutes_a_wrong_total(sub):
+    r = _claim(rf"\sum_{{{sub}}} G_{{kl}} = \sum_{{i=1}}^{{m}}\sum_{{j=1}}^{{p-1}} G_{{ij}}")
+    assert r.kind == "false", r.message
+
+
+def test_two_letters_from_one_written_bound_share_both_bounds():
+    lhs = r"\sum_{i,j=1}^{m} a_i b_j"
+    assert _claim(rf"{lhs} = \sum_{{i=1}}^{{m}} a_i \sum_{{j=1}}^{{m}} b_j").kind == "verified"
+    assert _claim(rf"{lhs} = \sum_{{i=1}}^{{m}} a_i b_i").kind == "false"
+
+
+@pytest.mark.parametrize(
+    "sub",
+    [
+        r"i \in \{1, \ldots, m\}",
+        r"i \in \{1, 2, \ldots, m\}",
+        r"i \in 1 \ldots m",
+        r"i \in [1, \ldots, m]",
+        r"i = 1, \ldots, m",
+        r"1 \le i \le m",
+        r"1 \leq i \leq m",
+    ],
+)
+def test_a_range_written_as_a_set_or_between_inequalities_runs_from_1_to_m(sub):
+    assert _claim(rf"a^T b = \sum_{{{sub}}} a_i b_i").kind == "verified"
+    r = _claim(rf"a^T b = \sum_{{{sub}}} a_i a_i")
+    assert r.kind == "false", r.message
+
+
+def test_a_strict_inequality_leaves_out_its_end():
+    assert _claim(r"a^T b = \sum_{0 \le i < m} a_{i+1} b_{i+1}").kind == "verified"
+    assert _claim(r"a^T b = \sum_{1 \le i < m} a_i b_i").kind == "false"
+
+
+def test_an_upper_bound_without_a_lower_one_is_read_from_1():
+    # the bound written is the range, not the length the summand suggests
+    assert _claim(r"\sum_{j}^{m} a_j = \sum_{j=1}^{m} a_j").kind == "verified"
+    assert _claim(r"\sum_{j}^{m-1} a_j = \sum_{j=1}^{m} a_j").kind == "false"
+
+
+def test_a_set_that_skips_is_not_read_as_a_run():
+    r = _claim(r"a^T b = \sum_{i \in \{1, 3, \ldots, m\}} a_i b_i")
+    assert r.kind == "not-understood", r.message
+    assert "cannot read the set" in r.message
+
+
+@pytest.mark.parametrize(("sub", "name"), [(r"x \in D", "D"), (r"x \in B_t", "B_..")])
+def test_a_sum_over_a_named_set_is_refused_naming_it(sub, name):
+    r = _claim(rf"L = \sum_{{{sub}}} a_1")
+    assert r.kind == "not-understood", r.message
+    assert f"\\sum_{{x \\in {name}}} runs over a set the text names" in r.message
+
+
+def test_a_sum_over_all_but_one_letter_is_refused_with_what_it_leaves_out():
+    r = _claim(r"L = \sum_{i \ne 1} a_i")
+    assert r.kind == "not-understood", r.message
+    assert "every i but one" in r.message
