@@ -82,3 +82,38 @@ def test_a_sum_over_all_but_one_letter_is_refused_with_what_it_leaves_out():
     r = _claim(r"L = \sum_{i \ne 1} a_i")
     assert r.kind == "not-understood", r.message
     assert "every i but one" in r.message
+
+
+# ---- sums without bounds: the verdict names the range read --------------------------------
+
+
+def test_an_unbounded_sum_over_a_matrix_axis_names_the_range_it_was_read_as():
+    r = _claim(r"\sum_i G_{ij} = \sum_{i=1}^{m} G_{ij}")
+    assert r.kind == "verified", r.message
+    assert r"\sum_i read as i = 1..m, the size of every axis it indexes" in r.message
+    r = _claim(r"\sum_i G_{ij} = \sum_{i=1}^{m-1} G_{ij}")
+    assert r.kind == "false", r.message  # forced by G's rows: decided
+    assert r"\sum_i read as i = 1..m" in r.message
+
+
+def test_an_unbounded_sum_over_vectors_names_their_length():
+    r = _claim(r"a^T b = \sum_i a_i b_i")
+    assert r.kind == "verified" and r"\sum_i read as i = 1..m, the length of" in r.message
+
+
+def test_a_false_claim_resting_on_the_conventional_range_of_a_letter_is_undecided():
+    # nothing in the summand is indexed by j: the range is the chapter's convention (n
+    # positions), which the text never states; true at that range, false at another
+    r = _claim(r"\sum_j a_1 = n a_1")
+    assert r.kind == "verified" and "the chapter's convention for j" in r.message, r.message
+    r = _claim(r"\sum_j a_1 = m a_1")
+    assert r.kind == "undecided", r.message
+    assert r"\sum_j read as j = 1..n, the chapter's convention for j" in r.message
+    assert "may mean another range" in r.message
+
+
+def test_a_summand_of_no_index_is_undecided_not_false_when_the_range_is_a_convention():
+    # `\sum_k e^{z_j}` (the index of the sum missing from its term): k's range is a guess
+    formula = r"\mathrm{softmax}(\mathbf z)_j = \frac{e^{z_j}}{\sum_k e^{z_j}}"
+    (r,) = [r for r in check_text(f"$${formula}$$\n", "s.md") if r.kind != "declaration"]
+    assert r.kind == "undecided" and "the chapter's convention for k" in r.message, r.message

@@ -229,6 +229,7 @@ class DispatchMixin(ResolverBase):
         """The claims of one formula (`_resolve_once`); a shape error that rests on the
         chapter's conventions where the text departs from them is read again (`unconfirmed`)."""
         self.scope.conventional_reads.clear()
+        self.scope.sum_readings.clear()
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)

@@ -110,6 +110,9 @@ class ResolvedClaim:
     guessed: tuple[tuple[str, str], ...] = ()
     # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)
     earlier_vector: str = ""
+    # what the sums it writes without bounds were read to range over, each with whether its
+    # summand forces that range (`reader.claims.sum_readings`)
+    sum_ranges: tuple[tuple[str, bool], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -251,7 +251,7 @@ def sum_range(
         if script.kind == "SUP":
             upper, upper_at = expr(script.arg), script.start
         else:
-            ranges = _sum_lower(script, expr, fail)
+            ranges = list(_sum_lower(script, expr, fail))
     if upper is None:
         return ranges
     if any(hi is not None for _, _, hi in ranges):
@@ -259,7 +259,7 @@ def sum_range(
     return [(var, lo, upper) for var, lo, _ in ranges]
 
 
-def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> list[Range]:
+def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> Sequence[Range]:
     arg = script.arg
     items = getattr(arg, "items", None)
     at = script.start

@@ -91,8 +91,8 @@ def chained(value: ast.Expr, rels: Sequence[tuple[str, ast.Expr]], at: int) -> R
     (i, 2, n)."""
     if len(rels) != 2:
         return None
-    (low_rel, var), (high_rel, high) = rels
-    var = letter(var)
+    (low_rel, middle), (high_rel, high) = rels
+    var = letter(middle)
     if var is None or low_rel not in ("le", "leq", "<") or high_rel not in ("le", "leq", "<"):
         return None
     low = value if low_rel != "<" else plus(value, "+", at)

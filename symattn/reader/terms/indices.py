@@ -151,6 +151,7 @@ class IndicesMixin(TermsBase):
             lo, hi = sympy.Integer(1), self.index_term(node.upper)  # `\\sum_j^{m}`: 1 to m
         elif node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
+            self._range_read(node.var.name, hi, "the length of the vectors it indexes")
         elif node.lower is None:
             lo, hi = sympy.Integer(1), self._indexed_range(node, var)
         else:
@@ -218,9 +219,22 @@ class IndicesMixin(TermsBase):
             self.trial = trial
         sizes = _sizes_indexed(body, var) if body is not None else []
         if sizes and all(dims_equal(x, sizes[0]) for x in sizes[1:]):
+            self._range_read(letter, sizes[0], "the size of every axis it indexes")
             return sizes[0]
         if guess is None:
             raise not_understood(
                 f"cannot tell what \\sum_{letter} ranges over: write its bounds", node
             )
+        if sizes:  # axes of different sizes: out of some of them whatever the range
+            why = f"the chapter's convention for {letter}, though the axes it indexes differ"
+            self._range_read(letter, guess, why)
+        else:
+            self._range_read(letter, guess, f"the chapter's convention for {letter}", False)
         return guess
+
+    def _range_read(self, letter: str, size: sympy.Expr, why: str, forced: bool = True) -> None:
+        """Note what a sum without bounds was read to range over, for the verdict to name
+        (`check.sum_ranges`); `forced` when the summand's axes fix it, not a convention."""
+        readings = getattr(self.scope, "sum_readings", None)
+        if readings is not None and not self.trial:
+            readings[letter] = (f"\\sum_{letter} read as {letter} = 1..{size}, {why}", forced)
