@@ -117,3 +117,43 @@ def test_a_summand_of_no_index_is_undecided_not_false_when_the_range_is_a_conven
     formula = r"\mathrm{softmax}(\mathbf z)_j = \frac{e^{z_j}}{\sum_k e^{z_j}}"
     (r,) = [r for r in check_text(f"$${formula}$$\n", "s.md") if r.kind != "declaration"]
     assert r.kind == "undecided" and "the chapter's convention for k" in r.message, r.message
+
+
+# ---- a lower bound only: the upper one is the end of what the letter indexes ---------------
+
+
+def test_a_sum_from_a_lower_bound_runs_to_the_end_of_the_vectors():
+    r = _claim(r"\sum_{j \ge 2} a_j = \sum_{j=2}^{m} a_j")
+    assert r.kind == "verified" and r"\sum_j read as j up to m" in r.message, r.message
+    assert _claim(r"\sum_{j > 1} a_j = \sum_{j=1}^{m} a_j").kind == "false"
+
+
+_SQUARE = "Let $S \\in \\mathbb{R}^{m \\times m}$.\n\n$${}$$\n"
+
+
+def _square(formula: str):
+    results = check_text(_SQUARE.replace("{}", formula), "s.md")
+    (r,) = [r for r in results if r.kind != "declaration"]
+    return r
+
+
+def test_a_sum_from_a_lower_bound_runs_to_the_end_of_the_axis_it_indexes():
+    rhs = r"\sum_{j=i+1}^{m} S_{ij}"
+    r = _square(rf"\sum_{{j > i}} S_{{ij}} = {rhs}")
+    assert r.kind == "verified" and r"\sum_j read as j up to m" in r.message, r.message
+    r = _square(rf"\sum_{{j \ge i}} S_{{ij}} = {rhs}")
+    assert r.kind == "false", r.message
+
+
+def test_a_lower_bound_over_nothing_indexed_still_needs_an_upper_bound():
+    # no axis says where j stops, and a convention is not taken for the end of a written range
+    r = _claim(r"\sum_{j=2} a_1 = a_1")
+    assert r.kind == "not-understood" and "needs an upper bound" in r.message, r.message
+
+
+def test_two_letters_over_one_set():
+    lhs = r"\sum_{i,j \in [m]} a_i b_j"
+    assert _claim(rf"{lhs} = \sum_{{i=1}}^{{m}} a_i \sum_{{j=1}}^{{m}} b_j").kind == "verified"
+    assert _claim(rf"{lhs} = \sum_{{i=1}}^{{m}} a_i b_i").kind == "false"
+    r = _claim(r"L = \sum_{i,j \in K} a_i b_j")
+    assert r.kind == "not-understood" and r"\sum_{i \in K} runs over a set" in r.message

@@ -264,7 +264,7 @@ def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> Sequence[Range]:
     items = getattr(arg, "items", None)
     at = script.start
     if items is not None and not isinstance(arg, ast.Node) and len(items) > 1:
-        got = several(items, expr, at)
+        got = several(items, expr, at, fail)
         if got is not None:
             return got
         arg = None
@@ -280,6 +280,8 @@ def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> Sequence[Range]:
                 return [(var, one(at), bound)]
             if rel == "<":
                 return [(var, one(at), plus(bound, "-", at))]
+            if rel in ("ge", ">"):  # `j \\ge i`: from i up to the end of what j indexes
+                return [(var, bound if rel == "ge" else plus(bound, "+", at), None)]
             if rel == "in" and isinstance(bound, ast.Group) and bound.delim == "[":
                 if len(bound.items) == 2:  # `[1, n]`: the integers from 1 to n
                     return [(var, bound.items[0], bound.items[1])]

@@ -100,9 +100,10 @@ def chained(value: ast.Expr, rels: Sequence[tuple[str, ast.Expr]], at: int) -> R
 
 
 def several(
-    items: Sequence[tuple[Any, Sequence[tuple[str, Any]]]], expr: ToExpr, at: int
+    items: Sequence[tuple[Any, Sequence[tuple[str, Any]]]], expr: ToExpr, at: int, fail: Fail
 ) -> list[Range] | None:
-    """`k,l` -> both unbounded; `i,j=1` -> both from 1; `i = 1, \\ldots, n` -> (i, 1, n)."""
+    """`k,l` -> both unbounded; `i,j=1` -> both from 1; `i = 1, \\ldots, n` -> (i, 1, n);
+    `i,j \\in [n]` -> both from 1 to n (a set the text names is refused)."""
     values = [expr(v) for v, _ in items]
     rels = [r for _, r in items]
     head = letter(values[0])
@@ -121,6 +122,13 @@ def several(
     if len(rels[-1]) == 1 and rels[-1][0][0] == "=":  # `i,j=1`: each from the same bound
         lower = rels[-1][0][1]
         return [(x, lower, None) for x in letters if x is not None]
+    if len(rels[-1]) == 1 and rels[-1][0][0] == "in":  # `i,j \\in [n]`: each over the set
+        bound = rels[-1][0][1]
+        if isinstance(bound, ast.Group) and bound.delim == "[" and len(bound.items) in (1, 2):
+            first = bound.items[0] if len(bound.items) == 2 else one(at)
+            return [(x, first, bound.items[-1]) for x in letters if x is not None]
+        ranges = [set_range(x, bound, at, fail) for x in letters if x is not None]
+        return ranges
     return None
 
 
