@@ -75,7 +75,6 @@ def test_the_softmax_of_a_vector(formula: str) -> None:
     [
         r"\mathrm{softmax}(x)_i = \frac{e^{x_i}}{\sum_j x_j}",  # a missing exp below
         r"\mathrm{softmax}(x)_i = \frac{x_i}{\sum_j e^{x_j}}",  # a missing exp above
-        r"\mathrm{softmax}(\mathbf z)_j = \frac{e^{z_j}}{\sum_k e^{z_j}}",  # the wrong index
         r"\mathrm{softmax}(x)_i = \frac{e^{x_i}}{1 + \sum_j e^{x_j}}",
     ],
 )

@@ -343,7 +343,7 @@ def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> 
         # conditions on indices)
         (r"\gamma_t \geq 1", "undecided"),
         (r"a(q_i) \geq 0", "undecided"),
-        (r"\gamma_t \geq \sum_{j=1} x_j", "not-understood"),  # a side it cannot read
+        (r"\gamma_t \geq \sum_{j=1} 2", "not-understood"),  # a side it cannot read
         (r"j > i", "declaration"),  # a condition on indices beside no claim: context
         # a letter above a vector labels a new one, never a power: undecided
         (r"s_t^n = s_t", "undecided"),

@@ -79,7 +79,7 @@ ERRORS = [
     (r"\|x", r"^1:1: unbalanced '\\\|'"),
     (r"(y|x)", r"^1:3: unbalanced '\|'"),
     (r"\sum_{j\le i}^{n} a_{ij}", r"^1:14: \\sum has two upper bounds"),
-    (r"\sum_{j \ge i} a_{ij}", r"^1:5: cannot read the range of \\sum"),
+    (r"\sum_{2j} a_{ij}", r"^1:5: cannot read the range of \\sum"),
     (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
     # only "def" over an equals sign is an equation; anything else stacked is refused
     (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),

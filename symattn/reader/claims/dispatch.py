@@ -267,6 +267,7 @@ class DispatchMixin(ResolverBase):
 
     def _read_with_rules(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         self.scope.conventional_reads.clear()
+        self.scope.sum_readings.clear()
         self.scope.reads.clear()
         self.scope.read_both.clear()
         out = self._resolve_once(span, c, display)

@@ -36,6 +36,7 @@ from symattn.reader.claims.member_claims import with_family_values
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import ResolverBase, _Saved
 from symattn.reader.claims.size_claims import relations_only
+from symattn.reader.claims.sum_readings import with_sum_readings
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
@@ -319,6 +320,7 @@ class HypothesesMixin(ResolverBase):
             claim = with_family_values(claim, self.scope)
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_earlier_vectors(claim, self.scope)
+            claim = with_sum_readings(claim, self.scope)
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

@@ -115,6 +115,9 @@ class ResolvedClaim:
     # `a \approx b` read as `a = b`: verified where the sides are exactly equal, never false
     # (`check.approximations`)
     approximate: bool = False
+    # what the sums it writes without bounds were read to range over, each with whether its
+    # summand forces that range (`reader.claims.sum_readings`)
+    sum_ranges: tuple[tuple[str, bool], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -355,14 +355,14 @@ class _Builder:
         return ast.Sqrt(self.expr(kids[1]), start=s, end=e)
 
     def r_sum(self, kids: list[Any], s: int, e: int) -> ast.Sum:
-        var, lower, upper = sum_range(kids[1:-1], self.expr, self.fail, s)
-        return ast.Sum(var, lower, upper, self.expr(kids[-1]), start=s, end=e)
+        ranges = sum_range(kids[1:-1], self.expr, self.fail, s)
+        return _nested(ranges, self.expr(kids[-1]), s, e)
 
     def r_sum_neg(self, kids: list[Any], s: int, e: int) -> ast.Sum:
         """`\\sum_{x} -\\log p(x)`: a sum of negated terms."""
-        var, lower, upper = sum_range(kids[1:-2], self.expr, self.fail, s)
+        ranges = sum_range(kids[1:-2], self.expr, self.fail, s)
         body = ast.Neg(self.expr(kids[-1]), start=kids[-2].start_pos, end=e)
-        return ast.Sum(var, lower, upper, body, start=s, end=e)
+        return _nested(ranges, body, s, e)
 
     def r_accent(self, kids: list[Any], s: int, e: int) -> ast.Symbol:
         letter = self.expr(kids[1])
@@ -399,6 +399,14 @@ class _Builder:
 
     def r_cell(self, kids: list[Any], s: int, e: int) -> ast.Expr | None:
         return self.expr(kids[0]) if kids else None
+
+
+def _nested(ranges: list[Any], body: ast.Expr, s: int, e: int) -> ast.Sum:
+    """`\\sum_{kl} body`: the sum over k of the sum over l of body."""
+    for var, lower, upper in reversed(ranges):
+        body = ast.Sum(var, lower, upper, body, start=s, end=e)
+    assert isinstance(body, ast.Sum)
+    return body
 
 
 def _without_labels(rows: list[list[Any]]) -> list[list[Any]]:

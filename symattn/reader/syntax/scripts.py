@@ -12,6 +12,15 @@ from typing import Any, Protocol
 
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.sum_scripts import (
+    Range,
+    chained,
+    one,
+    plus,
+    set_range,
+    several,
+    split_letters,
+)
 
 Fail = Callable[[str, int], ParseError]
 ToExpr = Callable[[Any], ast.Expr]
@@ -225,58 +234,71 @@ def call_sub(name: str, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail)
 
 def sum_range(
     scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail, start: int
-) -> tuple[ast.Symbol | None, ast.Expr | None, ast.Expr | None]:
-    """`\\sum_{r=1}^{d_k}` -> (r, 1, d_k); `\\sum_j` -> (j, None, None); `\\sum` -> all None;
-    `\\sum_{j\\le i}` -> (j, 1, i); `\\sum_{j<i}` -> (j, 1, i-1);
-    `\\sum_{j\\in[1,n]}` -> (j, 1, n)."""
-    var: ast.Symbol | None = None
-    lower = upper = None
+) -> list[tuple[ast.Symbol | None, ast.Expr | None, ast.Expr | None]]:
+    """The letters a `\\sum` runs over, outermost first, each with its bounds:
+    `\\sum_{r=1}^{d_k}` -> [(r, 1, d_k)]; `\\sum_j` -> [(j, None, None)]; `\\sum` -> [(None,
+    None, None)]; `\\sum_{j\\le i}` -> [(j, 1, i)]; `\\sum_{j<i}` -> [(j, 1, i-1)];
+    `\\sum_{j\\in[1,n]}` -> [(j, 1, n)]; `\\sum_{kl}` -> [(k, None, None), (l, None, None)]
+    (other forms: `syntax.sum_scripts`)."""
+    ranges: list[tuple[ast.Symbol | None, ast.Expr | None, ast.Expr | None]] = [(None, None, None)]
+    upper: ast.Expr | None = None
+    upper_at = start
     seen: set[str] = set()
     for script in scripts:
         if script.kind == "PRIME" or script.kind in seen:
             raise fail("\\sum has two scripts of the same kind", script.start)
         seen.add(script.kind)
         if script.kind == "SUP":
-            if upper is not None:
-                raise fail("\\sum has two upper bounds", script.start)
-            upper = expr(script.arg)
+            upper, upper_at = expr(script.arg), script.start
         else:
-            var, lower, upper_rel = _sum_lower(script, expr, fail)
-            if upper_rel is not None:
-                if upper is not None:
-                    raise fail("\\sum has two upper bounds", script.start)
-                upper = upper_rel
-    return var, lower, upper
+            ranges = list(_sum_lower(script, expr, fail))
+    if upper is None:
+        return ranges
+    if any(hi is not None for _, _, hi in ranges):
+        raise fail("\\sum has two upper bounds", upper_at)
+    return [(var, lo, upper) for var, lo, _ in ranges]
 
 
-def _one(at: int) -> ast.Number:
-    return ast.Number("1", start=at, end=at)
-
-
-def _sum_lower(
-    script: ScriptLike, expr: ToExpr, fail: Fail
-) -> tuple[ast.Symbol, ast.Expr | None, ast.Expr | None]:
+def _sum_lower(script: ScriptLike, expr: ToExpr, fail: Fail) -> Sequence[Range]:
     arg = script.arg
     items = getattr(arg, "items", None)
-    if items is not None and not isinstance(arg, ast.Node) and len(items) == 1:
+    at = script.start
+    if items is not None and not isinstance(arg, ast.Node) and len(items) > 1:
+        got = several(items, expr, at, fail)
+        if got is not None:
+            return got
+        arg = None
+    if items is not None and not isinstance(arg, ast.Node) and arg is not None:
         value, rels = items[0]
         var = expr(value) if len(rels) == 1 else None
         if isinstance(var, ast.Symbol) and var.sub is None:
             rel, bound = rels[0]
-            at = script.start
             # indices are 1-based, so "j up to i" starts at 1
             if rel == "=":
-                return var, bound, None
+                return [(var, bound, None)]
             if rel == "le":
-                return var, _one(at), bound
+                return [(var, one(at), bound)]
             if rel == "<":
-                less = ast.Add((bound, _one(at)), ("-",), start=bound.start, end=bound.end)
-                return var, _one(at), less
+                return [(var, one(at), plus(bound, "-", at))]
+            if rel in ("ge", ">"):  # `j \\ge i`: from i up to the end of what j indexes
+                return [(var, bound if rel == "ge" else plus(bound, "+", at), None)]
             if rel == "in" and isinstance(bound, ast.Group) and bound.delim == "[":
                 if len(bound.items) == 2:  # `[1, n]`: the integers from 1 to n
-                    return var, bound.items[0], bound.items[1]
+                    return [(var, bound.items[0], bound.items[1])]
                 if len(bound.items) == 1:  # `[n]`: 1, ..., n
-                    return var, _one(at), bound.items[0]
+                    return [(var, one(at), bound.items[0])]
+            if rel == "in":
+                return [set_range(var, bound, at, fail)]
+            if rel in ("neq", "ne"):
+                raise fail(
+                    f"\\sum_{{{var.name} \\ne ..}} (every {var.name} but one) is not read: "
+                    "write the whole sum minus the term left out",
+                    at,
+                )
+        if len(rels) == 2:
+            got_chain = chained(expr(value), rels, at)
+            if got_chain is not None:
+                return [got_chain]
         if not rels:
             arg = value
         else:
@@ -284,7 +306,10 @@ def _sum_lower(
     if arg is not None and not hasattr(arg, "items"):
         single = expr(arg)
         if isinstance(single, ast.Symbol):
-            return single, None, None
+            return [(single, None, None)]
+        split = split_letters(single)
+        if split is not None:
+            return split
     raise fail("cannot read the range of \\sum: write \\sum_{j=1}^{n} or \\sum_j", script.start)
 
 

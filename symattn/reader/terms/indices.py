@@ -147,15 +147,23 @@ class IndicesMixin(TermsBase):
         length = component_length(self.scope, node.body, node.var.name)
         if length is None and node.lower is None:
             length = self._indexed_length(node.body, node.var.name)
-        if node.lower is None and length is not None:
+        if node.lower is None and node.upper is not None:
+            lo, hi = sympy.Integer(1), self.index_term(node.upper)  # `\\sum_j^{m}`: 1 to m
+        elif node.lower is None and length is not None:
             lo, hi = sympy.Integer(1), length  # `\\sum_i v_i w_i`: over the vectors' length
+            self._range_read(node.var.name, hi, "the length of the vectors it indexes")
         elif node.lower is None:
             lo, hi = sympy.Integer(1), self._indexed_range(node, var)
         else:
             lo = self.index_term(node.lower)
-            if node.upper is None and length is None:
-                raise not_understood("a sum with a lower bound needs an upper bound", node)
-            hi = length if node.upper is None else self.index_term(node.upper)
+            if node.upper is not None:
+                hi = self.index_term(node.upper)
+            elif length is not None:  # `\\sum_{j \\ge i} v_j`: up to the vectors' length
+                hi = length
+                why = "the length of the vectors it indexes"
+                self._range_read(node.var.name, hi, why, end=True)
+            else:  # `\\sum_{j > i} A_{ij}`: up to the axis it indexes, when they all agree
+                hi = self._indexed_range(node, var, guess=False)
         outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
         self.sum_ranges = {**outer, node.var.name: hi}  # `q_i` inside: its range is known
         around: dict[sympy.Symbol, tuple[sympy.Expr, sympy.Expr]] = getattr(self, "sum_limits", {})
@@ -194,16 +202,16 @@ class IndicesMixin(TermsBase):
             lengths.add(m.cols if dims_equal(m.rows, 1) else m.rows)
         return lengths.pop() if len(lengths) == 1 else None
 
-    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol) -> sympy.Expr:
+    def _indexed_range(self, node: ast.Sum, var: sympy.Symbol, guess: bool = True) -> sympy.Expr:
         """`\\sum_t a_{st}`: t runs over what it indexes (A's columns), when every entry and
         row it indexes in the body agree on that size; else over its letter's conventional
         size (`\\sum_j`: the n positions)."""
         letter = str(var)
-        over = SUM_LETTERS.get(letter.rstrip("'"))
-        guess = self.scope.bind(over) if over is not None else None
+        over = SUM_LETTERS.get(letter.rstrip("'")) if guess else None
+        conventional = self.scope.bind(over) if over is not None else None
         outer: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
-        if guess is not None:
-            self.sum_ranges = {**outer, letter: guess}
+        if conventional is not None:
+            self.sum_ranges = {**outer, letter: conventional}
         used, trial = list(self.defs.used), self.trial
         self.trial = True  # a trial reading: it confirms nothing and uses no definition
         try:
@@ -216,9 +224,30 @@ class IndicesMixin(TermsBase):
             self.trial = trial
         sizes = _sizes_indexed(body, var) if body is not None else []
         if sizes and all(dims_equal(x, sizes[0]) for x in sizes[1:]):
+            why = "the size of every axis it indexes"
+            self._range_read(letter, sizes[0], why, end=node.lower is not None)
             return sizes[0]
-        if guess is None:
+        if conventional is None and node.lower is not None:
+            raise not_understood("a sum with a lower bound needs an upper bound", node)
+        if conventional is None:
             raise not_understood(
                 f"cannot tell what \\sum_{letter} ranges over: write its bounds", node
             )
-        return guess
+        if sizes:  # axes of different sizes: out of some of them whatever the range
+            why = f"the chapter's convention for {letter}, though the axes it indexes differ"
+            self._range_read(letter, conventional, why)
+        else:
+            why = f"the chapter's convention for {letter}"
+            self._range_read(letter, conventional, why, forced=False)
+        return conventional
+
+    def _range_read(
+        self, letter: str, size: sympy.Expr, why: str, end: bool = False, forced: bool = True
+    ) -> None:
+        """Note what a sum without bounds (or only a lower one: `end`) was read to range over,
+        for the verdict to name (`check.sum_ranges`); `forced` when the summand's axes fix
+        it, not a convention."""
+        readings = getattr(self.scope, "sum_readings", None)
+        if readings is not None and not self.trial:
+            read = f"{letter} up to {size}" if end else f"{letter} = 1..{size}"
+            readings[letter] = (f"\\sum_{letter} read as {read}, {why}", forced)

@@ -136,6 +136,9 @@ class Scope:
         # typechecks with them (`confirming` off while a formula is read again)
         self.conventional_reads: set[str] = set()
         self.reads: set[str] = set()  # every name the formula being read looked up
+        # what each sum without bounds in the formula being read was read to range over:
+        # letter -> (note, whether the summand forces it) (`check.sum_ranges`)
+        self.sum_readings: dict[str, tuple[str, bool]] = {}
         # names declared in an earlier section that the formula was also read without
         self.read_both: set[str] = set()
         # a function's parameters (`\mathrm{MultiHead}(Q, K, V) = ...`): name -> (line, function)
