@@ -1,8 +1,8 @@
 """A side at one explicit point compiled once, then run in float64 (to rank candidate entries)
 or in exact rationals (to settle a near-tie); what a search finds in float64 is certified exactly.
 
-Imports only sympy, math and fractions; must not import the other witnesses, proof or anything
-above them.
+Imports only sympy, math, fractions and kernel.errors; must not import the other witnesses, proof
+or anything above them.
 
 The counterexample search draws small integer entries several times at each index point.
 Substituting them into sympy's expression tree (`xreplace`, then simplifying the difference)
@@ -24,6 +24,8 @@ from typing import Any
 
 import sympy
 
+from symattn.kernel.errors import Signal
+
 #: Below this relative difference (|l - r| <= NEAR_TIE (1 + |l| + |r|)) float64 has no opinion.
 NEAR_TIE = 1e-6
 
@@ -40,7 +42,7 @@ _FUNCS = {
 }
 
 
-class _Unsupported(Exception):
+class _Unsupported(Signal):
     """A node the program has no step for (private: `compile_sides` answers None)."""
 
 
