@@ -89,13 +89,17 @@ def compile_sides(
     left: sympy.Basic, right: sympy.Basic, atoms: Sequence[sympy.Basic]
 ) -> Program | None:
     """The program of `left` and `right` over `atoms`; None when a node has no step (a masked
-    `-oo`, a function the program does not know, an atom not among `atoms`).
+    `-oo`, a function the program does not know, an atom not among `atoms`) or an entry's
+    index is not a number.
 
     >>> x, y = sympy.symbols("x y")
     >>> p = compile_sides((x + y) ** 2, x**2 + 2 * x * y + y**2, [x, y])
     >>> p.run({x: 2, y: -1}, "float"), p.run({x: 2, y: -1}, "exact")
     ((1.0, 1.0), (Fraction(1, 1), Fraction(1, 1)))
     """
+    entries = (a for a in atoms if isinstance(a, sympy.Indexed))
+    if any(not all(k.is_Integer for k in a.indices) for a in entries):
+        return None  # an entry at a symbolic index is not one value: not one explicit point
     registers: dict[sympy.Basic, int] = {a: i for i, a in enumerate(atoms)}
     numbers: list[tuple[int, sympy.Rational]] = []
     steps: list[tuple[int, int, tuple[int, ...], Any]] = []
