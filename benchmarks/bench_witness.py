@@ -1,6 +1,6 @@
 """CPU time of the exact witness's counterexample search against a baseline tree, in the same run.
 
-Run: `python benchmarks/bench_witness.py --base REF [--runs 3] [--claims 24]`. REF is a git
+Run: `python benchmarks/bench_witness.py --base REF [--runs 3] [--claims 48]`. REF is a git
 revision of this repository or another checkout's folder (as for `benchmarks/diff_speed.py`).
 The two trees run the same made-up workload in turn (A B A B ...), each in a fresh process:
 scalar claims at one explicit point, rational ones and ones with `exp` (softmax-like quotients
@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", required=True, help="a git revision or another checkout's folder")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--claims", type=int, default=24)
+    ap.add_argument("--claims", type=int, default=48)
     opts = ap.parse_args(argv)
     here = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="bench-witness-") as tmp:

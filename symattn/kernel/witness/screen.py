@@ -1,8 +1,8 @@
 """A side at one explicit point compiled once, then run in float64 (to rank candidate entries)
 or in exact rationals (to settle a near-tie); what a search finds in float64 is certified exactly.
 
-Imports only sympy, math and fractions; must not import the other witnesses, proof or anything
-above them.
+Imports only sympy, math, fractions and kernel.errors; must not import the other witnesses, proof
+or anything above them.
 
 The counterexample search draws small integer entries several times at each index point.
 Substituting them into sympy's expression tree (`xreplace`, then simplifying the difference)
@@ -24,6 +24,8 @@ from typing import Any
 
 import sympy
 
+from symattn.kernel.errors import Signal
+
 #: Below this relative difference (|l - r| <= NEAR_TIE (1 + |l| + |r|)) float64 has no opinion.
 NEAR_TIE = 1e-6
 
@@ -40,7 +42,7 @@ _FUNCS = {
 }
 
 
-class _Unsupported(Exception):
+class _Unsupported(Signal):
     """A node the program has no step for (private: `compile_sides` answers None)."""
 
 
@@ -87,13 +89,17 @@ def compile_sides(
     left: sympy.Basic, right: sympy.Basic, atoms: Sequence[sympy.Basic]
 ) -> Program | None:
     """The program of `left` and `right` over `atoms`; None when a node has no step (a masked
-    `-oo`, a function the program does not know, an atom not among `atoms`).
+    `-oo`, a function the program does not know, an atom not among `atoms`) or an entry's
+    index is not a number.
 
     >>> x, y = sympy.symbols("x y")
     >>> p = compile_sides((x + y) ** 2, x**2 + 2 * x * y + y**2, [x, y])
     >>> p.run({x: 2, y: -1}, "float"), p.run({x: 2, y: -1}, "exact")
     ((1.0, 1.0), (Fraction(1, 1), Fraction(1, 1)))
     """
+    entries = (a for a in atoms if isinstance(a, sympy.Indexed))
+    if any(not all(k.is_Integer for k in a.indices) for a in entries):
+        return None  # an entry at a symbolic index is not one value: not one explicit point
     registers: dict[sympy.Basic, int] = {a: i for i, a in enumerate(atoms)}
     numbers: list[tuple[int, sympy.Rational]] = []
     steps: list[tuple[int, int, tuple[int, ...], Any]] = []

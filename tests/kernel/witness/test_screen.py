@@ -108,6 +108,14 @@ def test_what_the_screen_cannot_run_is_left_to_the_exact_route(side):
     assert screen.compile_sides(side, x, [x]) is None
 
 
+def test_an_entry_at_a_symbolic_index_is_not_a_point():
+    i = sympy.Symbol("i", integer=True, positive=True)
+    side = Q[i, 1] - Q[1, 1]  # Q[i,1] is Q[1,1] at i = 1: the two are not independent values
+    assert screen.compile_sides(side, sympy.Integer(0), screen.atoms_of(side, side)) is None
+    at_one = side.xreplace({i: 1})  # 0: the same entry twice
+    assert screen.compile_sides(at_one, sympy.Integer(0), screen.atoms_of(at_one, at_one))
+
+
 def test_a_step_without_a_value_gives_no_float_opinion():
     program = screen.compile_sides(1 / x, sympy.exp(x**3), [x])
     assert program.run({x: 0}, "float") is None  # 1/0
