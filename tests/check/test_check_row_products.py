@@ -31,3 +31,10 @@ def test_rows_of_a_declared_matrix_keep_the_shape_error() -> None:
 def test_rows_of_attention_arguments_keep_the_shape_error() -> None:
     # q_i and k_j are rows of the chapter's Q and K in every attention text
     assert kinds("$$(QK^T)_{ij} = q_ik_j$$") == ["shape-error"]
+
+
+def test_rows_of_a_matrix_used_elsewhere_as_the_chapters_are_still_a_guess() -> None:
+    # A is used as the chapter's n x n matrix in a formula that typechecks; a_1 a_2 is still no
+    # product of two rows, so the text means numbers there
+    text = "$$A^T A = (A^T A)^T$$\n\n$$a_1a_2 + b_1b_2 = b_1b_2 + a_1a_2$$"
+    assert kinds(text) == ["verified", "undecided"]

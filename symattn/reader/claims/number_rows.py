@@ -81,20 +81,19 @@ def row_products(
     text means numbers of its own by a_1 and a_2 (the product of two rows of one width is no
     product at all). Read `again` without those matrices; if that is no shape error, it is
     undecided, naming the guess. Rows of Q, K and V (the arguments of attention), and of a
-    matrix the text declares or uses as the chapter's, keep the shape error.
+    matrix the text declares or defines, keep the shape error.
 
     >>> from symattn.reader.terms.scope import Scope
     >>> row_products(Scope(), [], lambda: [])
     []
     """
     conv = scope.layers[0].names
+    # a matrix a formula of the text uses as the chapter's (`confirmed`) still leaves its rows a
+    # guess here: no two rows of one width multiply either way round
     guessed = sorted(
         k
         for k in scope.conventional_reads
-        if k in conv
-        and k not in scope.confirmed
-        and k not in _ATTENTION
-        and not scope.document_matrix(k)
+        if k in conv and k not in _ATTENTION and not scope.document_matrix(k)
     )
     suspects = {id(c): rows for c in claims if (rows := _row_operands(c, guessed))}
     if not suspects:
