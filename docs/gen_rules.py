@@ -52,6 +52,8 @@ def _table_row(row: dict) -> str:
     statement = row["statement"].replace("|", "\\|")
     if row["assuming"]:
         statement += " (when " + ", ".join(row["assuming"]) + ")"
+    if "kind" in row:  # a fact the proofs by induction rest on: its kind, no verdict
+        return f"| `{row['name']}` | `{statement}` | {row['kind']} (a fact of the inductions) |\n"
     witnesses = ", ".join(row["witnesses"]) or "none"
     status = row["status"]
     return f"| `{row['name']}` | `{statement}` | {status}: {witnesses} |\n"
