@@ -21,9 +21,9 @@ import numpy as np
 import sympy
 from mpmath import iv, libmp
 
-from symattn.kernel.evaluate import Evaluator, IllFormedHere, Unsupported, _Loop, learn_shapes
+from symattn.kernel.evaluate import Evaluator
 from symattn.kernel.witness import certify
-from symattn.kernel.witness.numeric import Digits30, EvalError, IllFormed
+from symattn.kernel.witness.numeric import Digits30, EvalError, at_point
 
 _BITS = (113, 236)  # precisions tried in turn
 
@@ -129,18 +129,4 @@ def separated(
 
 
 def _enclose(sides, cell, point, values) -> list[Any]:
-    def draw(key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-        if len(key) == 2 and key[1] != "column":
-            key = (key[0], "head", key[1])
-        return np.asarray(values.get(key, np.zeros(shape)))
-
-    ev = Evaluator(Intervals(), np.random.default_rng(0), learn_shapes(*sides), draw)
-    ev.env = dict(point)
-    try:
-        if cell is not None:
-            return [ev.mat(side)[cell[0] - 1, cell[1] - 1] for side in sides]
-        return [np.asarray(ev.scalar(side), dtype=object).item() for side in sides]
-    except IllFormedHere as exc:
-        raise IllFormed(str(exc)) from None
-    except (Unsupported, _Loop) as exc:
-        raise EvalError(str(exc)) from None
+    return at_point(Intervals(), sides, cell, point, values)

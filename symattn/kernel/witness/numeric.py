@@ -308,23 +308,35 @@ def digits30(
 ) -> list[Any]:
     """Each side at `point` (entry `cell` of a matrix) with 30-digit arithmetic, the entries of
     `values` (keyed as in `Env.data`) and every other entry 0."""
+    with mpmath.workdps(30):
+        return at_point(Digits30(), sides, cell, point, values)
+
+
+def at_point(
+    arith: Any,
+    sides: Sequence[sympy.Basic],
+    cell: tuple[int, int] | None,
+    point: Mapping[sympy.Symbol, int],
+    values: Mapping[tuple, np.ndarray],
+) -> list[Any]:
+    """Each side at `point` (entry `cell` of a matrix) in the arithmetic `arith` (30 digits,
+    intervals), the entries of `values` (keyed as in `Env.data`) and every other entry 0."""
 
     def draw(key: tuple, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
         if len(key) == 2 and key[1] != "column":
             key = (key[0], "head", key[1])
         return np.asarray(values.get(key, np.zeros(shape)))
 
-    with mpmath.workdps(30):
-        ev = Evaluator(Digits30(), np.random.default_rng(0), learn_shapes(*sides), draw)
-        ev.env = dict(point)
-        try:
-            if cell is not None:
-                return [ev.mat(side)[cell[0] - 1, cell[1] - 1] for side in sides]
-            return [np.asarray(ev.scalar(side), dtype=object).item() for side in sides]
-        except IllFormedHere as exc:
-            raise IllFormed(str(exc)) from None
-        except (Unsupported, _Loop) as exc:
-            raise EvalError(str(exc)) from None
+    ev = Evaluator(arith, np.random.default_rng(0), learn_shapes(*sides), draw)
+    ev.env = dict(point)
+    try:
+        if cell is not None:
+            return [ev.mat(side)[cell[0] - 1, cell[1] - 1] for side in sides]
+        return [np.asarray(ev.scalar(side), dtype=object).item() for side in sides]
+    except IllFormedHere as exc:
+        raise IllFormed(str(exc)) from None
+    except (Unsupported, _Loop) as exc:
+        raise EvalError(str(exc)) from None
 
 
 @dataclass

@@ -49,13 +49,7 @@ def numbered_rows(
     suspects = [id(c) for c in claims if c.status == "shape_error" and _number_value(c, guessed)]
     if not suspects:
         return claims
-    taken = {k: conv.pop(k) for k in guessed}
-    confirming, scope.confirming = scope.confirming, False
-    try:
-        twins = again()
-    finally:
-        conv.update(taken)
-        scope.confirming = confirming
+    taken, twins = _read_without(scope, guessed, again)
     out = []
     for c in claims:
         twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
@@ -98,13 +92,7 @@ def row_products(
     suspects = {id(c): rows for c in claims if (rows := _row_operands(c, guessed))}
     if not suspects:
         return claims
-    taken = {k: conv.pop(k) for k in guessed}
-    confirming, scope.confirming = scope.confirming, False
-    try:
-        twins = again()
-    finally:
-        conv.update(taken)
-        scope.confirming = confirming
+    taken, twins = _read_without(scope, guessed, again)
     out = []
     for c in claims:
         twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
@@ -120,6 +108,21 @@ def row_products(
         )
         out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
     return out
+
+
+def _read_without(
+    scope: Scope, names: list[str], again: Callable[[], list[ResolvedClaim]]
+) -> tuple[dict, list[ResolvedClaim]]:
+    """The chapter's conventions `names` taken out (and the claims read `again` without them),
+    then put back: (what was taken, the claims read so)."""
+    conv = scope.layers[0].names
+    taken = {k: conv.pop(k) for k in names}
+    confirming, scope.confirming = scope.confirming, False
+    try:
+        return taken, again()
+    finally:
+        conv.update(taken)
+        scope.confirming = confirming
 
 
 def _row_operands(c: ResolvedClaim, guessed: list[str]) -> list[str]:
