@@ -5,16 +5,18 @@ Imports the kernel, the reader's claims and check.results; must not import cli.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sympy
 
 from symattn.check.approximations import approximately
+from symattn.check.budget import OutOfTime as _OutOfTime
+from symattn.check.budget import time_limit as _time_limit
 from symattn.check.counts import size_equation
+from symattn.check.fresh_sizes import open_sizes
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
 from symattn.check.jacobians import has_partial, partial_verdict
@@ -25,7 +27,6 @@ from symattn.kernel.errors import Signal, SoundnessAlarm, SymattnError
 from symattn.kernel.explain import Explanation, explain
 from symattn.kernel.expr import HeadSym, MatExpr, MatMul, MatSym, walk
 from symattn.kernel.facts import prove_positive
-from symattn.kernel.limits import TimeBudgetExceeded, time_budget
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal, unfold
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
@@ -66,7 +67,9 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
     elif status == "pending":
-        status, message, witnesses, cex = approximately(claim, *_kernel(claim))
+        status, message, witnesses, cex = open_sizes(
+            claim, _prove, *approximately(claim, *_kernel(claim))
+        )
         premise = getattr(claim, "premise", "")
         if premise and status == "shape_error" and getattr(claim, "supposed", False):
             status, witnesses, cex = "not_understood", (), None
@@ -418,24 +421,6 @@ def _quote(claim: Any) -> str:
 
 
 CLAIM_SECONDS = float(os.environ.get("SYMATTN_CLAIM_SECONDS", "30"))
-
-
-class _OutOfTime(Signal):
-    pass
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Stop a kernel call that runs past `seconds` of CPU time (`limits.time_budget`: the same
-    claim gets the same verdict on a busy machine); 0 or less: no limit."""
-    if seconds <= 0:
-        yield
-        return
-    try:
-        with time_budget(seconds):
-            yield
-    except TimeBudgetExceeded:
-        raise _OutOfTime from None
 
 
 _RANK = {"proved": 0, "checked": 1, "agreed": 2, "unknown": 3, "shape_error": 4, "false": 5}

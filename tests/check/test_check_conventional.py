@@ -35,8 +35,23 @@ def test_the_same_product_with_both_shapes_declared_is_a_shape_error():
     assert verdicts(text + "Then $O = AV$ is the output.\n") == ["shape-error"]
 
 
-def test_a_text_that_never_departs_keeps_the_chapter_conventions():
-    assert verdicts("$$H = XA$$\n") == ["shape-error"]
+def test_a_text_that_declares_a_chapter_name_so_keeps_the_chapter_conventions():
+    text = "Let $X \\in \\mathbb{R}^{n\\times d}$ be the inputs.\n\n$$H = XA$$\n"
+    assert verdicts(text) == ["shape-error"]
+
+
+def test_a_text_that_declares_no_shape_only_shares_the_letters():
+    # a text that never says what X and A are: the chapter's X (n × d) and A (n × n) are a
+    # guess, and a shape error between them is the guess's
+    r = one("$$H = XA$$\n")
+    assert r.kind == "undecided"
+    assert "conventional shapes of" in r.message and "declares none of the chapter's" in r.message
+
+
+def test_a_single_head_output_projection_is_no_shape_error_without_declarations():
+    # the chapter's W_O is H d_v × d (the multi-head one); a text about one head means d_v × d
+    text = "$$Y = \\operatorname{Attention}(Q, K, V)$$\n\n$$Z = YW_O$$\n"
+    assert "shape-error" not in verdicts(text)
 
 
 @pytest.mark.parametrize(

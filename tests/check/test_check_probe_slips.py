@@ -171,7 +171,7 @@ SAMPLES = "Given samples $(x_i, y_i)$, take a query $x=0$ and the two samples $x
 def test_a_number_given_to_an_indexed_letter_is_no_row_of_the_chapters_x():
     for claim in ("x_1=0", "x_2=2"):
         r = at(SAMPLES, claim)
-        assert r.kind == "undecided" and "chapter's X (n × d), which the text never" in r.message
+        assert r.kind == "undecided" and "X (n × d), which the text never" in r.message
 
 
 def test_a_row_of_a_declared_x_set_to_a_number_is_still_a_shape_error():

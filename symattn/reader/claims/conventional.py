@@ -37,7 +37,7 @@ def unconfirmed(
     some of the chapter's names with shapes of its own (`V \\in \\mathbb R^{m\\times d_v}`), the
     others' conventional shapes are only a guess: a shape error among them is read `again`
     without the unconfirmed ones (they then have no shape), and if it is no shape error then,
-    it is undecided, saying why. A text that never departs keeps the chapter's conventions,
+    it is undecided, saying why. A text that never departs and declares one of them with its conventional shape keeps the chapter's conventions,
     and Q, K and V, the arguments of attention, always keep theirs.
     """
     # a declaration of an earlier section that this formula was read without too
@@ -46,8 +46,8 @@ def unconfirmed(
     conv = scope.layers[0].names
     confirmed = scope.confirmed | _ATTENTION
     guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in confirmed)
-    if not departed or not guessed:
-        return claims
+    if not guessed or (not departed and scope.conforms()):
+        return claims  # a text that speaks the chapter's dialect keeps its conventions
     taken = {k: conv.pop(k) for k in guessed}
     confirming, scope.confirming = scope.confirming, False
     try:
@@ -58,6 +58,7 @@ def unconfirmed(
     own = ", ".join(
         f"{k} as {shape_str(e.shape)} (line {e.line})" for k, e in sorted(departed.items())
     )
+    own = f"the text declares {own}" if own else "the text declares none of the chapter's names"
     out = []
     for c in claims:
         twin = next((t for t in twins if (t.start, t.end) == (c.start, c.end)), None)
@@ -70,7 +71,7 @@ def unconfirmed(
         msg = (
             f"{c.message}; but that rests on the chapter's conventional shapes of "
             f"{names}, which the text never declares nor uses so in a formula that typechecks, "
-            f"and the text declares {own}; without them: {twin.message or 'it typechecks'}"
+            f"and {own}; without them: {twin.message or 'it typechecks'}"
         )
         out.append(dataclasses.replace(c, status="unknown", message=msg, pairs=(), set_aside=True))
     return out

@@ -28,9 +28,10 @@ def _written(name: str, source: str) -> bool:
 
 
 def _departs(scope: Scope) -> bool:
-    """The text declares names with shapes of its own (`Scope.departures`), or a family of
+    """The text declares names with shapes of its own (`Scope.departures`) or none of the
+    chapter's with their shapes (`Scope.conforms`), or a family of
     its own under a conventional letter (`S_t` of d_v x d_k, where the chapter's S is n x n)."""
-    if scope.departures():
+    if scope.departures() or not scope.conforms():
         return True
     conv = scope.layers[0].names
     for layer in scope.layers:
@@ -60,7 +61,7 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         and _written(k, claim.source)
     )
     if not guessed or not _departs(scope):
-        return claim  # a text that never departs from the conventions keeps them
+        return claim  # a text that speaks the chapter's dialect keeps them
     return dataclasses.replace(claim, guessed=tuple((k, shape_str(conv[k].shape)) for k in guessed))
 
 

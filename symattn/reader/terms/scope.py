@@ -356,6 +356,29 @@ class Scope:
                     out[key] = entry  # `\mathbf a \in \mathbb R^t`: sizes of the text's own
         return out
 
+    def conforms(self) -> bool:
+        """The text speaks the chapter's dialect: it declares one of the chapter's names with its
+        conventional shape (`Q \\in \\mathbb R^{n\\times d_k}`) or another name with the chapter's
+        sizes only (`\\mathbf b \\in \\mathbb R^n`), or the user gave shapes before
+        any formula (`--dims`). A text that declares none of them only happens to use the same
+        letters: the chapter's shapes for them are a guess."""
+        conv = self.layers[0].names
+        chapter = set(STANDARD_DIMS.values())
+        for layer in self.layers[1:]:
+            for key, entry in layer.names.items():
+                if entry.origin != "declared":
+                    continue
+                if entry.line <= 0:
+                    return True
+                shape = self.bind_shape(entry.shape)
+                base = conv.get(key)
+                if base is not None and same_shape(shape, self.bind_shape(base.shape)):
+                    return True
+                sizes = set().union(*(x.free_symbols for x in shape))
+                if base is None and sizes and sizes <= chapter:
+                    return True  # `\\mathbf b \\in \\mathbb R^n`: the chapter's sizes
+        return False
+
     def without(self, names: Sequence[str]) -> dict[str, Name]:
         """Take `names` out of the document's layer (so the conventions show through) and
         return them, for `restore`."""
