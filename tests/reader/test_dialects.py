@@ -65,6 +65,18 @@ def test_escaped_delimiters_are_math_with_the_markdown_escapes_undone() -> None:
     assert detect(text, "a.md").escaped
 
 
+def test_an_escaped_line_break_before_a_bracket_opens_no_display() -> None:
+    # `\\\\[4pt]` in an escaped-dialect page renders as `\\[4pt]`, a line break with its
+    # spacing: no `\\[` opens there, and nothing is malformed
+    text = (
+        "Inline \\\\(x\\\\) first.\n\n"
+        "\\begin{array}{c|c}\n"
+        "& a \\\\\\\\[4pt]\nb & c \\\\\\\\[4pt]\n\\end{array}\n"
+    )
+    assert problems(text) == []
+    assert [s.body for s in spans(text)][0] == "x"
+
+
 def test_escaped_delimiters_in_code_are_not_math() -> None:
     assert spans("`\\\\(x\\\\)` and\n\n```\n\\\\(y\\\\)\n```\n") == []
 

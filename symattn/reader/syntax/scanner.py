@@ -151,6 +151,8 @@ class _Scanner:
         m = self.masked
         if m.startswith("\\", i):
             nxt = m[i + 1 : i + 2]
+            if m.startswith("\\\\\\\\", i) and not self.tex:
+                return i + 4  # `\\\\[4pt]` renders as `\\[4pt]`, a line break: no `\\[` opens
             if nxt == "\\" and not self.tex:
                 after = m[i + 2 : i + 3]
                 if after == "(":
