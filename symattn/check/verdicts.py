@@ -128,6 +128,13 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; with members of {claim.families}, whose index range "
             "the text does not state"
         )
+    premised = getattr(claim, "premised", "")
+    if premised and status == "false":
+        status, witnesses, cex = "unknown", (), None
+        message = (
+            f"undecided: {message}, reading {premised} as free numbers; but the text defines "
+            "them by a formula whose value the checker does not read"
+        )
     forgotten = getattr(claim, "forgotten", "")
     if forgotten and status in ("false", "shape_error"):
         status, witnesses, cex = "unknown", (), None
@@ -136,10 +143,14 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             "worked example that has ended, and the text may still mean that definition"
         )
     guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
+    if status == "false" and getattr(claim, "guessed", ()):
+        # `\sum_j a_{ij} v_j = ...` read with the chapter's A, which the text never defines
+        guessed = ", ".join(f"{k} ({shape})" for k, shape in claim.guessed)
     if guessed:
+        what = "shapes" if status == "shape_error" else "shapes and definitions"
         status, witnesses, cex = "unknown", (), None
         message = (
-            f"undecided: {message}; but that rests on the chapter's conventional shapes of "
+            f"undecided: {message}; but that rests on the chapter's conventional {what} of "
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
     if status == "shape_error" and getattr(claim, "earlier_vector", ""):

@@ -37,3 +37,46 @@ def test_a_declared_width_decides_the_same_claim():
         "\\text{softmax}\\left(\\frac{Q_R K_R^T}{\\sqrt{d_k}}\\right) V$$\n"
     )
     assert [r.kind for r in results(text)][-1] == "verified"
+
+
+# ---- a sequence defined by a formula the checker keeps as a premise ------------------------
+
+SOFTMAX_P = (
+    "Let $p_i = e^{\\alpha s_i}/Z$ with the normaliser $Z$.\n\n"
+    "Then $$\\sum_{i=1}^n p_i(1-p_i) = \\sum_{i=1}^n p_i - \\sum_{i=1}^n p_i^2$$\n\n"
+)
+
+
+def test_a_claim_that_needs_the_definition_of_a_premised_sequence_is_undecided():
+    r = results(
+        SOFTMAX_P + "$$\\sum_{i=1}^n p_i - \\sum_{i=1}^n p_i^2 = 1 - \\sum_{i=1}^n p_i^2$$\n"
+    )
+    assert [x.kind for x in r] == ["verified", "undecided"]
+    assert "reading p_i (line 1) as free numbers" in r[1].message
+
+
+def test_without_a_definition_of_p_the_same_claim_is_not_verified():
+    # the same claim without a definition of p_i: free numbers, for which it fails
+    r = results("$$\\sum_{i=1}^n p_i - \\sum_{i=1}^n p_i^2 = 1 - \\sum_{i=1}^n p_i^2$$\n")
+    assert [x.kind for x in r] != ["verified"]
+
+
+# ---- the chapter's A in a text that never defines it -----------------------------------------
+
+
+def test_a_causal_unscaled_weight_against_the_chapters_a_is_undecided():
+    text = (
+        "The output is $$o_i = \\sum_{j=1}^i a_{i,j}v_j = "
+        "\\frac{\\sum_{j=1}^i e^{q_i\\cdot k_j} v_j}{\\sum_{j=1}^i e^{q_i\\cdot k_j}}$$\n"
+    )
+    kinds = [x.kind for x in results(text)]
+    assert "false" not in kinds and "shape-error" not in kinds
+
+
+def test_the_same_weights_in_a_text_that_declares_the_chapters_names_stay_false():
+    text = (
+        "Let $Q, K \\in \\mathbb{R}^{n\\times d_k}$ and $V \\in \\mathbb{R}^{n\\times d_v}$.\n\n"
+        "$$\\sum_{j=1}^n a_{i,j}v_j = "
+        "\\frac{\\sum_{j=1}^n e^{q_i\\cdot k_j} v_j}{\\sum_{j=1}^n e^{q_i\\cdot k_j}}$$\n"
+    )
+    assert [x.kind for x in results(text)][-1] == "false"

@@ -169,6 +169,7 @@ def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedC
     if constant_right(span.body[c.start : c.end], left.sub.name):
         return None  # `p_o = 100`: the text names a number after its role (o), not a sequence
     scope.sequences[left.name] = scope.dims["n"]
+    scope.defined_sequences.setdefault(left.name, span.start.line)
     msg = f"defines the numbers {left.name}_{left.sub.name}, one per position (a premise)"
     return new_claim(span, c.start, c.end, "declared", msg)
 

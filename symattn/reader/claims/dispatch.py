@@ -26,6 +26,7 @@ from symattn.reader.claims.number_names import name_the_unknown
 from symattn.reader.claims.number_rows import numbered_rows, row_products
 from symattn.reader.claims.online_claims import online_equation
 from symattn.reader.claims.precedence import both_readings, other_reading, prefers_second
+from symattn.reader.claims.premises import with_premises
 from symattn.reader.claims.relations import _convention_message
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
@@ -276,7 +277,7 @@ class DispatchMixin(ResolverBase):
             if not any(x.status == "shape_error" for x in out):
                 break
             out = rule(self.scope, out, lambda: self._again(span, c, display))
-        return out
+        return [with_premises(self.scope, x) for x in out]
 
     def _again(self, span: MathSpan, c: ast.Claim, display: bool) -> list[ResolvedClaim]:
         """The formula read again, leaving no trace: what it defines or opens is undone."""

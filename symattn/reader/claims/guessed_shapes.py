@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from symattn.kernel.dims import shape_str
+import sympy
+
+from symattn.kernel.dims import STANDARD_DIMS, shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Scope, same_shape
 
@@ -60,9 +62,25 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         and k not in _ATTENTION
         and _written(k, claim.source)
     )
-    if not guessed or not _departs(scope):
+    if not _departs(scope):
         return claim  # a text that speaks the chapter's dialect keeps them
-    return dataclasses.replace(claim, guessed=tuple((k, shape_str(conv[k].shape)) for k in guessed))
+    got = tuple((k, shape_str(conv[k].shape)) for k in guessed)
+    if not scope.conforms():
+        got += _bare_size(claim)
+    return dataclasses.replace(claim, guessed=got) if got else claim
+
+
+def _bare_size(claim: ResolvedClaim) -> tuple[tuple[str, str], ...]:
+    """`H = -\\sum_i p_i \\log p_i` in a text that declares none of the chapter's names: the
+    left side is one of the chapter's sizes by its letter only, and the text may define its own
+    H (an entropy) there."""
+    if not claim.pairs:
+        return ()
+    lhs = claim.pairs[0][0]
+    chapter = {v: k for k, v in STANDARD_DIMS.items()}
+    if isinstance(lhs, sympy.Symbol) and lhs in chapter:
+        return ((chapter[lhs], "a size of the chapter's"),)
+    return ()
 
 
 def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:

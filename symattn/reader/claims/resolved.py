@@ -106,6 +106,9 @@ class ResolvedClaim:
     # names a closed worked example defined, which the claim reads as unknown matrices
     # (`reader.claims.forgotten`): a `false` or a shape error is then undecided
     forgotten: str = ""
+    # sequences the text defined by a formula whose value is not read (`p_i = e^{s_i}/Z`), which
+    # the claim reads as free numbers (`reader.claims.premises`): a `false` is then undecided
+    premised: str = ""
     # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
     guessed: tuple[tuple[str, str], ...] = ()
     # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)

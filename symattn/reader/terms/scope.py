@@ -91,6 +91,9 @@ class Scope:
         self._memo: tuple[Any, SizeContext] | None = None
         self.relation_section: dict[sympy.Symbol, int] = {}
         self.sequences: dict[str, sympy.Expr] = {}
+        #: sequences defined by a formula the checker keeps as a premise (`c_i = -\\max_j S_{ij}`):
+        #: the line of their definition
+        self.defined_sequences: dict[str, int] = {}
         self.conventions = conventions or DocumentConventions()
         for letter in self.conventions.matrix_letters():
             self.dims.pop(letter, None)  # `H` is a matrix in this document, not the head count
