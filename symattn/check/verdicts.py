@@ -16,6 +16,8 @@ from symattn.check.approximations import approximately
 from symattn.check.budget import OutOfTime as _OutOfTime
 from symattn.check.budget import time_limit as _time_limit
 from symattn.check.counts import size_equation
+from symattn.check.entry_values import names_read, states_entries
+from symattn.check.fragments import fragment
 from symattn.check.fresh_sizes import open_sizes
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
@@ -67,9 +69,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
     elif status == "pending":
-        status, message, witnesses, cex = open_sizes(
-            claim, _prove, *approximately(claim, *_kernel(claim))
-        )
+        got = open_sizes(claim, _prove, *approximately(claim, *_kernel(claim)))
+        status, message, witnesses, cex = fragment(claim, lines, *got)
         premise = getattr(claim, "premise", "")
         if premise and status == "shape_error" and getattr(claim, "supposed", False):
             status, witnesses, cex = "not_understood", (), None
@@ -93,7 +94,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                 if status == "unknown":
                     message = f"undecided: {message}"
             elif not getattr(claim, "defines", ""):
-                names = _property_of(claim)
+                names = _property_of(claim) or states_entries(claim.pairs, claim.defs)
                 if names:
                     status, witnesses, cex = "unknown", (), None
                     message = (
@@ -145,7 +146,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
     if status == "false" and getattr(claim, "guessed", ()):
         # `\sum_j a_{ij} v_j = ...` read with the chapter's A, which the text never defines
-        guessed = ", ".join(f"{k} ({shape})" for k, shape in claim.guessed)
+        read = names_read(claim.pairs)
+        guessed = ", ".join(f"{k} ({shape})" for k, shape in claim.guessed if k in read)
     if guessed:
         what = "shapes" if status == "shape_error" else "shapes and definitions"
         status, witnesses, cex = "unknown", (), None

@@ -13,7 +13,7 @@ import re
 import sympy
 
 from symattn.kernel.dims import shape_str
-from symattn.kernel.expr import MatExpr, index
+from symattn.kernel.expr import MatExpr, MatSym, index
 from symattn.kernel.text import plain
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.claims.written_matrices import pending
@@ -60,6 +60,9 @@ def define(
         return dataclasses.replace(claim, defines=why)
     label = f"{name}^({head})" if family else name
     shape = rhs.shape
+    alias = _supposed_alias(scope, name, current, rhs) if not family else ""
+    if alias:
+        return new_claim(span, start, end, "unknown", alias)
     new = Name(shape, "defined", scope.section, scope.line, HEAD if family else None)
     if current is not None and current.origin == "declared":
         declared = scope.bind_shape(current.shape)
@@ -87,6 +90,25 @@ def define(
         before = f" (was {shape_str(scope.bind_shape(current.shape))})"
     msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
     return new_claim(span, start, end, "declared", msg)
+
+
+def _supposed_alias(scope: Scope, name: str, current: Name | None, rhs: MatExpr) -> str:
+    """`K = V` between two matrices with no value and different shapes (`K` n × d_k, `V`
+    n × d_v): "when K = V" supposes it, or chooses it; as a definition it would give K another
+    shape for the rest of the text. Neither is checked: '' when it is a plain definition."""
+    if current is None or current.definition is not None or not isinstance(rhs, MatSym):
+        return ""
+    other = scope.lookup(rhs.name)
+    if rhs.name == name or other is None or other.definition is not None:
+        return ""
+    if same_shape(scope.bind_shape(current.shape), scope.bind_shape(rhs.shape)):
+        return ""
+    return (
+        f"not decided: {name} = {rhs.name} equates two matrices the text gives no value, of "
+        f"shapes {shape_str(scope.bind_shape(current.shape))} and {shape_str(rhs.shape)}: a "
+        f"supposition or a choice of the text, which the checker does not take as a new "
+        f"shape for {name}"
+    )
 
 
 def _writes(node: ast.Node, name: str) -> bool:

@@ -463,8 +463,12 @@ class Scope:
         if vectors.applies():  # the user's setting, or said in the prose
             return vectors.value
         torn = vectors.source != "not stated" and not vectors.value  # cues that disagree
+        # the formulas write column vectors (`\\phi(k_j) v_j^T \\in \\mathbb R^{d\\times d_v}`):
+        # not applied, but the rows of a declared K may be the text's columns k_j
+        columns = vectors.value == "column"
         conventional = self._conventional(letter.upper())
-        if self.both_ways and (torn or conventional) and not self.literals() and not self.supposing:
+        lens = torn or conventional or columns
+        if self.both_ways and lens and not self.literals() and not self.supposing:
             # (in a worked example with matrices written out, entries are compared one by one
             # and the chapter's rows stay the reading)
             # `k_j` of a K the text never declares, or in a text whose formulas or prose speak
