@@ -74,3 +74,18 @@ def test_rows_of_declared_matrices_may_be_the_texts_columns():
     )
     got = [r for r in results(text) if r.line == 7]
     assert got and "shape-error" not in [r.kind for r in got]
+
+
+VARIANT = DECLARED + (
+    "With a mask $M \\in \\mathbb{R}^{n \\times n}$ the masked form is $$O = (QK^T \\odot M)V$$\n\n"
+)
+
+
+def test_a_defined_name_given_a_variant_is_no_false_claim():
+    # "without the mask", the text gives O another value: a variant, not an identity
+    r = results(VARIANT + "Without the mask, $O = (QK^T)V$.\n")[-1]
+    assert r.kind == "undecided" and "another value here (a variant)" in r.message
+
+
+def test_a_restatement_of_a_defined_name_is_still_verified():
+    assert results(VARIANT + "That is, $O = (QK^T \\odot M)V$.\n")[-1].kind == "verified"

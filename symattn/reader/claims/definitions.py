@@ -51,6 +51,15 @@ def define(
     if current is not None and (about or (here and not scope.redefining)):
         lhs = terms.named(name, head, current)
         claim = pending(scope, span, start, end, ((lhs, rhs),))
+        if not about and current.definition is not None:
+            # `O = (QK^T \odot M)V`, then "without the mask" `O = (QK^T)V`: a text that
+            # presents variants gives O each one in turn; false, it is undecided
+            was = plain(scope.bind(current.definition))
+            why = (
+                f"{name} is defined at line {current.line} as {was}, and the text may give "
+                f"{name} another value here (a variant), not state an identity"
+            )
+            return dataclasses.replace(claim, defines=why)
         if not about:
             return claim
         why = (
