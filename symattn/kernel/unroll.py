@@ -10,10 +10,14 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
+from itertools import count as numbers
 from itertools import product
 from typing import Any
 
 import sympy
+from sympy.core.function import AppliedUndef
+from sympy.core.relational import Relational
+from sympy.functions.elementary.piecewise import ExprCondPair
 
 from symattn.kernel.errors import Signal
 from symattn.kernel.expr import Entry, MatExpr, MatSym, expand_entries, walk
@@ -40,10 +44,15 @@ def _unroll_all(
         if blocks is None:
             continue
         said = []
+        built: dict[bool, _Unrolled] = {}
         for mode in ("exact", "float64"):
             token = _LIGHT.set(True)
             try:
-                problem = _unroll(rec, ops, keys, target, blocks, mode, claim_only)
+                # the same terms for both modes, unless the exact one renames operands
+                generic = mode == "exact" and bool(rec.abstract)
+                if generic not in built:
+                    built[generic] = _unroll(rec, ops, keys, target, blocks, generic, claim_only)
+                problem = built[generic].check(mode)
             except _NotExact as exc:
                 if mode == "float64":  # float64 evaluates every node the recurrences use
                     said.append(f"float64 not evaluated ({exc})")
@@ -70,50 +79,121 @@ def _blocks(rec: Recurrence, count: int, keys: sympy.Expr) -> tuple[int, ...] | 
     return _SIZES[:count] if isinstance(keys, sympy.Symbol) else None
 
 
+#: nodes whose free symbols are those of their arguments (sympy's default for them)
+_UNION = (
+    sympy.Add,
+    sympy.Mul,
+    sympy.Pow,
+    sympy.exp,
+    sympy.Piecewise,
+    ExprCondPair,
+    Relational,
+    sympy.Max,
+    sympy.Min,
+    AppliedUndef,
+)
+
+
+class _Frees:
+    """Free symbols, remembered per node: sympy recomputes them for a sum by rebuilding its
+    body, which costs more than evaluating it."""
+
+    def __init__(self) -> None:
+        self.seen: dict[sympy.Basic, frozenset[sympy.Basic]] = {}
+
+    def __call__(self, e: sympy.Basic) -> frozenset[sympy.Basic]:
+        hit = self.seen.get(e)
+        if hit is None:
+            limits: tuple[Any, ...] = e.limits if isinstance(e, sympy.Sum) else ()
+            if len(limits) == 1 and len(limits[0]) == 3 and isinstance(limits[0][0], sympy.Symbol):
+                j, lo, hi = limits[0]
+                hit = (self(e.function) - {j}) | self(lo) | self(hi)
+            elif isinstance(e, _UNION):
+                hit = frozenset().union(*(self(a) for a in e.args))
+            else:
+                hit = frozenset(e.free_symbols)
+            self.seen[e] = hit
+        return hit
+
+
+class _Unrolled:
+    """A recurrence written out at an explicit count and sizes: the checks (each state against
+    the invariant, the claim's two sides), with the states named, evaluated in either mode."""
+
+    def __init__(self, ops: Operands, scores: Sequence[str], seed: int) -> None:
+        self.ops, self.scores, self.seed = ops, tuple(scores), seed
+        self.checks: list[tuple[str, sympy.Basic, sympy.Basic]] = []
+        # a state after a segment, by name: a function of its free indices, standing for
+        # exactly its terms (a claim that substitutes an index substitutes it in the name)
+        self.alias: dict[Any, tuple[tuple[sympy.Symbol, ...], sympy.Basic]] = {}
+        self.free = _Frees()
+
+    def named(self, state: Sequence[Any], names: Sequence[str], t: int) -> tuple[Any, ...]:
+        """The state with each component that is not a number or a name written as a function
+        of its free indices, defined by its terms."""
+        out = []
+        for name, x in zip(names, state, strict=True):
+            x = sympy.sympify(x, strict=True)
+            if x.is_Atom:
+                out.append(x)
+                continue
+            frees = tuple(sorted(self.free(x), key=str))
+            f = sympy.Function(f"state_{name}_{t}_{next(_NAMES)}")
+            self.alias[f] = (frees, x)
+            out.append(f(*frees))
+        return tuple(out)
+
+    def check(self, mode: str) -> str:
+        """Every check on random data of `mode`: the first difference (with the data), or ""."""
+        data = _data(self.ops, mode, seed=self.seed, scores=self.scores)
+        ev = _Eval(data, exact=mode == "exact", alias=self.alias, free=self.free)
+        for what, a, b in self.checks:
+            problem = _compare(what, a, b, ev)
+            if problem:
+                return f"{problem}; with {_shown_data(data)}"
+        return ""
+
+
 def _unroll(
     rec: Recurrence,
     ops: Operands,
     keys: sympy.Expr,
     target: MatExpr | None,
     blocks: Sequence[int],
-    mode: str,
+    generic: bool,
     claim_only: bool = False,
-) -> str:
-    """Run the recurrence segment by segment, and compare each state with the invariant and the
-    claim's two sides, at every index point; the first difference, or ""."""
+) -> _Unrolled:
+    """Run the recurrence segment by segment, to compare each state with the invariant (unless
+    `claim_only`) and the claim's two sides; `generic`: the abstract operands renamed."""
     total = sum(blocks)
     values = _explicit(ops, keys, total)
     ops = {k: m.xreplace(values) for k, m in ops.items()}
     goal = None if target is None else target.xreplace(values)
     scores = rec.scores
-    if mode == "exact" and rec.abstract:
+    if generic:
         # the claim holds for every value of these operands (the base and step say so): exactly,
         # they are matrices of log-rational scores, in the output and the target alike
-        generic = {ops[k]: MatSym(f"{k}_any", *ops[k].shape) for k in rec.abstract}
-        ops = {k: generic.get(m, m) for k, m in ops.items()}
-        goal = None if goal is None else goal.xreplace(generic)
+        renamed = {ops[k]: MatSym(f"{k}_any", *ops[k].shape) for k in rec.abstract}
+        ops = {k: renamed.get(m, m) for k, m in ops.items()}
+        goal = None if goal is None else goal.xreplace(renamed)
         scores = scores + tuple(f"{k}_any" for k in rec.abstract)
-    data = _data(ops, mode, seed=total * 7 + len(blocks), scores=scores)
+    out = _Unrolled(ops, scores, seed=total * 7 + len(blocks))
     state = rec.initial
     start = 0
-    checks: list[tuple[str, sympy.Basic, sympy.Basic]] = []
     for t, size in enumerate(blocks, start=1):
         seg = Segment(sympy.Integer(t), sympy.Integer(start), sympy.Integer(size))
-        state = rec.step(ops, state, seg)
+        # the next step reads this state by name: built over names, each step's terms stay the
+        # size of one step, and each state is evaluated once per index point it depends on
+        state = out.named(rec.step(ops, state, seg), rec.components, t)
         start += size
-        want = rec.invariant(ops, sympy.Integer(start))
-        for k, (a, b) in enumerate(zip(state, want, strict=True)):
-            if not claim_only:
-                checks.append((f"after segment {t}, {rec.components[k]}", a, b))
+        if not claim_only:
+            want = rec.invariant(ops, sympy.Integer(start))
+            for k, (a, b) in enumerate(zip(state, want, strict=True)):
+                out.checks.append((f"after segment {t}, {rec.components[k]}", a, b))
         if rec.at == "every" or t == len(blocks):
             lhs, rhs = _claimed(rec, ops, state, sympy.Integer(start), goal)
-            checks.append((f"after segment {t}, the claim", lhs, rhs))
-    ev = _Eval(data, exact=mode == "exact")
-    for what, a, b in checks:
-        problem = _compare(what, a, b, ev)
-        if problem:
-            return f"{problem}; with {_shown_data(data)}"
-    return ""
+            out.checks.append((f"after segment {t}, the claim", lhs, rhs))
+    return out
 
 
 def _shown_data(data: Mapping[str, Mapping[tuple[int, int], Any]]) -> str:
@@ -177,18 +257,48 @@ def _data(ops: Operands, mode: str, seed: int, scores: Sequence[str]) -> dict[st
 
 
 _MISSING = object()
+_NAMES = numbers(1)
 
 
 class _Eval:
     """Evaluate an index expression at explicit indices and data, in exact rationals (with
     `_LogNum` scores) or in float64; sums and maxima over explicit ranges are written out."""
 
-    def __init__(self, data: dict[str, dict], exact: bool) -> None:
-        self.data, self.exact = data, exact
+    def __init__(
+        self, data: dict[str, dict], exact: bool, alias: Mapping[Any, Any], free: _Frees
+    ) -> None:
+        self.data, self.exact, self.free = data, exact, free
         self.expanded: dict[sympy.Basic, sympy.Basic] = {}
         self.memo: dict[tuple, Any] = {}
+        self.alias = alias
+        self.bases: dict[sympy.Basic, str] = {}
+        self.frees: dict[sympy.Basic, tuple[sympy.Symbol, ...]] = {}
+
+    def terms(self, *es: sympy.Basic) -> list[sympy.Basic]:
+        """The terms of the named states that `es` reach, each once."""
+        seen: dict[Any, None] = {}
+        todo = [x.func for e in es for x in sympy.preorder_traversal(e) if x.func in self.alias]
+        while todo:
+            f = todo.pop()
+            if f not in seen:
+                seen[f] = None
+                body = self.alias[f][1]
+                todo += [x.func for x in sympy.preorder_traversal(body) if x.func in self.alias]
+        return [self.alias[f][1] for f in seen]
+
+    def _state(self, e: sympy.Basic, env: dict) -> Any:
+        """A named state at its arguments: its terms evaluated once at each index point."""
+        frees, body = self.alias[e.func]
+        at = tuple(int(self(x, env)) for x in e.args)
+        key = (e.func, at)
+        hit = self.memo.get(key, _MISSING)
+        if hit is _MISSING:
+            hit = self.memo[key] = self(body, dict(zip(frees, at, strict=True)))
+        return hit
 
     def __call__(self, e: sympy.Basic, env: dict) -> Any:
+        if e.func in self.alias:
+            return self._state(e, env)
         f = (
             self._max_over
             if isinstance(e, _MaxOver)
@@ -197,8 +307,16 @@ class _Eval:
         if f is not None:
             if not e.args:
                 return f(e, env)
-            # the states of later segments hold those of earlier ones: evaluate each once
-            key = (e, frozenset(env.items()))
+            # the states of later segments hold those of earlier ones: evaluate each once; a
+            # sum (a softmax's normaliser) once at each value of the indices it depends on
+            key: tuple[Any, ...]
+            if isinstance(e, (sympy.Sum, Entry)):
+                frees = self.frees.get(e)
+                if frees is None:
+                    frees = self.frees[e] = tuple(sorted(self.free(e), key=str))
+                key = (e, tuple(env.get(s) for s in frees))
+            else:
+                key = (e, frozenset(env.items()))
             hit = self.memo.get(key, _MISSING)
             if hit is _MISSING:
                 hit = self.memo[key] = f(e, env)
@@ -221,7 +339,10 @@ class _Eval:
 
     def _Indexed(self, e: sympy.Indexed, env: dict) -> Any:
         r, c = (int(self(x, env)) for x in e.indices)
-        return self.data[str(e.base)][(r, c)]
+        name = self.bases.get(e.base)
+        if name is None:
+            name = self.bases[e.base] = str(e.base)  # printing a name costs more than reading
+        return self.data[name][(r, c)]
 
     def _Add(self, e: sympy.Add, env: dict) -> Any:
         vals = [self(x, env) for x in e.args]
@@ -358,8 +479,9 @@ def _max(vals) -> Any:
 
 def _compare(what: str, a: sympy.Basic, b: sympy.Basic, ev: _Eval) -> str:
     a, b = sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)
-    free = sorted((a.free_symbols | b.free_symbols) - _dims(a, b), key=str)
-    ranges = infer_ranges(a, b)
+    named = ev.terms(a, b)
+    free = sorted((ev.free(a) | ev.free(b)) - _dims(a, b, *named), key=str)
+    ranges = infer_ranges(a, b, *named)
     axes = []
     for s in free:
         if s not in ranges:

@@ -1,5 +1,5 @@
-"""The backward-pass claims (`soundness.backward_seeds`) through every front end, against their
-finite-difference truth.
+"""The backward-pass claims (`soundness.backward_seeds`, `soundness.grouped_seeds`) through every
+front end, against their finite-difference truth.
 
 Imports the suite's judging and backward seeds and the checker's verdicts (its time limit); the
 runner (`soundness.differential`) calls it.
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import symattn.check.verdicts as verdicts
 from symattn.kernel.errors import SoundnessAlarm, SymattnError
 from symattn.soundness.backward_seeds import BackClaim
+from symattn.soundness.grouped_seeds import GroupedClaim
 from symattn.soundness.judging import (
     FRONT_ENDS,
     Item,
@@ -28,7 +29,7 @@ from symattn.soundness.judging import (
 __all__ = ["judge_backward"]
 
 
-def _api(c: BackClaim, seconds: float) -> tuple[str, str]:
+def _api(c: BackClaim | GroupedClaim, seconds: float) -> tuple[str, str]:
     try:
         v = c.kernel_call(seconds)
         return v.status, v.summary()
@@ -41,7 +42,7 @@ def _api(c: BackClaim, seconds: float) -> tuple[str, str]:
 
 
 def judge_backward(
-    c: BackClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
+    c: BackClaim | GroupedClaim, front_ends: Sequence[str] = FRONT_ENDS, seconds: float = 10.0
 ) -> list[Item]:
     """A backward-pass claim through the API (`prove_gradient`, or `prove_within` for the row
     term), `symattn prove` (the forward pass, then the claim, in one formula) and `symattn

@@ -12,7 +12,8 @@ Front ends: `api` (`symattn.kernel.proof.prove_within`, i.e. `proof.prove_equal`
 (`--corpus`). The wider classes (`soundness.wild`, `--wild N`) go through `prove` and `check`
 only, under the context `inferred` (the document declares nothing) or `declared`. The
 recurrence claims (`soundness.recurrence_seeds`, `--recurrences`) and the backward-pass claims
-(`soundness.backward_seeds`, `--backward`) go through all three.
+(`soundness.backward_seeds` and the grouped-query ones of `soundness.grouped_seeds`,
+`--backward`) go through all three.
 
 Claims with the same AST under the same contexts are one task: the first goes through every front
 end under every context, and the others (the same argv, the same documents: the front ends and
@@ -44,6 +45,7 @@ from symattn.soundness.backward_seeds import BackClaim, backward_claims
 from symattn.soundness.corpus_contexts import corpus_items
 from symattn.soundness.diff_report import summary, text_table
 from symattn.soundness.generate import TEMPLATES, GenClaim, generate
+from symattn.soundness.grouped_seeds import GroupedClaim, grouped_claims
 from symattn.soundness.judging import BAD as BAD
 from symattn.soundness.judging import FRONT_ENDS as FRONT_ENDS
 from symattn.soundness.judging import (
@@ -336,7 +338,7 @@ def _job(args: tuple[Any, ...]) -> list[Item]:
             got = judge_wild(c, fes, seconds)
         elif isinstance(c, (RecClaim, OnlineClaim, SplitClaim)):
             got = judge_recurrence(c, fes, seconds)
-        elif isinstance(c, BackClaim):
+        elif isinstance(c, (BackClaim, GroupedClaim)):
             got = judge_backward(c, fes, seconds)
         else:
             ctxs = [x for x in CONTEXTS if x.name in ctx_names]
@@ -510,7 +512,8 @@ def diff_main(argv: Sequence[str]) -> int:
     ap.add_argument(
         "--backward",
         action="store_true",
-        help="also the backward-pass claims (soundness.backward_seeds), through every front end",
+        help="also the backward-pass claims (soundness.backward_seeds, grouped_seeds), through "
+        "every front end",
     )
     ap.add_argument(
         "--templates", default="", help="comma-separated templates only (e.g. size_poly,size_count)"
@@ -533,7 +536,7 @@ def diff_main(argv: Sequence[str]) -> int:
     recs: list[Any] = (
         [*recurrence_claims(), *online_claims(), *split_claims()] if opts.recurrences else []
     )
-    recs += backward_claims() if opts.backward else []
+    recs += [*backward_claims(), *grouped_claims()] if opts.backward else []
     everything: list[Any] = [*wilds, *recs, *claims]
     items = run_claims(
         everything,

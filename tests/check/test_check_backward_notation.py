@@ -164,3 +164,32 @@ def test_an_entry_of_a_column_named_by_a_capital_takes_one_index():
     assert r.kind == "verified", r.message
     (r,) = last(FORWARD, r"dP = dO\, V^\top", d, true.replace("- D_i", "- D_j"))
     assert r.kind == "false", r.message
+
+
+HEADS = (
+    r"Let $K \in \mathbb{R}^{n \times d_k}$, $V \in \mathbb{R}^{n \times d_v}$ and, for each head "
+    r"$h$, $Q^{(h)} \in \mathbb{R}^{n \times d_k}$. Head $h$ computes "
+    r"$P^{(h)} = \operatorname{softmax}(Q^{(h)}K^\top/\sqrt{d_k})$ and $O^{(h)} = P^{(h)}V$."
+    + "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        r"\mathit{dV} = \sum_{h=1}^{H} (P^{(h)})^\top \mathit{dO}^{(h)}",  # true
+        r"\mathit{dV} = \sum_{h=1}^{H} P^{(h)} \mathit{dO}^{(h)}",  # false
+    ],
+)
+def test_a_gradient_of_each_head_is_not_read_and_says_so(formula: str) -> None:
+    (r,) = last(HEADS, formula)
+    assert r.kind == "not-understood", (r.kind, r.message)
+    assert "the gradient of each member of a head family" in r.message
+    assert "this^(h)" not in r.message
+
+
+def test_a_head_of_an_operators_value_is_not_read_and_says_so() -> None:
+    text = r"Let $K \in \mathbb{R}^{n \times 2d_k}$." + "\n\n"
+    (r,) = last(text, r"X = \operatorname{repeat}_2(K)^{(1)}")
+    assert r.kind == "not-understood", (r.kind, r.message)
+    assert "a head (^(h)) of the value of repeat(...) is not read" in r.message

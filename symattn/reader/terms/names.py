@@ -504,6 +504,11 @@ class NamesMixin(TermsBase):
             w_o = self.named("W_O", None, whole)
             return RowBlock(w_o, head, self.scope.bind(d_v), self.scope.bind(H))
         entry = lookup(fam, True) if fam is not None else None
+        if fam is None and isinstance(op, ast.Gradient | ast.Call):
+            what = "the gradient of each member of a head family (dO^(h))"
+            if isinstance(op, ast.Call):
+                what = f"a head (^(h)) of the value of {op.name}(...)"
+            raise not_understood(f"{what} is not read", node)
         if fam is None or entry is None:
             text = _label(node.operand) if isinstance(node.operand, ast.Symbol) else "this"
             msg = f"unknown head family {text}^(h) (declare its shape)"
