@@ -17,6 +17,9 @@ TRUE_AND_FALSE = [
     (r"e^{iu} e^{iv} = e^{i(u+v)}", r"e^{iu} e^{iv} = e^{i(u-v)}"),
     (r"(p+qi)(r+si) = (pr - qs) + (ps + qr)i", r"(p+qi)(r+si) = (pr + qs) + (ps + qr)i"),
     (r"(p+qi)(r+si) = pr + psi + qri + qsi^2", r"(p+qi)(r+si) = pr + psi + qri + qs"),
+    # the real and imaginary parts
+    (r"\mathrm{Re}(e^{i\phi}) = \cos\phi", r"\mathrm{Re}(e^{i\phi}) = \sin\phi"),
+    (r"\operatorname{Im}[(p+qi)(r+si)] = ps + qr", r"\operatorname{Im}[(p+qi)(r+si)] = ps - qr"),
     (
         r"(\cos\phi + i\sin\phi)(p + qi) = (p\cos\phi - q\sin\phi) + (q\cos\phi + p\sin\phi)i",
         r"(\cos\phi + i\sin\phi)(p + qi) = (p\cos\phi - q\sin\phi) + (q\cos\phi + p\sin\phi)",

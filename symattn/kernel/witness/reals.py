@@ -39,6 +39,8 @@ _FUNCTIONS = (
     sympy.Abs,
     sympy.Max,
     sympy.Min,
+    sympy.re,
+    sympy.im,
 )
 #: Above this many operations the difference is not simplified (a hostile or huge formula).
 MAX_OPS = 600
