@@ -73,11 +73,16 @@ def test_a_number_equation_without_a_unit_is_still_decided():
     [
         "e^{ix} = \\cos(x) + i\\sin(x)",
         "e^{i\\theta} = \\cos\\theta + i\\sin\\theta",
-        "e^{-j\\omega} = \\cos\\omega - j\\sin\\omega",
     ],
 )
-def test_a_bare_i_may_be_the_imaginary_unit(formula):
+def test_a_bare_i_is_the_imaginary_unit_of_eulers_formula(formula):
     rs = results(f"Recall Euler's formula ${formula}$.\n")
+    assert [r.kind for r in rs] == ["verified"]
+    assert "i as the imaginary unit" in rs[0].message
+
+
+def test_a_bare_j_may_be_the_imaginary_unit():
+    rs = results("Recall Euler's formula $e^{-j\\omega} = \\cos\\omega - j\\sin\\omega$.\n")
     assert [r.kind for r in rs] == ["undecided"]
     assert "imaginary unit" in rs[0].message
 

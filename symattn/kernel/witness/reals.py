@@ -13,6 +13,7 @@ the two sides' enclosures are disjoint: so a claim about positions or counts fai
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ _FUNCTIONS = (
     sympy.Abs,
     sympy.Max,
     sympy.Min,
+    sympy.re,
+    sympy.im,
 )
 #: Above this many operations the difference is not simplified (a hostile or huge formula).
 MAX_OPS = 600
@@ -75,7 +78,8 @@ def is_real_claim(lhs: sympy.Basic, rhs: sympy.Basic) -> bool:
     free = set().union(*(s.free_symbols for s in sides))
     real = [x for x in free if x.is_real is True and x.is_integer is not True]
     counts = [x for x in free if x.is_integer is True and x.is_positive is True]
-    if not real or len(real) + len(counts) != len(free):
+    unit = any(s.has(sympy.I) for s in sides)  # `i^4 = 1`: the imaginary unit, no name
+    if not (real or unit) or len(real) + len(counts) != len(free):
         return False
     return all(_readable(s) for s in sides)
 
@@ -84,7 +88,7 @@ def _readable(e: sympy.Basic) -> bool:
     stack = [e]
     while stack:
         x = stack.pop()
-        if isinstance(x, sympy.Symbol | sympy.Rational) or x in (sympy.pi, sympy.E):
+        if isinstance(x, sympy.Symbol | sympy.Rational) or x in (sympy.pi, sympy.E, sympy.I):
             continue
         if isinstance(x, (sympy.Add, sympy.Mul, sympy.Pow, *_FUNCTIONS)):
             if isinstance(x, sympy.log) and len(x.args) != 1:
@@ -113,6 +117,8 @@ def decide_reals(lhs: sympy.Expr, rhs: sympy.Expr, seed: int = 0) -> RealVerdict
         return RealVerdict("unknown", f"{shown} is read as two different kinds of value")
     if difference == 0:
         return RealVerdict("proved", "the two sides are the same expression")
+    if difference.has(sympy.I):
+        return _decide_complex(lhs, rhs, seed)
     if sympy.count_ops(difference) > MAX_OPS or _large_powers(difference):
         found = _refute(lhs, rhs, seed)
         if found is not None:
@@ -142,6 +148,62 @@ def decide_reals(lhs: sympy.Expr, rhs: sympy.Expr, seed: int = 0) -> RealVerdict
         "the difference of the sides does not simplify to 0, and no point of small positive "
         "integers was found where the two sides certainly differ",
     )
+
+
+def _decide_complex(lhs: sympy.Expr, rhs: sympy.Expr, seed: int) -> RealVerdict:
+    """A claim with the imaginary unit between expressions of real numbers: it holds when the
+    real parts and the imaginary parts of its sides are equal, each a claim between reals."""
+    difference = lhs - rhs
+    if sympy.count_ops(difference) > MAX_OPS or _large_powers(difference):
+        return RealVerdict("unknown", f"the claim is too large to simplify (over {MAX_OPS} ops)")
+    parts = _parts(lhs, rhs)
+    if vanishes(difference) or (parts and all(vanishes(a - b) for a, b in parts)):
+        for a, b in parts:
+            _cross_check(a, b, seed)
+        return RealVerdict("proved", "the difference of the sides simplifies to 0")
+    if not parts:
+        return RealVerdict("unknown", "its real and imaginary parts are not separated")
+    for (a, b), part in zip(parts, ("real", "imaginary"), strict=True):
+        found = _refute(a, b, seed)
+        if found is not None:
+            shown = dict(found.entries)
+            point = {x: sympy.Integer(shown[str(x)]) for x in difference.free_symbols}
+            values = [_complex_value(side.xreplace(point)) for side in (lhs, rhs)]
+            found = dataclasses.replace(found, lhs=values[0], rhs=values[1])
+            return RealVerdict("false", f"the {part} parts of the two sides differ", found)
+    return RealVerdict(
+        "unknown",
+        "the difference of the sides does not simplify to 0, and no point of small positive "
+        "integers was found where their real or imaginary parts certainly differ",
+    )
+
+
+def _parts(lhs: sympy.Expr, rhs: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
+    """(real parts, imaginary parts) of the two sides, each free of i; [] when sympy leaves
+    a part unseparated (`re(...)`, an argument)."""
+    check_time()
+    try:
+        left, right = (sympy.expand_complex(side).as_real_imag() for side in (lhs, rhs))
+    except (TypeError, ValueError, NotImplementedError):
+        return []
+    parts = [(left[0], right[0]), (left[1], right[1])]
+    kept = (sympy.re, sympy.im, sympy.arg, sympy.atan2)
+    if any(side.has(*kept) or side.has(sympy.I) for pair in parts for side in pair):
+        return []
+    return parts
+
+
+def _complex_value(value: sympy.Expr) -> str:
+    """`1 + 2i` as written when its parts are rational, else to 12 digits."""
+    re, im = sympy.expand_complex(value).as_real_imag()
+    if not (re.is_Rational and im.is_Rational):
+        re, im = sympy.N(re, 12), sympy.N(im, 12)
+    if im == 0:
+        return str(re)
+    imag = "i" if im == 1 else "-i" if im == -1 else f"{im}i"
+    if re == 0:
+        return imag
+    return f"{re} - {imag[1:]}" if imag.startswith("-") else f"{re} + {imag}"
 
 
 def _large_powers(e: sympy.Expr) -> bool:

@@ -114,10 +114,20 @@ def index_equation(
             return None
     dims = set(scope.dims.values()) | set(scope.bindings)
     free = set().union(*(v.free_symbols for v in values)) - dims
-    if not free:
-        return None
+    if not free or any(_degree(v, free) > 1 for v in values):
+        return None  # `(a+bi)(c+di) = ...`: a product of two letters is no position
     msg = "an equation between indices (a position or a condition), not a claim"
     return new_claim(span, c.start, c.end, "prose", msg)
+
+
+def _degree(value: sympy.Expr, letters: set[sympy.Basic]) -> int:
+    """The largest number of letters multiplied in one term of `value` (`ac + bd`: 2)."""
+    out = 0
+    for term in sympy.Add.make_args(sympy.expand(value)):
+        powers = term.as_powers_dict()
+        exps = [sympy.sympify(powers.get(x, 0)) for x in letters]
+        out = max(out, sum(int(e) if e.is_Integer else 2 for e in exps))
+    return out
 
 
 def _nodes(node: ast.Node) -> Iterator[ast.Node]:

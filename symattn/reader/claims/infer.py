@@ -13,6 +13,7 @@ import sympy
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.witness.reals import is_real_claim
+from symattn.reader.claims.imaginary import UNIT, unit_context
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.claims.written_numbers import has_written, written_pairs
@@ -47,6 +48,62 @@ def scalar_reading(
     end: int,
     sizes: frozenset[str] = frozenset(),
 ) -> ResolvedClaim | None:
+    """`_reading`; where it reads nothing, once more with the rows of matrices only the
+    chapter's convention names read as numbers too (`(a_1 + b_1 i) + (a_2 + b_2 i)`: a_1 is
+    no row of the attention weights there). A false then rests on that guess: undecided."""
+    claim = _reading(terms, span, left, right, names, start, end, sizes)
+    if claim is not None:
+        return claim
+    rows = _conventional_rows(terms, (left, right))
+    if not rows:
+        return None
+    scope = terms.scope
+    assert isinstance(scope, Scope)
+    consulted = set(scope.consulted)
+    scope.consulted.clear()  # read as numbers, the rows' orientation is not consulted
+    claim = _reading(terms, span, left, right, names, start, end, sizes, rows)
+    if claim is None:
+        scope.consulted |= consulted
+    if claim is None or claim.defines:
+        return claim
+    shown = ", ".join(rows)
+    why = (
+        f"{shown} read as numbers, though the chapter's convention makes "
+        f"{'it a row' if len(rows) == 1 else 'them rows'} of a matrix the text never declares"
+    )
+    return dataclasses.replace(claim, defines=why)
+
+
+def _conventional_rows(terms: Terms, nodes: tuple[ast.Node, ...]) -> list[str]:
+    """`a_1`, `q_0`: lower-case letters with a subscript that read as rows of a matrix only
+    the chapter's convention gives (the text never declares, defines or orients it)."""
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return []
+    out: list[str] = []
+    stack = list(nodes)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            bare = x.font is None and len(x.name) == 1 and x.name.islower()
+            if bare and x.sub is not None and scope._conventional(x.name.upper()):
+                out.append(label_of(x))
+            continue
+        stack.extend(ast.children(x))
+    return list(dict.fromkeys(out))
+
+
+def _reading(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    names: list[str],
+    start: int,
+    end: int,
+    sizes: frozenset[str] = frozenset(),
+    rows: list[str] | None = None,
+) -> ResolvedClaim | None:
     """`left = right` with names the text never declares, all of them letters (`h`, `k`,
     `\\omega_i`, `u_1`) and the functions sin, cos, tan, tanh: both sides read with those
     names as real numbers (`e` as Euler's number where it is only ever raised to a power).
@@ -59,12 +116,13 @@ def scalar_reading(
     if not names or any(x.endswith("(·)") and x[:-3] not in names for x in names):
         return None  # `g(m-n)`: a function of the text's, not g times m - n
     # `\\omega_i(p+k)` beside `\\omega_i p`: the text's number times p + k
-    if _spells_word(left, sizes) or _spells_word(right, sizes):
+    loose = _loose_letters(left) | _loose_letters(right)
+    if _spells_word(left, sizes, loose) or _spells_word(right, sizes, loose):
         return None  # `value = 0.6 * 10 + ...`: a word, not the product v·a·l·u·e
     written = has_written(left) or has_written(right)
     if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
-    numbers = _undeclared_letters(terms, (left, right), _conventional(terms, sizes))
+    numbers = _undeclared_letters(terms, (left, right), _conventional(terms, sizes), rows)
     if not numbers or not all(
         _NUMBER_NAME.match(x) and (not x[:1].isupper() or x in sizes) for x in numbers
     ):
@@ -87,7 +145,21 @@ def scalar_reading(
             table[x] = index(x)  # `\sin(i\omega_j) = p_{i,2j}`: i is the index of p
         else:
             table[x] = sympy.Symbol(f"{x}", real=True)
+    scope = terms.scope
+    if not isinstance(scope, Scope):
+        return None
+    # `e^{i\varphi} = \cos\varphi + i\sin\varphi`: a bare i that is no index is the
+    # imaginary unit where the text works with complex numbers, else it reads both ways
+    bare_i = "i" in table and "i" not in positions and "i" not in sizes
+    bare_i = bare_i and isinstance(table["i"], sympy.Symbol)
+    cue = scope.complex_cue if bare_i else ""
+    if cue:
+        table["i"] = UNIT
     first = _read_as_numbers(terms, table, left, right)
+    if cue and not _complex_claim(first):
+        # a sum, a value of the text's: no kernel decides them with i the unit
+        table["i"], cue = sympy.Symbol("i", real=True), ""
+        first = _read_as_numbers(terms, table, left, right)
     if not first:
         return None
     pairs = first
@@ -98,11 +170,14 @@ def scalar_reading(
             return None
         if second != first:
             pairs = first + second
-    scope = terms.scope
-    if not isinstance(scope, Scope):
-        return None
+    unit_pairs: tuple[tuple[sympy.Expr, sympy.Expr], ...] = ()
+    if bare_i and not cue and len(pairs) == len(first):
+        unit_pairs = _read_as_numbers(terms, {**table, "i": UNIT}, left, right)
+        if len(unit_pairs) != len(first) or unit_pairs == first:
+            unit_pairs = ()
+        unit_pairs = unit_pairs if _complex_claim(unit_pairs) else ()
     claim = pending(scope, span, start, end, pairs)
-    constants = (sympy.E, sympy.pi)
+    constants = (sympy.E, sympy.pi, UNIT)
     shown = ", ".join(x for x in numbers if table[x] not in constants)
     reals = [x for x in numbers if table[x] not in constants and x not in positions]
     counts = [x for x in numbers if x in positions]
@@ -124,7 +199,20 @@ def scalar_reading(
         context += "; e as Euler's number" if context else "e as Euler's number"
     if "\\pi" in table:
         context += "; \\pi as the constant" if context else "\\pi as the constant"
+    if cue:
+        context += f"; {unit_context(cue)}" if context else unit_context(cue)
+    if unit_pairs:
+        note = "either way: i as a real number and as the imaginary unit"
+        context += f"; {note}" if context else note
     claim = dataclasses.replace(claim, context=context)
+    if unit_pairs and len(claim.pairs) == len(first):
+        readings = (
+            "i as a real number, or as the imaginary unit; the text never says it works "
+            "with complex numbers"
+        )
+        claim = dataclasses.replace(
+            claim, pairs=claim.pairs + unit_pairs, split=len(claim.pairs), readings=readings
+        )
     if len(pairs) > len(first):
         calls = ", ".join(f"\\{c}" for c in dict.fromkeys(changed))
         readings = (
@@ -174,6 +262,13 @@ def scalar_reading(
     return claim
 
 
+def _complex_claim(pairs: tuple[tuple[sympy.Expr, sympy.Expr], ...]) -> bool:
+    """Pairs the kernel decides with i the imaginary unit: claims between real numbers."""
+    return bool(pairs) and all(
+        is_real_claim(a, b) or not (a.free_symbols | b.free_symbols) for a, b in pairs
+    )
+
+
 def _subscript_letters(node: ast.Node) -> set[str]:
     """The single letters inside the subscripts of names (`p_{i,2j}`, `\\omega_j`): indices."""
     out: set[str] = set()
@@ -201,23 +296,56 @@ def _symbols(node: ast.Node) -> list[ast.Symbol]:
     return out
 
 
-def _spells_word(node: ast.Node, sizes: frozenset[str] = frozenset()) -> bool:
+def _spells_word(
+    node: ast.Node, sizes: frozenset[str] = frozenset(), loose: frozenset[str] = frozenset()
+) -> bool:
     """Three or more bare letters side by side (`value`, `pos`): a word of the text's; sizes
-    side by side (`BTD`) are a product, unless a lower-case letter runs on (`FLOPs`)."""
+    side by side (`BTD`) are a product, unless a lower-case letter runs on (`FLOPs`). Letters
+    that each stand apart elsewhere in the claim (`loose`) are a product too: `bdi` beside
+    `(c + di)` and `b`."""
     if isinstance(node, ast.Product):
-        run = lower = 0
-        for f in node.factors:
-            bare = isinstance(f, ast.Symbol) and f.sub is None and f.font is None
-            letter = isinstance(f, ast.Symbol) and bare and len(f.name) == 1
-            run = run + 1 if letter else 0
-            capital = isinstance(f, ast.Symbol) and f.name.isupper()
-            wordy = letter and not (sizes and capital)  # `BTDNH`, H a size too
-            lower = lower + 1 if wordy else 0 if not letter else lower
-            if run >= 3 and lower:
+        for run in _letter_runs(node):
+            if len(run) < 3 or all(x in loose for x in run):
+                continue
+            # `BTDNH`, H a size too: capitals side by side are sizes, not a word
+            if any(not (sizes and x.isupper()) for x in run):
                 return True
     if isinstance(node, ast.Symbol):
         return False  # `n_{layers}`: a word in a subscript names the letter, it is no product
-    return any(_spells_word(k, sizes) for k in ast.children(node))
+    return any(_spells_word(k, sizes, loose) for k in ast.children(node))
+
+
+def _letter_runs(node: ast.Product) -> list[list[str]]:
+    """The runs of bare one-letter names side by side among a product's factors."""
+    runs: list[list[str]] = [[]]
+    for f in node.factors:
+        if isinstance(f, ast.Symbol) and f.sub is None and f.font is None and len(f.name) == 1:
+            runs[-1].append(f.name)
+        elif runs[-1]:
+            runs.append([])
+    return [r for r in runs if r]
+
+
+def _loose_letters(node: ast.Node) -> frozenset[str]:
+    """The bare one-letter names that stand alone or beside one other letter somewhere in
+    `node` (`b` in `a + b`, `c` and `d` in `cd`), never only inside a longer run."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol):
+            if x.sub is None and x.font is None and len(x.name) == 1:
+                out.add(x.name)
+            continue
+        if isinstance(x, ast.Product):
+            for run in _letter_runs(x):
+                if len(run) <= 2:
+                    out.update(run)
+            others = [f for f in x.factors if not (isinstance(f, ast.Symbol) and len(f.name) == 1)]
+            stack.extend(others)
+            continue
+        stack.extend(ast.children(x))
+    return frozenset(out)
 
 
 def _read_as_numbers(
@@ -294,10 +422,13 @@ def _conventional(terms: Terms, sizes: frozenset[str]) -> frozenset[str]:
 
 
 def _undeclared_letters(
-    terms: Terms, nodes: tuple[ast.Node, ...], also: frozenset[str] = frozenset()
+    terms: Terms,
+    nodes: tuple[ast.Node, ...],
+    also: frozenset[str] = frozenset(),
+    rows: list[str] | None = None,
 ) -> list[str]:
     """The labels of the names in `nodes` that the scope gives no meaning (no size, no
-    matrix, no definition of the text's, no bound index), and those of `also`."""
+    matrix, no definition of the text's, no bound index), those of `also` and `rows`."""
     out: list[str] = []
     stack = list(nodes)
     while stack:
@@ -316,9 +447,10 @@ def _undeclared_letters(
             known = known and label not in also
             if known or label in terms.defs.table or (x.sub is None and x.name in terms.bound):
                 continue
-            if x.sub is not None and terms.scope.lookup(x.name.upper()) is not None:
+            row = x.sub is not None and terms.scope.lookup(x.name.upper()) is not None
+            if row and label not in (rows or ()):
                 continue  # `q_i`, a row of a matrix in scope
-            if x.sub is not None and _has_value(terms, x):
+            if x.sub is not None and not row and _has_value(terms, x):
                 continue  # `\\omega_j`, `p_{i,2j}`: a sequence the text defined
             out.append(label)
             continue

@@ -26,6 +26,9 @@ _ONE_ARGUMENT: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
     "exp": sympy.exp,
     "log": sympy.log,
     "ln": sympy.log,
+    # the real and imaginary parts (`\\mathrm{Re}(a + bi) = a`)
+    "re": sympy.re,
+    "im": sympy.im,
 }
 _MANY_ARGUMENTS: dict[str, Callable[..., sympy.Expr]] = {"max": sympy.Max, "min": sympy.Min}
 

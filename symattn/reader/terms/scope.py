@@ -120,6 +120,7 @@ class Scope:
         # consulted letters that are rows of matrices the text never declares, in a text with
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()
+        self.complex_cue = ""  # where the text says it works with complex numbers (`imaginary`)
         self.consulted: set[str] = set()
         # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
         self.redefining = False
