@@ -29,7 +29,7 @@ def continues(claim: Any, lines: Sequence[str]) -> bool:
     """
     span = getattr(claim, "span", None)
     start = getattr(span, "start", None)
-    if start is None or not lines or start.line > len(lines):
+    if span is None or start is None or not lines or start.line > len(lines):
         return False
     if span.body[: getattr(claim, "start", 0)].strip():
         return False  # the claim is not the formula's first

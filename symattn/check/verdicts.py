@@ -69,8 +69,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         witnesses = _SYMBOLIC
         message = message or "shapes agree"
     elif status == "pending":
-        got = open_sizes(claim, _prove, *approximately(claim, *_kernel(claim)))
-        status, message, witnesses, cex = fragment(claim, lines, *got)
+        decided = open_sizes(claim, _prove, *approximately(claim, *_kernel(claim)))
+        status, message, witnesses, cex = fragment(claim, lines, *decided)
         premise = getattr(claim, "premise", "")
         if premise and status == "shape_error" and getattr(claim, "supposed", False):
             status, witnesses, cex = "not_understood", (), None

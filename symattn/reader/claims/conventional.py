@@ -37,8 +37,9 @@ def unconfirmed(
     some of the chapter's names with shapes of its own (`V \\in \\mathbb R^{m\\times d_v}`), the
     others' conventional shapes are only a guess: a shape error among them is read `again`
     without the unconfirmed ones (they then have no shape), and if it is no shape error then,
-    it is undecided, saying why. A text that never departs and declares one of them with its conventional shape keeps the chapter's conventions,
-    and Q, K and V, the arguments of attention, always keep theirs.
+    it is undecided, saying why. A text that never departs, and declares one of them with its
+    conventional shape (`Scope.conforms`), keeps the chapter's conventions; Q, K and V, the
+    arguments of attention, always keep theirs.
     """
     # a declaration of an earlier section that this formula was read without too
     # (`Resolver._earlier_declarations`) may not hold here: no evidence of a departure
