@@ -94,3 +94,32 @@ def test_an_inequality_between_free_sizes_is_not_verified():
     assert kinds("$n^2 \\ne n$")[-1][0] == "undecided"  # equal at n = 1
     assert kinds("$2n \\ne n$")[-1][0] == "verified"  # never equal
     assert kinds("$2n \\ne 2n$")[-1][0] == "false"
+
+
+# ---- a condition holds for its sentence -----------------------------------------------------
+
+_CROSS = (
+    "Let $Q \\in \\mathbb{R}^{n \\times d_k}$, $K \\in \\mathbb{R}^{m \\times d_k}$ and "
+    "$V \\in \\mathbb{R}^{m \\times d_v}$.\n\n"
+)
+
+
+def test_a_condition_with_when_or_if_does_not_verify_later_sentences():
+    text = _CROSS + (
+        "- When $d_k = d_v$, the product is defined: $QV^T \\in \\mathbb{R}^{n \\times m}$.\n"
+        "- If $n = m$, the scores are square: $QK^T \\in \\mathbb{R}^{n \\times n}$.\n"
+        "- In general $\\mathrm{softmax}(QK^T)V \\in \\mathbb{R}^{m \\times d_v}$.\n"
+        "- And $\\mathrm{softmax}(QK^T)V \\in \\mathbb{R}^{n \\times d_v}$.\n"
+    )
+    got = [k for k, _ in kinds(text)]
+    want = ["declaration", "verified", "declaration", "verified", "undecided", "verified"]
+    assert got[3:] == want
+
+
+def test_a_condition_in_chinese_holds_for_its_sentence():
+    text = _CROSS + (
+        "当 $d_k = d_v$ 时，$K^T V \\in \\mathbb{R}^{d_k \\times d_k}$。"
+        "此外 $V^T V \\in \\mathbb{R}^{d_k \\times d_k}$。\n"
+    )
+    got = kinds(text)
+    assert got[4][0] == "verified" and got[5][0] == "undecided", got

@@ -35,6 +35,7 @@ from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.member_claims import with_family_values
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import ResolverBase, _Saved
+from symattn.reader.claims.sentence_conditions import SENTENCE_ONLY, expire, hold_for_sentence
 from symattn.reader.claims.size_claims import relations_only
 from symattn.reader.claims.sum_readings import with_sum_readings
 from symattn.reader.syntax.notes import blank_notes
@@ -108,19 +109,24 @@ class HypothesesMixin(ResolverBase):
         only = ONLY.search(before)
         if only is not None:
             return self._named_condition(span, only.group().strip())
+        expire(self, scope, span.start.offset)
         scope.redefining = bool(REDEFINE.search(before))
-        hypothesis = SUPPOSE.search(before)
+        hypothesis = SUPPOSE.search(before) or SENTENCE_ONLY.search(before)
         scope.supposing = supposing or hypothesis is not None
-        known = set(scope.document.relations)
+        known = dict(scope.document.relations)
         try:
             claims = self.resolve_span(span)
         finally:
             scope.redefining = scope.supposing = False
         if hypothesis is None:
             return self._under_named(span, claims)
-        for sym in set(scope.document.relations) - known:
+        new = {k: v for k, v in scope.document.relations.items() if known.get(k) != v}
+        for sym in new:
             scope.hypothesis_relations[sym] = scope.section
-        return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+        word = hypothesis.group().strip()
+        if new and SENTENCE_ONLY.search(before):
+            hold_for_sentence(self, scope, self.text, span.end, new, f"{word} {span.body.strip()}")
+        return [self._hypothesis(c, word) for c in claims]
 
     def _case_in_words(
         self,
@@ -235,7 +241,9 @@ class HypothesesMixin(ResolverBase):
         scope = self.scope
         if claim.status == "declared" and "assumed from here on" in claim.message:
             msg = claim.message.replace(
-                "assumed from here on", f"a hypothesis (after '{word}'), until the section ends"
+                "assumed from here on",
+                f"a hypothesis (after '{word}'), "
+                + ("for its sentence" if SENTENCE_ONLY.search(word) else "until the section ends"),
             )
             return dataclasses.replace(claim, message=msg)
         if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
