@@ -123,3 +123,15 @@ def test_a_condition_in_chinese_holds_for_its_sentence():
     )
     got = kinds(text)
     assert got[4][0] == "verified" and got[5][0] == "undecided", got
+
+
+# ---- an approximation is a rounding or a cut, not any number within one unit ---------------
+
+
+def test_an_approximation_off_the_rounding_is_not_verified():
+    assert kinds("$\\frac{1}{3} \\approx 0.33$")[0][0] == "verified"  # rounded
+    assert kinds("$e^{1} \\approx 2.71$")[0][0] == "verified"  # cut
+    got = kinds("$\\frac{1}{3} \\approx 0.4$")  # within 0.1, but 1/3 is 0.3 at that digit
+    assert got[0][0] == "undecided" and "neither the value rounded nor cut" in got[0][1]
+    assert kinds("$\\sqrt{2} \\approx 1.5$")[0][0] == "undecided"
+    assert kinds("$\\sqrt{2} \\approx 1.7$")[0][0] == "false"
