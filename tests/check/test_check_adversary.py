@@ -135,3 +135,21 @@ def test_an_approximation_off_the_rounding_is_not_verified():
     assert got[0][0] == "undecided" and "neither the value rounded nor cut" in got[0][1]
     assert kinds("$\\sqrt{2} \\approx 1.5$")[0][0] == "undecided"
     assert kinds("$\\sqrt{2} \\approx 1.7$")[0][0] == "false"
+
+
+# ---- a number in a shape claim against a size without a value here --------------------------
+
+
+def test_a_shape_with_a_size_given_in_an_earlier_example_is_not_an_error():
+    text = (
+        "Take $Z^{(h)} \\in \\mathbb{R}^{n \\times d_v}$; one head has $d_v = 64$.\n\n"
+        "## Heads\n\n"
+        "With $H = 8$, $\\mathrm{Concat}(Z^{(1)}, \\ldots, Z^{(H)}) \\in \\mathbb{R}^{n \\times 512}$ "
+        "and not $\\mathrm{Concat}(Z^{(1)}, \\ldots, Z^{(H)}) \\in \\mathbb{R}^{n \\times 500}$.\n"
+    )
+    got = kinds(text)
+    assert got[-2][0] == "undecided" and "only if d_v = 64" in got[-2][1], got
+    assert got[-1][0] == "shape-error"  # 8 d_v = 500 has no whole solution
+    # a row against a column stays a shape error
+    text = "Let $q \\in \\mathbb{R}^{1 \\times d}$. Then $q^T \\in \\mathbb{R}^{1 \\times d}$.\n"
+    assert kinds(text)[-1][0] == "shape-error"

@@ -21,6 +21,7 @@ from symattn.kernel.text import plain
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
 from symattn.reader.claims.departures import departure, note_guessed
+from symattn.reader.claims.free_sizes import unsettled_size
 from symattn.reader.claims.introductions import declare_scalar
 from symattn.reader.claims.member_claims import declare_member
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
@@ -329,6 +330,10 @@ def _shape_claim(
     if width is not None:
         msg = f"the feature map \\{value.fname} has {plain(width)} features here"
         return new_claim(span, start, end, "declared", msg)
+    unsettled = unsettled_size(scope, got, want)
+    if unsettled is not None:
+        msg = f"{plain(value)} is {shape_str(got)}: it is {shape_str(want)} {unsettled}"
+        return new_claim(span, start, end, "unknown", msg)
     clash = [
         f"{what} {a} vs {b}"
         for what, a, b in zip(("rows", "cols"), got, want, strict=True)
