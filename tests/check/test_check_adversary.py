@@ -144,7 +144,8 @@ def test_a_shape_with_a_size_given_in_an_earlier_example_is_not_an_error():
     text = (
         "Take $Z^{(h)} \\in \\mathbb{R}^{n \\times d_v}$; one head has $d_v = 64$.\n\n"
         "## Heads\n\n"
-        "With $H = 8$, $\\mathrm{Concat}(Z^{(1)}, \\ldots, Z^{(H)}) \\in \\mathbb{R}^{n \\times 512}$ "
+        "With $H = 8$, "
+        "$\\mathrm{Concat}(Z^{(1)}, \\ldots, Z^{(H)}) \\in \\mathbb{R}^{n \\times 512}$ "
         "and not $\\mathrm{Concat}(Z^{(1)}, \\ldots, Z^{(H)}) \\in \\mathbb{R}^{n \\times 500}$.\n"
     )
     got = kinds(text)
@@ -153,3 +154,18 @@ def test_a_shape_with_a_size_given_in_an_earlier_example_is_not_an_error():
     # a row against a column stays a shape error
     text = "Let $q \\in \\mathbb{R}^{1 \\times d}$. Then $q^T \\in \\mathbb{R}^{1 \\times d}$.\n"
     assert kinds(text)[-1][0] == "shape-error"
+
+
+# ---- a sentence that speaks of a mask, about a matrix defined without one -------------------
+
+
+def test_a_mask_in_the_words_makes_a_false_about_an_unmasked_softmax_undecided():
+    head = "Let $Q, K \\in \\mathbb{R}^{n \\times d}$ and $A = \\mathrm{softmax}(QK^T)$.\n\n"
+    got = kinds(head + "With a causal mask, $A_{ij} = 0$ for $j > i$.\n")
+    assert got[-2][0] == "undecided" and "without a mask" in got[-2][1], got
+    # without the words it is false (A has no mask); with them even a slip is undecided
+    assert kinds(head + "Then $A_{ij} = 0$ for $j > i$.\n")[-2][0] == "false"
+    assert kinds(head + "With a causal mask, $\\sum_{j=1}^{n} A_{ij} = 2$.\n")[-1][0] == "undecided"
+    assert (
+        kinds(head + "Each row sums to one, $\\sum_{j=1}^{n} A_{ij} = 1$.\n")[-1][0] == "verified"
+    )

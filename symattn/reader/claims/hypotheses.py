@@ -32,6 +32,7 @@ from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.inferred import with_inference
 from symattn.reader.claims.mask_roles import mark_masks
+from symattn.reader.claims.mask_words import under_mask_words
 from symattn.reader.claims.member_claims import with_family_values
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import ResolverBase, _Saved
@@ -329,6 +330,7 @@ class HypothesesMixin(ResolverBase):
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_earlier_vectors(claim, self.scope)
             claim = with_sum_readings(claim, self.scope)
+            claim = under_mask_words(claim, getattr(self, "text", ""))
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings
