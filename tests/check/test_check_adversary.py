@@ -169,3 +169,15 @@ def test_a_mask_in_the_words_makes_a_false_about_an_unmasked_softmax_undecided()
     assert (
         kinds(head + "Each row sums to one, $\\sum_{j=1}^{n} A_{ij} = 1$.\n")[-1][0] == "verified"
     )
+
+
+def test_a_premise_after_a_formula_or_after_for_does_not_make_later_claims_errors():
+    text = _CROSS + (
+        "We get $QV^T \\in \\mathbb{R}^{n \\times m}$ when $d_k = d_v$. "
+        "Then $K^T V \\in \\mathbb{R}^{d_k \\times d_k}$.\n\n"
+        "For $n = m$ the scores are square, $QK^T \\in \\mathbb{R}^{n \\times n}$. "
+        "Also $K Q^T \\in \\mathbb{R}^{m \\times m}$.\n"
+    )
+    got = [k for k, _ in kinds(text)]
+    want = ["verified", "declaration", "undecided", "declaration", "verified", "undecided"]
+    assert got[3:] == want

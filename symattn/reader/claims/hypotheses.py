@@ -281,7 +281,9 @@ class HypothesesMixin(ResolverBase):
         if not relations_only(scope.dims, list(_claims_of(formula.items))):
             return None
         saved = self._saved()
+        known = dict(scope.document.relations)
         premise = self.resolve_span(nxt)
+        named = {k: v for k, v in scope.document.relations.items() if known.get(k) != v}
         if not all(
             c.status == "declared" and c.message.startswith("relation between sizes")
             for c in premise
@@ -289,6 +291,11 @@ class HypothesesMixin(ResolverBase):
             return self.resolve_span(span), premise
         claims = self.resolve_span(span)
         self._restore(saved)
+        if named:  # after it, a claim that fails only without it is undecided (`_under_named`)
+            self.named_relations = [
+                *getattr(self, "named_relations", []),
+                (named, scope.section, f"a premise: {nxt.body.strip()}"),
+            ]
         note = "a premise of the formula before it only"
         premise = [
             dataclasses.replace(c, message=c.message.replace("assumed from here on", note))

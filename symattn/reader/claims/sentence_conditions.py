@@ -19,7 +19,7 @@ __all__ = ["SENTENCE_ONLY", "expire", "hold_for_sentence"]
 
 #: Words whose condition qualifies the sentence they open, not what follows it (`suppose` and
 #: `assume` reach forward over the section).
-SENTENCE_ONLY = re.compile(r"(?:\bif|\bwhen|\bwhenever|若|如果|当)\s*$", re.IGNORECASE)
+SENTENCE_ONLY = re.compile(r"(?:\bif|\bwhen|\bwhenever|\bfor|若|如果|当)\s*$", re.IGNORECASE)
 
 #: What ends a sentence or a list item.
 _END = re.compile(r"[.!?。！？；;]\s|[。！？；]|\n\s*\n|\n\s*(?:[-*+]|\d+[.)])\s")
