@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from symattn.check.negations import with_negation
 from symattn.check.sum_ranges import with_sum_ranges
 from symattn.reader.syntax.undefined import guesses_of
 
@@ -31,6 +32,7 @@ def with_guesses(
     ('unknown', 'undecided: the sides differ; but that rests on reading notation the text does \
 not define: the undefined \\\\vect{..} as a font or colour')
     """
+    status, message, witnesses, cex = with_negation(claim, status, message, witnesses, cex)
     status, message, witnesses, cex = _entries(claim, status, message, witnesses, cex)
     status, message, witnesses, cex = with_sum_ranges(claim, status, message, witnesses, cex)
     span = getattr(claim, "span", None)

@@ -69,6 +69,11 @@ class ClaimResult:
     source: str = ""
     source_lines: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # the kind is printed before the message: an inner "undecided: " would say it twice
+        if self.kind == "undecided" and self.message.startswith("undecided: "):
+            object.__setattr__(self, "message", self.message.removeprefix("undecided: "))
+
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"

@@ -137,6 +137,9 @@ class _Walk:
         stack = [e]
         while stack:
             x = stack.pop()
+            if x in (sympy.zoo, sympy.nan):  # what sympy makes of 1/0 and 0/0
+                where = "" if e in _INFINITE else f" in the scalar {plain(e)}"
+                raise _Bad(f"a division by zero{where} (its value is not a number)")
             if x in _INFINITE:
                 raise _Bad(f"the infinite value {x} in the scalar {plain(e)}")
             if isinstance(x, Entry):

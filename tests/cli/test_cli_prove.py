@@ -229,3 +229,12 @@ def test_prove_a_gradient_with_how_the_output_is_computed(formula, code, kind):
     r = cli("prove", formula, "--dims", "X: n x d; W: d x m")
     assert r.returncode == code, r.stdout + r.stderr
     assert f": {kind}:" in r.stdout
+
+
+def test_dims_that_declare_one_name_twice_are_an_error(capsys):
+    from symattn.cli import main
+
+    code = main(["prove", "Q K^T = Q K^T", "--dims", "Q: n x d_k; Q: m x d_k"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--dims declares Q twice: n x d_k and m x d_k" in err
+    assert main(["prove", "Q K^T = Q K^T", "--dims", "Q: n x d_k; Q,K: n x d_k"]) == 0

@@ -302,6 +302,8 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
     'proved'
     >>> decide_close(weight, r(35, 100), r(1, 100)).status
     'false'
+    >>> decide_close(r(1, 3), r(4, 10), r(1, 10)).status  # within 0.1, but 1/3 rounds to 0.3
+    'unknown'
     """
     if value.free_symbols or written.free_symbols:
         return RealVerdict("unknown", "an approximation is decided between numbers only")
@@ -321,7 +323,13 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
     near = min(abs(v) for v in ends if v is not None)
     shown = sympy.Float((lo + hi) / 2, 6)
     if hi <= unit and lo >= -unit:
-        return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
+        if _rounded_or_cut(lo, hi, unit, written):
+            return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
+        why = (
+            f"they differ by {shown}, within {unit} (the last digit), but {_decimal(written)} "
+            "is neither the value rounded nor cut at that digit: not decided"
+        )
+        return RealVerdict("unknown", why)
     far = min(abs(lo), abs(hi))
     if (lo > 0 or hi < 0) and far > unit and far > CLOSE_SHARE * near:
         value_shown = sympy.Float((lo + hi) / 2 + written, 6)
@@ -331,6 +339,20 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
         )
         return RealVerdict("false", why)
     return RealVerdict("unknown", f"they differ by {shown}: a coarse rounding, not decided")
+
+
+def _rounded_or_cut(
+    lo: sympy.Rational, hi: sympy.Rational, unit: sympy.Rational, written: sympy.Rational
+) -> bool:
+    """`value - written` in [lo, hi] makes `written` the value rounded to `unit` (within half
+    of it) or cut there (the value lies between `written` and the next digit away from zero):
+    `\\approx 0.33` and `\\approx 2.71` for e, never `\\approx 0.4` for 1/3."""
+    half = unit / 2
+    if lo >= -half and hi <= half:
+        return True
+    if written >= 0:
+        return bool(lo >= 0 and hi < unit)
+    return bool(hi <= 0 and lo > -unit)
 
 
 def _exact(raw: tuple[int, int, int, int]) -> sympy.Rational | None:

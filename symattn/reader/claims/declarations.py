@@ -70,6 +70,12 @@ def parse_dims(spec: str | None) -> dict[str, Declared]:
         for raw in names.split(","):
             name, family = _declared_name(raw, part)
             declared = Declared(name, rows, cols, family)
+            old = out.get(declared.key)
+            if old is not None and old.shape != declared.shape:
+                raise ParseError(
+                    f"--dims declares {declared.key} twice: {old.rows} x {old.cols} and "
+                    f"{rows} x {cols}; keep one"
+                )
             out[declared.key] = declared
     return out
 

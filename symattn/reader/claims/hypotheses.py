@@ -32,9 +32,11 @@ from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.inferred import with_inference
 from symattn.reader.claims.mask_roles import mark_masks
+from symattn.reader.claims.mask_words import under_mask_words
 from symattn.reader.claims.member_claims import with_family_values
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import ResolverBase, _Saved
+from symattn.reader.claims.sentence_conditions import SENTENCE_ONLY, expire, hold_for_sentence
 from symattn.reader.claims.size_claims import relations_only
 from symattn.reader.claims.sum_readings import with_sum_readings
 from symattn.reader.syntax.notes import blank_notes
@@ -108,19 +110,24 @@ class HypothesesMixin(ResolverBase):
         only = ONLY.search(before)
         if only is not None:
             return self._named_condition(span, only.group().strip())
+        expire(self, scope, span.start.offset)
         scope.redefining = bool(REDEFINE.search(before))
-        hypothesis = SUPPOSE.search(before)
+        hypothesis = SUPPOSE.search(before) or SENTENCE_ONLY.search(before)
         scope.supposing = supposing or hypothesis is not None
-        known = set(scope.document.relations)
+        known = dict(scope.document.relations)
         try:
             claims = self.resolve_span(span)
         finally:
             scope.redefining = scope.supposing = False
         if hypothesis is None:
             return self._under_named(span, claims)
-        for sym in set(scope.document.relations) - known:
+        new = {k: v for k, v in scope.document.relations.items() if known.get(k) != v}
+        for sym in new:
             scope.hypothesis_relations[sym] = scope.section
-        return [self._hypothesis(c, hypothesis.group().strip()) for c in claims]
+        word = hypothesis.group().strip()
+        if new and SENTENCE_ONLY.search(before):
+            hold_for_sentence(self, scope, self.text, span.end, new, f"{word} {span.body.strip()}")
+        return [self._hypothesis(c, word) for c in claims]
 
     def _case_in_words(
         self,
@@ -235,7 +242,9 @@ class HypothesesMixin(ResolverBase):
         scope = self.scope
         if claim.status == "declared" and "assumed from here on" in claim.message:
             msg = claim.message.replace(
-                "assumed from here on", f"a hypothesis (after '{word}'), until the section ends"
+                "assumed from here on",
+                f"a hypothesis (after '{word}'), "
+                + ("for its sentence" if SENTENCE_ONLY.search(word) else "until the section ends"),
             )
             return dataclasses.replace(claim, message=msg)
         if claim.status != "pending" or claim.conditions or len(claim.pairs) != 1:
@@ -272,7 +281,9 @@ class HypothesesMixin(ResolverBase):
         if not relations_only(scope.dims, list(_claims_of(formula.items))):
             return None
         saved = self._saved()
+        known = dict(scope.document.relations)
         premise = self.resolve_span(nxt)
+        named = {k: v for k, v in scope.document.relations.items() if known.get(k) != v}
         if not all(
             c.status == "declared" and c.message.startswith("relation between sizes")
             for c in premise
@@ -280,6 +291,11 @@ class HypothesesMixin(ResolverBase):
             return self.resolve_span(span), premise
         claims = self.resolve_span(span)
         self._restore(saved)
+        if named:  # after it, a claim that fails only without it is undecided (`_under_named`)
+            self.named_relations = [
+                *getattr(self, "named_relations", []),
+                (named, scope.section, f"a premise: {nxt.body.strip()}"),
+            ]
         note = "a premise of the formula before it only"
         premise = [
             dataclasses.replace(c, message=c.message.replace("assumed from here on", note))
@@ -321,6 +337,7 @@ class HypothesesMixin(ResolverBase):
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_earlier_vectors(claim, self.scope)
             claim = with_sum_readings(claim, self.scope)
+            claim = under_mask_words(claim, getattr(self, "text", ""))
             if self.scope.assumptions:
                 claim = dataclasses.replace(claim, assumptions=dict(self.scope.assumptions))
             b = self.scope.bindings

@@ -117,7 +117,19 @@ def index_equation(
     if not free or any(_degree(v, free) > 1 for v in values):
         return None  # `(a+bi)(c+di) = ...`: a product of two letters is no position
     msg = "an equation between indices (a position or a condition), not a claim"
-    return new_claim(span, c.start, c.end, "prose", msg)
+    return new_claim(span, c.start, c.end, "prose", msg + _second_value(scope, values))
+
+
+def _second_value(scope: Scope, values: list[sympy.Basic]) -> str:
+    """`m = 3` and then `m = 4` in one section: two numbers for one letter, said."""
+    if len(values) != 2 or not isinstance(values[0], sympy.Symbol) or not values[1].is_number:
+        return ""
+    letter, value = values[0].name, values[1]
+    old = scope.index_values.get(letter)
+    scope.index_values[letter] = (value, scope.line, scope.section)
+    if old is None or old[2] != scope.section or old[0] == value:
+        return ""
+    return f"; but {letter} = {old[0]} at line {old[1]}: two values for {letter}"
 
 
 def _degree(value: sympy.Expr, letters: set[sympy.Basic]) -> int:

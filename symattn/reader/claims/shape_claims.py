@@ -20,6 +20,8 @@ from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
+from symattn.reader.claims.departures import departure, note_guessed
+from symattn.reader.claims.free_sizes import unsettled_size
 from symattn.reader.claims.introductions import declare_scalar
 from symattn.reader.claims.member_claims import declare_member
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
@@ -225,8 +227,17 @@ def _declare(
     label = f"{name}^(h)" if family else name
     current = scope.lookup(name, family)
     numeric = [x for x in shape if x.is_number and x != 1]
+    departs = departure(scope, current, shape) if current is not None and numeric else None
+    if departs is not None:
+        entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
+        entry.label = _head_label(subject)
+        (scope.example().families if family else scope.example().names)[name] = entry
+        msg = f"declares {label} as {shape_str(shape)} ({departs})"
+        return new_claim(span, start, end, "declared", msg)
     if current is not None and numeric:
-        _example_bindings(scope, current.shape, shape, label, subject)
+        new = _example_bindings(scope, current.shape, shape, label, subject)
+        if current.origin == "convention":
+            note_guessed(scope, label, new)
     elif not numeric and any(x in scope.bindings for x in _free_dims(shape)):
         scope.close_example()
         current = scope.lookup(name, family)
@@ -275,8 +286,11 @@ def _declare(
     return new_claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
 
 
-def _example_bindings(scope: Scope, have: Shape, want: Shape, label: str, node: ast.Node) -> None:
-    """A declaration with explicit sizes binds the general dims it replaces (`n = 5`)."""
+def _example_bindings(
+    scope: Scope, have: Shape, want: Shape, label: str, node: ast.Node
+) -> dict[sympy.Symbol, sympy.Integer]:
+    """A declaration with explicit sizes binds the general dims it replaces (`n = 5`); the
+    sizes it bound are returned."""
     new: dict[sympy.Symbol, sympy.Integer] = {}
     bound = scope.bindings
     for h, w in zip(have, want, strict=True):
@@ -292,6 +306,7 @@ def _example_bindings(scope: Scope, have: Shape, want: Shape, label: str, node: 
             new[h] = sympy.Integer(w)
     if new:
         scope.example().bindings.update(new)
+    return new
 
 
 def _shape_claim(
@@ -315,6 +330,10 @@ def _shape_claim(
     if width is not None:
         msg = f"the feature map \\{value.fname} has {plain(width)} features here"
         return new_claim(span, start, end, "declared", msg)
+    unsettled = unsettled_size(scope, got, want)
+    if unsettled is not None:
+        msg = f"{plain(value)} is {shape_str(got)}: it is {shape_str(want)} {unsettled}"
+        return new_claim(span, start, end, "unknown", msg)
     clash = [
         f"{what} {a} vs {b}"
         for what, a, b in zip(("rows", "cols"), got, want, strict=True)

@@ -193,6 +193,8 @@ def _example_chain(
 ) -> list[ResolvedClaim]:
     value = next(r for r in sizes if not r.free_symbols)
     plain_sizes = [r for r, m in zip(sizes, members, strict=True) if isinstance(r, sympy.Symbol)]
+    before = scope.bindings
+    replaced = [f"{r} = {before[r]}" for r in plain_sizes if before.get(r, value) != value]
     scope.rebound(dict.fromkeys(plain_sizes, value))
     top = scope.example()
     notes: list[str] = []
@@ -240,6 +242,9 @@ def _example_chain(
             out.append(new_claim(span, start, end, "pending", pairs=pair, defs=scope.defs()))
             continue
         text = ", ".join(notes) if notes and not said else "the same sizes"
+        if replaced and not said:
+            # `n = 3` and then `n = 4`: two values for one size; what follows uses the second
+            text += f" (a second value: {', '.join(replaced)} before; formulas from here use it)"
         said = True
         msg = f"worked example: {text}"
         out.append(new_claim(span, start, end, "declared", msg))

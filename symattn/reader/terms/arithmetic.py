@@ -80,6 +80,8 @@ def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.
         raise Problem("shape_error", msg, node, span=span)
     if isinstance(b, MatExpr):
         raise Problem("shape_error", f"cannot divide by the matrix {plain(b)}", node, span=span)
+    if getattr(b, "is_zero", False):
+        raise Problem("shape_error", f"division by zero: {plain(a)}/{plain(b)}", node, span=span)
     if isinstance(a, MatExpr):
         return Scale(1 / b, a)
     return a / b
@@ -306,7 +308,18 @@ class ArithmeticMixin(TermsBase):
             return False
         if _imaginary(node.exponent):
             return False
-        return "e" not in self.scalars and "e" not in self.scope.dims and not self.scope.lookup("e")
+        if "e" in self.scalars or self.scope.lookup("e"):
+            return False
+        if "e" not in self.scope.dims:
+            return True
+        # `e` is also a size of the text (`\mathbb R^{n\times e}`): raised to an entry or a
+        # real number (`e^{x_{ij}}`) it is still Euler's number, as no size is; raised to a
+        # number or sizes (`e^2`) it is the size
+        try:
+            exp = self.term(node.exponent)
+        except (Problem, ShapeError):
+            return False
+        return _entry_valued(exp, set(self.scope.dims.values()))
 
     def _power(self, node: ast.Power) -> sympy.Basic:
         if self._euler(node):
@@ -332,6 +345,12 @@ class ArithmeticMixin(TermsBase):
         exp = self.term(node.exponent)
         if isinstance(exp, MatExpr):
             raise not_understood("a matrix as an exponent is not checked", node)
+        sizes = set(self.scope.dims.values())
+        if _entry_valued(exp, sizes) and _size_valued(base, sizes):
+            raise not_understood(
+                f"a size raised to an entry's power ({plain(base)}^{{{plain(exp)}}}) is not read",
+                node,
+            )
         too_large = huge_power(base, exp)
         if too_large:
             raise not_understood(too_large, node)
@@ -388,3 +407,23 @@ class ArithmeticMixin(TermsBase):
         if node.env == "cases":
             msg = "a definition by cases is read, not checked as a value"
         raise not_understood(msg, node)
+
+
+def _entry_valued(value: Any, sizes: set[sympy.Symbol]) -> bool:
+    """A scalar holding an entry or a number of the text's (`x_{ij}`, `a + b`), not a number or
+    a polynomial in sizes."""
+    if not isinstance(value, sympy.Basic) or isinstance(value, MatExpr):
+        return False
+    if value.atoms(Entry):
+        return True
+    return any(
+        isinstance(x, sympy.Symbol) and x not in sizes and not x.is_integer
+        for x in value.free_symbols
+    )
+
+
+def _size_valued(value: Any, sizes: set[sympy.Symbol]) -> bool:
+    """A polynomial in sizes with at least one size (`n`, `2d`), no other symbol."""
+    if not isinstance(value, sympy.Expr) or isinstance(value, MatExpr) or value.atoms(Entry):
+        return False
+    return bool(value.free_symbols) and value.free_symbols <= sizes

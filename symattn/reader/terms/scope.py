@@ -59,6 +59,9 @@ class Layer:
     literals: dict[str, sympy.Matrix] = field(default_factory=dict)
     members: dict[str, Any] = field(default_factory=dict)  # `S_t`'s family (`terms.members`)
     bases: dict[str, Any] = field(default_factory=dict)  # `S_0 = 0` read before S_t's recurrence
+    # sizes this example bound only through a conventional name's shape (`W_K \in \mathbb
+    # R^{4096\times 1024}` binds d_k = 1024 as the chapter's W_K), with that name
+    guessed: dict[sympy.Symbol, str] = field(default_factory=dict)
 
 
 def same_shape(a: Shape, b: Shape) -> bool:
@@ -149,6 +152,9 @@ class Scope:
         self.parameters: dict[str, tuple[int, str]] = {}
         self.confirmed: set[str] = set()
         self.confirming = True
+        # letters given a number by an equation between indices (`m = 3`), with the line and
+        # section, so a second number for one letter (`m = 4`) is said (`claims.index_claims`)
+        self.index_values: dict[str, tuple[sympy.Expr, int, int]] = {}
         for name, value in (assume or {}).items():
             self.assume_size(name, value)
 
@@ -239,12 +245,15 @@ class Scope:
         top = self.top()
         if top.kind == "example" and any(top.bindings.get(k, v) != v for k, v in new.items()):
             carried: dict[sympy.Symbol, sympy.Integer] = {}
+            guessed: dict[sympy.Symbol, str] = {}
             for layer in self.layers:
                 if layer.kind == "example":
                     carried.update({k: v for k, v in layer.bindings.items() if k not in new})
+                    guessed.update({k: v for k, v in layer.guessed.items() if k in carried})
             self.close_example()
             top = Layer("example")
             top.bindings = carried
+            top.guessed = guessed
             self.layers.append(top)
 
     # ---- sizes ------------------------------------------------------------------------------
