@@ -137,7 +137,7 @@ def _degree(value: sympy.Expr, letters: set[sympy.Basic]) -> int:
     out = 0
     for term in sympy.Add.make_args(sympy.expand(value)):
         powers = term.as_powers_dict()
-        exps = [sympy.sympify(powers.get(x, 0)) for x in letters]
+        exps = [sympy.sympify(powers.get(x, 0), strict=True) for x in letters]
         out = max(out, sum(int(e) if e.is_Integer else 2 for e in exps))
     return out
 
