@@ -12,7 +12,7 @@ import sympy
 from symattn.kernel.expr import MatSym, walk
 from symattn.kernel.nodes import Entry, Row
 
-__all__ = ["names_read", "states_entries"]
+__all__ = ["names_read", "one_sided", "states_entries"]
 
 
 def _bare(side: Any) -> MatSym | None:
@@ -61,3 +61,31 @@ def names_read(pairs: list[tuple[Any, Any]]) -> set[str]:
             out |= {x.name for x in walk(side) if isinstance(x, MatSym)}
             out |= {s.name for s in side.free_symbols if isinstance(s, sympy.Symbol)}
     return out
+
+
+def one_sided(pairs: list[tuple[Any, Any]], defs: Mapping[Any, Any]) -> str:
+    """The matrices with no value that a false equation has on one side only, those of its left
+    side first ('' if none): `\\sum_j a_{ij} v_j = \\frac{\\sum_j e^{q_i \\cdot k_j} v_j}{...}` with
+    A never defined says what the text means by A's entries, not an identity in A.
+
+    >>> from symattn.kernel.dims import n
+    >>> A, V = MatSym("A", n, n), MatSym("V", n, n)
+    >>> one_sided([(A @ V, V)], {}), one_sided([(A @ V, V @ A)], {})
+    ('A', '')
+    >>> one_sided([(A @ V, V)], {A: V})
+    ''
+    """
+    for lhs, rhs in pairs:
+        if not isinstance(lhs, sympy.Basic) or not isinstance(rhs, sympy.Basic):
+            continue
+        left, right = _free(lhs, defs), _free(rhs, defs)
+        only = sorted(left - right) or sorted(right - left)
+        if only:
+            return ", ".join(only)
+    return ""
+
+
+def _free(side: sympy.Basic, defs: Mapping[Any, Any]) -> set[str]:
+    return {
+        x.name for x in walk(side) if isinstance(x, MatSym) and x not in defs and "∇" not in x.name
+    }

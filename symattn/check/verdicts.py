@@ -16,7 +16,7 @@ from symattn.check.approximations import approximately
 from symattn.check.budget import OutOfTime as _OutOfTime
 from symattn.check.budget import time_limit as _time_limit
 from symattn.check.counts import size_equation
-from symattn.check.entry_values import names_read, states_entries
+from symattn.check.entry_values import names_read, one_sided, states_entries
 from symattn.check.fragments import fragment
 from symattn.check.fresh_sizes import open_sizes
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
@@ -95,6 +95,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                     message = f"undecided: {message}"
             elif not getattr(claim, "defines", ""):
                 names = _property_of(claim) or states_entries(claim.pairs, claim.defs)
+                names = names or one_sided(claim.pairs, claim.defs)
                 if names:
                     status, witnesses, cex = "unknown", (), None
                     message = (

@@ -38,8 +38,9 @@ def unconfirmed(
     others' conventional shapes are only a guess: a shape error among them is read `again`
     without the unconfirmed ones (they then have no shape), and if it is no shape error then,
     it is undecided, saying why. A text that never departs, and declares one of them with its
-    conventional shape (`Scope.conforms`), keeps the chapter's conventions; Q, K and V, the
-    arguments of attention, always keep theirs.
+    conventional shape (`Scope.conforms`), keeps the chapter's conventions; one that declares
+    none keeps them too, except for the shapes texts vary on (`Scope.VARIES`: W_O, Z, O); Q, K
+    and V, the arguments of attention, always keep theirs.
     """
     # a declaration of an earlier section that this formula was read without too
     # (`Resolver._earlier_declarations`) may not hold here: no evidence of a departure
@@ -47,8 +48,12 @@ def unconfirmed(
     conv = scope.layers[0].names
     confirmed = scope.confirmed | _ATTENTION
     guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in confirmed)
-    if not guessed or (not departed and scope.conforms()):
+    if not departed and scope.conforms():
         return claims  # a text that speaks the chapter's dialect keeps its conventions
+    if not departed:  # a text that declares none of them: the shapes texts vary on
+        guessed = [k for k in guessed if k in scope.VARIES]
+    if not guessed:
+        return claims
     taken = {k: conv.pop(k) for k in guessed}
     confirming, scope.confirming = scope.confirming, False
     try:

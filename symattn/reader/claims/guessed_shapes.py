@@ -30,10 +30,9 @@ def _written(name: str, source: str) -> bool:
 
 
 def _departs(scope: Scope) -> bool:
-    """The text declares names with shapes of its own (`Scope.departures`) or none of the
-    chapter's with their shapes (`Scope.conforms`), or a family of
+    """The text declares names with shapes of its own (`Scope.departures`), or a family of
     its own under a conventional letter (`S_t` of d_v x d_k, where the chapter's S is n x n)."""
-    if scope.departures() or not scope.conforms():
+    if scope.departures():
         return True
     conv = scope.layers[0].names
     for layer in scope.layers:
@@ -62,10 +61,13 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         and k not in _ATTENTION
         and _written(k, claim.source)
     )
-    if not _departs(scope):
-        return claim  # a text that speaks the chapter's dialect keeps them
-    got = tuple((k, shape_str(conv[k].shape)) for k in guessed)
-    if not scope.conforms():
+    got: tuple[tuple[str, str], ...] = ()
+    if _departs(scope):
+        got = tuple((k, shape_str(conv[k].shape)) for k in guessed)
+    elif not scope.conforms():
+        # a text that declares none of the chapter's names shares its letters: the shapes
+        # texts vary on (`Scope.VARIES`) are a guess there, and so is a size on the left
+        got = tuple((k, shape_str(conv[k].shape)) for k in guessed if k in scope.VARIES)
         got += _bare_size(claim)
     return dataclasses.replace(claim, guessed=got) if got else claim
 

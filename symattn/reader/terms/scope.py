@@ -369,6 +369,10 @@ class Scope:
                     out[key] = entry  # `\mathbf a \in \mathbb R^t`: sizes of the text's own
         return out
 
+    #: the chapter's names whose shapes texts vary on: W_O is H d_v × d for several heads and
+    #: d_v × d for one; Z and O are the weighted values for some texts and the output for others
+    VARIES = frozenset({"W_O", "Z", "O"})
+
     def conforms(self) -> bool:
         """The text speaks the chapter's dialect: it declares one of the chapter's names with its
         conventional shape (`Q \\in \\mathbb R^{n\\times d_k}`) or another name with the chapter's
