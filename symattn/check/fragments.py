@@ -33,8 +33,11 @@ def continues(claim: Any, lines: Sequence[str]) -> bool:
         return False
     if span.body[: getattr(claim, "start", 0)].strip():
         return False  # the claim is not the formula's first
-    before = lines[start.line - 1][: max(start.column - 2, 0)]
-    return _OPERATOR.search(before) is not None
+    line = lines[start.line - 1]
+    at = start.column - 2  # the `$` that opens an inline formula
+    if at < 0 or line[at : at + 1] != "$" or line[at - 1 : at] == "$":
+        return False  # a display (`$$`, an environment) is no tail of a sentence
+    return _OPERATOR.search(line[:at]) is not None
 
 
 def fragment(

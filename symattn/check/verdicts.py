@@ -16,7 +16,7 @@ from symattn.check.approximations import approximately
 from symattn.check.budget import OutOfTime as _OutOfTime
 from symattn.check.budget import time_limit as _time_limit
 from symattn.check.counts import size_equation
-from symattn.check.entry_values import names_read, one_sided, states_entries
+from symattn.check.entry_values import left_names
 from symattn.check.fragments import fragment
 from symattn.check.fresh_sizes import open_sizes
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
@@ -94,8 +94,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
                 if status == "unknown":
                     message = f"undecided: {message}"
             elif not getattr(claim, "defines", ""):
-                names = _property_of(claim) or states_entries(claim.pairs, claim.defs)
-                names = names or one_sided(claim.pairs, claim.defs)
+                names = _property_of(claim) or left_names(claim)
                 if names:
                     status, witnesses, cex = "unknown", (), None
                     message = (
@@ -145,15 +144,10 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             "worked example that has ended, and the text may still mean that definition"
         )
     guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
-    if status == "false" and getattr(claim, "guessed", ()):
-        # `\sum_j a_{ij} v_j = ...` read with the chapter's A, which the text never defines
-        read = names_read(claim.pairs)
-        guessed = ", ".join(f"{k} ({shape})" for k, shape in claim.guessed if k in read)
     if guessed:
-        what = "shapes" if status == "shape_error" else "shapes and definitions"
         status, witnesses, cex = "unknown", (), None
         message = (
-            f"undecided: {message}; but that rests on the chapter's conventional {what} of "
+            f"undecided: {message}; but that rests on the chapter's conventional shapes of "
             f"{guessed}, which the text never declares nor uses so in a formula that typechecks"
         )
     if status == "shape_error" and getattr(claim, "earlier_vector", ""):
@@ -329,7 +323,8 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
                     v, note = gradient_verdict(lhs, rhs, claim.defs)
                     notes.append(note)
                 elif tolerance is not None:
-                    v = prove_close(lhs, rhs, tolerance)
+                    half = "read as rounded" in (claim.context or "")
+                    v = prove_close(lhs, rhs, tolerance, rounded=half)
                 else:
                     v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)

@@ -271,15 +271,18 @@ def _real_verdict(a: sympy.Expr, b: sympy.Expr) -> Verdict:
     return Verdict("unknown", reason=v.reason)
 
 
-def prove_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> Verdict:
+def prove_close(
+    value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational, rounded: bool = False
+) -> Verdict:
     """`value \\approx written` between two numbers, `written` given to `unit`: proved within
-    one unit of its last digit, false when far off (`witness.reals.decide_close`).
+    one unit of its last digit, false when far off (`witness.reals.decide_close`). `rounded`:
+    `unit` is half a unit of the last digit of a result written with `=` (`= 13e9`).
 
     >>> import sympy
     >>> prove_close(sympy.sqrt(2), sympy.Rational(1414, 1000), sympy.Rational(1, 1000)).status
     'proved'
     """
-    v = decide_close(value, written, unit)
+    v = decide_close(value, written, unit, rounded)
     if v.status == "proved":
         return Verdict("proved", witnesses=("numeric",), reason=v.reason)
     if v.status == "false":

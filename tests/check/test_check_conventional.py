@@ -41,11 +41,13 @@ def test_a_text_that_declares_a_chapter_name_so_keeps_the_chapter_conventions():
 
 
 def test_a_text_that_declares_no_shape_only_shares_the_letters():
-    # a text that never says what X and A are: the chapter's X (n × d) and A (n × n) are a
-    # guess, and a shape error between them is the guess's
-    r = one("$$H = XA$$\n")
+    # a text that never says what its names are: the chapter's W_O (H d_v × d, several heads)
+    # is a guess, and a shape error that rests on it is the guess's; X (n × d) and A (n × n)
+    # are read as the chapter reads them
+    r = one("$$H = XW_O$$\n")
     assert r.kind == "undecided"
     assert "conventional shapes of" in r.message and "declares none of the chapter's" in r.message
+    assert verdicts("$$H = XA$$\n") == ["shape-error"]
 
 
 def test_a_single_head_output_projection_is_no_shape_error_without_declarations():

@@ -151,7 +151,7 @@ def test_a_typewriter_word_is_a_name() -> None:
     [
         # a wide space after a claim, before a name and its relation, starts another claim
         (r"A = QK^T \; B = QK^T", ["verified", "verified"]),
-        (r"A = QK^T \;\; S = KQ^T", ["verified", "false"]),
+        (r"A = QK^T \;\; S^T = QK^T", ["verified", "false"]),
         (r"A = QK^T \,\, B = QK^T", ["verified", "verified"]),
         (r"A = QK^T \: B = QK^T", ["verified", "verified"]),
         # inside a sum's body, or before a value that is not a name, a space is a product

@@ -75,7 +75,8 @@ def test_a_causal_unscaled_weight_against_the_chapters_a_is_undecided():
 
 def test_the_same_weights_in_a_text_that_declares_the_chapters_names_stay_false():
     text = (
-        "Let $Q, K \\in \\mathbb{R}^{n\\times d_k}$ and $V \\in \\mathbb{R}^{n\\times d_v}$.\n\n"
+        "Let $Q, K \\in \\mathbb{R}^{n\\times d_k}$ and $V \\in \\mathbb{R}^{n\\times d_v}$, "
+        "and $A = \\operatorname{softmax}(QK^T/\\sqrt{d_k})$.\n\n"
         "$$\\sum_{j=1}^n a_{i,j}v_j = "
         "\\frac{\\sum_{j=1}^n e^{q_i\\cdot k_j} v_j}{\\sum_{j=1}^n e^{q_i\\cdot k_j}}$$\n"
     )

@@ -291,10 +291,14 @@ def _cross_check(lhs: sympy.Expr, rhs: sympy.Expr, seed: int) -> None:
 CLOSE_SHARE = sympy.Rational(1, 10)
 
 
-def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> RealVerdict:
+def decide_close(
+    value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational, rounded: bool = False
+) -> RealVerdict:
     """`value \\approx written`, two numbers, `written` given to `unit` (0.001 for 0.245):
     proved when they certainly differ by at most `unit`, false when they certainly differ by
     more than `unit` and by more than `CLOSE_SHARE` of `written`, else unknown.
+    `rounded`: `unit` is already half a unit of the last digit (a result written with `=`),
+    so a difference within it is the value rounded.
 
     >>> e, r = sympy.E, sympy.Rational
     >>> weight = e**2 / (e + e**2 + e**3)
@@ -323,7 +327,7 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
     near = min(abs(v) for v in ends if v is not None)
     shown = sympy.Float((lo + hi) / 2, 6)
     if hi <= unit and lo >= -unit:
-        if _rounded_or_cut(lo, hi, unit, written):
+        if rounded or _rounded_or_cut(lo, hi, unit, written):  # (`rounded`: unit is half)
             return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
         why = (
             f"they differ by {shown}, within {unit} (the last digit), but {_decimal(written)} "

@@ -69,7 +69,8 @@ def define(
         return dataclasses.replace(claim, defines=why)
     label = f"{name}^({head})" if family else name
     shape = rhs.shape
-    alias = _supposed_alias(scope, name, current, rhs) if not family else ""
+    capital = re.match(r"\s*(?:\\[A-Za-z]+\{)?[A-Z]", span.body[start:end]) is not None
+    alias = _supposed_alias(scope, name, current, rhs) if capital and not family else ""
     if alias:
         return new_claim(span, start, end, "unknown", alias)
     new = Name(shape, "defined", scope.section, scope.line, HEAD if family else None)
@@ -102,11 +103,12 @@ def define(
 
 
 def _supposed_alias(scope: Scope, name: str, current: Name | None, rhs: MatExpr) -> str:
-    """`K = V` between two matrices with no value and different shapes (`K` n × d_k, `V`
-    n × d_v): "when K = V" supposes it, or chooses it; as a definition it would give K another
-    shape for the rest of the text. Neither is checked: '' when it is a plain definition."""
-    if current is None or current.definition is not None or not isinstance(rhs, MatSym):
-        return ""
+    """`K = V` written with the capitals, between the chapter's K, which the text never
+    declared, and a matrix with no value of another shape (`K` n × d_k, `V` n × d_v): "when
+    K = V" supposes it, or chooses it; as a definition it would give K another shape for the
+    rest of the text. Neither is checked: '' when it is a plain definition (`k_i = x_i`)."""
+    if current is None or current.origin != "convention" or not isinstance(rhs, MatSym):
+        return ""  # (a name the text declared, set equal to another: an identity it states)
     other = scope.lookup(rhs.name)
     if rhs.name == name or other is None or other.definition is not None:
         return ""

@@ -6,9 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-import sympy
-
-from symattn.kernel.dims import STANDARD_DIMS, shape_str
+from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Scope, same_shape
 
@@ -66,23 +64,9 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         got = tuple((k, shape_str(conv[k].shape)) for k in guessed)
     elif not scope.conforms():
         # a text that declares none of the chapter's names shares its letters: the shapes
-        # texts vary on (`Scope.VARIES`) are a guess there, and so is a size on the left
+        # texts vary on (`Scope.VARIES`) are a guess there
         got = tuple((k, shape_str(conv[k].shape)) for k in guessed if k in scope.VARIES)
-        got += _bare_size(claim)
     return dataclasses.replace(claim, guessed=got) if got else claim
-
-
-def _bare_size(claim: ResolvedClaim) -> tuple[tuple[str, str], ...]:
-    """`H = -\\sum_i p_i \\log p_i` in a text that declares none of the chapter's names: the
-    left side is one of the chapter's sizes by its letter only, and the text may define its own
-    H (an entropy) there."""
-    if not claim.pairs:
-        return ()
-    lhs = claim.pairs[0][0]
-    chapter = {v: k for k, v in STANDARD_DIMS.items()}
-    if isinstance(lhs, sympy.Symbol) and lhs in chapter:
-        return ((chapter[lhs], "a size of the chapter's"),)
-    return ()
 
 
 def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:

@@ -8,6 +8,7 @@ never the parser, the claim readers, the checker or the CLI.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -479,7 +480,8 @@ class Scope:
         torn = vectors.source != "not stated" and not vectors.value  # cues that disagree
         # the formulas write column vectors (`\\phi(k_j) v_j^T \\in \\mathbb R^{d\\times d_v}`):
         # not applied, but the rows of a declared K may be the text's columns k_j
-        columns = vectors.value == "column"
+        cues = {int(x) for x in re.findall(r"line (\d+)", vectors.source)}
+        columns = vectors.value == "column" and bool(cues - {self.line})  # never its own cue
         conventional = self._conventional(letter.upper())
         lens = torn or conventional or columns
         if self.both_ways and lens and not self.literals() and not self.supposing:
