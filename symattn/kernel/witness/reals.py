@@ -231,7 +231,7 @@ CLOSE_SHARE = sympy.Rational(1, 10)
 
 def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -> RealVerdict:
     """`value \\approx written`, two numbers, `written` given to `unit` (0.001 for 0.245):
-    proved when they certainly differ by at most `unit`, false when they certainly differ by
+    proved when they certainly differ by less than `unit`, false when they certainly differ by
     more than `unit` and by more than `CLOSE_SHARE` of `written`, else unknown.
 
     >>> e, r = sympy.E, sympy.Rational
@@ -258,7 +258,9 @@ def decide_close(value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational) -
         return RealVerdict("unknown", "the value cannot be enclosed")
     near = min(abs(v) for v in ends if v is not None)
     shown = sympy.Float((lo + hi) / 2, 6)
-    if hi <= unit and lo >= -unit:
+    if hi < unit and lo > -unit:
+        # strictly: a value a whole unit away is written with other digits in every rounding
+        # (to nearest, down, up): 14 is not `\approx 15`
         return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
     far = min(abs(lo), abs(hi))
     if (lo > 0 or hi < 0) and far > unit and far > CLOSE_SHARE * near:

@@ -19,6 +19,9 @@ from symattn.reader.syntax.lexer_tables import (
     SCALAR_WORDS,
 )
 
+#: Fonts that may hold a quantity with its unit (`\\textbf{14 GB}`).
+_QUANTITY_FONTS = frozenset("textbf mathbf boldsymbol bm textit mathit mathrm".split())
+
 #: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
 _PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
 
@@ -74,6 +77,14 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 
 
 _WORD = re.compile(r"[A-Za-z]+\Z")
+
+
+#: A quantity in a font, a number and its unit: `\textbf{14 GB}`, `\mathbf{3.5\,TFLOPs}`.
+_QUANTITY = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]+)?)(?:\s|\\[,;: ]|~)*"
+    r"(?:[KMGTPE]i?B|kB|bytes?|bits?|[kKMGTPE]?FLOPs?|[kMGTP]?FLOPS|thousand|million|billion"
+    r"|trillion)\s*\Z"
+)
 
 
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
@@ -307,7 +318,12 @@ class WordsMixin(LexerBase):
         name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]
-        if inner == "R" and name in ("mathbb", "mathbf"):
+        quantity = _QUANTITY.match(inner) if name in _QUANTITY_FONTS else None
+        if quantity is not None and not self.matrix_depth:
+            # `\approx \textbf{14 GB}`: the number, then its unit as words after it
+            self.emit("NUMBER", quantity.group(1), start, end)
+            self.emit("TEXT", inner[quantity.end(1) :].strip(), end, end)
+        elif inner == "R" and name in ("mathbb", "mathbf"):
             self.emit("REALS", "R", start, end)
         elif inner == "d" and name == "mathrm" and nxt.isascii() and nxt.isalpha():
             self.i = end + 1  # `\\mathrm{d}O`: the differential of O, one name as `\\mathit{dO}`

@@ -1,0 +1,64 @@
+"""Quantities in a multiple of a unit (`\\approx 14\\text{ GB}`, `\\textbf{34.3 GB}`): verified in
+the unit as stated (GB as 10^9 bytes); undecided where only another reading of the unit holds
+(GB as GiB, the left side in MB or counting 2-byte elements); false where every reading fails."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import results
+
+
+def _one(formula: str):
+    (r,) = results(f"The weights take ${formula}$ of memory.\n")
+    return r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "says"),
+    [
+        # a quantity in bold: the number, then its unit
+        (r"7 \times 10^9 \times 2 \approx \textbf{14 GB}", "verified", "GB = 10^9 bytes"),
+        (r"7 \times 10^9 \times 2 \approx \textbf{41 GB}", "false", "nor in any other reading"),
+        (r"2^{35} \approx \mathbf{34.3\,GB}", "verified", "34.3 GB read as"),
+        (r"2^{35} \approx \mathbf{3.43\,GB}", "false", "nor in any other reading"),
+    ],
+)
+def test_a_quantity_in_a_font(formula, kind, says):
+    r = _one(formula)
+    assert r.kind == kind and says in r.message, r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "says"),
+    [
+        (r"2^{35} = 32 \text{ GiB}", "verified", "GiB = 2^30 bytes"),
+        # 2^35 bytes in GB is 34.4: holds only with GB read as GiB
+        (r"2^{35} = 32 \text{ GB}", "undecided", "GB read as GiB"),
+        (r"2 \times 4096 \times 4096 = 32 \text{ MB}", "undecided", "MB read as MiB"),
+        # a whole unit off is no rounding of the value (14 GB exactly)
+        (r"7 \times 10^9 \times 2 \approx 15 \text{ GB}", "undecided", "coarse"),
+        # the left side may be in MB already, or count 2-byte elements
+        (r"512 \times 4 = 2 \text{ GB}", "undecided", "the left side in MB"),
+        (r"7 \times 10^9 = 14 \text{ GB}", "undecided", "2-byte elements"),
+        # a slip of the arithmetic and a wrong power of ten fail in every reading
+        (r"2 \times 64 \times 32768 \times 32 \times 128 \approx 43.3 \text{ GB}", "false", ""),
+        (r"7 \times 10^9 \times 2 \approx 140 \text{ GB}", "false", ""),
+    ],
+)
+def test_the_readings_of_a_unit(formula, kind, says):
+    r = _one(formula)
+    assert r.kind == kind and says in r.message, r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"2 \cdot 4096^2 \cdot 8192 \approx 275 \text{ GFLOPs}", "verified"),
+        (r"4096^2 \cdot 8192 \approx 275 \text{ GFLOPs}", "undecided"),  # multiply-adds
+        (r"4096^2 \cdot 8192 \approx 375 \text{ GFLOPs}", "false"),
+        (r"4096 \times 4096 \approx 16.8 \text{ million}", "verified"),
+        (r"4096 \times 4096 \approx 61.8 \text{ million}", "false"),
+    ],
+)
+def test_counts_of_operations_and_of_ones(formula, kind):
+    assert _one(formula).kind == kind
