@@ -16,6 +16,7 @@ from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim
 from symattn.reader.claims.assignments import assignment
 from symattn.reader.claims.case_functions import define_case
+from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
 from symattn.reader.claims.entry_rules import define_entries, with_rules
@@ -443,7 +444,8 @@ class RelationsMixin(ResolverBase):
             return None
         if got.tolerance is not None:
             return None
-        return dataclasses.replace(got, approximate=True)
+        got = dataclasses.replace(got, approximate=True)
+        return rounded_coefficient(got, span.body) or got
 
     def _order_between_values(
         self, span: MathSpan, c: ast.Claim, refused: ResolvedClaim
