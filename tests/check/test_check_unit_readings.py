@@ -62,3 +62,22 @@ def test_the_readings_of_a_unit(formula, kind, says):
 )
 def test_counts_of_operations_and_of_ones(formula, kind):
     assert _one(formula).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"7\text{B} \times 2 = 14\text{B}", "verified"),
+        (r"7\text{B} \times 2 = 15\text{B}", "false"),  # B on every number: bytes alike
+        (r"12 \times 4096^2 \times 32 \approx 6.4\text{B}", "verified"),
+        (r"12 \times 4096^2 \times 32 \approx 4.6\text{B}", "undecided"),  # B may be bytes
+        (r"3 \times 10^{12} = 3\,\text{T}", "verified"),
+        (r"32\text{K} \times 2 = 64\text{K}", "verified"),
+        (r"32\text{K} = 32768", "undecided"),  # K may be 1024
+        (r"7\text{B} \times 2 \approx 14 \text{ GB}", "verified"),
+    ],
+)
+def test_a_multiple_written_after_a_number(formula, kind):
+    r = _one(formula)
+    assert r.kind == kind, r
+    assert "read as its power of ten" in r.message or "GB read as" in r.message

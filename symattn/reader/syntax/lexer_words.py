@@ -8,7 +8,7 @@ import re
 
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
-from symattn.reader.syntax.lexer_base import LexerBase
+from symattn.reader.syntax.lexer_base import LexerBase, Tok
 from symattn.reader.syntax.lexer_names import cjk_name, identifier, word_name_end
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
@@ -18,6 +18,10 @@ from symattn.reader.syntax.lexer_tables import (
     OPERATOR_WORDS,
     SCALAR_WORDS,
 )
+
+#: Multiples written after a number in `\\text` (`7\\text{B}`, `32\\text{K}`): the power of ten.
+_SUFFIXES = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
+_PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
 
 #: Fonts that may hold a quantity with its unit (`\\textbf{14 GB}`).
 _QUANTITY_FONTS = frozenset("textbf mathbf boldsymbol bm textit mathit mathrm".split())
@@ -203,6 +207,8 @@ class WordsMixin(LexerBase):
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
+        if inner in _SUFFIXES and self.suffixed(inner, start):
+            return
         if word == "mod":
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
             self.emit("TIMES", "mod", start, self.i)
@@ -242,6 +248,18 @@ class WordsMixin(LexerBase):
             self.emit("SYMBOL", f"{font}|{inner}", start, self.i)
         else:
             self.emit("TEXT", inner, start, self.i)
+
+    def suffixed(self, suffix: str, start: int) -> bool:
+        """`7\\text{B}`, `32\\text{K}`: a number written with the multiple after it, one number
+        (7e9, 32e3); the reader says K may be 1024 (`reader.claims.units`)."""
+        last = self.out[-1] if self.out else None
+        if last is None or last.kind != "NUMBER" or not _PLAIN_NUMBER.match(last.value):
+            return False
+        if self.text[last.end : start].strip(" \\,"):
+            return False
+        value = f"{last.value}e{_SUFFIXES[suffix]}"
+        self.out[-1] = Tok("NUMBER", value, last.start, self.i)
+        return True
 
     def operand_text(self, inner: str) -> bool:
         """Words written as `\\text{...}` where a value stands (after an operator or an opening,
