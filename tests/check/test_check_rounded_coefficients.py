@@ -28,3 +28,21 @@ def test_a_rounded_coefficient(formula, kind):
     assert r.kind == kind, r
     if kind != "undecided" or "12.3" in formula:
         assert "read as the coefficient that makes the sides equal" in r.message
+
+
+_GIVEN = "For a model with $d = 4096$ and $L = 32$ layers, it has $12 L d^2 = 6442450944$.\n\n"
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"12 L d^2 \approx 6.4 \times 10^9", "verified"),
+        (r"12 L d^2 \approx 4.6 \times 10^9", "false"),
+        (r"2 \cdot 12 L d^2 \approx 12.9 \text{ GB}", "verified"),
+        (r"2 \cdot 12 L d^2 \approx 1.29 \text{ GB}", "false"),  # a wrong power of ten
+    ],
+)
+def test_an_approximation_at_the_sizes_the_text_gave(formula, kind):
+    r = results(f"{_GIVEN}In fp16 that is ${formula}$.\n")[-1]
+    assert r.kind == kind, r
+    assert "with L = 32 (line 1) as the text defines" in r.message
