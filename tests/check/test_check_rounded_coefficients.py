@@ -46,3 +46,10 @@ def test_an_approximation_at_the_sizes_the_text_gave(formula, kind):
     r = results(f"{_GIVEN}In fp16 that is ${formula}$.\n")[-1]
     assert r.kind == kind, r
     assert "with L = 32 (line 1) as the text defines" in r.message
+
+
+@pytest.mark.parametrize("rel", [r"\approxeq", r"\simeq", r"\thickapprox"])
+@pytest.mark.parametrize(("number", "kind"), [("1.414", "verified"), ("2.414", "false")])
+def test_other_signs_of_approximately_equal(rel, number, kind):
+    (r,) = results(rf"Here $\sqrt{{2}} {rel} {number}$.")
+    assert r.kind == kind, r
