@@ -87,9 +87,10 @@ class Numbers:
                 continue
             if k in known and v.where and not self._counting(v.where, k):
                 # a later formula may show it among numbers only (`D/(BS)` beside B and D)
-                v = next((p for p in self.places.get(k, ()) if self._counting(p.where, k)), None)
-                if v is None:
+                later = [p for p in self.places.get(k, ()) if self._counting(p.where, k)]
+                if not later:
                     continue
+                v = later[0]
             out[k] = v
         return out
 
