@@ -81,3 +81,15 @@ def test_a_multiple_written_after_a_number(formula, kind):
     r = _one(formula)
     assert r.kind == kind, r
     assert "read as its power of ten" in r.message or "GB read as" in r.message
+
+
+@pytest.mark.parametrize(
+    ("unit", "kind"),
+    [
+        (r"68.7\,\mathrm{GFLOPs}", "verified"),
+        (r"68.7\mathrm{GB}", "verified"),
+        (r"6.87\mathrm{GB}", "false"),
+    ],
+)
+def test_a_unit_in_mathrm_after_a_number(unit, kind):
+    assert _one(rf"2 \times 4096 \times 4096 \times 2048 \approx {unit}").kind == kind

@@ -91,6 +91,17 @@ _QUANTITY = re.compile(
 )
 
 
+#: A unit in `\mathrm` after a number (`68.7\,\mathrm{GB}`), read as `\text{GB}` is.
+_UNIT_WORD = re.compile(
+    r"\s*(?:[KMGTPE]i?B|kB|bytes?|bits?|[kKMGTPE]?FLOPs?|[kMGTP]?FLOPS|ms|[munp]s|GPUs?|tokens?"
+    r"|params?|thousand|million|billion|trillion)\s*\Z"
+)
+
+
+#: What may follow a value that ends a claim: the end, a row's end, a column, a stop, prose.
+_VALUE_ENDS = re.compile(r"\s*(?:\Z|\\\\|&|[.,;]|\\(?:end|quad|qquad|text)(?![A-Za-z]))")
+
+
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
 
 
@@ -337,7 +348,15 @@ class WordsMixin(LexerBase):
         end = self.i
         nxt = self.text[end : end + 1]
         quantity = _QUANTITY.match(inner) if name in _QUANTITY_FONTS else None
-        if quantity is not None and not self.matrix_depth:
+        after_number = bool(self.out) and self.out[-1].kind == "NUMBER"
+        if (
+            after_number
+            and name in ("mathrm", "mathsf")
+            and _UNIT_WORD.match(inner)
+            and _VALUE_ENDS.match(self.text, end)
+        ):
+            self.emit("TEXT", inner, start, end)  # `68.7\,\mathrm{GB}`: a unit, as `\text{GB}`
+        elif quantity is not None and not self.matrix_depth:
             # `\approx \textbf{14 GB}`: the number, then its unit as words after it
             self.emit("NUMBER", quantity.group(1), start, end)
             self.emit("TEXT", inner[quantity.end(1) :].strip(), end, end)
