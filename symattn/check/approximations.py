@@ -1,9 +1,12 @@
 """The verdict on `a \\approx b` read as `a = b` (`ResolvedClaim.approximate`): verified where the
-two sides are exactly equal, undecided otherwise. Imports nothing of the kernel, reader or cli."""
+two sides are exactly equal, undecided otherwise; a quantity's other units (`unit_readings`).
+Imports only `check.unit_readings`; nothing of the reader or cli."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from symattn.check.unit_readings import unit_readings
 
 __all__ = ["approximately"]
 
@@ -23,6 +26,7 @@ def approximately(
     ('unknown', 'the two sides are not exactly equal (the two sides differ); how close they \
 are is not decided')
     """
+    status, message, witnesses, cex = unit_readings(claim, status, message, witnesses, cex)
     if not getattr(claim, "approximate", False):
         return status, message, witnesses, cex
     if status in ("proved", "checked"):

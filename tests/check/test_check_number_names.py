@@ -43,3 +43,18 @@ def test_the_message_names_the_capital_that_is_no_number(text, names):
     assert r.kind == "not-understood"
     assert r.message.startswith(f"not read as numbers: {names} not shown to be a number")
     assert "unknown symbol B" not in r.message and "while B is" in r.message
+
+
+@pytest.mark.parametrize(
+    "right, kind",
+    [
+        (r"\frac{3 E}{\frac{1}{S} + \frac{E}{BS}}", "verified"),
+        (r"\frac{3 E}{\frac{1}{S} + \frac{E}{2BS}}", "undecided"),  # false, but S, B, E related
+    ],
+)
+def test_a_conventional_letter_is_a_number_by_one_side_of_a_later_link(right, kind):
+    # the formula's first side `RT` holds capitals that are no numbers; the later sides hold
+    # S only among numbers (B, E), in denominators: S is read as a number there
+    r = results(rf"$$RT = \frac{{3 B S E}}{{B + E}} = {right}$$")[-1]
+    assert r.kind == kind
+    assert "S: a denominator at line 1" in r.message

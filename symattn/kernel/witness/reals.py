@@ -295,7 +295,7 @@ def decide_close(
     value: sympy.Expr, written: sympy.Expr, unit: sympy.Rational, rounded: bool = False
 ) -> RealVerdict:
     """`value \\approx written`, two numbers, `written` given to `unit` (0.001 for 0.245):
-    proved when they certainly differ by at most `unit`, false when they certainly differ by
+    proved when they certainly differ by less than `unit`, false when they certainly differ by
     more than `unit` and by more than `CLOSE_SHARE` of `written`, else unknown.
     `rounded`: `unit` is already half a unit of the last digit (a result written with `=`),
     so a difference within it is the value rounded.
@@ -326,7 +326,10 @@ def decide_close(
         return RealVerdict("unknown", "the value cannot be enclosed")
     near = min(abs(v) for v in ends if v is not None)
     shown = sympy.Float((lo + hi) / 2, 6)
-    if hi <= unit and lo >= -unit:
+    # (strictly, but for a result rounded with `=`: a value a whole unit away is written with
+    # other digits in every rounding, to nearest, down, up: 14 is not `\\approx 15`)
+    within = (hi <= unit and lo >= -unit) if rounded else (hi < unit and lo > -unit)
+    if within:
         if rounded or _rounded_or_cut(lo, hi, unit, written):  # (`rounded`: unit is half)
             return RealVerdict("proved", f"they differ by {shown}, within {unit} (the last digit)")
         why = (

@@ -16,7 +16,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.translator import Terms
 
-__all__ = ["approx_claim"]
+__all__ = ["approx_claim", "written_number"]
 
 
 def approx_claim(
@@ -46,6 +46,12 @@ def approx_claim(
     claim = new_claim(span, start, end, "pending", pairs=((computed, number),))
     context = f"\\approx read as within one unit of the last digit written, {unit}"
     return dataclasses.replace(claim, tolerance=unit, context=context)
+
+
+def written_number(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:
+    """A number as written (`0.245`, `6.4 \\times 10^9`) and the unit of its last digit; None
+    for anything else."""
+    return _written(node)
 
 
 def _written(node: ast.Node) -> tuple[sympy.Rational, sympy.Rational] | None:

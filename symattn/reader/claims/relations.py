@@ -13,9 +13,10 @@ from symattn.kernel.dims import dim, shape_str
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
-from symattn.reader.claims.approximate import approx_claim
+from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
 from symattn.reader.claims.case_functions import define_case
+from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
 from symattn.reader.claims.entry_rules import define_entries, with_rules
@@ -443,7 +444,16 @@ class RelationsMixin(ResolverBase):
             return None
         if got.tolerance is not None:
             return None
-        return dataclasses.replace(got, approximate=True)
+        got = dataclasses.replace(got, approximate=True)
+        written = written_number(step.rhs) or written_number(left)
+        if written is not None and _numbers(got):
+            # `12 L d^2 \approx 6.4 \times 10^9` at the sizes the text gave: between numbers
+            context = f"\\approx read as within one unit of the last digit written, {written[1]}"
+            context = f"{got.context}; {context}" if got.context else context
+            return dataclasses.replace(
+                got, approximate=False, tolerance=written[1], context=context
+            )
+        return rounded_coefficient(got, span.body) or got
 
     def _order_between_values(
         self, span: MathSpan, c: ast.Claim, refused: ResolvedClaim
@@ -541,3 +551,13 @@ class RelationsMixin(ResolverBase):
             if fam is not None and head is not None and looks_like_matrix(fam):
                 return define(scope, terms, span, fam, head, right, start, end)
         return introduce(terms, span, left, right, start, end)
+
+
+def _numbers(claim: ResolvedClaim) -> bool:
+    """One pair of numbers, no size or name left in either."""
+    if len(claim.pairs) != 1:
+        return False
+    return all(
+        isinstance(x, sympy.Expr) and not isinstance(x, MatExpr) and not x.free_symbols
+        for x in claim.pairs[0]
+    )

@@ -121,6 +121,10 @@ class ResolvedClaim:
     # what the sums it writes without bounds were read to range over, each with whether its
     # summand forces that range (`reader.claims.sum_readings`)
     sum_ranges: tuple[tuple[str, bool], ...] = ()
+    # other readings of a quantity's unit (`GB` as 2^30 bytes, a count of 2-byte elements):
+    # (what the reading is, the number it reads, its tolerance), decided where the stated
+    # reading fails (`check.unit_readings`)
+    units: tuple[tuple[str, sympy.Expr, sympy.Rational], ...] = ()
 
     @property
     def focus(self) -> tuple[int, int]:

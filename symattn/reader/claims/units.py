@@ -47,6 +47,22 @@ _UNIT = re.compile(
 )
 
 
+#: A multiple written after a number in `\\text` (`7\\text{B}`, `32\\text{K}`), which the lexer
+#: reads as part of the number (7e9, 32e3): no unit.
+_FOLDED = re.compile(
+    r"\d\}?(?:\s|\\[,;: ])*\\(?:text|textrm|textit|mbox|operatorname)\s*\{([KkMBT])\}"
+)
+_RELATION = re.compile(r"\\approx(?![A-Za-z])|(?<![<>!\\])=")
+_POWERS = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
+#: What each such multiple may also mean, where a claim that fails may rest on it.
+_DOUBT = {
+    "K": "K read as 1000, while it may mean 1024",
+    "k": "k read as 1000, while it may mean 1024",
+    "M": "M read as 10^6, while it may mean 2^20",
+    "B": "B read as 10^9 (billion), while it may mean bytes",
+}
+
+
 #: After a unit: `/s`, `}/\\text{s}`, ` per second`, 每秒: a rate.
 _PER = re.compile(r"\}?\s*(?:/|per\b|每)")
 
@@ -60,17 +76,19 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
         c = rounded_figure(c, body)
         if c.status in ("pending", "not_understood"):
             end = min(len(body), c.end + 40)
-            found = [
-                x.group() + ("/" if _PER.match(body, x.end()) else "")  # a rate
+            units = [
+                x
                 for x in _UNIT.finditer(body, c.start, end)
-                if x.start() < c.end
+                if x.start() < c.end and not _FOLDED.match(body, x.start())
             ]
+            found = [x.group() + ("/" if _PER.match(body, x.end()) else "") for x in units]
             counted = in_multiples(c, body) or as_counts(c, found)
             if counted is not None:
                 out.append(counted)
                 continue
-            m = _UNIT.search(body, c.start, end)
-            if m is not None and m.start() < c.end:
+            c = _suffixed(c, body)
+            m = units[0] if units else None
+            if m is not None:
                 unit = m.group().lstrip("0123456789").strip(" \\,;:!~{}")
                 msg = (
                     f"undecided: a quantity with a unit ({_name(unit)}), not an equation "
@@ -83,3 +101,28 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
 
 def _name(unit: str) -> str:
     return re.sub(r"^(?:text|mathrm|textrm|mbox|rm|mathsf|textsf|operatorname)\s*\{\s*", "", unit)
+
+
+def _suffixed(claim: ResolvedClaim, body: str) -> ResolvedClaim:
+    """A claim with numbers written with a multiple after them (`7\\text{B}`): said so, and
+    where a multiple may mean another (K as 1024, B as bytes) a false is undecided."""
+    folded = [m.group(1) for m in _FOLDED.finditer(body, claim.start, claim.end)]
+    if not folded or claim.status != "pending":
+        return claim
+    rel = _RELATION.search(body, claim.start, claim.end)
+    at = rel.start() if rel is not None else claim.end
+    both = {m.group(1) for m in _FOLDED.finditer(body, claim.start, at)} & {
+        m.group(1) for m in _FOLDED.finditer(body, at, claim.end)
+    }
+    # B on both sides (`7\text{B} \times 2 = 14\text{B}`) is read alike as billions or bytes
+    doubts = [
+        _DOUBT[x] for x in dict.fromkeys(folded) if x in _DOUBT and not (x == "B" and x in both)
+    ]
+    shown = ", ".join(f"{x} = 10^{_POWERS[x]}" for x in dict.fromkeys(folded))
+    read = f"a multiple written after a number read as its power of ten ({shown})"
+    context = f"{claim.context}; {read}" if claim.context else read
+    claim = dataclasses.replace(claim, context=context)
+    if doubts and not claim.defines:
+        why = "; ".join(doubts)
+        claim = dataclasses.replace(claim, defines=why, free=why)
+    return claim

@@ -44,6 +44,9 @@ RELATIONS = {
     "lt": "<",
     "gt": ">",
     "approx": "approx",
+    "approxeq": "approx",  # `\\approxeq`, `\\thickapprox`, `\\simeq`: approximately equal
+    "thickapprox": "approx",
+    "simeq": "approx",
     "equiv": "equiv",
     "sim": "sim",
     "propto": "propto",

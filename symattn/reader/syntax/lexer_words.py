@@ -8,7 +8,7 @@ import re
 
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.glyphs import WORD_FONTS, styled_letter
-from symattn.reader.syntax.lexer_base import LexerBase
+from symattn.reader.syntax.lexer_base import LexerBase, Tok
 from symattn.reader.syntax.lexer_names import cjk_name, identifier, word_name_end
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
@@ -18,6 +18,13 @@ from symattn.reader.syntax.lexer_tables import (
     OPERATOR_WORDS,
     SCALAR_WORDS,
 )
+
+#: Multiples written after a number in `\\text` (`7\\text{B}`, `32\\text{K}`): the power of ten.
+_SUFFIXES = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
+_PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
+
+#: Fonts that may hold a quantity with its unit (`\\textbf{14 GB}`).
+_QUANTITY_FONTS = frozenset("textbf mathbf boldsymbol bm textit mathit mathrm".split())
 
 #: Fonts whose argument may be words of prose: `\mathrm{Parallel\ training:}`.
 _PROSE_FONTS = frozenset("mathrm textbf textit mathit mathsf textsf".split())
@@ -74,6 +81,25 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 
 
 _WORD = re.compile(r"[A-Za-z]+\Z")
+
+
+#: A quantity in a font, a number and its unit: `\textbf{14 GB}`, `\mathbf{3.5\,TFLOPs}`.
+_QUANTITY = re.compile(
+    r"\s*([0-9]+(?:\.[0-9]+)?)(?:\s|\\[,;: ]|~)*"
+    r"(?:[KMGTPE]i?B|kB|bytes?|bits?|[kKMGTPE]?FLOPs?|[kMGTP]?FLOPS|thousand|million|billion"
+    r"|trillion)\s*\Z"
+)
+
+
+#: A unit in `\mathrm` after a number (`68.7\,\mathrm{GB}`), read as `\text{GB}` is.
+_UNIT_WORD = re.compile(
+    r"\s*(?:[KMGTPE]i?B|kB|bytes?|bits?|[kKMGTPE]?FLOPs?|[kMGTP]?FLOPS|ms|[munp]s|GPUs?|tokens?"
+    r"|params?|thousand|million|billion|trillion)\s*\Z"
+)
+
+
+#: What may follow a value that ends a claim: the end, a row's end, a column, a stop, prose.
+_VALUE_ENDS = re.compile(r"\s*(?:\Z|\\\\|&|[.,;]|\\(?:end|quad|qquad|text)(?![A-Za-z]))")
 
 
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
@@ -192,6 +218,8 @@ class WordsMixin(LexerBase):
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
+        if inner in _SUFFIXES and self.suffixed(inner, start):
+            return
         if word == "mod":
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
             self.emit("TIMES", "mod", start, self.i)
@@ -231,6 +259,18 @@ class WordsMixin(LexerBase):
             self.emit("SYMBOL", f"{font}|{inner}", start, self.i)
         else:
             self.emit("TEXT", inner, start, self.i)
+
+    def suffixed(self, suffix: str, start: int) -> bool:
+        """`7\\text{B}`, `32\\text{K}`: a number written with the multiple after it, one number
+        (7e9, 32e3); the reader says K may be 1024 (`reader.claims.units`)."""
+        last = self.out[-1] if self.out else None
+        if last is None or last.kind != "NUMBER" or not _PLAIN_NUMBER.match(last.value):
+            return False
+        if self.text[last.end : start].strip(" \\,"):
+            return False
+        value = f"{last.value}e{_SUFFIXES[suffix]}"
+        self.out[-1] = Tok("NUMBER", value, last.start, self.i)
+        return True
 
     def operand_text(self, inner: str) -> bool:
         """Words written as `\\text{...}` where a value stands (after an operator or an opening,
@@ -307,7 +347,20 @@ class WordsMixin(LexerBase):
         name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]
-        if inner == "R" and name in ("mathbb", "mathbf"):
+        quantity = _QUANTITY.match(inner) if name in _QUANTITY_FONTS else None
+        after_number = bool(self.out) and self.out[-1].kind == "NUMBER"
+        if (
+            after_number
+            and name in ("mathrm", "mathsf")
+            and _UNIT_WORD.match(inner)
+            and _VALUE_ENDS.match(self.text, end)
+        ):
+            self.emit("TEXT", inner, start, end)  # `68.7\,\mathrm{GB}`: a unit, as `\text{GB}`
+        elif quantity is not None and not self.matrix_depth:
+            # `\approx \textbf{14 GB}`: the number, then its unit as words after it
+            self.emit("NUMBER", quantity.group(1), start, end)
+            self.emit("TEXT", inner[quantity.end(1) :].strip(), end, end)
+        elif inner == "R" and name in ("mathbb", "mathbf"):
             self.emit("REALS", "R", start, end)
         elif inner == "d" and name == "mathrm" and nxt.isascii() and nxt.isalpha():
             self.i = end + 1  # `\\mathrm{d}O`: the differential of O, one name as `\\mathit{dO}`

@@ -66,6 +66,10 @@ class Numbers:
     definition_spans: dict[int, list[str]] = field(default_factory=dict)
     #: the names each formula (by `id`) uses
     uses: dict[int, set[str]] = field(default_factory=dict)
+    #: every formula's evidence that a name is a number (`numbers` keeps the first)
+    places: dict[str, list[Evidence]] = field(default_factory=dict)
+    #: the names of each side of each claim of each formula (by `id`)
+    sides: dict[int, list[set[str]]] = field(default_factory=dict)
 
     def defined(self) -> set[str]:
         """The names a definition introduces: given a value once, by their first formula."""
@@ -82,15 +86,28 @@ class Numbers:
             if k in self.matrices:
                 continue
             if k in known and v.where and not self._counting(v.where, k):
-                continue
+                # a later formula may show it among numbers only (`D/(BS)` beside B and D)
+                later = [p for p in self.places.get(k, ()) if self._counting(p.where, k)]
+                if not later:
+                    continue
+                v = later[0]
             out[k] = v
         return out
 
     def _counting(self, where: int, name: str) -> bool:
         """Whether every other capital of the formula is a number, and two or more of them by
         evidence of their own (not by being equal to a number there: in `M = N/K`, M is a
-        number only if K is one, and N alone does not make a count of it)."""
-        capitals = {x for x in self.uses.get(where, set()) if x[:1].isupper()} - {name}
+        number only if K is one, and N alone does not make a count of it); or so of one side
+        of one of its claims that holds the name (`\\frac{D}{2 + D/(BS)}` after `AI =`)."""
+        if self._all_numbers(self.uses.get(where, set()), name, where):
+            return True
+        return any(
+            name in side and self._all_numbers(side, name, where)
+            for side in self.sides.get(where, ())
+        )
+
+    def _all_numbers(self, names: set[str], name: str, where: int) -> bool:
+        capitals = {x for x in names if x[:1].isupper()} - {name}
         direct = 0
         for x in capitals:
             got = self.numbers.get(x)
@@ -145,6 +162,11 @@ def number_evidence(
                 continue  # `the width $D$`: a name shown, not used
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
                 seen |= {x for x in map(plain_name, _all_names(node)) if x is not None}
+        out.sides[id(span)] = [
+            {x for x in map(plain_name, _all_names(node)) if x is not None}
+            for c in claims
+            for node in (*c.subjects, *(s.rhs for s in c.steps))
+        ]
         out.uses[id(span)] = {
             x
             for c in claims
@@ -197,11 +219,20 @@ def _all_names(node: ast.Node) -> Iterable[ast.Symbol | ast.Labeled]:
         stack.extend(ast.children(x))
 
 
-def _note(book: dict[str, Evidence], node: ast.Node, why: str, span: MathSpan) -> None:
+def _note(
+    book: dict[str, Evidence],
+    node: ast.Node,
+    why: str,
+    span: MathSpan,
+    places: dict[str, list[Evidence]] | None = None,
+) -> None:
     for sym in _names(node):
         name = plain_name(sym)
         if name is not None and name[:1].isalpha():
-            book.setdefault(name, Evidence(why, _line(span, sym), id(span)))
+            seen = Evidence(why, _line(span, sym), id(span))
+            book.setdefault(name, seen)
+            if places is not None:
+                places.setdefault(name, []).append(seen)
 
 
 def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
@@ -210,22 +241,22 @@ def _walk(span: MathSpan, node: ast.Node, out: Numbers) -> None:
         x = stack.pop()
         stack.extend(ast.children(x))
         if isinstance(x, ast.Frac) and not _derivative(x):
-            _note(out.numbers, x.den, "a denominator", span)
+            _note(out.numbers, x.den, "a denominator", span, out.places)
         elif isinstance(x, ast.Mul):
             for op, f in zip(x.ops, x.factors[1:], strict=False):
                 if op == "/":
-                    _note(out.numbers, f, "a denominator", span)
+                    _note(out.numbers, f, "a denominator", span, out.places)
         elif isinstance(x, ast.Sqrt):
-            _note(out.numbers, x.radicand, "under a square root", span)
+            _note(out.numbers, x.radicand, "under a square root", span, out.places)
         elif isinstance(x, ast.Power):
-            _note(out.numbers, x.exponent, "an exponent", span)
+            _note(out.numbers, x.exponent, "an exponent", span, out.places)
         elif isinstance(x, ast.Sum):
             for bound in (x.lower, x.upper):
                 if bound is not None:
-                    _note(out.numbers, bound, "a bound of a sum", span)
+                    _note(out.numbers, bound, "a bound of a sum", span, out.places)
         elif isinstance(x, ast.Reals):
             for d in x.shape:
-                _note(out.numbers, d, "a dim of a space", span)
+                _note(out.numbers, d, "a dim of a space", span, out.places)
         elif isinstance(x, ast.Transpose):
             _note(out.matrices, x.operand, "transposed", span)
         elif isinstance(x, ast.Call) and x.name.lower() in _MATRIX_CALLS:

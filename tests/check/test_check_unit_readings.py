@@ -1,0 +1,95 @@
+"""Quantities in a multiple of a unit (`\\approx 14\\text{ GB}`, `\\textbf{34.3 GB}`): verified in
+the unit as stated (GB as 10^9 bytes); undecided where only another reading of the unit holds
+(GB as GiB, the left side in MB or counting 2-byte elements); false where every reading fails."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import results
+
+
+def _one(formula: str):
+    (r,) = results(f"The weights take ${formula}$ of memory.\n")
+    return r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "says"),
+    [
+        # a quantity in bold: the number, then its unit
+        (r"7 \times 10^9 \times 2 \approx \textbf{14 GB}", "verified", "GB = 10^9 bytes"),
+        (r"7 \times 10^9 \times 2 \approx \textbf{41 GB}", "false", "nor in any other reading"),
+        (r"2^{35} \approx \mathbf{34.3\,GB}", "verified", "34.3 GB read as"),
+        (r"2^{35} \approx \mathbf{3.43\,GB}", "false", "nor in any other reading"),
+    ],
+)
+def test_a_quantity_in_a_font(formula, kind, says):
+    r = _one(formula)
+    assert r.kind == kind and says in r.message, r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "says"),
+    [
+        (r"2^{35} = 32 \text{ GiB}", "verified", "GiB = 2^30 bytes"),
+        # 2^35 bytes in GB is 34.4: holds only with GB read as GiB
+        (r"2^{35} = 32 \text{ GB}", "undecided", "GB read as GiB"),
+        (r"2 \times 4096 \times 4096 = 32 \text{ MB}", "undecided", "MB read as MiB"),
+        # a whole unit off is no rounding of the value (14 GB exactly)
+        (r"7 \times 10^9 \times 2 \approx 15 \text{ GB}", "undecided", "coarse"),
+        # the left side may be in MB already, or count 2-byte elements
+        (r"512 \times 4 = 2 \text{ GB}", "undecided", "the left side in MB"),
+        (r"7 \times 10^9 = 14 \text{ GB}", "undecided", "2-byte elements"),
+        # a slip of the arithmetic and a wrong power of ten fail in every reading
+        (r"2 \times 64 \times 32768 \times 32 \times 128 \approx 43.3 \text{ GB}", "false", ""),
+        (r"7 \times 10^9 \times 2 \approx 140 \text{ GB}", "false", ""),
+    ],
+)
+def test_the_readings_of_a_unit(formula, kind, says):
+    r = _one(formula)
+    assert r.kind == kind and says in r.message, r
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"2 \cdot 4096^2 \cdot 8192 \approx 275 \text{ GFLOPs}", "verified"),
+        (r"4096^2 \cdot 8192 \approx 275 \text{ GFLOPs}", "undecided"),  # multiply-adds
+        (r"4096^2 \cdot 8192 \approx 375 \text{ GFLOPs}", "false"),
+        (r"4096 \times 4096 \approx 16.8 \text{ million}", "verified"),
+        (r"4096 \times 4096 \approx 61.8 \text{ million}", "false"),
+    ],
+)
+def test_counts_of_operations_and_of_ones(formula, kind):
+    assert _one(formula).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"7\text{B} \times 2 = 14\text{B}", "verified"),
+        (r"7\text{B} \times 2 = 15\text{B}", "false"),  # B on every number: bytes alike
+        (r"12 \times 4096^2 \times 32 \approx 6.4\text{B}", "verified"),
+        (r"12 \times 4096^2 \times 32 \approx 4.6\text{B}", "undecided"),  # B may be bytes
+        (r"3 \times 10^{12} = 3\,\text{T}", "verified"),
+        (r"32\text{K} \times 2 = 64\text{K}", "verified"),
+        (r"32\text{K} = 32768", "undecided"),  # K may be 1024
+        (r"7\text{B} \times 2 \approx 14 \text{ GB}", "verified"),
+    ],
+)
+def test_a_multiple_written_after_a_number(formula, kind):
+    r = _one(formula)
+    assert r.kind == kind, r
+    assert "read as its power of ten" in r.message or "GB read as" in r.message
+
+
+@pytest.mark.parametrize(
+    ("unit", "kind"),
+    [
+        (r"68.7\,\mathrm{GFLOPs}", "verified"),
+        (r"68.7\mathrm{GB}", "verified"),
+        (r"6.87\mathrm{GB}", "false"),
+    ],
+)
+def test_a_unit_in_mathrm_after_a_number(unit, kind):
+    assert _one(rf"2 \times 4096 \times 4096 \times 2048 \approx {unit}").kind == kind
