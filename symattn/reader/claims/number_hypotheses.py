@@ -1,5 +1,6 @@
 """The text's hypotheses about numbers (`assume $F = 4D$ and $D = NH$`, `with $D = 8192$`, 设
-$d = 512$): in force for the later claims of their paragraph. Imports the resolved claims only."""
+$d = 512$, `assume $N H = D$`): in force for the later claims of their paragraph, or of
+the answer to the question they are stated in. Imports the resolved claims only."""
 
 from __future__ import annotations
 
@@ -28,6 +29,15 @@ _DELIMS = re.compile(r"\$|\\[()\[\]]")
 _ROUNDS = 4
 
 
+#: A sentence that asks (`How many parameters does a model with $D=4096$ have?`): its
+#: hypotheses hold for the answer after it, up to the next question or heading.
+_ASKS = re.compile(r"[?？](?:\s|\*|$)")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+_HEADING = re.compile(r"\n(?:#{1,6}\s|\\(?:sub)*section\*?\{)")
+#: A paragraph that asks the next question (`**Question 2:** ... ?`).
+_NEXT_QUESTION = re.compile(r"\n\s*\n(?=[^\n]*[?？])")
+
+
 @dataclasses.dataclass(frozen=True)
 class _Hypothesis:
     name: str
@@ -36,6 +46,9 @@ class _Hypothesis:
     #: the offset where its paragraph ends
     end: int
     source: str
+    #: `N \cdot H = D`: a relation between names (`value` is then its left side minus its
+    #: right side, 0 under the hypothesis), used by solving it for a name of the claim
+    relation: bool = False
 
 
 def apply_number_hypotheses(
@@ -64,12 +77,21 @@ def apply_number_hypotheses(
                 for k, h in found:
                     assert h is not None
                     held.append(h)
+                    reach = "end of its paragraph"
+                    if h.end > _paragraph_end(text, span.end):
+                        reach = "answer to the question it is asked in"
                     msg = (
-                        f"a hypothesis (after '{word}'): {h.name} = {h.value}, in force to the "
-                        "end of its paragraph, not checked"
+                        f"a hypothesis (after '{word}'): {_shown(h)}, in force to the {reach}, "
+                        "not checked"
                     )
                     out[k] = dataclasses.replace(out[k], status="declared", message=msg, pairs=())
                 prev, prev_was = span, True
+                continue
+            # `with $D=4096$, $V=32,000$, and $L=64$`: an item of the list the text defined
+            # already, or cannot read, does not end the list
+            prev_was = all(_in_list(out[k]) for k in idxs)
+            if prev_was:
+                prev = span
                 continue
         if held:
             for k in idxs:
@@ -84,20 +106,66 @@ def _before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
     return " ".join(_DELIMS.sub(" ", text[start : span.start.offset]).split())
 
 
+def _in_list(c: ResolvedClaim) -> bool:
+    """An item of a list of hypotheses that is none itself: a number the text defines
+    (`V = 32,000`, read as its definition) or a formula the checker cannot read."""
+    if c.status == "declared":
+        return c.message.startswith("defines ")
+    return c.status == "not_understood"
+
+
+def _shown(h: _Hypothesis) -> str:
+    if h.relation:
+        lhs, rhs = h.source.split("=", 1) if "=" in h.source else (h.source, "")
+        return " = ".join(" ".join(x.split()) for x in (lhs, rhs))
+    return f"{h.name} = {h.value}"
+
+
 def _hypothesis(c: ResolvedClaim, span: MathSpan, text: str) -> _Hypothesis | None:
     """`F = 4D`, `D = 8192`: a pending claim whose left side is a name the right side does not
-    use, both numbers."""
+    use, both numbers; `N H = D`: a relation between numbers only, linear in one of
+    its names (solved for a name of the claim it is used in)."""
     if c.status != "pending" or c.conditions or len(c.pairs) != 1 or c.split:
         return None
     lhs, rhs = c.pairs[0]
-    if not isinstance(lhs, sympy.Symbol) or isinstance(rhs, MatExpr):
+    if isinstance(lhs, MatExpr) or isinstance(rhs, MatExpr):
         return None
-    if not isinstance(rhs, sympy.Expr) or lhs in rhs.free_symbols:
+    if not isinstance(rhs, sympy.Expr) or not isinstance(lhs, sympy.Expr):
         return None
-    if any(not isinstance(x, sympy.Symbol) for x in rhs.free_symbols):
+    if any(not isinstance(x, sympy.Symbol) for x in lhs.free_symbols | rhs.free_symbols):
         return None
     line = span.start.line + span.body[: c.start].count("\n")
-    return _Hypothesis(lhs.name, rhs, line, _paragraph_end(text, span.end), c.source)
+    end = _reach(text, span)
+    if isinstance(lhs, sympy.Symbol) and lhs not in rhs.free_symbols:
+        return _Hypothesis(lhs.name, rhs, line, end, c.source)
+    gap = sympy.expand(lhs - rhs)
+    if gap == 0 or not any(_solvable(gap, x) for x in gap.free_symbols):
+        return None
+    return _Hypothesis("", gap, line, end, c.source, relation=True)
+
+
+def _solvable(gap: sympy.Expr, x: sympy.Symbol) -> bool:
+    """`gap = 0` is linear in `x`, with a coefficient free of `x` that no positive size zeroes
+    (`N H - D` in N: the coefficient H)."""
+    poly = sympy.Poly(gap, x) if gap.is_polynomial(x) else None
+    if poly is None or poly.degree() != 1:
+        return False
+    coeff = poly.coeff_monomial(x)
+    return bool(coeff.is_positive or coeff.is_negative)
+
+
+def _reach(text: str, span: MathSpan) -> int:
+    """Where a hypothesis stated in `span` stops: the end of its paragraph; or, when its
+    paragraph asks a question (`How many parameters does a model with $D=4096$ have? You
+    can assume $N H = D$.`), the end of the answer: the next paragraph that asks one,
+    or the next heading."""
+    end = _paragraph_end(text, span.end)
+    para = text.rfind("\n\n", 0, span.start.offset)
+    words = _MATH.sub(" ", text[para + 2 if para >= 0 else 0 : end])
+    if not _ASKS.search(words):
+        return end
+    found = [_HEADING.search(text, end), _NEXT_QUESTION.search(text, end)]
+    return min((m.start() for m in found if m is not None), default=len(text))
 
 
 def _paragraph_end(text: str, at: int) -> int:
@@ -131,6 +199,12 @@ def _under(c: ResolvedClaim, held: list[_Hypothesis]) -> ResolvedClaim:
         names = {s.name: s for p in pairs for x in p for s in x.free_symbols}
         table = {}
         for h in held:
+            if h.relation and h not in used:
+                solved = _solved(h, names, held)
+                if solved is not None:
+                    table[solved[0]] = solved[1]
+                    used.append(h)
+                continue
             if h.name in names and names[h.name] not in table:
                 # the value's names as the claim spells them (one symbol per name)
                 value = h.value.xreplace(
@@ -144,7 +218,31 @@ def _under(c: ResolvedClaim, held: list[_Hypothesis]) -> ResolvedClaim:
         pairs = tuple((a.xreplace(table), b.xreplace(table)) for a, b in pairs)
     if not used:
         return c
-    shown = ", ".join(f"{h.name} = {h.value} (line {h.line})" for h in used)
+    shown = ", ".join(f"{_shown(h)} (line {h.line})" for h in used)
     given = f"given {shown}, as the text assumes"
     context = f"{given}; {c.context}" if c.context else given
-    return dataclasses.replace(c, pairs=pairs, context=context)
+    out = dataclasses.replace(c, pairs=pairs, context=context)
+    if any(h.relation for h in used) and not c.defines:
+        # solved for one name, the relation makes it a fraction of the others: a claim that
+        # fails so may hold at the whole numbers the text means
+        why = f"under {shown} the claim fails, but the sizes the text means may be related further"
+        out = dataclasses.replace(out, defines=why)
+    return out
+
+
+def _solved(
+    h: _Hypothesis, names: dict[str, sympy.Symbol], held: list[_Hypothesis]
+) -> tuple[sympy.Symbol, sympy.Expr] | None:
+    """`N H - D = 0` solved for a name the claim uses (one written alone on a side first),
+    with the values of the other hypotheses in force put in (`D = 4096`); spelled with the
+    claim's symbols."""
+    gap = h.value.xreplace({s: names[s.name] for s in h.value.free_symbols if s.name in names})
+    values = {x.name: x.value for x in held if not x.relation}
+    table = {s: values[s.name] for s in gap.free_symbols if s.name in values}
+    gap = sympy.expand(gap.xreplace(table))
+    mine = [s for s in gap.free_symbols if s in set(names.values()) and _solvable(gap, s)]
+    alone = [s for s in mine if gap.coeff(s).is_number]
+    for x in [*sorted(alone, key=str), *sorted(set(mine) - set(alone), key=str)]:
+        coeff = gap.coeff(x)
+        return x, sympy.cancel(-(gap - coeff * x) / coeff)
+    return None

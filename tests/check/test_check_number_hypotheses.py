@@ -1,0 +1,66 @@
+"""Hypotheses about numbers that the claims after them are decided under: a relation between
+names (`assume $N H = D$`), a list of values after *with* that goes on past an item the text
+defines, and the hypotheses of a question, in force for its answer. Each has a true use that
+is verified and a false one that is refuted or stays undecided."""
+
+from __future__ import annotations
+
+from claim_helpers import kinds, results
+
+from symattn.check import check_text
+
+SHARE = "$$4DNH / (4DNH + 3DF) = 4D^2 / (4D^2 + 12D^2)$$"
+
+
+def test_a_relation_between_names_is_a_hypothesis_the_claims_use() -> None:
+    true = f"Take $F = 4D$ and assume $N H = D$. The share is {SHARE} here.\n"
+    got = results(true)
+    assert [r.kind for r in got] == ["verified"]
+    assert "N H = D" in got[0].message
+    # the relation itself is the text's, not checked
+    hyp = [r for r in check_text(true, "doc.md") if r.source == "N H = D"]
+    assert hyp[0].kind == "declaration" and "a hypothesis" in hyp[0].message
+    # without the relation the share is not verified
+    assert kinds(f"Take $F = 4D$. The share is {SHARE} here.\n") != ["verified"]
+
+
+def test_a_claim_false_under_the_relation_is_not_verified() -> None:
+    false = "Take $F = 4D$ and assume $N H = D$. The share is $$4DNH / (4DNH + 3DF) = 1/3$$.\n"
+    assert kinds(false) in (["false"], ["undecided"])
+    # a gap that is a number for every value under the relation is an error of the text
+    assert kinds("Assume $N H = D$. Then $$\\frac{D}{NH} = 2$$ follows.\n") == ["false"]
+    assert kinds("Assume $N H = D$. Then $$\\frac{D}{NH} = 1$$ follows.\n") == ["verified"]
+
+
+def test_a_list_of_values_goes_on_past_a_number_the_text_defines() -> None:
+    # `V = 1000` is not read as a hypothesis (V is a matrix by the chapter's names); `L = 12`
+    # after it is still in the list after "with"
+    text = (
+        "Later, $L = 6$. A model with $D=512$, $V=1000$, and $L=12$ has this many layers: "
+        "$$2 \\cdot L \\cdot D = {}$$ per token.\n"
+    )
+    assert kinds(text.format("12288"))[-1] == "verified"
+    assert kinds(text.format("12289"))[-1] == "false"
+
+
+QUESTION = (
+    "**Question 1:** How large is the cache of a model with $L=12$ and $D=512$, with $N$ "
+    "(number of heads)? You can assume $N H = D$.\n\n"
+    "Answer:\n\n"
+    "The cache is $$2 \\cdot L \\cdot N \\cdot H = {}$$ per token.\n\n"
+    "**Question 2:** What is the cache of a model with $L=6$? It is "
+    "$$2 \\cdot L \\cdot N \\cdot H = 2 \\cdot 6 \\cdot 512$$ per token.\n"
+)
+
+
+def test_the_hypotheses_of_a_question_hold_for_its_answer() -> None:
+    got = results(QUESTION.format("2 \\cdot 12 \\cdot 512"))
+    assert got[0].kind == "verified"
+    assert "L = 12" in got[0].message and "N H = D" in got[0].message
+    wrong = results(QUESTION.format("2 \\cdot 12 \\cdot 500"))
+    assert wrong[0].kind in ("false", "undecided")
+    # the next question is read under its own hypothesis, not the first one's relation
+    assert "L = 6" in got[-1].message and "N H = D" not in got[-1].message
+    # a paragraph that asks nothing keeps its hypotheses to itself
+    plain = QUESTION.replace("How large is", "This is").replace("? You", ". You")
+    assert results(plain.format("2 \\cdot 12 \\cdot 512"))[0].kind != "verified"
