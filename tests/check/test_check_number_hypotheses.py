@@ -64,3 +64,23 @@ def test_the_hypotheses_of_a_question_hold_for_its_answer() -> None:
     # a paragraph that asks nothing keeps its hypotheses to itself
     plain = QUESTION.replace("How large is", "This is").replace("? You", ". You")
     assert results(plain.format("2 \\cdot 12 \\cdot 512"))[0].kind != "verified"
+
+
+def test_a_condition_after_a_claim_is_a_premise_of_that_claim_only() -> None:
+    text = "The share is {} when $NH = D$ and $F = 4D$. Later, {}.\n"
+    after = "$4DNH / (4DNH + 3DF) = 1/4$"
+    got = check_text(text.format(SHARE, after), "doc.md")
+    claims = [r for r in got if r.kind not in ("declaration", "not-a-claim")]
+    assert claims[0].kind == "verified" and "NH = D" in claims[0].message
+    conds = [r for r in got if r.source in ("NH = D", "F = 4D")]
+    assert [r.kind for r in conds] == ["declaration", "declaration"]
+    assert "a condition of the claim before it" in conds[0].message
+    # the next sentence is not read under them
+    assert claims[-1].kind != "verified"
+    # a value condition that the claim fails under: false
+    value = "The ratio is $\\frac{T}{2D} = 1$ when $T = 3D$.\n"
+    assert kinds(value) == ["false"]
+    assert kinds(value.replace("3D", "2D")) == ["verified"]
+    # a sentence between the claim and the relation: not its condition
+    apart = "The ratio is $\\frac{T}{2D} = 1$ here. This holds when $T = 2D$.\n"
+    assert "verified" not in kinds(apart)

@@ -26,6 +26,12 @@ _CUE = re.compile(
 #: Between two hypotheses of one sentence: `assume $F = 4D$ and $D = NH$`.
 _AND = re.compile(r"^\s*(?:,|and|与|和|且|、|，)?\s*(?:,|and|与|和|且|、|，)\s*$", re.IGNORECASE)
 _DELIMS = re.compile(r"\$|\\[()\[\]]")
+#: Between a claim and the condition after it, in one sentence: `$$claim$$ when $NH = D$`.
+_WHEN = re.compile(
+    r"^[,，]?\s*(when|whenever|if|provided(?:\s+that)?|given|for|with|where|assuming"
+    r"|as\s+long\s+as|当|若|如果|其中)\s*[:：,，]?$",
+    re.IGNORECASE,
+)
 _ROUNDS = 4
 
 
@@ -64,8 +70,28 @@ def apply_number_hypotheses(
     held: list[_Hypothesis] = []
     prev: MathSpan | None = None
     prev_was = False
-    for span, idxs in spans:
+    taken: set[int] = set()
+    for at, (span, idxs) in enumerate(spans):
+        if at in taken:
+            prev = span
+            continue
         held = [h for h in held if span.start.offset < h.end]
+        after = _conditions_after(out, spans, at, text)
+        if after:
+            # `$$claim$$ when $N H = D$ and $F = 4D$`: a premise of that claim only
+            taken |= {x for x, _, _ in after}
+            conds = [h for _, found, _ in after for _, h in found]
+            for _, found, word in after:
+                for k, h in found:
+                    msg = (
+                        f"a condition of the claim before it (after '{word}'): {_shown(h)}, "
+                        "not checked"
+                    )
+                    out[k] = dataclasses.replace(out[k], status="declared", message=msg, pairs=())
+            for k in idxs:
+                out[k] = _under(out[k], [*held, *conds])
+            prev = span
+            continue
         before = _before(text, prev, span)
         cue = _CUE.search(before)
         continued = prev_was and _AND.match(before) is not None
@@ -97,6 +123,31 @@ def apply_number_hypotheses(
             for k in idxs:
                 out[k] = _under(out[k], held)
         prev = span
+
+
+def _conditions_after(
+    out: list[Any], spans: Sequence[tuple[MathSpan, list[int]]], at: int, text: str
+) -> list[tuple[int, list[tuple[int, _Hypothesis]], str]]:
+    """The formulas right after the one at `at`, in its sentence, that state a condition of
+    it: `$$claim$$ when $N H = D$ and $F = 4D$` (after when / if / provided / given / for /
+    with / where / 当, then after `and` or a comma); each with its hypotheses and its cue."""
+    got: list[tuple[int, list[tuple[int, _Hypothesis]], str]] = []
+    if not any(out[k].status == "pending" for k in spans[at][1]):
+        return got
+    prev = spans[at][0]
+    for nxt in range(at + 1, min(len(spans), at + 5)):
+        span, idxs = spans[nxt]
+        gap = " ".join(_DELIMS.sub(" ", text[prev.end : span.start.offset]).split())
+        cue = _WHEN.match(gap) if not got else None
+        if cue is None and not (got and _AND.match(gap)):
+            break
+        found = [(k, _hypothesis(out[k], span, text)) for k in idxs]
+        if not found or any(h is None for _, h in found):
+            break
+        word = cue.group(1) if cue is not None else "and"
+        got.append((nxt, [(k, h) for k, h in found if h is not None], word))
+        prev = span
+    return got
 
 
 def _before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
@@ -195,15 +246,18 @@ def _under(c: ResolvedClaim, held: list[_Hypothesis]) -> ResolvedClaim:
         return c
     pairs = c.pairs
     used: list[_Hypothesis] = []
+    solved: dict[int, tuple[sympy.Symbol, sympy.Expr]] = {}
     for _ in range(_ROUNDS):
         names = {s.name: s for p in pairs for x in p for s in x.free_symbols}
         table = {}
         for h in held:
-            if h.relation and h not in used:
-                solved = _solved(h, names, held)
-                if solved is not None:
-                    table[solved[0]] = solved[1]
-                    used.append(h)
+            if h.relation:
+                got = solved.get(id(h)) or _solved(h, names, held)
+                if got is not None and got[0].name in names:
+                    solved[id(h)] = got
+                    table[names[got[0].name]] = got[1]
+                    if h not in used:
+                        used.append(h)
                 continue
             if h.name in names and names[h.name] not in table:
                 # the value's names as the claim spells them (one symbol per name)
