@@ -84,3 +84,18 @@ def test_a_condition_after_a_claim_is_a_premise_of_that_claim_only() -> None:
     # a sentence between the claim and the relation: not its condition
     apart = "The ratio is $\\frac{T}{2D} = 1$ here. This holds when $T = 2D$.\n"
     assert "verified" not in kinds(apart)
+
+
+def test_a_condition_written_in_the_formula_is_a_premise_of_the_claims_before_it() -> None:
+    inside = "$$4DNH / (4DNH + 3DF) = {} \\quad \\text{{when }} NH = D, F = 4D$$\n"
+    got = check_text(inside.format("1/4"), "doc.md")
+    assert got[0].kind == "verified" and "NH = D" in got[0].message
+    assert [r.kind for r in got[1:]] == ["declaration", "declaration"]
+    assert "a condition of the claim before it (after 'when')" in got[1].message
+    assert kinds(inside.format("1/3")) in (["false"], ["undecided"])
+    assert kinds("$$\\frac{T}{2D} = 1 \\text{ if } T = 2D$$\n") == ["verified"]
+    assert kinds("$$\\frac{T}{2D} = 1 \\text{ if } T = 4D$$\n") == ["false"]
+    # a condition on indices keeps its own reading (a case of A's definition)
+    index = "Let $A \\in \\mathbb R^{n\\times n}$.\n\n$$A_{ij} = 0 \\text{ for } j > i$$\n"
+    got = check_text(index, "doc.md")
+    assert "the condition of a case of A" in got[-1].message

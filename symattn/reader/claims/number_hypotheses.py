@@ -76,6 +76,16 @@ def apply_number_hypotheses(
             prev = span
             continue
         held = [h for h in held if span.start.offset < h.end]
+        idxs, within = _conditions_within(out, idxs, span)
+        for k, h, word in within:
+            msg = f"a condition of the claim before it (after '{word}'): {_shown(h)}, not checked"
+            out[k] = dataclasses.replace(out[k], status="declared", message=msg, pairs=())
+        if within:
+            # `$$claim \quad \text{when } NH = D$$`: a premise of the claims before it
+            for k in idxs:
+                out[k] = _under(out[k], [*held, *(h for _, h, _ in within)])
+            prev = span
+            continue
         after = _conditions_after(out, spans, at, text)
         if after:
             # `$$claim$$ when $N H = D$ and $F = 4D$`: a premise of that claim only
@@ -148,6 +158,38 @@ def _conditions_after(
         got.append((nxt, [(k, h) for k, h in found if h is not None], word))
         prev = span
     return got
+
+
+#: What only sets a condition apart inside a formula: `\quad`, `\text{when }`, `\,`.
+_LAYOUT = re.compile(r"\\(?:text|mathrm|textrm|mbox|quad|qquad)\b|\\[,;: !]|[{}&~]")
+
+
+def _conditions_within(
+    out: list[Any], idxs: list[int], span: MathSpan
+) -> tuple[list[int], list[tuple[int, _Hypothesis, str]]]:
+    r"""`$$claim \quad \text{when } NH = D, F = 4D$$`, `x = 1 \text{ if } T = 2D`: the claims
+    of a formula after a condition word written in it, when each one is an equation between
+    numbers; returns the claims before the word and those conditions (none: all the claims)."""
+    for n, k in enumerate(idxs[1:], start=1):
+        word = _WHEN.match(_gap(span, out[idxs[n - 1]], out[k]))
+        if word is None:
+            continue
+        if not any(out[j].status == "pending" for j in idxs[:n]):
+            break
+        found: list[tuple[int, _Hypothesis, str]] = []
+        for m, j in enumerate(idxs[n:], start=n):
+            if m > n and not _AND.match(_gap(span, out[idxs[m - 1]], out[j])):
+                return idxs, []
+            h = _hypothesis(out[j], span, "")
+            if h is None:
+                return idxs, []
+            found.append((j, h, word.group(1) if m == n else "and"))
+        return idxs[:n], found
+    return idxs, []
+
+
+def _gap(span: MathSpan, a: ResolvedClaim, b: ResolvedClaim) -> str:
+    return " ".join(_LAYOUT.sub(" ", span.body[a.end : b.start]).split())
 
 
 def _before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
