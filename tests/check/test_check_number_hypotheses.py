@@ -99,3 +99,16 @@ def test_a_condition_written_in_the_formula_is_a_premise_of_the_claims_before_it
     index = "Let $A \\in \\mathbb R^{n\\times n}$.\n\n$$A_{ij} = 0 \\text{ for } j > i$$\n"
     got = check_text(index, "doc.md")
     assert "the condition of a case of A" in got[-1].message
+
+
+def test_when_and_for_before_an_equation_make_it_a_hypothesis_of_its_paragraph() -> None:
+    text = "The two costs agree when $\\frac{{12 T^2}}{{24 T D}} = 1$, that is $${}$$ here.\n"
+    got = check_text(text.format("2D = T"), "doc.md")
+    hyp = [r for r in got if r.source.endswith("= 1")]
+    assert hyp[0].kind == "declaration" and "after 'when'" in hyp[0].message
+    assert [r.kind for r in got if r.kind not in ("declaration", "not-a-claim")] == ["verified"]
+    assert kinds(text.format("3D = T")) != ["verified"]
+    # `for $D = 4096$`: the value holds for the rest of its paragraph
+    value = "Then, e.g. for $D=4096$, the length is $${}$$ tokens.\n"
+    assert kinds(value.format("2D = 8192")) == ["verified"]
+    assert kinds(value.format("2D = 8000")) == ["false"]

@@ -20,7 +20,7 @@ __all__ = ["apply_number_hypotheses"]
 #: The words that make the equation after them a hypothesis about numbers.
 _CUE = re.compile(
     r"(?:\bassume|\bassuming|\bsuppose|\bwith|\bif|\bgiven|\btakes?|\btaking|\bsetting|\bset"
-    r"|假设|设|令|取|若|如果|当)(?:\s+that)?\s*$",
+    r"|\bwhen|\bwhenever|\b(?:e\.g\.,?\s+)?for|假设|设|令|取|若|如果|当)(?:\s+that)?\s*$",
     re.IGNORECASE,
 )
 #: Between two hypotheses of one sentence: `assume $F = 4D$ and $D = NH$`.
@@ -209,8 +209,8 @@ def _in_list(c: ResolvedClaim) -> bool:
 
 def _shown(h: _Hypothesis) -> str:
     if h.relation:
-        lhs, rhs = h.source.split("=", 1) if "=" in h.source else (h.source, "")
-        return " = ".join(" ".join(x.split()) for x in (lhs, rhs))
+        sides = re.split(r"==?", h.source, maxsplit=1)
+        return " = ".join(" ".join(x.split()) for x in sides)
     return f"{h.name} = {h.value}"
 
 
