@@ -90,9 +90,9 @@ def apply_number_hypotheses(
         if after:
             # `$$claim$$ when $N H = D$ and $F = 4D$`: a premise of that claim only
             taken |= {x for x, _, _ in after}
-            conds = [h for _, found, _ in after for _, h in found]
-            for _, found, word in after:
-                for k, h in found:
+            conds = [h for _, got, _ in after for _, h in got]
+            for _, got, word in after:
+                for k, h in got:
                     msg = (
                         f"a condition of the claim before it (after '{word}'): {_shown(h)}, "
                         "not checked"
@@ -110,8 +110,9 @@ def apply_number_hypotheses(
             word = cue.group().strip() if cue is not None else "and"
             found = [(k, _hypothesis(out[k], span, text)) for k in idxs]
             if found and all(h is not None for _, h in found):
-                for k, h in found:
-                    assert h is not None
+                for k, maybe in found:
+                    assert maybe is not None
+                    h = maybe
                     held.append(h)
                     reach = "end of its paragraph"
                     if h.end > _paragraph_end(text, span.end):
