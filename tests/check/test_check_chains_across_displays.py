@@ -46,3 +46,14 @@ def test_a_connective_between_displays_continues_the_chain() -> None:
     assert kinds(ab + "$$= B^T A^T$$") == ["verified"]
     wrong = results(ab + "$$= A^T B^T$$")
     assert [r.kind for r in wrong] == ["false"]
+
+
+def test_an_inline_formula_after_a_connective_continues_the_one_before() -> None:
+    # `$$2 \cdot 3 \cdot 4$$ which gives $= 24$`
+    for words in ("which gives", ", so", "i.e.", "即"):
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$ {words} $= 24$ here.\n") == ["verified"], words
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$ {words} $= 25$ here.\n") == ["false"], words
+    # any other words before it: a formula of its own (its left side is in the prose)
+    assert kinds("$$2 \\cdot 3 \\cdot 4$$\n\nIn total, we get $= 24$ FLOPs.\n") == [
+        "not-understood"
+    ]
