@@ -112,3 +112,12 @@ def test_when_and_for_before_an_equation_make_it_a_hypothesis_of_its_paragraph()
     value = "Then, e.g. for $D=4096$, the length is $${}$$ tokens.\n"
     assert kinds(value.format("2D = 8192")) == ["verified"]
     assert kinds(value.format("2D = 8000")) == ["false"]
+
+
+def test_a_condition_on_names_a_claim_does_not_use_restricts_nothing_in_it() -> None:
+    ab = (
+        "Let $A, B \\in \\mathbb{{R}}^{{n\\times n}}$. Then $$(AB)^T = {}$$ when $T = 2D$.\n\n"
+        "The ratio is $\\frac{{T}}{{2D}} = 1$ when $T = 2D$.\n"
+    )
+    assert kinds(ab.format("A^T B^T")) == ["false", "verified"]
+    assert kinds(ab.format("B^T A^T")) == ["verified", "verified"]

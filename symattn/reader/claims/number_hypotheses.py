@@ -83,7 +83,7 @@ def apply_number_hypotheses(
         if within:
             # `$$claim \quad \text{when } NH = D$$`: a premise of the claims before it
             for k in idxs:
-                out[k] = _under(out[k], [*held, *(h for _, h, _ in within)])
+                out[k] = _premised(_under(out[k], [*held, *(h for _, h, _ in within)]), within)
             prev = span
             continue
         after = _conditions_after(out, spans, at, text)
@@ -98,8 +98,9 @@ def apply_number_hypotheses(
                         "not checked"
                     )
                     out[k] = dataclasses.replace(out[k], status="declared", message=msg, pairs=())
+            flat = [(k, h, w) for _, got, w in after for k, h in got]
             for k in idxs:
-                out[k] = _under(out[k], [*held, *conds])
+                out[k] = _premised(_under(out[k], [*held, *conds]), flat)
             prev = span
             continue
         before = _before(text, prev, span)
@@ -163,6 +164,32 @@ def _conditions_after(
 
 #: What only sets a condition apart inside a formula: `\quad`, `\text{when }`, `\,`.
 _LAYOUT = re.compile(r"\\(?:text|mathrm|textrm|mbox|quad|qquad)\b|\\[,;: !]|[{}&~]")
+
+
+def _premised(c: ResolvedClaim, conds: list[tuple[int, _Hypothesis, str]]) -> ResolvedClaim:
+    """A claim its conditions do not speak of as the checker reads it (no name of theirs was
+    replaced: a claim about matrices, or about other names): a `false` would drop them, so it
+    is undecided, naming them."""
+    if c.status != "pending" or c.premise or any(_shown(h) in c.context for _, h, _ in conds):
+        return c
+    theirs = {x.name for _, h, _ in conds for x in h.value.free_symbols} | {
+        h.name for _, h, _ in conds if h.name
+    }
+    if not theirs & _names(c):
+        return c  # a condition on names the claim does not use restricts nothing in it
+    return dataclasses.replace(c, premise="; ".join(h.source for _, h, _ in conds))
+
+
+def _names(c: ResolvedClaim) -> set[str]:
+    """The names of a claim's sides and of the sizes of its matrices."""
+    out: set[str] = set()
+    for pair in c.pairs:
+        for t in pair:
+            out |= {x.name for x in getattr(t, "free_symbols", set()) if hasattr(x, "name")}
+            for m in t.atoms(MatExpr) if isinstance(t, sympy.Basic) else ():
+                for d in m.shape:
+                    out |= {x.name for x in sympy.sympify(d).free_symbols}
+    return out
 
 
 def _conditions_within(
