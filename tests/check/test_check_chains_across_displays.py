@@ -27,11 +27,33 @@ def test_a_display_that_starts_with_a_relation_continues_the_one_before() -> Non
 
 
 def test_displays_with_prose_between_them_stay_apart() -> None:
-    # without the join, `= 24` is a row with no claim before it
-    text = "$$2 \\cdot 3 \\cdot 4$$\n\nso that\n\n$$= 24$$"
-    assert [" ".join(s.body.split()) for s in scan(text, kind="md")] == [
-        "2 \\cdot 3 \\cdot 4",
-        "= 24",
-    ]
+    # a sentence between them, or a condition: `= 24` is a row with no claim before it
+    for words in ("This is a product. It gives", "if $n = 3$", "where", "当"):
+        text = f"$$2 \\cdot 3 \\cdot 4$$\n\n{words}\n\n$$= 24$$"
+        bodies = [" ".join(s.body.split()) for s in scan(text, kind="md")]
+        assert bodies[0] == "2 \\cdot 3 \\cdot 4" and bodies[-1] == "= 24", words
     # an inner product in angle brackets does not continue anything
     assert [s.body for s in scan("$$a = b$$\n\n$$<q, k>$$", kind="md")] == ["a = b", "<q, k>"]
+
+
+def test_a_connective_between_displays_continues_the_chain() -> None:
+    # "which gives", "so that", "重写为：" before a display that starts with a relation
+    for words in ("which gives", "so that", "重写为：", "rewritten:"):
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$\n\n{words}\n\n$$= 24$$") == ["verified"], words
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$\n\n{words}\n\n$$= 25$$") == ["false"], words
+    # the link is between matrices too, reported where the second display is
+    ab = "Let $A, B \\in \\mathbb R^{n\\times n}$.\n\n$$(AB)^T$$\n\nwhich gives\n\n"
+    assert kinds(ab + "$$= B^T A^T$$") == ["verified"]
+    wrong = results(ab + "$$= A^T B^T$$")
+    assert [r.kind for r in wrong] == ["false"]
+
+
+def test_an_inline_formula_after_a_connective_continues_the_one_before() -> None:
+    # `$$2 \cdot 3 \cdot 4$$ which gives $= 24$`
+    for words in ("which gives", ", so", "i.e.", "即"):
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$ {words} $= 24$ here.\n") == ["verified"], words
+        assert kinds(f"$$2 \\cdot 3 \\cdot 4$$ {words} $= 25$ here.\n") == ["false"], words
+    # any other words before it: a formula of its own (its left side is in the prose)
+    assert kinds("$$2 \\cdot 3 \\cdot 4$$\n\nIn total, we get $= 24$ FLOPs.\n") == [
+        "not-understood"
+    ]

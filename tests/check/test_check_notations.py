@@ -365,6 +365,10 @@ def test_a_definition_by_cases() -> None:
     text = r"$$\text{PE}(i, t) = " + cases + "$$"
     results = check_text(DECL + text + "\n", "notations.md")
     assert results[-1].kind == "declaration" and "defines the function" in results[-1].message
+    # a comma after a case's value (`x, & x > 0`) is punctuation: the same definition
+    comma = r"$$\mathrm{ELU}(x) = \begin{cases} x, & x > 0 \\ e^x - 1, & x \le 0 \end{cases}$$"
+    results = check_text(DECL + comma + "\n", "notations.md")
+    assert results[-1].kind == "declaration" and "defines the function" in results[-1].message
     # a matrix the document declared is never compared with the column of values
     assert verdicts(r"$$Q = \begin{cases} 0 & j \le i \\ 1 & j > i \end{cases}$$" + "\n") == [
         "not-understood"

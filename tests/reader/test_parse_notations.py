@@ -65,6 +65,11 @@ GOLDEN = [
         r"m_{ij} = \begin{cases} 0 & \text{if } j \le i \\ 1 & j > i \end{cases}",
         "[m_{(* i j)} = cases[0; 1]]",
     ),
+    # a comma that ends a case's value, before its condition, is punctuation
+    (
+        r"m_{ij} = \begin{cases} 0, & \text{if } j \le i \\ 1, & j > i \end{cases}",
+        "[m_{(* i j)} = cases[0; 1]]",
+    ),
 ]
 
 

@@ -33,6 +33,7 @@ from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.units import with_units
+from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
@@ -196,6 +197,7 @@ class DispatchMixin(ResolverBase):
             return None
         out: list[ResolvedClaim] = []
         prev: ast.Node | None = None
+        skipped = False  # rows of equalities not read since `prev`
         for a, b in rows:
             text = _only(body, a, b)
             cont = _CONTINUES.match(body, a)
@@ -207,7 +209,9 @@ class DispatchMixin(ResolverBase):
             except ParseError as err:
                 msg = f"cannot read this row: {err.message}"
                 out.append(new_claim(span, a, max(a + 1, b), "not_understood", msg))
-                prev = None
+                if not equal_row(body[a:b]):
+                    prev = None
+                skipped = prev is not None
                 continue
             items = list(_claims_of(formula.items))
             for k, item in enumerate(items):
@@ -217,12 +221,15 @@ class DispatchMixin(ResolverBase):
                 with assume(**self.scope.assumptions):
                     if k == 0 and cont is not None and cont.group(1) and item.steps:
                         claims = self._continue(span, prev, item)
+                        if skipped:  # `A &= B \\ &= (not read) \\ &= D`: B = D, by the rows
+                            claims = [over_unread(c) for c in claims[:1]] + claims[1:]
                     else:
                         claims = self._resolve_claim(span, item, display=span.display)
                 claims = [name_the_unknown(self.scope, x, item) for x in claims]
                 out.extend(self._decorate(claims))
             last = items[-1] if items else None
             prev = last.steps[-1].rhs if last is not None and last.steps else None
+            skipped = False
         return attach_within(out)
 
     def _continue(

@@ -24,6 +24,7 @@ from symattn.reader.claims.free_scalars import free_scalars
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
+from symattn.reader.claims.number_orders import number_order
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
     any_matrices,
@@ -460,7 +461,11 @@ class RelationsMixin(ResolverBase):
     ) -> ResolvedClaim:
         """`\\alpha(\\mathbf q,\\mathbf k_i)\\ge 0`, `\\gamma_t \\ge 1`: an order between values,
         which the kernel does not decide: every side is read (errors reported as usual) and the
-        claim is undecided. A side that cannot be read keeps the refusal."""
+        claim is undecided. A side that cannot be read keeps the refusal. Between numbers
+        (`2^{10} > 1000`) it is a claim for the kernel (`claims.number_orders`)."""
+        ordered = number_order(self.terms, span, c, getattr(self, "text", ""))
+        if ordered is not None:
+            return ordered
 
         def run() -> ResolvedClaim:
             names = read_around(self.terms, c.subjects[0])

@@ -23,6 +23,24 @@ _ENDS = re.compile(_RELATION + r"\s*\Z")
 _STARTS = re.compile(r"\A\s*(?!<)" + _RELATION + r"(?![A-Za-z])")
 #: what may stand between two displays of one chain: their delimiters and blank space
 _BETWEEN = re.compile(r"\s*(?:\$\$|\\\])\s*(?:\$\$|\\\[)\s*")
+#: ... or a short connective before a display that starts with a relation ("which gives",
+#: "so that", "重写为：", "展开："): no math, no sentence that ends and goes on
+_LINK = re.compile(
+    r"\s*(?:\$\$|\\\])\s*(?P<words>[^$\\.!?。！？;；]{1,40}?)[:：,，]?\s*(?:\$\$|\\\[)\s*"
+)
+#: ... or, before an inline formula that starts with a relation, one of these connectives alone
+_INLINE_LINK = re.compile(
+    r"\s*(?:\$\$|\$|\\\]|\\\))\s*,?\s*(?:which\s+(?:gives|is|equals)|giving|so(?:\s+that)?|that\s+is"
+    r"|i\.e\.|hence|thus|therefore|we\s+(?:get|have|obtain)|and\s+so|得到|即|可得|化简得|也就是)"
+    r"\s*[:：,，]?\s*(?:\$|\\\()\s*",
+    re.IGNORECASE,
+)
+#: words that make the display after them a condition or a new statement, not a continuation
+_CUE = re.compile(
+    r"\b(?:if|when|whenever|where|for|with|given|assum\w*|suppos\w*|let|only|unless|provided"
+    r"|otherwise|else)\b|若|如果|当|假设|设|令|其中|否则|对于",
+    re.IGNORECASE,
+)
 
 
 def join_chains(items: list[MathSpan | ScanProblem], text: str) -> list[MathSpan | ScanProblem]:
@@ -50,10 +68,20 @@ def join_chains(items: list[MathSpan | ScanProblem], text: str) -> list[MathSpan
 
 
 def _continues(a: MathSpan, b: MathSpan, text: str) -> bool:
-    if not (a.display and b.display) or a.env is not None or b.env is not None:
+    if a.env is not None or b.env is not None or a.filename != b.filename:
         return False
-    if a.filename != b.filename or _BETWEEN.fullmatch(text, a.end, b.start.offset) is None:
+    if not b.display:
+        # `$$A = B$$, which gives $= C$`: an inline formula that goes on after a connective
+        link = _INLINE_LINK.fullmatch(text, a.end, b.start.offset)
+        return link is not None and _STARTS.match(b.body) is not None and not _ENDS.search(a.body)
+    if not a.display:
         return False
+    if _BETWEEN.fullmatch(text, a.end, b.start.offset) is None:
+        # `$$A = B$$ which gives $$= C$$`: a connective, then a display that goes on
+        link = _LINK.fullmatch(text, a.end, b.start.offset)
+        if link is None or _CUE.search(link.group("words")) or not link.group("words").strip():
+            return False
+        return _STARTS.match(b.body) is not None and _ENDS.search(a.body) is None
     return _ENDS.search(a.body) is not None or _STARTS.match(b.body) is not None
 
 

@@ -127,6 +127,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.bar("|", i, i + 1)
         elif c == "&":
             if self.innermost_env() == "cases":
+                if self.out and self.out[-1].kind == "COMMA":
+                    self.out.pop()  # `x, & x > 0`: the comma ends the value, as it renders
                 self.skip_condition()
                 return
             if self.matrix_depth:
