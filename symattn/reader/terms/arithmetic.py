@@ -17,6 +17,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import partial_quotient
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
+from symattn.reader.terms.lists import list_value
 from symattn.reader.terms.names import plain_name
 from symattn.reader.terms.ones import ones_after
 from symattn.reader.terms.ones_lengths import sum_parts
@@ -342,6 +343,9 @@ class ArithmeticMixin(TermsBase):
 
     def _group(self, node: ast.Group) -> sympy.Basic:
         if len(node.items) != 1:
+            listed = list_value(self, node)  # `[Z^{(1)}, \ldots, Z^{(H)}]`, `[x_1; x_2]`
+            if listed is not None:
+                return listed
             raise not_understood("a list in parentheses is not a value", node)
         return self.term(node.items[0])
 
