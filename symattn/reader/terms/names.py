@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
+from symattn.reader.terms.arrays import ARRAY_GUESS, array_guess
 from symattn.reader.terms.base import NameEntry, TermsBase
 from symattn.reader.terms.components import (
     ambiguous,
@@ -296,6 +297,7 @@ class NamesMixin(TermsBase):
                 rows, cols = (self.scope.bind(x) for x in entry.shape)
                 return causal_ones((rows, cols))  # the matrix the prose calls the causal mask
             if entry is not None:
+                self._batched(name, entry)
                 return self.named(name, None, entry)
         word = word_name(node)
         if word is not None and word in self.scope.dims:
@@ -317,6 +319,12 @@ class NamesMixin(TermsBase):
             if made is not None:  # `\\hat y_i` of the vector `\\hat y = ...`
                 return made
         raise self._unknown(node)
+
+    def _batched(self, name: str, entry: NameEntry | None) -> None:
+        """`X` of an array, or `Q` defined from one: the guess noted (`terms.arrays`)."""
+        how = array_guess(self.scope, name, entry)
+        if how:
+            self.entry_guesses.setdefault(ARRAY_GUESS + name, (how, True))
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""

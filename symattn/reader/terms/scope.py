@@ -91,6 +91,7 @@ class Scope:
         self._memo: tuple[Any, SizeContext] | None = None
         self.relation_section: dict[sympy.Symbol, int] = {}
         self.sequences: dict[str, sympy.Expr] = {}
+        self.arrays: dict[str, tuple[int, int]] = {}  # names declared of order 3+: (order, line)
         self.conventions = conventions or DocumentConventions()
         for letter in self.conventions.matrix_letters():
             self.dims.pop(letter, None)  # `H` is a matrix in this document, not the head count
