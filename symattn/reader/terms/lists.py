@@ -99,4 +99,4 @@ def _vector_of(terms: Any, node: ast.Node) -> tuple[MatExpr, sympy.Expr, bool] |
     if not isinstance(row, Row):
         return None
     matrix, position = row.args
-    return matrix, sympy.sympify(position), column
+    return matrix, position, column
