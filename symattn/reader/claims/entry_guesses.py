@@ -7,6 +7,7 @@ import dataclasses
 import re
 
 from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.terms.arrays import ARRAY_GUESS
 
 __all__ = ["with_entry_guesses", "writes_entry"]
 
@@ -35,6 +36,15 @@ def with_entry_guesses(
         return claims
     out = []
     for c in claims:
-        got = tuple((k, *how) for k, how in guesses.items() if writes_entry(k, c.source))
+        got = tuple((k, *how) for k, how in guesses.items() if _writes(k, c.source))
         out.append(dataclasses.replace(c, entry_guesses=got) if got else c)
     return out
+
+
+def _writes(key: str, source: str) -> bool:
+    """Whether `source` writes what the guess `key` is about: an array by its name (`X`), a
+    letter with an index (`writes_entry`)."""
+    if key.startswith(ARRAY_GUESS):
+        name = re.escape(key.removeprefix(ARRAY_GUESS))
+        return re.search(rf"(?<![A-Za-z\\]){name}(?![A-Za-z])", source) is not None
+    return writes_entry(key, source)

@@ -91,6 +91,8 @@ def _convention_message(scope: Scope, detail: str) -> str:
 def _are_what(scope: Scope) -> str:
     """How the consulted vectors got their width: declared in R^{d}, or only as rows of a
     matrix the text never declares (the chapter's convention)."""
+    if all(n.endswith("_•") for n in scope.consulted):  # `S_•` of `S_t = S_{t-1} + k_t v_t^T`
+        return "has the shape its definition gave with vectors read as columns"
     conventional = [n for n in scope.consulted if scope._conventional(n.upper())]
     if conventional and len(conventional) == len(scope.consulted):
         return "are rows of matrices the text never declares (the chapter's convention)"

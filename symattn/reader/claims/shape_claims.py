@@ -18,6 +18,7 @@ from symattn.kernel.errors import ShapeError
 from symattn.kernel.expr import MatExpr, MatSym, Row
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
+from symattn.reader.claims.array_claims import batch_shape, forget_array, with_batch
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
 from symattn.reader.claims.departures import departure, note_guessed
@@ -55,7 +56,17 @@ def declaration(
         )
     if not isinstance(step.rhs, ast.Reals):
         return new_claim(span, start, end, "unknown", membership(terms, subject, step.rhs))
+    batch = batch_shape(scope, terms, subject, step.rhs)
+    if batch is not None:  # `X \in \mathbb R^{B\times L\times d}`: L × d per element of B
+        name = plain_name(subject)
+        assert name is not None
+        got = _declare(scope, span, name, False, batch, subject, start, end)
+        return with_batch(got, name, scope)
     shape = _reals_shape(terms, step.rhs)
+    named = plain_name(subject)
+    forget_array(scope, named)
+    if named is not None and scope.arrays:  # `Q` defined from an array
+        terms._batched(named, scope.lookup(named))
     member = declare_member(scope, span, subject, shape, start, end)
     if member is None:
         member = declare_defined(scope, terms, span, subject, shape, start, end)

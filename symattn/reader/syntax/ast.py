@@ -107,11 +107,12 @@ class Group(Node):
     """Parentheses `( )` (also `\\left( \\right)`, `\\bigl( \\bigr)`) or brackets `[ ]`.
 
     `items` has one element for `(QK^T)` and several for a tuple such as `(Q,K,V)`;
-    `delim` is `"("` or `"["`.
+    `delim` is `"("` or `"["`; `stacked` when the items are separated by `;` (`[x_1; x_2]`).
     """
 
     items: tuple[Expr, ...]
     delim: str = "("
+    stacked: bool = False
 
 
 @dataclass(frozen=True)

@@ -314,7 +314,8 @@ class _Builder:
 
     def r_stacked(self, kids: list[Any], s: int, e: int) -> ast.Group:
         """`[\\mathbf s_t; \\mathbf h_i]`: vectors written one after another, a list."""
-        return ast.Group(tuple(self.expr(k) for k in kids[1:-1:2]), delim="[", start=s, end=e)
+        items = tuple(self.expr(k) for k in kids[1:-1:2])
+        return ast.Group(items, delim="[", stacked=True, start=s, end=e)
 
     def r_set(self, kids: list[Any], s: int, e: int) -> ast.Set:
         items = kids[1] if len(kids) == 3 else []

@@ -54,6 +54,8 @@ def apply_scripts(
     base: ast.Expr, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail, start: int
 ) -> ast.Expr:
     """Attach `_x` and `^y` to `base` in the written order (TeX forbids two of a kind)."""
+    if isinstance(base, ast.Set) and scripts and _index_range(scripts[0]):
+        return _ranged_set(base, scripts, fail)
     seen: set[str] = set()
     for script in scripts:
         if script.kind == "PRIME":
@@ -68,6 +70,31 @@ def apply_scripts(
         else:
             base = _superscript(base, script, expr, fail, start)
     return base
+
+
+def _index_range(script: ScriptLike) -> bool:
+    """`_{i=1}` below a set: one letter equal to its first value (braces not read yet)."""
+    items = getattr(script.arg, "items", None)
+    if script.kind != "SUB" or items is None or isinstance(script.arg, ast.Node):
+        return False
+    if len(items) != 1 or len(items[0][1]) != 1:
+        return False
+    letter = items[0][0]
+    return items[0][1][0][0] == "=" and getattr(letter, "type", None) == "LETTER"
+
+
+def _ranged_set(base: ast.Set, scripts: Sequence[ScriptLike], fail: Fail) -> ast.Expr:
+    """`\\{c_i\\}_{i=1}^T`: the family c_1, ..., c_T written as a set (the range is not
+    read as a value: the set is one)."""
+    rest = list(scripts[1:])
+    if rest and rest[0].kind == "SUP":
+        rest = rest[1:]
+    if rest:
+        raise fail(
+            "a set with an index range takes one subscript and one superscript", rest[0].start
+        )
+    end = scripts[1].end if len(scripts) > 1 else scripts[0].end
+    return ast.Set(base.items, base.such_that, start=base.start, end=end)
 
 
 def _prime(base: ast.Expr, fail: Fail, script: ScriptLike) -> ast.Expr:

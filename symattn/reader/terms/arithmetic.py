@@ -17,7 +17,8 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import partial_quotient
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
-from symattn.reader.terms.names import plain_name
+from symattn.reader.terms.lists import list_value
+from symattn.reader.terms.names import label_of, plain_name
 from symattn.reader.terms.ones import ones_after
 from symattn.reader.terms.ones_lengths import sum_parts
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood, shape_problem
@@ -331,10 +332,16 @@ class ArithmeticMixin(TermsBase):
                 return sympy.exp(exp)  # `e^{x_i}`: e is no name of the text's
         base = self.term(node.base)
         exp = node.exponent
-        if isinstance(base, MatExpr) and isinstance(exp, ast.Symbol) and exp.sub is None:
-            # `s_t^n`, `\\mathbf h^t`: a letter above a vector labels a new one (a step, a
-            # layer), never a power; undeclared, it is read as a name of unknown shape
-            label = f"{plain(base)}^{exp.name}"
+        if isinstance(base, MatExpr) and (
+            (isinstance(exp, ast.Symbol) and exp.sub is None)
+            or (isinstance(exp, ast.Number) and exp.text.isdigit() and _vector_name(node, base))
+        ):
+            # `s_t^n`, `\\mathbf h^t`, `q^1`: a letter above a vector (or a number above a
+            # vector, which has no powers) labels a new one (a step, a layer), never a power;
+            # undeclared, it is read as a name of unknown shape
+            text = exp.name if isinstance(exp, ast.Symbol) else exp.text
+            shown = label_of(node.base) if isinstance(node.base, ast.Symbol) else plain(base)
+            label = f"{shown}^{text}"
             raise UnknownName(f"unknown symbol {label} (declare its shape)", node, label, [])
         if isinstance(base, MatExpr):
             raise not_understood(
@@ -361,6 +368,9 @@ class ArithmeticMixin(TermsBase):
 
     def _group(self, node: ast.Group) -> sympy.Basic:
         if len(node.items) != 1:
+            listed = list_value(self, node)  # `[Z^{(1)}, \ldots, Z^{(H)}]`, `[x_1; x_2]`
+            if listed is not None:
+                return listed
             raise not_understood("a list in parentheses is not a value", node)
         return self.term(node.items[0])
 
@@ -427,3 +437,7 @@ def _size_valued(value: Any, sizes: set[sympy.Symbol]) -> bool:
     if not isinstance(value, sympy.Expr) or isinstance(value, MatExpr) or value.atoms(Entry):
         return False
     return bool(value.free_symbols) and value.free_symbols <= sizes
+def _vector_name(node: ast.Power, base: MatExpr) -> bool:
+    """`q^1`, `\\mathbf s_t^0`: a vector written as one name (a row or a column, never 1 × 1)."""
+    one = [dims_equal(x, 1) for x in base.shape]
+    return isinstance(node.base, ast.Symbol) and one.count(True) == 1

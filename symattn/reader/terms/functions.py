@@ -19,6 +19,7 @@ from symattn.kernel.expr import (
     Row,
     Scale,
     Softmax,
+    Transpose,
     index,
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
@@ -50,6 +51,26 @@ FEATURE_WIDTH = dim("D_phi")
 
 
 _OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+
+
+def feature_map(name: str, x: MatExpr) -> MatExpr:
+    """`\\phi(X)` maps the rows of X; of a vector read as a column (`k_t` as row t of K
+    transposed, a named d × 1 vector) it maps the vector itself: a column of D_phi features,
+    the transpose of the map of the row, never one row of features per entry.
+
+    >>> from symattn.kernel.expr import MatSym, Row
+    >>> from symattn.kernel.dims import n, d_k
+    >>> feature_map("phi", Row(MatSym("K", n, d_k), 1).T).shape
+    (D_phi, 1)
+    """
+    if isinstance(x, Transpose) and dims_equal(x.args[0].rows, 1):
+        row = x.args[0]
+        if not dims_equal(row.cols, 1):
+            return FeatureMap(name, row, FEATURE_WIDTH).T
+    if isinstance(x, MatSym) and _lower_case(x.name) and dims_equal(x.cols, 1):
+        if not dims_equal(x.rows, 1):
+            return FeatureMap(name, x.T, FEATURE_WIDTH).T
+    return FeatureMap(name, x, FEATURE_WIDTH)
 
 
 def _same_value(a: object, b: object) -> bool:
@@ -198,7 +219,7 @@ class FunctionsMixin(TermsBase):
             x = self.term(node.args[0])
             if isinstance(x, MatExpr):
                 self.maps.append(node.name)
-                return FeatureMap(node.name, x, FEATURE_WIDTH)
+                return feature_map(node.name, x)
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]

@@ -43,6 +43,18 @@ def _sizes_indexed(term: sympy.Basic, var: sympy.Symbol) -> list[sympy.Expr]:
     return out
 
 
+def _letters(node: ast.Node) -> set[str]:
+    """The plain letters written in a subscript (`ti` -> t, i)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Symbol) and x.sub is None and x.font is None:
+            out.add(x.name)
+        stack.extend(ast.children(x))
+    return out
+
+
 class IndicesMixin(TermsBase):
     """Sizes, indices, subscripts and sums over an index."""
 
@@ -216,13 +228,13 @@ class IndicesMixin(TermsBase):
         self.trial = True  # a trial reading: it confirms nothing and uses no definition
         try:
             body = self.term(node.body)
+            sizes = _sizes_indexed(body, var)
         except (SymattnError, RecursionError):
-            body = None
+            sizes = self._part_sizes(node.body, letter, var)
         finally:
             self.sum_ranges = outer
             self.defs.used[:] = used
             self.trial = trial
-        sizes = _sizes_indexed(body, var) if body is not None else []
         if sizes and all(dims_equal(x, sizes[0]) for x in sizes[1:]):
             why = "the size of every axis it indexes"
             self._range_read(letter, sizes[0], why, end=node.lower is not None)
@@ -240,6 +252,24 @@ class IndicesMixin(TermsBase):
             why = f"the chapter's convention for {letter}"
             self._range_read(letter, conventional, why, forced=False)
         return conventional
+
+    def _part_sizes(self, body: ast.Node, letter: str, var: sympy.Symbol) -> list[sympy.Expr]:
+        """`\\sum_i \\alpha_{ti} v_i` whose body does not read whole (an undeclared weight):
+        the sizes i runs over in the parts written with it that do read (`v_i`, row i of V)."""
+        out: list[sympy.Expr] = []
+        stack = [body]
+        while stack:
+            x = stack.pop()
+            sub = getattr(x.operand if isinstance(x, ast.HeadSup) else x, "sub", None)
+            if isinstance(x, ast.Symbol | ast.HeadSup) and sub is not None:
+                if letter in _letters(sub):
+                    try:
+                        out.extend(_sizes_indexed(self.term(x), var))
+                    except (SymattnError, RecursionError):
+                        pass
+                continue
+            stack.extend(ast.children(x))
+        return out
 
     def _range_read(
         self, letter: str, size: sympy.Expr, why: str, end: bool = False, forced: bool = True

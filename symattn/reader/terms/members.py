@@ -128,6 +128,11 @@ def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
     member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
     family.used_at.add(getattr(scope, "line", 0))
+    consulted = getattr(scope, "consulted", None)
+    if not family.settled and consulted is not None:
+        # its shape came from reading vectors as columns, which the text does not settle: a
+        # shape error it leads to rests on that reading (undecided, never an error)
+        consulted.add(f"{family.letter}_•")
     return member
 
 

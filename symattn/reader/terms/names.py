@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.dims import H, d_v
+from symattn.kernel.dims import H, d_v, dim
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
     Entry,
@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
+from symattn.reader.terms.arrays import ARRAY_GUESS, array_guess
 from symattn.reader.terms.base import NameEntry, TermsBase
 from symattn.reader.terms.components import (
     ambiguous,
@@ -110,6 +111,16 @@ def _row_block_of(block: Any, whole: Any, bind: Callable[[Any], Any]) -> bool:
     (r, c), (wr, wc) = (bind(x) for x in block.shape), (bind(x) for x in whole.shape)
     h, v = bind(H), bind(d_v)
     return all(sympy.expand(a - b) == 0 for a, b in ((r, v), (wr, h * v), (c, wc)))
+
+
+#: the letters texts give the number of positions (tokens, time steps) by
+_POSITIONS = frozenset(dim(x) for x in "nNLT")
+
+
+def _positions_across(m: MatExpr) -> bool:
+    """`X \\in R^{d×n}`: the positions along the columns, not the rows, so that in a text of
+    column vectors the x_i may be its columns rather than its rows written as columns."""
+    return m.cols in _POSITIONS and m.rows not in _POSITIONS
 
 
 def _square(node: ast.Symbol, m: MatExpr) -> bool:
@@ -286,6 +297,7 @@ class NamesMixin(TermsBase):
                 rows, cols = (self.scope.bind(x) for x in entry.shape)
                 return causal_ones((rows, cols))  # the matrix the prose calls the causal mask
             if entry is not None:
+                self._batched(name, entry)
                 return self.named(name, None, entry)
         word = word_name(node)
         if word is not None and word in self.scope.dims:
@@ -307,6 +319,12 @@ class NamesMixin(TermsBase):
             if made is not None:  # `\\hat y_i` of the vector `\\hat y = ...`
                 return made
         raise self._unknown(node)
+
+    def _batched(self, name: str, entry: NameEntry | None) -> None:
+        """`X` of an array, or `Q` defined from one: the guess noted (`terms.arrays`)."""
+        how = array_guess(self.scope, name, entry)
+        if how:
+            self.entry_guesses.setdefault(ARRAY_GUESS + name, (how, True))
 
     def _indexed(self, node: ast.Symbol) -> sympy.Basic:
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
@@ -376,7 +394,13 @@ class NamesMixin(TermsBase):
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
             row = Row(m, idx[0])
-            return row.T if self.scope.orientation(base) == "column" else row
+            if self.scope.orientation(base) != "column":
+                return row
+            if getattr(entry, "origin", "") != "convention" and _positions_across(m):
+                # `X \in R^{d×n}` in a text of column vectors: its columns may be the x_i
+                how = f"{base}_i as row i of {matrix_name} ({plain(m.rows)} × {plain(m.cols)})"
+                self.entry_guesses.setdefault(base, (how + ", written as a column", True))
+            return row.T
         if len(idx) == 1 and m.cols == 1:
             return Entry(m, idx[0], 1)  # `D_i` of a column `D = \operatorname{rowsum}(...)`
         raise not_understood(

@@ -98,6 +98,7 @@ class Scope:
         #: sequences defined by a formula the checker keeps as a premise (`c_i = -\\max_j S_{ij}`):
         #: the line of their definition
         self.defined_sequences: dict[str, int] = {}
+        self.arrays: dict[str, tuple[int, int]] = {}  # names declared of order 3+: (order, line)
         self.conventions = conventions or DocumentConventions()
         for letter in self.conventions.matrix_letters():
             self.dims.pop(letter, None)  # `H` is a matrix in this document, not the head count

@@ -7,6 +7,7 @@ resolver calls `read_around`).
 
 from __future__ import annotations
 
+from symattn.kernel.expr import index
 from symattn.reader.syntax import ast
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS
@@ -64,7 +65,12 @@ def read_around(terms: Terms, node: ast.Node) -> list[str]:
             start=node.start,
             end=node.end,
         )
-        terms.term(bounds)  # `\sum_i` with no bounds is still unreadable
+        var = node.var
+        if node.lower is None and node.upper is None and var is not None and _plain_letter(var):
+            # `\sum_i \alpha_{ti} v_i`: what i runs over, from the parts that read (`v_i`)
+            terms._indexed_range(node, index(var.name))
+        else:
+            terms.term(bounds)  # `\sum_i` with no bounds is still unreadable
         return read_around(terms, node.body)
     if isinstance(node, ast.Product):
         return _product(terms, node)
@@ -116,3 +122,8 @@ def _each(terms: Terms, nodes: tuple[ast.Node, ...] | list[ast.Node]) -> list[st
     for n in nodes:
         out.extend(read_around(terms, n))
     return out
+
+
+def _plain_letter(var: ast.Symbol) -> bool:
+    """`i` of `\\sum_i`: one plain letter (what a sum over an index needs)."""
+    return var.sub is None and len(var.name) == 1 and var.name.isalpha()
