@@ -30,6 +30,7 @@ from symattn.reader.syntax.lexer_tables import (
     SIMPLE,
     SIZES,
     TRANSPARENT_ENVS,
+    UNREAD_ENVIRONMENTS,
     UNREAD_NOTATION,
 )
 
@@ -77,6 +78,9 @@ class CommandsMixin(LexerBase):
         if nxt in "{}" and nxt:
             self.set_brace(nxt, i)
             return
+        if nxt == "_" and self.joined_words(i):
+            self.i = i + 2  # `K_{rope\\_cache}`: one label of words, as `K_{rope cache}`
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -84,6 +88,11 @@ class CommandsMixin(LexerBase):
         name = m.group()
         self.i = m.end()
         self.named(name, i)
+
+    def joined_words(self, i: int) -> bool:
+        """`\\_` between two words of a subscript: the underscore of a label, which TeX prints."""
+        before, after = self.text[i - 1 : i], self.text[i + 2 : i + 3]
+        return before.isalpha() and after.isalpha() and self.in_script()
 
     def continues_row(self) -> bool:
         """A row of an aligned display that ends in a relation or an operator (`A &= \\\\`,
@@ -134,6 +143,10 @@ class CommandsMixin(LexerBase):
         elif name == "prime" and self.out and self.out[-1].kind == "SUP":
             self.out.pop()  # `x^\prime` is `x'`
             self.emit("PRIME", "'", start, end)
+        elif name == "ast":
+            self.i = start  # `2 \\ast 3`, `x^\\ast`: read as `*` is
+            self.step("*")
+            self.i = end
         elif name in ("bmod", "mod"):
             self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:
@@ -267,6 +280,8 @@ class CommandsMixin(LexerBase):
         if which == "begin":
             self.i = layout.placement_end(env, self.text, self.i)
         end = self.i
+        if env in UNREAD_ENVIRONMENTS:
+            raise self.fail(UNREAD_ENVIRONMENTS[env], start)
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
         if which == "begin" and env == "array":

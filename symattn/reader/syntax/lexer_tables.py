@@ -44,6 +44,7 @@ RELATIONS = {
     "lt": "<",
     "gt": ">",
     "approx": "approx",
+    "approxeq": "approx",  # `a \\approxeq b`: approximately equal, as `\\approx`
     "equiv": "equiv",
     "sim": "sim",
     "propto": "propto",
@@ -133,6 +134,26 @@ UNREAD_NOTATION = {
     "int": "an integral (\\int) is not read",
     "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
     "iff": "an equivalence of statements (\\iff) is not read",
+    "prod": "a product over a range (\\prod) is not read",
+    "oplus": (
+        "\\oplus between two terms: a concatenation, a direct sum or an exclusive or, which the "
+        "text does not say; write [A, B] or the entries"
+    ),
+    "oslash": "an entrywise division (\\oslash) is not read: write the entries, A_{ij} / B_{ij}",
+    "cup": "a union of sets (\\cup) is not read",
+    "bigcup": "a union of sets (\\bigcup) is not read",
+    "cap": "an intersection of sets (\\cap) is not read",
+    "gg": "much greater than (\\gg) is an estimate the checker does not decide",
+    "ll": "much less than (\\ll) is an estimate the checker does not decide",
+    "overset": "a symbol with a note set over it (\\overset{...}{...}) is not read",
+}
+
+
+#: Environments the reader knows by name but gives no meaning, with the message that names them.
+UNREAD_ENVIRONMENTS = {
+    "rcases": (
+        "rows joined by a brace on their right (rcases): what the brace says of them is not read"
+    ),
 }
 
 

@@ -1,0 +1,119 @@
+"""Formulas written in ways the grammar once refused (fonts around several letters, `\\_` in
+names, a bold number, brackets after `\\exp`, `\\ast`, a formula's tag, `\\approxeq`, a word of
+prose before a name in one `\\text`): each read, with a true use verified and a false one
+refused; notations given no meaning are "not understood" with a message that names them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from claim_helpers import results
+
+DECL = (
+    r"Let $X \in \mathbb{R}^{n \times d}$, $A \in \mathbb{R}^{d \times m}$ and "
+    r"$Q, K \in \mathbb{R}^{n \times d_k}$." + "\n\n"
+)
+
+
+def verdicts(text: str) -> list[tuple[str, str]]:
+    return [(r.kind, r.message) for r in results(DECL + text)]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a bold font around letters side by side: the letters, each in that font
+        (r"\boldsymbol{XA} \in \mathbb{R}^{n \times m}", "verified"),
+        (r"\boldsymbol{XA} \in \mathbb{R}^{n \times d}", "shape-error"),
+        # a bold operator before its parentheses is the operator
+        (r"\sum_{j=1}^{n} \mathbf{softmax}(QK^T)_{ij} = 1", "verified"),
+        (r"\sum_{j=1}^{n} \boldsymbol{softmax}(QK^T)_{ij} = 2", "false"),
+        # a number in bold is the number
+        (r"\textbf{12} = 3 \cdot 4", "verified"),
+        (r"\textbf{12} = 3 \cdot 5", "false"),
+        # brackets around the one argument of a known function
+        (r"\exp[\ln 2] = 2", "verified"),
+        (r"\exp[\ln 2] = 3", "false"),
+        # `\ast` as `*`; a tag set apart at the end is a label
+        (r"\frac{1}{2} \ast 4 = 2", "verified"),
+        (r"\frac{1}{2} \ast 4 = 3", "false"),
+        (r"q_i \cdot k_j = (QK^T)_{ij} \qquad (\ast)", "verified"),
+        (r"q_i \cdot k_j = (QK^T)_{ji} \qquad (\ast)", "false"),
+        (r"q_i \cdot k_j = (QK^T)_{ji} \quad (3.2)", "false"),
+        # `\approxeq` is `\approx`
+        (r"2.0 \approxeq 2", "verified"),
+        (r"2.0 \approxeq 2.5", "false"),
+    ],
+)
+def test_written_forms(formula: str, kind: str) -> None:
+    assert [k for k, _ in verdicts(f"$${formula}$$\n")] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"\mathbf{QK}_{ij} = Q_{i1}", r"a script after several letters in one font"),
+        (r"\mathbf{QK}^{\top} \in \mathbb{R}^{n \times n}", r"on the last letter or on their"),
+        (r"\prod_{i=1}^{n} 1 = 1", r"a product over a range \(\\prod\)"),
+        (r"A \oplus A = A", r"\\oplus between two terms: a concatenation"),
+        (r"X \oslash X = X", r"an entrywise division \(\\oslash\)"),
+        (r"n \gg d = 2", r"much greater than \(\\gg\)"),
+        (r"x \cup y = y", r"a union of sets \(\\cup\)"),
+        (r"a \overset{?}{=} b", r"a symbol with a note set over it"),
+        (r"\begin{rcases} a \\ b \end{rcases} = c", r"a brace on their right \(rcases\)"),
+    ],
+)
+def test_unread_notations_are_named(formula: str, named: str) -> None:
+    [(kind, message)] = verdicts(f"$${formula}$$\n")
+    assert kind == "not-understood"
+    assert re.search(named, message), message
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        # words joined by `\_` in a subscript label one name, in display and inline math
+        (
+            "Let $W_{kv\\_cache} \\in \\mathbb{R}^{d \\times d}$.\n\n"
+            "$$X W_{kv\\_cache} \\in \\mathbb{R}^{n \\times d}$$\n\n"
+            "$$X W_{kv\\_cache} \\in \\mathbb{R}^{n \\times n}$$\n",
+            ["verified", "shape-error"],
+        ),
+        (
+            "Let $$W_{kv\\_cache} \\in \\mathbb{R}^{d \\times d}.$$\n\n"
+            "Then $X W_{kv\\_cache} \\in \\mathbb{R}^{n \\times d}$ and "
+            "$X W_{kv\\_cache} \\in \\mathbb{R}^{d \\times d}$.\n",
+            ["verified", "shape-error"],
+        ),
+        # a worded name with `\_` in inline Markdown math is one name
+        (
+            "Let $\\text{seq\\_len} = 4$.\n\n$$\\text{seq\\_len} \\cdot 2 = 8$$\n",
+            ["undecided"],
+        ),
+    ],
+)
+def test_joined_words(text: str, kinds: list[str]) -> None:
+    got = verdicts(text)
+    assert [k for k, _ in got] == kinds, got
+    assert all("cannot read" not in m and "_l, e" not in m for _, m in got), got
+
+
+def test_bold_quantity_is_read() -> None:
+    [(kind, message)] = verdicts(r"$$7 \times 2 \approx \textbf{14 GB}$$" + "\n")
+    assert "cannot read" not in message and "GB" in message, (kind, message)
+
+
+def test_prose_word_before_a_name() -> None:
+    text = (
+        "$$\n\\begin{aligned}\n\\text{where head}_i &= QK^T \\\\\n"
+        "\\text{head}_i &\\in \\mathbb{R}^{n \\times n}\n\\end{aligned}\n$$\n\n"
+        "$$\\text{head}_i \\in \\mathbb{R}^{n \\times d}$$\n"
+    )
+    got = verdicts(text)
+    assert [k for k, _ in got] == ["verified", "shape-error"], got
+
+
+def test_operator_word_with_its_axis_then_call() -> None:
+    got = verdicts(r"$$\text{Softmax}_j(QK^T) = 1$$" + "\n")
+    assert all("cannot read" not in m for _, m in got), got
