@@ -117,3 +117,27 @@ def test_prose_word_before_a_name() -> None:
 def test_operator_word_with_its_axis_then_call() -> None:
     got = verdicts(r"$$\text{Softmax}_j(QK^T) = 1$$" + "\n")
     assert all("cannot read" not in m for _, m in got), got
+
+
+FONTS_LISTS = (
+    r"Let $W \in \mathbb{R}^{d \times d}$ and $\text{KV-cache} \in \mathbb{R}^{n \times d_k}$."
+    + "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a bold font around a letter in another font is that letter, as its other uses
+        (r"X \boldsymbol{\mathrm{W}} \in \mathbb{R}^{n \times d}", "verified"),
+        (r"X \boldsymbol{\mathrm{W}} \in \mathbb{R}^{d \times d}", "shape-error"),
+        # a comma before the closing parenthesis ends no item
+        (r"\mathrm{Attention}(Q, K, X,) \in \mathbb{R}^{n \times d}", "verified"),
+        (r"\mathrm{Attention}(Q, K, X,) \in \mathbb{R}^{n \times n}", "shape-error"),
+        # a worded name with a hyphen is one name
+        (r"\text{KV-cache} + Q \in \mathbb{R}^{n \times d_k}", "verified"),
+        (r"\text{KV-cache} + Q \in \mathbb{R}^{n \times n}", "shape-error"),
+    ],
+)
+def test_fonts_lists_and_worded_names(formula: str, kind: str) -> None:
+    assert [k for k, _ in verdicts(FONTS_LISTS + f"$${formula}$$\n")] == [kind]

@@ -46,6 +46,13 @@ _QUANTITY = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+(?:/s)?)?\s*\Z")
 _BOLD = frozenset("textbf mathbf boldsymbol bm".split())
 
 
+#: A bold font around a letter in another font: `\\boldsymbol{\\mathcal{H}}`, `\\bm{\\mathbb E}`.
+_NESTED_FONT = re.compile(
+    r"\{\s*\\(mathcal|mathbb|mathfrak|mathrm|mathsf|mathit)\s*"
+    r"(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))\s*\}"
+)
+
+
 #: A braced argument without braces inside.
 _BRACED = re.compile(r"\{([^{}]*)\}")
 
@@ -101,9 +108,11 @@ _SCRIPT_THEN_CALL = re.compile(
 )
 
 
-#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around;
-#: or a special token in brackets (`\\text{[CLS]}`).
-_TEXT_NAME = re.compile(r"(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*|\[[A-Z]+\])\Z")
+#: Words that make a `\\text{...}` a name: letters and digits, single spaces or hyphens between
+#: them (`\\text{KV-cache}`), no space around; or a special token in brackets (`\\text{[CLS]}`).
+_TEXT_NAME = re.compile(
+    r"(?:(?=[A-Za-z0-9 -]*[A-Za-z])[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*|\[[A-Z]+\])\Z"
+)
 
 
 #: First words of a `\\text{...}` that is prose between formulas, never a name.
@@ -328,6 +337,12 @@ class WordsMixin(LexerBase):
             self.emit("NUMBER", digits, start, self.i)
             if quantity.group(2):
                 self.emit("TEXT", quantity.group(2), start, self.i)
+            return
+        nested = _NESTED_FONT.match(text, self.i) if name in _BOLD else None
+        if nested is not None:
+            # `\\boldsymbol{\\mathcal{H}}`: the letter in the inner font, as the text's other uses
+            self.i = nested.end()
+            self.font_body(nested.group(1), nested.group(2) or nested.group(3), start)
             return
         m = _FONT_SCRIPTED.match(text, self.i)
         if m is not None and self.font_scripted(name, m, start):
