@@ -141,3 +141,43 @@ FONTS_LISTS = (
 )
 def test_fonts_lists_and_worded_names(formula: str, kind: str) -> None:
     assert [k for k, _ in verdicts(FONTS_LISTS + f"$${formula}$$\n")] == [kind]
+
+
+NORMS = r"Let $Q, K \in \mathbb{R}^{n \times d_k}$ and $S \in \mathbb{R}^{n \times n}$." + "\n\n"
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # `\|x\|_2` of a vector is its Euclidean length, as `\|x\|`
+        (r"\|q_i\|_2^2 = q_i \cdot q_i", "verified"),
+        (r"\|q_i\|^2_2 = q_i \cdot k_i", "false"),
+        (r"\Vert q_i \Vert_2 = \sqrt{q_i \cdot q_i}", "verified"),
+        (r"\Vert q_i \Vert_2 = q_i \cdot q_i", "false"),
+    ],
+)
+def test_euclidean_norm_with_its_subscript(formula: str, kind: str) -> None:
+    assert [r.kind for r in results(NORMS + f"$${formula}$$\n")] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"\|q_i\|_1 = 1", r"the norm \\\|x\\\|_\{1\} is not read"),
+        (r"\|S\|_F = 1", r"the norm \\\|x\\\|_\{F\} is not read"),
+        (r"\|S\|_2 = 1", r"the norm of a matrix is not read"),
+        (r"p(x_t \mid x_{<t}) = 1", r"a subscript that starts with a relation"),
+    ],
+)
+def test_other_norms_and_prefixes_are_named(formula: str, named: str) -> None:
+    [r] = results(NORMS + f"$${formula}$$\n")
+    assert r.kind == "not-understood" and re.search(named, r.message), r.message
+
+
+def test_comma_after_a_case_value() -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    plain = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
+    commas = r"M_{ij} = \begin{cases} 0, & j \le i, \\ -\infty, & j > i. \end{cases}"
+    assert ast.dump(parse_formula(commas)) == ast.dump(parse_formula(plain))

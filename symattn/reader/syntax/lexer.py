@@ -140,6 +140,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.bar("|", i, i + 1)
         elif c == "&":
             if self.innermost_env() == "cases":
+                if self.out and self.out[-1].kind == "COMMA":
+                    self.out.pop()  # `0, & j \\le i`: the comma ends the case's value
                 self.skip_condition()
                 return
             if self.matrix_depth:

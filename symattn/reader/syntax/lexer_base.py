@@ -74,7 +74,14 @@ class LexerBase:
         return ParseError(message, position_in(self.text, offset))
 
     def emit(self, kind: str, value: str, start: int, end: int) -> None:
-        self.out.append(Tok(kind, value, start, end))
+        out = self.out
+        if kind == "REL" and len(out) > 1 and out[-1].kind == "LBRACE" and out[-2].kind == "SUB":
+            raise self.fail(
+                "a subscript that starts with a relation (x_{<t}, x_{\\le t}: the terms before t "
+                "or up to it) is not read: write x_1, \\ldots, x_{t-1}",
+                start,
+            )
+        out.append(Tok(kind, value, start, end))
 
     def push(self, what: str, offset: int) -> None:
         self.opens.append((what, offset))
