@@ -181,3 +181,48 @@ def test_comma_after_a_case_value() -> None:
     plain = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
     commas = r"M_{ij} = \begin{cases} 0, & j \le i, \\ -\infty, & j > i. \end{cases}"
     assert ast.dump(parse_formula(commas)) == ast.dump(parse_formula(plain))
+
+
+OLD_STYLE = (
+    r"Let $Q, K \in \mathbb{R}^{n \times d_k}$ and $\mathbf{W} \in \mathbb{R}^{d_k \times d_k}$."
+    + "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # plain TeX's font switches around the letters of their group
+        (r"Q {\bf W} \in \mathbb{R}^{n \times d_k}", "verified"),
+        (r"Q {\bf W} \in \mathbb{R}^{n \times n}", "shape-error"),
+        (r"Q \bf{W} K^T \in \mathbb{R}^{n \times n}", "verified"),
+        # `\operatorname*`, `^{\prime}`, `\cfrac`
+        (r"\sum_{j=1}^{n} \operatorname*{softmax}(QK^T)_{ij} = 1", "verified"),
+        (r"\sum_{j=1}^{n} \operatorname*{softmax}(QK^T)_{ij} = 0", "false"),
+        (r"\cfrac{1}{2} + \cfrac{1}{2} = 1", "verified"),
+        (r"\cfrac{1}{2} + \cfrac{1}{3} = 1", "false"),
+    ],
+)
+def test_old_style_commands(formula: str, kind: str) -> None:
+    assert [r.kind for r in results(OLD_STYLE + f"$${formula}$$\n")] == [kind]
+
+
+def test_prime_in_braces_is_a_prime() -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    assert ast.dump(parse_formula(r"x^{\prime}_i = y")) == ast.dump(parse_formula(r"x'_i = y"))
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"{\bf x y} = 1", r"a font switch over the rest of a group"),
+        (r"\begin{vmatrix} a \end{vmatrix} = 1", r"a determinant written with bars"),
+        (r"\binom{n}{2} = 1", r"a binomial coefficient"),
+        (r"Q \xrightarrow{\text{softmax}} K", r"relation"),
+    ],
+)
+def test_more_unread_notations_are_named(formula: str, named: str) -> None:
+    [r] = results(OLD_STYLE + f"$${formula}$$\n")
+    assert r.kind in ("not-understood", "undecided") and re.search(named, r.message), r.message

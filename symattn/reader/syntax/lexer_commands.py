@@ -19,6 +19,7 @@ from symattn.reader.syntax.lexer_tables import (
     CONNECTIVES,
     DELIMS,
     DERIVATIVES,
+    FONT_SWITCHES,
     FONTS,
     FUNCS,
     GREEK,
@@ -89,6 +90,51 @@ class CommandsMixin(LexerBase):
         self.i = m.end()
         self.named(name, i)
 
+    def braced_prime(self) -> bool:
+        """`^{\\prime}`: the braces hold the prime alone; they and the `^` are dropped."""
+        out = self.out
+        if len(out) < 2 or out[-1].kind != "LBRACE" or out[-2].kind != "SUP":
+            return False
+        at = self.i
+        while self.text[at : at + 1] in (" ", "\t", "\n"):
+            at += 1
+        if self.text[at : at + 1] != "}" or not self.opens or self.opens[-1][0] != "{":
+            return False
+        del out[-2:]
+        self.opens.pop()
+        self.i = at + 1
+        return True
+
+    def braced_note_arg(self, name: str, start: int) -> None:
+        """Skip a `{...}` note (it may hold braces): `\\xrightarrow{\\text{softmax}}`."""
+        self.skip_space()
+        close = self.matching(self.i) if self.text[self.i : self.i + 1] == "{" else None
+        if close is None:
+            raise self.fail(f"\\{name} needs a {{...}} argument", start)
+        self.i = close + 1
+
+    def font_switch(self, font: str, start: int) -> None:
+        """`{\\bf x}`, `{\\bf W}^Q`, `\\bf{x}`: a font switch around the letters of its group, read
+        as the font command; a switch over the rest of a formula is refused by name."""
+        self.skip_space()
+        text = self.text
+        if text[self.i : self.i + 1] == "{":
+            self.font(font, start)
+            return
+        m = _NAME.match(text, self.i)
+        after = m.end() if m is not None else self.i
+        while text[after : after + 1] in (" ", "\t", "\n"):
+            after += 1
+        grouped = bool(self.opens) and self.opens[-1][0] == "{"
+        if m is None or text[after : after + 1] != "}" or not grouped:
+            raise self.fail(
+                "a font switch over the rest of a group ({\\bf x y}) is not read: "
+                "write \\mathbf{x}",
+                start,
+            )
+        self.i = m.end()
+        self.font_body(font, m.group(), start)
+
     def joined_words(self, i: int) -> bool:
         """`\\_` between two words of a subscript: the underscore of a label, which TeX prints."""
         before, after = self.text[i - 1 : i], self.text[i + 2 : i + 3]
@@ -143,6 +189,18 @@ class CommandsMixin(LexerBase):
         elif name == "prime" and self.out and self.out[-1].kind == "SUP":
             self.out.pop()  # `x^\prime` is `x'`
             self.emit("PRIME", "'", start, end)
+        elif name == "prime" and self.braced_prime():
+            self.emit("PRIME", "'", start, self.i)  # `x^{\prime}` is `x'`
+        elif name in ("xrightarrow", "xleftarrow"):
+            # `S \xrightarrow{\text{softmax}} A`: an arrow with its note, the note not read
+            self.skip_space()
+            if self.text[self.i : self.i + 1] == "[":
+                close = self.text.find("]", self.i)
+                self.i = close + 1 if close > 0 else self.i
+            self.braced_note_arg(name, start)
+            self.emit("REL", "to" if name == "xrightarrow" else "gets", start, self.i)
+        elif name in FONT_SWITCHES:
+            self.font_switch(FONT_SWITCHES[name], start)
         elif name == "ast":
             self.i = start  # `2 \\ast 3`, `x^\\ast`: read as `*` is
             self.step("*")
@@ -156,6 +214,8 @@ class CommandsMixin(LexerBase):
         elif name in SIZES:
             self.sized(name, start)
         elif name in ("text", "textrm", "textit", "mbox", "operatorname"):
+            if name == "operatorname" and self.text[self.i : self.i + 1] == "*":
+                self.i += 1  # `\operatorname*{softmax}`: limits set below, the same operator
             self.text_command(name, start)
         elif name in FONTS:
             self.font(name, start)

@@ -79,6 +79,7 @@ ACCENTS = {
     "breve": "breve",
     "overrightarrow": "vec",
     "overleftarrow": "overleftarrow",
+    "underline": "underline",
 }
 
 
@@ -98,6 +99,7 @@ SIMPLE = {
     "frac": ("FRAC", "frac"),
     "dfrac": ("FRAC", "frac"),
     "tfrac": ("FRAC", "frac"),
+    "cfrac": ("FRAC", "frac"),
     "sqrt": ("SQRT", "sqrt"),
     "sum": ("SUM", "sum"),
     "boxed": ("BOXED", "boxed"),
@@ -146,7 +148,12 @@ UNREAD_NOTATION = {
     "gg": "much greater than (\\gg) is an estimate the checker does not decide",
     "ll": "much less than (\\ll) is an estimate the checker does not decide",
     "overset": "a symbol with a note set over it (\\overset{...}{...}) is not read",
+    "binom": "a binomial coefficient (\\binom) is not read",
 }
+
+
+#: Font switches of plain TeX (`{\\bf x}`) and the font command each stands for.
+FONT_SWITCHES = {"bf": "mathbf", "it": "mathit", "sf": "mathsf", "tt": "mathtt", "cal": "mathcal"}
 
 
 #: Environments the reader knows by name but gives no meaning, with the message that names them.
@@ -154,6 +161,8 @@ UNREAD_ENVIRONMENTS = {
     "rcases": (
         "rows joined by a brace on their right (rcases): what the brace says of them is not read"
     ),
+    "vmatrix": "a determinant written with bars (vmatrix) is not read",
+    "Vmatrix": "a norm written with double bars (Vmatrix) is not read",
 }
 
 
@@ -175,7 +184,8 @@ SIZES = frozenset(
 
 
 FONTS = frozenset(
-    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
+    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak mathscr "
+    "textbf".split()
 )
 
 
