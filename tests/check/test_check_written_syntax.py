@@ -226,3 +226,32 @@ def test_prime_in_braces_is_a_prime() -> None:
 def test_more_unread_notations_are_named(formula: str, named: str) -> None:
     [r] = results(OLD_STYLE + f"$${formula}$$\n")
     assert r.kind in ("not-understood", "undecided") and re.search(named, r.message), r.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # more layouts that hold formulas; `\sqrt[2]{x}` is the square root
+        (r"\begin{alignedat}{2} q_i \cdot k_j &= (QK^T)_{ij} \end{alignedat}", "verified"),
+        (r"\begin{alignedat}{2} q_i \cdot k_j &= (QK^T)_{ji} \end{alignedat}", "false"),
+        (r"\sqrt[2]{4} = 2", "verified"),
+        (r"\sqrt[2]{4} = 3", "false"),
+        (r"\smash{q_i} \cdot k_j = (QK^T)_{ij}", "verified"),
+    ],
+)
+def test_layouts_and_roots(formula: str, kind: str) -> None:
+    assert [r.kind for r in results(OLD_STYLE + f"$${formula}$$\n")] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"\sqrt[3]{8} = 2", r"an n-th root"),
+        (r"a \stackrel{?}{=} b", r"a symbol with a note set over it"),
+        (r"\sum_{\substack{i=1 \\ i \ne j}}^{n} x_i = 1", r"a sum over several conditions"),
+        (r"Q^\dagger Q = 1", r"a pseudo-inverse or adjoint"),
+    ],
+)
+def test_roots_notes_and_adjoints_are_named(formula: str, named: str) -> None:
+    [r] = results(OLD_STYLE + f"$${formula}$$\n")
+    assert r.kind == "not-understood" and re.search(named, r.message), r.message

@@ -43,6 +43,10 @@ _DEF_EQUALS = re.compile(
 )
 
 
+#: The index of a root: `\sqrt[3]{x}`, `\sqrt[n]{x}`.
+_ROOT_INDEX = re.compile(r"\s*\[\s*([^\[\]{}]*?)\s*\]")
+
+
 #: What may follow a dot that stands for an argument: `)`, `,`, a condition's bar.
 _PLACEHOLDER_END = re.compile(r"\s*(?:[),|]|\\(?:mid|vert|right)(?![A-Za-z]))")
 
@@ -156,6 +160,13 @@ class CommandsMixin(LexerBase):
             pass
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
+        elif name == "sqrt" and _ROOT_INDEX.match(self.text, self.i):
+            m = _ROOT_INDEX.match(self.text, self.i)
+            assert m is not None
+            if m.group(1) != "2":
+                raise self.fail("an n-th root (\\sqrt[n]{x}) is not read: write x^{1/n}", start)
+            self.i = m.end()  # `\sqrt[2]{x}` is `\sqrt{x}`
+            self.emit("SQRT", "sqrt", start, self.i)
         elif name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
@@ -344,8 +355,9 @@ class CommandsMixin(LexerBase):
             raise self.fail(UNREAD_ENVIRONMENTS[env], start)
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
-        if which == "begin" and env == "array":
-            self.braced_raw("array", start)  # the column spec {r|ccccc} says nothing about values
+        if which == "begin" and env in ("array", "alignat", "alignat*", "alignedat"):
+            # the column spec {r|ccccc}, the count of columns {2}: nothing about values
+            self.braced_raw(env, start)
             end = self.i
         if which == "begin":
             self.amps = 0

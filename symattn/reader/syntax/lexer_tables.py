@@ -113,7 +113,7 @@ SIMPLE = {
 
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large rm".split()
+    "small footnotesize normalsize large rm smash mathclap mathllap mathrlap".split()
 )
 
 
@@ -149,6 +149,9 @@ UNREAD_NOTATION = {
     "ll": "much less than (\\ll) is an estimate the checker does not decide",
     "overset": "a symbol with a note set over it (\\overset{...}{...}) is not read",
     "binom": "a binomial coefficient (\\binom) is not read",
+    "stackrel": "a symbol with a note set over it (\\stackrel{...}{...}) is not read",
+    "substack": "a sum over several conditions (\\substack) is not read: write its bounds",
+    "dagger": "a pseudo-inverse or adjoint (A^\\dagger) is not read",
 }
 
 
@@ -196,12 +199,12 @@ MATRICES = frozenset("bmatrix pmatrix array cases".split())
 
 
 #: Environments whose rows alternate alignment marks and column breaks (`a &= b & c &= d`).
-ALIGNING = frozenset("aligned align align* alignat alignat* flalign flalign*".split())
+ALIGNING = frozenset("aligned align align* alignat alignat* alignedat flalign flalign*".split())
 
 
 TRANSPARENT_ENVS = frozenset(
     "aligned equation equation* align align* gather gather* gathered split multline multline* "
-    "eqnarray eqnarray* flalign flalign*".split()
+    "eqnarray eqnarray* flalign flalign* alignat alignat* alignedat subequations".split()
 )
 
 
