@@ -255,3 +255,18 @@ def test_layouts_and_roots(formula: str, kind: str) -> None:
 def test_roots_notes_and_adjoints_are_named(formula: str, named: str) -> None:
     [r] = results(OLD_STYLE + f"$${formula}$$\n")
     assert r.kind == "not-understood" and re.search(named, r.message), r.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # `\_` outside a subscript is printed: the words around it are one identifier of code
+        (r"n\_heads \cdot d\_head = d\_head \cdot n\_heads", "verified"),
+        (r"n\_heads \cdot d\_head = d\_head + n\_heads", "undecided"),
+        (r"X W\_proj \in \mathbb{R}^{n \times d_k}", "verified"),
+        (r"X W\_proj \in \mathbb{R}^{n \times n}", "shape-error"),
+    ],
+)
+def test_code_identifiers(formula: str, kind: str) -> None:
+    text = r"Let $$W\_proj \in \mathbb{R}^{d \times d_k}.$$" + "\n\n" + f"$${formula}$$\n"
+    assert [r.kind for r in results(DECL + text)] == [kind]

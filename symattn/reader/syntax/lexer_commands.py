@@ -43,6 +43,10 @@ _DEF_EQUALS = re.compile(
 )
 
 
+#: The rest of an identifier of code after its first word: `\_proj`, `\_of\_computations`.
+_IDENT_TAIL = re.compile(r"\\_[A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)*(?![A-Za-z0-9])")
+
+
 #: The index of a root: `\sqrt[3]{x}`, `\sqrt[n]{x}`.
 _ROOT_INDEX = re.compile(r"\s*\[\s*([^\[\]{}]*?)\s*\]")
 
@@ -86,6 +90,8 @@ class CommandsMixin(LexerBase):
         if nxt == "_" and self.joined_words(i):
             self.i = i + 2  # `K_{rope\\_cache}`: one label of words, as `K_{rope cache}`
             return
+        if nxt == "_" and self.code_identifier(i):
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -93,6 +99,31 @@ class CommandsMixin(LexerBase):
         name = m.group()
         self.i = m.end()
         self.named(name, i)
+
+    def code_identifier(self, i: int) -> bool:
+        """`Q\\_proj`, `group\\_size`: TeX prints the underscore itself, so the letters and digits
+        around it are one identifier of code, one name (the letters before it were read already
+        and are taken back)."""
+        text = self.text
+        j = i
+        while j > 0 and text[j - 1].isascii() and text[j - 1].isalnum():
+            j -= 1
+        tail = _IDENT_TAIL.match(text, i)
+        if j == i or tail is None or not text[j].isalpha() or self.in_script():
+            return False
+        k = len(self.out)
+        while k > 0 and self.out[k - 1].start >= j:
+            k -= 1
+        taken = self.out[k:]
+        if not taken or any(t.kind not in ("LETTER", "NUMBER", "SYMBOL") for t in taken):
+            return False
+        if taken[0].start != j or (k > 0 and self.out[k - 1].end > j):
+            return False
+        del self.out[k:]
+        parts = [text[j:i], *re.split(r"\\_", text[i + 2 : tail.end()])]
+        self.i = tail.end()
+        self.emit("SYMBOL", "text|" + "\\_".join(parts), j, self.i)
+        return True
 
     def braced_prime(self) -> bool:
         """`^{\\prime}`: the braces hold the prime alone; they and the `^` are dropped."""
