@@ -270,3 +270,26 @@ def test_roots_notes_and_adjoints_are_named(formula: str, named: str) -> None:
 def test_code_identifiers(formula: str, kind: str) -> None:
     text = r"Let $$W\_proj \in \mathbb{R}^{d \times d_k}.$$" + "\n\n" + f"$${formula}$$\n"
     assert [r.kind for r in results(DECL + text)] == [kind]
+
+
+@pytest.mark.parametrize(
+    ("rows", "kind"),
+    [
+        # a pair of brackets split across rows with `\right.` and `\left.`, or left open
+        (
+            r"(QK^T)_{ij} &= \left( \sum_{r=1}^{d_k} Q_{ir} \right. \\ &\left. K_{jr} \right)",
+            "v",
+        ),
+        (
+            r"(QK^T)_{ij} &= \left( \sum_{r=1}^{d_k} Q_{ir} \right. \\ &\left. K_{ir} \right)",
+            "f",
+        ),
+        (r"(QK^T)_{ij} &= \left( q_i \cdot k_j + \right. \\ &\quad \left. 0 \right)", "v"),
+        (r"(QK^T)_{ij} &= (q_i \cdot k_j \\ &+ 0)", "v"),
+        (r"(QK^T)_{ij} &= (q_i \cdot k_i \\ &+ 0)", "f"),
+    ],
+)
+def test_brackets_split_across_rows(rows: str, kind: str) -> None:
+    text = f"$$\n\\begin{{aligned}}\n{rows}\n\\end{{aligned}}\n$$\n"
+    expected = {"v": "verified", "f": "false"}[kind]
+    assert [r.kind for r in results(DECL + text)] == [expected]

@@ -180,6 +180,8 @@ class CommandsMixin(LexerBase):
         `a &+ \\\\`): the formula goes on in the next row, as it renders."""
         if self.matrix_depth or not self.out:
             return False
+        if self.opens and self.opens[-1][0] in ("(", "["):
+            return True  # `\left( a \right. \\ \left. + b \right)`: the bracket is still open
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
     def named(self, name: str, start: int) -> None:
@@ -189,6 +191,8 @@ class CommandsMixin(LexerBase):
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
         elif self.layout(name, start):
             pass
+        elif name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "(":
+            pass  # `(a + \quad b)`: a space inside parentheses, not two formulas
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name == "sqrt" and _ROOT_INDEX.match(self.text, self.i):
@@ -371,6 +375,11 @@ class CommandsMixin(LexerBase):
         if angle is not None:  # `\Big\langle u, v \Big\rangle`, `\bigl\{`
             self.i = angle.end()
             self.named(angle.group(1), start)
+            return
+        if c == "." and name in ("left", "right"):
+            # `\left( a + \right. \\ \left. b \right)`: the invisible side of a pair split
+            # across rows; the visible sides pair up as they render
+            self.i += 1
             return
         if c not in DELIMS:
             shown = c if c else "nothing"
