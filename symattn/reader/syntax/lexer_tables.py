@@ -187,8 +187,7 @@ SIZES = frozenset(
 
 
 FONTS = frozenset(
-    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak mathscr "
-    "textbf".split()
+    "mathbf boldsymbol bm mathit mathsf mathrm mathcal mathbb mathtt mathfrak textbf".split()
 )
 
 
