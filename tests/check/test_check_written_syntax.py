@@ -293,3 +293,11 @@ def test_brackets_split_across_rows(rows: str, kind: str) -> None:
     text = f"$$\n\\begin{{aligned}}\n{rows}\n\\end{{aligned}}\n$$\n"
     expected = {"v": "verified", "f": "false"}[kind]
     assert [r.kind for r in results(DECL + text)] == [expected]
+
+
+def test_a_period_for_the_argument_is_a_placeholder() -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    for dotted, cdot in [(r"f(.)", r"f(\cdot)"), (r"g(., y) = 1", r"g(\cdot, y) = 1")]:
+        assert ast.dump(parse_formula(dotted)) == ast.dump(parse_formula(cdot))

@@ -108,6 +108,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.i += 3
         elif c == "_" and self.text[i - 1 : i] == " " and self.joined_words(i - 1):
             self.i += 1  # `$K_{rope\\_cache}$` of Markdown, unescaped to `rope _cache`
+        elif c == "." and self.dot_placeholder(i):
+            self.emit("SYMBOL", "|cdot", i, i + 1)  # `f(.)`: the argument left open, as `\cdot`
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
@@ -166,6 +168,14 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.i += 1
         else:
             raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
+
+    def dot_placeholder(self, i: int) -> bool:
+        """`f(.)`, `g(., y)`: a period alone in an argument list stands for the argument."""
+        self.i = i + 1
+        if self.placeholder():
+            return True
+        self.i = i
+        return False
 
     def tag_at(self, i: int) -> bool:
         """A tag that ends the formula after a space (`\\qquad (\\ast)`), or is all of it."""
