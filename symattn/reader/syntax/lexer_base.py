@@ -67,6 +67,7 @@ class LexerBase:
         self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
         self.matrix_depth = 0
         self.amps = 0  # alignment marks so far in this row of an aligning environment
+        self.continued = -1  # where a row that goes on from the one above starts
         self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
         self.closes: dict[int, int] = {}  # where the invisible braces after a `√` close
 

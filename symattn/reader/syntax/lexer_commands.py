@@ -47,6 +47,10 @@ _DEF_EQUALS = re.compile(
 _IDENT_TAIL = re.compile(r"\\_[A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)*(?![A-Za-z0-9])")
 
 
+#: The start of a row that goes on inside a bracket left open above: `\\left.`, or an operator.
+_GOES_ON = re.compile(r"[\s&]*(?:\\q?quad\s*)*(?:\\left\s*\.|[+\-=]|\\(?:cdot|times)(?![A-Za-z]))")
+
+
 #: The index of a root: `\sqrt[3]{x}`, `\sqrt[n]{x}`.
 _ROOT_INDEX = re.compile(r"\s*\[\s*([^\[\]{}]*?)\s*\]")
 
@@ -76,6 +80,7 @@ class CommandsMixin(LexerBase):
         if nxt == "\\":
             self.amps = 0
             if self.continues_row():
+                self.continued = i + 2
                 self.i = i + 2  # `a &= \\ b`: a row that ends in a relation or sign goes on
                 return
             self.emit("ROWSEP", "\\\\", i, i + 2)
@@ -124,6 +129,12 @@ class CommandsMixin(LexerBase):
         self.i = tail.end()
         self.emit("SYMBOL", "text|" + "\\_".join(parts), j, self.i)
         return True
+
+    def indent(self, start: int) -> bool:
+        """A `\\quad` that starts a row going on inside a bracket left open above: a space."""
+        if self.continued < 0 or not self.opens or self.opens[-1][0] not in ("(", "["):
+            return False
+        return not self.text[self.continued : start].strip(" \t\n&")
 
     def braced_prime(self) -> bool:
         """`^{\\prime}`: the braces hold the prime alone; they and the `^` are dropped."""
@@ -180,8 +191,8 @@ class CommandsMixin(LexerBase):
         `a &+ \\\\`): the formula goes on in the next row, as it renders."""
         if self.matrix_depth or not self.out:
             return False
-        if self.opens and self.opens[-1][0] in ("(", "["):
-            return True  # `\left( a \right. \\ \left. + b \right)`: the bracket is still open
+        if self.opens and self.opens[-1][0] in ("(", "[") and _GOES_ON.match(self.text, self.i + 2):
+            return True  # `\left( a \right. \\ &\left. + b \right)`: the bracket goes on
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
     def named(self, name: str, start: int) -> None:
@@ -191,8 +202,8 @@ class CommandsMixin(LexerBase):
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
         elif self.layout(name, start):
             pass
-        elif name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "(":
-            pass  # `(a + \quad b)`: a space inside parentheses, not two formulas
+        elif name in ("quad", "qquad") and self.indent(start):
+            pass  # `\left( a + \right. \\ &\quad \left. b \right)`: the indent of a row
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name == "sqrt" and _ROOT_INDEX.match(self.text, self.i):
