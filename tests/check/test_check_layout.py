@@ -225,7 +225,7 @@ def test_environments_read_as_another(env: str, same: str) -> None:
 
 def test_a_determinant_is_not_a_matrix() -> None:
     [(kind, message)] = results(r"$$\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix} = -2$$")
-    assert kind == "not-understood" and "unsupported environment 'vmatrix'" in message
+    assert kind == "not-understood" and "a determinant written with bars (vmatrix)" in message
 
 
 @pytest.mark.parametrize(("entry", "kind"), [(TRUE_ENTRY, "verified"), (FALSE_ENTRY, "false")])

@@ -87,8 +87,8 @@ ERRORS = [
     (r"\sum_{2j} a_{ij}", r"^1:5: cannot read the range of \\sum"),
     (r"\langle q \rangle", r"^1:11: unexpected \\rangle"),
     # only "def" over an equals sign is an equation; anything else stacked is refused
-    (r"a \stackrel{?}{=} b", r"^1:3: unknown command \\stackrel"),
-    (r"a \overset{\text{def}}{\le} b", r"^1:3: unknown command \\overset"),
+    (r"a \stackrel{?}{=} b", r"^1:3: a symbol with a note set over it"),
+    (r"a \overset{\text{def}}{\le} b", r"^1:3: a symbol with a note set over it"),
     (r"\{a, b", r"^1:1: unbalanced '\\\{': it is never closed"),
     (r"a \}", r"^1:3: unbalanced '\\\}'"),
     (r"a : b", r"^1:3: unexpected character ':'"),  # a colon only inside a set or a script

@@ -183,9 +183,11 @@ class Abs(Node):
 
 @dataclass(frozen=True)
 class Norm(Node):
-    """`\\|x\\|` (also `\\Vert x\\Vert`)."""
+    """`\\|x\\|` (also `\\Vert x\\Vert`); `p` is its subscript as written (`"2"` for
+    `\\|x\\|_2`, `"F"`, `"1"`), empty when it has none."""
 
     operand: Expr
+    p: str = ""
 
 
 # --- operators -------------------------------------------------------------------------------
@@ -535,7 +537,7 @@ _DUMPERS: dict[type, Callable[[Any], str]] = {
     Labeled: lambda n: f"(label {dump(n.operand)} {n.label})",
     Inner: _fmt("(inner {} {})", "left", "right"),
     Abs: _fmt("(abs {})", "operand"),
-    Norm: _fmt("(norm {})", "operand"),
+    Norm: lambda n: f"(norm{'_' + n.p if n.p else ''} {dump(n.operand)})",
     Power: _fmt("(^ {} {})", "base", "exponent"),
     Product: lambda n: "(* " + " ".join(dump(f) for f in n.factors) + ")",
     Mul: _dump_chain,

@@ -4,6 +4,8 @@ Imports kernel.errors and the tokenizer's parts; it must not import lark.
 
 from __future__ import annotations
 
+import re
+
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax import layout
 from symattn.reader.syntax.lexer_base import MAX_LENGTH, Tok, position_in
@@ -57,6 +59,13 @@ def _reals_after_in(out: list[Tok]) -> list[Tok]:
     return out
 
 
+#: A tag set apart at the end of a formula: `\\qquad (\\ast)`, `\\quad (*)`, `\\qquad (3.1)`.
+_TAG = re.compile(r"\(\s*(?:\*+|\\ast|\\star|\\dagger|[0-9]+(?:\.[0-9]+)*[a-z]?)\s*\)\s*\Z")
+
+
+_DIGIT = re.compile(r"[0-9]")
+
+
 class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
     """A single left-to-right pass; state is the open braces and environments."""
 
@@ -88,6 +97,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.number()
         elif c in "{}":
             self.brace(c)
+        elif c == "(" and self.tag_at(i):
+            self.i = len(self.text)  # `a = b \\qquad (\\ast)`: the formula's tag, a label
         elif c in "()[]":
             self.delimiter(c, i, i + 1)
         elif not c.isascii() and self.glyph(c, i):
@@ -95,6 +106,10 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
         elif self.text.startswith("...", i):
             self.emit("DOTS", "ldots", i, i + 3)  # `x_1, x_2, ..., x_n`: `\\ldots` typed out
             self.i += 3
+        elif c == "_" and self.text[i - 1 : i] == " " and self.joined_words(i - 1):
+            self.i += 1  # `$K_{rope\\_cache}$` of Markdown, unescaped to `rope _cache`
+        elif c == "." and self.dot_placeholder(i):
+            self.emit("SYMBOL", "|cdot", i, i + 1)  # `f(.)`: the argument left open, as `\cdot`
         elif c in PUNCT:
             self.emit(PUNCT[c], c, i, i + 1)
             self.i += 1
@@ -153,6 +168,22 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.i += 1
         else:
             raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
+
+    def dot_placeholder(self, i: int) -> bool:
+        """`f(.)`, `g(., y)`: a period alone in an argument list stands for the argument."""
+        self.i = i + 1
+        if self.placeholder():
+            return True
+        self.i = i
+        return False
+
+    def tag_at(self, i: int) -> bool:
+        """A tag that ends the formula after a space (`\\qquad (\\ast)`), or is all of it."""
+        if self.out and self.out[-1].kind != "QUAD":
+            return False
+        return _TAG.match(self.text, i) is not None and (
+            bool(self.out) or not _DIGIT.search(self.text, i)
+        )
 
     def layout(self, name: str, start: int) -> bool:
         """Spacing, size switches and boxes around one symbol (layout.py): False for others."""

@@ -67,6 +67,7 @@ class LexerBase:
         self.opens: list[tuple[str, int]] = []  # ('{' | '(' | '[' | env name, offset)
         self.matrix_depth = 0
         self.amps = 0  # alignment marks so far in this row of an aligning environment
+        self.continued = -1  # where a row that goes on from the one above starts
         self.skips: dict[int, int] = {}  # offsets of notes to skip -> where they end
         self.closes: dict[int, int] = {}  # where the invisible braces after a `√` close
 
@@ -74,7 +75,14 @@ class LexerBase:
         return ParseError(message, position_in(self.text, offset))
 
     def emit(self, kind: str, value: str, start: int, end: int) -> None:
-        self.out.append(Tok(kind, value, start, end))
+        out = self.out
+        if kind == "REL" and len(out) > 1 and out[-1].kind == "LBRACE" and out[-2].kind == "SUB":
+            raise self.fail(
+                "a subscript that starts with a relation (x_{<t}, x_{\\le t}: the terms before t "
+                "or up to it) is not read: write x_1, \\ldots, x_{t-1}",
+                start,
+            )
+        out.append(Tok(kind, value, start, end))
 
     def push(self, what: str, offset: int) -> None:
         self.opens.append((what, offset))
@@ -112,6 +120,8 @@ class LexerBase:
         def given(self, start: int, end: int) -> bool: ...
 
         def in_list(self) -> bool: ...
+
+        def in_script(self) -> bool: ...
 
         def layout(self, name: str, start: int) -> bool: ...
 

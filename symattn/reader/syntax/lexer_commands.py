@@ -19,6 +19,7 @@ from symattn.reader.syntax.lexer_tables import (
     CONNECTIVES,
     DELIMS,
     DERIVATIVES,
+    FONT_SWITCHES,
     FONTS,
     FUNCS,
     GREEK,
@@ -30,6 +31,7 @@ from symattn.reader.syntax.lexer_tables import (
     SIMPLE,
     SIZES,
     TRANSPARENT_ENVS,
+    UNREAD_ENVIRONMENTS,
     UNREAD_NOTATION,
 )
 
@@ -39,6 +41,18 @@ _UNPAIRED = frozenset(("(", "[", "|", "||"))
 _DEF_EQUALS = re.compile(
     r"\s*\{\s*(?:\\(?:textrm|text|mathrm|rm)\s*\{\s*def\s*\}|def|\\triangle)\s*\}\s*\{\s*=\s*\}"
 )
+
+
+#: The rest of an identifier of code after its first word: `\_proj`, `\_of\_computations`.
+_IDENT_TAIL = re.compile(r"\\_[A-Za-z0-9]+(?:\\_[A-Za-z0-9]+)*(?![A-Za-z0-9])")
+
+
+#: The start of a row that goes on inside a bracket left open above: `\\left.`, or an operator.
+_GOES_ON = re.compile(r"[\s&]*(?:\\q?quad\s*)*(?:\\left\s*\.|[+\-=]|\\(?:cdot|times)(?![A-Za-z]))")
+
+
+#: The index of a root: `\sqrt[3]{x}`, `\sqrt[n]{x}`.
+_ROOT_INDEX = re.compile(r"\s*\[\s*([^\[\]{}]*?)\s*\]")
 
 
 #: What may follow a dot that stands for an argument: `)`, `,`, a condition's bar.
@@ -66,6 +80,7 @@ class CommandsMixin(LexerBase):
         if nxt == "\\":
             self.amps = 0
             if self.continues_row():
+                self.continued = i + 2
                 self.i = i + 2  # `a &= \\ b`: a row that ends in a relation or sign goes on
                 return
             self.emit("ROWSEP", "\\\\", i, i + 2)
@@ -77,6 +92,11 @@ class CommandsMixin(LexerBase):
         if nxt in "{}" and nxt:
             self.set_brace(nxt, i)
             return
+        if nxt == "_" and self.joined_words(i):
+            self.i = i + 2  # `K_{rope\\_cache}`: one label of words, as `K_{rope cache}`
+            return
+        if nxt == "_" and self.code_identifier(i):
+            return
         m = _NAME.match(text, i + 1)
         if m is None:
             shown = nxt if nxt else ""
@@ -85,11 +105,94 @@ class CommandsMixin(LexerBase):
         self.i = m.end()
         self.named(name, i)
 
+    def code_identifier(self, i: int) -> bool:
+        """`Q\\_proj`, `group\\_size`: TeX prints the underscore itself, so the letters and digits
+        around it are one identifier of code, one name (the letters before it were read already
+        and are taken back)."""
+        text = self.text
+        j = i
+        while j > 0 and text[j - 1].isascii() and text[j - 1].isalnum():
+            j -= 1
+        tail = _IDENT_TAIL.match(text, i)
+        if j == i or tail is None or not text[j].isalpha() or self.in_script():
+            return False
+        k = len(self.out)
+        while k > 0 and self.out[k - 1].start >= j:
+            k -= 1
+        taken = self.out[k:]
+        if not taken or any(t.kind not in ("LETTER", "NUMBER", "SYMBOL") for t in taken):
+            return False
+        if taken[0].start != j or (k > 0 and self.out[k - 1].end > j):
+            return False
+        del self.out[k:]
+        parts = [text[j:i], *re.split(r"\\_", text[i + 2 : tail.end()])]
+        self.i = tail.end()
+        self.emit("SYMBOL", "text|" + "\\_".join(parts), j, self.i)
+        return True
+
+    def indent(self, start: int) -> bool:
+        """A `\\quad` that starts a row going on inside a bracket left open above: a space."""
+        if self.continued < 0 or not self.opens or self.opens[-1][0] not in ("(", "["):
+            return False
+        return not self.text[self.continued : start].strip(" \t\n&")
+
+    def braced_prime(self) -> bool:
+        """`^{\\prime}`: the braces hold the prime alone; they and the `^` are dropped."""
+        out = self.out
+        if len(out) < 2 or out[-1].kind != "LBRACE" or out[-2].kind != "SUP":
+            return False
+        at = self.i
+        while self.text[at : at + 1] in (" ", "\t", "\n"):
+            at += 1
+        if self.text[at : at + 1] != "}" or not self.opens or self.opens[-1][0] != "{":
+            return False
+        del out[-2:]
+        self.opens.pop()
+        self.i = at + 1
+        return True
+
+    def braced_note_arg(self, name: str, start: int) -> None:
+        """Skip a `{...}` note (it may hold braces): `\\xrightarrow{\\text{softmax}}`."""
+        self.skip_space()
+        close = self.matching(self.i) if self.text[self.i : self.i + 1] == "{" else None
+        if close is None:
+            raise self.fail(f"\\{name} needs a {{...}} argument", start)
+        self.i = close + 1
+
+    def font_switch(self, font: str, start: int) -> None:
+        """`{\\bf x}`, `{\\bf W}^Q`, `\\bf{x}`: a font switch around the letters of its group, read
+        as the font command; a switch over the rest of a formula is refused by name."""
+        self.skip_space()
+        text = self.text
+        if text[self.i : self.i + 1] == "{":
+            self.font(font, start)
+            return
+        m = _NAME.match(text, self.i)
+        after = m.end() if m is not None else self.i
+        while text[after : after + 1] in (" ", "\t", "\n"):
+            after += 1
+        grouped = bool(self.opens) and self.opens[-1][0] == "{"
+        if m is None or text[after : after + 1] != "}" or not grouped:
+            raise self.fail(
+                "a font switch over the rest of a group ({\\bf x y}) is not read: "
+                "write \\mathbf{x}",
+                start,
+            )
+        self.i = m.end()
+        self.font_body(font, m.group(), start)
+
+    def joined_words(self, i: int) -> bool:
+        """`\\_` between two words of a subscript: the underscore of a label, which TeX prints."""
+        before, after = self.text[i - 1 : i], self.text[i + 2 : i + 3]
+        return before.isalpha() and after.isalpha() and self.in_script()
+
     def continues_row(self) -> bool:
         """A row of an aligned display that ends in a relation or an operator (`A &= \\\\`,
         `a &+ \\\\`): the formula goes on in the next row, as it renders."""
         if self.matrix_depth or not self.out:
             return False
+        if self.opens and self.opens[-1][0] in ("(", "[") and _GOES_ON.match(self.text, self.i + 2):
+            return True  # `\left( a \right. \\ &\left. + b \right)`: the bracket goes on
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
     def named(self, name: str, start: int) -> None:
@@ -99,8 +202,17 @@ class CommandsMixin(LexerBase):
             self.skip_condition()  # `\\sin(x) \\quad k \\text{ even}`: the case's condition
         elif self.layout(name, start):
             pass
+        elif name in ("quad", "qquad") and self.indent(start):
+            pass  # `\left( a + \right. \\ &\quad \left. b \right)`: the indent of a row
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
+        elif name == "sqrt" and _ROOT_INDEX.match(self.text, self.i):
+            m = _ROOT_INDEX.match(self.text, self.i)
+            assert m is not None
+            if m.group(1) != "2":
+                raise self.fail("an n-th root (\\sqrt[n]{x}) is not read: write x^{1/n}", start)
+            self.i = m.end()  # `\sqrt[2]{x}` is `\sqrt{x}`
+            self.emit("SQRT", "sqrt", start, self.i)
         elif name in SIMPLE:
             kind, value = SIMPLE[name]
             self.emit(kind, value, start, end)
@@ -134,6 +246,22 @@ class CommandsMixin(LexerBase):
         elif name == "prime" and self.out and self.out[-1].kind == "SUP":
             self.out.pop()  # `x^\prime` is `x'`
             self.emit("PRIME", "'", start, end)
+        elif name == "prime" and self.braced_prime():
+            self.emit("PRIME", "'", start, self.i)  # `x^{\prime}` is `x'`
+        elif name in ("xrightarrow", "xleftarrow"):
+            # `S \xrightarrow{\text{softmax}} A`: an arrow with its note, the note not read
+            self.skip_space()
+            if self.text[self.i : self.i + 1] == "[":
+                close = self.text.find("]", self.i)
+                self.i = close + 1 if close > 0 else self.i
+            self.braced_note_arg(name, start)
+            self.emit("REL", "to" if name == "xrightarrow" else "gets", start, self.i)
+        elif name in FONT_SWITCHES:
+            self.font_switch(FONT_SWITCHES[name], start)
+        elif name == "ast":
+            self.i = start  # `2 \\ast 3`, `x^\\ast`: read as `*` is
+            self.step("*")
+            self.i = end
         elif name in ("bmod", "mod"):
             self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:
@@ -143,6 +271,8 @@ class CommandsMixin(LexerBase):
         elif name in SIZES:
             self.sized(name, start)
         elif name in ("text", "textrm", "textit", "mbox", "operatorname"):
+            if name == "operatorname" and self.text[self.i : self.i + 1] == "*":
+                self.i += 1  # `\operatorname*{softmax}`: limits set below, the same operator
             self.text_command(name, start)
         elif name in FONTS:
             self.font(name, start)
@@ -257,6 +387,11 @@ class CommandsMixin(LexerBase):
             self.i = angle.end()
             self.named(angle.group(1), start)
             return
+        if c == "." and name in ("left", "right"):
+            # `\left( a + \right. \\ \left. b \right)`: the invisible side of a pair split
+            # across rows; the visible sides pair up as they render
+            self.i += 1
+            return
         if c not in DELIMS:
             shown = c if c else "nothing"
             raise self.fail(f"unsupported delimiter after \\{name}: {shown}", start)
@@ -267,10 +402,13 @@ class CommandsMixin(LexerBase):
         if which == "begin":
             self.i = layout.placement_end(env, self.text, self.i)
         end = self.i
+        if env in UNREAD_ENVIRONMENTS:
+            raise self.fail(UNREAD_ENVIRONMENTS[env], start)
         if env not in MATRICES and env not in TRANSPARENT_ENVS:
             raise self.fail(f"unsupported environment {env!r}", start)
-        if which == "begin" and env == "array":
-            self.braced_raw("array", start)  # the column spec {r|ccccc} says nothing about values
+        if which == "begin" and env in ("array", "alignat", "alignat*", "alignedat"):
+            # the column spec {r|ccccc}, the count of columns {2}: nothing about values
+            self.braced_raw(env, start)
             end = self.i
         if which == "begin":
             self.amps = 0

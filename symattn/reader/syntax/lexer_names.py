@@ -32,8 +32,12 @@ _CAPS_NAME_WORDS = frozenset("GPU GPUs TPU HBM SRAM DRAM FLOPs FLOPS MFU TFLOPs 
 
 _KNOWN = frozenset(w.lower() for w in (*FUNCS, *OPERATOR_WORDS, *SCALAR_WORDS))
 
+#: What joins the words of a name: `_`, `\\_`, or `\\_` of inline Markdown math, which the
+#: scanner unescapes to ` _` (a space keeps the offsets): `$\\text{seq\\_len}$`.
+_JOIN = re.compile(r" ?\\?_")
+
 #: A run of letters, perhaps joined to more by underscores (`num_heads`, `head_dim`).
-_RUN = re.compile(r"[A-Za-z]{3,}(?:\\?_[A-Za-z]{2,})*(?![A-Za-z0-9])")
+_RUN = re.compile(r"[A-Za-z]{3,}(?: ?\\?_[A-Za-z]{2,})*(?![A-Za-z0-9])")
 
 
 def _name_word(word: str) -> bool:
@@ -56,14 +60,14 @@ def word_name_end(text: str, i: int) -> tuple[str, int] | None:
     """
     m = _RUN.match(text, i)
     if m is not None:
-        parts = re.split(r"\\?_", m.group())
+        parts = re.split(_JOIN, m.group())
         if _name_word(parts[0]):
             return "\\_".join(parts), m.end()
     return None
 
 
 #: An identifier of code in a font or `\\text` (`batch\\_size`, `seq_len`, `GPU_peak_FLOPs`).
-_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:\\?_[A-Za-z0-9]{2,})+\Z")
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?: ?\\?_[A-Za-z0-9]{2,})+\Z")
 
 
 def identifier(inner: str) -> str | None:
@@ -79,7 +83,7 @@ def identifier(inner: str) -> str | None:
     word = inner.strip()
     if not _IDENTIFIER.match(word):
         return None
-    return "\\_".join(re.split(r"\\?_", word))
+    return "\\_".join(re.split(_JOIN, word))
 
 
 #: A name in Chinese (`\\text{参数量}`, `\\text{计算量}`): two to twelve characters, nothing else.

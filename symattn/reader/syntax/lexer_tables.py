@@ -81,6 +81,7 @@ ACCENTS = {
     "breve": "breve",
     "overrightarrow": "vec",
     "overleftarrow": "overleftarrow",
+    "underline": "underline",
 }
 
 
@@ -100,6 +101,7 @@ SIMPLE = {
     "frac": ("FRAC", "frac"),
     "dfrac": ("FRAC", "frac"),
     "tfrac": ("FRAC", "frac"),
+    "cfrac": ("FRAC", "frac"),
     "sqrt": ("SQRT", "sqrt"),
     "sum": ("SUM", "sum"),
     "boxed": ("BOXED", "boxed"),
@@ -113,7 +115,7 @@ SIMPLE = {
 
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large rm".split()
+    "small footnotesize normalsize large rm smash mathclap mathllap mathrlap".split()
 )
 
 
@@ -136,6 +138,36 @@ UNREAD_NOTATION = {
     "int": "an integral (\\int) is not read",
     "Leftrightarrow": "an equivalence of statements (\\Leftrightarrow) is not read",
     "iff": "an equivalence of statements (\\iff) is not read",
+    "prod": "a product over a range (\\prod) is not read",
+    "oplus": (
+        "\\oplus between two terms: a concatenation, a direct sum or an exclusive or, which the "
+        "text does not say; write [A, B] or the entries"
+    ),
+    "oslash": "an entrywise division (\\oslash) is not read: write the entries, A_{ij} / B_{ij}",
+    "cup": "a union of sets (\\cup) is not read",
+    "bigcup": "a union of sets (\\bigcup) is not read",
+    "cap": "an intersection of sets (\\cap) is not read",
+    "gg": "much greater than (\\gg) is an estimate the checker does not decide",
+    "ll": "much less than (\\ll) is an estimate the checker does not decide",
+    "overset": "a symbol with a note set over it (\\overset{...}{...}) is not read",
+    "binom": "a binomial coefficient (\\binom) is not read",
+    "stackrel": "a symbol with a note set over it (\\stackrel{...}{...}) is not read",
+    "substack": "a sum over several conditions (\\substack) is not read: write its bounds",
+    "dagger": "a pseudo-inverse or adjoint (A^\\dagger) is not read",
+}
+
+
+#: Font switches of plain TeX (`{\\bf x}`) and the font command each stands for.
+FONT_SWITCHES = {"bf": "mathbf", "it": "mathit", "sf": "mathsf", "tt": "mathtt", "cal": "mathcal"}
+
+
+#: Environments the reader knows by name but gives no meaning, with the message that names them.
+UNREAD_ENVIRONMENTS = {
+    "rcases": (
+        "rows joined by a brace on their right (rcases): what the brace says of them is not read"
+    ),
+    "vmatrix": "a determinant written with bars (vmatrix) is not read",
+    "Vmatrix": "a norm written with double bars (Vmatrix) is not read",
 }
 
 
@@ -168,12 +200,12 @@ MATRICES = frozenset("bmatrix pmatrix array cases".split())
 
 
 #: Environments whose rows alternate alignment marks and column breaks (`a &= b & c &= d`).
-ALIGNING = frozenset("aligned align align* alignat alignat* flalign flalign*".split())
+ALIGNING = frozenset("aligned align align* alignat alignat* alignedat flalign flalign*".split())
 
 
 TRANSPARENT_ENVS = frozenset(
     "aligned equation equation* align align* gather gather* gathered split multline multline* "
-    "eqnarray eqnarray* flalign flalign*".split()
+    "eqnarray eqnarray* flalign flalign* alignat alignat* alignedat subequations".split()
 )
 
 

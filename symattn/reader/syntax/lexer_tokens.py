@@ -334,5 +334,7 @@ class TokensMixin(LexerBase):
             self.push(c, start)
         elif self.opens and self.opens[-1][0] in "([":
             self.opens.pop()
+        if c in ")]" and self.out and self.out[-1].kind == "COMMA" and len(self.out) > 1:
+            self.out.pop()  # `[a, b, \\big]`: a comma before the closing ends no item
         self.emit(DELIMS[c], c, start, end)
         self.i = end

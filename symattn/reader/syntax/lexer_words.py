@@ -41,6 +41,25 @@ def _prose(inner: str) -> bool:
 _FONT_SCRIPTED = re.compile(r"\{\s*(\\[A-Za-z]+|[A-Za-z]+)\s*(?=[_^])")
 
 
+#: Words joined by `\\_` that are all of a subscript (`_{rope\\_cache}`); inline Markdown math
+#: has the escape unescaped to ` _` (the scanner keeps the offsets).
+_SCRIPT_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:\\_| _)[A-Za-z0-9]{2,})+(?=\s*\})")
+
+
+#: A number in a bold font, perhaps with its unit: `\\textbf{14 GB}`, `\\mathbf{34.3}`.
+_QUANTITY = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+(?:/s)?)?\s*\Z")
+
+
+_BOLD = frozenset("textbf mathbf boldsymbol bm".split())
+
+
+#: A bold font around a letter in another font: `\\boldsymbol{\\mathcal{H}}`, `\\bm{\\mathbb E}`.
+_NESTED_FONT = re.compile(
+    r"\{\s*\\(mathcal|mathbb|mathfrak|mathrm|mathsf|mathit)\s*"
+    r"(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))\s*\}"
+)
+
+
 #: A braced argument without braces inside.
 _BRACED = re.compile(r"\{([^{}]*)\}")
 
@@ -101,6 +120,9 @@ _UNIT_WORD = re.compile(
 #: What may follow a value that ends a claim: the end, a row's end, a column, a stop, prose.
 _VALUE_ENDS = re.compile(r"\s*(?:\Z|\\\\|&|[.,;]|\\(?:end|quad|qquad|text)(?![A-Za-z]))")
 
+#: Operators a font may be put around before their parentheses: `\\mathbf{softmax}(x)`.
+_KNOWN_OPERATORS = frozenset(w.lower() for w in (*OPERATOR_WORDS, *FUNCS, *SCALAR_WORDS))
+
 
 _CALL_AHEAD = re.compile(r"\s*(?:[(\[]|\\(?:left|bigl|Bigl|biggl|Biggl|big|Big|bigg|Bigg)\s*[(\[])")
 
@@ -111,9 +133,11 @@ _SCRIPT_THEN_CALL = re.compile(
 )
 
 
-#: Words that make a `\\text{...}` a name: letters and digits, single spaces, no space around;
-#: or a special token in brackets (`\\text{[CLS]}`).
-_TEXT_NAME = re.compile(r"(?:(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9]+(?: [A-Za-z0-9]+)*|\[[A-Z]+\])\Z")
+#: Words that make a `\\text{...}` a name: letters and digits, single spaces or hyphens between
+#: them (`\\text{KV-cache}`), no space around; or a special token in brackets (`\\text{[CLS]}`).
+_TEXT_NAME = re.compile(
+    r"(?:(?=[A-Za-z0-9 -]*[A-Za-z])[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*|\[[A-Z]+\])\Z"
+)
 
 
 #: First words of a `\\text{...}` that is prose between formulas, never a name.
@@ -175,6 +199,12 @@ class WordsMixin(LexerBase):
         """A letter, or a word written bare before parentheses (`softmax(x)`, `LayerNorm(x)`):
         an operator, read as `\\operatorname{...}` is."""
         text = self.text
+        joined = _SCRIPT_WORDS.match(text, i) if text[i - 1 : i] == "{" else None
+        if joined is not None and self.in_script():
+            # `K_{rope\\_cache}`: words joined by `\\_` label the name, as `\\text{rope\\_cache}`
+            self.emit("SYMBOL", f"text|{identifier(joined.group())}", i, joined.end())
+            self.i = joined.end()
+            return
         after_letter = i > 0 and (text[i - 1].isalpha() or text[i - 1] == "\\")
         if not after_letter and not self.script_arg() and not self.matrix_depth:
             m = _BARE_OPERATOR.match(text, i) or _BARE_WORD.match(text, i)
@@ -247,7 +277,15 @@ class WordsMixin(LexerBase):
             self.emit("SYMBOL", f"text|{word}", start, self.i)
         elif name == "operatorname" and self.operand_name(inner):
             self.emit("SYMBOL", f"text|{word}", start, self.i)  # `= \\operatorname{cost}`
-        elif name == "operatorname" or (_WORD.match(word) and _CALL_AHEAD.match(self.text, self.i)):
+        elif self.lead_in(inner, start):
+            pass
+        elif name == "operatorname" or (
+            _WORD.match(word)
+            and (
+                _CALL_AHEAD.match(self.text, self.i)
+                or (word.lower() in OPERATOR_WORDS and _SCRIPT_THEN_CALL.match(self.text, self.i))
+            )
+        ):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
             self.emit("FUNC", word, start, self.i)
@@ -270,6 +308,21 @@ class WordsMixin(LexerBase):
             return False
         value = f"{last.value}e{_SUFFIXES[suffix]}"
         self.out[-1] = Tok("NUMBER", value, last.start, self.i)
+        return True
+
+    def lead_in(self, inner: str, start: int) -> bool:
+        """`\\text{where head}_i`: a word of prose, then a name with its index in the same
+        `\\text`; the prose is a separator, the last word the name (as `\\text{head}_i`)."""
+        words = inner.split()
+        if len(words) != 2 or not self.scripted_next() or self.script_arg():
+            return False
+        lead, word = words
+        if lead.lower() not in _PROSE_WORDS or not _WORD.match(word):
+            return False
+        if word.lower() in OPERATOR_WORDS:
+            return False
+        self.emit("TEXT", lead, start, self.i)
+        self.emit("SYMBOL", f"text|{word}", start, self.i)
         return True
 
     def operand_text(self, inner: str) -> bool:
@@ -313,6 +366,22 @@ class WordsMixin(LexerBase):
         if ident is not None and braced is not None:
             self.i = braced.end()  # `\\mathrm{batch\\_size}`: an identifier, one name
             self.emit("SYMBOL", f"text|{ident}", start, self.i)
+            return
+        quantity = _QUANTITY.match(braced.group(1)) if braced and name in _BOLD else None
+        if quantity is not None and (name == "textbf" or quantity.group(2)) and braced:
+            # `\\textbf{14 GB}`: the number in bold, then its unit, as `14 \\text{ GB}`;
+            # `\\mathbf{1}` alone is the all-ones vector
+            self.i = braced.end()
+            digits = quantity.group(1)
+            self.emit("NUMBER", digits, start, self.i)
+            if quantity.group(2):
+                self.emit("TEXT", quantity.group(2), start, self.i)
+            return
+        nested = _NESTED_FONT.match(text, self.i) if name in _BOLD else None
+        if nested is not None:
+            # `\\boldsymbol{\\mathcal{H}}`: the letter in the inner font, as the text's other uses
+            self.i = nested.end()
+            self.font_body(nested.group(1), nested.group(2) or nested.group(3), start)
             return
         m = _FONT_SCRIPTED.match(text, self.i)
         if m is not None and self.font_scripted(name, m, start):
@@ -382,5 +451,30 @@ class WordsMixin(LexerBase):
         elif name in _PROSE_FONTS and _prose(inner):
             if not self.matrix_depth:  # `\mathrm{Parallel\ training:}`: a label, prose
                 self.emit("TEXT", inner, start, end)
-        else:
+        elif not self.several_letters(name, inner, start):
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
+
+    def several_letters(self, name: str, inner: str, start: int) -> bool:
+        """A font around several letters: `\\mathbf{softmax}(x)` is the operator, `\\mathbf{XA}`
+        is the letters side by side in that font (as they render: `\\mathbf{X}\\mathbf{A}`).
+        A script after them is refused by name: on the last letter or on their product, the text
+        does not say (`\\mathbf{QK}_{ij}`)."""
+        if not _WORD.match(inner) or self.matrix_depth:
+            return False
+        end = self.i
+        if inner.lower() in _KNOWN_OPERATORS and _CALL_AHEAD.match(self.text, end):
+            self.emit("FUNC", inner.lower(), start, end)  # `\\mathbf{softmax}(...)`
+            return True
+        if _text_word(inner) and len(inner) > 2:
+            return False
+        if self.scripted_next():
+            raise self.fail(
+                f"a script after several letters in one font (\\{name}{{{inner}}}) is not read: "
+                f"on the last letter or on their product, which the text does not say; write "
+                f"\\{name}{{{inner[:-1]}}}\\{name}{{{inner[-1]}}}_... or "
+                f"(\\{name}{{{inner}}})_...",
+                start,
+            )
+        for letter in inner:
+            self.emit("SYMBOL", f"{name}|{letter}", start, end)
+        return True

@@ -344,7 +344,10 @@ class _Builder:
         power, rest = _function_power(name, rest, self.expr)
         sub = call_sub(name, rest, self.expr, self.fail)
         if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
-            raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
+            if len(group.items) != 1:
+                raise self.fail(f"\\{name}[...]: arguments go in parentheses", group.start)
+            # `\\exp[\\phi(x)]`: brackets around one argument, as parentheses
+            group = ast.Group(group.items, start=group.start, end=group.end)
         args = group.items if group is not None else ()
         call = ast.Call(name, args, sub, group is not None, start=s, end=e)
         return call if power is None else ast.Power(call, power, start=s, end=e)

@@ -110,6 +110,11 @@ def _subscript(
     end = script.end
     if isinstance(base, ast.Symbol) and base.sub is None:
         return replace(base, sub=index, end=end)
+    p = _norm_index(index)
+    if isinstance(base, ast.Norm) and not base.p and p:
+        return replace(base, p=p, end=end)  # `\\|x\\|_2`: which norm, as written
+    if isinstance(base, ast.Power) and isinstance(base.base, ast.Norm) and not base.base.p and p:
+        return replace(base, base=replace(base.base, p=p), end=end)  # `\\|x\\|^2_2`
     if isinstance(base, ast.Group) and base.delim == "(":
         return ast.IndexedGroup(base, index, start=start, end=end)
     if isinstance(base, ast.Call) and base.parens and base.sub is None:
@@ -126,6 +131,15 @@ def _subscript(
     what = _describe(base)
     hint = ": write \\sqrt{d_k}, not \\sqrt d_k" if isinstance(base, ast.Sqrt) else ""
     raise fail(f"cannot put a subscript on {what}{hint}", script.start)
+
+
+def _norm_index(index: ast.Expr) -> str:
+    """The subscript of a norm as written: a number (`2`, `1`), a letter (`F`) or `\\infty`."""
+    if isinstance(index, ast.Number):
+        return index.text
+    if isinstance(index, ast.Symbol) and index.sub is None:
+        return "\\infty" if index.name == "infty" else index.name
+    return ""
 
 
 def _superscript(

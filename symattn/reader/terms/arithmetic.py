@@ -390,8 +390,12 @@ class ArithmeticMixin(TermsBase):
         return a * b
 
     def _norm(self, node: ast.Norm) -> sympy.Basic:
-        r"""`\|x\|` is the Euclidean length of a row or column, sqrt(x·x); of a scalar, |x|."""
+        r"""`\|x\|` (or `\|x\|_2`) is the Euclidean length of a row or column, sqrt(x·x); of a
+        scalar, |x|. Another norm (`\|x\|_1`, `\|A\|_F`) is not read, and says so."""
         v = self.term(node.operand)
+        if node.p not in ("", "2"):
+            msg = f"the norm \\|x\\|_{{{node.p}}} is not read (only \\|x\\|, \\|x\\|_2 of a vector)"
+            raise not_understood(msg, node)
         if not isinstance(v, MatExpr):
             return sympy.Abs(v)
         if not (dims_equal(v.rows, 1) or dims_equal(v.cols, 1)):
