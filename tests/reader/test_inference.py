@@ -290,3 +290,50 @@ def test_uses_that_really_disagree_are_named_at_both_places() -> None:
     last = _claims(text)[-1]
     assert last.kind in ("undecided", "not-understood")
     assert "W^K at line 9 and line 3" in last.message and "disagree" in last.message
+
+
+# ---- names used only to define another: inferred, the definition names a value ---------------
+
+DEFINED = "$X \\in \\mathbb R^{n\\times d}$.\n\n$$Q = X W^Q, \\quad K = X W^K$$\n\n"
+
+
+def test_a_definition_by_undeclared_weights_is_a_declaration_with_their_shapes() -> None:
+    got = [r for r in check_text(DEFINED, "t.md") if r.source.startswith(("Q =", "K ="))]
+    assert [r.kind for r in got] == ["declaration", "declaration"], [r.message for r in got]
+    assert "W^Q: d × d_k inferred from line 3" in got[0].message.replace("W^K, ", "")
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        ("$$(Q K^T)^T = X W^K (W^Q)^T X^T$$", "verified"),
+        ("$$(Q K^T)^T = X W^Q (W^K)^T X^T$$", "false"),  # the order of the product swapped
+    ],
+)
+def test_a_later_claim_is_decided_with_the_weights_the_definition_inferred(
+    claim: str, kind: str
+) -> None:
+    got = _claims(DEFINED + claim + "\n")[-1]
+    assert got.kind == kind, got.message
+    assert "inferred from line" in got.message
+
+
+def test_a_dropped_transpose_against_the_definition_leaves_the_weights_contested() -> None:
+    # W^K is d × d_k by its definition, d_k × ... here: the text may reuse the letter
+    got = _claims(DEFINED + "$$Q K^T = X W^Q W^K X^T$$\n")[-1]
+    assert got.kind in ("undecided", "not-understood")
+    assert "W^K at line 5 and line 3" in got.message and "disagree" in got.message
+
+
+def test_a_claim_true_only_for_the_text_s_weights_is_not_false() -> None:
+    # Q K^T = X X^T holds only if W^Q (W^K)^T = I: the weights are on one side only
+    got = _claims(DEFINED + "$$Q K^T = X X^T$$\n")[-1]
+    assert got.kind == "undecided" and "one side only" in got.message
+
+
+def test_a_definition_by_inferred_weights_does_not_confirm_the_chapter_s_shapes() -> None:
+    # `Q = XW^Q` typechecks whatever X is (W^Q adapts): X's conventional shape is still a
+    # guess against the text's own W_V
+    text = "$$Q = X W^Q$$\n\n$W_V \\in \\mathbb R^{m\\times m}$\n\n$$V = X W_V$$\n"
+    got = _claims(text)[-1]
+    assert got.kind == "undecided" and "conventional shapes of X" in got.message

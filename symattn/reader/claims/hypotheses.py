@@ -316,7 +316,7 @@ class HypothesesMixin(ResolverBase):
         as its context."""
         out = []
         for claim in claims:
-            claim = with_inference(self._under_hypotheses(claim), self.inference)
+            claim = with_inference(self._under_hypotheses(claim), self.inference, self.scope.reads)
             claim = with_family_values(claim, self.scope)
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_earlier_vectors(claim, self.scope)

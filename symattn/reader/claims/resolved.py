@@ -118,6 +118,9 @@ class ResolvedClaim:
     # what the sums it writes without bounds were read to range over, each with whether its
     # summand forces that range (`reader.claims.sum_readings`)
     sum_ranges: tuple[tuple[str, bool], ...] = ()
+    # the shapes inferred for names the text never declares that the claim was read with
+    # (`with W^Q: d × d_k inferred from line 12`): a kernel shape error is then undecided
+    inferred: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

@@ -266,14 +266,14 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
     out.conventions = _other_conventions(against, u, env, dims)
-    claimed = _in_claims(formulas, defined)
+    claimed = _in_claims(formulas)
     known = {x.lower() for x in (*CONVENTIONS, *decls)}
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
         slip = name.lower() in known and name not in decls and len(set(lines[name])) < 2
         if name not in claimed or slip:
-            continue  # used only to define another name, or once for a known one (`W_o`)
+            continue  # used only in a shape claim, or once for a known one (`W_o`)
         got_shape = _shape(u, env[name])
         if got_shape is None:
             continue

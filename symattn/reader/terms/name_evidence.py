@@ -143,17 +143,14 @@ def _is_word(node: ast.Node) -> bool:
     return plain_name(node) is None and isinstance(node, ast.Symbol) and len(node.name) > 1
 
 
-def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
-    """The names used in a claim (not a shape claim), not only in the definition of another
-    name (`B = QM`: a name used once to define B is more likely a slip than a matrix of the
-    text's own)."""
+def _in_claims(formulas: list[_Formula]) -> set[str]:
+    """The names used in a claim or a definition, not only in a shape claim. A name used only
+    to define another (`B = QM`: M) is inferred too: B then names a value, and a later claim
+    about B that fails with M on one side only is undecided (`claims.inferred`)."""
     out: set[str] = set()
     for f in formulas:
         for c in f.claims:
             if not c.steps:
-                continue
-            subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
-            if subject in defined and c.steps[0].rel == "=" and len(c.steps) == 1:
                 continue
             if c.steps[0].rel == "in":
                 continue  # a shape claim: a shape inferred from it would only repeat it
