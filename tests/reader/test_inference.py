@@ -212,7 +212,7 @@ def test_both_readings_agree_a_verdict_stands() -> None:
     "text",
     [
         "$$Q_1 K_1 = K_1 Q_1$$",  # members of a family: Q_1, K_1
-        "$$k_i^T q = q^T k_i$$",  # plain lower-case letters may be numbers
+        "$$k_i q = q k_i$$",  # plain lower-case letters may be numbers (unless transposed)
     ],
 )
 def test_families_and_plain_letters_are_not_inferred(text: str) -> None:
@@ -337,3 +337,39 @@ def test_a_definition_by_inferred_weights_does_not_confirm_the_chapter_s_shapes(
     text = "$$Q = X W^Q$$\n\n$W_V \\in \\mathbb R^{m\\times m}$\n\n$$V = X W_V$$\n"
     got = _claims(text)[-1]
     assert got.kind == "undecided" and "conventional shapes of X" in got.message
+
+
+# ---- families the text writes with an index and never declares: R_m, R_n -------------------
+
+ROTATIONS = COLUMNS + "$q, k \\in \\mathbb R^{d}$\n\n"
+
+
+@pytest.mark.parametrize("prefix", [ROTATIONS, COLUMNS])  # declared vectors, or plain letters
+def test_members_of_an_undeclared_family_are_unrelated_matrices_of_one_shape(prefix: str) -> None:
+    true = _claims(prefix + "$$(R_m q)^\\top (R_n k) = q^\\top R_m^\\top R_n k$$\n")[-1]
+    assert true.kind == "verified", true.message
+    assert "R_•" in true.message and "inferred from line" in true.message
+    # true of rotations too, but not of every family: undecided, never false
+    swapped = _claims(prefix + "$$(R_m q)^\\top (R_n k) = q^\\top R_n^\\top R_m k$$\n")[-1]
+    assert swapped.kind == "undecided", swapped.message
+    assert "family the text never declares" in swapped.message
+
+
+def test_a_dropped_transpose_on_a_member_is_not_verified() -> None:
+    got = _claims(ROTATIONS + "$$(R_m q)^\\top (R_n k) = q^\\top R_m R_n k$$\n")[-1]
+    assert got.kind in ("undecided", "shape-error", "false"), got.message
+    assert got.kind != "verified"
+
+
+def test_a_family_the_text_defines_is_not_inferred() -> None:
+    text = "$$R_m = \\begin{bmatrix} 1 & m \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+    text += "$$R_m^T R_n = R_n^T R_m$$\n"
+    assert not infer_spans(scan(text, kind="md")).families
+
+
+def test_a_plain_letter_is_a_vector_only_where_the_text_transposes_it() -> None:
+    found = infer_spans(scan("$$(R_m q)^T (R_n k) = q^T R_m^T R_n k$$", kind="md"))
+    assert {"q", "k"} <= set(found.names)
+    # k an index elsewhere (`k_i`, `\sum_k`): a letter of another kind, never a vector
+    text = "$$(R_m q)^T (R_n k) = q^T R_m^T R_n k$$\n\n$$\\sum_k a_k = 1$$\n"
+    assert "k" not in infer_spans(scan(text, kind="md")).names

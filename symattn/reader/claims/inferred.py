@@ -9,7 +9,7 @@ from collections.abc import Collection
 import sympy
 
 from symattn.kernel.dims import shape_str
-from symattn.kernel.expr import MatSym, walk
+from symattn.kernel.expr import HeadSym, MatSym, walk
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.inference import Inference
 from symattn.reader.terms.unify import shown
@@ -85,7 +85,28 @@ def with_inference(
                 "say what the text means by them, not hold for every value"
             )
             claim = dataclasses.replace(claim, defines=why)
+        families = _families(claim, set(inference.families) & set(inference.installed))
+        if families and not claim.defines:
+            why = (
+                f"{', '.join(families)} {'is a family' if len(families) == 1 else 'are families'}"
+                " the text never declares, its members read as unrelated matrices of one "
+                "shape: the claim may hold for the members the text means"
+            )
+            claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def _families(claim: ResolvedClaim, inferred: set[str]) -> list[str]:
+    """The inferred families (`R_•`) whose members (`R_m`, `R_n`) the claim reads."""
+    found = {
+        f"{x.name[:-1]}_•"
+        for pair in claim.pairs
+        for side in pair
+        if isinstance(side, sympy.Basic)
+        for x in walk(side)
+        if isinstance(x, HeadSym) and x.name.endswith("_")
+    }
+    return sorted(found & inferred)
 
 
 def _one_sided(claim: ResolvedClaim, inferred: set[str]) -> list[str]:

@@ -11,6 +11,7 @@ import sympy
 
 from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
+from symattn.reader.terms.members import family_letter
 from symattn.reader.terms.name_lists import lists_names
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, plain_name
@@ -18,6 +19,11 @@ from symattn.reader.terms.unify import SCALAR, Clash, Dim, Mat, Unifier, Value, 
 
 #: Functions applied entry by entry (or row by row): the value keeps its argument's shape.
 _SAME_SHAPE = frozenset(("softmax", "exp", "tanh", "relu", "sigmoid", "gelu", "mask", "dropout"))
+
+
+def family_key(letter: str) -> str:
+    """The name a family of matrices `R_m`, `R_n` is inferred under: `R_•`."""
+    return f"{letter}_•"
 
 
 class _Walker:
@@ -77,6 +83,12 @@ class _Walker:
         return out
 
     def symbol(self, node: ast.Symbol | ast.Labeled) -> Value:
+        letter = family_letter(node)
+        if letter is not None and family_key(letter) in self.env:
+            key = family_key(letter)  # `R_m`, `R_n`: members of one family, one shape
+            self.used.add(key)
+            self.places.setdefault(key, (node.start, node.end))
+            return self.env[key]
         name = plain_name(node)
         if name is None:
             return None
