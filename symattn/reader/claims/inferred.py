@@ -114,7 +114,7 @@ def _one_sided(claim: ResolvedClaim, inferred: set[str]) -> list[str]:
     whose undeclared names are on both sides (`(MN)^T = N^T M^T`) is an identity in them;
     a name the text defined stands for its definition (`Q = XW^Q`: Q brings W^Q)."""
     out: set[str] = set()
-    defs = {k.name: v for k, v in claim.defs.items() if isinstance(k, MatSym)}
+    defs = {_key(k): v for k, v in claim.defs.items() if _key(k)}
     for lhs, rhs in claim.pairs:
         left, right = _matrix_names(lhs, defs), _matrix_names(rhs, defs)
         out |= (left ^ right) & inferred
@@ -129,11 +129,21 @@ def _matrix_names(e: object, defs: dict[str, sympy.Basic] | None = None) -> set[
     todo = [e]
     while todo:
         for x in walk(todo.pop()):
-            if isinstance(x, MatSym) and x.name not in out:
-                out.add(x.name)
-                if defs and x.name in defs:
-                    todo.append(defs[x.name])
+            key = _key(x)
+            if key and key not in out:
+                out.add(key)
+                if defs and key in defs:
+                    todo.append(defs[key])
     return out
+
+
+def _key(x: object) -> str:
+    """How the inference names a matrix: `W^Q`, a head family's `W_q^(h)`, a family's `R_•`."""
+    if isinstance(x, MatSym):
+        return x.name
+    if isinstance(x, HeadSym):
+        return f"{x.name[:-1]}_•" if x.name.endswith("_") else f"{x.name}^(h)"
+    return ""
 
 
 def _through_definitions(claim: ResolvedClaim, inferred: set[str]) -> set[str]:
@@ -141,7 +151,7 @@ def _through_definitions(claim: ResolvedClaim, inferred: set[str]) -> set[str]:
     `Q = XW^Q`, `K = XW^K`: W^Q and W^K)."""
     if not claim.pairs or not inferred:
         return set()
-    defs = {k.name: v for k, v in claim.defs.items() if isinstance(k, MatSym)}
+    defs = {_key(k): v for k, v in claim.defs.items() if _key(k)}
     out: set[str] = set()
     for pair in claim.pairs:
         for side in pair:

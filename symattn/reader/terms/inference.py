@@ -13,8 +13,8 @@ from symattn.kernel.dims import STANDARD_DIMS, dim, shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.conventions import CONVENTIONS
-from symattn.reader.terms.letter_evidence import families, transposed_letters
+from symattn.reader.terms.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.terms.letter_evidence import families, head_families, transposed_letters
 from symattn.reader.terms.members import Member, lookup_member
 from symattn.reader.terms.name_evidence import (
     _candidate,
@@ -31,7 +31,7 @@ from symattn.reader.terms.name_evidence import (
     _size_names,
     parsed,
 )
-from symattn.reader.terms.scope import Name, Scope
+from symattn.reader.terms.scope import HEAD, Name, Scope
 from symattn.reader.terms.shape_walk import _SIZES, _Walker, family_key
 from symattn.reader.terms.translator import plain_name
 from symattn.reader.terms.unify import (
@@ -231,6 +231,13 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     for letter in families(formulas, indexed, evidence, taken):
         env[family_key(letter)] = _fresh(u, family_key(letter), "matrix")
         kinds[family_key(letter)] = "matrix"
+    heads, own_heads = head_families(formulas, set(FAMILIES))
+    for name in heads:
+        env[f"{name}^(h)"] = _fresh(u, f"{name}^(h)", "matrix")
+        kinds[f"{name}^(h)"] = "matrix"
+    for name, shape in FAMILIES.items():
+        if name not in own_heads:
+            env[f"{name}^(h)"] = Mat(*shape)  # the chapter's head families, as its names
     decls = _declarations(formulas, u, dims)
     for name, found in decls.items():
         values = {_shown(u, v) for _, v in found}
@@ -275,7 +282,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             continue
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
-        out.uses[key] |= {x for x in w.used if x.endswith("_•")}
+        out.uses[key] |= {x for x in w.used if x.endswith(("_•", "^(h)"))}
     out.conventions = _other_conventions(against, u, env, dims)
     claimed = _in_claims(formulas)
     known = {x.lower() for x in (*CONVENTIONS, *decls)}
@@ -293,7 +300,7 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             name, got_shape, kind == "vector", tuple(dict.fromkeys(lines[name]))
         )
     for name in kinds:
-        got_shape = _shape(u, env[name]) if name.endswith("_•") else None
+        got_shape = _shape(u, env[name]) if name.endswith(("_•", "^(h)")) else None
         if got_shape is not None and name in lines and name not in out.contested:
             out.families[name] = Inferred(name, got_shape, False, tuple(dict.fromkeys(lines[name])))
     out.sizes = _roots(formulas) - set(env) - declared - defined - set(decls)
@@ -441,6 +448,12 @@ def install(scope: Scope, inference: Inference) -> None:
             _put(scope, got)
             inference.installed[name] = got
     for key, got in inference.families.items():
+        if key.endswith("^(h)"):
+            name = key.removesuffix("^(h)")
+            if scope.lookup(name, True) is None:
+                scope.document.families[name] = Name(got.shape, "inferred", -1, got.lines[0], HEAD)
+                inference.installed[key] = got
+            continue
         letter = key.removesuffix("_•")
         if lookup_member(scope, letter) is None and scope.lookup(letter) is None:
             shape = got.shape

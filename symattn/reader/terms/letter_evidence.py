@@ -8,7 +8,7 @@ from symattn.reader.terms.members import family_letter
 from symattn.reader.terms.name_evidence import _Formula
 from symattn.reader.terms.translator import plain_name
 
-__all__ = ["families", "transposed_letters"]
+__all__ = ["families", "head_families", "head_family", "transposed_letters"]
 
 
 def families(
@@ -105,3 +105,39 @@ def _matrix_like(node: ast.Node, known: set[str]) -> bool:
         return True
     name = plain_name(node) if isinstance(node, ast.Symbol | ast.Labeled) else None
     return name is not None and name in known
+
+
+def head_families(formulas: list[_Formula], taken: set[str]) -> tuple[list[str], set[str]]:
+    """The head families the text writes (`W_q^{(s)}`, `W^{(s)}_k`: a capital with a head
+    letter) and never declares nor defines (`W_q^{(s)} \\in ...`, `Q^{(s)} = ...`), and those
+    it declares (the chapter's head families keep their shapes otherwise, as its names do)."""
+    written: set[str] = set()
+    owned: set[str] = set()
+    declared: set[str] = set()
+    for f in formulas:
+        for c in f.claims:
+            if c.steps and c.steps[0].rel in ("=", "in", ":=", "coloneqq"):
+                named = {x for x in map(head_family, c.subjects) if x is not None}
+                owned |= named
+                declared |= named if c.steps[0].rel == "in" else set()
+            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
+            while stack:
+                x = stack.pop()
+                stack.extend(ast.children(x))
+                name = head_family(x)
+                if name is not None:
+                    written.add(name)
+    return sorted(written - owned - taken), declared
+
+
+def head_family(node: ast.Node) -> str | None:
+    """`W_q` of `W_q^{(s)}`: a capital's plain name under a head letter; None otherwise."""
+    if not isinstance(node, ast.HeadSup) or not isinstance(node.operand, ast.Symbol):
+        return None
+    head = node.head
+    if not (isinstance(head, ast.Symbol) and head.sub is None and len(head.name) == 1):
+        return None
+    op = node.operand
+    if not op.name[:1].isupper() or len(op.name) != 1:
+        return None
+    return plain_name(op)

@@ -224,7 +224,27 @@ def _neg(w: _Walker, node: ast.Neg) -> Value:
     return w.value(node.operand)
 
 
+def _head_sup(w: _Walker, node: ast.HeadSup) -> Value:
+    """`W_q^{(s)}`: the head family's value; `q^{(s)}_i`, a row of the family Q^{(h)}."""
+    op = node.operand
+    if isinstance(op, ast.Symbol) and op.name[:1].isupper() and len(op.name) == 1:
+        name = plain_name(op)
+        key = f"{name}^(h)"
+        if name is not None and key in w.env:
+            w.used.add(key)
+            w.places.setdefault(key, (node.start, node.end))
+            return w.env[key]
+    if isinstance(op, ast.Symbol) and op.name.islower() and len(op.name) == 1 and op.sub:
+        whole = w.env.get(f"{op.name.upper()}^(h)")
+        if isinstance(whole, Mat) and _one_index(op.sub):
+            return Vec(whole.cols)  # `q^{(s)}_i`, a row of Q^{(s)}
+    for kid in ast.children(node):
+        w.value(kid)
+    return None
+
+
 _VALUES = {
+    ast.HeadSup: _head_sup,
     ast.Symbol: _Walker.symbol,
     ast.Labeled: _Walker.symbol,
     ast.Number: lambda w, node: SCALAR,
