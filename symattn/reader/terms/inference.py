@@ -231,7 +231,8 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     for letter in families(formulas, indexed, evidence, taken):
         env[family_key(letter)] = _fresh(u, family_key(letter), "matrix")
         kinds[family_key(letter)] = "matrix"
-    heads, own_heads = head_families(formulas, set(FAMILIES))
+    # `W_O^{(h)}` is a block of rows of the chapter's W_O, no family of its own
+    heads, own_heads = head_families(formulas, set(FAMILIES) | set(CONVENTIONS))
     for name in heads:
         env[f"{name}^(h)"] = _fresh(u, f"{name}^(h)", "matrix")
         kinds[f"{name}^(h)"] = "matrix"
@@ -284,14 +285,17 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             lines.setdefault(name, []).append(f.span.start.line)
         out.uses[key] |= {x for x in w.used if x.endswith(("_•", "^(h)"))}
     out.conventions = _other_conventions(against, u, env, dims)
-    claimed = _in_claims(formulas)
+    claimed, stated = _in_claims(formulas), _in_claims(formulas, defined)
     known = {x.lower() for x in (*CONVENTIONS, *decls)}
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
         slip = name.lower() in known and name not in decls and len(set(lines[name])) < 2
         slip = slip and kind == "matrix"  # `W_o` for W_O; a vector `q` is no slip for Q
-        if name not in claimed or slip:
+        # a bare capital used once, to define another name (`B = QM^T`), is more likely a
+        # slip than a matrix of the text's own; a weight's name (`W^Q`, `W_c`) is no slip
+        once = name not in stated and len(set(lines[name])) < 2 and _bare(name)
+        if name not in claimed or slip or once:
             continue  # used only in a shape claim, or once for a known one (`W_o`)
         got_shape = _shape(u, env[name])
         if got_shape is None:
@@ -323,6 +327,11 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         if by_components:
             out.components[(f.span.start.line, f.span.start.column)] = by_components
     return out
+
+
+def _bare(name: str) -> bool:
+    """`M`, `\\mathbf M`: one capital letter with no label."""
+    return len(shown(name)) == 1
 
 
 def _components_of(f: _Formula, taken: set[str]) -> dict[str, Inferred]:
