@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from symattn.check.negations import with_negation
+from symattn.check.inferred_shapes import with_inferred_shapes
 from symattn.check.sum_ranges import with_sum_ranges
 from symattn.reader.syntax.undefined import guesses_of
 
@@ -35,6 +36,7 @@ not define: the undefined \\\\vect{..} as a font or colour')
     status, message, witnesses, cex = with_negation(claim, status, message, witnesses, cex)
     status, message, witnesses, cex = _entries(claim, status, message, witnesses, cex)
     status, message, witnesses, cex = with_sum_ranges(claim, status, message, witnesses, cex)
+    status, message, witnesses, cex = with_inferred_shapes(claim, status, message, witnesses, cex)
     span = getattr(claim, "span", None)
     guesses = getattr(span, "guesses", ())
     if span is None or not guesses:

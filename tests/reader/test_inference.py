@@ -212,7 +212,7 @@ def test_both_readings_agree_a_verdict_stands() -> None:
     "text",
     [
         "$$Q_1 K_1 = K_1 Q_1$$",  # members of a family: Q_1, K_1
-        "$$k_i^T q = q^T k_i$$",  # plain lower-case letters may be numbers
+        "$$k_i q = q k_i$$",  # plain lower-case letters may be numbers (unless transposed)
     ],
 )
 def test_families_and_plain_letters_are_not_inferred(text: str) -> None:
@@ -290,3 +290,86 @@ def test_uses_that_really_disagree_are_named_at_both_places() -> None:
     last = _claims(text)[-1]
     assert last.kind in ("undecided", "not-understood")
     assert "W^K at line 9 and line 3" in last.message and "disagree" in last.message
+
+
+# ---- names used only to define another: inferred, the definition names a value ---------------
+
+DEFINED = "$X \\in \\mathbb R^{n\\times d}$.\n\n$$Q = X W^Q, \\quad K = X W^K$$\n\n"
+
+
+def test_a_definition_by_undeclared_weights_is_a_declaration_with_their_shapes() -> None:
+    got = [r for r in check_text(DEFINED, "t.md") if r.source.startswith(("Q =", "K ="))]
+    assert [r.kind for r in got] == ["declaration", "declaration"], [r.message for r in got]
+    assert "W^Q: d × d_k inferred from line 3" in got[0].message.replace("W^K, ", "")
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        ("$$(Q K^T)^T = X W^K (W^Q)^T X^T$$", "verified"),
+        ("$$(Q K^T)^T = X W^Q (W^K)^T X^T$$", "false"),  # the order of the product swapped
+    ],
+)
+def test_a_later_claim_is_decided_with_the_weights_the_definition_inferred(
+    claim: str, kind: str
+) -> None:
+    got = _claims(DEFINED + claim + "\n")[-1]
+    assert got.kind == kind, got.message
+    assert "inferred from line" in got.message
+
+
+def test_a_dropped_transpose_against_the_definition_leaves_the_weights_contested() -> None:
+    # W^K is d × d_k by its definition, d_k × ... here: the text may reuse the letter
+    got = _claims(DEFINED + "$$Q K^T = X W^Q W^K X^T$$\n")[-1]
+    assert got.kind in ("undecided", "not-understood")
+    assert "W^K at line 5 and line 3" in got.message and "disagree" in got.message
+
+
+def test_a_claim_true_only_for_the_text_s_weights_is_not_false() -> None:
+    # Q K^T = X X^T holds only if W^Q (W^K)^T = I: the weights are on one side only
+    got = _claims(DEFINED + "$$Q K^T = X X^T$$\n")[-1]
+    assert got.kind == "undecided" and "one side only" in got.message
+
+
+def test_a_definition_by_inferred_weights_does_not_confirm_the_chapter_s_shapes() -> None:
+    # `Q = XW^Q` typechecks whatever X is (W^Q adapts): X's conventional shape is still a
+    # guess against the text's own W_V
+    text = "$$Q = X W^Q$$\n\n$W_V \\in \\mathbb R^{m\\times m}$\n\n$$V = X W_V$$\n"
+    got = _claims(text)[-1]
+    assert got.kind == "undecided" and "conventional shapes of X" in got.message
+
+
+# ---- families the text writes with an index and never declares: R_m, R_n -------------------
+
+ROTATIONS = COLUMNS + "$q, k \\in \\mathbb R^{d}$\n\n"
+
+
+@pytest.mark.parametrize("prefix", [ROTATIONS, COLUMNS])  # declared vectors, or plain letters
+def test_members_of_an_undeclared_family_are_unrelated_matrices_of_one_shape(prefix: str) -> None:
+    true = _claims(prefix + "$$(R_m q)^\\top (R_n k) = q^\\top R_m^\\top R_n k$$\n")[-1]
+    assert true.kind == "verified", true.message
+    assert "R_•" in true.message and "inferred from line" in true.message
+    # true of rotations too, but not of every family: undecided, never false
+    swapped = _claims(prefix + "$$(R_m q)^\\top (R_n k) = q^\\top R_n^\\top R_m k$$\n")[-1]
+    assert swapped.kind == "undecided", swapped.message
+    assert "family the text never declares" in swapped.message
+
+
+def test_a_dropped_transpose_on_a_member_is_not_verified() -> None:
+    got = _claims(ROTATIONS + "$$(R_m q)^\\top (R_n k) = q^\\top R_m R_n k$$\n")[-1]
+    assert got.kind in ("undecided", "shape-error", "false"), got.message
+    assert got.kind != "verified"
+
+
+def test_a_family_the_text_defines_is_not_inferred() -> None:
+    text = "$$R_m = \\begin{bmatrix} 1 & m \\\\ 0 & 1 \\end{bmatrix}$$\n\n"
+    text += "$$R_m^T R_n = R_n^T R_m$$\n"
+    assert not infer_spans(scan(text, kind="md")).families
+
+
+def test_a_plain_letter_is_a_vector_only_where_the_text_transposes_it() -> None:
+    found = infer_spans(scan("$$(R_m q)^T (R_n k) = q^T R_m^T R_n k$$", kind="md"))
+    assert {"q", "k"} <= set(found.names)
+    # k an index elsewhere (`k_i`, `\sum_k`): a letter of another kind, never a vector
+    text = "$$(R_m q)^T (R_n k) = q^T R_m^T R_n k$$\n\n$$\\sum_k a_k = 1$$\n"
+    assert "k" not in infer_spans(scan(text, kind="md")).names

@@ -30,6 +30,7 @@ from symattn.reader.claims.dispatch import _claims_of
 from symattn.reader.claims.earlier_vectors import with_earlier_vectors
 from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
+from symattn.reader.claims.head_letters import with_head_letters
 from symattn.reader.claims.inferred import with_inference
 from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.mask_words import under_mask_words
@@ -332,7 +333,8 @@ class HypothesesMixin(ResolverBase):
         as its context."""
         out = []
         for claim in claims:
-            claim = with_inference(self._under_hypotheses(claim), self.inference)
+            claim = with_head_letters(self._under_hypotheses(claim))
+            claim = with_inference(claim, self.inference, self.scope.reads)
             claim = with_family_values(claim, self.scope)
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_earlier_vectors(claim, self.scope)

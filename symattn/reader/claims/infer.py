@@ -516,6 +516,8 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
                 f"names, not necessarily those of {_KNOWN}"
             )
         return ""
+    if isinstance(left, ast.HeadSup) and not isinstance(right, ast.Symbol | ast.Number):
+        return _defines_member(scope, left)
     if not isinstance(left, ast.Symbol) or isinstance(right, ast.Symbol | ast.Number):
         return ""  # `\\mathbf k_i = \\mathbf v_i` asserts, it does not define
     name = plain_name(left)
@@ -543,6 +545,31 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
     return (
         f"{matrix} is {where} with no value the checker read, so this equation reads as the "
         f"text's definition of {what}, not a claim about a known value"
+    )
+
+
+def _defines_member(scope: Scope, left: ast.HeadSup) -> str:
+    """`q^{(s)}_i = x_i W_q^{(s)}`, `Q^{(s)} = ...`: a row or the whole of a head's member of a
+    family with no value the checker read (the chapter's convention, or declared only)."""
+    op = left.operand
+    if not isinstance(op, ast.Symbol) or len(op.name) != 1:
+        return ""
+    row = op.name.islower() and op.sub is not None
+    if not (row or (op.name.isupper() and op.sub is None)):
+        return ""
+    family = op.name.upper()
+    entry = scope.lookup(family, True)
+    if entry is not None and (entry.definition is not None or entry.origin == "defined"):
+        return ""
+    what = f"the rows of {family}^{{(h)}}" if row else f"{family}^{{(h)}}"
+    where = (
+        "named only by the chapter's convention"
+        if entry is None or (entry.origin == "convention")
+        else "declared"
+    )
+    return (
+        f"the head family {family}^{{(h)}} is {where} with no value the checker read, so this "
+        f"equation reads as the text's definition of {what}, not a claim about a known value"
     )
 
 

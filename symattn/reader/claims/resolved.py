@@ -125,6 +125,9 @@ class ResolvedClaim:
     # (what the reading is, the number it reads, its tolerance), decided where the stated
     # reading fails (`check.unit_readings`)
     units: tuple[tuple[str, sympy.Expr, sympy.Rational], ...] = ()
+    # the shapes inferred for names the text never declares that the claim was read with
+    # (`with W^Q: d × d_k inferred from line 12`): a kernel shape error is then undecided
+    inferred: str = ""
 
     @property
     def focus(self) -> tuple[int, int]:

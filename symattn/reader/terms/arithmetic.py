@@ -246,8 +246,11 @@ class ArithmeticMixin(TermsBase):
         confirmed: set[str] | None = getattr(self.scope, "confirmed", None)
         if confirmed is None or self.trial or not getattr(self.scope, "confirming", False):
             return
-        for x in operands:
-            confirmed.update(m.name for m in walk(x) if isinstance(m, MatSym))
+        names = {m.name for x in operands for m in walk(x) if isinstance(m, MatSym)}
+        document = getattr(getattr(self.scope, "document", None), "names", {})
+        if any(getattr(document.get(k), "origin", "") == "inferred" for k in names):
+            return  # `X W^Q` with W^Q inferred from this use: it typechecks whatever X is
+        confirmed.update(names)
 
     def _is_mask(self, node: ast.Node) -> bool:
         name = plain_name(node)

@@ -13,7 +13,9 @@ from symattn.kernel.dims import STANDARD_DIMS, dim, shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.conventions import CONVENTIONS
+from symattn.reader.terms.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.terms.letter_evidence import families, head_families, transposed_letters
+from symattn.reader.terms.members import Member, lookup_member
 from symattn.reader.terms.name_evidence import (
     _candidate,
     _declarations,
@@ -29,8 +31,8 @@ from symattn.reader.terms.name_evidence import (
     _size_names,
     parsed,
 )
-from symattn.reader.terms.scope import Name, Scope
-from symattn.reader.terms.shape_walk import _SIZES, _Walker
+from symattn.reader.terms.scope import HEAD, Name, Scope
+from symattn.reader.terms.shape_walk import _SIZES, _Walker, family_key
 from symattn.reader.terms.translator import plain_name
 from symattn.reader.terms.unify import (
     Clash,
@@ -103,6 +105,9 @@ class Inference:
     #: every declaration agrees, the first declaration's shape)
     forward: dict[str, tuple[int, bool, Inferred]] = field(default_factory=dict)
     sections: list[int] = field(default_factory=list)
+    #: families of matrices the text writes with an index and never declares (`R_m`, `R_n`):
+    #: one shape for every member, the members unrelated matrices (keyed `R_•`)
+    families: dict[str, Inferred] = field(default_factory=dict)
     #: the names installed in the scope now, as `install` and `enter` put them there
     installed: dict[str, Inferred] = field(default_factory=dict)
     #: per formula (line, column), the vectors it knows by their components (`q \\cdot k =
@@ -209,18 +214,31 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
     for name, shape in CONVENTIONS.items():
         if name not in declared and name not in numbers:
             env[name] = Mat(*shape)
+    transposed = transposed_letters(formulas) - numbers
     for f in formulas:
         for c in f.claims:
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
                 for sym in _names(node):
                     label = plain_name(sym)
-                    kind = _candidate(sym)
+                    kind = _candidate(sym) or ("vector" if label in transposed else None)
                     if label is None or kind is None or label in env or label in dims:
                         continue
                     if label in indexed or (kind == "matrix" and label not in evidence):
                         continue
                     env[label] = _fresh(u, label, kind)
                     kinds[label] = kind
+    taken = set(env) | declared | defined | dims | set(CONVENTIONS)
+    for letter in families(formulas, indexed, evidence, taken):
+        env[family_key(letter)] = _fresh(u, family_key(letter), "matrix")
+        kinds[family_key(letter)] = "matrix"
+    # `W_O^{(h)}` is a block of rows of the chapter's W_O, no family of its own
+    heads, own_heads = head_families(formulas, set(FAMILIES) | set(CONVENTIONS))
+    for name in heads:
+        env[f"{name}^(h)"] = _fresh(u, f"{name}^(h)", "matrix")
+        kinds[f"{name}^(h)"] = "matrix"
+    for name, shape in FAMILIES.items():
+        if name not in own_heads:
+            env[f"{name}^(h)"] = Mat(*shape)  # the chapter's head families, as its names
     decls = _declarations(formulas, u, dims)
     for name, found in decls.items():
         values = {_shown(u, v) for _, v in found}
@@ -265,21 +283,30 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
             continue
         for name in w.used & set(kinds):
             lines.setdefault(name, []).append(f.span.start.line)
+        out.uses[key] |= {x for x in w.used if x.endswith(("_•", "^(h)"))}
     out.conventions = _other_conventions(against, u, env, dims)
-    claimed = _in_claims(formulas, defined)
+    claimed, stated = _in_claims(formulas), _in_claims(formulas, defined)
     known = {x.lower() for x in (*CONVENTIONS, *decls)}
     for name, kind in kinds.items():
         if name in out.contested or name in declared or name in defined or name not in lines:
             continue
         slip = name.lower() in known and name not in decls and len(set(lines[name])) < 2
-        if name not in claimed or slip:
-            continue  # used only to define another name, or once for a known one (`W_o`)
+        slip = slip and kind == "matrix"  # `W_o` for W_O; a vector `q` is no slip for Q
+        # a bare capital used once, to define another name (`B = QM^T`), is more likely a
+        # slip than a matrix of the text's own; a weight's name (`W^Q`, `W_c`) is no slip
+        once = name not in stated and len(set(lines[name])) < 2 and _bare(name)
+        if name not in claimed or slip or once:
+            continue  # used only in a shape claim, or once for a known one (`W_o`)
         got_shape = _shape(u, env[name])
         if got_shape is None:
             continue
         out.names[name] = Inferred(
             name, got_shape, kind == "vector", tuple(dict.fromkeys(lines[name]))
         )
+    for name in kinds:
+        got_shape = _shape(u, env[name]) if name.endswith(("_•", "^(h)")) else None
+        if got_shape is not None and name in lines and name not in out.contested:
+            out.families[name] = Inferred(name, got_shape, False, tuple(dict.fromkeys(lines[name])))
     out.sizes = _roots(formulas) - set(env) - declared - defined - set(decls)
     sections = scope.sections if scope is not None else []
     for name, found in decls.items():
@@ -300,6 +327,11 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         if by_components:
             out.components[(f.span.start.line, f.span.start.column)] = by_components
     return out
+
+
+def _bare(name: str) -> bool:
+    """`M`, `\\mathbf M`: one capital letter with no label."""
+    return len(shown(name)) == 1
 
 
 def _components_of(f: _Formula, taken: set[str]) -> dict[str, Inferred]:
@@ -424,6 +456,19 @@ def install(scope: Scope, inference: Inference) -> None:
         if name not in scope.document.names:
             _put(scope, got)
             inference.installed[name] = got
+    for key, got in inference.families.items():
+        if key.endswith("^(h)"):
+            name = key.removesuffix("^(h)")
+            if scope.lookup(name, True) is None:
+                scope.document.families[name] = Name(got.shape, "inferred", -1, got.lines[0], HEAD)
+                inference.installed[key] = got
+            continue
+        letter = key.removesuffix("_•")
+        if lookup_member(scope, letter) is None and scope.lookup(letter) is None:
+            shape = got.shape
+            member = Member(letter, shape, got.lines[0], 0, key, settled=True)
+            scope.document.members[letter] = member
+            inference.installed[key] = got
     for name in inference.sizes:
         scope.dims.setdefault(name, dim(name))
 

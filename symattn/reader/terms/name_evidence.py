@@ -143,17 +143,18 @@ def _is_word(node: ast.Node) -> bool:
     return plain_name(node) is None and isinstance(node, ast.Symbol) and len(node.name) > 1
 
 
-def _in_claims(formulas: list[_Formula], defined: set[str]) -> set[str]:
-    """The names used in a claim (not a shape claim), not only in the definition of another
-    name (`B = QM`: a name used once to define B is more likely a slip than a matrix of the
-    text's own)."""
+def _in_claims(formulas: list[_Formula], defined: set[str] | None = None) -> set[str]:
+    """The names used in a claim or a definition, not only in a shape claim; with `defined`,
+    in a claim only (not in the definition of one of those names). A name used only to define
+    another (`Q = XW^Q`: W^Q) is inferred too: Q then names a value, and a later claim about Q
+    that fails with W^Q on one side only is undecided (`claims.inferred`)."""
     out: set[str] = set()
     for f in formulas:
         for c in f.claims:
             if not c.steps:
                 continue
             subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
-            if subject in defined and c.steps[0].rel == "=" and len(c.steps) == 1:
+            if defined is not None and subject in defined and c.steps[0].rel == "=":
                 continue
             if c.steps[0].rel == "in":
                 continue  # a shape claim: a shape inferred from it would only repeat it

@@ -11,6 +11,7 @@ import sympy
 
 from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
+from symattn.reader.terms.members import family_letter
 from symattn.reader.terms.name_lists import lists_names
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, plain_name
@@ -18,6 +19,11 @@ from symattn.reader.terms.unify import SCALAR, Clash, Dim, Mat, Unifier, Value, 
 
 #: Functions applied entry by entry (or row by row): the value keeps its argument's shape.
 _SAME_SHAPE = frozenset(("softmax", "exp", "tanh", "relu", "sigmoid", "gelu", "mask", "dropout"))
+
+
+def family_key(letter: str) -> str:
+    """The name a family of matrices `R_m`, `R_n` is inferred under: `R_•`."""
+    return f"{letter}_•"
 
 
 class _Walker:
@@ -77,6 +83,12 @@ class _Walker:
         return out
 
     def symbol(self, node: ast.Symbol | ast.Labeled) -> Value:
+        letter = family_letter(node)
+        if letter is not None and family_key(letter) in self.env:
+            key = family_key(letter)  # `R_m`, `R_n`: members of one family, one shape
+            self.used.add(key)
+            self.places.setdefault(key, (node.start, node.end))
+            return self.env[key]
         name = plain_name(node)
         if name is None:
             return None
@@ -212,7 +224,27 @@ def _neg(w: _Walker, node: ast.Neg) -> Value:
     return w.value(node.operand)
 
 
+def _head_sup(w: _Walker, node: ast.HeadSup) -> Value:
+    """`W_q^{(s)}`: the head family's value; `q^{(s)}_i`, a row of the family Q^{(h)}."""
+    op = node.operand
+    if isinstance(op, ast.Symbol) and op.name[:1].isupper() and len(op.name) == 1:
+        name = plain_name(op)
+        key = f"{name}^(h)"
+        if name is not None and key in w.env:
+            w.used.add(key)
+            w.places.setdefault(key, (node.start, node.end))
+            return w.env[key]
+    if isinstance(op, ast.Symbol) and op.name.islower() and len(op.name) == 1 and op.sub:
+        whole = w.env.get(f"{op.name.upper()}^(h)")
+        if isinstance(whole, Mat) and _one_index(op.sub):
+            return Vec(whole.cols)  # `q^{(s)}_i`, a row of Q^{(s)}
+    for kid in ast.children(node):
+        w.value(kid)
+    return None
+
+
 _VALUES = {
+    ast.HeadSup: _head_sup,
     ast.Symbol: _Walker.symbol,
     ast.Labeled: _Walker.symbol,
     ast.Number: lambda w, node: SCALAR,
