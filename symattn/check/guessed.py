@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from symattn.check.negations import with_negation
 from symattn.check.inferred_shapes import with_inferred_shapes
+from symattn.check.negations import with_negation
 from symattn.check.sum_ranges import with_sum_ranges
 from symattn.reader.syntax.undefined import guesses_of
 
