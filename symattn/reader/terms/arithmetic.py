@@ -444,6 +444,8 @@ def _size_valued(value: Any, sizes: set[sympy.Symbol]) -> bool:
     if not isinstance(value, sympy.Expr) or isinstance(value, MatExpr) or value.atoms(Entry):
         return False
     return bool(value.free_symbols) and value.free_symbols <= sizes
+
+
 def _vector_name(node: ast.Power, base: MatExpr) -> bool:
     """`q^1`, `\\mathbf s_t^0`: a vector written as one name (a row or a column, never 1 × 1)."""
     one = [dims_equal(x, 1) for x in base.shape]
