@@ -188,7 +188,7 @@ def _names(c: ResolvedClaim) -> set[str]:
             out |= {x.name for x in getattr(t, "free_symbols", set()) if hasattr(x, "name")}
             for m in t.atoms(MatExpr) if isinstance(t, sympy.Basic) else ():
                 for d in m.shape:
-                    out |= {x.name for x in sympy.sympify(d).free_symbols}
+                    out |= {x.name for x in sympy.sympify(d, strict=True).free_symbols}
     return out
 
 

@@ -103,7 +103,7 @@ _WORD = re.compile(r"[A-Za-z]+\Z")
 
 
 #: A quantity in a font, a number and its unit: `\textbf{14 GB}`, `\mathbf{3.5\,TFLOPs}`.
-_QUANTITY = re.compile(
+_UNIT_QUANTITY = re.compile(
     r"\s*([0-9]+(?:\.[0-9]+)?)(?:\s|\\[,;: ]|~)*"
     r"(?:[KMGTPE]i?B|kB|bytes?|bits?|[kKMGTPE]?FLOPs?|[kMGTP]?FLOPS|thousand|million|billion"
     r"|trillion)\s*\Z"
@@ -416,7 +416,7 @@ class WordsMixin(LexerBase):
         name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]
-        quantity = _QUANTITY.match(inner) if name in _QUANTITY_FONTS else None
+        quantity = _UNIT_QUANTITY.match(inner) if name in _QUANTITY_FONTS else None
         after_number = bool(self.out) and self.out[-1].kind == "NUMBER"
         if (
             after_number
