@@ -13,6 +13,8 @@ __all__ = ["fragment"]
 #: the prose before the formula ends with an operator (after a unit word or a closing `$`):
 #: `bytes / `, `$2$ × `, `... * `
 _OPERATOR = re.compile(r"(?:[/×*÷+−-]|\\times|\\cdot|\\div)\s*$")
+#: the opening of a starred environment (`\\begin{equation*}`), whose star is no operator
+_STARRED = re.compile(r"\\begin\s*\{\s*[A-Za-z]+\*\s*\}?\s*$")
 
 
 def continues(claim: Any, lines: Sequence[str]) -> bool:
@@ -26,6 +28,9 @@ def continues(claim: Any, lines: Sequence[str]) -> bool:
     >>> span = N(start=N(line=1, column=14), body="32=16,777,216")
     >>> continues(N(span=span, start=0), ["The heads: $32=16,777,216$"])
     False
+    >>> span = N(start=N(line=1, column=21), body="2+2=5")
+    >>> continues(N(span=span, start=0), ["$$\\\\begin{equation*} 2+2=5 \\\\end{equation*}$$"])
+    False
     """
     span = getattr(claim, "span", None)
     start = getattr(span, "start", None)
@@ -34,7 +39,7 @@ def continues(claim: Any, lines: Sequence[str]) -> bool:
     if span.body[: getattr(claim, "start", 0)].strip():
         return False  # the claim is not the formula's first
     before = lines[start.line - 1][: max(start.column - 2, 0)]
-    return _OPERATOR.search(before) is not None
+    return _OPERATOR.search(before) is not None and _STARRED.search(before) is None
 
 
 def fragment(
