@@ -51,3 +51,22 @@ def test_a_convention_where_a_side_has_no_value_is_undecided():
 def test_the_same_arithmetic_with_values_is_still_refuted():
     text = "Also $0 \\cdot \\log 1 = 0$ and $2 \\log 1 = 1$.\n"
     assert kinds(text) == ["verified", "false"]
+
+
+def test_a_second_declaration_with_other_size_names_writes_the_notation_anew():
+    text = (
+        "Here $Q \\in \\mathbb{R}^{n \\times d_k}$, $K \\in \\mathbb{R}^{m \\times d_k}$; "
+        "for brevity we set $Q, K \\in \\mathbb{R}^{n \\times d}$ below.\n\n"
+        "$$S = QK^T \\in \\mathbb{R}^{n \\times n}$$\n"
+    )
+    assert kinds(text) == ["verified", "verified"]
+
+
+def test_one_name_declared_again_with_other_sizes_is_still_a_shape_error():
+    text = "Here $Q \\in \\mathbb{R}^{n \\times d_k}$ and $Q \\in \\mathbb{R}^{n \\times d}$.\n"
+    assert kinds(text)[-1] == "shape-error"
+
+
+def test_a_second_declaration_turned_over_is_still_a_shape_error():
+    text = "Here $Q \\in \\mathbb{R}^{n \\times d}$ and again $Q \\in \\mathbb{R}^{d \\times n}$.\n"
+    assert kinds(text)[-1] == "shape-error"
