@@ -26,6 +26,9 @@ def continues(claim: Any, lines: Sequence[str]) -> bool:
     >>> span = N(start=N(line=1, column=14), body="32=16,777,216")
     >>> continues(N(span=span, start=0), ["The heads: $32=16,777,216$"])
     False
+    >>> span = N(start=N(line=1, column=21), body="2+2=5")
+    >>> continues(N(span=span, start=0), ["$$\\\\begin{equation*} 2+2=5 \\\\end{equation*}$$"])
+    False
     """
     span = getattr(claim, "span", None)
     start = getattr(span, "start", None)

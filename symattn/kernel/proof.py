@@ -244,6 +244,8 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     bad_index = index_range_problem((a, b), rng)
     if bad_index is not None:
         return Verdict("shape_error", reason=bad_index)
+    if a.has(sympy.nan) or b.has(sympy.nan):
+        return Verdict("unknown", reason=_NO_VALUE)
     infinite = masked.problem(a, b)
     if infinite is not None:
         return Verdict("shape_error", reason=f"ill-formed: {infinite}")
@@ -258,6 +260,13 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
     except ReversedRange as exc:
         return Verdict("shape_error", reason=f"ill-formed: {exc}")
     return _combine(results, requested=witnesses)
+
+
+#: Why a side that evaluates to nan is not decided: texts state conventions at such points.
+_NO_VALUE = (
+    "a side has no value (nan, as 0 · log 0 or 0/0): the text may state a convention or a limit "
+    "there (0 log 0 = 0), which is not checked"
+)
 
 
 def _real_verdict(a: sympy.Expr, b: sympy.Expr) -> Verdict:

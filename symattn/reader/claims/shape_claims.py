@@ -266,6 +266,7 @@ def _declare(
             subject,
         )
     label_here = _head_label(subject)
+    renamed = ""
     if current is not None and current.origin == "declared" and not numeric:
         relabelled = family and current.label != label_here
         if (
@@ -273,12 +274,16 @@ def _declare(
             and not relabelled
             and not same_shape(current.shape, shape)
         ):
-            raise Problem(
-                "shape_error",
-                f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
-                f"here {shape_str(shape)}",
-                subject,
-            )
+            if _joint(span) and renamed_sizes(current.shape, shape):
+                renamed = f" (was {shape_str(current.shape)} at line {current.line}: the text "
+                renamed += "writes its sizes anew)"
+            else:
+                raise Problem(
+                    "shape_error",
+                    f"{label} was declared {shape_str(current.shape)} at line {current.line}, "
+                    f"here {shape_str(shape)}",
+                    subject,
+                )
     if current is not None and numeric:
         got = scope.bind_shape(current.shape)
         if not same_shape(got, shape):
@@ -294,7 +299,28 @@ def _declare(
     entry.label = label_here
     table = scope.top().families if family else scope.top().names
     table[name] = entry
-    return new_claim(span, start, end, "declared", f"declares {label} as {shape_str(shape)}")
+    what = f"declares {label} as {shape_str(shape)}{renamed}"
+    return new_claim(span, start, end, "declared", what)
+
+
+def _joint(span: MathSpan) -> bool:
+    """Whether the formula declares several names at once (`Q, K, V \\in \\mathbb R^{n \\times
+    d}`): a text setting its notation for all of them, not restating one name's shape."""
+    head = span.body.split("\\in", 1)[0]
+    return "\\in" in span.body and "," in head
+
+
+def renamed_sizes(old: tuple[sympy.Expr, ...], new: tuple[sympy.Expr, ...]) -> bool:
+    """Whether a second declaration, of several names at once, only writes other size names
+    (`n × d_k`, then `Q, K \\in \\mathbb R^{n × d}`):
+    every size that changes is a plain name on both sides and the shape is not the old one
+    turned over (`d × n` after `n × d` is a slip, not a new notation)."""
+    if len(old) != len(new) or same_shape(tuple(reversed(old)), new):
+        return False
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    return bool(changed) and all(
+        isinstance(a, sympy.Symbol) and isinstance(b, sympy.Symbol) for a, b in changed
+    )
 
 
 def _example_bindings(

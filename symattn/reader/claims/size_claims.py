@@ -203,6 +203,12 @@ def _example_chain(
         if not r.free_symbols:
             continue
         if isinstance(r, sympy.Symbol) and plain_name(node) is not None:
+            if not (value.is_Integer and value > 0):
+                msg = (
+                    f"{r} = {value}: {r} names a size, which is a positive integer; the text may "
+                    f"mean another quantity by {r} here (an entropy, a position): not read"
+                )
+                raise not_understood(msg, node)
             top.bindings[r] = size_value(value, f"{r} = {value}", node)
             notes.append(f"{r} = {value}")
             continue

@@ -17,6 +17,7 @@ __all__ = [
     "UNREAD_DERIVATIVE",
     "gradient_name",
     "gradient_of",
+    "leibniz_quotient",
     "partial_quotient",
     "with_gradients",
     "writes_gradient",
@@ -110,6 +111,38 @@ def partial_quotient(node: ast.Node) -> tuple[ast.Expr, ast.Expr] | None:
     if top is None or bottom is None or _loss(top) is not None:
         return None
     return top, bottom
+
+
+def _differential(node: ast.Node) -> bool:
+    """`d` alone (`\\frac{d}{dx}`), upright or not, as the top of a derivative."""
+    return (
+        isinstance(node, ast.Symbol)
+        and node.name == "d"
+        and node.sub is None
+        and node.font in (None, "mathrm")
+    )
+
+
+def leibniz_quotient(node: ast.Node) -> bool:
+    """`\\frac{dy}{dx}` or `\\frac{d}{dx}` that is not a gradient of the loss: a derivative in
+    Leibniz's notation (a quotient of differentials, never the size d times a name).
+
+    >>> s = lambda name, k: ast.Symbol(name, start=k, end=k + 1)
+    >>> den = ast.Product((s("d", 3), s("x", 4)), start=3, end=5)
+    >>> leibniz_quotient(ast.Frac(s("d", 0), den, start=0, end=5))
+    True
+    >>> leibniz_quotient(ast.Frac(s("d", 0), s("h", 3), start=0, end=5))
+    False
+    """
+    if not isinstance(node, ast.Frac):
+        return False
+    wrt = _marked(node.den, ("d",))
+    if not isinstance(wrt, ast.Symbol):
+        return False
+    if _differential(node.num):
+        return True
+    of = _marked(node.num, ("d",))
+    return of is not None and _loss(of) is None
 
 
 def as_gradient(node: ast.Node) -> ast.Node | None:

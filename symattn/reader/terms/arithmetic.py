@@ -14,7 +14,7 @@ from symattn.kernel.expr import CausalMask, Dot, Entry, MatAdd, MatExpr, MatMul,
 from symattn.kernel.partial import Partial
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
-from symattn.reader.syntax.gradients import partial_quotient
+from symattn.reader.syntax.gradients import leibniz_quotient, partial_quotient
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_scalar
 from symattn.reader.terms.lists import list_value
@@ -286,6 +286,12 @@ class ArithmeticMixin(TermsBase):
         parts = partial_quotient(node)
         if parts is not None:
             return self._partial(*parts, node)
+        if leibniz_quotient(node):
+            msg = (
+                "a derivative in Leibniz's notation (\\frac{dy}{dx}) that is not the loss's with "
+                "respect to a matrix: not read"
+            )
+            raise not_understood(msg, node)
         return _divide(self.term(node.num), self.term(node.den), node, None)
 
     def _partial(self, of: ast.Expr, wrt: ast.Expr, node: ast.Frac) -> sympy.Basic:
