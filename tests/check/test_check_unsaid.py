@@ -89,3 +89,23 @@ def test_a_defined_name_given_a_variant_is_no_false_claim():
 
 def test_a_restatement_of_a_defined_name_is_still_verified():
     assert results(VARIANT + "That is, $O = (QK^T \\odot M)V$.\n")[-1].kind == "verified"
+
+
+def test_a_dot_written_between_a_row_and_a_transposed_row_is_their_product():
+    text = (
+        DECLARED
+        + "The scores are $q_1 \\cdot k_1^T = (QK^T)_{11}$ and $q_1 \\cdot k_2^T = (QK^T)_{12}$.\n"
+    )
+    assert kinds(text)[-2:] == ["verified", "verified"]
+    wrong = DECLARED + "The scores are $q_1 \\cdot k_2^T = (QK^T)_{11}$.\n"
+    assert kinds(wrong)[-1] == "false"
+
+
+def test_a_bold_vector_with_two_indices_is_no_entry():
+    # `\mathbf q_{t,i}`: the query of token t in head i, not the entry (Q)_{ti}
+    text = DECLARED + (
+        "$$\\mathbf{o}_{t,i} = \\sum_{j=1}^{t} \\operatorname{softmax}_j\\left("
+        "\\frac{\\mathbf{q}_{t,i} \\mathbf{k}_{j,i}^\\top}{\\sqrt{d_k}}\\right) "
+        "\\mathbf{v}_{j,i}$$\n"
+    )
+    assert "shape-error" not in kinds(text)

@@ -256,6 +256,9 @@ def label_of(node: ast.Symbol | ast.HeadSup) -> str:
     return _label(node)
 
 
+_BOLD = frozenset({"mathbf", "boldsymbol", "bm", "vec"})  # a lower-case letter in them: a vector
+
+
 class NamesMixin(TermsBase):
     """Names in scope: symbols, entries, rows, members and heads of families, labels."""
 
@@ -390,6 +393,9 @@ class NamesMixin(TermsBase):
         m = self.named(matrix_name, None, entry)
         if len(idx) == 1 and (base.isupper() or _beyond_rows(idx[0], m) or _square(node, m)):
             idx = self.entry_indices(node.sub)
+        if len(idx) == 2 and base.islower() and node.font in _BOLD:  # `\mathbf q_{t,i}`
+            why = f"a bold {base} with two indices: a vector of a family, not an entry of"
+            raise not_understood(f"{why} {matrix_name} (position and head?); not read", node)
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
