@@ -109,3 +109,10 @@ def test_a_bold_vector_with_two_indices_is_no_entry():
         "\\mathbf{v}_{j,i}$$\n"
     )
     assert "shape-error" not in kinds(text)
+
+
+def test_a_numbered_block_of_a_family_of_the_texts_is_no_missing_head():
+    # `\mathcal R_m^{(0)}`: block 0 of the text's own rotation, not head 0 of the chapter's
+    text = "$$\\mathcal{R}_m^T = \\operatorname{diag}((\\mathcal{R}_m^{(0)})^T, \\ldots)$$\n"
+    assert "shape-error" not in kinds(text)
+    assert kinds("$$Z^{(0)} = Z^{(1)}$$\n") == ["shape-error"]

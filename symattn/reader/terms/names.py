@@ -526,8 +526,9 @@ class NamesMixin(TermsBase):
         heads = self.scope.bind(H)
         if head.is_Integer and (head < 1 or (heads.is_Integer and head > heads)):
             count = f"1..{heads}" if heads.is_Integer else "1..H"
-            msg = f"there is no head {head}: the heads are {count}"
-            raise Problem("shape_error", msg, node)
+            msg = f"there is no head {head}: the heads are {count}"  # (a family of the text's:
+            own = self.scope.lookup(fam or "", True) is None  # `R_m^{(0)}`, a block, unread)
+            raise Problem("not_understood" if own else "shape_error", msg, node)
         lookup = self.scope.lookup
         whole = lookup("W_O") if fam == "W_O" else None
         if whole is not None and _row_block_of(lookup("W_O", True), whole, self.scope.bind):
