@@ -91,16 +91,6 @@ def test_a_restatement_of_a_defined_name_is_still_verified():
     assert results(VARIANT + "That is, $O = (QK^T \\odot M)V$.\n")[-1].kind == "verified"
 
 
-def test_a_dot_written_between_a_row_and_a_transposed_row_is_their_product():
-    text = (
-        DECLARED
-        + "The scores are $q_1 \\cdot k_1^T = (QK^T)_{11}$ and $q_1 \\cdot k_2^T = (QK^T)_{12}$.\n"
-    )
-    assert kinds(text)[-2:] == ["verified", "verified"]
-    wrong = DECLARED + "The scores are $q_1 \\cdot k_2^T = (QK^T)_{11}$.\n"
-    assert kinds(wrong)[-1] == "false"
-
-
 def test_a_bold_vector_with_two_indices_is_no_entry():
     # `\mathbf q_{t,i}`: the query of token t in head i, not the entry (Q)_{ti}
     text = DECLARED + (

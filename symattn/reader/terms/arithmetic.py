@@ -58,12 +58,9 @@ def _times(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.B
 
 def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
     r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
-    `x\in\mathbb R^d`), or a row times a column (`q_1 \cdot k_1^T`, the same number); a column
-    and a row, or a matrix, is a shape error."""
+    `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
     if _is_column(a) and _is_column(b):
         a, b = a.T, b.T
-    elif _is_row(a) and _is_column(b) and not _is_column(a):
-        b = b.T  # `q_1 \cdot k_1^T`: the dot written as a product, row times column: a scalar
     elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
         which = [f"{plain(x)} is {orientation(x)} ({shape_str(x.shape)})" for x in (a, b)]
         raise Problem(
