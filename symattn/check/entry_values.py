@@ -12,6 +12,7 @@ import sympy
 
 from symattn.kernel.expr import MatSym, walk
 from symattn.kernel.nodes import Entry, Row
+from symattn.kernel.partial import has_partial
 
 __all__ = ["left_names", "one_sided", "states_entries"]
 
@@ -112,4 +113,6 @@ def left_names(claim: Any) -> str:
     has ended, which is left to that reading (`reader.claims.forgotten`)."""
     if getattr(claim, "forgotten", ""):
         return ""
+    if any(has_partial(lhs, rhs) for lhs, rhs in claim.pairs):
+        return ""  # `\partial S_{ij}/\partial Q_{ab} = K_{jb}`: a derivative, an identity in Q
     return states_entries(claim.pairs, claim.defs) or one_sided(claim)
