@@ -40,7 +40,7 @@ def states_entries(pairs: list[tuple[Any, Any]], defs: Mapping[Any, Any]) -> str
     """
     for lhs, rhs in pairs[:1]:  # the first side written: `A_{ij} = ...` gives A's entries
         m = _bare(lhs)
-        if m is None or m in defs or not isinstance(rhs, sympy.Basic) or _gradient(m.name):
+        if m is None or m in defs or not isinstance(rhs, sympy.Basic) or _not_written(m.name):
             continue  # (a gradient `dS_{ij}` has the value the backward pass gives it)
         if any(isinstance(x, MatSym) and x == m for x in walk(rhs)):
             continue
@@ -53,7 +53,7 @@ def states_entries(pairs: list[tuple[Any, Any]], defs: Mapping[Any, Any]) -> str
 _TEXT_NAME = re.compile(r"[A-Za-z](?:_[A-Za-z0-9]+)?'*")
 
 
-def _gradient(name: str) -> bool:
+def _not_written(name: str) -> bool:
     return _TEXT_NAME.fullmatch(name) is None
 
 
@@ -103,7 +103,7 @@ def _free(side: sympy.Basic, defs: Mapping[Any, Any]) -> set[str]:
     return {
         x.name
         for x in walk(side)
-        if isinstance(x, MatSym) and x not in defs and not _gradient(x.name)
+        if isinstance(x, MatSym) and x not in defs and not _not_written(x.name)
     }
 
 

@@ -323,8 +323,7 @@ def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
                     v, note = gradient_verdict(lhs, rhs, claim.defs)
                     notes.append(note)
                 elif tolerance is not None:
-                    half = "read as rounded" in (claim.context or "")
-                    v = prove_close(lhs, rhs, tolerance, rounded=half)
+                    v = prove_close(lhs, rhs, tolerance, getattr(claim, "rounded", False))
                 else:
                     v = _prove(lhs, rhs, claim.defs, hypotheses)
                 verdicts.append(v)

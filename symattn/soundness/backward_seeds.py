@@ -22,6 +22,7 @@ from symattn.kernel import dims as D
 from symattn.kernel import expr as E
 from symattn.kernel.backward import prove_gradient, softmax_jvp
 from symattn.kernel.proof import prove_within
+from symattn.soundness.render import claim_document
 
 __all__ = ["BackClaim", "backward_claims"]
 
@@ -233,13 +234,8 @@ class BackClaim:
             "",
             f"The forward pass is {forward}; the upstream gradient of $O$ is given.",
             "",
-            "Then",
-            "",
-            f"$${self.claimed}$$",
         ]
-        line = len(lines)
-        lines.append("")
-        return "\n".join(lines), line
+        return claim_document(lines, self.claimed)
 
 
 def _jacobian_form(a: E.MatExpr, up: E.MatExpr) -> E.MatExpr:

@@ -19,6 +19,7 @@ import numpy as np
 
 from symattn.kernel.backward_heads import GroupedBackward, prove_grouped_gradient
 from symattn.kernel.expr import MatSum
+from symattn.soundness.render import claim_document
 
 __all__ = ["GroupedClaim", "grouped_claims"]
 
@@ -158,13 +159,8 @@ class GroupedClaim:
             f"The forward pass is {forward}; the loss sums over the query heads, and the "
             "upstream gradient of each $O^{(h)}$ is given.",
             "",
-            "Then",
-            "",
-            f"$${self.claimed}$$",
         ]
-        line = len(lines)
-        lines.append("")
-        return "\n".join(lines), line
+        return claim_document(lines, self.claimed)
 
 
 def grouped_claims() -> list[GroupedClaim]:

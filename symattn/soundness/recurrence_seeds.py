@@ -18,6 +18,7 @@ import numpy as np
 from symattn.kernel import dims as D
 from symattn.kernel import expr as E
 from symattn.kernel.unfold import member, zeros
+from symattn.soundness.render import claim_document
 
 __all__ = ["RecClaim", "recurrence_claims"]
 
@@ -160,13 +161,8 @@ class RecClaim:
             f"The state starts at ${_BASES[self.base][0]}$ and is updated by "
             f"${_STEPS[self.step][0]}$.",
             "",
-            "Then",
-            "",
-            f"$${self.claimed}$$",
         ]
-        line = len(lines)
-        lines.append("")
-        return "\n".join(lines), line
+        return claim_document(lines, self.claimed)
 
 
 def recurrence_claims() -> list[RecClaim]:

@@ -411,7 +411,16 @@ def document(spec: ClaimSpec, ctx: Context) -> tuple[str, int]:
 def undeclared_document(spec: ClaimSpec) -> tuple[str, int]:
     """The claim in a document that declares no shape: the reader must infer them (the context
     "inferred"); and the claim's line."""
-    lines = ["# A generated claim", "", "Then", "", f"$${formula(spec, None, False)}$$"]
+    return claim_document(["# A generated claim", ""], formula(spec, None, False))
+
+
+def claim_document(lines: list[str], claimed: str) -> tuple[str, int]:
+    """A document of `lines`, then "Then" and the display of `claimed`; and the claim's line.
+
+    >>> claim_document(["# A", ""], "Q = Q")
+    ('# A\\n\\nThen\\n\\n$$Q = Q$$\\n', 5)
+    """
+    lines = [*lines, "Then", "", f"$${claimed}$$"]
     line = len(lines)
     lines.append("")
     return "\n".join(lines), line

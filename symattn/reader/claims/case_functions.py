@@ -50,7 +50,7 @@ def define_case(
         table.setdefault(x, sympy.Symbol(f"{word}:{x}", real=True))
     if len(position) > 1:
         table.setdefault(f"\\text{{{word}}}", pos)  # `pos` read as a word in the body
-    for sym in _symbols(right):
+    for sym in ast.symbols(right, inside=False):
         if sym.name == "d" and label_of(sym) not in table:
             table[label_of(sym)] = dim(label_of(sym))
     body = _read(terms, right, table)
@@ -156,18 +156,6 @@ def _parity(node: ast.Node) -> tuple[str, int, int] | None:
     if c >= int(a.text):
         return None
     return letter.name, int(a.text), c
-
-
-def _symbols(node: ast.Node) -> list[ast.Symbol]:
-    out: list[ast.Symbol] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol):
-            out.append(x)
-            continue
-        stack.extend(ast.children(x))
-    return out
 
 
 def _read(terms: Terms, right: ast.Node, table: dict[str, sympy.Expr]) -> sympy.Expr | None:

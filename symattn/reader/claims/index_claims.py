@@ -8,7 +8,6 @@ never the resolver, the checker or the CLI.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import sympy
 
@@ -99,7 +98,7 @@ def index_equation(
     equation between indices names a position or a condition; it claims nothing."""
     members = [*c.subjects, *(step.rhs for step in c.steps)]
     for m in members:
-        for x in _nodes(m):
+        for x in ast.walk(m):
             if (
                 isinstance(x, ast.Symbol)
                 and plain_name(x) not in scope.dims
@@ -140,11 +139,3 @@ def _degree(value: sympy.Expr, letters: set[sympy.Basic]) -> int:
         exps = [sympy.sympify(powers.get(x, 0), strict=True) for x in letters]
         out = max(out, sum(int(e) if e.is_Integer else 2 for e in exps))
     return out
-
-
-def _nodes(node: ast.Node) -> Iterator[ast.Node]:
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        yield x
-        stack.extend(ast.children(x))

@@ -186,7 +186,7 @@ def _reading(
     parts = [f"{', '.join(reals)} read as real numbers"] if reals else []
     if held:
         order: dict[str, int] = {}
-        for sym in sorted(_symbols(left) + _symbols(right), key=lambda y: y.start):
+        for sym in sorted(ast.symbols(left) + ast.symbols(right), key=lambda y: y.start):
             order.setdefault(label_of(sym), sym.start)
         held.sort(key=lambda h: order.get(h, 0))
         parts.append(f"{', '.join(held)} read as {'sizes' if len(held) > 1 else 'a size'}")
@@ -278,20 +278,9 @@ def _subscript_letters(node: ast.Node) -> set[str]:
         if isinstance(x, ast.Symbol) and x.sub is not None:
             out |= {
                 y.name
-                for y in _symbols(x.sub)
+                for y in ast.symbols(x.sub)
                 if y.sub is None and len(y.name) == 1 and y.name.isalpha()
             }
-        stack.extend(ast.children(x))
-    return out
-
-
-def _symbols(node: ast.Node) -> list[ast.Symbol]:
-    out: list[ast.Symbol] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol):
-            out.append(x)
         stack.extend(ast.children(x))
     return out
 

@@ -98,6 +98,8 @@ class ResolvedClaim:
     pinnable: bool = False
     readings: str = ""
     tolerance: sympy.Rational | None = None
+    # the tolerance is half a unit of a result written with `=` (`reader.claims.rounded`)
+    rounded: bool = False
     typed: str = ""
     orientation: str = ""
     earlier: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)

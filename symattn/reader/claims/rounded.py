@@ -53,5 +53,5 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
         context = f"{figure} read as rounded to its last digit, within {unit}"
         if claim.context:
             context = f"{claim.context}; {context}"
-        return dataclasses.replace(claim, tolerance=unit, context=context)
+        return dataclasses.replace(claim, tolerance=unit, rounded=True, context=context)
     return claim

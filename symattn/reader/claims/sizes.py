@@ -167,7 +167,7 @@ def _definition(
     name = plain_name(left)
     if name is None or name not in scope.numbers or name not in scope.defined_once:
         return None
-    if name in scope.number_values or name in {_label(x) for x in _symbols(right)}:
+    if name in scope.number_values or name in {_label(x) for x in ast.symbols(right)}:
         return None
     if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
         return None
@@ -357,31 +357,12 @@ def _with_evidence(claim: ResolvedClaim, scope: Scope, names: list[str]) -> Reso
 
 def _outer(node: ast.Node) -> list[ast.Symbol]:
     """The names of `node`, not those inside a name's subscript (`\\text{HBM comms}`)."""
-    out: list[ast.Symbol] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol):
-            out.append(x)
-            continue
-        stack.extend(ast.children(x))
-    return sorted(out, key=lambda x: x.start)
-
-
-def _symbols(node: ast.Node) -> list[ast.Symbol]:
-    out: list[ast.Symbol] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol):
-            out.append(x)
-        stack.extend(ast.children(x))
-    return sorted(out, key=lambda x: x.start)
+    return sorted(ast.symbols(node, inside=False), key=lambda x: x.start)
 
 
 def _capital_names(node: ast.Node, dims: dict[str, object]) -> frozenset[str]:
     return frozenset(
-        _label(x) for x in _symbols(node) if x.name[:1].isupper() and _label(x) not in dims
+        _label(x) for x in ast.symbols(node) if x.name[:1].isupper() and _label(x) not in dims
     )
 
 

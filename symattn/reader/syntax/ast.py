@@ -5,7 +5,7 @@ Imports nothing but the standard library; it says only what is written, never wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -386,6 +386,35 @@ def children(node: Node) -> list[Node]:
     out: list[Node] = []
     for name in _field_names(type(node)):
         _collect(getattr(node, name), out)
+    return out
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """`node` and every node below it (depth first, the last child first)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(children(x))
+
+
+def symbols(node: Node, inside: bool = True) -> list[Symbol]:
+    """The symbols in `node`, in `walk` order; `inside=False`: not those in a symbol's own
+    scripts (`x` of `W_x`).
+
+    >>> x, w = Symbol("X", start=0, end=1), Symbol("W", start=1, end=2)
+    >>> [s.name for s in symbols(Product((x, w), start=0, end=2))]
+    ['W', 'X']
+    """
+    out: list[Symbol] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Symbol):
+            out.append(x)
+            if not inside:
+                continue
+        stack.extend(children(x))
     return out
 
 

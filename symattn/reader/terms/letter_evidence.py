@@ -69,11 +69,11 @@ def transposed_letters(formulas: list[_Formula]) -> set[str]:
                 if isinstance(x, ast.Symbol) and x.sub is not None:
                     other.add(x.name)
                     if x.name.islower() and x.name != "d":  # `a_{ik}`; `W_k`, `d_k` label
-                        other |= {y.name for y in _symbols_in(x.sub)}
+                        other |= {y.name for y in ast.symbols(x.sub)}
                 if isinstance(x, ast.Sum):
                     other.add(getattr(x.var, "name", ""))
                 if isinstance(x, ast.HeadSup):
-                    other |= {y.name for y in _symbols_in(x.head)}
+                    other |= {y.name for y in ast.symbols(x.head)}
     return out - other
 
 
@@ -85,17 +85,6 @@ def _plain_letter(node: ast.Node) -> bool:
         and len(node.name) == 1
         and node.name.islower()
     )
-
-
-def _symbols_in(node: ast.Node) -> list[ast.Symbol]:
-    out: list[ast.Symbol] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Symbol):
-            out.append(x)
-        stack.extend(ast.children(x))
-    return out
 
 
 def _matrix_like(node: ast.Node, known: set[str]) -> bool:
