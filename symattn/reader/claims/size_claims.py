@@ -20,6 +20,7 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.arithmetic import add_scalars, chain_scalar
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.size_names import lettered_size
 from symattn.reader.terms.size_relations import reduced, size_value, solve_for, substitute
 from symattn.reader.terms.translator import Problem, plain_name, word_name
 
@@ -55,7 +56,7 @@ def _size_expr(dims: dict[str, sympy.Symbol], node: ast.Node) -> sympy.Expr | No
     name = plain_name(node)
     if name is not None:
         return dims.get(name)
-    word = word_name(node)  # `d_{model}`, a size named by a letter and a word
+    word = word_name(node) or lettered_size(node)  # `d_{model}`, `B_r`: sizes named so
     if word is not None:
         return dims.get(word)
     parts: list[sympy.Expr] = []

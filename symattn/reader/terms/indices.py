@@ -16,6 +16,7 @@ from symattn.reader.terms.components import component_length
 from symattn.reader.terms.conventions import SUM_LETTERS
 from symattn.reader.terms.names import _index_letter, label_of, plain_name, word_name
 from symattn.reader.terms.problems import not_understood
+from symattn.reader.terms.size_names import lettered_size
 
 
 def _vector_shaped(m: MatExpr) -> bool:
@@ -70,7 +71,7 @@ class IndicesMixin(TermsBase):
             if name not in dims:
                 dims[name] = dim(name)
             return dims[name]
-        name = word_name(node)
+        name = word_name(node) or lettered_size(node)  # `d_{ff}`, `B_r`
         if name is not None:
             if name not in dims:
                 dims[name] = dim(name)
@@ -101,8 +102,8 @@ class IndicesMixin(TermsBase):
                 return index(node.name)
         if isinstance(node, ast.Symbol) and plain_name(node) in dims:
             return self.scope.bind(dims[plain_name(node) or ""])
-        if isinstance(node, ast.Symbol) and word_name(node) in dims:
-            return self.scope.bind(dims[word_name(node) or ""])
+        if isinstance(node, ast.Symbol) and (word_name(node) or lettered_size(node)) in dims:
+            return self.scope.bind(dims[word_name(node) or lettered_size(node) or ""])
         if isinstance(node, ast.Add):
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):

@@ -47,6 +47,7 @@ from symattn.reader.terms.own_vectors import own_vector_clash
 from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
 from symattn.reader.terms.row_operators import ones_sides
+from symattn.reader.terms.size_names import lettered_size
 
 #: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
@@ -302,7 +303,7 @@ class NamesMixin(TermsBase):
             if entry is not None:
                 self._batched(name, entry)
                 return self.named(name, None, entry)
-        word = word_name(node)
+        word = word_name(node) or lettered_size(node)  # `B_r` once a shape made it a size
         if word is not None and word in self.scope.dims:
             return self.scope.bind(self.scope.dims[word])  # `d_{ff}`, a size declared as such
         if node.sub is None and node.font is None and node.name in self.bound:
