@@ -116,7 +116,7 @@ def declare_member(
     if letter is None or sympy.Integer(1) in shape:
         return None
     current = lookup_member(scope, letter)
-    if current is None and scope.document_matrix(letter):
+    if current is None and scope.document_matrix(letter) and not tile_of(scope, letter, shape):
         return None
     label = member_label(span.body, subject)  # type: ignore[arg-type]
     if current is not None:
@@ -471,3 +471,17 @@ def _names_in(node: ast.Node) -> set[str]:
 def _zero(value: object) -> bool:
     """The number 0 (`S_0 = 0`), not an expression that may vanish."""
     return isinstance(value, sympy.Basic) and value.is_zero is True and not value.free_symbols
+
+
+def tile_of(scope: Scope, letter: str, shape: Shape) -> bool:
+    """`\\mathbf Q_i \\in \\mathbb R^{B_r\\times d}` where the text declared Q as N × d: blocks of
+    Q's rows (or columns), as FlashAttention cuts Q, K and V into tiles. A shape that is no block
+    of the matrix (another width and another height) leaves Q_i row i of Q."""
+    entry = scope.lookup(letter)
+    if entry is None or len(entry.shape) != 2 or len(shape) != 2:
+        return False
+    rows, cols = (scope.bind(x) for x in entry.shape)
+    tile_rows, tile_cols = (scope.bind(x) for x in shape)
+    if sympy.simplify(cols - tile_cols) == 0:
+        return sympy.simplify(rows - tile_rows) != 0
+    return sympy.simplify(rows - tile_rows) == 0
