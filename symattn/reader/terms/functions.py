@@ -21,6 +21,7 @@ from symattn.kernel.expr import (
     Softmax,
     Transpose,
     index,
+    walk,
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
 from symattn.kernel.text import plain
@@ -30,7 +31,6 @@ from symattn.reader.terms.arithmetic import _sqrt_of, as_comparable
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.defined import Defined, head_of, shape_of
 from symattn.reader.terms.entrywise import shape_kept
-from symattn.reader.terms.indices import _vector_shaped
 from symattn.reader.terms.names import _label, _lower_case, plain_name
 from symattn.reader.terms.problems import (
     Problem,
@@ -71,6 +71,31 @@ def feature_map(name: str, x: MatExpr) -> MatExpr:
         if not dims_equal(x.rows, 1):
             return FeatureMap(name, x.T, FEATURE_WIDTH).T
     return FeatureMap(name, x, FEATURE_WIDTH)
+
+
+def over_entries(x: MatExpr) -> bool:
+    """Whether softmax of `x` is over its entries: `x` is a named column vector (`q`), or a
+    column built from one or from a vector written as a column (`x + c\\mathbf 1_n`, `Kq`,
+    `q_i` as row i of Q transposed). Both sides of `softmax(x + c1) = softmax(x)` are then read
+    alike; a capital's n × 1 matrix keeps the row-wise softmax of matrices.
+
+    >>> from symattn.kernel.expr import MatAdd, MatSym
+    >>> from symattn.kernel.dims import n
+    >>> x, y, s = MatSym("x", n, 1), MatSym("y", n, 1), MatSym("S", n, 1)
+    >>> over_entries(x), over_entries(MatAdd(x, y)), over_entries(s)
+    (True, True, False)
+    """
+    if not dims_equal(x.cols, 1) or dims_equal(x.rows, 1):
+        return False
+    if isinstance(x, MatSym | FromColumn):
+        return _lower_case(x.name)
+    for m in walk(x):
+        if isinstance(m, MatSym | FromColumn) and _lower_case(m.name) and dims_equal(m.cols, 1):
+            if not dims_equal(m.rows, 1):
+                return True
+        if isinstance(m, Transpose) and isinstance(m.args[0], Row):
+            return True
+    return False
 
 
 def _same_value(a: object, b: object) -> bool:
@@ -227,15 +252,9 @@ class FunctionsMixin(TermsBase):
                 msg = f"{name} needs a matrix, got the scalar {plain(x)}"
                 raise Problem("shape_error", msg, node)
             try:
-                if (
-                    name == "softmax"
-                    and isinstance(x, MatSym | FromColumn)
-                    and _lower_case(x.name)
-                    and _vector_shaped(x)
-                    and dims_equal(x.cols, 1)
-                ):
-                    # of a named column vector: over its entries (a capital's n × 1 matrix, a
-                    # column cut from a matrix, keeps the row-wise softmax of matrices)
+                if name == "softmax" and over_entries(x):
+                    # of a column vector: over its entries (a capital's n × 1 matrix, a column
+                    # cut from a matrix, keeps the row-wise softmax of matrices)
                     return Softmax(x.T).T
                 return Softmax(x) if name == "softmax" else CausalMask(x)
             except ShapeError as e:
