@@ -17,7 +17,7 @@ from symattn.reader.claims.resolved import ResolvedClaim
 __all__ = ["Stated", "stated_values", "with_stated_values"]
 
 #: A number as code, tables and sentences write one: `4096`, `4_096`, `4,096`, `0.5`.
-_NUMBER = r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9][0-9_]*(?:\.[0-9]+)?)(?![\w.])"
+_NUMBER = r"([0-9]{1,3}(?:,[0-9]{3})+|[0-9][0-9_]*(?:\.[0-9]+)?)(?!\w|\.[0-9])"
 #: An identifier of two characters or more (`d_k`, `n_heads`, `hidden_dim`, `self.dim`).
 _IDENT = (
     r"(?:self\.|args\.|config\.|cfg\.)?([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[A-Za-z]{2,}[0-9]*)"
@@ -204,7 +204,7 @@ def with_stated_values(
     >>> from symattn.reader.claims.resolved import new_claim
     >>> span = scan("$2 d_{model} = 1024$", kind="md")[0]
     >>> x = sympy.Symbol("d_{model}", real=True)
-    >>> claim = new_claim(span, 0, len(span.body), "pending", pairs=((2 * x, 1024),))
+    >>> claim = new_claim(span, 0, len(span.body), "pending", pairs=((2 * x, sympy.Integer(1024)),))
     >>> claim = dataclasses.replace(claim, defines="d_{model} is not declared")
     >>> got = with_stated_values(claim, {"d_model": (Stated(sympy.Integer(512), "line 1"),)})
     >>> got.pairs, got.context
