@@ -76,6 +76,17 @@ def test_a_value_from_code_or_a_table(text, kind, says):
             r"A hidden size of 1024 and 16 heads give $\frac{d_{model}}{n_{heads}} = 32$.",
             "undecided",
         ),
+        # worded quantities in \text, named as the sentence names them
+        (
+            r"With a batch size of 8 and a sequence length of 512, "
+            r"$\text{Batch Size} \times \text{Sequence Length} = 4096$ tokens.",
+            "verified",
+        ),
+        (
+            r"With a batch size of 8 and a sequence length of 512, "
+            r"$\text{Batch Size} \times \text{Sequence Length} = 4000$ tokens.",
+            "undecided",
+        ),
         # KV-cache arithmetic per token, with the unit after the number
         (
             r"With 24 layers and a hidden size of 1024, a token's cache is "
@@ -142,3 +153,5 @@ def test_where_values_are_found(text, name, value):
 def test_what_is_not_a_value():
     got = stated_values("$d_model = 3$ in math, `i = 5`, batch_size = 1, `x = 2`\n")
     assert got == {}
+    # words of a sentence's arithmetic are no names: `2 bytes = 16 bits`, `20 GB = 140 GB`
+    assert stated_values("so 2 bytes = 16 bits, and 160 GB - 20 GB = 140 GB\n") == {}

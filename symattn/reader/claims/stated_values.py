@@ -35,8 +35,16 @@ _CODE_LINE = (
 _KEYWORD = re.compile(r"[(,]\s*" + _IDENT + r"\s*=\s*" + _NUMBER + r"\s*(?=[,)])")
 #: A row of a table of two cells, a name and a number: `| hidden_dim | 4096 |`.
 _TABLE_ROW = re.compile(r"^\s*\|\s*`?" + _IDENT + r"`?\s*\|\s*" + _NUMBER + r"\s*\|?\s*$")
-#: `d_model = 512` (or `` `n_heads=32` ``) in a sentence, outside formulas.
-_PROSE = re.compile(r"(?<![\w\\{.])`?" + _IDENT + r"\s*=\s*" + _NUMBER + r"`?")
+#: `d_model = 512` (or `` `n_heads=32` ``) in a sentence, outside formulas: a name written as
+#: code (with `_`, or in backticks), never a word of the sentence (`20 GB = 140 GB`)
+_PROSE = re.compile(
+    r"(?<![\w\\{.`])(?:`"
+    + _IDENT
+    + r"\s*=\s*"
+    + _NUMBER
+    + r"`|([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)"
+    r"\s*=\s*" + _NUMBER + r")"
+)
 _MATH = re.compile(
     r"\$\$.*?\$\$|\$[^$\n]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S
 )
@@ -67,6 +75,8 @@ _WORDED: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
         _LAYERS,
     ),
     (re.compile(r"\bvocab(?:ulary)?[ -]size" + _OF + _NUMBER, re.I), _VOCAB),
+    (re.compile(r"\b(?:sequence|context)[ -]length" + _OF + _NUMBER, re.I), _SEQ),
+    (re.compile(r"\bbatch[ -]size" + _OF + _NUMBER, re.I), ("batch_size",)),
 )
 
 
@@ -147,7 +157,8 @@ def _found(text: str) -> Iterator[tuple[str, str, str]]:
     prose = _MATH.sub(lambda m: " " * len(m.group()), _without_code(text))
     for got in _PROSE.finditer(prose):
         at = text.count("\n", 0, got.start()) + 1
-        yield got.group(1), got.group(2), f"the sentence at line {at}"
+        name, number = (got.group(1), got.group(2)) if got.group(1) else got.group(3, 4)
+        yield name, number, f"the sentence at line {at}"
 
 
 def _worded(text: str) -> Iterator[tuple[str, tuple[str, ...], str, str]]:
