@@ -155,3 +155,23 @@ def test_what_is_not_a_value():
     assert got == {}
     # words of a sentence's arithmetic are no names: `2 bytes = 16 bits`, `20 GB = 140 GB`
     assert stated_values("so 2 bytes = 16 bits, and 160 GB - 20 GB = 140 GB\n") == {}
+
+
+@pytest.mark.parametrize(
+    ("approx", "kind"),
+    [
+        (r"0.46 \times 10^6", "verified"),  # 2 * 6 * 768 * 50 = 460800
+        (r"4.6 \times 10^5", "verified"),
+        (r"0.9 \times 10^6", "undecided"),  # far off, but only at the code's values
+    ],
+)
+def test_an_approximation_at_the_values_of_the_code(approx, kind):
+    text = (
+        _CODE
+        + "\n"
+        + r"A window of 50 keeps $2 \cdot n_{layers} \cdot d_{model} \cdot 50 \approx "
+        + approx
+        + "$.\n"
+    )
+    r = _one(text)
+    assert r.kind == kind and "from the code block" in r.message, r

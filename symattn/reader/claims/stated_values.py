@@ -260,7 +260,33 @@ def with_stated_values(
         defines = f"{claim.defines}; {why}" if claim.defines else why
         free = f"{claim.free}; {why}" if claim.free else why
     context = "; ".join(x for x in (context, *said) if x)
-    return dataclasses.replace(claim, pairs=pairs, defines=defines, free=free, context=context)
+    claim = dataclasses.replace(claim, pairs=pairs, defines=defines, free=free, context=context)
+    return _close(claim) if values else claim
+
+
+#: The number written after `\approx`: `0.26`, `2.6 \times 10^5`, `1.3 \cdot 10^{9}`.
+_WRITTEN = re.compile(
+    r"\\approx\s*([0-9]+(?:\.([0-9]+))?)(?:\s*\\(?:times|cdot)\s*10\^\{?\s*(-?[0-9]+)\s*\}?)?\s*\Z"
+)
+
+
+def _close(claim: ResolvedClaim) -> ResolvedClaim:
+    """`2 n_{layers} d_{model} \\approx 2.6 \\times 10^5` with the text's values in place: a
+    claim between numbers, within one unit of the last digit written (as `approximate` reads
+    one that has its numbers in the formula); any other claim as it is."""
+    if not claim.approximate or claim.tolerance is not None or len(claim.pairs) != 1:
+        return claim
+    lhs, rhs = claim.pairs[0]
+    m = _WRITTEN.search(claim.source)
+    if m is None or lhs.free_symbols or rhs.free_symbols:
+        return claim
+    power = sympy.Integer(10) ** int(m.group(3) or 0)
+    written = sympy.Rational(m.group(1)) * power
+    if written != rhs:
+        return claim
+    unit = power / sympy.Integer(10) ** len(m.group(2) or "")
+    context = f"{claim.context}; \\approx read as within one unit of the last digit written, {unit}"
+    return dataclasses.replace(claim, approximate=False, tolerance=unit, context=context)
 
 
 _NOT_DECLARED = "(not declared by the text)"
