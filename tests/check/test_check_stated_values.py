@@ -155,6 +155,12 @@ def test_what_is_not_a_value():
     assert got == {}
     # words of a sentence's arithmetic are no names: `2 bytes = 16 bits`, `20 GB = 140 GB`
     assert stated_values("so 2 bytes = 16 bits, and 160 GB - 20 GB = 140 GB\n") == {}
+    assert stated_values("x_1 = 5 and h_2 = 3 are entries\n") == {}
+
+
+def test_a_value_in_words_after_a_code_name():
+    got = stated_values("a model where d_model is 8192 and `n_heads` set to 64\n")
+    assert got["d_model"][0].value == 8192 and got["n_heads"][0].value == 64
 
 
 @pytest.mark.parametrize(

@@ -42,8 +42,8 @@ _PROSE = re.compile(
     + _IDENT
     + r"\s*=\s*"
     + _NUMBER
-    + r"`|([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)"
-    r"\s*=\s*" + _NUMBER + r")"
+    + r"`|`?([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)`?"
+    r"(?:\s*[=:]\s*|\s+(?:is|of|equals|set\s+to)\s+)" + _NUMBER + r")"
 )
 _MATH = re.compile(
     r"\$\$.*?\$\$|\$[^$\n]*\$|\\\(.*?\\\)|\\\[.*?\\\]|\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S
@@ -102,6 +102,9 @@ def key(name: str) -> str:
     return out.lower() if sum(c.isalpha() for c in out) >= 3 or "_" in out else out
 
 
+_MEMBER = re.compile(r"[A-Za-z]_[0-9]+\Z")
+
+
 def stated_values(text: str) -> dict[str, tuple[Stated, ...]]:
     r"""Every value the text gives a name in code, in a table or in a sentence, by the name's
     key: one value where the text agrees with itself, several where it gives two.
@@ -112,7 +115,12 @@ def stated_values(text: str) -> dict[str, tuple[Stated, ...]]:
     """
     out: dict[str, dict[sympy.Rational, Stated]] = {}
     groups: dict[str, tuple[str, ...]] = {}  # each name given a value: the names of its size
-    found = [(key(name), (), number, where) for name, number, where in _found(text)]
+    # (`x_1 = 5` is a member of a family, an entry or a row: no size of the text's)
+    found = [
+        (key(name), (), number, where)
+        for name, number, where in _found(text)
+        if not _MEMBER.match(name)
+    ]
     for own, names, number, where in [*found, *_worded(text)]:
         value = _value(number)
         if value is not None:
