@@ -30,9 +30,11 @@ read as GiB, 1073741824 bytes; the text does not say which it means')
     if not readings or status in ("proved", "checked") or len(claim.pairs) != 1:
         return status, message, witnesses, cex
     lhs = claim.pairs[0][0]
+    # each reading's tolerance is scaled from the stated one: half a digit where that is
+    rounded = bool(getattr(claim, "rounded", False))
     undecided = []
     for label, value, tolerance in readings:
-        got = prove_close(lhs, value, tolerance)
+        got = prove_close(lhs, value, tolerance, rounded)
         if got.status == "proved":
             msg = (
                 f"undecided: not so with the unit as stated ({message}), but it holds with "

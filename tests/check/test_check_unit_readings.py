@@ -93,3 +93,34 @@ def test_a_multiple_written_after_a_number(formula, kind):
 )
 def test_a_unit_in_mathrm_after_a_number(unit, kind):
     assert _one(rf"2 \times 4096 \times 4096 \times 2048 \approx {unit}").kind == kind
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind", "says"),
+    [
+        # 13.65 GB written as 14 GB with `=`: the value rounded to its last digit
+        (r"7 \cdot 1.95 \cdot 10^9 = 14 \text{ GB}", "verified", "half its last digit"),
+        (r"7 \cdot 1.95 \cdot 10^9 = 20 \text{ GB}", "false", "nor in any other reading"),
+        # 31.7 GiB is 34.0 GB: 32 GB holds only with GB read as GiB, rounded
+        (r"31.7 \cdot 2^{30} = 32 \text{ GB}", "undecided", "holds with GB read as GiB"),
+    ],
+)
+def test_an_equation_rounds_its_unit_once(formula, kind, says):
+    r = _one(formula)
+    assert r.kind == kind and says in r.message, r
+
+
+def test_each_reading_keeps_the_rounding_of_the_stated_one():
+    import sympy
+
+    from symattn.check.unit_readings import unit_readings
+
+    half = sympy.Integer(2**29)  # half of 1 GiB: the last digit of `32 GB` read as GiB
+
+    class Claim:
+        pairs = ((sympy.Rational(317, 10) * 2**30, sympy.Integer(32 * 10**9)),)
+        units = (("GB read as GiB", sympy.Integer(32 * 2**30), half),)
+        rounded = True
+
+    status, message, _, _ = unit_readings(Claim(), "false", "they differ", (), None)
+    assert status == "unknown" and "it holds with GB read as GiB" in message

@@ -32,6 +32,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
+from symattn.reader.claims.stated_values import with_stated_values
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.syntax import ast
@@ -182,6 +183,7 @@ class DispatchMixin(ResolverBase):
             with assume(**self.scope.assumptions):
                 claims = self._resolve_claim(span, item, display=span.display)
             claims = [name_the_unknown(self.scope, x, item) for x in claims]
+            claims = [with_stated_values(x, self.stated) for x in claims]
             out.extend(self._decorate(with_units(claims, span.body)))
         return attach_within(out)
 
@@ -226,6 +228,7 @@ class DispatchMixin(ResolverBase):
                     else:
                         claims = self._resolve_claim(span, item, display=span.display)
                 claims = [name_the_unknown(self.scope, x, item) for x in claims]
+                claims = [with_stated_values(x, self.stated) for x in claims]
                 out.extend(self._decorate(claims))
             last = items[-1] if items else None
             prev = last.steps[-1].rhs if last is not None and last.steps else None

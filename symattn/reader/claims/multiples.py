@@ -106,8 +106,14 @@ def in_multiples(claim: ResolvedClaim, body: str) -> ResolvedClaim | None:
     if claim.context and not (approx and claim.context.startswith("\\approx read as")):
         context = f"{claim.context}; {context}"  # (the bare number's tolerance is replaced)
     units = _other_readings(unit, written, share * last, words)
+    # (`=`: the step is already half the last digit, which `rounded` tells the checker)
     return dataclasses.replace(
-        claim, pairs=((lhs, value),), tolerance=step, context=context, units=units
+        claim,
+        pairs=((lhs, value),),
+        tolerance=step,
+        rounded=not approx,
+        context=context,
+        units=units,
     )
 
 

@@ -21,6 +21,7 @@ from symattn.reader.claims.online_claims import system_of
 from symattn.reader.claims.relations import RelationsMixin
 from symattn.reader.claims.resolved import ResolvedClaim, Shape
 from symattn.reader.claims.sizes import note_numbers, size_letters, stated_relations
+from symattn.reader.claims.stated_values import stated_values
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.inference import infer_spans, install, parsed
@@ -94,6 +95,7 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
         self.scope.complex_cue = complex_cue(text)
         self.letters_as_sizes = size_letters(items)
         note_numbers(self.scope, items, text)
+        self.stated = stated_values(text)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
         ahead = scalars_ahead(items)

@@ -12,6 +12,7 @@ import sympy
 
 from symattn.reader.claims.cases import Cases
 from symattn.reader.claims.resolved import ResolvedClaim, Shape
+from symattn.reader.claims.stated_values import Stated
 from symattn.reader.claims.unread_declarations import UnreadDeclarations
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -49,6 +50,8 @@ class ResolverBase:
         self.sequences: dict[str, sympy.Expr] = self.scope.sequences
         self.inference = Inference()
         self.unread = UnreadDeclarations()
+        # values the text gives names outside its formulas (`reader.claims.stated_values`)
+        self.stated: dict[str, tuple[Stated, ...]] = {}
 
     if TYPE_CHECKING:
         # what the other parts define
