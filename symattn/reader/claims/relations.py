@@ -40,7 +40,9 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
+from symattn.reader.claims.tilde import tilde_claim
 from symattn.reader.claims.updates import is_update
+from symattn.reader.claims.value_orders import value_order
 from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
@@ -430,6 +432,9 @@ class RelationsMixin(ResolverBase):
             close = close or self._exactly(span, left, step)
             if close is not None:
                 return close
+        drawn = tilde_claim(span, left, step)
+        if drawn is not None:
+            return drawn
         names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
         rel = REL_TEXT.get(step.rel, step.rel)
         msg = f"relation '{rel}' is not decided (only =, \\ne and \\in are)"
@@ -466,6 +471,7 @@ class RelationsMixin(ResolverBase):
         claim is undecided. A side that cannot be read keeps the refusal. Between numbers
         (`2^{10} > 1000`) it is a claim for the kernel (`claims.number_orders`)."""
         ordered = number_order(self.terms, span, c, getattr(self, "text", ""))
+        ordered = ordered or value_order(self, span, c)
         if ordered is not None:
             return ordered
 
