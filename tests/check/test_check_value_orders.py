@@ -51,3 +51,9 @@ def test_an_order_of_real_letters_stays_undecided() -> None:
         "undecided",
         "undecided",
     ]
+
+
+def test_an_order_in_a_chain_is_decided_as_a_link() -> None:
+    text = "With $d_k = 64$ the scale is $\\frac{1}{\\sqrt{d_k}} = 0.125 REL 1$.\n"
+    assert kinds(text.replace("REL", "<")) == ["verified", "verified"]
+    assert kinds(text.replace("REL", ">")) == ["verified", "false"]

@@ -15,6 +15,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
+from symattn.reader.claims.big_o import big_o_claim, has_big_o
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
@@ -207,6 +208,9 @@ class RelationsMixin(ResolverBase):
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
+        if has_big_o(left) or has_big_o(step.rhs):
+            o = (left, step.rhs)
+            return self._guard(span, start, end, lambda: big_o_claim(self, span, *o, start, end))
         if _moment(left) or _moment(step.rhs):
             msg = (
                 "a moment of random variables (\\mathbb E, Var): the kernel has no "
@@ -432,6 +436,12 @@ class RelationsMixin(ResolverBase):
             close = close or self._exactly(span, left, step)
             if close is not None:
                 return close
+        if step.rel in ("<", ">", "le", "ge"):  # a link of a chain `a = b < c`
+            one = ast.Claim(start=start, end=end, subjects=(left,), steps=(step,))
+            text = getattr(self, "text", "")
+            ordered = number_order(self.terms, span, one, text) or value_order(self, span, one)
+            if ordered is not None:
+                return ordered
         drawn = tilde_claim(span, left, step)
         if drawn is not None:
             return drawn
