@@ -28,10 +28,15 @@ def test_classes_with_a_constant_ratio_are_equal(formula: str) -> None:
     [
         "O(n^2 d + n d^2) = O(n^2 d)",  # true where d <= n, which the text does not say
         "O(n^2) = O(n)",
-        "T = O(n^2)",
+        "n d = O(n^2)",
         "O(n) + O(d) = O(n + d)",
         "O(n^2) = \\Theta(n^2)",
     ],
 )
 def test_other_claims_about_classes_are_undecided(formula: str) -> None:
     assert kinds(f"{DECLARED}The cost is ${formula}$ here.\n")[-1] == "undecided"
+
+
+def test_a_new_name_given_its_class_is_no_false_claim() -> None:
+    got = kinds(f"{DECLARED}The cost is $T = O(n^2)$ here.\n")
+    assert "false" not in got and "shape-error" not in got

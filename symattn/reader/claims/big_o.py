@@ -17,8 +17,9 @@ from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.translator import plain_name
 
-__all__ = ["big_o_claim", "has_big_o"]
+__all__ = ["big_o_claim", "has_big_o", "names_new"]
 
 #: The letters of asymptotic classes: O, \mathcal{O}, \Theta, \Omega.
 _CLASSES = frozenset({"O", "Theta", "Omega"})
@@ -27,6 +28,16 @@ _CLASSES = frozenset({"O", "Theta", "Omega"})
 def has_big_o(node: ast.Node) -> bool:
     """`node` holds a class `O(...)`: the letter O (or Θ, Ω) written against parentheses."""
     return any(_argument(x) is not None for x in ast.walk(node))
+
+
+def names_new(scope: Any, left: ast.Node, right: ast.Node) -> bool:
+    """`B_c = O(M/d)`: a name the text has not used before, given its order (a definition)."""
+    bare = right if has_big_o(left) else left
+    name = plain_name(bare)
+    if name is None or has_big_o(bare):
+        return False
+    known = scope.lookup(name) is not None or name in scope.dims
+    return not known and name not in scope.number_values
 
 
 def big_o_claim(

@@ -15,7 +15,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
-from symattn.reader.claims.big_o import big_o_claim, has_big_o
+from symattn.reader.claims.big_o import big_o_claim, has_big_o, names_new
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
@@ -208,7 +208,7 @@ class RelationsMixin(ResolverBase):
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
-        if has_big_o(left) or has_big_o(step.rhs):
+        if (has_big_o(left) or has_big_o(step.rhs)) and not names_new(self.scope, left, step.rhs):
             o = (left, step.rhs)
             return self._guard(span, start, end, lambda: big_o_claim(self, span, *o, start, end))
         if _moment(left) or _moment(step.rhs):
