@@ -40,3 +40,9 @@ def test_other_claims_about_classes_are_undecided(formula: str) -> None:
 def test_a_new_name_given_its_class_is_no_false_claim() -> None:
     got = kinds(f"{DECLARED}The cost is $T = O(n^2)$ here.\n")
     assert "false" not in got and "shape-error" not in got
+
+
+def test_a_name_defined_by_its_class_is_compared_as_a_class() -> None:
+    text = DECLARED + "First $D = O(n)$, then $D = O(REL)$.\n"
+    assert kinds(text.replace("REL", "3n"))[-1] == "verified"
+    assert kinds(text.replace("REL", "d"))[-1] == "undecided"

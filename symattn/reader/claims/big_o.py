@@ -13,7 +13,8 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.expr import MatExpr
+from symattn.kernel.expr import MatExpr, MatSym
+from symattn.kernel.nodes import Scale
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -50,10 +51,17 @@ def big_o_claim(
     (`T = O(n^2)`, a sum of classes) is undecided."""
     letter = _letter(left) or _letter(right)
     sides = [_class(left), _class(right)]
-    if sides[0] is None or sides[1] is None or _letter(left) != _letter(right):
+    earlier = _defined_class(reader, left if sides[0] is None else right)
+    if earlier is not None and letter == "O" and (sides[0] or sides[1]) is not None:
+        # `D = O(n)` again, after `D = O(n)` defined D (read then as the matrix O times n)
+        read = _read(
+            reader, span, *(earlier, sides[1]) if sides[0] is None else (sides[0], earlier)
+        )
+    elif sides[0] is None or sides[1] is None or _letter(left) != _letter(right):
         msg = f"an asymptotic class ({letter}(·)): its claims are not decided"
         return new_claim(span, start, end, "unknown", msg)
-    read = _read(reader, span, sides[0], sides[1])
+    else:
+        read = _read(reader, span, sides[0], sides[1])
     if read is None:
         msg = f"an asymptotic class ({letter}(·)) whose arguments are not read as numbers"
         return new_claim(span, start, end, "unknown", msg)
@@ -71,6 +79,19 @@ def big_o_claim(
     context = f"{claim.context}; {why}" if claim.context else why
     out = new_claim(span, start, end, "pending", pairs=((ratio, constant),), defs=claim.defs)
     return dataclasses.replace(out, context=context, defines=why)
+
+
+def _defined_class(reader: Any, node: ast.Node) -> sympy.Expr | None:
+    """The argument f of a name the text defined as `O(f)` (the matrix O times f, as that
+    definition was read), or None."""
+    try:
+        named = reader.terms.term(node)
+    except Exception:  # noqa: BLE001 - no such name: no class
+        return None
+    value = reader.scope.defs().get(named)
+    if isinstance(value, Scale) and isinstance(value.args[1], MatSym) and value.args[1].name == "O":
+        return value.scalar
+    return None
 
 
 def _argument(node: ast.Node) -> ast.Node | None:
@@ -108,11 +129,21 @@ def _class(node: ast.Node) -> ast.Node | None:
 
 
 def _read(
-    reader: Any, span: MathSpan, f_node: ast.Node, g_node: ast.Node
+    reader: Any, span: MathSpan, f_node: Any, g_node: Any
 ) -> tuple[sympy.Expr, sympy.Expr, ResolvedClaim] | None:
     """The two arguments as scalars: sizes and numbers as they are, other names as the sides
-    of `=` read them (without a trace)."""
+    of `=` read them (without a trace); an argument already read is kept."""
     scope = reader.scope
+    if not isinstance(f_node, ast.Node) or not isinstance(g_node, ast.Node):
+        known = f_node if not isinstance(f_node, ast.Node) else g_node
+        other = g_node if known is f_node else f_node
+        try:
+            read = scope.bind(reader.terms.term(other))
+        except Exception:  # noqa: BLE001 - not read: undecided
+            return None
+        f, g = (known, read) if known is f_node else (read, known)
+        claim = new_claim(span, other.start, other.end, "pending")
+        return (f, g, claim) if _scalars(f, g) else None
     try:
         f, g = (scope.bind(reader.terms.term(x)) for x in (f_node, g_node))
         claim = None
@@ -122,11 +153,18 @@ def _read(
         if claim.status != "pending" or claim.split or len(claim.pairs) != 1:
             return None
         f, g = claim.pairs[0]
-    for x in (f, g):
-        if not isinstance(x, sympy.Expr) or isinstance(x, MatExpr) or x.atoms(sympy.Float):
-            return None
-        if not all(s.is_positive for s in x.free_symbols):
-            return None
+    if not _scalars(f, g):
+        return None
     if claim is None:
         claim = new_claim(span, f_node.start, g_node.end, "pending")
     return f, g, claim
+
+
+def _scalars(*xs: Any) -> bool:
+    """Scalars in positive names, no decimals."""
+    for x in xs:
+        if not isinstance(x, sympy.Expr) or isinstance(x, MatExpr) or x.atoms(sympy.Float):
+            return False
+        if not all(s.is_positive for s in x.free_symbols):
+            return False
+    return True
