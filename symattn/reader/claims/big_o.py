@@ -142,17 +142,18 @@ def _read(
         except Exception:  # noqa: BLE001 - not read: undecided
             return None
         f, g = (known, read) if known is f_node else (read, known)
-        claim = new_claim(span, other.start, other.end, "pending")
-        return (f, g, claim) if _scalars(f, g) else None
+        made = new_claim(span, other.start, other.end, "pending")
+        return (f, g, made) if _scalars(f, g) else None
+    claim: ResolvedClaim | None = None
     try:
         f, g = (scope.bind(reader.terms.term(x)) for x in (f_node, g_node))
-        claim = None
     except Exception:  # noqa: BLE001 - read as an equation below
-        step = ast.Step(start=g_node.start, end=g_node.end, rel="=", rhs=g_node)
-        (claim,) = reader._traceless(lambda: [reader._link(span, f_node, step, first=False)])
-        if claim.status != "pending" or claim.split or len(claim.pairs) != 1:
+        step = ast.Step(start=g_node.start, end=g_node.end, rel="=", rhs=g_node)  # type: ignore[arg-type]
+        (got,) = reader._traceless(lambda: [reader._link(span, f_node, step, first=False)])
+        if got.status != "pending" or got.split or len(got.pairs) != 1:
             return None
-        f, g = claim.pairs[0]
+        f, g = got.pairs[0]
+        claim = got
     if not _scalars(f, g):
         return None
     if claim is None:

@@ -437,7 +437,7 @@ class RelationsMixin(ResolverBase):
             if close is not None:
                 return close
         if step.rel in ("<", ">", "le", "ge"):  # a link of a chain `a = b < c`
-            one = ast.Claim(start=start, end=end, subjects=(left,), steps=(step,))
+            one = ast.Claim(start=start, end=end, subjects=(left,), steps=(step,))  # type: ignore[arg-type]
             text = getattr(self, "text", "")
             ordered = number_order(self.terms, span, one, text) or value_order(self, span, one)
             if ordered is not None:
