@@ -57,3 +57,13 @@ def test_an_order_in_a_chain_is_decided_as_a_link() -> None:
     text = "With $d_k = 64$ the scale is $\\frac{1}{\\sqrt{d_k}} = 0.125 REL 1$.\n"
     assert kinds(text.replace("REL", "<")) == ["verified", "verified"]
     assert kinds(text.replace("REL", ">")) == ["verified", "false"]
+
+
+def test_a_chain_of_orders_is_read_link_by_link() -> None:
+    text = (
+        "Let $Q, K \\in \\mathbb{R}^{n \\times d_k}$ and $A = \\text{softmax}(QK^T)$. "
+        "Each weight has $0 < a_{ij} \\le 1$, and the scale $0 < \\frac{1}{\\sqrt{d_k}} REL 1$.\n"
+    )
+    got = kinds(text.replace("REL", "\\le"))
+    assert got[-4:] == ["verified", "undecided", "verified", "verified"]
+    assert kinds(text.replace("REL", ">"))[-1] == "false"

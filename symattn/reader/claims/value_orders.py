@@ -14,12 +14,14 @@ from typing import Any
 import sympy
 
 from symattn.kernel.expr import MatExpr
+from symattn.kernel.text import plain
+from symattn.reader.claims.index_claims import condition
 from symattn.reader.claims.number_orders import aside, condition_word
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 
-__all__ = ["value_order"]
+__all__ = ["order_links", "value_order"]
 
 _SIGN = {"<": "<", "le": "\\le", ">": ">", "ge": "\\ge"}
 
@@ -82,13 +84,31 @@ def _sizes(reader: Any, span: MathSpan, c: ast.Claim) -> ResolvedClaim | None:
     return _signed(new_claim(span, c.start, c.end, "pending"), a, c.steps[0].rel, b)
 
 
-def _signed(
-    claim: ResolvedClaim, a: sympy.Expr, rel: str, b: sympy.Expr
-) -> ResolvedClaim | None:
+def _signed(claim: ResolvedClaim, a: sympy.Expr, rel: str, b: sympy.Expr) -> ResolvedClaim | None:
     if (a - b).atoms(sympy.Float):
         return None  # a decimal's binary value is no number the text wrote
     strict = rel in ("<", ">")
     diff = a - b if rel in (">", "ge") else b - a
-    why = f"{sympy.sstr(a)} {_SIGN[rel]} {sympy.sstr(b)} read as the sign of the difference"
+    why = f"{plain(a)} {_SIGN[rel]} {plain(b)} read as the sign of the difference"
     context = f"{claim.context}; {why}" if claim.context else why
     return dataclasses.replace(claim, pairs=(), sign=(diff, strict), context=context)
+
+
+def order_links(
+    reader: Any, span: MathSpan, c: ast.Claim, whole: ResolvedClaim
+) -> list[ResolvedClaim]:
+    """`0 < a_{ij} < 1`, `0 < \\frac{1}{\\sqrt{d_k}} \\le 1`: a chain of orders as its links, each
+    read as a lone order (`a_{ij} > 0` a sign fact, `\\frac{1}{\\sqrt{d_k}} \\le 1` for the
+    kernel), where one of them at least is for the kernel; else `whole`, the chain undecided."""
+    if len(c.subjects) != 1 or len(c.steps) < 2:
+        return [whole]
+    out: list[ResolvedClaim] = []
+    left: ast.Node = c.subjects[0]
+    for step in c.steps:
+        one = ast.Claim(start=left.start, end=step.rhs.end, subjects=(left,), steps=(step,))  # type: ignore[arg-type]
+        got = condition(reader.scope, reader.terms, span, one)
+        if got.status == "not_understood" and "read only between indices" in got.message:
+            got = reader._order_between_values(span, one, got)
+        out.append(got)
+        left = step.rhs
+    return out if any(x.status == "pending" for x in out) else [whole]
