@@ -73,6 +73,7 @@ KERNEL_ORDER = (
     "rules",
     "derivation",
     "explain",
+    "orders",
     "facts",
     "attention",
     "generic_softmax",

@@ -12,14 +12,16 @@ import sympy
 
 from symattn.kernel.canon import normal_form
 from symattn.kernel.expr import Entry, MatExpr, index
+from symattn.kernel.orders import prove_order
 from symattn.kernel.proof import Verdict
 from symattn.kernel.ranges import infer_ranges
 
 Sign = Literal["pos", "nonneg"]
 
 
-def prove_positive(m: MatExpr, *, strict: bool = True) -> Verdict:
-    """Every entry of `m` is > 0 (or >= 0 with `strict=False`), for all sizes.
+def prove_positive(m: MatExpr | sympy.Expr, *, strict: bool = True) -> Verdict:
+    """Every entry of `m` is > 0 (or >= 0 with `strict=False`), for all sizes; a scalar `m`
+    is the difference of the sides of an order (`kernel.orders`).
 
     >>> from symattn.kernel.attention import single_head
     >>> prove_positive(single_head().weights).status
@@ -29,6 +31,8 @@ def prove_positive(m: MatExpr, *, strict: bool = True) -> Verdict:
     >>> prove_positive(single_head(causal=True).weights, strict=False).status
     'proved'
     """
+    if not isinstance(m, MatExpr):
+        return prove_order(m, strict=strict)
     i, j = index("i"), index("j")
     e = Entry(m, i, j)
     sign = sign_of(normal_form(e, infer_ranges(e)))

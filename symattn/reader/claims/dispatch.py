@@ -35,6 +35,7 @@ from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.stated_values import with_stated_values
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
+from symattn.reader.claims.value_orders import order_links
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
@@ -447,7 +448,7 @@ class DispatchMixin(ResolverBase):
                     return [case]
             cond = condition(scope, terms, span, c)
             if cond.status == "not_understood" and "read only between indices" in cond.message:
-                return [self._order_between_values(span, c, cond)]
+                return order_links(self, span, c, self._order_between_values(span, c, cond))
             return [cond]
         if all(step.rel == "=" for step in c.steps):
             online = online_equation(self, span, c)

@@ -17,7 +17,7 @@ from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 
-__all__ = ["number_order"]
+__all__ = ["aside", "condition_word", "number_order"]
 
 _FLIP = {"<": ">", "le": "ge", ">": ">", "ge": "ge"}
 _SIGN = {"<": "<", "le": "\\le", ">": ">", "ge": "\\ge"}
@@ -39,7 +39,7 @@ def number_order(terms: Any, span: MathSpan, c: ast.Claim, text: str) -> Resolve
         return None
     if text and _CONDITION.search(_words_before(text, span)):
         return None
-    if text and text[: span.start.offset - len(span.delimiter)].rstrip().endswith(("(", "（")):
+    if text and aside(text, span):
         return None  # `($n \le 512$)`: an aside, which may be a condition
     rel = c.steps[0].rel
     try:
@@ -58,6 +58,17 @@ def number_order(terms: Any, span: MathSpan, c: ast.Claim, text: str) -> Resolve
     shown = f"{sympy.sstr(left)} {_SIGN[rel]} {sympy.sstr(right)}"
     why = "sign(a - b) = 1" if strict else "max(sign(a - b), 0) = sign(a - b)"
     return dataclasses.replace(claim, context=f"the order {shown} read as {why}")
+
+
+def aside(text: str, span: MathSpan) -> bool:
+    """The formula opens a parenthesis of the prose (`($n \\le 512$)`): it may be a condition."""
+    return text[: span.start.offset - len(span.delimiter)].rstrip().endswith(("(", "（"))
+
+
+def condition_word(text: str, span: MathSpan) -> str:
+    """The condition word just before the formula (`when`, `if`, `for`, `当`), or ''."""
+    found = _CONDITION.search(_words_before(text, span))
+    return " ".join(found.group().split()).rstrip(":：,，") if found else ""
 
 
 def _number(x: Any) -> bool:

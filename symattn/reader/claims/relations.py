@@ -15,6 +15,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
+from symattn.reader.claims.big_o import big_o_claim, has_big_o, names_new
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
@@ -40,7 +41,9 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import number_claim, size_claim
+from symattn.reader.claims.tilde import tilde_claim
 from symattn.reader.claims.updates import is_update
+from symattn.reader.claims.value_orders import value_order
 from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
@@ -205,6 +208,9 @@ class RelationsMixin(ResolverBase):
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
+        if (has_big_o(left) or has_big_o(step.rhs)) and not names_new(self.scope, left, step.rhs):
+            o = (left, step.rhs)
+            return self._guard(span, start, end, lambda: big_o_claim(self, span, *o, start, end))
         if _moment(left) or _moment(step.rhs):
             msg = (
                 "a moment of random variables (\\mathbb E, Var): the kernel has no "
@@ -430,6 +436,15 @@ class RelationsMixin(ResolverBase):
             close = close or self._exactly(span, left, step)
             if close is not None:
                 return close
+        if step.rel in ("<", ">", "le", "ge"):  # a link of a chain `a = b < c`
+            one = ast.Claim(start=start, end=end, subjects=(left,), steps=(step,))  # type: ignore[arg-type]
+            text = getattr(self, "text", "")
+            ordered = number_order(self.terms, span, one, text) or value_order(self, span, one)
+            if ordered is not None:
+                return ordered
+        drawn = tilde_claim(span, left, step)
+        if drawn is not None:
+            return drawn
         names = read_around(self.terms, left) + read_around(self.terms, step.rhs)
         rel = REL_TEXT.get(step.rel, step.rel)
         msg = f"relation '{rel}' is not decided (only =, \\ne and \\in are)"
@@ -466,6 +481,7 @@ class RelationsMixin(ResolverBase):
         claim is undecided. A side that cannot be read keeps the refusal. Between numbers
         (`2^{10} > 1000`) it is a claim for the kernel (`claims.number_orders`)."""
         ordered = number_order(self.terms, span, c, getattr(self, "text", ""))
+        ordered = ordered or value_order(self, span, c)
         if ordered is not None:
             return ordered
 

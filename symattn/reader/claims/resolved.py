@@ -41,7 +41,8 @@ class ResolvedClaim:
     `bindings`), with `assumptions` (size relations, `d_v = d/H`, passed to `dims.assume`) and
     `hypotheses` (relations between indices, `j > i`, passed to `prove_equal(assuming=...)`).
     `sign` = (M, strict) asks the kernel that every entry of M is > 0 (>= 0 when not strict):
-    how `a_{ij} > 0` is checked; `negated` marks `a \\ne b` (the kernel decides `a = b`). A
+    how `a_{ij} > 0` is checked; a scalar M is the difference of the sides of an order
+    (`claims.value_orders`); `negated` marks `a \\ne b` (the kernel decides `a = b`). A
     condition such as `j > i` is itself a claim with `conditions` set: a premise for the claim
     before it (same formula, or the formula before it joined by "for", "if", "when", ...).
     `split` > 0: `pairs[:split]` and `pairs[split:]` are one claim read two ways (vectors as
@@ -81,7 +82,7 @@ class ResolvedClaim:
     hypotheses: tuple[sympy.Basic, ...] = ()
     conditions: tuple[sympy.Basic, ...] = ()
     attached: bool = False
-    sign: tuple[MatExpr, bool] | None = None
+    sign: tuple[MatExpr | sympy.Expr, bool] | None = None
     negated: bool = False
     split: int = 0
     premise: str = ""
