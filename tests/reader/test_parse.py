@@ -126,7 +126,7 @@ ERRORS = [
     (r"\sum_{1}x", r"^1:5: cannot read the range of \\sum"),
     (r"=b", r"^1:1: a row that starts with a relation"),
     (r"\mathbf{QK}_i", r"^1:1: a script after several letters in one font"),
-    (r"\mathbf{Q K}", r"^1:1: \\mathbf takes one letter here"),
+    (r"\mathbf{Q + K}", r"^1:1: \\mathbf takes one letter here"),
     (r"(a)'", r"^1:4: a prime is read on a letter"),
     (r"\hat{QK}", r"^1:1: \\hat is read on one letter"),
     (r"+a", r"^1:1: a unary '\+' is not read"),

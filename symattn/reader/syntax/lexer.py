@@ -163,6 +163,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
                 self.i = k
                 return
             self.i += 1
+        elif c == "*" and self.starred(i):
+            pass
         elif c == "*" and not self.after_script():
             self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
             self.i += 1

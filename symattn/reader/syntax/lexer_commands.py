@@ -261,7 +261,7 @@ class CommandsMixin(LexerBase):
         elif name == "ast":
             self.i = start  # `2 \\ast 3`, `x^\\ast`: read as `*` is
             self.step("*")
-            self.i = end
+            self.i = max(self.i, end)  # `x^{\\ast}`: the star took its braces
         elif name in ("bmod", "mod"):
             self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:

@@ -154,7 +154,7 @@ class _Braced:
 
 class _Script:
     def __init__(self, kind: str, arg: Any, start: int, end: int) -> None:
-        self.kind = kind  # "SUB" | "SUP"
+        self.kind = kind  # "SUB" | "SUP" | "PRIME" (its mark the arg: `'` or `*`)
         self.arg = arg
         self.start = start
         self.end = end
@@ -299,7 +299,9 @@ class _Builder:
     # -- scripts -----------------------------------------------------------------------------
 
     def r_script(self, kids: list[Any], s: int, e: int) -> _Script:
-        return _Script(kids[0].type, kids[1] if len(kids) > 1 else None, s, e)
+        if kids[0].type == "PRIME":
+            return _Script("PRIME", str(kids[0]), s, e)  # `'`, or `*` raised on a name
+        return _Script(kids[0].type, kids[1], s, e)
 
     def r_postfix(self, kids: list[Any], s: int, e: int) -> ast.Expr:
         return apply_scripts(self.expr(kids[0]), kids[1:], self.expr, self.fail, s)

@@ -1,0 +1,79 @@
+"""Forms the grammar reads that it once refused: a star raised on a name (an optimal value),
+a bold font around letters apart or a letter's call; each with a true use and a false one, and
+the forms it still refuses named by what they are."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import results
+
+SCALARS = r"Let $\alpha^* \in \mathbb{R}$ be the best scale and $b^{*} \in \mathbb{R}$." + "\n\n"
+
+
+@pytest.mark.parametrize(
+    ("true", "false"),
+    [
+        (
+            r"(\alpha^* + 1)^2 = \alpha^*\alpha^* + 2\alpha^* + 1",
+            r"(\alpha^* + 1)^2 = \alpha^*\alpha^* + 1",
+        ),
+        (
+            r"(b^{*} + \alpha^*)^2 = b^{\ast} b^* + 2\alpha^* b^* + \alpha^*\alpha^*",
+            r"(b^{*} + \alpha^*)^2 = b^{\ast} b^* + \alpha^*\alpha^*",
+        ),
+    ],
+)
+def test_a_star_raised_on_a_name_decorates_it(true: str, false: str) -> None:
+    rs = results(SCALARS + f"$${true}$$\n\n$${false}$$\n")
+    assert [r.kind for r in rs] == ["verified", "undecided"], [r.message for r in rs]
+    assert "alpha^* is a scalar of the text" in rs[1].message or "alpha^* are" in rs[1].message
+
+
+def test_a_starred_name_with_an_index_is_a_family_of_its_own() -> None:
+    rs = results(r"Let $a_j^* \in \mathbb{R}$." + "\n\n$$a_j^* + a_j^* = 2a_j^*$$\n")
+    assert [r.kind for r in rs] == ["verified"], [r.message for r in rs]
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # where the text works with complex numbers the star may be the conjugate
+        ("We multiply complex numbers.\n\n$$\\alpha^* + \\alpha^* = 2\\alpha^*$$\n", "complex"),
+        ("Take $e^{i\\theta}$.\n\n$$p_n^* p_n = 1$$\n", "complex"),
+        # on a matrix of the text it may be its adjoint
+        ("$$S_{ij} = Q_{ir}^* K_{jr}$$\n", "Q is a matrix or vector of the text"),
+    ],
+)
+def test_a_star_that_may_be_a_conjugate_is_refused_by_name(text: str, why: str) -> None:
+    [r] = results(text)
+    assert r.kind == "not-understood"
+    assert r.message.startswith("a complex conjugate or adjoint (x^*) is not read")
+    assert why in r.message
+
+
+def test_a_star_on_a_group_is_refused_by_name() -> None:
+    [r] = results("$$(a+b)^* = a + b$$\n")
+    assert r.kind == "not-understood" and "complex conjugate" in r.message
+
+
+BOLD = r"Let $\mathbf{P} \in \mathbb{R}^{n\times n}$ and $\mathbf{V} \in \mathbb{R}^{n\times d}$."
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"(\mathbf{P V})^T = \mathbf{V}^T \mathbf{P}^T", "verified"),
+        (r"(\mathbf{P V})^T = \mathbf{V}^T \mathbf{P}", "false"),
+        (r"(\mathbf{P\ V})^T = \mathbf{P}^T \mathbf{V}^T", "shape-error"),
+    ],
+)
+def test_a_bold_font_around_letters_apart_is_each_letter_in_bold(formula: str, kind: str) -> None:
+    rs = results(BOLD + f"\n\n$${formula}$$\n")
+    assert [r.kind for r in rs] == [kind], [r.message for r in rs]
+
+
+def test_a_bold_font_around_a_call_is_the_call_in_bold() -> None:
+    same = results(r"$$\mathbf{y} = \mathbf{f(x)}$$" + "\n")
+    written = results(r"$$\mathbf{y} = \mathbf{f}(\mathbf{x})$$" + "\n")
+    assert [(r.kind, r.message) for r in same] == [(r.kind, r.message) for r in written]
+    assert all("takes one letter" not in r.message for r in same)
