@@ -77,3 +77,66 @@ def test_a_bold_font_around_a_call_is_the_call_in_bold() -> None:
     written = results(r"$$\mathbf{y} = \mathbf{f}(\mathbf{x})$$" + "\n")
     assert [(r.kind, r.message) for r in same] == [(r.kind, r.message) for r in written]
     assert all("takes one letter" not in r.message for r in same)
+
+
+CASES = r"M_{ij} = \begin{cases} 1, & j \le i \\ 0, & j > i \end{cases}"
+
+
+@pytest.mark.parametrize(
+    "braced",
+    [
+        r"M_{ij} = \left\{\begin{aligned} &1, &j \le i \\ &0, &j > i \end{aligned}\right.",
+        r"M_{ij} = \left\{ \begin{array}{ll} 1, & j \le i \\ 0, & j > i \end{array} \right.",
+        # the Markdown escape of `\{`, as a site whose Markdown runs before the math writes it
+        r"M_{ij} = \left\\{\begin{aligned} &1, &j \le i \\\ &0, &j > i \end{aligned}\right.",
+    ],
+)
+def test_a_left_brace_around_an_alignment_is_a_definition_by_cases(braced: str) -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    assert ast.dump(parse_formula(braced)) == ast.dump(parse_formula(CASES))
+    [r] = [x for x in check_text_all(f"$${braced}$$\n") if x.kind != "not-a-claim"]
+    assert r.kind == "declaration", r.message
+
+
+def check_text_all(text: str) -> list:
+    from symattn.check import check_text
+
+    return check_text(text, "doc.md")
+
+
+SCORES = r"Let $s_1, \ldots, s_n$ be scores and $p_1, \ldots, p_n$ weights." + "\n\n"
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        r"\log e^{\max_i s_i} = \max_i s_i",
+        r"\max_i s_i = \max_j s_i",
+        r"\max_i p_i(1 - p_i) \le \max_i p_i",
+    ],
+)
+def test_a_largest_value_over_an_index_is_read(formula: str) -> None:
+    # the kernel has no largest value: read, and never decided on its own
+    [r] = results(SCORES + f"$${formula}$$\n")
+    assert r.kind == "undecided", r.message
+    assert "parentheses" not in r.message
+
+
+def test_a_largest_value_takes_the_product_after_it() -> None:
+    from symattn.reader.syntax import ast
+    from symattn.reader.syntax.parse import parse_formula
+
+    bare = parse_formula(r"\max_i p_i(1 - p_i) + 1").items[0].subjects[0]
+    written = parse_formula(r"\max_i(p_i(1 - p_i)) + 1").items[0].subjects[0]
+    assert ast.dump(bare) == ast.dump(written)
+
+
+@pytest.mark.parametrize(
+    "formula", [r"m = \max _{k=1}^V x_k + 1", r"\max_{0 \le i < n} s_i \ge s_1"]
+)
+def test_a_largest_value_over_a_range_is_refused_by_name(formula: str) -> None:
+    [r] = results(SCORES + f"$${formula}$$\n")
+    assert r.kind == "not-understood"
+    assert "\\max over a range of its index" in r.message

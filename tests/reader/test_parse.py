@@ -62,7 +62,7 @@ GOLDEN = [
     (r"\mathrm{softmax}(X)", "[softmax(X)]"),
     (r"\text{softmax}(X)", "[softmax(X)]"),
     (r"\exp(x)", "[exp(x)]"),
-    (r"\max_j x_j", "[(* max_{j} x_{j})]"),
+    (r"\max_j x_j", "[max_{j}(x_{j})]"),
     (r"\operatorname{Attention}(Q,K,V)", "[Attention(Q, K, V)]"),
     (
         r"\operatorname{Concat}(Z^{(1)},\ldots,Z^{(H)})W_O",

@@ -344,6 +344,8 @@ class _Builder:
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
         power, rest = _function_power(name, rest, self.expr)
+        if name in _RANGED:
+            _ranged_scripts(name, rest, self.fail)
         sub = call_sub(name, rest, self.expr, self.fail)
         if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
             if len(group.items) != 1:
@@ -456,22 +458,47 @@ def _bare_function(f: ast.Expr) -> bool:
     return isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED
 
 
+#: Operators over an index written before what they range over: `\\max_i s_i`, `\\min_j x_j`.
+_RANGED = frozenset("max min argmax argmin sup inf".split())
+
+
+def _ranged_scripts(name: str, scripts: list[Any], fail: Callable[[str, int], ParseError]) -> None:
+    """`\\max_{k=1}^V x_k`, `\\max_{0 \\le i < d/2}`: the range of a largest value is refused
+    by name (the reader reads `\\max_k x_k`, over an index alone)."""
+    for script in scripts:
+        ranged = script.kind == "SUP" or any(
+            rels for _, rels in getattr(script.arg, "items", ())
+        )
+        if ranged:
+            raise fail(
+                f"\\{name} over a range of its index (\\{name}_{{k=1}}^n x_k) is not read: "
+                f"write \\{name}_k x_k",
+                script.start,
+            )
+
+
+def _ranged_function(f: ast.Expr) -> bool:
+    """`\\max_i s_i`: an operator with its index below and no parentheses."""
+    return isinstance(f, ast.Call) and not f.parens and f.sub is not None and f.name in _RANGED
+
+
 def _applied(f: ast.Expr, body: ast.Expr, end: int) -> ast.Expr:
     if isinstance(f, ast.Power):
         inner = _applied(f.base, body, end)
         return ast.Power(inner, f.exponent, start=f.start, end=end)
     assert isinstance(f, ast.Call)
-    return ast.Call(f.name, (body,), None, True, start=f.start, end=end)
+    return ast.Call(f.name, (body,), f.sub, True, start=f.start, end=end)
 
 
 def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
     """`\\cos m\\theta \\sin n\\theta`: each of sin, cos, tan written without parentheses takes
-    the factors after it, up to the next such function, as its argument."""
+    the factors after it, up to the next such function, as its argument; so does `\\max_i`
+    (`\\max_i p_i q_i` is the largest of the products)."""
     out: list[ast.Expr] = []
     k = 0
     while k < len(factors):
         f = factors[k]
-        if _bare_function(f):
+        if _bare_function(f) or _ranged_function(f):
             j = k + 1
             while j < len(factors):
                 g = factors[j]
