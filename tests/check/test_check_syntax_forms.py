@@ -140,3 +140,41 @@ def test_a_largest_value_over_a_range_is_refused_by_name(formula: str) -> None:
     [r] = results(SCORES + f"$${formula}$$\n")
     assert r.kind == "not-understood"
     assert "\\max over a range of its index" in r.message
+
+
+@pytest.mark.parametrize(
+    ("formula", "kinds"),
+    [
+        (
+            r"(a+1)^2 = a^2 + 2a + 1 \quad\Rightarrow\quad (a+1)^2 - a^2 = 2a + 1",
+            ["verified", "undecided", "verified"],
+        ),
+        (
+            r"(a+1)^2 = a^2 + 2a + 1 \qquad \implies \qquad (a+1)^2 - a^2 = 2a",
+            ["verified", "undecided", "false"],
+        ),
+    ],
+)
+def test_spaces_around_an_implication_arrow_are_layout(formula: str, kinds: list[str]) -> None:
+    # read as `\Rightarrow` alone is: each side's equation checked, the arrow not decided
+    rs = results(f"$${formula}$$\n")
+    assert [r.kind for r in rs] == kinds, [r.message for r in rs]
+
+
+@pytest.mark.parametrize(
+    ("formula", "named"),
+    [
+        (r"y = \sqrt{\text{ the width of } q} + 1", "words inside a value ('the width of')"),
+        (r"y = \text{Draw()} \cdot 2", "words inside a value ('Draw()')"),
+        (r"a + b = = b + a", "two relations in a row"),
+        (r"s_{i} = q_{id} \cdot_d k_{id}", "a product over an index written under the dot"),
+        (r"i \in [0, n)", "a half-open interval"),
+        (r"t \in (0, 1]", "a half-open interval"),
+        (r"N^- = N - 1", "a sign raised alone"),
+        (r"(a, b) =", "nothing stands on the right of the relation"),
+        (r"\exp(x) = \sum_{k=0}^{\infty} \frac{x^k}{k!}", "a factorial (k!) is not read"),
+    ],
+)
+def test_forms_the_grammar_does_not_read_are_named(formula: str, named: str) -> None:
+    [r] = results(f"$${formula}$$\n")
+    assert r.kind == "not-understood" and named in r.message, r.message

@@ -9,9 +9,7 @@ import re
 __all__ = ["brace_cases"]
 
 #: `\left\{` (or its Markdown escape `\left\\{`) right before an alignment or an array.
-_OPEN = re.compile(
-    r"\\left\s*\\\\?\{\s*\\begin\{(aligned|array|gathered)\}(?:\s*\{[lcr|:\s]*\})?"
-)
+_OPEN = re.compile(r"\\left\s*\\\\?\{\s*\\begin\{(aligned|array|gathered)\}(?:\s*\{[lcr|:\s]*\})?")
 #: The row separators of the alignment, perhaps with a spacing after them.
 _ROW = re.compile(r"\\\\(?:\s*\\?\s*)?(?:\[[^\]]*\])?")
 

@@ -19,6 +19,7 @@ from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_base import MAX_NESTING, Tok, position_in
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
+from symattn.reader.syntax.unexpected import unexpected_end, unexpected_form
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -102,7 +103,7 @@ def _run_lark(body: str, tokens: list[Tok]) -> Any:
     try:
         return _parser().parse(feed)
     except UnexpectedToken as err:
-        raise _unexpected(body, err.token) from None
+        raise _unexpected(body, err.token, tokens) from None
     except LarkError as err:  # pragma: no cover - lark's other errors need a text lexer
         raise ParseError(
             f"cannot read the formula ({type(err).__name__})", Position(1, 1)
@@ -128,11 +129,14 @@ _NAMES = {
 }
 
 
-def _unexpected(body: str, token: Any) -> ParseError:
+def _unexpected(body: str, token: Any, tokens: list[Tok]) -> ParseError:
     if token.type == "$END":
-        return ParseError("unexpected end of formula", position_in(body, len(body)))
+        what = unexpected_end(tokens)
+        return ParseError(f"unexpected end of formula{what}", position_in(body, len(body)))
     shown = _NAMES.get(token.type) or repr(body[token.start_pos : token.end_pos])
-    return ParseError(f"unexpected {shown}", position_in(body, token.start_pos))
+    before = [t for t in tokens if t.end <= token.start_pos]
+    what = unexpected_form(token.type, str(token), before)
+    return ParseError(f"unexpected {shown}{what}", position_in(body, token.start_pos))
 
 
 #: Operators whose arguments must be in parentheses; a text's own (`\\text{cosine}[u, v]`) may
@@ -466,9 +470,7 @@ def _ranged_scripts(name: str, scripts: list[Any], fail: Callable[[str, int], Pa
     """`\\max_{k=1}^V x_k`, `\\max_{0 \\le i < d/2}`: the range of a largest value is refused
     by name (the reader reads `\\max_k x_k`, over an index alone)."""
     for script in scripts:
-        ranged = script.kind == "SUP" or any(
-            rels for _, rels in getattr(script.arg, "items", ())
-        )
+        ranged = script.kind == "SUP" or any(rels for _, rels in getattr(script.arg, "items", ()))
         if ranged:
             raise fail(
                 f"\\{name} over a range of its index (\\{name}_{{k=1}}^n x_k) is not read: "
