@@ -62,7 +62,7 @@ GOLDEN = [
     (r"\mathrm{softmax}(X)", "[softmax(X)]"),
     (r"\text{softmax}(X)", "[softmax(X)]"),
     (r"\exp(x)", "[exp(x)]"),
-    (r"\max_j x_j", "[(* max_{j} x_{j})]"),
+    (r"\max_j x_j", "[max_{j}(x_{j})]"),
     (r"\operatorname{Attention}(Q,K,V)", "[Attention(Q, K, V)]"),
     (
         r"\operatorname{Concat}(Z^{(1)},\ldots,Z^{(H)})W_O",
@@ -126,7 +126,7 @@ ERRORS = [
     (r"\sum_{1}x", r"^1:5: cannot read the range of \\sum"),
     (r"=b", r"^1:1: a row that starts with a relation"),
     (r"\mathbf{QK}_i", r"^1:1: a script after several letters in one font"),
-    (r"\mathbf{Q K}", r"^1:1: \\mathbf takes one letter here"),
+    (r"\mathbf{Q + K}", r"^1:1: \\mathbf takes one letter here"),
     (r"(a)'", r"^1:4: a prime is read on a letter"),
     (r"\hat{QK}", r"^1:1: \\hat is read on one letter"),
     (r"+a", r"^1:1: a unary '\+' is not read"),

@@ -33,6 +33,7 @@ from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.stated_values import with_stated_values
+from symattn.reader.claims.starred import conjugate_refusal
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.claims.value_orders import order_links
@@ -357,6 +358,9 @@ class DispatchMixin(ResolverBase):
                 "formula reads it; say which it is (--conventions matrices=H, or front matter)"
             )
             return [new_claim(span, c.start, c.end, "unknown", msg)]
+        refused = conjugate_refusal(c, self.scope.complex_cue, self.scope.lookup)
+        if refused is not None:
+            return [new_claim(span, c.start, c.end, "not_understood", refused)]
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
         self.terms.entry_guesses = {}

@@ -163,6 +163,8 @@ def unexpected_mark(c: str, before: list[str]) -> str:
     """
     if c == "*" and before[-1:] == ["SUP"]:
         return "a complex conjugate or adjoint (x^*) is not read"
+    if c == "!" and before[-1:] in (["LETTER"], ["NUMBER"], ["RPAR"], ["RBRACE"]):
+        return "a factorial (k!) is not read"
     if c == ":" and before in (["NUMBER"], ["NUMBER", "MINUS", "NUMBER"]):
         return (
             "a numbered step of an algorithm (1:) is not read: its names may take new values "

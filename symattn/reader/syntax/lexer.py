@@ -8,6 +8,7 @@ import re
 
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax import layout
+from symattn.reader.syntax.brace_cases import brace_cases
 from symattn.reader.syntax.lexer_base import MAX_LENGTH, Tok, position_in
 from symattn.reader.syntax.lexer_commands import CommandsMixin
 from symattn.reader.syntax.lexer_tables import ALIGNING, PUNCT
@@ -31,7 +32,7 @@ def tokenize(text: str, env: str | None = None) -> list[Tok]:
             f"formula too long: {len(text)} characters, the limit is {MAX_LENGTH}",
             position_in(text, 0),
         )
-    return _Lexer(text, env).run()
+    return _Lexer(brace_cases(text), env).run()
 
 
 _REAL_FONTS = ("mathrm", "boldsymbol", "bm", "mathsf", "textbf")
@@ -163,6 +164,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
                 self.i = k
                 return
             self.i += 1
+        elif c == "*" and self.starred(i):
+            pass
         elif c == "*" and not self.after_script():
             self.emit("TIMES", "star", i, i + 1)  # `0.6 * 10`: multiplication, as in code
             self.i += 1

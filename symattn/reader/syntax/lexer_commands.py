@@ -59,6 +59,13 @@ _ROOT_INDEX = re.compile(r"\s*\[\s*([^\[\]{}]*?)\s*\]")
 _PLACEHOLDER_END = re.compile(r"\s*(?:[),|]|\\(?:mid|vert|right)(?![A-Za-z]))")
 
 
+#: An implication arrow ahead, past spaces: `\\quad \\Rightarrow`, `\\qquad\\implies`.
+_ARROW_AHEAD = re.compile(
+    r"(?:\s|\\[,;: ]|\\q?quad(?![A-Za-z]))*"
+    r"(?:\\(?:Rightarrow|implies|Longrightarrow)(?![A-Za-z])|⇒)"
+)
+
+
 class CommandsMixin(LexerBase):
     """Commands: a `\\name` by its table, notes, `\\left`/`\\big`, environments."""
 
@@ -195,6 +202,13 @@ class CommandsMixin(LexerBase):
             return True  # `\left( a \right. \\ &\left. + b \right)`: the bracket goes on
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
+    def beside_arrow(self) -> bool:
+        """A `\\quad` right after an implication arrow or right before one."""
+        last = self.out[-1] if self.out else None
+        if last is not None and last.kind == "REL" and last.value == "implies":
+            return True
+        return _ARROW_AHEAD.match(self.text, self.i) is not None
+
     def named(self, name: str, start: int) -> None:
         end = self.i
         if name in ("quad", "qquad") and self.opens and self.opens[-1][0] == "cases":
@@ -204,6 +218,8 @@ class CommandsMixin(LexerBase):
             pass
         elif name in ("quad", "qquad") and self.indent(start):
             pass  # `\left( a + \right. \\ &\quad \left. b \right)`: the indent of a row
+        elif name in ("quad", "qquad") and self.beside_arrow():
+            pass  # `a = b \quad\Rightarrow\quad c = d`: the space around an implication
         elif name in ("cdot", "bullet") and self.placeholder():
             self.emit("SYMBOL", f"|{name}", start, end)  # `f(\\cdot)`: the argument left open
         elif name == "sqrt" and _ROOT_INDEX.match(self.text, self.i):
@@ -261,7 +277,7 @@ class CommandsMixin(LexerBase):
         elif name == "ast":
             self.i = start  # `2 \\ast 3`, `x^\\ast`: read as `*` is
             self.step("*")
-            self.i = end
+            self.i = max(self.i, end)  # `x^{\\ast}`: the star took its braces
         elif name in ("bmod", "mod"):
             self.emit("TIMES", "mod", start, end)
         elif name in PROSE_GLYPHS:

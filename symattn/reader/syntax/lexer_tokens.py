@@ -64,6 +64,10 @@ def _paren_end(text: str, at: int) -> int | None:
     return None
 
 
+#: What a raised star decorates: a letter, a name in a font, a name with its index.
+_STAR_BASES = frozenset(("LETTER", "SYMBOL", "RBRACE"))
+
+
 class TokensMixin(LexerBase):
     """Glyphs, roots, scripts, numbers, braces, delimiters, bars and `\\mid`."""
 
@@ -149,6 +153,30 @@ class TokensMixin(LexerBase):
     def after_script(self) -> bool:
         """Whether the last token opened a script (`p^*`, a conjugate, is not a product)."""
         return bool(self.out) and self.out[-1].kind in ("SUP", "SUB")
+
+    def starred(self, i: int) -> bool:
+        """`\\alpha^*`, `b^{*}`, `a_j^\\ast`: a star raised on a name decorates it (an optimal
+        value, a minimiser), a new name as a prime makes; where the text works with complex
+        numbers the star is a conjugate, and the claim is refused by name (`claims.starred`)."""
+        out, text = self.out, self.text
+        glyph = 4 if text.startswith("\\ast", i) else 1
+        if len(out) >= 2 and out[-1].kind == "SUP" and out[-2].kind in _STAR_BASES:
+            out.pop()
+            self.emit("PRIME", "*", out[-1].end, i + glyph)
+            self.i = i + glyph
+            return True
+        if len(out) < 3 or out[-1].kind != "LBRACE" or out[-2].kind != "SUP":
+            return False
+        at = i + glyph
+        while text[at : at + 1] in (" ", "\t", "\n"):
+            at += 1
+        if out[-3].kind not in _STAR_BASES or text[at : at + 1] != "}" or self.opens[-1][0] != "{":
+            return False
+        del out[-2:]
+        self.opens.pop()
+        self.emit("PRIME", "*", out[-1].end, at + 1)
+        self.i = at + 1
+        return True
 
     def innermost_env(self) -> str | None:
         for what, _ in reversed(self.opens):

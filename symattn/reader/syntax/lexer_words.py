@@ -101,6 +101,14 @@ _BARE_NAMES = frozenset("softmax attention concat exp sqrt tanh sin cos log".spl
 
 _WORD = re.compile(r"[A-Za-z]+\Z")
 
+#: Letters set apart by spaces in one font: `\\mathbf{P V}`.
+_LETTERS_APART = re.compile(r"[A-Za-z](?:\s+[A-Za-z])+\Z")
+
+#: A letter's call of letters in one font: `\\mathbf{f(x)}`, `\\mathbf{g(x, y)}`.
+_LETTER_CALL = re.compile(r"[A-Za-z]\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z])*\s*\)\Z")
+_CALL_MARKS = {"(": "LPAR", ")": "RPAR", ",": "COMMA"}
+_TEX_SPACE = re.compile(r"\\[ ,;:!]|~")
+
 
 #: A quantity in a font, a number and its unit: `\textbf{14 GB}`, `\mathbf{3.5\,TFLOPs}`.
 _UNIT_QUANTITY = re.compile(
@@ -454,11 +462,30 @@ class WordsMixin(LexerBase):
         elif not self.several_letters(name, inner, start):
             raise self.fail(f"\\{name} takes one letter here, not {inner!r}", start)
 
+    def spread_font(self, name: str, inner: str, start: int) -> bool:
+        """A bold font around letters apart (`\\mathbf{P V}`) or a letter's call of letters
+        (`\\mathbf{f(x)}`, `\\mathbf{g(x, y)}`): each letter in the font, as they render."""
+        if name not in _BOLD or self.matrix_depth or self.scripted_next():
+            return False
+        inner = _TEX_SPACE.sub(" ", inner)
+        if _LETTERS_APART.match(inner):
+            for letter in inner.split():
+                self.emit("SYMBOL", f"{name}|{letter}", start, self.i)
+            return True
+        if not _LETTER_CALL.match(inner):
+            return False
+        for c in inner.replace(" ", ""):
+            kind = "SYMBOL" if c.isalpha() else _CALL_MARKS[c]
+            self.emit(kind, f"{name}|{c}" if c.isalpha() else c, start, self.i)
+        return True
+
     def several_letters(self, name: str, inner: str, start: int) -> bool:
         """A font around several letters: `\\mathbf{softmax}(x)` is the operator, `\\mathbf{XA}`
         is the letters side by side in that font (as they render: `\\mathbf{X}\\mathbf{A}`).
         A script after them is refused by name: on the last letter or on their product, the text
         does not say (`\\mathbf{QK}_{ij}`)."""
+        if self.spread_font(name, inner, start):
+            return True
         if not _WORD.match(inner) or self.matrix_depth:
             return False
         end = self.i

@@ -19,6 +19,7 @@ from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_base import MAX_NESTING, Tok, position_in
 from symattn.reader.syntax.scripts import apply_scripts, call_sub, join_items, sum_range
+from symattn.reader.syntax.unexpected import unexpected_end, unexpected_form
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -102,7 +103,7 @@ def _run_lark(body: str, tokens: list[Tok]) -> Any:
     try:
         return _parser().parse(feed)
     except UnexpectedToken as err:
-        raise _unexpected(body, err.token) from None
+        raise _unexpected(body, err.token, tokens) from None
     except LarkError as err:  # pragma: no cover - lark's other errors need a text lexer
         raise ParseError(
             f"cannot read the formula ({type(err).__name__})", Position(1, 1)
@@ -128,11 +129,14 @@ _NAMES = {
 }
 
 
-def _unexpected(body: str, token: Any) -> ParseError:
+def _unexpected(body: str, token: Any, tokens: list[Tok]) -> ParseError:
     if token.type == "$END":
-        return ParseError("unexpected end of formula", position_in(body, len(body)))
+        what = unexpected_end(tokens)
+        return ParseError(f"unexpected end of formula{what}", position_in(body, len(body)))
     shown = _NAMES.get(token.type) or repr(body[token.start_pos : token.end_pos])
-    return ParseError(f"unexpected {shown}", position_in(body, token.start_pos))
+    before = [t for t in tokens if t.end <= token.start_pos]
+    what = unexpected_form(token.type, str(token), before)
+    return ParseError(f"unexpected {shown}{what}", position_in(body, token.start_pos))
 
 
 #: Operators whose arguments must be in parentheses; a text's own (`\\text{cosine}[u, v]`) may
@@ -154,7 +158,7 @@ class _Braced:
 
 class _Script:
     def __init__(self, kind: str, arg: Any, start: int, end: int) -> None:
-        self.kind = kind  # "SUB" | "SUP"
+        self.kind = kind  # "SUB" | "SUP" | "PRIME" (its mark the arg: `'` or `*`)
         self.arg = arg
         self.start = start
         self.end = end
@@ -299,7 +303,9 @@ class _Builder:
     # -- scripts -----------------------------------------------------------------------------
 
     def r_script(self, kids: list[Any], s: int, e: int) -> _Script:
-        return _Script(kids[0].type, kids[1] if len(kids) > 1 else None, s, e)
+        if kids[0].type == "PRIME":
+            return _Script("PRIME", str(kids[0]), s, e)  # `'`, or `*` raised on a name
+        return _Script(kids[0].type, kids[1], s, e)
 
     def r_postfix(self, kids: list[Any], s: int, e: int) -> ast.Expr:
         return apply_scripts(self.expr(kids[0]), kids[1:], self.expr, self.fail, s)
@@ -342,6 +348,8 @@ class _Builder:
         rest = kids[1:]
         group = rest.pop() if rest and isinstance(rest[-1], ast.Group) else None
         power, rest = _function_power(name, rest, self.expr)
+        if name in _RANGED:
+            _ranged_scripts(name, rest, self.fail)
         sub = call_sub(name, rest, self.expr, self.fail)
         if group is not None and group.delim != "(" and name.lower() in _BUILTIN_CALLS:
             if len(group.items) != 1:
@@ -454,22 +462,45 @@ def _bare_function(f: ast.Expr) -> bool:
     return isinstance(f, ast.Call) and not f.parens and f.sub is None and f.name in _UNBRACKETED
 
 
+#: Operators over an index written before what they range over: `\\max_i s_i`, `\\min_j x_j`.
+_RANGED = frozenset("max min argmax argmin sup inf".split())
+
+
+def _ranged_scripts(name: str, scripts: list[Any], fail: Callable[[str, int], ParseError]) -> None:
+    """`\\max_{k=1}^V x_k`, `\\max_{0 \\le i < d/2}`: the range of a largest value is refused
+    by name (the reader reads `\\max_k x_k`, over an index alone)."""
+    for script in scripts:
+        ranged = script.kind == "SUP" or any(rels for _, rels in getattr(script.arg, "items", ()))
+        if ranged:
+            raise fail(
+                f"\\{name} over a range of its index (\\{name}_{{k=1}}^n x_k) is not read: "
+                f"write \\{name}_k x_k",
+                script.start,
+            )
+
+
+def _ranged_function(f: ast.Expr) -> bool:
+    """`\\max_i s_i`: an operator with its index below and no parentheses."""
+    return isinstance(f, ast.Call) and not f.parens and f.sub is not None and f.name in _RANGED
+
+
 def _applied(f: ast.Expr, body: ast.Expr, end: int) -> ast.Expr:
     if isinstance(f, ast.Power):
         inner = _applied(f.base, body, end)
         return ast.Power(inner, f.exponent, start=f.start, end=end)
     assert isinstance(f, ast.Call)
-    return ast.Call(f.name, (body,), None, True, start=f.start, end=end)
+    return ast.Call(f.name, (body,), f.sub, True, start=f.start, end=end)
 
 
 def _unbracketed_arguments(factors: list[ast.Expr]) -> list[ast.Expr]:
     """`\\cos m\\theta \\sin n\\theta`: each of sin, cos, tan written without parentheses takes
-    the factors after it, up to the next such function, as its argument."""
+    the factors after it, up to the next such function, as its argument; so does `\\max_i`
+    (`\\max_i p_i q_i` is the largest of the products)."""
     out: list[ast.Expr] = []
     k = 0
     while k < len(factors):
         f = factors[k]
-        if _bare_function(f):
+        if _bare_function(f) or _ranged_function(f):
             j = k + 1
             while j < len(factors):
                 g = factors[j]

@@ -98,9 +98,13 @@ def _ranged_set(base: ast.Set, scripts: Sequence[ScriptLike], fail: Fail) -> ast
 
 
 def _prime(base: ast.Expr, fail: Fail, script: ScriptLike) -> ast.Expr:
-    """`t'`, `x_i'`, `\\mathbf x'`: a prime makes a new name of a letter (as an accent does)."""
-    if isinstance(base, ast.Symbol) and base.font != "text":
-        return replace(base, name=base.name + "'", end=script.end)
+    """`t'`, `x_i'`, `\\mathbf x'`: a prime makes a new name of a letter (as an accent does);
+    so does a raised star (`\\alpha^*`, `a_j^*`: an optimal value), named `alpha^*`."""
+    star = script.arg == "*"
+    if isinstance(base, ast.Symbol) and (base.font != "text" or star):
+        return replace(base, name=base.name + ("^*" if star else "'"), end=script.end)
+    if star:
+        raise fail("a complex conjugate or adjoint (x^*) is not read", script.start)
     raise fail("a prime is read on a letter, as in t'", script.start)
 
 
@@ -264,7 +268,8 @@ def call_sub(name: str, scripts: Sequence[ScriptLike], expr: ToExpr, fail: Fail)
     sub: ast.Expr | None = None
     for script in scripts:
         if script.kind == "PRIME":
-            raise fail(f"a prime on \\{name} is not read", script.start)
+            mark = "a star" if script.arg == "*" else "a prime"
+            raise fail(f"{mark} on \\{name} is not read", script.start)
         if script.kind == "SUP":
             raise fail(f"a superscript on \\{name} is not read", script.start)
         if sub is not None:
