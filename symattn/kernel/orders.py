@@ -38,7 +38,7 @@ def prove_order(diff: sympy.Expr, *, strict: bool) -> Verdict:
     >>> v.status, str(v.counterexample)
     ('false', 'at sizes d_k=1: left side = -1/2, right side = 0 (evaluated exactly)')
     """
-    diff = sympy.sympify(diff)
+    diff = sympy.sympify(diff, strict=True)
     want = "positive" if strict else "non-negative"
     unknown = Verdict(
         "unknown",

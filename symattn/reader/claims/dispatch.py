@@ -32,8 +32,8 @@ from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
-from symattn.reader.claims.stated_values import with_stated_values
 from symattn.reader.claims.starred import conjugate_refusal
+from symattn.reader.claims.stated_values import with_stated_values
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.claims.value_orders import order_links
