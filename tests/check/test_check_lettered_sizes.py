@@ -4,6 +4,7 @@ widths are written: a size where a shape names it, and the same size wherever it
 from __future__ import annotations
 
 import pytest
+from claim_helpers import kinds
 
 from symattn.check import check_text
 
@@ -15,12 +16,6 @@ HEADS = (
     r"With $H$ heads of width $D_h$, let $W \in \mathbb{R}^{D \times H D_h}$ and "
     r"$X \in \mathbb{R}^{L \times D}$."
 )
-
-
-def kinds(text: str) -> list[str]:
-    return [
-        r.kind for r in check_text(text, "sizes.md") if r.kind not in ("declaration", "not-a-claim")
-    ]
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ FlashAttention cuts Q, K and V into blocks: a family of matrices of the declared
 from __future__ import annotations
 
 import pytest
+from claim_helpers import kinds
 
 from symattn.check import check_text
 
@@ -13,12 +14,6 @@ TILES = (
     r"blocks $\mathbf{Q}_i \in \mathbb{R}^{B_r \times d}$ and $\mathbf{K}$, $\mathbf{V}$ into "
     r"blocks $\mathbf{K}_j, \mathbf{V}_j \in \mathbb{R}^{B_c \times d}$."
 )
-
-
-def kinds(text: str) -> list[str]:
-    return [
-        r.kind for r in check_text(text, "tiles.md") if r.kind not in ("declaration", "not-a-claim")
-    ]
 
 
 @pytest.mark.parametrize(

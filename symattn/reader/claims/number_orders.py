@@ -37,7 +37,7 @@ def number_order(terms: Any, span: MathSpan, c: ast.Claim, text: str) -> Resolve
     exactly known, or the words before it make it a condition."""
     if len(c.steps) != 1 or len(c.subjects) != 1 or c.steps[0].rel not in _FLIP:
         return None
-    if text and _CONDITION.search(_words_before(text, span)):
+    if text and condition_word(text, span):
         return None
     if text and aside(text, span):
         return None  # `($n \le 512$)`: an aside, which may be a condition

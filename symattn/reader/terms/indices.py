@@ -102,8 +102,9 @@ class IndicesMixin(TermsBase):
                 return index(node.name)
         if isinstance(node, ast.Symbol) and plain_name(node) in dims:
             return self.scope.bind(dims[plain_name(node) or ""])
-        if isinstance(node, ast.Symbol) and (word_name(node) or lettered_size(node)) in dims:
-            return self.scope.bind(dims[word_name(node) or lettered_size(node) or ""])
+        sized = word_name(node) or lettered_size(node)  # `d_{ff}`, `B_r`
+        if isinstance(node, ast.Symbol) and sized in dims:
+            return self.scope.bind(dims[sized or ""])
         if isinstance(node, ast.Add):
             return add_scalars(node, [self.index_term(t) for t in node.terms])
         if isinstance(node, ast.Product):
