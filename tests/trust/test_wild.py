@@ -177,3 +177,18 @@ def test_the_context_inferred_declares_nothing_and_judges_well_typed_claims_only
             assert it.category == "not_expressible", it.line()
     assert not [it for it in items if it.category in diff.BAD]
     assert len(log.read_text(encoding="utf-8").splitlines()) == len(items)
+
+
+def test_the_softmax_of_a_vector_expression_is_over_its_entries():
+    x, y = Vec("x", "n"), Vec("y", "n")
+    shift = Times(Var("c"), W.Ones("n"))
+    assert decide(WildSpec(W.VSoftmax(Plus(x, shift)), W.VSoftmax(x))) == "true"
+    assert decide(WildSpec(W.VSoftmax(Times(one(3), x)), W.VSoftmax(x))) == "false"
+    assert decide(WildSpec(W.VSoftmax(Plus(x, y)), W.VSoftmax(x))) == "false"
+    weights = Sum("i", one(1), n, W.VComp(W.VSoftmax(x), i))
+    assert decide(WildSpec(weights, one(1))) == "true"
+    # a scalar added to a vector is not a shift by the ones vector: the sides are ill-typed
+    assert decide(WildSpec(W.VSoftmax(Plus(x, Var("c"))), W.VSoftmax(x))) == "ill_typed"
+    assert W.formula(WildSpec(W.VSoftmax(Plus(x, shift)), W.VSoftmax(x))) == (
+        "\\operatorname{softmax}(x+c \\mathbf{1}_{n})=\\operatorname{softmax}(x)"
+    )

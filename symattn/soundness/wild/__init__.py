@@ -14,6 +14,8 @@ decided by evaluating both sides here, never taken from the template:
 - `components`: `q\\cdot k=\\sum_i q_i k_i` over vector components, declared or not;
 - `hadamard`: `\\odot` entrywise, commuting, transposed, distributed;
 - `written`: matrices written out with scalar entries (rotations, literal products);
+- `vector_softmax`: the softmax of a column vector and of expressions built from it (a shift
+  `x + c\\mathbf 1_n`, a sum of two vectors), over its entries; entries `softmax(x)_i`;
 - `time_family`: a state defined by `S_t = S_{t-1} + v_t k_t^\\top`, and claims about `S_2`, `S_3`.
 
 A claim is true when both sides agree (rtol 1e-9) at every size plan and data seed; sizes that
@@ -45,6 +47,7 @@ from symattn.soundness.wild.nodes import MMul as MMul
 from symattn.soundness.wild.nodes import Neg as Neg
 from symattn.soundness.wild.nodes import Node as Node
 from symattn.soundness.wild.nodes import Num as Num
+from symattn.soundness.wild.nodes import Ones as Ones
 from symattn.soundness.wild.nodes import Plus as Plus
 from symattn.soundness.wild.nodes import Power as Power
 from symattn.soundness.wild.nodes import Ratio as Ratio
@@ -53,7 +56,9 @@ from symattn.soundness.wild.nodes import State as State
 from symattn.soundness.wild.nodes import Sum as Sum
 from symattn.soundness.wild.nodes import Times as Times
 from symattn.soundness.wild.nodes import Var as Var
+from symattn.soundness.wild.nodes import VComp as VComp
 from symattn.soundness.wild.nodes import Vec as Vec
+from symattn.soundness.wild.nodes import VSoftmax as VSoftmax
 from symattn.soundness.wild.nodes import WildClaim as WildClaim
 from symattn.soundness.wild.nodes import WildSpec as WildSpec
 from symattn.soundness.wild.nodes import walk as walk

@@ -22,6 +22,7 @@ from symattn.soundness.wild.nodes import (
     Neg,
     Node,
     Num,
+    Ones,
     Plus,
     Power,
     Ratio,
@@ -30,7 +31,9 @@ from symattn.soundness.wild.nodes import (
     Sum,
     Times,
     Var,
+    VComp,
     Vec,
+    VSoftmax,
     WildSpec,
 )
 
@@ -117,6 +120,16 @@ def _tex(e: Node) -> tuple[str, int]:
         return f"S_{{{e.t}}}", 4
     if isinstance(e, FamVec):
         return f"{e.name}_{{{e.t}}}", 4
+    if isinstance(e, Ones):
+        return f"\\mathbf{{1}}_{{{e.size}}}", 4
+    if isinstance(e, VSoftmax):
+        if e.style == "text":  # \text{softmax}\left(...\right)
+            return f"\\text{{softmax}}\\left({tex(e.a)}\\right)", 4
+        return f"\\{e.style}{{softmax}}({tex(e.a)})", 4
+    if isinstance(e, VComp):
+        if isinstance(e.v, VSoftmax):
+            return f"{tex(e.v)}_{{{tex(e.i)}}}", 4
+        return f"\\left({tex(e.v)}\\right)_{{{tex(e.i)}}}", 4
     raise TypeError(type(e).__name__)
 
 

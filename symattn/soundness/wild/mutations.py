@@ -26,12 +26,16 @@ from symattn.soundness.wild.nodes import (
     Neg,
     Node,
     Num,
+    Ones,
     Plus,
     Power,
     Size,
     State,
     Sum,
     Times,
+    VComp,
+    Vec,
+    VSoftmax,
     WildClaim,
     WildSpec,
 )
@@ -94,6 +98,13 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("time_shifted", lambda: FamVec(x.name, x.t + 1, x.size)))
     if isinstance(x, State) and x.t > 1:
         out.append(("state_index_off", lambda: State(x.t - 1)))
+    if isinstance(x, VSoftmax):
+        out.append(("softmax_dropped", lambda: x.a))
+        out.append(("softmax_scaled", lambda: VSoftmax(Times(_n(2), x.a), x.style)))
+    if isinstance(x, Ones):
+        out.append(("ones_to_vector", lambda: Vec("w", x.size)))
+    if isinstance(x, VComp) and isinstance(x.i, Ix):
+        out.append(("entry_shifted", lambda: VComp(x.v, Plus(x.i, _n(1)))))
     if isinstance(x, Lit) and len(x.rows) == 2 and len(x.rows[0]) == 2:
         (a, b), (c, d) = x.rows
         out.append(("entries_swapped", lambda: Lit(((a, c), (b, d)))))

@@ -155,6 +155,23 @@ class FamVec(Node):  # v_t, k_t: the t-th vector of a family
 
 
 @dataclass(frozen=True)
+class Ones(Node):  # the all-ones vector 1_n (a column)
+    size: str
+
+
+@dataclass(frozen=True)
+class VSoftmax(Node):  # the softmax over the entries of a column vector
+    a: Node
+    style: str = "operatorname"
+
+
+@dataclass(frozen=True)
+class VComp(Node):  # entry i of a vector expression: softmax(x)_i, (x + y)_i
+    v: Node
+    i: Node
+
+
+@dataclass(frozen=True)
 class WildSpec:
     lhs: Node
     rhs: Node

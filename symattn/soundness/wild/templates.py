@@ -26,6 +26,7 @@ from symattn.soundness.wild.nodes import (
     Neg,
     Node,
     Num,
+    Ones,
     Plus,
     Power,
     Ratio,
@@ -34,7 +35,9 @@ from symattn.soundness.wild.nodes import (
     Sum,
     Times,
     Var,
+    VComp,
     Vec,
+    VSoftmax,
     WildSpec,
 )
 
@@ -200,6 +203,43 @@ def t_time_family(rng: random.Random) -> WildSpec:
     return WildSpec(MMul(State(2), q), rhs)
 
 
+def t_vector_softmax(rng: random.Random) -> WildSpec:
+    """The softmax of a column vector and of expressions built from it: over its entries."""
+    size = rng.choice(("n", "d"))
+    a, b = rng.choice((("x", "y"), ("s", "t"), ("z", "u")))
+    X, Y = Vec(a, size), Vec(b, size)
+    style = rng.choice(("operatorname", "mathrm", "text"))
+
+    def sm(u: Node) -> VSoftmax:
+        return VSoftmax(u, style)
+
+    c: Node = rng.choice((Var("c"), Var("alpha"), _n(rng.randint(2, 5))))
+    shift = Times(c, Ones(size))
+    i, j = Ix("i"), Ix("j")
+    free = (("i", size),)
+    kind = rng.randrange(8)
+    if kind == 0:  # shift invariance
+        return WildSpec(sm(Plus(X, shift)), sm(X))
+    if kind == 1:
+        return WildSpec(sm(Minus(X, shift)), sm(X))
+    if kind == 2:
+        body = Fn("exp", Comp(X, j), rng.choice(("", "e")))
+        top = Fn("exp", Comp(X, i), body.style)
+        return WildSpec(VComp(sm(X), i), Ratio(top, Sum("j", _n(1), Size(size), body)), free)
+    if kind == 3:  # the weights sum to 1
+        return WildSpec(Sum("i", _n(1), Size(size), VComp(sm(X), i)), _n(1))
+    if kind == 4:
+        return WildSpec(MMul(MT(Ones(size)), sm(Plus(X, shift))), _n(1))
+    if kind == 5:  # the softmax of a sum of two vectors, entry by entry
+        sumv = Plus(X, Y)
+        body = Fn("exp", Plus(Comp(X, j), Comp(Y, j)))
+        top = Fn("exp", Plus(Comp(X, i), Comp(Y, i)))
+        return WildSpec(VComp(sm(sumv), i), Ratio(top, Sum("j", _n(1), Size(size), body)), free)
+    if kind == 6:
+        return WildSpec(sm(Plus(Plus(X, Y), shift)), sm(Plus(Y, X)))
+    return WildSpec(VComp(Plus(X, shift), i), Plus(Comp(X, i), c), free)
+
+
 WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "trig": (3, t_trig),
     "exp_log": (2, t_exp_log),
@@ -208,8 +248,9 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "hadamard": (2, t_hadamard),
     "written": (2, t_written),
     "time_family": (2, t_time_family),
+    "vector_softmax": (2, t_vector_softmax),
 }
 
 
 # Classes about inference: their documents declare nothing (a declaring variant is drawn too).
-INFERRED = {"trig", "exp_log", "written", "components", "hadamard"}
+INFERRED = {"trig", "exp_log", "written", "components", "hadamard", "vector_softmax"}

@@ -28,6 +28,7 @@ from symattn.soundness.wild.nodes import (
     Neg,
     Node,
     Num,
+    Ones,
     Plus,
     Power,
     Ratio,
@@ -36,7 +37,9 @@ from symattn.soundness.wild.nodes import (
     Sum,
     Times,
     Var,
+    VComp,
     Vec,
+    VSoftmax,
     WildSpec,
     walk,
 )
@@ -177,6 +180,18 @@ def value(e: Node, env: _Env) -> Any:
         if not (1 <= i <= m.shape[0] and 1 <= j <= m.shape[1]):
             raise IllFormed(f"entry ({i}, {j}) of a {m.shape[0]} x {m.shape[1]} matrix")
         return float(m[i - 1, j - 1])
+    if isinstance(e, Ones):
+        return np.ones((env.sizes[e.size], 1))
+    if isinstance(e, VSoftmax):
+        a = _column(value(e.a, env), "a softmax over the entries of a non-vector")
+        w = np.exp(a - a.max())
+        return w / w.sum()
+    if isinstance(e, VComp):
+        v = _column(value(e.v, env), "an entry of a non-vector")
+        k = _int(value(e.i, env))
+        if not 1 <= k <= v.shape[0]:
+            raise IllFormed(f"entry {k} of a vector of {v.shape[0]}")
+        return float(v[k - 1, 0])
     if isinstance(e, FamVec):
         return env.draw(("fam", e.name, e.t), (env.sizes[e.size], 1))
     if isinstance(e, State):
@@ -185,6 +200,12 @@ def value(e: Node, env: _Env) -> Any:
             s = s + value(FamVec("v", t, "d_v"), env) @ value(FamVec("k", t, "d_k"), env).T
         return s
     raise TypeError(f"no value for {type(e).__name__}")
+
+
+def _column(x: Any, what: str) -> Any:
+    if np.ndim(x) != 2 or x.shape[1] != 1:
+        raise IllTyped(what)
+    return x
 
 
 def _scalar(x: Any) -> float:
