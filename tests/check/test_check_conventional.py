@@ -89,6 +89,48 @@ def test_a_dropped_transpose_stays_a_shape_error_in_a_departing_text():
     assert verdicts(text) == ["shape-error"]
 
 
+# ---- a definition whose shape was the chapter's guess, then the text's declaration ----------
+
+DEFINED = "The queries are $Q = XW_Q$ and the keys $K = XW_K$.\n\n"
+
+
+def test_a_declaration_after_a_definition_of_guessed_shape_is_undecided():
+    # the chapter's W_Q is d × d_k; a text that later says Q is n × d has W_Q of its own
+    r = results(DEFINED + "Here $Q \\in \\mathbb{R}^{n\\times d}$.\n")[-1]
+    assert r.kind == "undecided"
+    assert "conventional shapes of W_Q (d × d_k)" in r.message
+    assert "Q is taken as n × d" in r.message
+
+
+def test_the_declared_shape_is_then_the_names_own():
+    text = (
+        DEFINED
+        + "Here $Q, K \\in \\mathbb{R}^{n\\times d}$.\n\n$$QK^T \\in \\mathbb{R}^{n\\times n}$$\n"
+    )
+    assert verdicts(text) == ["verified", "verified", "undecided", "undecided", "verified"]
+    bad = (
+        DEFINED
+        + "Here $Q \\in \\mathbb{R}^{n\\times d}$.\n\n$$Q + X^T \\in \\mathbb{R}^{n\\times d}$$\n"
+    )
+    assert verdicts(bad)[-1] == "shape-error"
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        "Let $X \\in \\mathbb{R}^{n\\times d}$ and $W_Q \\in \\mathbb{R}^{d\\times d_k}$.\n\n",
+        "Let $W_Q \\in \\mathbb{R}^{d\\times d_k}$.\n\n",
+    ],
+)
+def test_a_declaration_against_a_definition_of_declared_shapes_is_a_shape_error(declared):
+    text = declared + "The queries are $Q = XW_Q$.\n\nHere $Q \\in \\mathbb{R}^{n\\times d}$.\n"
+    assert verdicts(text)[-1] == "shape-error"
+
+
+def test_a_declaration_that_agrees_with_the_definition_is_verified():
+    assert verdicts(DEFINED + "Here $Q \\in \\mathbb{R}^{n\\times d_k}$.\n")[-1] == "verified"
+
+
 # ---- a declaration set aside: a function's parameters, a later section ----------------------
 
 HEADS = (

@@ -9,9 +9,10 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.leaves import MatSym
 from symattn.reader.terms.scope import Name, Scope, Shape
 
-__all__ = ["departure", "note_guessed"]
+__all__ = ["departure", "guessed_operands", "note_guessed"]
 
 
 def _guessed(scope: Scope) -> dict[sympy.Symbol, str]:
@@ -60,3 +61,29 @@ def note_guessed(scope: Scope, label: str, new: dict[sympy.Symbol, sympy.Integer
     top = scope.example()
     for x in new:
         top.guessed[x] = label
+
+
+def guessed_operands(scope: Scope, value: sympy.Basic, got: Shape, want: Shape) -> list[str]:
+    """The names of a definition's value whose conventional shapes give it the size it has
+    where the text's declaration of the defined name says another (`Q = XW_Q`, then
+    `Q \\in \\mathbb R^{n\\times d}`: the chapter's W_Q is d × d_k, the text's may be d × d):
+    each such name with its shape (`W_Q (d × d_k)`). Empty when the misfit rests on shapes the
+    text gave, so it is the text's own."""
+    differ: set[sympy.Basic] = set()
+    for have, need in zip(got, want, strict=True):
+        if not dims_equal(have, need):
+            differ |= have.free_symbols
+    if not differ:
+        return []
+    out = []
+    for leaf in sorted(value.atoms(MatSym), key=lambda m: m.name):
+        entry = next(
+            (x.names[leaf.name] for x in reversed(scope.layers) if leaf.name in x.names), None
+        )
+        if (
+            entry is not None
+            and entry.origin in ("convention", "inferred")
+            and any(differ & x.free_symbols for x in leaf.shape)
+        ):
+            out.append(f"{leaf.name} ({shape_str(leaf.shape)})")
+    return out

@@ -21,7 +21,7 @@ from symattn.kernel.text import plain
 from symattn.reader.claims.array_claims import batch_shape, forget_array, with_batch
 from symattn.reader.claims.defined_shapes import declare_defined
 from symattn.reader.claims.definitions import head_symbol
-from symattn.reader.claims.departures import departure, note_guessed
+from symattn.reader.claims.departures import departure, guessed_operands, note_guessed
 from symattn.reader.claims.free_sizes import unsettled_size
 from symattn.reader.claims.introductions import declare_scalar
 from symattn.reader.claims.member_claims import declare_member
@@ -259,12 +259,18 @@ def _declare(
         if same_shape(got, scope.bind_shape(shape)):
             msg = f"{label} = {plain(value)} is {shape_str(got)}"
             return shape_claim(span, start, end, got, scope.bind_shape(shape), msg)
-        raise Problem(
-            "shape_error",
-            f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
-            f"not {shape_str(scope.bind_shape(shape))}",
-            subject,
-        )
+        said = f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
+        said += f"not {shape_str(scope.bind_shape(shape))}"
+        guessed = guessed_operands(scope, value, got, scope.bind_shape(shape))
+        if not guessed or numeric:  # a worked example's sizes are the text's own
+            raise Problem("shape_error", said, subject)
+        # the text's declaration is its own; the definition's shape was only the chapter's guess
+        entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
+        entry.label = _head_label(subject)
+        (scope.top().families if family else scope.top().names)[name] = entry
+        said += f"; but that rests on the chapter's conventional shapes of {', '.join(guessed)}, "
+        said += f"which the text never declares: {label} is taken as {shape_str(shape)}"
+        return new_claim(span, start, end, "unknown", said)
     label_here = _head_label(subject)
     renamed = ""
     if current is not None and current.origin == "declared" and not numeric:
