@@ -154,11 +154,33 @@ def plain_name(node: ast.Node) -> str | None:
     if _is_word(sub):
         assert isinstance(sub, ast.Symbol)
         return f"{node.name}_{{{sub.name}}}"
+    span = _slice(sub) if node.name.isupper() else None  # `x_{1:t}`: rows of X (`_row_run`)
+    if span is not None:
+        return f"{node.name}_{{{span}}}"
     if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
         return None
     if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
         return f"{node.name}_{sub.name}"
     return None
+
+
+def _slice(sub: ast.Node) -> str | None:
+    """`1:t`, `i:j` below a capital (`K_{1:t}`, `V_{1:t}`): the rows a cache holds, a label of
+    the name, not an index."""
+    if not (isinstance(sub, ast.Product) and len(sub.factors) == 3):
+        return None
+    lo, colon, hi = sub.factors
+    if not (isinstance(colon, ast.Symbol) and colon.name == "colon"):
+        return None
+    ends = []
+    for end in (lo, hi):
+        if isinstance(end, ast.Number) and end.text.isdigit():
+            ends.append(end.text)
+        elif isinstance(end, ast.Symbol) and end.sub is None and end.font is None:
+            ends.append(end.name)
+        else:
+            return None
+    return ":".join(ends)
 
 
 def _is_word(node: ast.Node | None) -> bool:
