@@ -233,3 +233,24 @@ def test_a_name_declared_with_sizes_of_the_text_own_is_a_departure():
 def test_a_name_declared_with_the_chapter_sizes_is_no_departure():
     text = "Each $\\mathbf{b} \\in \\mathbb{R}^n$ is a weight vector.\n\n$$H = XA$$\n"
     assert verdicts(text)[-1] == "shape-error"
+
+
+# ---- an index whose range only a conventional shape gave ------------------------------------
+
+ROWS = "Let $Q, K \\in \\mathbb{R}^{L\\times d}$, with rows $q_i$ and $k_j$.\n\n"
+
+
+def test_an_index_ranged_by_a_conventional_shape_is_undecided():
+    # s_{ij} is an entry of the chapter's S (n × n): j runs over 1..n there, K has L rows
+    (r,) = results(ROWS + "$$s_{i,j} = q_i k_j^T$$\n")
+    assert r.kind == "undecided"
+    assert "conventional shapes of S (n × n)" in r.message
+
+
+@pytest.mark.parametrize(
+    ("shape", "kind"), [("n\\times n", "shape-error"), ("L\\times L", "undecided")]
+)
+def test_an_index_ranged_by_a_declared_shape_is_the_texts(shape, kind):
+    # the text's S: of other rows, a shape error; of its rows, the definition of its entries
+    text = ROWS + f"Let $S \\in \\mathbb{{R}}^{{{shape}}}$.\n\n$$s_{{i,j}} = q_i k_j^T$$\n"
+    assert verdicts(text) == [kind]

@@ -69,7 +69,22 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     return dataclasses.replace(claim, guessed=got) if got else claim
 
 
+#: a kernel range error: `row j of K: index j runs over 1..n but K has L rows`
+_RANGE = re.compile(r"index \S+ runs over (?P<ends>.+?) but .+? has (?P<size>.+?) (?:rows|cols)")
+_SIZE = re.compile(r"[A-Za-z][A-Za-z0-9_{}]*")
+
+
 def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:
     """Those of the `guessed` names (name, conventional shape) that a shape error's message
-    speaks of (`o_t^T is d x 1` speaks of O), as the verdict names them; '' if none."""
-    return ", ".join(f"{k} ({shape})" for k, shape in guessed if _written(k, message))
+    speaks of (`o_t^T is d x 1` speaks of O), as the verdict names them; '' if none. An index
+    whose range one name's shape gave and another's does not fit (`s_{ij} = q_ik_j^T`: j over
+    the chapter's n of S, and K has L rows) also speaks of the name whose shape has that size."""
+    sizes: set[str] = set()
+    got = _RANGE.search(message)
+    if got is not None:
+        sizes = set(_SIZE.findall(got["ends"])) - set(_SIZE.findall(got["size"]))
+    return ", ".join(
+        f"{k} ({shape})"
+        for k, shape in guessed
+        if _written(k, message) or sizes & set(_SIZE.findall(shape))
+    )
