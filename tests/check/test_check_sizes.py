@@ -81,3 +81,24 @@ def test_a_capital_with_a_subscript_is_not_a_size() -> None:
 
 def test_a_lowercase_word_is_not_a_product_of_sizes() -> None:
     assert kinds("Count $$FLOPs = 2BTD$$ here.\n") != ["false"]
+
+
+# ---- a second worked example where a relation ties the sizes ------------------------------
+
+TIED = (
+    "The output weight is $W^O \\in \\mathbb{R}^{h d_v \\times d}$.\n\n"
+    "A common setting is $d_k = d_v = d / h$: the small model has $d=4096,h=32,d_k=d_v=128$"
+)
+
+
+@pytest.mark.parametrize(
+    ("large", "alarms"),
+    [
+        ("d=8192,h=64,d_k=d_v=128", 0),  # h changes with d: the text says so next
+        ("d=8192,h=32,d_k=d_v=128", 1),  # d/h is 256 there, not 128
+        ("d=8192,d_k=d_v=128", 0),  # h = 64 follows from the relation
+    ],
+)
+def test_a_second_example_does_not_carry_the_sizes_a_relation_ties(large, alarms):
+    got = [r.kind for r in results(f"{TIED}, and the large one ${large}$.\n")]
+    assert sum(k in ("shape-error", "false") for k in got) == alarms, got

@@ -89,6 +89,8 @@ CASES = r"M_{ij} = \begin{cases} 1, & j \le i \\ 0, & j > i \end{cases}"
         r"M_{ij} = \left\{ \begin{array}{ll} 1, & j \le i \\ 0, & j > i \end{array} \right.",
         # the Markdown escape of `\{`, as a site whose Markdown runs before the math writes it
         r"M_{ij} = \left\\{\begin{aligned} &1, &j \le i \\\ &0, &j > i \end{aligned}\right.",
+        # a matrix with the value and its condition in two columns
+        r"M_{ij} = \left\{\begin{matrix} 1, & j \le i \\ 0, & j > i \end{matrix}\right.",
     ],
 )
 def test_a_left_brace_around_an_alignment_is_a_definition_by_cases(braced: str) -> None:
@@ -178,3 +180,17 @@ def test_spaces_around_an_implication_arrow_are_layout(formula: str, kinds: list
 def test_forms_the_grammar_does_not_read_are_named(formula: str, named: str) -> None:
     [r] = results(f"$${formula}$$\n")
     assert r.kind == "not-understood" and named in r.message, r.message
+
+
+TWO = (
+    r"Let $X \in \mathbb{R}^{n \times d}$ and $W_Q, W_K \in \mathbb{R}^{d \times d}$." + "\n\n"
+    r"$$Q = X \: W_Q \; \; \; K = X \: W_K$$" + "\n\n"
+)
+
+
+def test_a_wide_space_before_a_name_and_its_relation_parts_two_definitions() -> None:
+    # the thin space `\:` inside the product is no gap: Q is XW_Q, not X
+    rs = [r for r in check_text_all(TWO + "$$QW_K = XW_QW_K$$\n") if r.kind != "not-a-claim"]
+    assert [r.kind for r in rs][-1] == "verified", rs[-1].message
+    rs = [r for r in check_text_all(TWO + "$$QW_K = XW_K$$\n") if r.kind != "not-a-claim"]
+    assert [r.kind for r in rs][-1] == "false", rs[-1].message

@@ -124,3 +124,26 @@ def test_each_reading_keeps_the_rounding_of_the_stated_one():
 
     status, message, _, _ = unit_readings(Claim(), "false", "they differ", (), None)
     assert status == "unknown" and "it holds with GB read as GiB" in message
+
+
+# ---- a multiple written straight after a number -------------------------------------------
+
+
+def _kind(text: str) -> str:
+    (r,) = results(text)
+    return r.kind
+
+
+def test_a_bare_multiple_after_a_number_is_its_power_of_ten():
+    (r,) = results("A table of positions has $512 \\times 768 = 393K$ weights.\n")
+    assert r.kind == "verified" and "within 500" in r.message
+    assert _kind("It has $1.5B = 1500M$ weights.\n") == "verified"
+    # neither 120 000 nor 120 · 1024: not the product, never verified
+    assert _kind("It has $12 \\times 10 = 120K$ weights.\n") != "verified"
+    assert _kind("It has $300 \\times 100 = 393K$ weights.\n") != "verified"
+
+
+def test_a_one_digit_multiple_of_a_matrix_stays_a_product():
+    text = "Let $K \\in \\mathbb{R}^{n\\times d}$.\n\n$$2K - K = K$$\n"
+    assert _kind(text) == "verified"
+    assert _kind(text.replace("2K - K = K", "2K - K = 2K")) == "false"

@@ -15,12 +15,18 @@ __all__ = ["rounded_figure"]
 
 #: A side that is one number in scientific notation: `16e9`, `1.5E+12`.
 _FIGURE = re.compile(r"\s*([0-9]+(?:\.([0-9]+))?)[eE]([+-]?[0-9]+)\s*\Z")
+#: A side that is one number with a multiple after it: `393K`, `1.5B`, `32\\text{K}`.
+_MULTIPLE = re.compile(
+    r"\s*([0-9]+(?:\.([0-9]+))?)\s*(?:\\(?:,|text\s*\{|mathrm\s*\{))?\s*([KMB])\}?\s*\Z"
+)
+_POWERS = {"K": 3, "M": 6, "B": 9}
 
 
 def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     r"""`64 \cdot (3 \cdot 4e3 \cdot 16e3) + ... = 16e9`: an equation between numbers whose one
-    side is a figure in scientific notation is read as that figure rounded: within half its
-    last digit (5e8 here), and says so; any other claim is returned as it is.
+    side is a figure in scientific notation, or of three digits or more with a multiple after
+    it (`393K`, `1.75B`), is read as that figure rounded: within half its last digit (5e8
+    here), and says so; any other claim is returned as it is.
 
     >>> from symattn.reader.syntax.scanner import scan
     >>> from symattn.reader.claims.resolved import new_claim
@@ -44,11 +50,12 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     if source.count("=") != 1 or any(x in source for x in ("<", ">", "\\le", "\\ge")):
         return claim
     for written in source.split("="):
-        m = _FIGURE.match(written)
-        if m is None:
-            continue
+        m = _FIGURE.match(written) or _MULTIPLE.match(written)
+        if m is None or (m.re is _MULTIPLE and len(m.group(1).replace(".", "")) < 3):
+            continue  # `15\\text{B}`: a count of billions as written; `393K`, `1.75B` rounded
         decimals = len(m.group(2) or "")
-        unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** int(m.group(3)) / 2
+        power = int(m.group(3)) if m.re is _FIGURE else _POWERS[m.group(3)]
+        unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** power / 2
         figure = m.group().strip()
         context = f"{figure} read as rounded to its last digit, within {unit}"
         if claim.context:

@@ -13,6 +13,7 @@ from symattn.reader.claims.count_words import as_counts
 from symattn.reader.claims.multiples import in_multiples
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.rounded import rounded_figure
+from symattn.reader.syntax.lexer_tokens import BARE_MULTIPLE
 
 __all__ = ["with_units"]
 
@@ -51,6 +52,8 @@ _UNIT = re.compile(
 #: reads as part of the number (7e9, 32e3): no unit.
 _FOLDED = re.compile(
     r"\d\}?(?:\s|\\[,;: ])*\\(?:text|textrm|textit|mbox|operatorname)\s*\{([KkMBT])\}"
+    + "|"
+    + BARE_MULTIPLE.pattern
 )
 _RELATION = re.compile(r"\\approx(?![A-Za-z])|(?<![<>!\\])=")
 _POWERS = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
@@ -99,6 +102,11 @@ def with_units(claims: Sequence[ResolvedClaim], body: str) -> list[ResolvedClaim
     return out
 
 
+def _multiple(m: re.Match[str]) -> str:
+    """The multiple `_FOLDED` found: in `\\text{K}` or straight after the number."""
+    return m.group(1) or m.group(2)
+
+
 def _name(unit: str) -> str:
     return re.sub(r"^(?:text|mathrm|textrm|mbox|rm|mathsf|textsf|operatorname)\s*\{\s*", "", unit)
 
@@ -106,13 +114,13 @@ def _name(unit: str) -> str:
 def _suffixed(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     """A claim with numbers written with a multiple after them (`7\\text{B}`): said so, and
     where a multiple may mean another (K as 1024, B as bytes) a false is undecided."""
-    folded = [m.group(1) for m in _FOLDED.finditer(body, claim.start, claim.end)]
+    folded = [_multiple(m) for m in _FOLDED.finditer(body, claim.start, claim.end)]
     if not folded or claim.status != "pending":
         return claim
     rel = _RELATION.search(body, claim.start, claim.end)
     at = rel.start() if rel is not None else claim.end
-    both = {m.group(1) for m in _FOLDED.finditer(body, claim.start, at)} & {
-        m.group(1) for m in _FOLDED.finditer(body, at, claim.end)
+    both = {_multiple(m) for m in _FOLDED.finditer(body, claim.start, at)} & {
+        _multiple(m) for m in _FOLDED.finditer(body, at, claim.end)
     }
     # B on both sides (`7\text{B} \times 2 = 14\text{B}`) is read alike as billions or bytes
     doubts = [

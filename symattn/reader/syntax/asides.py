@@ -127,12 +127,17 @@ def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
 
 def _name_then_relation(tokens: list[Tok], at: int) -> bool:
     """From `at`, a name (a letter with its scripts) and then a relation at the same level."""
-    depth, sup = 0, False
+    depth, sup, based, prev = 0, False, False, ""
     for t in tokens[at:]:
         if depth == 0 and t.kind == "REL":
             return True
         if t.kind not in _NAME_PART or (depth == 0 and t.kind == "COMMA"):
             return False
+        if depth == 0 and t.kind in ("LETTER", "SYMBOL", "ACCENT") and prev not in ("SUB", "SUP"):
+            if based:
+                return False  # `W_Q \mathbf k_i = ...`: two names, the gap is before the second
+            based = True
+        prev = t.kind
         if sup and (t.kind == "TOP" or t.value in _TRANSPOSES):
             return False  # `K^T = S`: a transpose is a product's factor, not a name
         sup = t.kind == "SUP" or (sup and t.kind == "LBRACE")

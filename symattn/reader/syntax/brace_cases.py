@@ -8,8 +8,10 @@ import re
 
 __all__ = ["brace_cases"]
 
-#: `\left\{` (or its Markdown escape `\left\\{`) right before an alignment or an array.
-_OPEN = re.compile(r"\\left\s*\\\\?\{\s*\\begin\{(aligned|array|gathered)\}(?:\s*\{[lcr|:\s]*\})?")
+#: `\left\{` (or its Markdown escape `\left\\{`) right before an alignment, an array or a matrix.
+_OPEN = re.compile(
+    r"\\left\s*\\\\?\{\s*\\begin\{(aligned|array|gathered|matrix)\}(?:\s*\{[lcr|:\s]*\})?"
+)
 #: The row separators of the alignment, perhaps with a spacing after them.
 _ROW = re.compile(r"\\\\(?:\s*\\?\s*)?(?:\[[^\]]*\])?")
 

@@ -34,6 +34,13 @@ _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 #: A percent sign after a number: `25\%`, `7.5 \%`.
 _PERCENT = re.compile(r"\s*\\%")
+#: A multiple written straight after a number of two digits or more (`393K`, `1.5B`, `128K`
+#: tokens): one number, as `7\\text{B}` is; a one-digit `2K` stays 2 times K, and T (a count
+#: of steps as often as a trillion) is left to `\\text{T}`.
+BARE_MULTIPLE = re.compile(
+    r"(?<![A-Za-z_.0-9])(?:[0-9]{2,}|[0-9]+\.[0-9]+)([KMB])(?![A-Za-z0-9_^'(])"
+)
+_POWERS = {"K": 3, "M": 6, "B": 9}
 #: The exponent of a number in scientific notation (`1.2e12`, `8.20E+11`, `1e-6`).
 _EXPONENT = re.compile(r"([eE])([+-]?)[0-9]+(?![A-Za-z0-9.])")
 
@@ -329,6 +336,11 @@ class TokensMixin(LexerBase):
         end = i + 1 if after_script else m.end()
         if not after_script:
             end = _exponent_end(self.text, m)  # `1.2e12`, `8.20E+11`: one number
+            bare = BARE_MULTIPLE.match(self.text, i)
+            if bare is not None and bare.end() == end + 1:  # `393K`: 393e3
+                self.emit("NUMBER", f"{self.text[i:end]}e{_POWERS[bare.group(1)]}", i, end + 1)
+                self.i = end + 1
+                return
             percent = _PERCENT.match(self.text, end)
             if percent is not None:  # `25\%`: the number 0.25, its digits kept
                 value = Decimal(self.text[i:end]).scaleb(-2)

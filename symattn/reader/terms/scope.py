@@ -246,11 +246,23 @@ class Scope:
         A) is not carried, since it depends on the old value."""
         top = self.top()
         if top.kind == "example" and any(top.bindings.get(k, v) != v for k, v in new.items()):
+            # a size tied to a new one by a relation in force (`d_v = d/h`, then `d = 8192`)
+            # may change with it: which one does, the text says next (`h = 64`), not the old
+            # example
+            changed = {k for k, v in new.items() if top.bindings.get(k, v) != v}
+            tied: set[sympy.Basic] = set()
+            for layer in self.layers:
+                for x, rhs in layer.relations.items():
+                    linked = {x} | rhs.free_symbols
+                    if linked & changed:
+                        tied |= linked
             carried: dict[sympy.Symbol, sympy.Integer] = {}
             guessed: dict[sympy.Symbol, str] = {}
             for layer in self.layers:
                 if layer.kind == "example":
-                    carried.update({k: v for k, v in layer.bindings.items() if k not in new})
+                    carried.update(
+                        {k: v for k, v in layer.bindings.items() if k not in new and k not in tied}
+                    )
                     guessed.update({k: v for k, v in layer.guessed.items() if k in carried})
             self.close_example()
             top = Layer("example")
