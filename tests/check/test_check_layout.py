@@ -248,3 +248,22 @@ def test_where_a_space_does_not_separate(formula: str) -> None:
     from symattn.reader.syntax.lexer import tokenize
 
     assert "QUAD" not in [t.kind for t in open_gaps(formula, tokenize(formula))]
+
+
+@pytest.mark.parametrize(
+    ("formula", "gap"),
+    [
+        # the gap is the wide one before the second name, not the thin one inside the product
+        (r"q_i = x_i \: W_Q \; \; \; k_i = x_i \: W_K", r"\;"),
+        (r"\mathbf{q_i} = x_i \: W_Q \; \; \; \mathbf{k_i} = x_i \: W_K", r"\;"),
+        (r"\mathbf{q}_i = x_i W_Q \; \mathbf{k}_i = x_i W_K", r"\;"),
+    ],
+)
+def test_the_space_that_separates_is_before_a_name_and_its_relation(formula, gap) -> None:
+    from symattn.reader.syntax.asides import open_gaps
+    from symattn.reader.syntax.lexer import tokenize
+
+    tokens = open_gaps(formula, tokenize(formula))
+    quads = [t for t in tokens if t.kind == "QUAD"]
+    assert [t.value for t in quads] == [gap]
+    assert formula[quads[0].end :].lstrip().startswith(("k_i", r"\mathbf"))

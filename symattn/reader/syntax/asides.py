@@ -75,6 +75,8 @@ def _aside_end(tokens: list[Tok], at: int) -> int | None:
 _GAP = re.compile(r"\A\s*(?:\\[;:> ]|\\,\s*\\[,;:> ]|(?:\\[,;:> ]\s*){3,})")
 #: Tokens that may stand in a name before its relation: `B`, `\mathbf v_t`, `W^{(h)}`, `x'`.
 _NAME_PART = frozenset("LETTER SYMBOL SUB SUP LBRACE RBRACE NUMBER PRIME COMMA ACCENT".split())
+#: What starts a name: a letter, a symbol, an accent, or a group (`{\mathbf k_i}`).
+_BASES = frozenset("LETTER SYMBOL ACCENT LBRACE".split())
 
 #: What the value before a separating space ends with: a letter, a number, a written matrix
 #: (after a call's parentheses or a fraction, a space is more often a product's).
@@ -108,7 +110,7 @@ def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
         if depth == 0 and t.kind in ("SUM", "REL"):
             summed = t.kind == "SUM"  # a sum's body goes on past a space: `\sum_r a_r \; b_r`
         free = claimed and named and not summed
-        if k and depth == 0 and free and t.kind in ("LETTER", "SYMBOL", "ACCENT"):
+        if k and depth == 0 and free and t.kind in _BASES:
             prev = tokens[k - 1]
             if prev.kind not in _VALUE_ENDS:
                 out.append(t)  # `\mathrm{softmax}(S) \; V`, `\frac{1}{2} \; b`: a product
@@ -133,7 +135,7 @@ def _name_then_relation(tokens: list[Tok], at: int) -> bool:
             return True
         if t.kind not in _NAME_PART or (depth == 0 and t.kind == "COMMA"):
             return False
-        if depth == 0 and t.kind in ("LETTER", "SYMBOL", "ACCENT") and prev not in ("SUB", "SUP"):
+        if depth == 0 and t.kind in _BASES and prev not in ("SUB", "SUP"):
             if based:
                 return False  # `W_Q \mathbf k_i = ...`: two names, the gap is before the second
             based = True
