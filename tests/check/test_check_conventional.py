@@ -254,3 +254,20 @@ def test_an_index_ranged_by_a_declared_shape_is_the_texts(shape, kind):
     # the text's S: of other rows, a shape error; of its rows, the definition of its entries
     text = ROWS + f"Let $S \\in \\mathbb{{R}}^{{{shape}}}$.\n\n$$s_{{i,j}} = q_i k_j^T$$\n"
     assert verdicts(text) == [kind]
+
+
+# ---- a vector declared in a later section with sizes of its own ----------------------------
+
+FIRST = "# One\n\nLet $Q \\in \\mathbb{R}^{L\\times d_{model}}$.\n\n"
+
+
+def test_a_row_declared_anew_in_a_later_section_is_undecided():
+    (r,) = results(FIRST + "# Two\n\nGiven $q_n \\in \\mathbb{R}^d$, we rotate it.\n")
+    assert r.kind == "undecided"
+    assert "in an earlier section" in r.message
+
+
+def test_a_row_declared_anew_in_the_same_section_is_a_shape_error():
+    assert verdicts(FIRST + "Given $q_n \\in \\mathbb{R}^d$, we rotate it.\n") == ["shape-error"]
+    ok = FIRST + "# Two\n\nGiven $q_n \\in \\mathbb{R}^{d_{model}}$, we rotate it.\n"
+    assert "shape-error" not in verdicts(ok)

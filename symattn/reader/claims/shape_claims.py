@@ -472,6 +472,15 @@ def _vector_declaration(
             f"{plain(matrix)} (its shape {shape_str(matrix.shape)} is inferred)"
         )
         return new_claim(span, start, end, "unknown", msg)
+    if entry is not None and entry.origin == "declared" and 0 < entry.section < scope.section:
+        # as a matrix declared anew in a later section: each section may set its own sizes
+        msg = (
+            f"{plain(row)} as row {plain(row.args[1])} of {plain(matrix)} would have "
+            f"{as_row[1]} entries, not {shape_str(want)}, but {plain(matrix)} was declared "
+            f"{shape_str(matrix.shape)} on line {entry.line}, in an earlier section, and this "
+            "one may set sizes of its own"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     if _columns_perhaps(scope, matrix, want):
         msg = (
             f"{letter}_{plain(row.args[1])} has the length of a column of {plain(matrix)} "
