@@ -60,10 +60,12 @@ PLANTS: dict[str, Plant] = {
         lambda m: "",
     ),
     "sqrt(d_v) for sqrt(d_k)": _each(r"\\sqrt\{d_(?:k|\{k\})\}", lambda m: r"\sqrt{d_v}"),
-    # a sum's upper bound: `\sum_{j=1}^{n}` (any one-letter bound) -> `^{n-1}`
+    # a sum's upper bound: `\sum_{j=1}^{n}`, `^{d_k}` (a letter, perhaps with an index) ->
+    # `^{n-1}`, `^{d_k-1}`; never inside the bound's own subscript
     "bound n-1 for n": _each(
-        r"(\\sum_\{[^{}]*\}\^)\{?([A-Za-z])\}?|\^\{?n\}?(?=\s*[A-Za-z\\(])",
-        lambda m: f"{m[1]}{{{m[2]}-1}}" if m[1] else "^{n-1}",
+        r"(\\sum_\{[^{}]*\}\^)(?:\{([A-Za-z](?:_[a-z]|_\{[a-z]+\})?)\}|([A-Za-z])(?![A-Za-z_{]))"
+        r"|\^\{?n\}?(?=\s*[A-Za-z\\(])",
+        lambda m: f"{m[1]}{{{m[2] or m[3]}-1}}" if m[1] else "^{n-1}",
     ),
 }
 

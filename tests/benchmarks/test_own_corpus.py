@@ -55,3 +55,20 @@ def test_copies_are_found_under_owner_plus_name(tmp_path: Path) -> None:
     found, missing = own.present(docs, tmp_path)
     assert found == [str(first)] and len(missing) == len(docs) - 1
     assert first.relative_to(tmp_path).parts[0] == docs[0].repo.replace("/", "+")
+
+
+@pytest.mark.parametrize(
+    ("formula", "planted"),
+    [
+        (r"z = \sum_{j=1}^{n} a_j", r"z = \sum_{j=1}^{n-1} a_j"),
+        (r"z = \sum_{j=1}^n a_j", r"z = \sum_{j=1}^{n-1} a_j"),
+        # a bound with an index is made one less whole, never split inside its subscript
+        (r"q \cdot k = \sum_{i=1}^{d_k} q_ik_i", r"q \cdot k = \sum_{i=1}^{d_k-1} q_ik_i"),
+    ],
+)
+def test_the_planted_bound_is_the_whole_bound(formula: str, planted: str) -> None:
+    spec = importlib.util.spec_from_file_location("planted", ROOT / "benchmarks/planted.py")
+    assert spec is not None and spec.loader is not None
+    plants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plants)
+    assert list(plants.PLANTS["bound n-1 for n"](formula)) == [planted]

@@ -34,6 +34,23 @@ def test_bare_softmax_and_attention_are_the_operators():
     assert r.kind == "undecided" and "never declares" in r.message
 
 
+@pytest.mark.parametrize(
+    ("words", "kind"),
+    [
+        # the text writes the key width and the value width apart: the scale is the wrong one
+        ("where $d_k$ is the width of the keys and $d_v$ that of the values.", "false"),
+        # it says what they are: the two may be one size
+        ("where $d_k = d_v = 64$.", "undecided"),
+        ("where $d_v$ is the width of the values.", "undecided"),
+    ],
+)
+def test_a_scale_by_the_value_width_in_a_text_that_names_both_widths(words, kind):
+    wrong = f"$$attention(Q,K,V) = softmax({ATT.replace('d_k', 'd_v')})V$$\n\n{words}\n"
+    assert claims(wrong)[0] == kind
+    right = f"$$attention(Q,K,V) = softmax({ATT})V$$\n\n{words}\n"
+    assert claims(right)[0] == "verified"
+
+
 def test_a_bare_word_inside_a_subscript_stays_letters():
     # `d_{model}` is a size with a worded subscript, never an operator
     assert claims(r"$$X \in \mathbb{R}^{n \times d_{model}}$$ so $XW \in \mathbb{R}^{n}$") != []

@@ -488,7 +488,9 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
     - `left` is a name, row or entry of a matrix whose value is only the chapter's convention
       (`a_{ij} = \\mathbf q_i\\mathbf k_j^\\top` where the text never says A is the softmax);
     - `left` is attention applied to plain names and `right` an unscaled form (no square root),
-      or the names are ones the text never declares, whose sizes (`\\sqrt{n}`) are its own."""
+      or the names are ones the text never declares, whose sizes (`\\sqrt{n}`) are its own;
+      not where the scale is `\\sqrt{d_v}` in a text that writes the key width d_k apart
+      from the value width d_v (`distinct_widths`): that scale is the value width's."""
     if isinstance(left, ast.Call) and left.name.lower() == "attention":
         names = [plain_name(a) for a in left.args]
         if not left.args or None in names:
@@ -498,7 +500,9 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
                 "the text defines its own attention here, without the scale of the scaled "
                 f"dot-product attention {_KNOWN} the checker knows"
             )
-        if all(scope._conventional(x) for x in names if x is not None):
+        if all(scope._conventional(x) for x in names if x is not None) and not (
+            scope.distinct_widths and _scale(right) == "d_v"
+        ):
             shown = ", ".join(x for x in names if x is not None)
             return (
                 f"the text never declares {shown}, so the sizes it scales by are its own "
@@ -566,3 +570,43 @@ def _has_sqrt(node: ast.Node) -> bool:
     if isinstance(node, ast.Sqrt):
         return True
     return any(_has_sqrt(k) for k in ast.children(node))
+
+
+#: The key width and the value width as a text writes them: `d_k`, `d_{k}`; `d_v`, `d_{v}`.
+_KEY = r"d_\{?k\}?(?![A-Za-z])"
+_VALUE = r"d_\{?v\}?(?![A-Za-z])"
+
+
+def _related(width: str, body: str) -> bool:
+    """`d_v` on a side of an equation of its own (`d_v = d/h`, `d_k = d_v = 64`)."""
+    return re.search(rf"{width}\s*=|=\s*{width}\s*(?:$|[=,;.]|\\(?:quad|text))", body) is not None
+
+
+def distinct_widths(items: list[object]) -> bool:
+    """Whether a document writes both the key width d_k and the value width d_v, and never
+    says what either is (no `d_k = ...`, `d_v = d/h`, `d_k = d_v`): they are then two sizes,
+    and a scale by `\\sqrt{d_v}` in `\\mathrm{Attention}(Q, K, V)` is not the key width's.
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> distinct_widths(scan("keys of $d_k$ entries and values of $d_v$"))
+    True
+    >>> distinct_widths(scan("$d_k$ and $d_v$, with $d_k = d_v = 64$"))
+    False
+    """
+    bodies = [x.body for x in items if isinstance(x, MathSpan)]
+    keys = any(re.search(_KEY, b) for b in bodies)
+    values = any(re.search(_VALUE, b) for b in bodies)
+    said = any(_related(_KEY, b) or _related(_VALUE, b) for b in bodies)
+    return keys and values and not said
+
+
+def _scale(node: ast.Node) -> str | None:
+    """The plain name under the one square root of `node` (`d_v` of `\\sqrt{d_v}`)."""
+    roots: list[ast.Sqrt] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ast.Sqrt):
+            roots.append(x)
+        stack.extend(ast.children(x))
+    return plain_name(roots[0].radicand) if len(roots) == 1 else None

@@ -126,6 +126,9 @@ class Scope:
         # no cue: a formula that typechecks only with the chapter's rows is read that way
         self.pinnable: set[str] = set()
         self.complex_cue = ""  # where the text says it works with complex numbers (`imaginary`)
+        # the text writes the key width d_k and the value width d_v and never relates them
+        # (`claims.infer.distinct_widths`): a scale by one is not the other
+        self.distinct_widths = False
         self.consulted: set[str] = set()
         # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
         self.redefining = False
