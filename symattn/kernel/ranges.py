@@ -188,8 +188,10 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
     for ix, size, kind in zip(idx, shape, what, strict=True):
         ix = sympy.sympify(ix, strict=True)
-        if ix in limits:
-            lo, hi = (sympy.sympify(b, strict=True) for b in limits[ix])
+        head = _shifted(ix) if not isinstance(ix, sympy.Symbol) else ix
+        if head is not None and head in limits:
+            # `x_{j+1}` under `\sum_{j=1}^{n}`: the index runs over the sum's range, shifted
+            lo, hi = (sympy.sympify(b, strict=True) + ix - head for b in limits[head])
             if (lo - 1).is_negative or (hi - size).is_positive:
                 return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
         elif (ix - size).is_positive:

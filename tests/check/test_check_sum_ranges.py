@@ -159,7 +159,6 @@ def test_two_letters_over_one_set():
     assert r.kind == "not-understood" and r"\sum_{i \in K} runs over a set" in r.message
 
 
-
 _RUNNING = "# R\n\nFor numbers $w_1, \\ldots, w_n$ and positions $i$ and $t$:\n\n$${}$$\n"
 _COLUMN = "# R\n\nVectors are columns. Let $x \\in \\mathbb{R}^{n}$.\n\n$${}$$\n"
 

@@ -400,7 +400,11 @@ class NamesMixin(TermsBase):
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
-            row = Row(m, idx[0])
+            # a family the text counts from 0: its member i is row i + 1 of the matrix
+            first = 1 if base in getattr(self.scope, "zero_based", ()) else 0
+            if first:
+                self.zero_rows.add(base)
+            row = Row(m, idx[0] + first)
             if self.scope.orientation(base) != "column":
                 return row
             if getattr(entry, "origin", "") != "convention" and _positions_across(m):
