@@ -44,3 +44,10 @@ def test_a_member_counted_from_zero_beside_another_index_is_undecided():
     # whether (YW)_{k,:} counts from 0 too the text does not say: true one way, false the other
     (r,) = results(FROM_0 + "Let $W \\in \\mathbb{R}^{d \\times d}$.\n\n$$y_k W = (YW)_{k,:}$$\n")
     assert r.kind == "undecided" and "counts y from 0" in r.message, r.message
+
+
+def test_a_member_at_a_size_past_the_members_counted_from_zero_is_not_read():
+    # y_n is row n + 1 when y counts from 0, unless n is only a position there: no alarm
+    (r,) = results(FROM_0 + "$$y_m + y_n = y_n + y_m$$\n")
+    assert r.kind == "not-understood" and "unless n is a position" in r.message, r.message
+    assert kinds(FROM_0 + "$$y_{n-1} + y_0 = y_0 + y_{n-1}$$\n") == ["verified"]
