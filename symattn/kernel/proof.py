@@ -27,7 +27,13 @@ from symattn.kernel.limits import (
     time_budget,
 )
 from symattn.kernel.partial import NOT_EVALUATED, has_partial
-from symattn.kernel.ranges import Range, index_range_problem, infer_ranges, name_clash
+from symattn.kernel.ranges import (
+    Range,
+    index_range_problem,
+    infer_ranges,
+    name_clash,
+    reversed_range,
+)
 from symattn.kernel.semantics import ReversedRange
 from symattn.kernel.text import plain
 from symattn.kernel.witness import symbolic as symbolic_witness
@@ -258,8 +264,22 @@ def _decide(lhs, rhs, defs, ranges, assuming, witnesses) -> Verdict:
         if "numeric" in witnesses:
             results["numeric"] = numeric_check(a, b, rng)
     except ReversedRange as exc:
-        return Verdict("shape_error", reason=f"ill-formed: {exc}")
+        return _reversed(a, b, exc)
     return _combine(results, requested=witnesses)
+
+
+def _reversed(a: sympy.Basic, b: sympy.Basic, exc: ReversedRange) -> Verdict:
+    """A witness met a reversed range: ill-formed when the range is reversed whatever the sizes
+    and free indices; otherwise the text means it where it is not (`\\sum_{j=i+1}^{t}` for
+    i < t), which the witnesses did not single out, so nothing is decided."""
+    found = reversed_range(a, b)
+    if found is None or found[1]:
+        return Verdict("shape_error", reason=f"ill-formed: {exc}")
+    return Verdict(
+        "unknown",
+        reason=f"not decided: {found[0]}; the claim is read only where every sum runs upward "
+        "(or is empty), which is not checked",
+    )
 
 
 #: Why a side that evaluates to nan is not decided: texts state conventions at such points.

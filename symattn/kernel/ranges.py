@@ -188,8 +188,10 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
     for ix, size, kind in zip(idx, shape, what, strict=True):
         ix = sympy.sympify(ix, strict=True)
-        if ix in limits:
-            lo, hi = (sympy.sympify(b, strict=True) for b in limits[ix])
+        head = _shifted(ix) if not isinstance(ix, sympy.Symbol) else ix
+        if head is not None and head in limits:
+            # `x_{j+1}` under `\sum_{j=1}^{n}`: the index runs over the sum's range, shifted
+            lo, hi = (sympy.sympify(b, strict=True) + ix - head for b in limits[head])
             if (lo - 1).is_negative or (hi - size).is_positive:
                 return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
         elif (ix - size).is_positive:
@@ -286,3 +288,48 @@ def dependency_order(ranges: Mapping[sympy.Symbol, Range]) -> list[sympy.Symbol]
         else:
             raise ValueError("index ranges depend on each other in a cycle")
     return out
+
+
+def sum_limits(*exprs: sympy.Basic) -> list[tuple[sympy.Symbol, sympy.Expr, sympy.Expr]]:
+    """The (index, lower, upper) of every sum and matrix sum in `exprs`, outermost first."""
+    out: list[tuple[sympy.Symbol, sympy.Expr, sympy.Expr]] = []
+    for e in exprs:
+        for x in walk(e):
+            if isinstance(x, sympy.Sum):
+                out.extend((v, lo, hi) for v, lo, hi in reversed(x.limits))
+            elif isinstance(x, MatSum):
+                out.append((x.args[1], x.args[2], x.args[3]))
+    return out
+
+
+def reversed_range(*exprs: sympy.Basic) -> tuple[str, bool] | None:
+    """The first sum of `exprs` whose range is not provably well-formed (`hi >= lo - 1`), and
+    whether it is reversed at every value of its sizes and free indices (`n+1` down to `n-1`)
+    rather than only at some (`i+1` up to `t`, reversed where t < i).
+
+    >>> from symattn.kernel.expr import index
+    >>> from symattn.kernel.dims import n
+    >>> i, j, t = index("i"), index("j"), index("t")
+    >>> reversed_range(sympy.Sum(j, (j, i + 1, t)))
+    ('the sum over j runs from i + 1 to t, reversed where t < i', False)
+    >>> reversed_range(sympy.Sum(j, (j, n + 1, n - 1)))
+    ('the sum over j runs from n + 1 down to n - 1', True)
+    >>> reversed_range(sympy.Sum(j, (j, 1, i - 1))) is None
+    True
+    """
+    for v, lo, hi in sum_limits(*exprs):
+        gap = sympy.expand(sympy.sympify(hi, strict=True) - lo + 1)  # the number of terms
+        if gap.is_nonnegative:
+            continue
+        if gap.is_negative:
+            return f"the sum over {v} runs from {lo} down to {hi}", True
+        return f"the sum over {v} runs from {lo} to {hi}, reversed where {_below(gap)}", False
+    return None
+
+
+def _below(gap: sympy.Expr) -> str:
+    """`gap < 0` with the negative terms moved to the right: `t < i`, `i < 2`."""
+    terms = sympy.Add.make_args(gap)
+    up = [x for x in terms if not x.is_Number and not x.could_extract_minus_sign()]
+    left, right = sympy.Add(*up), -sympy.Add(*(x for x in terms if x not in up))
+    return f"{left} < {right}"

@@ -27,7 +27,7 @@ def test_a_member_outside_the_forms_range_is_never_an_alarm():
         r" + \mathbf{v}_t\mathbf{k}_t^\top$$"
     )
     (r,) = results(CLOSED + two)
-    assert r.kind == "undecided" and "index range" in r.message, r.message
+    assert r.kind == "undecided" and "reversed where t < 2" in r.message, r.message
     # the new term at the wrong position: t - 1 a row of V lets t reach n + 1: not an alarm
     late = r"$$\mathbf{S}_t = \mathbf{S}_{t-1} + \mathbf{v}_{t-1}\mathbf{k}_{t-1}^\top$$"
     assert kinds(CLOSED + late) == ["undecided"]

@@ -66,6 +66,35 @@ def test_a_conventional_matrix_used_as_a_size_is_undecided() -> None:
     assert "read as sizes" not in got[0].message
 
 
+#: attention's V in one formula, a count V in the words: which one a count formula means
+#: the text leaves to the reader
+_BOTH_V = (
+    "Attention is $$\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}(QK^T)V.$$\n\n"
+    "A table for a vocabulary of size $V$ with $d$ features each holds\n\n$${}$$\n"
+)
+_COUNTS = [r"N = Vd + 2d", r"P = 2nd^2 + Vd", r"Vd + 2d = (V + 1)d", r"Vd = 2d"]
+
+
+@pytest.mark.parametrize("formula", _COUNTS)
+def test_a_conventional_matrix_added_to_a_count_is_no_shape_error(formula: str) -> None:
+    for text in (_BOTH_V, "The table holds $${}$$ numbers.\n"):
+        r = results(text.replace("{}", formula))[-1]
+        assert r.kind == "undecided" and "V is a matrix by the chapter's conventions" in r.message
+
+
+def test_a_count_written_with_a_matrix_letter_the_text_calls_a_size_is_decided() -> None:
+    text = "A vocabulary of size $V$, $d$ features each:\n\n$${}$$\n"
+    assert kinds(text.replace("{}", r"Vd + 2d = (V + 2)d")) == ["verified"]
+    assert kinds(text.replace("{}", r"Vd + 2d = (V + 1)d")) == ["false"]
+
+
+@pytest.mark.parametrize("formula", _COUNTS)
+def test_a_matrix_the_text_declares_added_to_a_count_is_a_shape_error(formula: str) -> None:
+    text = "Let $V \\in \\mathbb{R}^{n \\times d}$.\n\n$${}$$\n"
+    assert kinds(text.replace("{}", formula)) == ["shape-error"]
+    assert kinds(_BOTH_V.replace("{}", r"QK^T + d = d"))[-1] == "shape-error"
+
+
 def test_a_matrix_of_the_text_is_never_a_number() -> None:
     text = (
         "Let $$B \\in \\mathbb{R}^{n \\times d}$$ be a matrix. "

@@ -157,3 +157,24 @@ def test_two_letters_over_one_set():
     assert _claim(rf"{lhs} = \sum_{{i=1}}^{{m}} a_i b_i").kind == "false"
     r = _claim(r"L = \sum_{i,j \in K} a_i b_j")
     assert r.kind == "not-understood" and r"\sum_{i \in K} runs over a set" in r.message
+
+
+_RUNNING = "# R\n\nFor numbers $w_1, \\ldots, w_n$ and positions $i$ and $t$:\n\n$${}$$\n"
+_COLUMN = "# R\n\nVectors are columns. Let $x \\in \\mathbb{R}^{n}$.\n\n$${}$$\n"
+
+
+def _last(text: str, formula: str):
+    return check_text(text.replace("{}", formula), "r.md")[-1]
+
+
+def test_a_range_reversed_only_for_some_free_indices_is_no_shape_error():
+    # i + 1 .. t runs upward where i <= t, as the text means; reversed only where t < i
+    r = _last(_RUNNING, r"\sum_{j=i}^{t} w_j = w_i + \sum_{j=i+1}^{t} w_j")
+    assert r.kind == "undecided" and "reversed where t < i" in r.message, r.message
+    assert _last(_COLUMN, r"\sum_{j=1}^{n} x_j = x_1 + \sum_{j=2}^{n} x_j").kind == "verified"
+    assert _last(_COLUMN, r"\sum_{j=1}^{n} x_j = \sum_{j=2}^{n} x_j").kind == "false"
+
+
+def test_a_range_reversed_at_every_size_is_still_a_shape_error():
+    r = _last(_COLUMN, r"\sum_{j=n+2}^{n} x_j = x_1")
+    assert r.kind == "shape-error" and "reversed" in r.message, r.message

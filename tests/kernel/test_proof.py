@@ -74,6 +74,18 @@ def test_empty_sums_are_zero_and_reversed_sums_are_ill_formed():
     assert v.status == "shape_error", v.summary()
 
 
+def test_a_range_reversed_only_at_some_indices_is_no_shape_error():
+    x, t = MatSym("x", n, 1), index("t")
+    ranges = {i: (1, n), t: (1, n)}
+    between = sympy.Sum(x[j, 1], (j, i + 1, t))  # reversed where t < i: meant for i < t
+    v = prove_equal(between, sympy.Sum(x[j, 1], (j, i, t)) - x[i, 1], ranges=ranges)
+    assert v.status == "unknown" and "reversed where t < i" in v.reason, v.summary()
+    v = prove_equal(between, sympy.Sum(x[j, 1], (j, i, t)), ranges=ranges)
+    assert v.status == "false", v.summary()
+    v = prove_equal(sympy.Sum(x[j, 1], (j, n + 1, n - 1)), sympy.Integer(0))
+    assert v.status == "shape_error" and "reversed" in v.reason, v.summary()  # at every n
+
+
 @pytest.mark.parametrize(
     "hypothesis",
     [sympy.Gt(j, i), sympy.Lt(i, j), sympy.Ge(j, i + 1), sympy.Le(i + 1, j), sympy.Gt(j - i, 0)],

@@ -37,6 +37,7 @@ from symattn.reader.claims.stated_values import with_stated_values
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.claims.value_orders import order_links
+from symattn.reader.claims.zero_counts import mixed_counts
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
@@ -364,11 +365,13 @@ class DispatchMixin(ResolverBase):
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
         self.terms.entry_guesses = {}
+        self.terms.zero_rows = set()
         try:
             out = self._claims(span, c, display)
         finally:
             self.scope.restore_shapes(taken)
         out = with_entry_guesses(out, self.terms.entry_guesses)
+        out = mixed_counts(out, self.terms.zero_rows)
         out = [self._conventional_divisor(x) if x.status == "shape_error" else x for x in out]
         return [self._unsettled_error(x) if x.status == "shape_error" else x for x in out]
 

@@ -40,7 +40,7 @@ from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
-from symattn.reader.claims.sizes import number_claim, size_claim
+from symattn.reader.claims.sizes import counted_capitals, number_claim, size_claim
 from symattn.reader.claims.tilde import tilde_claim
 from symattn.reader.claims.updates import is_update
 from symattn.reader.claims.value_orders import value_order
@@ -316,6 +316,10 @@ class RelationsMixin(ResolverBase):
 
         def both_ways() -> ResolvedClaim:
             claim = self._guard(span, start, end, run)
+            if claim.status == "shape_error":
+                # `P = Vd + 2d`: the chapter's V used as a count
+                args = (terms, span, left, step.rhs, start, end, claim.message)
+                claim = counted_capitals(*args) or claim
             if claim.status == "shape_error" and generic:
                 claim = self._earlier_declarations(span, left, step.rhs, claim, start, end)
             if not (generic and scope.consulted) or claim.status not in ("pending", "shape_error"):

@@ -28,6 +28,7 @@ from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.inference import infer_spans, install, parsed
 from symattn.reader.terms.scope import Name
 from symattn.reader.terms.translator import plain_name
+from symattn.reader.terms.zero_based import zero_based_families
 
 __all__ = ["ResolvedClaim", "Resolver", "attach_conditions", "resolve_document", "section_lines"]
 
@@ -96,6 +97,8 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
         self.scope.complex_cue = complex_cue(text)
         self.scope.distinct_widths = distinct_widths(items)
         self.letters_as_sizes = size_letters(items)
+        bodies = (x.body for x in items if isinstance(x, MathSpan))
+        self.scope.zero_based = zero_based_families(bodies)
         note_numbers(self.scope, items, text)
         self.stated = stated_values(text)
         self.inference = infer_spans(items, self.scope)

@@ -21,7 +21,14 @@ from symattn.reader.terms.numbers import number_evidence
 from symattn.reader.terms.scope import Name, Scope
 from symattn.reader.terms.translator import UNREAD, Terms, as_comparable, plain_name
 
-__all__ = ["note_numbers", "number_claim", "size_claim", "size_letters", "stated_relations"]
+__all__ = [
+    "counted_capitals",
+    "note_numbers",
+    "number_claim",
+    "size_claim",
+    "size_letters",
+    "stated_relations",
+]
 
 #: `a / 4BHK \\cdot (G+1)`: an inline division before a product; which factors divide is unclear.
 _INLINE_DIVISION = re.compile(
@@ -104,6 +111,73 @@ def size_claim(
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+#: A shape error between a matrix and a scalar: what a count read with a matrix's letter gives.
+_MATRIX_AND_SCALAR = re.compile(r"a (?:matrix (?:and|with) a scalar|scalar (?:and|with) a matrix)")
+
+
+def counted_capitals(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    start: int,
+    end: int,
+    message: str,
+) -> ResolvedClaim | None:
+    """`P = Vd + 2d`, `V` the vocabulary size in a text that also writes attention's V: a
+    matrix added to a number, where the matrix is only a letter of the chapter's conventions
+    (the text never declares it) used as a factor of sizes. Read as a size claim (undecided
+    when the conventional reading is not ruled out, `size_claim`), not as the text's shape
+    error. None when the error is another one, or the letter is the text's matrix."""
+    if not _MATRIX_AND_SCALAR.search(message):
+        return None
+    scope = terms.scope
+    if not isinstance(scope, Scope) or not (_counts(left, scope) or _counts(right, scope)):
+        return None  # `d = X`: no count is made with the matrix's letter
+    claim = size_claim(terms, span, left, right, start, end)
+    return None if claim is None or claim.status == "shape_error" else claim
+
+
+def _counts(node: ast.Node, scope: Scope) -> bool:
+    """Whether `node` makes a count with a single capital: multiplies it by a number or a
+    size (`Vd`, `2V`), or adds it to a number or a size (`V + n`)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        stack.extend(ast.children(x))
+        parts = x.factors if isinstance(x, (ast.Product, ast.Mul)) else ()
+        parts = x.terms if isinstance(x, ast.Add) else parts
+        capital = [p for p in parts if _single_capital(p, scope)]
+        counted = [p for p in parts if _sized(p, scope)]
+        if capital and counted:
+            return True
+    return False
+
+
+def _single_capital(node: ast.Node, scope: Scope) -> bool:
+    return (
+        isinstance(node, ast.Symbol)
+        and node.sub is None
+        and node.font is None
+        and len(node.name) == 1
+        and node.name.isupper()
+        and node.name not in scope.dims
+    )
+
+
+def _sized(node: ast.Node, scope: Scope) -> bool:
+    """A number, a size, or a power or product of them (`2`, `d`, `d^2`, `2nd`)."""
+    if isinstance(node, ast.Number):
+        return True
+    if isinstance(node, ast.Symbol):
+        return node.font is None and plain_name(node) in scope.dims
+    if isinstance(node, ast.Power):
+        return _sized(node.base, scope) and isinstance(node.exponent, ast.Number)
+    if isinstance(node, (ast.Product, ast.Mul)):
+        return all(_sized(f, scope) for f in node.factors)
+    return False
 
 
 def number_claim(

@@ -59,6 +59,9 @@ class TermsBase:
         #: entries read by a guess in the current formula: letter -> (how, whether a false
         #: verdict rests on it too, not only a shape error) (`terms.components.guessed_entry`)
         self.entry_guesses: dict[str, tuple[str, bool]] = {}
+        #: the families counted from 0 whose members the current formula read (`x_i` as row
+        #: i + 1 of X: `terms.zero_based`)
+        self.zero_rows: set[str] = set()
 
     if TYPE_CHECKING:
         # what the other parts define

@@ -422,7 +422,12 @@ class NamesMixin(TermsBase):
         if len(idx) == 2:
             return Entry(m, *idx)
         if len(idx) == 1 and base.islower():
-            row = Row(m, idx[0])
+            # a family the text counts from 0: its member i is row i + 1 of the matrix
+            first = 1 if base in getattr(self.scope, "zero_based", ()) else 0
+            if first:
+                self.zero_rows.add(base)
+                _past_the_end(self.scope, node, idx[0], m)
+            row = Row(m, idx[0] + first)
             if self.scope.orientation(base) != "column":
                 return row
             if getattr(entry, "origin", "") != "convention" and _positions_across(m):
@@ -621,3 +626,13 @@ class NamesMixin(TermsBase):
             msg = f"unknown symbol {label} (declare its shape){hint}"
             raise UnknownName(msg, node, label, near)
         return self.named(name, None, entry)
+
+
+def _past_the_end(scope: Any, node: ast.Symbol, at: sympy.Expr, m: MatExpr) -> None:
+    """`x_n` in a text that counts x from 0 (`x_0, \\ldots`): row n + 1, past the n rows, unless
+    n is only a position there (`f(\\ldots, x_m, \\ldots, x_n, \\ldots)`): not read, never a
+    shape error on a size's account."""
+    if not (at + 1 - m.rows).is_positive or not at.free_symbols & set(scope.dims.values()):
+        return
+    why = f"the text counts {node.name} from 0, so {node.name}_{{{at}}} is past the {m.rows} rows"
+    raise not_understood(f"{why} of {plain(m)}, unless {at} is a position here; not read", node)

@@ -95,6 +95,8 @@ class Scope:
         self._memo: tuple[Any, SizeContext] | None = None
         self.relation_section: dict[sympy.Symbol, int] = {}
         self.sequences: dict[str, sympy.Expr] = {}
+        #: lowercase families the text counts from 0 (`x_0, \\ldots, x_{n-1}`): x_i is row i + 1
+        self.zero_based: set[str] = set()
         #: sequences defined by a formula the checker keeps as a premise (`c_i = -\\max_j S_{ij}`):
         #: the line of their definition
         self.defined_sequences: dict[str, int] = {}

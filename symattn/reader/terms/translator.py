@@ -63,10 +63,19 @@ class Terms(NamesMixin, ArithmeticMixin, IndicesMixin, FunctionsMixin):
             # checked as built: a factor zero at the sizes ((n-5) at n = 5) would drop it
             outside = definite_range_problem(value, getattr(self, "sum_limits", {}))
             if outside is not None:
-                raise Problem("shape_error", outside, node)
+                raise Problem("shape_error", outside + _counted_from_0(self, node, value), node)
         if self.observer is not None:
             self.observer(node, value, node.end)
         return value
+
+
+def _counted_from_0(terms: Terms, node: ast.Node, value: sympy.Basic) -> str:
+    """The note for a member of a family the text counts from 0, whose row is one past its
+    index (`x_i` as row i + 1 of X): the message speaks of the row."""
+    zero: set[str] = getattr(terms.scope, "zero_based", set())
+    if isinstance(value, Row) and isinstance(node, ast.Symbol) and node.name in zero:
+        return f" (the text counts {node.name} from 0: {node.name}_k is row k + 1)"
+    return ""
 
 
 def _unsupported(node: ast.Node) -> str:
