@@ -21,6 +21,7 @@ from symattn.soundness.wild.nodes import (
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -116,6 +117,8 @@ def _tex(e: Node) -> tuple[str, int]:
         if isinstance(e.m, Mat):
             return f"{e.m.name}_{{{inner}}}", 4
         return f"\\left({tex(e.m)}\\right)_{{{inner}}}", 4
+    if isinstance(e, Norm):
+        return f"\\|{tex(e.a)}\\|", 4
     if isinstance(e, State):
         return f"S_{{{e.t}}}", 4
     if isinstance(e, FamVec):

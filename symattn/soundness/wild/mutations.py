@@ -25,6 +25,7 @@ from symattn.soundness.wild.nodes import (
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -105,6 +106,16 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("ones_to_vector", lambda: Vec("w", x.size)))
     if isinstance(x, VComp) and isinstance(x.i, Ix):
         out.append(("entry_shifted", lambda: VComp(x.v, Plus(x.i, _n(1)))))
+    if isinstance(x, Norm) and isinstance(x.a, (Plus, Minus)):
+        out.append(("norm_of_sum_split", lambda: Plus(Norm(x.a.a), Norm(x.a.b))))
+    if isinstance(x, Power) and isinstance(x.a, Norm):
+        out.append(("square_dropped", lambda: x.a))
+    if isinstance(x, MT) and isinstance(x.a, MMul):
+        out.append(("transpose_kept_order", lambda: MMul(MT(x.a.a), MT(x.a.b))))
+    if isinstance(x, Sum) and not isinstance(x.lo, Num):
+        out.append(("lower_bound_shifted", lambda: dataclasses.replace(x, lo=Plus(x.lo, _n(1)))))
+    if isinstance(x, Comp) and isinstance(x.i, (Plus, Minus)) and isinstance(x.i.b, Num):
+        out.append(("component_offset_dropped", lambda: Comp(x.v, x.i.a)))
     if isinstance(x, Lit) and len(x.rows) == 2 and len(x.rows[0]) == 2:
         (a, b), (c, d) = x.rows
         out.append(("entries_swapped", lambda: Lit(((a, c), (b, d)))))

@@ -27,6 +27,7 @@ from symattn.soundness.wild.nodes import (
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -192,6 +193,9 @@ def value(e: Node, env: _Env) -> Any:
         if not 1 <= k <= v.shape[0]:
             raise IllFormed(f"entry {k} of a vector of {v.shape[0]}")
         return float(v[k - 1, 0])
+    if isinstance(e, Norm):
+        a = _column(value(e.a, env), "the norm of a non-vector")
+        return math.sqrt(float((a * a).sum()))
     if isinstance(e, FamVec):
         return env.draw(("fam", e.name, e.t), (env.sizes[e.size], 1))
     if isinstance(e, State):
