@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.kernel.expr import index
+from symattn.reader.claims.entry_defined import note_entries
 from symattn.reader.claims.index_claims import condition
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
@@ -71,6 +72,8 @@ class Cases:
             return None
         names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
         self.open = Case(left.name, value, (index(names[0]), index(names[1])))
+        # until both cases make it the causal mask, its value is the text's, not read
+        note_entries(scope, left.name, span.start.line, "by cases")
         msg = f"a case of the definition of {left.name} (its condition follows)"
         return new_claim(span, start, end, "declared", msg)
 

@@ -1,0 +1,61 @@
+"""A matrix whose entries the text defines, by cases (`M_{ij}=0` for `j\\le i-1`, `-\\infty`
+otherwise) or by a formula of the indices (`M_{ij}=-|i-j|`), used whole by a claim (`A =
+\\mathrm{softmax}(S + M)`, then `A_{ij} = 0` for `j>i`): the checker reads such entries only where
+a claim writes them, so for the matrix whole it knows the shape only. An identity for every
+matrix of that shape holds for the text's (verified), but one that fails for some may hold for
+the text's: a `false` is then undecided, naming the definition.
+
+Imports the kernel's expressions and the reader's claims and scope; must not import the
+resolver, the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from symattn.kernel.expr import MatSym, walk
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.terms.scope import Scope
+
+__all__ = ["note_entries", "over_defined_entries"]
+
+
+def note_entries(scope: Scope, name: str, line: int, how: str) -> None:
+    """Note that the text defines the entries of the declared matrix `name` at `line`."""
+    entry = scope.lookup(name)
+    if entry is None or entry.mask or entry.entries:
+        return
+    entry.entries = (
+        f"the text defines the entries of {name} ({how}, line {line}), which the checker reads "
+        f"only where a claim writes them: for {name} whole it knows the shape only"
+    )
+
+
+def over_defined_entries(scope: Scope, claim: ResolvedClaim) -> ResolvedClaim:
+    """The claim, with a `false` made undecided when it reaches (through the text's definitions)
+    a matrix whose entries the text defines; unchanged otherwise."""
+    if claim.status != "pending" or claim.defines or not claim.pairs:
+        return claim
+    defs = {k.name: v for k, v in claim.defs.items() if isinstance(k, MatSym)}
+    for name in sorted(_reached(claim.pairs, defs)):
+        entry = scope.lookup(name)
+        if entry is not None and entry.entries and not entry.mask:
+            return dataclasses.replace(claim, defines=entry.entries)
+    return claim
+
+
+def _reached(pairs: tuple[tuple[sympy.Basic, sympy.Basic], ...], defs: dict) -> set[str]:
+    out: set[str] = set()
+    todo: list[sympy.Basic] = [side for pair in pairs for side in pair]
+    while todo:
+        e = todo.pop()
+        if not isinstance(e, sympy.Basic):
+            continue
+        for x in walk(e):
+            if isinstance(x, MatSym) and x.name not in out:
+                out.add(x.name)
+                if x.name in defs:
+                    todo.append(defs[x.name])
+    return out
