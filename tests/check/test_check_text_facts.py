@@ -127,6 +127,18 @@ def test_a_matrix_whose_entries_the_text_defines_is_not_taken_free_when_used_who
     assert got[-1] == "undecided", got
 
 
+def test_a_multiplicative_mask_defined_by_cases_is_an_entry_not_a_size():
+    # `L_{ij}=1` of a declared L is a case of its definition, not a size L_{ij} bound to 1
+    text = (
+        "Let $A \\in \\mathbb{R}^{n\\times n}$ and $L \\in \\mathbb{R}^{n\\times n}$ with "
+        "$L_{ij}=1$ if $j\\le i$ and $L_{ij}=0$ otherwise.\n\n"
+    )
+    assert "worked example" not in " ".join(r.message for r in check_text(text, "t.md"))
+    assert kinds(text + "Then $(L\\odot A)_{ij}=0$ for $j>i$.\n")[-1] == "undecided"
+    assert kinds(text + "Then $L\\odot A=A\\odot L$.\n")[-1] == "verified"
+    assert kinds(text + "Then $L\\odot A=A\\odot L^\\top$.\n")[-1] != "verified"
+
+
 def test_a_matrix_whose_entries_the_text_defines_keeps_the_verdicts_it_can_give():
     text = masked("$M_{ij}=-|i-j|$")
     # true for every M: verified; an entry the claim writes reads the definition

@@ -28,7 +28,7 @@ class Case:
     """One case just written, `M_{ij} = value`, waiting for its condition."""
 
     name: str
-    value: str  # "0" or "-inf"
+    value: str  # "0", "-inf" or another number
     indices: tuple[sympy.Symbol, sympy.Symbol]
 
 
@@ -62,6 +62,8 @@ class Cases:
             return None
         if isinstance(right, ast.Number) and right.text == "0":
             value = "0"
+        elif isinstance(right, ast.Number) and scope.lookup(left.name) is not None:
+            value = right.text  # a multiplicative mask's `1`: a case, though never the causal mask
         elif (
             isinstance(right, ast.Neg)
             and isinstance(right.operand, ast.Symbol)
