@@ -127,6 +127,18 @@ def test_a_matrix_whose_entries_the_text_defines_is_not_taken_free_when_used_who
     assert got[-1] == "undecided", got
 
 
+def test_a_mask_the_checker_does_not_read_keeps_no_verdict_for_every_real_matrix():
+    # strictly below the diagonal: row 1 is masked out entirely (0/0), so a row sum of 1,
+    # true for every real M, is not verified for this one
+    strict = masked("$M_{ij}=0$ if $j<i$ and $M_{ij}=-\\infty$ otherwise")
+    got = last(strict + "Then $\\sum_{j=1}^{n} A_{ij}=1$.\n")
+    assert got.kind == "undecided" and "-∞" in got.message
+    # a 0/1 mask has real entries: what holds for every real matrix holds for it
+    ones = masked("$M_{ij}=1$ if $j<i$ and $M_{ij}=0$ otherwise")
+    assert kinds(ones + "Then $\\sum_{j=1}^{n} A_{ij}=1$.\n")[-1] == "verified"
+    assert kinds(ones + "Then $\\sum_{j=1}^{n} A_{ij}=2$.\n")[-1] != "verified"
+
+
 def test_a_multiplicative_mask_defined_by_cases_is_an_entry_not_a_size():
     # `L_{ij}=1` of a declared L is a case of its definition, not a size L_{ij} bound to 1
     text = (

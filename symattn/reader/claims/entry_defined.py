@@ -3,7 +3,9 @@ otherwise) or by a formula of the indices (`M_{ij}=-|i-j|`), used whole by a cla
 \\mathrm{softmax}(S + M)`, then `A_{ij} = 0` for `j>i`): the checker reads such entries only where
 a claim writes them, so for the matrix whole it knows the shape only. An identity for every
 matrix of that shape holds for the text's (verified), but one that fails for some may hold for
-the text's: a `false` is then undecided, naming the definition.
+the text's: a `false` is then undecided, naming the definition. Entries of -inf (a mask the
+checker did not read as the causal one) are no real matrix's: then a verified claim is undecided
+too (`unbounded`), for a row masked out entirely makes the softmax 0/0.
 
 Imports the kernel's expressions and the reader's claims and scope; must not import the
 resolver, the checker or the CLI.
@@ -22,14 +24,18 @@ from symattn.reader.terms.scope import Scope
 __all__ = ["note_entries", "over_defined_entries"]
 
 
-def note_entries(scope: Scope, name: str, line: int, how: str) -> None:
-    """Note that the text defines the entries of the declared matrix `name` at `line`."""
+def note_entries(scope: Scope, name: str, line: int, how: str, infinite: bool = False) -> None:
+    """Note that the text defines the entries of the declared matrix `name` at `line` (some of
+    them -inf: `infinite`)."""
     entry = scope.lookup(name)
-    if entry is None or entry.mask or entry.entries:
+    if entry is None or entry.mask:
+        return
+    entry.infinite = entry.infinite or infinite
+    if entry.entries:
         return
     entry.entries = (
         f"the text defines the entries of {name} ({how}, line {line}), which the checker reads "
-        f"only where a claim writes them: for {name} whole it knows the shape only"
+        "only where a claim writes them"
     )
 
 
@@ -39,10 +45,18 @@ def over_defined_entries(scope: Scope, claim: ResolvedClaim) -> ResolvedClaim:
     if claim.status != "pending" or claim.defines or not claim.pairs:
         return claim
     defs = {k.name: v for k, v in claim.defs.items() if isinstance(k, MatSym)}
-    for name in sorted(_reached(claim.pairs, defs)):
-        entry = scope.lookup(name)
-        if entry is not None and entry.entries and not entry.mask:
-            return dataclasses.replace(claim, defines=entry.entries)
+    found = [scope.lookup(name) for name in sorted(_reached(claim.pairs, defs))]
+    entries = [e for e in found if e is not None and e.entries and not e.mask]
+    if not entries:
+        return claim
+    first = entries[0]
+    claim = dataclasses.replace(claim, defines=f"{first.entries}, not for the matrix whole")
+    infinite = [e for e in entries if e.infinite]
+    if infinite:
+        # -inf entries: a verdict for every real matrix of that shape says nothing of the
+        # text's (a row masked out entirely is 0/0), so a verified claim is undecided as well
+        why = f"{infinite[0].entries}, and some of them are -∞, which no real matrix has"
+        claim = dataclasses.replace(claim, unbounded=why)
     return claim
 
 

@@ -48,6 +48,7 @@ class Name:
     #: why a claim using this matrix whole is not decided by its entries: the text defines them
     #: (by cases, or by a formula of the indices) and the checker reads them only where written
     entries: str = ""
+    infinite: bool = False  # some of those entries are -inf (a mask the checker did not read)
 
 
 @dataclass

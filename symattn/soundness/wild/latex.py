@@ -18,6 +18,7 @@ from symattn.soundness.wild.nodes import (
     Mat,
     MEntry,
     Minus,
+    MaskedAttn,
     MMul,
     Neg,
     Node,
@@ -114,9 +115,11 @@ def _tex(e: Node) -> tuple[str, int]:
         inner = f"{tex(e.i)}{tex(e.j)}"
         if len(tex(e.i)) > 1 or len(tex(e.j)) > 1:
             inner = f"{tex(e.i)},{tex(e.j)}"
-        if isinstance(e.m, Mat):
-            return f"{e.m.name}_{{{inner}}}", 4
+        if isinstance(e.m, (Mat, MaskedAttn)):
+            return f"{tex(e.m)}_{{{inner}}}", 4
         return f"\\left({tex(e.m)}\\right)_{{{inner}}}", 4
+    if isinstance(e, MaskedAttn):
+        return "A", 4
     if isinstance(e, Norm):
         return f"\\|{tex(e.a)}\\|", 4
     if isinstance(e, State):

@@ -20,6 +20,7 @@ from symattn.soundness.wild.nodes import (
     Had,
     Ix,
     Lit,
+    MaskedAttn,
     MEntry,
     Minus,
     MMul,
@@ -43,6 +44,15 @@ from symattn.soundness.wild.nodes import (
 from symattn.soundness.wild.templates import INFERRED, WILD_TEMPLATES, _n
 
 # ---- mutations --------------------------------------------------------------------------------
+
+
+_OTHER_MASK = {
+    "causal": "anti",
+    "causal_gt": "strict",
+    "anti": "causal",
+    "window": "causal",
+    "strict": "causal",
+}
 
 
 def _vanishing(x: Node, roots: Sequence[int]) -> Node:
@@ -137,7 +147,22 @@ def _replace(x: Any, path: tuple, new: Node) -> Any:
     return dataclasses.replace(x, **{path[0]: _replace(getattr(x, path[0]), path[1:], new)})
 
 
+def _remask(x: Any) -> Any:
+    """Every `MaskedAttn` of `x` under the other mask: one definition in the prose, changed."""
+    if isinstance(x, MaskedAttn):
+        return MaskedAttn(_OTHER_MASK[x.kind])
+    if not isinstance(x, Node):
+        return x
+    return dataclasses.replace(
+        x, **{f.name: _remask(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    )
+
+
 def mutate(rng: random.Random, spec: WildSpec) -> tuple[WildSpec, str] | None:
+    masked = [y for side in (spec.lhs, spec.rhs) for _, y in _positions(side)]
+    if any(isinstance(y, MaskedAttn) for y in masked) and rng.random() < 0.4:
+        # the same claim under another mask's definition
+        return WildSpec(_remask(spec.lhs), _remask(spec.rhs), spec.free), "mask_changed"
     sides = ["lhs", "rhs"]
     rng.shuffle(sides)
     for side in sides:

@@ -177,6 +177,11 @@ class Norm(Node):  # the Euclidean norm of a column vector, `\|x\|`
 
 
 @dataclass(frozen=True)
+class MaskedAttn(Node):  # A = softmax(S + M), S n x n, M the mask of `kind` the prose defines
+    kind: str
+
+
+@dataclass(frozen=True)
 class WildSpec:
     lhs: Node
     rhs: Node

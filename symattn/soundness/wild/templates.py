@@ -40,7 +40,7 @@ from symattn.soundness.wild.nodes import (
     VSoftmax,
     WildSpec,
 )
-from symattn.soundness.wild.templates_more import t_norms, t_products, t_reindex
+from symattn.soundness.wild.templates_more import t_masks, t_norms, t_products, t_reindex
 
 # ---- templates ---------------------------------------------------------------------------------
 
@@ -253,6 +253,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "norms": (2, t_norms),
     "products": (2, t_products),
     "reindex": (2, t_reindex),
+    "masks": (2, t_masks),
 }
 
 

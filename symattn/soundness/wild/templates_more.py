@@ -1,5 +1,6 @@
 """More of the wild classes' templates: norms, products of three and their transposes, sums whose
-index is shifted, reflected or whose triangle is swapped.
+index is shifted, reflected or whose triangle is swapped, and attention under a mask the prose
+defines by cases (causal, above the diagonal, a window, strictly below).
 
 Imports only numpy, the standard library and the wild classes' own modules; nothing else from
 symattn (a test checks it).
@@ -15,6 +16,7 @@ from symattn.soundness.wild.nodes import (
     Comp,
     DotP,
     Ix,
+    MaskedAttn,
     Mat,
     MEntry,
     Minus,
@@ -70,7 +72,9 @@ def t_norms(rng: random.Random) -> WildSpec:
 
 def t_products(rng: random.Random) -> WildSpec:
     """Transposes and entries of products of three factors, of distinct or equal sizes."""
-    r, s, t, u = rng.choice((("n", "m", "d", "d_k"), ("n", "n", "n", "n"), ("n", "d_k", "d_k", "d_v")))
+    r, s, t, u = rng.choice(
+        (("n", "m", "d", "d_k"), ("n", "n", "n", "n"), ("n", "d_k", "d_k", "d_v"))
+    )
     A, B, C = Mat("A", r, s), Mat("B", s, t), Mat("C", t, u)
     kind = rng.randrange(7)
     if kind == 0:
@@ -105,11 +109,17 @@ def t_reindex(rng: random.Random) -> WildSpec:
     one = _n(1)
     kind = rng.randrange(8)
     if kind == 0:
-        return WildSpec(Sum("i", one, N, Comp(X, i)), Sum("k", _n(0), Minus(N, one), Comp(X, Plus(k, one))))
+        return WildSpec(
+            Sum("i", one, N, Comp(X, i)), Sum("k", _n(0), Minus(N, one), Comp(X, Plus(k, one)))
+        )
     if kind == 1:
-        return WildSpec(Sum("i", one, N, Comp(X, i)), Sum("k", _n(2), Plus(N, one), Comp(X, Minus(k, one))))
+        return WildSpec(
+            Sum("i", one, N, Comp(X, i)), Sum("k", _n(2), Plus(N, one), Comp(X, Minus(k, one)))
+        )
     if kind == 2:  # reflected: i -> n + 1 - i
-        return WildSpec(Sum("i", one, N, Comp(X, Minus(Plus(N, one), i))), Sum("i", one, N, Comp(X, i)))
+        return WildSpec(
+            Sum("i", one, N, Comp(X, Minus(Plus(N, one), i))), Sum("i", one, N, Comp(X, i))
+        )
     if kind == 3:  # the lower triangle, by rows or by columns
         lhs = Sum("i", one, N, Sum("j", one, i, MEntry(A, i, j)))
         return WildSpec(lhs, Sum("j", one, N, Sum("i", j, N, MEntry(A, i, j))))
@@ -124,3 +134,34 @@ def t_reindex(rng: random.Random) -> WildSpec:
         return WildSpec(lhs, Sum("i", one, N, Sum("j", i, N, Comp(X, j))))
     lhs = Sum("i", one, N, Sum("j", one, N, MEntry(A, i, j)))
     return WildSpec(lhs, Sum("j", one, N, Sum("i", one, N, MEntry(A, j, i))))
+
+
+MASKS = ("causal", "causal_gt", "anti", "window", "strict")
+
+
+def t_masks(rng: random.Random) -> WildSpec:
+    """`A = softmax(S + M)` with M defined by cases in the prose (`texts.MASK_CASES`): which
+    entries of a row carry its weight, and what `AV` sums, as each mask makes them."""
+    kind = rng.choice(MASKS)
+    A, V = MaskedAttn(kind), Mat("V", "n", "d_v")
+    N, one = Size("n"), _n(1)
+    i, j, u = Ix("i"), Ix("j"), Ix("u")
+    rows = (("i", "n"),)
+    if kind == "strict":  # the first row is masked out: claims about the rows after it
+        if rng.random() < 0.5:
+            return WildSpec(MEntry(A, _n(2), one), one)
+        return WildSpec(MEntry(MMul(A, V), _n(2), u), MEntry(V, one, u), (("u", "d_v"),))
+    lo, hi = (i, N) if kind == "anti" else (one, i)
+    pick = rng.randrange(5)
+    if pick == 0:
+        return WildSpec(Sum("j", lo, hi, MEntry(A, i, j)), one, rows)
+    if pick == 1:
+        return WildSpec(Sum("j", one, N, MEntry(A, i, j)), one, rows)
+    if pick == 2:
+        body = Times(MEntry(A, i, j), MEntry(V, j, u))
+        return WildSpec(MEntry(MMul(A, V), i, u), Sum("j", lo, hi, body), (*rows, ("u", "d_v")))
+    if pick == 3:
+        corner = N if kind == "anti" else one
+        return WildSpec(MEntry(A, corner, corner), one)
+    first = N if kind == "anti" else one
+    return WildSpec(MEntry(MMul(A, V), first, u), MEntry(V, first, u), (("u", "d_v"),))
