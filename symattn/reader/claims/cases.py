@@ -75,7 +75,9 @@ class Cases:
         names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
         self.open = Case(left.name, value, (index(names[0]), index(names[1])))
         # until both cases make it the causal mask, its value is the text's, not read
-        note_entries(scope, left.name, span.start.line, "by cases", value == "-inf")
+        note_entries(
+            scope.lookup(left.name), left.name, span.start.line, "by cases", value == "-inf"
+        )
         msg = f"a case of the definition of {left.name} (its condition follows)"
         return new_claim(span, start, end, "declared", msg)
 

@@ -19,15 +19,16 @@ import sympy
 
 from symattn.kernel.expr import MatSym, walk
 from symattn.reader.claims.resolved import ResolvedClaim
-from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.scope import Name, Scope
 
 __all__ = ["note_entries", "over_defined_entries"]
 
 
-def note_entries(scope: Scope, name: str, line: int, how: str, infinite: bool = False) -> None:
-    """Note that the text defines the entries of the declared matrix `name` at `line` (some of
-    them -inf: `infinite`)."""
-    entry = scope.lookup(name)
+def note_entries(
+    entry: Name | None, name: str, line: int, how: str, infinite: bool = False
+) -> None:
+    """Note on `entry`, the declared matrix `name`, that the text defines its entries at `line`
+    (some of them -inf: `infinite`)."""
     if entry is None or entry.mask:
         return
     entry.infinite = entry.infinite or infinite

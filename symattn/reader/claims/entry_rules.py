@@ -56,8 +56,7 @@ def define_entries(
     rule = make_rule(matrix, pattern, body, sizes_of(terms), span.start.line, text)
     if rule is None or not add_rule(terms.defs, rule):
         return None
-    if lookup is not None:
-        note_entries(scope, matrix, span.start.line, f"{text} by a formula of its indices")
+    note_entries(entry, matrix, span.start.line, f"{text} by a formula of its indices")
     msg = (
         f"defines the entries {text} of {matrix}, a scalar at every index of that form "
         "(claims that write such an entry read this value)"

@@ -16,10 +16,12 @@ decided by evaluating both sides here, never taken from the template:
 - `written`: matrices written out with scalar entries (rotations, literal products);
 - `vector_softmax`: the softmax of a column vector and of expressions built from it (a shift
   `x + c\\mathbf 1_n`, a sum of two vectors), over its entries; entries `softmax(x)_i`;
-- `time_family`: a state defined by `S_t = S_{t-1} + v_t k_t^\\top`, and claims about `S_2`, `S_3`;
-- `norms`: `\\|x\\|^2 = x^\\top x`, the expansions of `\\|x \\pm y\\|^2`, `\\|Wx\\|^2`, `\\|cx\\|^2`;
-- `products`: transposes and entries of products of three (`(ABC)^\\top = C^\\top B^\\top A^\\top`), of
-  distinct sizes (a wrong order is ill-typed) or square (it is false);
+- `time_family`: a state defined by `S_t = S_{t-1} + v_t k_t^\\top`, and claims about `S_2`,
+  `S_3`;
+- `norms`: `\\|x\\|^2 = x^\\top x`, the expansions of `\\|x \\pm y\\|^2`, `\\|Wx\\|^2`,
+  `\\|cx\\|^2`;
+- `products`: transposes and entries of products of three (`(ABC)^\\top = C^\\top B^\\top
+  A^\\top`), of distinct sizes (a wrong order is ill-typed) or square (it is false);
 - `reindex`: sums with a shifted or reflected index, a triangle summed by rows or by columns, the
   causal prefix sums counted by how often each term appears;
 - `masks`: `A = softmax(S + M)` with M defined by cases in the prose (causal, written either way,

@@ -116,16 +116,18 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("ones_to_vector", lambda: Vec("w", x.size)))
     if isinstance(x, VComp) and isinstance(x.i, Ix):
         out.append(("entry_shifted", lambda: VComp(x.v, Plus(x.i, _n(1)))))
-    if isinstance(x, Norm) and isinstance(x.a, (Plus, Minus)):
-        out.append(("norm_of_sum_split", lambda: Plus(Norm(x.a.a), Norm(x.a.b))))
+    inner: Any = getattr(x, "a", None)
+    if isinstance(x, Norm) and isinstance(inner, (Plus, Minus)):
+        out.append(("norm_of_sum_split", lambda: Plus(Norm(inner.a), Norm(inner.b))))
     if isinstance(x, Power) and isinstance(x.a, Norm):
         out.append(("square_dropped", lambda: x.a))
-    if isinstance(x, MT) and isinstance(x.a, MMul):
-        out.append(("transpose_kept_order", lambda: MMul(MT(x.a.a), MT(x.a.b))))
+    if isinstance(x, MT) and isinstance(inner, MMul):
+        out.append(("transpose_kept_order", lambda: MMul(MT(inner.a), MT(inner.b))))
     if isinstance(x, Sum) and not isinstance(x.lo, Num):
         out.append(("lower_bound_shifted", lambda: dataclasses.replace(x, lo=Plus(x.lo, _n(1)))))
-    if isinstance(x, Comp) and isinstance(x.i, (Plus, Minus)) and isinstance(x.i.b, Num):
-        out.append(("component_offset_dropped", lambda: Comp(x.v, x.i.a)))
+    at: Any = getattr(x, "i", None)
+    if isinstance(x, Comp) and isinstance(at, (Plus, Minus)) and isinstance(at.b, Num):
+        out.append(("component_offset_dropped", lambda: Comp(x.v, at.a)))
     if isinstance(x, Lit) and len(x.rows) == 2 and len(x.rows[0]) == 2:
         (a, b), (c, d) = x.rows
         out.append(("entries_swapped", lambda: Lit(((a, c), (b, d)))))
@@ -153,8 +155,9 @@ def _remask(x: Any) -> Any:
         return MaskedAttn(_OTHER_MASK[x.kind])
     if not isinstance(x, Node):
         return x
+    node: Any = x
     return dataclasses.replace(
-        x, **{f.name: _remask(getattr(x, f.name)) for f in dataclasses.fields(x)}
+        node, **{f.name: _remask(getattr(node, f.name)) for f in dataclasses.fields(node)}
     )
 
 
