@@ -111,6 +111,10 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     elif defines and status == "false":
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: false if read as a claim, but {defines}"
+    unbounded = getattr(claim, "unbounded", "")
+    if unbounded and status in ("proved", "checked", "false"):
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: {message} for real matrices; but {unbounded}"
     if status in ("false", "shape_error", "proved", "checked") and _feature_map(claim):
         status, message, witnesses, cex = _arbitrary_map(claim, status, message, witnesses, cex)
     if status == "shape_error" and "inferred from line" in (claim.context or ""):

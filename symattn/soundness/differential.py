@@ -369,7 +369,9 @@ def _groups(
         kind = "wild" if isinstance(c, wild.WildClaim) else "gen"
         kind = "rec" if isinstance(c, (RecClaim, OnlineClaim, SplitClaim)) else kind
         kind = "bw" if isinstance(c, BackClaim) else kind
-        found.setdefault((kind, repr(c.spec), names), []).append(c)
+        # a wild claim's document also depends on whether it declares the shapes
+        spec = repr(c.spec) + (f" declare={c.declare}" if isinstance(c, wild.WildClaim) else "")
+        found.setdefault((kind, spec, names), []).append(c)
     return [(group, key[2]) for key, group in found.items()]
 
 

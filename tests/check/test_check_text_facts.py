@@ -98,6 +98,71 @@ def test_cases_that_are_not_the_causal_mask_are_not_read_as_it():
     assert kinds(text)[-1] != "verified"
 
 
+def masked(cases: str) -> str:
+    return (
+        "Let $Q,K \\in \\mathbb{R}^{n\\times d_k}$ and $M \\in \\mathbb{R}^{n\\times n}$ with "
+        + cases
+        + ". Let $A=\\operatorname{softmax}(QK^\\top/\\sqrt{d_k}+M)$.\n\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "cases, claim",
+    [
+        # a mask that keeps the diagonal and above
+        ("$M_{ij}=0$ for $j\\ge i$ and $M_{ij}=-\\infty$ for $j<i$", "$A_{ij}=0$ for $j<i$"),
+        # a sliding window: the condition of the first case is two relations
+        ("$M_{ij}=0$ if $i-w<j\\le i$ and $M_{ij}=-\\infty$ otherwise", "$A_{ij}=0$ for $j>i$"),
+        # entries by a formula of the indices, then the softmax written out
+        (
+            "$M_{ij}=-|i-j|$",
+            "$A_{ij}=\\frac{\\exp(q_i\\cdot k_j/\\sqrt{d_k}-|i-j|)}"
+            "{\\sum_{l=1}^{n}\\exp(q_i\\cdot k_l/\\sqrt{d_k}-|i-l|)}$",
+        ),
+    ],
+)
+def test_a_matrix_whose_entries_the_text_defines_is_not_taken_free_when_used_whole(cases, claim):
+    # true claims about A = softmax(S + M): M is no free matrix, so no counterexample of one
+    got = kinds(masked(cases) + f"Then {claim}.\n")
+    assert got[-1] == "undecided", got
+
+
+def test_a_mask_the_checker_does_not_read_keeps_no_verdict_for_every_real_matrix():
+    # strictly below the diagonal: row 1 is masked out entirely (0/0), so a row sum of 1,
+    # true for every real M, is not verified for this one
+    strict = masked("$M_{ij}=0$ if $j<i$ and $M_{ij}=-\\infty$ otherwise")
+    got = last(strict + "Then $\\sum_{j=1}^{n} A_{ij}=1$.\n")
+    assert got.kind == "undecided" and "-∞" in got.message
+    # a 0/1 mask has real entries: what holds for every real matrix holds for it
+    ones = masked("$M_{ij}=1$ if $j<i$ and $M_{ij}=0$ otherwise")
+    assert kinds(ones + "Then $\\sum_{j=1}^{n} A_{ij}=1$.\n")[-1] == "verified"
+    assert kinds(ones + "Then $\\sum_{j=1}^{n} A_{ij}=2$.\n")[-1] != "verified"
+
+
+def test_a_multiplicative_mask_defined_by_cases_is_an_entry_not_a_size():
+    # `L_{ij}=1` of a declared L is a case of its definition, not a size L_{ij} bound to 1
+    text = (
+        "Let $A \\in \\mathbb{R}^{n\\times n}$ and $L \\in \\mathbb{R}^{n\\times n}$ with "
+        "$L_{ij}=1$ if $j\\le i$ and $L_{ij}=0$ otherwise.\n\n"
+    )
+    assert "worked example" not in " ".join(r.message for r in check_text(text, "t.md"))
+    assert kinds(text + "Then $(L\\odot A)_{ij}=0$ for $j>i$.\n")[-1] == "undecided"
+    assert kinds(text + "Then $L\\odot A=A\\odot L$.\n")[-1] == "verified"
+    assert kinds(text + "Then $L\\odot A=A\\odot L^\\top$.\n")[-1] != "verified"
+
+
+def test_a_matrix_whose_entries_the_text_defines_keeps_the_verdicts_it_can_give():
+    text = masked("$M_{ij}=-|i-j|$")
+    # true for every M: verified; an entry the claim writes reads the definition
+    assert kinds(text + "Then $\\sum_{j=1}^{n} A_{ij}=1$.\n")[-1] == "verified"
+    assert kinds(text + "Then $M_{12}=1$.\n")[-1] == "false"
+    assert kinds(text + "Then $M_{12}=-1$.\n")[-1] == "verified"
+    # the causal mask is read as the mask: a wrong claim about it stays false
+    causal = masked("$M_{ij}=0$ if $j\\le i$ and $M_{ij}=-\\infty$ otherwise")
+    assert kinds(causal + "Then $A_{ij}=0$ for $j<i$.\n")[-1] == "false"
+    assert kinds(causal + "Then $A_{ij}=0$ for $j>i$.\n")[-1] == "verified"
+
+
 def test_a_condition_after_zai_qualifies_the_claim_before_it():
     mask = "当 $j>i$ 时 $M_{ij}=-\\infty$，否则 $M_{ij}=0$。\n\n"
     text = DECLARED + mask + "于是 $\\operatorname{softmax}(S+M)_{ij}=0$ 在 $j>i$ 的位置成立。\n"

@@ -154,6 +154,10 @@ NORMS = r"Let $Q, K \in \mathbb{R}^{n \times d_k}$ and $S \in \mathbb{R}^{n \tim
         (r"\|q_i\|^2_2 = q_i \cdot k_i", "false"),
         (r"\Vert q_i \Vert_2 = \sqrt{q_i \cdot q_i}", "verified"),
         (r"\Vert q_i \Vert_2 = q_i \cdot q_i", "false"),
+        # the root of a 1 x 1 product, as texts write a length; of a matrix, a shape error
+        (r"\|q_i\| = \sqrt{q_i k_i^\top}", "false"),
+        (r"\|q_i\|_2 = \sqrt{q_i q_i^\top}", "verified"),
+        (r"\sqrt{Q^\top Q} = Q^\top Q", "shape-error"),
     ],
 )
 def test_euclidean_norm_with_its_subscript(formula: str, kind: str) -> None:

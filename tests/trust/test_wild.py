@@ -192,3 +192,56 @@ def test_the_softmax_of_a_vector_expression_is_over_its_entries():
     assert W.formula(WildSpec(W.VSoftmax(Plus(x, shift)), W.VSoftmax(x))) == (
         "\\operatorname{softmax}(x+c \\mathbf{1}_{n})=\\operatorname{softmax}(x)"
     )
+
+
+def test_norms_and_products_of_three_with_their_classic_mistakes():
+    xv, yv = Vec("x", "n"), Vec("y", "n")
+    sq = Power(W.Norm(Plus(xv, yv)), 2)
+    expanded = Plus(Plus(Power(W.Norm(xv), 2), Times(one(2), DotP(xv, yv))), Power(W.Norm(yv), 2))
+    assert decide(WildSpec(sq, expanded)) == "true"
+    split = Plus(Power(W.Norm(xv), 2), Power(W.Norm(yv), 2))
+    assert decide(WildSpec(sq, split)) == "false"
+    a, b, c = Mat("A", "n", "m"), Mat("B", "m", "d"), Mat("C", "d", "d_k")
+    abc = MT(MMul(MMul(a, b), c))
+    assert decide(WildSpec(abc, MMul(MMul(MT(c), MT(b)), MT(a)))) == "true"
+    assert decide(WildSpec(abc, MMul(MMul(MT(a), MT(b)), MT(c)))) == "ill_typed"
+    sa, sb, sc = Mat("A", "n", "n"), Mat("B", "n", "n"), Mat("C", "n", "n")
+    square = MT(MMul(MMul(sa, sb), sc))
+    assert decide(WildSpec(square, MMul(MMul(MT(sa), MT(sb)), MT(sc)))) == "false"
+
+
+def test_reindexed_sums_and_the_triangle_in_either_order():
+    a, xv, k = Mat("A", "n", "n"), Vec("x", "n"), Ix("k")
+    rows = Sum("i", one(1), n, Sum("j", one(1), i, MEntry(a, i, j)))
+    cols = Sum("j", one(1), n, Sum("i", j, n, MEntry(a, i, j)))
+    assert decide(WildSpec(rows, cols)) == "true"
+    assert decide(WildSpec(rows, Sum("j", one(1), n, Sum("i", one(1), j, MEntry(a, i, j))))) == (
+        "false"
+    )
+    shifted = Sum("k", one(0), Minus(n, one(1)), Comp(xv, Plus(k, one(1))))
+    assert decide(WildSpec(Sum("i", one(1), n, Comp(xv, i)), shifted)) == "true"
+    unshifted = Sum("k", one(0), Minus(n, one(1)), Comp(xv, k))
+    assert decide(WildSpec(Sum("i", one(1), n, Comp(xv, i)), unshifted)) == "ill_formed"
+
+
+def test_masked_attention_under_each_mask_of_the_prose():
+    def row_sum(kind, lo, hi):
+        return WildSpec(Sum("j", lo, hi, MEntry(W.MaskedAttn(kind), i, j)), one(1), (("i", "n"),))
+
+    assert decide(row_sum("causal", one(1), i)) == "true"
+    assert decide(row_sum("window", one(1), i)) == "true"
+    assert decide(row_sum("anti", one(1), i)) == "false"
+    assert decide(row_sum("anti", i, n)) == "true"
+    # the first row of the strictly lower mask is masked out entirely: 0/0, not a row of weights
+    assert decide(row_sum("strict", one(1), n)) == "ill_formed"
+    assert decide(WildSpec(MEntry(W.MaskedAttn("strict"), one(2), one(1)), one(1))) == "true"
+    c = [c for c in W.generate_wild(400, seed=3) if c.template == "masks"][0]
+    text, _ = W.document(c)
+    assert "M_{ij}" in text and "A=\\operatorname{softmax}(S+M)" in text
+
+
+def test_a_declaring_twin_of_a_wild_claim_is_judged_on_its_own_document():
+    c = W.generate_wild(1, seed=5)[0]
+    twin = W.WildClaim(c.ident + "b", c.template, c.spec, c.mutations, not c.declare)
+    groups = diff._groups([c, twin], [("check",), ("check",)])
+    assert len(groups) == 2

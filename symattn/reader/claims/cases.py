@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import sympy
 
 from symattn.kernel.expr import index
+from symattn.reader.claims.entry_defined import note_entries
 from symattn.reader.claims.index_claims import condition
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
@@ -27,7 +28,7 @@ class Case:
     """One case just written, `M_{ij} = value`, waiting for its condition."""
 
     name: str
-    value: str  # "0" or "-inf"
+    value: str  # "0", "-inf" or another number
     indices: tuple[sympy.Symbol, sympy.Symbol]
 
 
@@ -61,6 +62,8 @@ class Cases:
             return None
         if isinstance(right, ast.Number) and right.text == "0":
             value = "0"
+        elif isinstance(right, ast.Number) and scope.lookup(left.name) is not None:
+            value = right.text  # a multiplicative mask's `1`: a case, though never the causal mask
         elif (
             isinstance(right, ast.Neg)
             and isinstance(right.operand, ast.Symbol)
@@ -71,6 +74,10 @@ class Cases:
             return None
         names = [f.name for f in left.sub.factors if isinstance(f, ast.Symbol)]
         self.open = Case(left.name, value, (index(names[0]), index(names[1])))
+        # until both cases make it the causal mask, its value is the text's, not read
+        note_entries(
+            scope.lookup(left.name), left.name, span.start.line, "by cases", value == "-inf"
+        )
         msg = f"a case of the definition of {left.name} (its condition follows)"
         return new_claim(span, start, end, "declared", msg)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from symattn.kernel.errors import SymattnError
+from symattn.reader.claims.entry_defined import note_entries
 from symattn.reader.claims.introductions import index_letters
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
@@ -55,6 +56,7 @@ def define_entries(
     rule = make_rule(matrix, pattern, body, sizes_of(terms), span.start.line, text)
     if rule is None or not add_rule(terms.defs, rule):
         return None
+    note_entries(entry, matrix, span.start.line, f"{text} by a formula of its indices")
     msg = (
         f"defines the entries {text} of {matrix}, a scalar at every index of that form "
         "(claims that write such an entry read this value)"

@@ -28,6 +28,7 @@ from symattn.reader.claims.context import (
 )
 from symattn.reader.claims.dispatch import _claims_of
 from symattn.reader.claims.earlier_vectors import with_earlier_vectors
+from symattn.reader.claims.entry_defined import over_defined_entries
 from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.head_letters import with_head_letters
@@ -100,6 +101,7 @@ class HypothesesMixin(ResolverBase):
                 for c in claims
             ]
         mark_masks(self.scope, text, item)
+        claims = [over_defined_entries(self.scope, c) for c in claims]
         if words:
             claims = [under_words(c, words) for c in claims]
         return claims

@@ -546,8 +546,15 @@ class RelationsMixin(ResolverBase):
         name = plain_name(left)
         positive = isinstance(right, ast.Number) and right.text.isdigit() and int(right.text) > 0
         word = word_name(left)
+        # `L_{ij} = 1` of a declared matrix L: an entry (a case of its definition), no size
+        entry = (
+            isinstance(left, ast.Symbol)
+            and isinstance(left.sub, ast.Product)
+            and len(left.sub.factors) == 2
+            and scope.lookup(left.name) is not None
+        )
         if positive and (name is None or name not in scope.dims) and word is not None:
-            if scope.lookup(word) is None and word not in terms.defs.table:
+            if scope.lookup(word) is None and word not in terms.defs.table and not entry:
                 name = word  # `d_{model} = 512`: a size named by a letter and a word
                 scope.dims.setdefault(word, dim(word))
         if name is not None and name in scope.dims and positive:

@@ -89,6 +89,9 @@ class ResolvedClaim:
     supposed: bool = False
     shapes: tuple[Shape, Shape] | None = None
     defines: str = ""
+    #: why no verdict for every real matrix carries to the text's (entries of -inf it defines
+    #: by cases the checker did not read): proved, checked and false are then undecided
+    unbounded: str = ""
     #: the families whose members the claim read from the closed form that defines them
     #: (`S_• as defined at line 81`): a kernel shape error there is undecided, as the text
     #: does not state the range of the index where the form holds

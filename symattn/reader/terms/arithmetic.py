@@ -89,6 +89,10 @@ def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.
 
 
 def _sqrt_of(v: sympy.Basic, node: ast.Node) -> sympy.Basic:
+    """`\\sqrt{d_k}`; `\\sqrt{x^\\top x}` of a provably 1 × 1 matrix is the root of its one entry,
+    as texts write a norm; of any other matrix, a shape error."""
+    if isinstance(v, MatExpr) and dims_equal(v.rows, 1) and dims_equal(v.cols, 1):
+        return sympy.sqrt(Entry(v, sympy.Integer(1), sympy.Integer(1)))
     if isinstance(v, MatExpr):
         raise Problem("shape_error", f"cannot take the square root of the matrix {plain(v)}", node)
     return sympy.sqrt(v)

@@ -45,6 +45,10 @@ class Name:
     causal_ones: bool = False  # the prose calls it the causal mask: ones on and below the diagonal
     unsettled: bool = False  # a vector in R^{d} whose row or column the text never settled
     components: bool = False  # a vector one formula knows by its components (`terms.vectors`)
+    #: why a claim using this matrix whole is not decided by its entries: the text defines them
+    #: (by cases, or by a formula of the indices) and the checker reads them only where written
+    entries: str = ""
+    infinite: bool = False  # some of those entries are -inf (a mask the checker did not read)
 
 
 @dataclass

@@ -16,7 +16,17 @@ decided by evaluating both sides here, never taken from the template:
 - `written`: matrices written out with scalar entries (rotations, literal products);
 - `vector_softmax`: the softmax of a column vector and of expressions built from it (a shift
   `x + c\\mathbf 1_n`, a sum of two vectors), over its entries; entries `softmax(x)_i`;
-- `time_family`: a state defined by `S_t = S_{t-1} + v_t k_t^\\top`, and claims about `S_2`, `S_3`.
+- `time_family`: a state defined by `S_t = S_{t-1} + v_t k_t^\\top`, and claims about `S_2`,
+  `S_3`;
+- `norms`: `\\|x\\|^2 = x^\\top x`, the expansions of `\\|x \\pm y\\|^2`, `\\|Wx\\|^2`,
+  `\\|cx\\|^2`;
+- `products`: transposes and entries of products of three (`(ABC)^\\top = C^\\top B^\\top
+  A^\\top`), of distinct sizes (a wrong order is ill-typed) or square (it is false);
+- `reindex`: sums with a shifted or reflected index, a triangle summed by rows or by columns, the
+  causal prefix sums counted by how often each term appears;
+- `masks`: `A = softmax(S + M)` with M defined by cases in the prose (causal, written either way,
+  the diagonal and above, a window, strictly below, whose first row is 0/0), and the claims each
+  makes true; a mutant keeps the claim under another mask.
 
 A claim is true when both sides agree (rtol 1e-9) at every size plan and data seed; sizes that
 enter as numbers are tried at every value 1..12 (a polynomial of degree below 12 that vanishes
@@ -40,12 +50,14 @@ from symattn.soundness.wild.nodes import Fn as Fn
 from symattn.soundness.wild.nodes import Had as Had
 from symattn.soundness.wild.nodes import Ix as Ix
 from symattn.soundness.wild.nodes import Lit as Lit
+from symattn.soundness.wild.nodes import MaskedAttn as MaskedAttn
 from symattn.soundness.wild.nodes import Mat as Mat
 from symattn.soundness.wild.nodes import MEntry as MEntry
 from symattn.soundness.wild.nodes import Minus as Minus
 from symattn.soundness.wild.nodes import MMul as MMul
 from symattn.soundness.wild.nodes import Neg as Neg
 from symattn.soundness.wild.nodes import Node as Node
+from symattn.soundness.wild.nodes import Norm as Norm
 from symattn.soundness.wild.nodes import Num as Num
 from symattn.soundness.wild.nodes import Ones as Ones
 from symattn.soundness.wild.nodes import Plus as Plus

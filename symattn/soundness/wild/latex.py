@@ -15,12 +15,14 @@ from symattn.soundness.wild.nodes import (
     Had,
     Ix,
     Lit,
+    MaskedAttn,
     Mat,
     MEntry,
     Minus,
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -113,9 +115,13 @@ def _tex(e: Node) -> tuple[str, int]:
         inner = f"{tex(e.i)}{tex(e.j)}"
         if len(tex(e.i)) > 1 or len(tex(e.j)) > 1:
             inner = f"{tex(e.i)},{tex(e.j)}"
-        if isinstance(e.m, Mat):
-            return f"{e.m.name}_{{{inner}}}", 4
+        if isinstance(e.m, (Mat, MaskedAttn)):
+            return f"{tex(e.m)}_{{{inner}}}", 4
         return f"\\left({tex(e.m)}\\right)_{{{inner}}}", 4
+    if isinstance(e, MaskedAttn):
+        return "A", 4
+    if isinstance(e, Norm):
+        return f"\\|{tex(e.a)}\\|", 4
     if isinstance(e, State):
         return f"S_{{{e.t}}}", 4
     if isinstance(e, FamVec):

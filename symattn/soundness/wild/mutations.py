@@ -20,11 +20,13 @@ from symattn.soundness.wild.nodes import (
     Had,
     Ix,
     Lit,
+    MaskedAttn,
     MEntry,
     Minus,
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -42,6 +44,15 @@ from symattn.soundness.wild.nodes import (
 from symattn.soundness.wild.templates import INFERRED, WILD_TEMPLATES, _n
 
 # ---- mutations --------------------------------------------------------------------------------
+
+
+_OTHER_MASK = {
+    "causal": "anti",
+    "causal_gt": "strict",
+    "anti": "causal",
+    "window": "causal",
+    "strict": "causal",
+}
 
 
 def _vanishing(x: Node, roots: Sequence[int]) -> Node:
@@ -105,6 +116,18 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("ones_to_vector", lambda: Vec("w", x.size)))
     if isinstance(x, VComp) and isinstance(x.i, Ix):
         out.append(("entry_shifted", lambda: VComp(x.v, Plus(x.i, _n(1)))))
+    inner: Any = getattr(x, "a", None)
+    if isinstance(x, Norm) and isinstance(inner, (Plus, Minus)):
+        out.append(("norm_of_sum_split", lambda: Plus(Norm(inner.a), Norm(inner.b))))
+    if isinstance(x, Power) and isinstance(x.a, Norm):
+        out.append(("square_dropped", lambda: x.a))
+    if isinstance(x, MT) and isinstance(inner, MMul):
+        out.append(("transpose_kept_order", lambda: MMul(MT(inner.a), MT(inner.b))))
+    if isinstance(x, Sum) and not isinstance(x.lo, Num):
+        out.append(("lower_bound_shifted", lambda: dataclasses.replace(x, lo=Plus(x.lo, _n(1)))))
+    at: Any = getattr(x, "i", None)
+    if isinstance(x, Comp) and isinstance(at, (Plus, Minus)) and isinstance(at.b, Num):
+        out.append(("component_offset_dropped", lambda: Comp(x.v, at.a)))
     if isinstance(x, Lit) and len(x.rows) == 2 and len(x.rows[0]) == 2:
         (a, b), (c, d) = x.rows
         out.append(("entries_swapped", lambda: Lit(((a, c), (b, d)))))
@@ -126,7 +149,23 @@ def _replace(x: Any, path: tuple, new: Node) -> Any:
     return dataclasses.replace(x, **{path[0]: _replace(getattr(x, path[0]), path[1:], new)})
 
 
+def _remask(x: Any) -> Any:
+    """Every `MaskedAttn` of `x` under the other mask: one definition in the prose, changed."""
+    if isinstance(x, MaskedAttn):
+        return MaskedAttn(_OTHER_MASK[x.kind])
+    if not isinstance(x, Node):
+        return x
+    node: Any = x
+    return dataclasses.replace(
+        node, **{f.name: _remask(getattr(node, f.name)) for f in dataclasses.fields(node)}
+    )
+
+
 def mutate(rng: random.Random, spec: WildSpec) -> tuple[WildSpec, str] | None:
+    masked = [y for side in (spec.lhs, spec.rhs) for _, y in _positions(side)]
+    if any(isinstance(y, MaskedAttn) for y in masked) and rng.random() < 0.4:
+        # the same claim under another mask's definition
+        return WildSpec(_remask(spec.lhs), _remask(spec.rhs), spec.free), "mask_changed"
     sides = ["lhs", "rhs"]
     rng.shuffle(sides)
     for side in sides:

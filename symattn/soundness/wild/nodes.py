@@ -172,6 +172,16 @@ class VComp(Node):  # entry i of a vector expression: softmax(x)_i, (x + y)_i
 
 
 @dataclass(frozen=True)
+class Norm(Node):  # the Euclidean norm of a column vector, `\|x\|`
+    a: Node
+
+
+@dataclass(frozen=True)
+class MaskedAttn(Node):  # A = softmax(S + M), S n x n, M the mask of `kind` the prose defines
+    kind: str
+
+
+@dataclass(frozen=True)
 class WildSpec:
     lhs: Node
     rhs: Node

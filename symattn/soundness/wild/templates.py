@@ -40,6 +40,7 @@ from symattn.soundness.wild.nodes import (
     VSoftmax,
     WildSpec,
 )
+from symattn.soundness.wild.templates_more import t_masks, t_norms, t_products, t_reindex
 
 # ---- templates ---------------------------------------------------------------------------------
 
@@ -249,8 +250,12 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "written": (2, t_written),
     "time_family": (2, t_time_family),
     "vector_softmax": (2, t_vector_softmax),
+    "norms": (2, t_norms),
+    "products": (2, t_products),
+    "reindex": (2, t_reindex),
+    "masks": (2, t_masks),
 }
 
 
 # Classes about inference: their documents declare nothing (a declaring variant is drawn too).
-INFERRED = {"trig", "exp_log", "written", "components", "hadamard", "vector_softmax"}
+INFERRED = {"trig", "exp_log", "written", "components", "hadamard", "vector_softmax", "norms"}

@@ -7,9 +7,28 @@ symattn (a test checks it).
 from __future__ import annotations
 
 from symattn.soundness.wild.latex import GREEK, formula
-from symattn.soundness.wild.nodes import FamVec, Mat, State, Var, Vec, WildClaim, WildSpec, walk
+from symattn.soundness.wild.nodes import (
+    FamVec,
+    MaskedAttn,
+    Mat,
+    State,
+    Var,
+    Vec,
+    WildClaim,
+    WildSpec,
+    walk,
+)
 
 # ---- how the texts state them -----------------------------------------------------------------
+
+#: how the prose defines each mask of `MaskedAttn` by cases (`truth.MASK_KEEPS` is its meaning)
+MASK_CASES = {
+    "causal": "$M_{ij}=0$ if $j\\le i$ and $M_{ij}=-\\infty$ otherwise",
+    "causal_gt": "$M_{ij}=-\\infty$ if $j>i$, and $M_{ij}=0$ otherwise",
+    "anti": "$M_{ij}=0$ for $j\\ge i$ and $M_{ij}=-\\infty$ for $j<i$",
+    "window": "$M_{ij}=0$ if $i-2<j\\le i$ and $M_{ij}=-\\infty$ otherwise",
+    "strict": "$M_{ij}=0$ if $j<i$ and $M_{ij}=-\\infty$ otherwise",
+}
 
 SIZE_TEX = {"n": "n", "m": "m", "d": "d", "d_k": "d_k", "d_v": "d_v"}
 
@@ -46,6 +65,15 @@ def document(c: WildClaim) -> tuple[str, int]:
         decls = _declarations(c.spec)
         if decls:
             lines += ["We use " + ", ".join(decls) + ".", ""]
+    masks = {
+        x.kind for side in (c.spec.lhs, c.spec.rhs) for x in walk(side) if isinstance(x, MaskedAttn)
+    }
+    for kind in sorted(masks):
+        lines += [
+            "Let $S, M \\in \\mathbb R^{n\\times n}$, with " + MASK_CASES[kind] + ", and let "
+            "$A=\\operatorname{softmax}(S+M)$.",
+            "",
+        ]
     if _uses(c.spec, State):
         lines += ["Let $S_0=0$ and $S_t=S_{t-1}+v_tk_t^\\top$ for $t\\ge 1$.", ""]
     lines += ["Then", "", f"$${formula(c.spec)}$$"]
@@ -61,6 +89,8 @@ class NotStated(Exception):
 def prove_argv(c: WildClaim) -> list[str]:
     if _uses(c.spec, State):
         raise NotStated("the state S_t is defined in the document's prose")
+    if _uses(c.spec, MaskedAttn):
+        raise NotStated("the mask M is defined by cases in the document's prose")
     argv = ["prove", formula(c.spec), "--format", "json"]
     if c.declare:
         dims = []

@@ -21,12 +21,14 @@ from symattn.soundness.wild.nodes import (
     Had,
     Ix,
     Lit,
+    MaskedAttn,
     Mat,
     MEntry,
     Minus,
     MMul,
     Neg,
     Node,
+    Norm,
     Num,
     Ones,
     Plus,
@@ -62,6 +64,16 @@ DATA_PLANS: tuple[dict[str, int], ...] = (
     {"n": 3, "m": 4, "d_k": 5, "d_v": 2, "d": 6},
     {"n": 4, "m": 2, "d_k": 3, "d_v": 5, "d": 7},
 )
+
+
+#: where each mask the prose defines keeps the score (1-based row i, column j); -inf elsewhere
+MASK_KEEPS = {
+    "causal": lambda i, j: j <= i,
+    "causal_gt": lambda i, j: not j > i,
+    "anti": lambda i, j: j >= i,
+    "window": lambda i, j: i - 2 < j <= i,
+    "strict": lambda i, j: j < i,
+}
 
 
 class _Env:
@@ -192,6 +204,22 @@ def value(e: Node, env: _Env) -> Any:
         if not 1 <= k <= v.shape[0]:
             raise IllFormed(f"entry {k} of a vector of {v.shape[0]}")
         return float(v[k - 1, 0])
+    if isinstance(e, Norm):
+        a = _column(value(e.a, env), "the norm of a non-vector")
+        return math.sqrt(float((a * a).sum()))
+    if isinstance(e, MaskedAttn):
+        n = env.sizes["n"]
+        scores = env.draw(("mat", "S"), (n, n))
+        out = np.zeros((n, n))
+        keep = MASK_KEEPS[e.kind]
+        for r in range(n):
+            cols = [c for c in range(n) if keep(r + 1, c + 1)]
+            if not cols:  # masked out entirely: 0/0, ill-formed where a claim uses it
+                out[r, :] = np.nan
+                continue
+            w = np.exp(scores[r, cols] - scores[r, cols].max())
+            out[r, cols] = w / w.sum()
+        return out
     if isinstance(e, FamVec):
         return env.draw(("fam", e.name, e.t), (env.sizes[e.size], 1))
     if isinstance(e, State):
@@ -217,6 +245,8 @@ def _scalar(x: Any) -> float:
 
 
 def _same(a: Any, b: Any) -> bool:
+    if np.isnan(a).any() or np.isnan(b).any():
+        raise IllFormed("a row of a softmax masked out entirely (0/0)")
     if np.ndim(a) == 0 and np.shape(b) == (1, 1):
         b = float(b[0, 0])
     if np.ndim(b) == 0 and np.shape(a) == (1, 1):

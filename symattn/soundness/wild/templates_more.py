@@ -1,0 +1,167 @@
+"""More of the wild classes' templates: norms, products of three and their transposes, sums whose
+index is shifted, reflected or whose triangle is swapped, and attention under a mask the prose
+defines by cases (causal, above the diagonal, a window, strictly below).
+
+Imports only numpy, the standard library and the wild classes' own modules; nothing else from
+symattn (a test checks it).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from symattn.soundness.wild.nodes import (
+    MT,
+    Comp,
+    DotP,
+    Ix,
+    MaskedAttn,
+    Mat,
+    MEntry,
+    Minus,
+    MMul,
+    Node,
+    Norm,
+    Num,
+    Plus,
+    Power,
+    Size,
+    Sum,
+    Times,
+    Var,
+    Vec,
+    WildSpec,
+)
+
+
+def _n(v: int) -> Num:
+    return Num(Fraction(v))
+
+
+def _sq(x: Node) -> Power:
+    return Power(Norm(x), 2)
+
+
+def t_norms(rng: random.Random) -> WildSpec:
+    """`\\|x\\|^2 = x^\\top x` and the expansions texts use for distances of queries and keys."""
+    size = rng.choice(("n", "d", "d_k"))
+    a, b = rng.choice((("x", "y"), ("q", "k"), ("u", "v")))
+    X, Y = Vec(a, size), Vec(b, size)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return WildSpec(_sq(X), MMul(MT(X), X))
+    if kind == 1:
+        i = Ix("i")
+        return WildSpec(_sq(X), Sum("i", _n(1), Size(size), Power(Comp(X, i), 2)))
+    if kind == 2:
+        rhs = Plus(Plus(_sq(X), Times(_n(2), DotP(X, Y))), _sq(Y))
+        return WildSpec(_sq(Plus(X, Y)), rhs)
+    if kind == 3:
+        rhs = Plus(Minus(_sq(X), Times(_n(2), DotP(X, Y))), _sq(Y))
+        return WildSpec(_sq(Minus(X, Y)), rhs)
+    if kind == 4:
+        other = rng.choice(("m", "n", "d_v"))
+        M = Mat("W", other, size)
+        return WildSpec(_sq(MMul(M, X)), MMul(MMul(MMul(MT(X), MT(M)), M), X))
+    if kind == 5:
+        c = Var(rng.choice(("c", "alpha")))
+        return WildSpec(_sq(Times(c, X)), Times(Power(c, 2), _sq(X)))
+    return WildSpec(_sq(Plus(X, Y)), MMul(MT(Plus(X, Y)), Plus(X, Y)))
+
+
+def t_products(rng: random.Random) -> WildSpec:
+    """Transposes and entries of products of three factors, of distinct or equal sizes."""
+    r, s, t, u = rng.choice(
+        (("n", "m", "d", "d_k"), ("n", "n", "n", "n"), ("n", "d_k", "d_k", "d_v"))
+    )
+    A, B, C = Mat("A", r, s), Mat("B", s, t), Mat("C", t, u)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return WildSpec(MT(MMul(MMul(A, B), C)), MMul(MMul(MT(C), MT(B)), MT(A)))
+    if kind == 1:
+        return WildSpec(MT(MMul(MMul(A, B), C)), MMul(MT(C), MT(MMul(A, B))))
+    if kind == 2:
+        return WildSpec(MT(MMul(MMul(A, B), C)), MMul(MT(MMul(B, C)), MT(A)))
+    if kind == 3:  # (A^T B^T)^T = BA, with A: s x r and B: t x s
+        A2, B2 = Mat("A", s, r), Mat("B", t, s)
+        return WildSpec(MT(MMul(MT(A2), MT(B2))), MMul(B2, A2))
+    if kind == 4:  # a bilinear form and its transpose
+        x, y = Vec("x", s), Vec("y", r)
+        return WildSpec(MMul(MMul(MT(x), MT(A)), y), MMul(MMul(MT(y), A), x))
+    if kind == 5:
+        x = Vec("x", t)
+        return WildSpec(MT(MMul(MMul(A, B), x)), MMul(MMul(MT(x), MT(B)), MT(A)))
+    i, j, k, m = Ix("i"), Ix("j"), Ix("k"), Ix("l")
+    body = Times(Times(MEntry(A, i, k), MEntry(B, k, m)), MEntry(C, m, j))
+    rhs = Sum("k", _n(1), Size(s), Sum("l", _n(1), Size(t), body))
+    return WildSpec(MEntry(MMul(MMul(A, B), C), i, j), rhs, (("i", r), ("j", u)))
+
+
+def t_reindex(rng: random.Random) -> WildSpec:
+    """Sums whose index is shifted or reflected, double sums over a triangle in either order, and
+    the causal prefix sums counted by how often each term appears."""
+    size = rng.choice(("n", "d"))
+    N = Size(size)
+    X = Vec(rng.choice(("x", "v", "a")), size)
+    A = Mat("A", size, size)
+    i, j, k = Ix("i"), Ix("j"), Ix("k")
+    one = _n(1)
+    kind = rng.randrange(8)
+    if kind == 0:
+        return WildSpec(
+            Sum("i", one, N, Comp(X, i)), Sum("k", _n(0), Minus(N, one), Comp(X, Plus(k, one)))
+        )
+    if kind == 1:
+        return WildSpec(
+            Sum("i", one, N, Comp(X, i)), Sum("k", _n(2), Plus(N, one), Comp(X, Minus(k, one)))
+        )
+    if kind == 2:  # reflected: i -> n + 1 - i
+        return WildSpec(
+            Sum("i", one, N, Comp(X, Minus(Plus(N, one), i))), Sum("i", one, N, Comp(X, i))
+        )
+    if kind == 3:  # the lower triangle, by rows or by columns
+        lhs = Sum("i", one, N, Sum("j", one, i, MEntry(A, i, j)))
+        return WildSpec(lhs, Sum("j", one, N, Sum("i", j, N, MEntry(A, i, j))))
+    if kind == 4:  # strictly below the diagonal
+        lhs = Sum("i", one, N, Sum("j", one, Minus(i, one), MEntry(A, i, j)))
+        return WildSpec(lhs, Sum("j", one, N, Sum("i", Plus(j, one), N, MEntry(A, i, j))))
+    if kind == 5:  # causal prefix sums: term j appears in rows j..n
+        lhs = Sum("i", one, N, Sum("j", one, i, Comp(X, j)))
+        return WildSpec(lhs, Sum("j", one, N, Times(Plus(Minus(N, j), one), Comp(X, j))))
+    if kind == 6:
+        lhs = Sum("i", one, N, Times(i, Comp(X, i)))
+        return WildSpec(lhs, Sum("i", one, N, Sum("j", i, N, Comp(X, j))))
+    lhs = Sum("i", one, N, Sum("j", one, N, MEntry(A, i, j)))
+    return WildSpec(lhs, Sum("j", one, N, Sum("i", one, N, MEntry(A, j, i))))
+
+
+MASKS = ("causal", "causal_gt", "anti", "window", "strict")
+
+
+def t_masks(rng: random.Random) -> WildSpec:
+    """`A = softmax(S + M)` with M defined by cases in the prose (`texts.MASK_CASES`): which
+    entries of a row carry its weight, and what `AV` sums, as each mask makes them."""
+    kind = rng.choice(MASKS)
+    A, V = MaskedAttn(kind), Mat("V", "n", "d_v")
+    N, one = Size("n"), _n(1)
+    i, j, u = Ix("i"), Ix("j"), Ix("u")
+    rows = (("i", "n"),)
+    if kind == "strict":  # the first row is masked out: claims about the rows after it
+        if rng.random() < 0.5:
+            return WildSpec(MEntry(A, _n(2), one), one)
+        return WildSpec(MEntry(MMul(A, V), _n(2), u), MEntry(V, one, u), (("u", "d_v"),))
+    lo, hi = (i, N) if kind == "anti" else (one, i)
+    pick = rng.randrange(5)
+    if pick == 0:
+        return WildSpec(Sum("j", lo, hi, MEntry(A, i, j)), one, rows)
+    if pick == 1:
+        return WildSpec(Sum("j", one, N, MEntry(A, i, j)), one, rows)
+    if pick == 2:
+        body = Times(MEntry(A, i, j), MEntry(V, j, u))
+        return WildSpec(MEntry(MMul(A, V), i, u), Sum("j", lo, hi, body), (*rows, ("u", "d_v")))
+    if pick == 3:
+        corner = N if kind == "anti" else one
+        return WildSpec(MEntry(A, corner, corner), one)
+    first = N if kind == "anti" else one
+    return WildSpec(MEntry(MMul(A, V), first, u), MEntry(V, first, u), (("u", "d_v"),))
