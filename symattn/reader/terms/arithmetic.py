@@ -56,9 +56,17 @@ def _times(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.B
     return a * b
 
 
+def _vector_like(x: MatExpr) -> bool:
+    return bool(dims_equal(x.rows, 1) or dims_equal(x.cols, 1))
+
+
 def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
     r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
-    `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
+    `x\in\mathbb R^d`); a row and a column, or a matrix beside a vector, is a shape error.
+    Between two matrices, neither of them a vector, `A \cdot V` is what texts write for their
+    product, and it must conform as the product does."""
+    if not _vector_like(a) and not _vector_like(b):
+        return _times(a, b, node, span)
     if _is_column(a) and _is_column(b):
         a, b = a.T, b.T
     elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
