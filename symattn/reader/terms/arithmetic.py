@@ -16,7 +16,7 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import leibniz_quotient, partial_quotient
 from symattn.reader.terms.base import TermsBase
-from symattn.reader.terms.bracketed_scalars import bracketed_scalar
+from symattn.reader.terms.bracketed_scalars import bracketed_after, bracketed_scalar
 from symattn.reader.terms.lists import list_value
 from symattn.reader.terms.names import label_of, plain_name
 from symattn.reader.terms.ones import ones_after
@@ -194,6 +194,7 @@ class ArithmeticMixin(TermsBase):
                     raise not_understood(str(e), node) from None
             else:
                 acc = bracketed_scalar(factors[0], acc, b) if k == 2 else acc
+                b = bracketed_after(acc, f, b) if op == "*" else b
                 before, acc = acc, _times(acc, b, node, span)
                 if isinstance(before, MatExpr) and isinstance(b, MatExpr):
                     self._confirm(before, b)
