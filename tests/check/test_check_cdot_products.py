@@ -7,8 +7,7 @@ from claim_helpers import kinds as all_kinds
 from claim_helpers import results
 
 BASE = (
-    r"Let $Q, K, V \in \mathbb{R}^{n\times m}$ and $S = \mathrm{softmax}(QK^T/\sqrt{m})$."
-    + "\n\n"
+    r"Let $Q, K, V \in \mathbb{R}^{n\times m}$ and $S = \mathrm{softmax}(QK^T/\sqrt{m})$." + "\n\n"
 )
 
 

@@ -26,10 +26,10 @@ def bracketed_scalar(factor: ast.Node, value: sympy.Basic, then: sympy.Basic) ->
 
 
 def bracketed_after(before: sympy.Basic, factor: ast.Node, value: sympy.Basic) -> sympy.Basic:
-    """`W(q^\\top k)`, `v_j(k_j q^\\top)` with rows, `X[a^\\top b]`: a bracketed 1 × 1 product after a
-    matrix whose columns are not one is a scalar factor, the only reading that typechecks (as a
-    matrix it would be a product of m × d by 1 × 1). After a column (`v_j(k_j^\\top q)`) the
-    product is defined as written and stays so.
+    """`W(q^\\top k)`, `v_j(k_j q^\\top)` with rows, `X[a^\\top b]`: a bracketed 1 × 1 product
+    after a matrix whose columns are not one is a scalar factor, the only reading that
+    typechecks (as a matrix it would be a product of m × d by 1 × 1). After a column
+    (`v_j(k_j^\\top q)`) the product is defined as written and stays so.
 
     >>> from symattn.kernel.expr import MatSym
     >>> from symattn.reader.syntax.parse import parse_formula

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy
 
 from symattn.kernel.dims import dims_equal
-from symattn.kernel.expr import Entry, MatExpr, MatSym, Softmax
+from symattn.kernel.expr import Entry, MatSym, Softmax
 
 __all__ = ["softmax_of_entry"]
 
