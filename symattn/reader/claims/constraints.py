@@ -110,7 +110,7 @@ def rewrite_products(e: sympy.Basic, pattern: Pattern) -> sympy.Basic | None:
         return e
     try:
         return e.func(*args)
-    except SymattnError:
+    except (SymattnError, TypeError, ValueError):  # a node not rebuilt from its arguments
         return None
 
 
