@@ -54,3 +54,11 @@ def test_where_a_declared_matrix_is_defined_it_is_no_condition() -> None:
         r"$S = QK^T$. Then $S^T = KQ^T$ and $S^T = QK^T$."
     )
     assert kinds(text) == ["verified", "verified", "false"]
+
+
+def test_a_condition_meets_the_products_a_definition_reaches() -> None:
+    text = DECL + r" such that $P^TP = I$." + "\n\n" + r"Define $Y = PX$. Then $Y^TY = X^TX$"
+    assert kinds(text + "$.") == ["verified"]
+    assert kinds(text + r" and $Y^TY = 3X^TX$.") == ["verified", "false"]
+    # without the condition: false
+    assert kinds(DECL + ".\n\n" + r"Define $Y = PX$. Then $Y^TY = X^TX$.") == ["false"]

@@ -11,7 +11,7 @@ from typing import Any
 import sympy
 
 from symattn.kernel.dims import dims_equal
-from symattn.kernel.expr import MatExpr, MatSym, walk
+from symattn.kernel.expr import MatExpr, MatSym, substitute_definitions, walk
 from symattn.reader.claims.constraints import (
     CONSTRAINT,
     identity_pattern,
@@ -125,6 +125,7 @@ class ConstrainedMixin(ResolverBase):
                 continue
             if sec == EVERYWHERE and self._owners(names) != owners:
                 continue
+            claim = _written_out(claim, names)
             sides = [
                 (rewrite_products(a, pattern), rewrite_products(b, pattern)) for a, b in claim.pairs
             ]
@@ -143,3 +144,20 @@ class ConstrainedMixin(ResolverBase):
         if names & reached(claim) or not all(witnessed(p) for p, _, _ in used):
             return dataclasses.replace(claim, premise=sources)
         return claim
+
+
+def _written_out(claim: ResolvedClaim, names: frozenset[MatSym]) -> ResolvedClaim:
+    """The claim with the definitions that reach the names written out in its sides
+    (`Y = PX`: `Y^T Y` is `(PX)^T(PX)`), so that a condition on them meets their products."""
+    defs = {
+        k: v
+        for k, v in claim.defs.items()
+        if names & reached(dataclasses.replace(claim, pairs=((v, v),)))
+    }
+    if not defs:
+        return claim
+    sides = [tuple(substitute_definitions(t, defs, 8) for t in pair) for pair in claim.pairs]
+    if not all(done for pair in sides for _, done in pair):
+        return claim  # a cycle among the definitions: left as written
+    pairs = tuple((a, b) for (a, _), (b, _) in sides)
+    return dataclasses.replace(claim, pairs=pairs)
