@@ -1,5 +1,5 @@
 """Conditions the text states on the matrices it declares (`with $P^\\top P = I$`) and the
-claims read under them. Imports the kernel and the reader's claims; never the checker or the CLI.
+claims read under them. Imports the kernel and the reader; never the checker or the CLI.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The softmax of one entry of a vector, `\\mathrm{softmax}(z_i)`: what texts mean by it is entry i
-of the softmax of z. Imports sympy and the kernel's expressions only."""
+of the softmax of z. Imports sympy and the kernel only."""
 
 from __future__ import annotations
 
