@@ -61,9 +61,13 @@ def test_inline_division_before_a_product_is_not_false() -> None:
 
 
 def test_a_conventional_matrix_used_as_a_size_is_undecided() -> None:
-    got = results("The cache holds $$2SLKH = 2 \\cdot S \\cdot L \\cdot K \\cdot H$$ numbers.\n")
+    # the factors reordered: true of numbers, not of the chapter's matrices
+    got = results("The cache holds $$2SLKH = 2 \\cdot H \\cdot K \\cdot L \\cdot S$$ numbers.\n")
     assert [r.kind for r in got] == ["undecided"], got
     assert "read as sizes" not in got[0].message
+    # in their order the two sides agree as numbers and as matrices (`\\cdot` their product)
+    same = "The cache holds $$2SLKH = 2 \\cdot S \\cdot L \\cdot K \\cdot H$$ numbers.\n"
+    assert kinds(same) == ["verified"]
 
 
 #: attention's V in one formula, a count V in the words: which one a count formula means

@@ -12,6 +12,7 @@ import sympy
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
 from symattn.kernel.expr import MatSym, walk
+from symattn.reader.claims.constrained import CONSTRAINT, ConstrainedMixin
 from symattn.reader.claims.context import (
     FORWARD,
     ONLY,
@@ -37,7 +38,7 @@ from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.mask_words import under_mask_words
 from symattn.reader.claims.member_claims import with_family_values
 from symattn.reader.claims.resolved import ResolvedClaim
-from symattn.reader.claims.resolver_base import ResolverBase, _Saved
+from symattn.reader.claims.resolver_base import _Saved
 from symattn.reader.claims.sentence_conditions import SENTENCE_ONLY, expire, hold_for_sentence
 from symattn.reader.claims.size_claims import relations_only
 from symattn.reader.claims.sum_readings import with_sum_readings
@@ -84,13 +85,15 @@ def _sentence_end(text: str, start: int) -> int:
     return found.start() if found is not None else len(text or "")
 
 
-class HypothesesMixin(ResolverBase):
+class HypothesesMixin(ConstrainedMixin):
     """Conditions: cues, cases in words, named conditions, premises, the hypotheses in force."""
 
     def _read_span(self, item: MathSpan, before: str, text: str) -> list[ResolvedClaim]:
         words = sentence_hypothesis(text, item)
         self.text = text
+        known = dict(self.scope.top().names)
         claims = self._with_cues(item, before, bool(SUPPOSING.match(words)))
+        self._orthogonal(item, before, text, known)
         only = getattr(self, "only_premise", None)
         if only is not None and item.start.offset < only[0] and not ONLY.search(before):
             # `只有当 $W_Q=W_K$ 时才有 $S^T=S$`: what follows in the sentence holds under it
@@ -123,6 +126,9 @@ class HypothesesMixin(ResolverBase):
         finally:
             scope.redefining = scope.supposing = False
         if hypothesis is None:
+            constraint = CONSTRAINT.search(before)
+            if constraint is not None:
+                claims = [self._constraint(c, constraint.group("word")) for c in claims]
             return self._under_named(span, claims)
         new = {k: v for k, v in scope.document.relations.items() if known.get(k) != v}
         for sym in new:
@@ -260,7 +266,11 @@ class HypothesesMixin(ResolverBase):
             scope.substitutions.append((sub[0], sub[1], scope.section, claim.source))
         else:
             names = {x for t in (lhs, rhs) for x in walk(t) if isinstance(x, MatSym)}
-            scope.unused.append((frozenset(names), scope.section, claim.source))
+            pattern = self._identity(lhs, rhs) if FORWARD.match(word) else None
+            if pattern is not None:  # `suppose P^T P = I`
+                self._rewrite(pattern, claim.source, scope.section)
+            else:
+                scope.unused.append((frozenset(names), scope.section, claim.source))
         return claim
 
     def _suppose_sizes(self, sizes: dict[sympy.Symbol, sympy.Expr]) -> None:
@@ -375,8 +385,11 @@ class HypothesesMixin(ResolverBase):
             claim = dataclasses.replace(claim, pairs=pairs, defs=defs, context=f"given {used}")
             if defined:  # K = V and K = XW_K together say more than the substitution: a
                 return dataclasses.replace(claim, premise=used)  # false is not shown
+        claim = self._rewritten(claim)
+        if claim.premise:
+            return claim
         mentioned = reached(claim)
         for names, sec, src in scope.unused:
-            if sec == here and names & mentioned:
+            if sec in (here, -1) and names & mentioned:
                 return dataclasses.replace(claim, premise=src)
         return claim

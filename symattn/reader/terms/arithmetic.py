@@ -16,7 +16,7 @@ from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import leibniz_quotient, partial_quotient
 from symattn.reader.terms.base import TermsBase
-from symattn.reader.terms.bracketed_scalars import bracketed_scalar
+from symattn.reader.terms.bracketed_scalars import bracketed_after, bracketed_scalar
 from symattn.reader.terms.lists import list_value
 from symattn.reader.terms.names import label_of, plain_name
 from symattn.reader.terms.ones import ones_after
@@ -56,9 +56,17 @@ def _times(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.B
     return a * b
 
 
+def _vector_like(x: MatExpr) -> bool:
+    return bool(dims_equal(x.rows, 1) or dims_equal(x.cols, 1))
+
+
 def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
     r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
-    `x\in\mathbb R^d`); a row and a column, or a matrix, is a shape error."""
+    `x\in\mathbb R^d`); a row and a column, or a matrix beside a vector, is a shape error.
+    Between two matrices, neither of them a vector, `A \cdot V` is what texts write for their
+    product, and it must conform as the product does."""
+    if not _vector_like(a) and not _vector_like(b):
+        return _times(a, b, node, span)
     if _is_column(a) and _is_column(b):
         a, b = a.T, b.T
     elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
@@ -190,6 +198,7 @@ class ArithmeticMixin(TermsBase):
                     raise not_understood(str(e), node) from None
             else:
                 acc = bracketed_scalar(factors[0], acc, b) if k == 2 else acc
+                b = bracketed_after(acc, f, b) if op == "*" else b
                 before, acc = acc, _times(acc, b, node, span)
                 if isinstance(before, MatExpr) and isinstance(b, MatExpr):
                     self._confirm(before, b)

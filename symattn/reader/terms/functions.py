@@ -30,6 +30,7 @@ from symattn.reader.syntax.gradients import gradient_name
 from symattn.reader.terms.arithmetic import _sqrt_of, as_comparable
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.defined import Defined, head_of, shape_of
+from symattn.reader.terms.entry_softmax import softmax_of_entry
 from symattn.reader.terms.entrywise import shape_kept
 from symattn.reader.terms.names import _label, _lower_case, plain_name
 from symattn.reader.terms.problems import (
@@ -248,6 +249,10 @@ class FunctionsMixin(TermsBase):
         args = [self.term(a) for a in node.args]
         if name in ("softmax", "mask") and len(args) == 1:
             x = args[0]
+            of_entry = softmax_of_entry(x) if name == "softmax" else None
+            if of_entry is not None:
+                self._note_entry_softmax(of_entry[1], node)
+                return of_entry[0]
             if not isinstance(x, MatExpr):
                 msg = f"{name} needs a matrix, got the scalar {plain(x)}"
                 raise Problem("shape_error", msg, node)
@@ -295,6 +300,15 @@ class FunctionsMixin(TermsBase):
             msg = f"unknown operator {node.name!r} (known: {known})"
             raise UnknownOperator(msg, node, f"\\operatorname{{{node.name}}}")
         raise not_understood(msg, node)
+
+    def _note_entry_softmax(self, name: str, node: ast.Call) -> None:
+        """The claim names the reading; a false verdict or shape error resting on it is
+        undecided, since taken literally the softmax of one number is 1."""
+        arg = ast.dump(node.args[0])
+        how = f"{node.name}({arg}) as {node.name}({name})_i, an entry of the softmax of {name}"
+        old = self.entry_guesses.get(name, ("", True))[0]
+        if how not in old:
+            self.entry_guesses[name] = (f"{old}; {how}" if old else how, True)
 
     def _repeat(self, node: ast.Call) -> sympy.Basic:
         r"""`\operatorname{repeat}_R(K)` (and `tile`), the printer's grouped-query K/V: its

@@ -142,6 +142,11 @@ class Scope:
         self.hypothesis_relations: dict[sympy.Symbol, int] = {}
         self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
         self.unused: list[tuple[frozenset[MatSym], int, str]] = []
+        # conditions `P^T P = I`: the product dropped in claims of the section (-1: while the
+        # declarations of its names, by name and line, stand)
+        self.rewrites: list[
+            tuple[tuple[MatExpr, ...], frozenset[MatSym], int, str, tuple[tuple[str, int], ...]]
+        ] = []
         # the values sizes had in worked examples that have closed, with the line of the
         # formula that closed them: what a later count (`d^2 = 65536`) may refer to
         self.earlier: dict[sympy.Symbol, sympy.Integer] = {}

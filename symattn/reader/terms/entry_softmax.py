@@ -1,0 +1,35 @@
+"""The softmax of one entry of a vector, `\\mathrm{softmax}(z_i)`: what texts mean by it is entry i
+of the softmax of z. Imports sympy and the kernel only."""
+
+from __future__ import annotations
+
+import sympy
+
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.expr import Entry, MatSym, Softmax
+
+__all__ = ["softmax_of_entry"]
+
+
+def softmax_of_entry(x: sympy.Basic) -> tuple[sympy.Basic, str] | None:
+    """`softmax(z_i)` with `z_i` entry i of a vector z: entry i of `softmax(z)`, taken over the
+    entries of z, and the name of z. Of a single number the softmax would be 1, never what a
+    text means; anything but an entry of a named vector is None (a shape error stays one).
+
+    >>> z = MatSym("z", 4, 1)
+    >>> value, name = softmax_of_entry(Entry(z, sympy.Symbol("i"), 1))
+    >>> name, value.matrix.shape
+    ('z', (4, 1))
+    >>> softmax_of_entry(Entry(MatSym("Z", 4, 4), 1, 2)) is None
+    True
+    """
+    if not isinstance(x, Entry) or not isinstance(x.matrix, MatSym):
+        return None
+    z, i, j = x.args
+    one = sympy.Integer(1)
+    column, row = dims_equal(z.cols, 1), dims_equal(z.rows, 1)
+    if column and not row and j == one:
+        return Entry(Softmax(z.T).T, i, one), z.name
+    if row and not column and i == one:
+        return Entry(Softmax(z), one, j), z.name
+    return None
