@@ -35,3 +35,18 @@ def test_a_cdot_between_vectors_stays_the_dot_product():
     assert kinds(BASE + rows.replace("K_{bc}", "K_{ac}")) == ["false"]
     # a matrix beside a row vector is no dot product and no matrix product
     assert kinds(BASE + r"$$S \cdot q_a = 0$$") == ["shape-error"]
+
+
+MV = (
+    r"Let $W \in \mathbb{R}^{m\times d}$, $x \in \mathbb{R}^{d\times 1}$ and"
+    r" $y \in \mathbb{R}^{1\times m}$." + "\n\n"
+)
+
+
+def test_a_cdot_between_a_matrix_and_a_vector_is_their_product_where_it_conforms():
+    assert all_kinds(MV + r"$$W \cdot x \in \mathbb{R}^{m\times 1}$$") == ["verified"]
+    assert all_kinds(MV + r"$$y \cdot W \in \mathbb{R}^{1\times d}$$") == ["verified"]
+    assert all_kinds(MV + r"$$(W \cdot x)^T = x^T W^T$$") == ["verified"]
+    assert all_kinds(MV + r"$$(W \cdot x)^T = 2x^T W^T$$") == ["false"]
+    # x beside W the other way round conforms neither as a product nor as a dot product
+    assert all_kinds(MV + r"$$x \cdot W \in \mathbb{R}^{1\times m}$$") == ["shape-error"]

@@ -60,13 +60,20 @@ def _vector_like(x: MatExpr) -> bool:
     return bool(dims_equal(x.rows, 1) or dims_equal(x.cols, 1))
 
 
+def _conforms(a: MatExpr, b: MatExpr) -> bool:
+    return bool(dims_equal(a.cols, b.rows))
+
+
 def _dot(a: MatExpr, b: MatExpr, node: ast.Node, span: Any) -> sympy.Basic:
     r"""`u \cdot v` of two rows (`q_i\cdot k_j`) or of two columns (`x\cdot y` with
-    `x\in\mathbb R^d`); a row and a column, or a matrix beside a vector, is a shape error.
-    Between two matrices, neither of them a vector, `A \cdot V` is what texts write for their
-    product, and it must conform as the product does."""
+    `x\in\mathbb R^d`); a row and a column is a shape error. Between two matrices, neither
+    of them a vector, `A \cdot V` is what texts write for their product, and it must conform
+    as the product does; a matrix beside a vector (`W \cdot x`, `x_i \cdot W_Q`) is their
+    product where it conforms, and a shape error where it does not."""
     if not _vector_like(a) and not _vector_like(b):
         return _times(a, b, node, span)
+    if _vector_like(a) != _vector_like(b) and _conforms(a, b):
+        return _times(a, b, node, span)  # `W \cdot x`, `x_i \cdot W_Q`: a matrix times a vector
     if _is_column(a) and _is_column(b):
         a, b = a.T, b.T
     elif _is_column(a) != _is_column(b) and (_is_row(a) or _is_row(b)):
