@@ -3,6 +3,8 @@ messages of small defects say what went wrong in the user's notation."""
 
 from __future__ import annotations
 
+import pytest
+
 from symattn.check import check_text
 
 
@@ -198,3 +200,21 @@ def test_a_trace_identity_is_a_claim_not_the_definition_of_a_function_tr():
     # a function of the text's own, with its parameter, is still its definition
     got = kinds("$$f(x)=x^2+1$$\n\nThen $$f(x)-1=x^2$$\n")
     assert "defines the function" in got[0][1], got
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        (r"\max(3, 5) = 5", "verified"),
+        (r"\max(3, 5) = 3", "false"),
+        (r"\min(768, 64) = 64", "verified"),
+        (r"\lfloor 512/2 \rfloor - 1 = 255", "verified"),
+        (r"\lfloor 513/2 \rfloor = 257", "false"),
+        (r"\lceil 1000/64 \rceil = 16", "verified"),
+        (r"\lceil 1000/64 \rceil = 15", "false"),
+    ],
+)
+def test_max_min_floor_and_ceiling_of_numbers_are_claims(claim, kind):
+    # they were read as definitions of new functions named max, min, lceil
+    got = kinds(f"$${claim}$$\n")
+    assert [k for k, _ in got] == [kind], got

@@ -124,7 +124,9 @@ def declare_scalar(
 
 
 #: Functions of mathematics whose meaning no text redefines.
-_MATH_FUNCTIONS = frozenset("sin cos tan tanh exp log ln re im tr trace det rank diag".split())
+_MATH_FUNCTIONS = frozenset(
+    "sin cos tan tanh exp log ln re im tr trace det rank diag max min floor ceil".split()
+)
 
 
 def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, ...] | None] | None:

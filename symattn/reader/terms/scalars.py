@@ -29,6 +29,9 @@ _ONE_ARGUMENT: dict[str, Callable[[sympy.Expr], sympy.Expr]] = {
     # the real and imaginary parts (`\\mathrm{Re}(a + bi) = a`)
     "re": sympy.re,
     "im": sympy.im,
+    # `\\lfloor x \\rfloor`, `\\lceil x \\rceil` (the lexer writes them as calls)
+    "floor": sympy.floor,
+    "ceil": sympy.ceiling,
 }
 _MANY_ARGUMENTS: dict[str, Callable[..., sympy.Expr]] = {"max": sympy.Max, "min": sympy.Min}
 
