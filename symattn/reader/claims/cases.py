@@ -110,11 +110,11 @@ class Cases:
             return None
         below = cases["0"].canonical == sympy.Le(j, i).canonical
         above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
-        if not (below and above):
-            return None
         current = scope.lookup(name)
         n = scope.dims["n"]
         shape = current.shape if current is not None else (n, n)
+        if not (below and above) or sympy.expand(shape[0] - shape[1]) != 0:
+            return None  # the causal mask is square: other cases stay the text's own entries
         entry = Name(shape, "defined", scope.section, scope.line, mask=True)
         scope.top().names[name] = entry
         msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
@@ -133,13 +133,9 @@ class Cases:
 
 
 def _undefined(scope: Scope, name: str) -> bool:
-    """No value for `name` yet: not in scope, or declared (square) without a definition."""
+    """No value for `name` yet: not in scope, or declared (of any shape: `W_{ij} = 1` of an
+    n × d matrix W is a case of its definition too) without a definition."""
     entry = scope.lookup(name)
     if entry is None:
         return True
-    return (
-        entry.origin == "declared"
-        and entry.definition is None
-        and not entry.mask
-        and entry.shape[0] == entry.shape[1]
-    )
+    return entry.origin == "declared" and entry.definition is None and not entry.mask
