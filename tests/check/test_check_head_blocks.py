@@ -84,3 +84,23 @@ def test_blocks_that_do_not_conform_with_heads_d_k_wide_stay_a_shape_error(rows,
     text = KEY_WIDE.replace("{rows}", rows).replace("{more}", more)
     r = check_text(text.replace("{claim}", CONCAT + "W_O^{(h)}"), "h.md")[-1]
     assert r.kind == "shape-error" and said in r.message, r.message
+
+
+BLOCKS_ONLY = (
+    "# Heads\n\nLet $W_O\\in\\mathbb R^{Hd_k\\times d}$ and "
+    "$W_O^{(h)}\\in\\mathbb R^{d_k\\times d}$ its rows for head $h${heads}. Then\n\n$$"
+    + CONCAT
+    + "W_O^{(h)}.$$\n"
+)
+
+
+def test_heads_whose_width_only_the_chapter_gives_are_a_guess_beside_blocks_of_d_k_rows():
+    # the text cuts W_O into blocks of d_k rows and never says how wide Z^(h) is: the
+    # chapter's n × d_v is a guess there, so no shape error rests on it
+    r = check_text(BLOCKS_ONLY.replace("{heads}", ""), "h.md")[-1]
+    assert r.kind == "undecided" and "conventional shapes of Z^(h) (n × d_v)" in r.message
+    # said by the text: d_v wide heads do not conform, d_k wide ones do
+    said = " and $Z^{(h)}\\in\\mathbb R^{n\\times d_v}$"
+    assert check_text(BLOCKS_ONLY.replace("{heads}", said), "h.md")[-1].kind == "shape-error"
+    wide = BLOCKS_ONLY.replace("{heads}", said.replace("d_v", "d_k"))
+    assert check_text(wide, "h.md")[-1].status == "proved"
