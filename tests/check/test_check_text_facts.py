@@ -167,6 +167,18 @@ def test_a_non_square_matrix_whose_entries_the_text_sets_is_defined_as_a_square_
     assert kinds(text + "Then $W\\odot A=A\\odot W^\\top$.\n")[-1] == "shape-error"
 
 
+@pytest.mark.parametrize("value", ["\\frac{1}{d}", "1/d", "-1", "\\frac{1}{\\sqrt{d}}"])
+def test_entries_set_to_a_number_of_sizes_are_a_case_of_the_definition(value):
+    # uniform weights W_{ij} = 1/d: rows summing to 1 is true of this W, false of a free one
+    text = f"Let $X, W \\in \\mathbb{{R}}^{{n\\times d}}$ with $W_{{ij}} = {value}$.\n\n"
+    said = " ".join(r.message for r in check_text(text, "t.md"))
+    assert "a case of the definition of W" in said
+    rows = last(text + "Then $W\\mathbf 1_d = \\mathbf 1_n$.\n")
+    assert rows.kind == "undecided" and "defines the entries of W" in rows.message
+    assert kinds(text + "Then $W\\odot X=X\\odot W$.\n")[-1] == "verified"
+    assert kinds(text + "Then $W\\mathbf 1_n = \\mathbf 1_n$.\n")[-1] == "shape-error"
+
+
 def test_a_non_square_matrix_is_never_the_causal_mask():
     text = (
         "Let $W \\in \\mathbb{R}^{n\\times d}$ with $W_{ij}=0$ if $j\\le i$ and "
