@@ -91,7 +91,7 @@ def index_range_problem(
     shapes = named_shapes(*exprs)
     for e in exprs:
         for node, limits in _indexed_with_limits(e):
-            problem = _check_one(node, {**ranges, **limits}, shapes)
+            problem = _check_one(node, {**ranges, **limits}, shapes, limits)
             if problem:
                 return problem
     return None
@@ -113,7 +113,7 @@ def _indexed_with_limits(e: sympy.Basic):
         stack.extend((a, limits) for a in x.args)
 
 
-def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | None:
+def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping, limits: Mapping) -> str | None:
     shape: tuple[sympy.Expr, ...]
     if isinstance(node, RowBlock):
         return _check_block(node, ranges)
@@ -134,7 +134,14 @@ def _check_one(node: sympy.Basic, ranges: Mapping, shapes: Mapping) -> str | Non
     if len(idx) != len(shape) or len(idx) not in (1, 2):
         return None
     for k, (ix, size) in enumerate(zip(idx, shape, strict=True)):
-        if not isinstance(ix, sympy.Symbol) or ix not in ranges:
+        if not isinstance(ix, sympy.Symbol):
+            outside = _outside(ix, limits, size)
+            if outside is not None:
+                what, shown = "rows" if k == 0 else "cols", name.removesuffix("^()")
+                sub = ",".join(map(str, shown_idx))
+                return f"{shown}_{{{sub}}}: {outside} {shown} has {size} {what}"
+            continue
+        if ix not in ranges:
             continue
         lo, hi = (sympy.sympify(b) for b in ranges[ix])
         if _fits(lo, hi, size, ranges):
@@ -188,16 +195,57 @@ def definite_range_problem(node: sympy.Basic, limits: Mapping[sympy.Symbol, Rang
     shown = f"{name}^{{({sub})}}" if isinstance(node, RowBlock) else f"{name}_{{{sub}}}"
     for ix, size, kind in zip(idx, shape, what, strict=True):
         ix = sympy.sympify(ix, strict=True)
-        head = _shifted(ix) if not isinstance(ix, sympy.Symbol) else ix
-        if head is not None and head in limits:
-            # `x_{j+1}` under `\sum_{j=1}^{n}`: the index runs over the sum's range, shifted
-            lo, hi = (sympy.sympify(b, strict=True) + ix - head for b in limits[head])
+        run = _affine_run(ix, limits)
+        if run is not None:
+            # `x_{j+1}` under `\sum_{j=1}^{n}`, `x_{n-j}` under `\sum_{j=0}^{n-1}`: the index
+            # runs over the sum's range, shifted (and reversed)
+            lo, hi = run
             if (lo - 1).is_negative or (hi - size).is_positive:
                 return f"{shown}: index {ix} runs over {lo}..{hi} but {name} has {size} {kind}"
         elif (ix - size).is_positive:
             # past the end only: a text that counts from 0 writes x_0 for its first row
             return f"{shown}: index {ix} is outside the {size} {kind} of {name}"
     return None
+
+
+def _outside(ix: sympy.Basic, limits: Mapping, size: sympy.Expr) -> str | None:
+    """`index n - j runs over 0..n - 1 but`, when an index written with a summed index
+    (`x_{n-j}` under `\\sum_{j=1}^{n}`) lies outside 1..size at one end of the sum, at every
+    size; None where it fits or may. A free index is left alone: its range is often one the
+    text leaves unsaid (`k_{t-1}` for t >= 2)."""
+    if not isinstance(ix, sympy.Expr):
+        return None
+    run = _affine_run(ix, limits)
+    if run is None:
+        return None
+    lo, hi = run
+    if (lo - 1).is_negative or (hi - size).is_positive:
+        return f"index {ix} runs over {lo}..{hi} but"
+    return None
+
+
+def _affine_run(ix: sympy.Expr, limits: Mapping[sympy.Symbol, Range]) -> Range | None:
+    """The least and the greatest value of an index `c*j + rest` as the sum index j runs over
+    its range (c a nonzero whole number, rest free of every sum index), else None.
+
+    >>> from symattn.kernel.expr import index
+    >>> from symattn.kernel.dims import n
+    >>> j = index("j")
+    >>> _affine_run(n - j + 1, {j: (0, n - 1)})
+    (2, n + 1)
+    >>> _affine_run(2 * j, {j: (1, n)}) is None, _affine_run(j * n, {j: (1, n)}) is None
+    (False, True)
+    """
+    heads = [s for s in ix.free_symbols if s in limits]
+    if len(heads) != 1:
+        return None
+    (head,) = heads
+    c = sympy.expand(ix).coeff(head)
+    rest = sympy.expand(ix - c * head)
+    if not c.is_Integer or c == 0 or rest.free_symbols & set(limits):
+        return None
+    ends = [c * sympy.sympify(b, strict=True) + rest for b in limits[head]]
+    return (ends[0], ends[1]) if c > 0 else (ends[1], ends[0])
 
 
 def _sizing(shapes: Mapping, size: sympy.Expr) -> set[sympy.Basic]:

@@ -51,3 +51,20 @@ def test_a_member_at_a_size_past_the_members_counted_from_zero_is_not_read():
     (r,) = results(FROM_0 + "$$y_m + y_n = y_n + y_m$$\n")
     assert r.kind == "not-understood" and "unless n is a position" in r.message, r.message
     assert kinds(FROM_0 + "$$y_{n-1} + y_0 = y_0 + y_{n-1}$$\n") == ["verified"]
+
+
+@pytest.mark.parametrize(
+    ("shape", "out", "inside", "whole"),
+    [
+        # counted from 0: y_{n-k} at k = 0 is y_n, one past the last member
+        (FROM_0, "y_{n-k}", "y_{n-1-k}", "\\sum_{k=0}^{n-1}"),
+        # counted from 1: y_{n-k} at k = n is y_0, before the first
+        (FROM_1, "y_{n-k}", "y_{n-k+1}", "\\sum_{k=1}^{n}"),
+    ],
+    ids=["from 0", "from 1"],
+)
+def test_a_member_counted_down_past_either_end_is_a_shape_error(shape, out, inside, whole):
+    (r,) = results(shape + f"$${whole} {out} = {whole} y_k$$\n")
+    assert r.kind == "shape-error" and "runs over" in r.message, r.message
+    assert kinds(shape + f"$${whole} {inside} = {whole} y_k$$\n") == ["verified"]
+    assert kinds(shape + f"$${whole} {inside} = {whole} 2y_k$$\n") == ["false"]

@@ -151,6 +151,43 @@ def test_a_multiplicative_mask_defined_by_cases_is_an_entry_not_a_size():
     assert kinds(text + "Then $L\\odot A=A\\odot L^\\top$.\n")[-1] != "verified"
 
 
+@pytest.mark.parametrize(
+    "cases", ["$W_{ij}=1$ for all $i, j$", "$W_{ij}=1$ if $j\\le i$ and $W_{ij}=0$ otherwise"]
+)
+def test_a_non_square_matrix_whose_entries_the_text_sets_is_defined_as_a_square_one(cases):
+    # W is n × d: its entries set to numbers are cases of its definition, as for a square one
+    text = f"Let $A, W \\in \\mathbb{{R}}^{{n\\times d}}$ with {cases}.\n\n"
+    said = " ".join(r.message for r in check_text(text, "t.md"))
+    assert "a case of the definition of W" in said and "worked example" not in said
+    # true of this W, false of a free one: no counterexample of a W the text did not mean
+    ones = last(text + "Then $W\\mathbf 1_d = d\\,\\mathbf 1_n$.\n")
+    assert ones.kind == "undecided" and "defines the entries of W" in ones.message
+    assert kinds(text + "Then $W\\odot A=A\\odot W$.\n")[-1] == "verified"
+    assert kinds(text + "Then $W\\odot A=A\\odot W+W$.\n")[-1] == "undecided"
+    assert kinds(text + "Then $W\\odot A=A\\odot W^\\top$.\n")[-1] == "shape-error"
+
+
+@pytest.mark.parametrize("value", ["\\frac{1}{d}", "1/d", "-1", "\\frac{1}{\\sqrt{d}}"])
+def test_entries_set_to_a_number_of_sizes_are_a_case_of_the_definition(value):
+    # uniform weights W_{ij} = 1/d: rows summing to 1 is true of this W, false of a free one
+    text = f"Let $X, W \\in \\mathbb{{R}}^{{n\\times d}}$ with $W_{{ij}} = {value}$.\n\n"
+    said = " ".join(r.message for r in check_text(text, "t.md"))
+    assert "a case of the definition of W" in said
+    rows = last(text + "Then $W\\mathbf 1_d = \\mathbf 1_n$.\n")
+    assert rows.kind == "undecided" and "defines the entries of W" in rows.message
+    assert kinds(text + "Then $W\\odot X=X\\odot W$.\n")[-1] == "verified"
+    assert kinds(text + "Then $W\\mathbf 1_n = \\mathbf 1_n$.\n")[-1] == "shape-error"
+
+
+def test_a_non_square_matrix_is_never_the_causal_mask():
+    text = (
+        "Let $W \\in \\mathbb{R}^{n\\times d}$ with $W_{ij}=0$ if $j\\le i$ and "
+        "$W_{ij}=-\\infty$ otherwise.\n\n"
+    )
+    said = " ".join(r.message for r in check_text(text, "t.md"))
+    assert "causal mask" not in said and "a case of the definition of W" in said
+
+
 def test_a_matrix_whose_entries_the_text_defines_keeps_the_verdicts_it_can_give():
     text = masked("$M_{ij}=-|i-j|$")
     # true for every M: verified; an entry the claim writes reads the definition

@@ -43,3 +43,14 @@ def test_the_row_of_a_dot_product_must_be_a_row_of_its_matrix():
     assert v.status == "shape_error" and "row j of Q: index j runs over 1..n + 1" in str(v)
     inside = sympy.Sum(Dot(Q.row(i), Q.row(j)), (j, 1, n))
     assert prove_equal(inside, inside).status == "proved"
+
+
+def test_an_index_counted_down_a_sum_is_checked_at_both_ends():
+    # row n - r at r = n is row 0, which never exists; row n - r + 1 runs over 1..n
+    out, inside = sympy.Sum(Q[n - r, 1], (r, 1, n)), sympy.Sum(Q[n - r + 1, 1], (r, 1, n))
+    v = prove_equal(out, sympy.Sum(Q[r, 1], (r, 1, n)))
+    assert v.status == "shape_error" and "runs over 0..n - 1 but Q has n rows" in str(v)
+    assert prove_equal(inside, sympy.Sum(Q[r, 1], (r, 1, n))).status in ("proved", "checked")
+    assert prove_equal(inside, sympy.Sum(2 * Q[r, 1], (r, 1, n))).status == "false"
+    # a free index is left to the range the text gives it (k_{t-1} for t >= 2, unsaid)
+    assert index_range_problem((Q[n - i, 1], Q), {i: (1, n)}) is None

@@ -62,8 +62,9 @@ class Cases:
             return None
         if isinstance(right, ast.Number) and right.text == "0":
             value = "0"
-        elif isinstance(right, ast.Number) and scope.lookup(left.name) is not None:
-            value = right.text  # a multiplicative mask's `1`: a case, though never the causal mask
+        elif _constant(right, scope) and scope.lookup(left.name) is not None:
+            # a multiplicative mask's `1`, uniform weights' `1/n`: a case, never the causal mask
+            value = span.body[right.start : right.end]
         elif (
             isinstance(right, ast.Neg)
             and isinstance(right.operand, ast.Symbol)
@@ -110,11 +111,11 @@ class Cases:
             return None
         below = cases["0"].canonical == sympy.Le(j, i).canonical
         above = cases["-inf"].canonical == sympy.Gt(j, i).canonical
-        if not (below and above):
-            return None
         current = scope.lookup(name)
         n = scope.dims["n"]
         shape = current.shape if current is not None else (n, n)
+        if not (below and above) or sympy.expand(shape[0] - shape[1]) != 0:
+            return None  # the causal mask is square: other cases stay the text's own entries
         entry = Name(shape, "defined", scope.section, scope.line, mask=True)
         scope.top().names[name] = entry
         msg = f"{name} is the causal mask: 0 on and below the diagonal, -∞ above"
@@ -132,14 +133,26 @@ class Cases:
         return self.record(scope, span, 0, len(span.body), case, rel)
 
 
+def _constant(node: ast.Node, scope: Scope) -> bool:
+    """A number made of numbers and sizes only (`1`, `-1`, `\\frac{1}{n}`, `1/\\sqrt{d}`): the
+    same at every index, so a value a case may give, whatever its condition."""
+    if isinstance(node, ast.Number):
+        return True
+    if isinstance(node, ast.Symbol):
+        return node.sub is None and node.name in scope.dims
+    if isinstance(node, ast.Neg | ast.Sqrt):
+        return _constant(node.operand if isinstance(node, ast.Neg) else node.radicand, scope)
+    if isinstance(node, ast.Frac):
+        return _constant(node.num, scope) and _constant(node.den, scope)
+    if isinstance(node, ast.Mul) and set(node.ops) <= {"/", "cdot"}:
+        return all(_constant(x, scope) for x in node.factors)
+    return False
+
+
 def _undefined(scope: Scope, name: str) -> bool:
-    """No value for `name` yet: not in scope, or declared (square) without a definition."""
+    """No value for `name` yet: not in scope, or declared (of any shape: `W_{ij} = 1` of an
+    n × d matrix W is a case of its definition too) without a definition."""
     entry = scope.lookup(name)
     if entry is None:
         return True
-    return (
-        entry.origin == "declared"
-        and entry.definition is None
-        and not entry.mask
-        and entry.shape[0] == entry.shape[1]
-    )
+    return entry.origin == "declared" and entry.definition is None and not entry.mask

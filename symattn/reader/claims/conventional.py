@@ -40,26 +40,35 @@ def unconfirmed(
     it is undecided, saying why. A text that never departs, and declares one of them with its
     conventional shape (`Scope.conforms`), keeps the chapter's conventions; one that declares
     none keeps them too, except for the shapes texts vary on (`Scope.VARIES`: W_O, Z, O); Q, K
-    and V, the arguments of attention, always keep theirs.
+    and V, the arguments of attention, always keep theirs. The chapter's head families
+    (`Z^(h)`, n × d_v) are guesses the same way in a text that departs.
     """
     # a declaration of an earlier section that this formula was read without too
     # (`Resolver._earlier_declarations`) may not hold here: no evidence of a departure
     departed = {k: e for k, e in scope.departures().items() if k not in scope.read_both}
-    conv = scope.layers[0].names
+    conv, families = scope.layers[0].names, scope.layers[0].families
     confirmed = scope.confirmed | _ATTENTION
-    guessed = sorted(k for k in scope.conventional_reads if k in conv and k not in confirmed)
+    # head families too (`Z^(h)`, n × d_v): the heads' width is the text's to say
+    guessed = sorted(
+        k
+        for k in scope.conventional_reads
+        if (k in conv or k.removesuffix("^(h)") in families) and k not in confirmed
+    )
     if not departed and scope.conforms():
         return claims  # a text that speaks the chapter's dialect keeps its conventions
     if not departed:  # a text that declares none of them: the shapes texts vary on
         guessed = [k for k in guessed if k in scope.VARIES]
     if not guessed:
         return claims
-    taken = {k: conv.pop(k) for k in guessed}
+    taken = {
+        k: (families if k.endswith("^(h)") else conv).pop(k.removesuffix("^(h)")) for k in guessed
+    }
     confirming, scope.confirming = scope.confirming, False
     try:
         twins = again()
     finally:
-        conv.update(taken)
+        for k, entry in taken.items():
+            (families if k.endswith("^(h)") else conv)[k.removesuffix("^(h)")] = entry
         scope.confirming = confirming
     own = ", ".join(
         f"{k} as {shape_str(e.shape)} (line {e.line})" for k, e in sorted(departed.items())
@@ -72,7 +81,8 @@ def unconfirmed(
             out.append(c)
             continue
         body = c.span.body[c.start : c.end]
-        shown = [k for k in guessed if re.search(_name_pattern(k), body)] or guessed
+        shown = [k for k in guessed if re.search(_name_pattern(k.removesuffix("^(h)")), body)]
+        shown = shown or guessed
         names = ", ".join(f"{k} ({shape_str(taken[k].shape)})" for k in shown)
         msg = (
             f"{c.message}; but that rests on the chapter's conventional shapes of "

@@ -10,7 +10,18 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import CausalMask, Dot, Entry, MatAdd, MatExpr, MatMul, MatSym, Scale, walk
+from symattn.kernel.expr import (
+    CausalMask,
+    Dot,
+    Entry,
+    HeadSym,
+    MatAdd,
+    MatExpr,
+    MatMul,
+    MatSym,
+    Scale,
+    walk,
+)
 from symattn.kernel.partial import Partial
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
@@ -267,10 +278,11 @@ class ArithmeticMixin(TermsBase):
         if confirmed is None or self.trial or not getattr(self.scope, "confirming", False):
             return
         names = {m.name for x in operands for m in walk(x) if isinstance(m, MatSym)}
+        heads = {f"{m.name}^(h)" for x in operands for m in walk(x) if isinstance(m, HeadSym)}
         document = getattr(getattr(self.scope, "document", None), "names", {})
         if any(getattr(document.get(k), "origin", "") == "inferred" for k in names):
             return  # `X W^Q` with W^Q inferred from this use: it typechecks whatever X is
-        confirmed.update(names)
+        confirmed.update(names | heads)
 
     def _is_mask(self, node: ast.Node) -> bool:
         name = plain_name(node)

@@ -10,7 +10,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.dims import H, d_v, dim
+from symattn.kernel.dims import H, d_k, d_v, dim, dims_equal
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
     Entry,
@@ -101,17 +101,24 @@ def _beyond_rows(i: sympy.Expr, m: MatExpr) -> bool:
     return bool(i.is_Integer and m.rows.is_Integer and i > m.rows)
 
 
-def _row_block_of(block: Any, whole: Any, bind: Callable[[Any], Any]) -> bool:
-    """`W_O^{(h)}` is row block h of W_O (the chapter's reading, "a slice of W_O"): when the
-    document declares no family W_O^{(h)}, or declares one (without defining it) with the
-    shape of a block, d_v × d beside W_O's H·d_v × d."""
+def _block_rows(block: Any, whole: Any, bind: Callable[[Any], Any]) -> sympy.Expr | None:
+    """The rows of each block when `W_O^{(h)}` is row block h of W_O (the chapter's reading,
+    "a slice of W_O"), None when it is a matrix of its own. It is a block when the document
+    declares no family W_O^{(h)}, or declares one (without defining it) with the shape of a
+    block: r × d beside W_O's H·r × d. The H blocks of W_O are equal, so a block has W_O's rows
+    over H (d_k rows where the heads are d_k wide), and d_v where H does not divide them: no
+    such block exists, and cutting W_O says so."""
+    heads, (wr, wc) = bind(H), (bind(x) for x in whole.shape)
     if block is None:
-        return True
+        rows = sympy.cancel(wr / heads)
+        if rows.is_polynomial() and sympy.denom(sympy.together(rows)) == 1:
+            return sympy.expand(rows)
+        return next((m for m in map(bind, (d_v, d_k)) if dims_equal(wr, heads * m)), bind(d_v))
     if getattr(block, "definition", None) is not None:
-        return False
-    (r, c), (wr, wc) = (bind(x) for x in block.shape), (bind(x) for x in whole.shape)
-    h, v = bind(H), bind(d_v)
-    return all(sympy.expand(a - b) == 0 for a, b in ((r, v), (wr, h * v), (c, wc)))
+        return None
+    r, c = (bind(x) for x in block.shape)
+    same = sympy.expand(c - wc) == 0 and sympy.expand(wr - heads * r) == 0
+    return r if same else None
 
 
 #: the letters texts give the number of positions (tokens, time steps) by
@@ -559,9 +566,10 @@ class NamesMixin(TermsBase):
             raise Problem("not_understood" if own else "shape_error", msg, node)
         lookup = self.scope.lookup
         whole = lookup("W_O") if fam == "W_O" else None
-        if whole is not None and _row_block_of(lookup("W_O", True), whole, self.scope.bind):
+        rows = None if whole is None else _block_rows(lookup("W_O", True), whole, self.scope.bind)
+        if whole is not None and rows is not None:
             w_o = self.named("W_O", None, whole)
-            return RowBlock(w_o, head, self.scope.bind(d_v), self.scope.bind(H))
+            return RowBlock(w_o, head, rows, self.scope.bind(H))
         entry = lookup(fam, True) if fam is not None else None
         if fam is None and isinstance(op, ast.Gradient | ast.Call):
             what = "the gradient of each member of a head family (dO^(h))"

@@ -347,8 +347,8 @@ class Scope:
                 entry = table[name]
                 if not family:
                     self.reads.add(name)
-                if layer.kind == "conventions" and not family:
-                    self.conventional_reads.add(name)
+                if layer.kind == "conventions":
+                    self.conventional_reads.add(f"{name}^(h)" if family else name)
                 if entry.unsettled:
                     self.consulted.add(name)
                     if self.reading == "row":
