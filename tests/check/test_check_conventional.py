@@ -271,3 +271,17 @@ def test_a_row_declared_anew_in_the_same_section_is_a_shape_error():
     assert verdicts(FIRST + "Given $q_n \\in \\mathbb{R}^d$, we rotate it.\n") == ["shape-error"]
     ok = FIRST + "# Two\n\nGiven $q_n \\in \\mathbb{R}^{d_{model}}$, we rotate it.\n"
     assert "shape-error" not in verdicts(ok)
+
+
+def test_a_row_declared_against_a_definition_of_guessed_shape_is_undecided():
+    text = "Let $X \\in \\mathbb{R}^{n\\times d}$.\n\n" + DEFINED
+    (r,) = results(text + "The new query is $q_t \\in \\mathbb{R}^{1\\times d}$.\n")[-1:]
+    assert r.kind == "undecided" and "conventional shapes of W_Q (d × d_k)" in r.message
+    # with W_Q declared, the width is the text's own: a shape error
+    own = text.replace("$.\n\n", "$ and $W_Q \\in \\mathbb{R}^{d\\times d_k}$.\n\n", 1)
+    assert verdicts(own + "The new query is $q_t \\in \\mathbb{R}^{1\\times d}$.\n")[-1] == (
+        "shape-error"
+    )
+    assert verdicts(own + "The new query is $q_t \\in \\mathbb{R}^{1\\times d_k}$.\n")[-1] == (
+        "verified"
+    )

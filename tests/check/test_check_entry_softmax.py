@@ -1,5 +1,6 @@
 """`\\mathrm{softmax}(z_i)` with z a vector is entry i of the softmax of z, named in the verdict;
-of a row of a matrix it is the row's softmax; of an entry of a matrix, a shape error."""
+of a row of a matrix it is the row's softmax; of an entry of a matrix, that entry of the softmax
+of its rows, named in the verdict."""
 
 from __future__ import annotations
 
@@ -26,5 +27,9 @@ def test_the_softmax_of_a_row_or_an_entry_of_a_matrix():
     row = r"$$\text{softmax}(s_i)_j = \frac{\exp(S_{ij})}{\sum_k \exp(S_{ik})}$$"
     assert kinds(MAT + row) == ["verified"]
     assert kinds(MAT + r"$$\text{softmax}(s_i)_j = \exp(S_{ij})$$") == ["false"]
-    entry = r"$$\text{softmax}(S_{ij}) = \exp(S_{ij})$$"
-    assert kinds(MAT + entry) == ["shape-error"]
+    # of an entry: that entry of the rows' softmax; false in that reading is undecided
+    entry = r"$$\text{softmax}(S_{ij}) = \frac{\exp(S_{ij})}{\sum_{k=1}^{n} \exp(S_{ik})}$$"
+    (r,) = results(MAT + entry)
+    assert r.kind == "verified" and "as softmax(S)_{ij}" in r.message, r.message
+    assert kinds(MAT + entry.replace("S_{ik}", "S_{ki}")) == ["undecided"]
+    assert kinds(MAT + r"$$\text{softmax}(S_{ij}) = \exp(S_{ij})$$") == ["undecided"]

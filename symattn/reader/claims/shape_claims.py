@@ -472,6 +472,15 @@ def _vector_declaration(
             f"{plain(matrix)} (its shape {shape_str(matrix.shape)} is inferred)"
         )
         return new_claim(span, start, end, "unknown", msg)
+    guessed = _guessed_definition(scope, entry, as_row, want)
+    if guessed:
+        # `Q = XW_Q`, then `q_t \\in \\mathbb R^{1\\times d}`: Q's width was the chapter's guess
+        msg = (
+            f"{plain(row)} as row {plain(row.args[1])} of {plain(matrix)} would have "
+            f"{as_row[1]} entries, not {shape_str(want)}; but that rests on the chapter's "
+            f"conventional shapes of {', '.join(guessed)}, which the text never declares"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     if entry is not None and entry.origin == "declared" and 0 < entry.section < scope.section:
         # as a matrix declared anew in a later section: each section may set its own sizes
         msg = (
@@ -495,6 +504,14 @@ def _vector_declaration(
         f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
         subject,
     )
+
+
+def _guessed_definition(scope: Scope, entry: Name | None, got: Shape, want: Shape) -> list[str]:
+    """The conventional operands of `entry`'s definition that give it the size in which `got`
+    misses `want` (`guessed_operands`); empty without a definition."""
+    if entry is None or entry.definition is None:
+        return []
+    return guessed_operands(scope, scope.bind(entry.definition), got, want)
 
 
 def _columns_perhaps(scope: Scope, matrix: MatExpr, want: Shape) -> bool:

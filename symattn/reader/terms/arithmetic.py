@@ -105,6 +105,17 @@ def _divide(a: sympy.Basic, b: sympy.Basic, node: ast.Node, span: Any) -> sympy.
     if isinstance(b, MatExpr) and not isinstance(a, MatExpr):
         msg = f"cannot divide the scalar {plain(a)} by the matrix {plain(b)}"
         raise Problem("shape_error", msg, node, span=span)
+    if isinstance(b, MatExpr) and dims_equal(b.rows, 1) and dims_equal(b.cols, 1):
+        b = Entry(b, sympy.Integer(1), sympy.Integer(1))  # `x / (q^T k)`: a 1 × 1 divisor
+    elif (
+        isinstance(b, MatExpr)
+        and isinstance(a, MatExpr)
+        and dims_equal(b.cols, 1)
+        and dims_equal(a.rows, b.rows)
+    ):
+        # `\phi(Q)(\phi(K)^T V) / \phi(Q)(\phi(K)^T 1_N)`: each row divided by its normaliser
+        msg = f"each row of {plain(a)} divided by the entry of {plain(b)} in that row is not read"
+        raise not_understood(msg, node)
     if isinstance(b, MatExpr):
         raise Problem("shape_error", f"cannot divide by the matrix {plain(b)}", node, span=span)
     if getattr(b, "is_zero", False):

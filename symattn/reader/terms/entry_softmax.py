@@ -1,5 +1,6 @@
-"""The softmax of one entry of a vector, `\\mathrm{softmax}(z_i)`: what texts mean by it is entry i
-of the softmax of z. Imports sympy and the kernel only."""
+"""The softmax of one entry, `\\mathrm{softmax}(z_i)`, `\\mathrm{softmax}(S_{ij})`: what texts
+mean by it is that entry of the softmax of z, or of the rows of S. Imports sympy and the kernel
+only."""
 
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ __all__ = ["softmax_of_entry"]
 
 def softmax_of_entry(x: sympy.Basic) -> tuple[sympy.Basic, str] | None:
     """`softmax(z_i)` with `z_i` entry i of a vector z: entry i of `softmax(z)`, taken over the
-    entries of z, and the name of z. Of a single number the softmax would be 1, never what a
-    text means; anything but an entry of a named vector is None (a shape error stays one).
+    entries of z, and the name of z; `softmax(S_{ij})` of a matrix S: entry (i, j) of the
+    softmax of S's rows. Of a single number the softmax would be 1, never what a text means;
+    anything but an entry of a named matrix is None (a shape error stays one).
 
     >>> z = MatSym("z", 4, 1)
     >>> value, name = softmax_of_entry(Entry(z, sympy.Symbol("i"), 1))
     >>> name, value.matrix.shape
     ('z', (4, 1))
-    >>> softmax_of_entry(Entry(MatSym("Z", 4, 4), 1, 2)) is None
+    >>> softmax_of_entry(Entry(MatSym("Z", 4, 4), 1, 2))[1]
+    'Z'
+    >>> softmax_of_entry(sympy.Symbol("x")) is None
     True
     """
     if not isinstance(x, Entry) or not isinstance(x.matrix, MatSym):
@@ -32,4 +36,6 @@ def softmax_of_entry(x: sympy.Basic) -> tuple[sympy.Basic, str] | None:
         return Entry(Softmax(z.T).T, i, one), z.name
     if row and not column and i == one:
         return Entry(Softmax(z), one, j), z.name
+    if not row and not column:
+        return Entry(Softmax(z), i, j), z.name  # `softmax(S_{ij})`: entry (i, j) of the rows'
     return None

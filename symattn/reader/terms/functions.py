@@ -306,6 +306,10 @@ class FunctionsMixin(TermsBase):
         undecided, since taken literally the softmax of one number is 1."""
         arg = ast.dump(node.args[0])
         how = f"{node.name}({arg}) as {node.name}({name})_i, an entry of the softmax of {name}"
+        pair = _two_indices(node.args[0])
+        if pair:
+            how = f"{node.name}({name}_{{{pair}}}) as {node.name}({name})_{{{pair}}}, an entry of "
+            how += f"the softmax of the rows of {name}"
         old = self.entry_guesses.get(name, ("", True))[0]
         if how not in old:
             self.entry_guesses[name] = (f"{old}; {how}" if old else how, True)
@@ -384,3 +388,12 @@ class FunctionsMixin(TermsBase):
         body = self._head_sup(member)
         assert isinstance(body, MatExpr)
         return Concat(body, index("h"), sympy.Integer(len(node.args)))
+
+
+def _two_indices(node: ast.Node) -> str:
+    """`ij` of `S_{ij}`: the two index letters of one entry of a matrix; '' for anything else."""
+    sub = getattr(node, "sub", None)
+    if not isinstance(sub, ast.Product) or len(sub.factors) != 2:
+        return ""
+    names = [getattr(f, "name", None) for f in sub.factors]
+    return "".join(x for x in names if isinstance(x, str)) if all(names) else ""
