@@ -285,3 +285,23 @@ def test_a_row_declared_against_a_definition_of_guessed_shape_is_undecided():
     assert verdicts(own + "The new query is $q_t \\in \\mathbb{R}^{1\\times d_k}$.\n")[-1] == (
         "verified"
     )
+
+
+# ---- another case of named matrices in one section ----------------------------------------
+
+
+def test_names_declared_anew_for_another_case_are_that_case():
+    text = (
+        "For matrices $A \\in \\mathbb{R}^{1 \\times n}$ and $B \\in \\mathbb{R}^{n \\times 1}$ "
+        "the product costs $2n$; for matrices $A \\in \\mathbb{R}^{m \\times n}$ and "
+        "$B \\in \\mathbb{R}^{n \\times p}$ it costs $2mnp$.\n\n"
+    )
+    assert "shape-error" not in verdicts(text)
+    # the second case's shapes are in force after it
+    assert verdicts(text + "$$AB \\in \\mathbb{R}^{m \\times p}$$\n")[-1] == "verified"
+    assert verdicts(text + "$$AB \\in \\mathbb{R}^{1 \\times 1}$$\n")[-1] == "shape-error"
+
+
+def test_a_name_declared_again_with_another_shape_without_a_new_case_is_a_shape_error():
+    text = "Let $Q \\in \\mathbb{R}^{n\\times d}$ be the queries.\n\n"
+    assert verdicts(text + "Then $Q \\in \\mathbb{R}^{n\\times d_k}$ holds.\n") == ["shape-error"]

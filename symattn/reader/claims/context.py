@@ -40,6 +40,21 @@ ONLY = re.compile(
     r"|仅在|当且仅当|除非|我们需要)\s*$",
     re.IGNORECASE,
 )
+#: A clause that opens another case of named matrices ("for matrices $A \\in ...$ and $B$",
+#: 对于矩阵): a name declared there anew with another shape is that case's, not a contradiction.
+GENERIC = re.compile(
+    r"\b(?:for|if|when|consider)\s+(?:any\s+|all\s+|every\s+|two\s+|the\s+)?"
+    r"(?:matri(?:x|ces)|vectors?)\b|对于(?:矩阵|向量)",
+    re.IGNORECASE,
+)
+
+
+def clause_before(text: str, at: int) -> str:
+    """The text from the start of the clause (after `.`, `;`, `。`, `；`, a blank line) to `at`."""
+    start = max(text.rfind(x, 0, at) for x in (". ", "; ", "\u3002", "\uff1b", "\n\n"))
+    return text[start + 1 : at]
+
+
 REDEFINE = re.compile(
     r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
 )

@@ -15,10 +15,12 @@ from symattn.kernel.expr import MatSym, walk
 from symattn.reader.claims.constrained import CONSTRAINT, ConstrainedMixin
 from symattn.reader.claims.context import (
     FORWARD,
+    GENERIC,
     ONLY,
     REDEFINE,
     SUPPOSE,
     SUPPOSING,
+    clause_before,
     equated_sizes,
     reached,
     sentence_hypothesis,
@@ -118,13 +120,15 @@ class HypothesesMixin(ConstrainedMixin):
             return self._named_condition(span, only.group().strip())
         expire(self, scope, span.start.offset)
         scope.redefining = bool(REDEFINE.search(before))
+        text = getattr(self, "text", "") or ""
+        scope.anew = bool(GENERIC.search(clause_before(text, span.start.offset)))
         hypothesis = SUPPOSE.search(before) or SENTENCE_ONLY.search(before)
         scope.supposing = supposing or hypothesis is not None
         known = dict(scope.document.relations)
         try:
             claims = self.resolve_span(span)
         finally:
-            scope.redefining = scope.supposing = False
+            scope.redefining = scope.supposing = scope.anew = False
         if hypothesis is None:
             constraint = CONSTRAINT.search(before)
             if constraint is not None:

@@ -283,6 +283,9 @@ def _declare(
             if _joint(span) and renamed_sizes(current.shape, shape):
                 renamed = f" (was {shape_str(current.shape)} at line {current.line}: the text "
                 renamed += "writes its sizes anew)"
+            elif scope.anew:
+                renamed = f" (was {shape_str(current.shape)} at line {current.line}: the text "
+                renamed += "opens another case of its matrices here)"
             else:
                 raise Problem(
                     "shape_error",

@@ -138,6 +138,7 @@ class Scope:
         self.consulted: set[str] = set()
         # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
         self.redefining = False
+        self.anew = False  # the clause opens another case of named matrices (`claims.context`)
         self.supposing = False  # a formula the text supposes: `k_i = v_i` is not a definition
         self.hypothesis_relations: dict[sympy.Symbol, int] = {}
         self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
