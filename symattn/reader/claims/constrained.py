@@ -24,7 +24,7 @@ from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.syntax.scanner import MathSpan
 
-__all__ = ["CONSTRAINT", "ConstrainedMixin"]
+__all__ = ["CONSTRAINT", "EVERYWHERE", "ConstrainedMixin"]
 
 #: `P \\in ...$ be orthogonal`, `..., where $P$ is orthogonal` (not "orthogonal to" another)
 _ORTHOGONAL_AFTER = re.compile(

@@ -63,12 +63,15 @@ def note_guessed(scope: Scope, label: str, new: dict[sympy.Symbol, sympy.Integer
         top.guessed[x] = label
 
 
-def guessed_operands(scope: Scope, value: sympy.Basic, got: Shape, want: Shape) -> list[str]:
-    """The names of a definition's value whose conventional shapes give it the size it has
-    where the text's declaration of the defined name says another (`Q = XW_Q`, then
+def guessed_operands(scope: Scope, entry: Name | None, got: Shape, want: Shape) -> list[str]:
+    """The names in the value of `entry`'s definition whose conventional shapes give it the
+    size it has where the text's declaration says another (`Q = XW_Q`, then
     `Q \\in \\mathbb R^{n\\times d}`: the chapter's W_Q is d × d_k, the text's may be d × d):
-    each such name with its shape (`W_Q (d × d_k)`). Empty when the misfit rests on shapes the
-    text gave, so it is the text's own."""
+    each such name with its shape (`W_Q (d × d_k)`). Empty without a definition, and when the
+    misfit rests on shapes the text gave, so it is the text's own."""
+    if entry is None or entry.definition is None:
+        return []
+    value = scope.bind(entry.definition)
     differ: set[sympy.Basic] = set()
     for have, need in zip(got, want, strict=True):
         if not dims_equal(have, need):

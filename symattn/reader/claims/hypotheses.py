@@ -12,7 +12,7 @@ import sympy
 from symattn.kernel.dims import assume
 from symattn.kernel.errors import ParseError, SymattnError
 from symattn.kernel.expr import MatSym, walk
-from symattn.reader.claims.constrained import CONSTRAINT, ConstrainedMixin
+from symattn.reader.claims.constrained import CONSTRAINT, EVERYWHERE, ConstrainedMixin
 from symattn.reader.claims.context import (
     FORWARD,
     GENERIC,
@@ -394,6 +394,6 @@ class HypothesesMixin(ConstrainedMixin):
             return claim
         mentioned = reached(claim)
         for names, sec, src in scope.unused:
-            if sec in (here, -1) and names & mentioned:
+            if sec in (here, EVERYWHERE) and names & mentioned:
                 return dataclasses.replace(claim, premise=src)
         return claim

@@ -1,5 +1,6 @@
 """Figures written in scientific notation as the result of a computation (`... = 16e9`): read as
-rounded to their last digit. Imports sympy and the resolved claims only."""
+rounded to their last digit. Imports sympy, the resolved claims and the lexer's table of multiples
+only."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sympy
 
 from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.syntax.lexer_tables import MULTIPLES
 
 __all__ = ["rounded_figure"]
 
@@ -19,7 +21,6 @@ _FIGURE = re.compile(r"\s*([0-9]+(?:\.([0-9]+))?)[eE]([+-]?[0-9]+)\s*\Z")
 _MULTIPLE = re.compile(
     r"\s*([0-9]+(?:\.([0-9]+))?)\s*(?:\\(?:,|text\s*\{|mathrm\s*\{))?\s*([KMB])\}?\s*\Z"
 )
-_POWERS = {"K": 3, "M": 6, "B": 9}
 
 
 def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
@@ -54,7 +55,7 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
         if m is None or (m.re is _MULTIPLE and len(m.group(1).replace(".", "")) < 3):
             continue  # `15\\text{B}`: a count of billions as written; `393K`, `1.75B` rounded
         decimals = len(m.group(2) or "")
-        power = int(m.group(3)) if m.re is _FIGURE else _POWERS[m.group(3)]
+        power = int(m.group(3)) if m.re is _FIGURE else MULTIPLES[m.group(3)]
         unit = sympy.Rational(1, 10**decimals) * sympy.Integer(10) ** power / 2
         figure = m.group().strip()
         context = f"{figure} read as rounded to its last digit, within {unit}"

@@ -261,13 +261,11 @@ def _declare(
             return shape_claim(span, start, end, got, scope.bind_shape(shape), msg)
         said = f"{label} = {plain(value)} (line {current.line}) is {shape_str(got)}, "
         said += f"not {shape_str(scope.bind_shape(shape))}"
-        guessed = guessed_operands(scope, value, got, scope.bind_shape(shape))
+        guessed = guessed_operands(scope, current, got, scope.bind_shape(shape))
         if not guessed or numeric:  # a worked example's sizes are the text's own
             raise Problem("shape_error", said, subject)
         # the text's declaration is its own; the definition's shape was only the chapter's guess
-        entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
-        entry.label = _head_label(subject)
-        (scope.top().families if family else scope.top().names)[name] = entry
+        _enter(scope, name, family, shape, _head_label(subject))
         said += f"; but that rests on the chapter's conventional shapes of {', '.join(guessed)}, "
         said += f"which the text never declares: {label} is taken as {shape_str(shape)}"
         return new_claim(span, start, end, "unknown", said)
@@ -304,12 +302,16 @@ def _declare(
         return new_claim(
             span, start, end, "declared", f"worked example: {label} is {shape_str(got)}"
         )
-    entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
-    entry.label = label_here
-    table = scope.top().families if family else scope.top().names
-    table[name] = entry
+    _enter(scope, name, family, shape, label_here)
     what = f"declares {label} as {shape_str(shape)}{renamed}"
     return new_claim(span, start, end, "declared", what)
+
+
+def _enter(scope: Scope, name: str, family: bool, shape: Shape, label: str) -> None:
+    """The text's declaration of `name` (a head family when `family`) in the current layer."""
+    entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
+    entry.label = label
+    (scope.top().families if family else scope.top().names)[name] = entry
 
 
 def _joint(span: MathSpan) -> bool:
@@ -475,7 +477,7 @@ def _vector_declaration(
             f"{plain(matrix)} (its shape {shape_str(matrix.shape)} is inferred)"
         )
         return new_claim(span, start, end, "unknown", msg)
-    guessed = _guessed_definition(scope, entry, as_row, want)
+    guessed = guessed_operands(scope, entry, as_row, want)
     if guessed:
         # `Q = XW_Q`, then `q_t \\in \\mathbb R^{1\\times d}`: Q's width was the chapter's guess
         msg = (
@@ -507,14 +509,6 @@ def _vector_declaration(
         f"({shape_str(row.args[0].shape)}), with {as_row[1]} entries: not {shape_str(want)}",
         subject,
     )
-
-
-def _guessed_definition(scope: Scope, entry: Name | None, got: Shape, want: Shape) -> list[str]:
-    """The conventional operands of `entry`'s definition that give it the size in which `got`
-    misses `want` (`guessed_operands`); empty without a definition."""
-    if entry is None or entry.definition is None:
-        return []
-    return guessed_operands(scope, scope.bind(entry.definition), got, want)
 
 
 def _columns_perhaps(scope: Scope, matrix: MatExpr, want: Shape) -> bool:

@@ -13,6 +13,7 @@ from symattn.reader.claims.count_words import as_counts
 from symattn.reader.claims.multiples import in_multiples
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.rounded import rounded_figure
+from symattn.reader.syntax.lexer_tables import MULTIPLES
 from symattn.reader.syntax.lexer_tokens import BARE_MULTIPLE
 
 __all__ = ["with_units"]
@@ -56,7 +57,6 @@ _FOLDED = re.compile(
     + BARE_MULTIPLE.pattern
 )
 _RELATION = re.compile(r"\\approx(?![A-Za-z])|(?<![<>!\\])=")
-_POWERS = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
 #: What each such multiple may also mean, where a claim that fails may rest on it.
 _DOUBT = {
     "K": "K read as 1000, while it may mean 1024",
@@ -126,7 +126,7 @@ def _suffixed(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     doubts = [
         _DOUBT[x] for x in dict.fromkeys(folded) if x in _DOUBT and not (x == "B" and x in both)
     ]
-    shown = ", ".join(f"{x} = 10^{_POWERS[x]}" for x in dict.fromkeys(folded))
+    shown = ", ".join(f"{x} = 10^{MULTIPLES[x]}" for x in dict.fromkeys(folded))
     read = f"a multiple written after a number read as its power of ten ({shown})"
     context = f"{claim.context}; {read}" if claim.context else read
     claim = dataclasses.replace(claim, context=context)

@@ -243,3 +243,7 @@ _NAME = re.compile(r"[A-Za-z]+")
 
 
 _SPACE = re.compile(r"[ \t\r\n~]*")
+
+
+#: Multiples written after a number (`7\\text{B}`, `32\\text{K}`, `393K`): their power of ten.
+MULTIPLES = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}

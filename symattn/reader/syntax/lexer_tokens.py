@@ -17,7 +17,7 @@ from symattn.reader.syntax.glyphs import (
     styled_letter,
 )
 from symattn.reader.syntax.lexer_base import LexerBase, Tok
-from symattn.reader.syntax.lexer_tables import DELIMS, PUNCT, VALUE_END
+from symattn.reader.syntax.lexer_tables import DELIMS, MULTIPLES, PUNCT, VALUE_END
 
 #: Digits grouped by thousands: `17,179,869,184` and `17{,}179`.
 _GROUPED = re.compile(r"[0-9]{1,3}(?:(?:,|\{,\})[0-9]{3})+(?![0-9])")
@@ -40,7 +40,6 @@ _PERCENT = re.compile(r"\s*\\%")
 BARE_MULTIPLE = re.compile(
     r"(?<![A-Za-z_.0-9])(?:[0-9]{2,}|[0-9]+\.[0-9]+)([KMB])(?![A-Za-z0-9_^'(])"
 )
-_POWERS = {"K": 3, "M": 6, "B": 9}
 #: The exponent of a number in scientific notation (`1.2e12`, `8.20E+11`, `1e-6`).
 _EXPONENT = re.compile(r"([eE])([+-]?)[0-9]+(?![A-Za-z0-9.])")
 
@@ -338,7 +337,7 @@ class TokensMixin(LexerBase):
             end = _exponent_end(self.text, m)  # `1.2e12`, `8.20E+11`: one number
             bare = BARE_MULTIPLE.match(self.text, i)
             if bare is not None and bare.end() == end + 1:  # `393K`: 393e3
-                self.emit("NUMBER", f"{self.text[i:end]}e{_POWERS[bare.group(1)]}", i, end + 1)
+                self.emit("NUMBER", f"{self.text[i:end]}e{MULTIPLES[bare.group(1)]}", i, end + 1)
                 self.i = end + 1
                 return
             percent = _PERCENT.match(self.text, end)

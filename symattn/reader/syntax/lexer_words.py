@@ -15,12 +15,11 @@ from symattn.reader.syntax.lexer_tables import (
     _SPACE,
     FUNCS,
     GREEK,
+    MULTIPLES,
     OPERATOR_WORDS,
     SCALAR_WORDS,
 )
 
-#: Multiples written after a number in `\\text` (`7\\text{B}`, `32\\text{K}`): the power of ten.
-_SUFFIXES = {"K": 3, "k": 3, "M": 6, "B": 9, "T": 12}
 _PLAIN_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
 
 #: Fonts that may hold a quantity with its unit (`\\textbf{14 GB}`).
@@ -256,7 +255,7 @@ class WordsMixin(LexerBase):
     def text_command(self, name: str, start: int) -> None:
         inner = self.braced_raw(name, start)
         word = inner.strip()
-        if inner in _SUFFIXES and self.suffixed(inner, start):
+        if inner in MULTIPLES and self.suffixed(inner, start):
             return
         if word == "mod":
             # `i \text{ mod } 2`: the operator, so `i \text{ mod } 2 = 0` is not split at it
@@ -314,7 +313,7 @@ class WordsMixin(LexerBase):
             return False
         if self.text[last.end : start].strip(" \\,"):
             return False
-        value = f"{last.value}e{_SUFFIXES[suffix]}"
+        value = f"{last.value}e{MULTIPLES[suffix]}"
         self.out[-1] = Tok("NUMBER", value, last.start, self.i)
         return True
 
