@@ -147,6 +147,10 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"undecided: {message}; but it reads {forgotten} as unknown, defined inside a "
             "worked example that has ended, and the text may still mean that definition"
         )
+    redeclared = getattr(claim, "redeclared", "")
+    if redeclared and status in ("false", "shape_error"):
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: {message}; but {redeclared}"
     guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
     if guessed:
         status, witnesses, cex = "unknown", (), None

@@ -87,6 +87,7 @@ def define(
     new.definition = _rename_head(rhs, head) if family else rhs
     table = scope.top().families if family else scope.top().names
     table[name] = new
+    scope.stale.pop(name, None)
     if current is not None and here:  # `let Q = XW_Q'` after `Q = XW_Q` in this section
         assert current.definition is not None
         was = f"was {plain(scope.bind(current.definition))}, line {current.line}"

@@ -13,7 +13,7 @@ import sympy
 
 from symattn.kernel.dims import shape_str
 from symattn.kernel.errors import ShapeError, SymattnError
-from symattn.kernel.expr import MatExpr, MatSym
+from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
 from symattn.reader.claims.recurrence_claims import base_case, record_recurrence
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
@@ -259,7 +259,11 @@ def _define(
             return None
         shape, value = found
         settled = not scope.consulted
-        record_member(scope, Member(letter, shape, scope.line, scope.section, label, True, settled))
+        uses = frozenset(x.name for x in walk(value) if isinstance(x, MatSym))
+        record_member(
+            scope,
+            Member(letter, shape, scope.line, scope.section, label, True, settled, uses=uses),
+        )
         msg = (
             f"defines {label} = {plain(value)}, a family of {shape_str(shape)} matrices "
             "(its value is not read)"

@@ -15,6 +15,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
+from symattn.reader.claims.block_entries import block_entry
 from symattn.reader.claims.big_o import big_o_claim, has_big_o, names_new
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.coefficients import rounded_coefficient
@@ -295,6 +296,9 @@ class RelationsMixin(ResolverBase):
             finally:
                 terms.bound = frozenset()
                 scope.both_ways = False
+            block = block_entry(lhs, rhs)
+            if block:
+                return new_claim(span, start, end, "unknown", block)
             members = members_only(terms.defs)
             free = "" if members else free_scalars(terms.defs, scope, (left, step.rhs), (lhs, rhs))
             if terms.defs.used and not (members or free):

@@ -112,6 +112,9 @@ class ResolvedClaim:
     # names a closed worked example defined, which the claim reads as unknown matrices
     # (`reader.claims.forgotten`): a `false` or a shape error is then undecided
     forgotten: str = ""
+    # definitions it reads that a later declaration of a name they are made from left stale
+    # (`reader.claims.redeclared`): a `false` or a shape error is then undecided
+    redeclared: str = ""
     # sequences the text defined by a formula whose value is not read (`p_i = e^{s_i}/Z`), which
     # the claim reads as free numbers (`reader.claims.premises`): a `false` is then undecided
     premised: str = ""

@@ -15,7 +15,7 @@ import sympy
 
 from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import MatExpr, MatSym, Row
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
 from symattn.reader.claims.array_claims import batch_shape, forget_array, with_batch
@@ -25,6 +25,7 @@ from symattn.reader.claims.departures import departure, guessed_operands, note_g
 from symattn.reader.claims.free_sizes import unsettled_size
 from symattn.reader.claims.introductions import declare_scalar
 from symattn.reader.claims.member_claims import declare_member
+from symattn.reader.claims.redeclared import rederive
 from symattn.reader.claims.resolved import ResolvedClaim, Shape, new_claim, shape_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
@@ -308,7 +309,12 @@ def _declare(
 
 
 def _enter(scope: Scope, name: str, family: bool, shape: Shape, label: str) -> None:
-    """The text's declaration of `name` (a head family when `family`) in the current layer."""
+    """The text's declaration of `name` (a head family when `family`) in the current layer;
+    the definitions made from its old shape are read again with this one (`rederive`)."""
+    current = scope.lookup(name, family)
+    if current is not None:
+        rederive(scope, name, family, current.shape, shape)
+    scope.stale.pop(name, None)
     entry = Name(shape, "declared", scope.section, scope.line, HEAD if family else None)
     entry.label = label
     (scope.top().families if family else scope.top().names)[name] = entry
@@ -369,6 +375,14 @@ def _shape_claim(
     if not isinstance(value, MatExpr):
         if shape == (sympy.Integer(1), sympy.Integer(1)) or not shape:
             return shape_claim(span, start, end, _SCALAR, _SCALAR, f"{plain(value)} is a scalar")
+        if isinstance(value, Entry) and not any(dims_equal(x, 1) for x in shape):
+            # `S_{ij} \in \mathbb R^{B_r\times B_c}`: the text names a block (i, j) so
+            msg = (
+                f"not decided: {plain(value)} is read as an entry, a scalar, but the text "
+                f"gives it the shape {shape_str(shape)}: its {plain(value)} is likely a block "
+                "of a tiled matrix, which the checker does not read"
+            )
+            return new_claim(span, start, end, "unknown", msg)
         raise Problem("shape_error", f"{plain(value)} is a scalar, not {shape_str(shape)}", node)
     got = scope.bind_shape(value.shape)
     want = scope.bind_shape(shape)

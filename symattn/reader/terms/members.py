@@ -58,6 +58,8 @@ class Member:
     #: those that use a member as a matrix of its own
     read_at: set[int] = field(default_factory=set)
     used_at: set[int] = field(default_factory=set)
+    #: the names of the matrices its definition was made from (`X` of `Q_i = XW_i^Q`)
+    uses: frozenset[str] = frozenset()
 
 
 def recurrence_member(family: Member, index: sympy.Expr) -> Any:
@@ -122,6 +124,7 @@ def lookup_member(scope: Any, letter: str) -> Member | None:
 
 def record_member(scope: Any, member: Member) -> None:
     scope.top().members[member.letter] = member
+    getattr(scope, "stale", {}).pop(f"{member.letter}_•", None)  # defined anew
 
 
 def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:

@@ -155,6 +155,11 @@ class Scope:
         # line where it did so: a later formula that uses one means something the text
         # defined at the example's sizes (`reader.claims.forgotten`)
         self.forgotten: dict[str, int] = {}
+        # names whose definitions were read again under a later declaration of a name they are
+        # made from (`Q = XW_Q`, then `X \in \mathbb R^{L\times d}`), with that declaration;
+        # and those it left without a definition that fits (`reader.claims.redeclared`)
+        self.redeclared: dict[str, str] = {}
+        self.stale: dict[str, str] = {}
         # the chapter's conventional names the formula being read took from the conventions,
         # and those some formula of the text used in a product, a sum or a dot product that
         # typechecks with them (`confirming` off while a formula is read again)
