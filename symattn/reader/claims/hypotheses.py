@@ -34,6 +34,7 @@ from symattn.reader.claims.earlier_vectors import with_earlier_vectors
 from symattn.reader.claims.entry_defined import over_defined_entries
 from symattn.reader.claims.conventional_equals import with_conventional_equals
 from symattn.reader.claims.forgotten import with_forgotten
+from symattn.reader.claims.named_products import with_named_products
 from symattn.reader.claims.redeclared import with_redeclared
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.head_letters import with_head_letters
@@ -357,6 +358,7 @@ class HypothesesMixin(ConstrainedMixin):
             claim = with_guesses(with_forgotten(claim, self.scope), self.scope)
             claim = with_redeclared(claim, self.scope)
             claim = with_conventional_equals(claim, self.scope)
+            claim = with_named_products(claim, self.scope.named_products)
             claim = with_earlier_vectors(claim, self.scope)
             claim = with_sum_readings(claim, self.scope)
             claim = under_mask_words(claim, getattr(self, "text", ""))

@@ -511,10 +511,14 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
         return ""
     if isinstance(left, ast.HeadSup) and not isinstance(right, ast.Symbol | ast.Number):
         return _defines_member(scope, left)
-    if not isinstance(left, ast.Symbol) or isinstance(right, ast.Symbol | ast.Number):
+    if not isinstance(left, ast.Symbol | ast.Labeled) or isinstance(right, ast.Symbol | ast.Number):
         return ""  # `\\mathbf k_i = \\mathbf v_i` asserts, it does not define
     name = plain_name(left)
-    if name is not None and left.sub is None:
+    if isinstance(left, ast.Labeled):  # `W^{A} = ...`, `h^{QK} = ...`: a name with its label
+        if name is None:
+            return ""
+        matrix, what = name, name
+    elif name is not None and left.sub is None:
         matrix, what = name, name
     elif len(left.name) == 1 and left.name.islower() and left.sub is not None:
         part = "rows" if isinstance(left.sub, ast.Symbol) else "entries"

@@ -18,6 +18,7 @@ from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.hypotheses import _SENTENCE_END, HypothesesMixin
 from symattn.reader.claims.imaginary import complex_cue
 from symattn.reader.claims.infer import distinct_widths
+from symattn.reader.claims.named_products import defined_products
 from symattn.reader.claims.online_claims import system_of
 from symattn.reader.claims.relations import RelationsMixin
 from symattn.reader.claims.resolved import ResolvedClaim, Shape
@@ -95,6 +96,7 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
         system_of(self).text = text
         self.scope.size_relations |= stated_relations(items, text)
         self.scope.complex_cue = complex_cue(text)
+        self.scope.named_products = defined_products(items)
         self.scope.distinct_widths = distinct_widths(items)
         self.letters_as_sizes = size_letters(items)
         bodies = (x.body for x in items if isinstance(x, MathSpan))

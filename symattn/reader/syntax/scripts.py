@@ -186,7 +186,13 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
     """The superscript of `W^Q`, `W^q`, `P^v`, `W^{\\text{out}}`, `W_i^{(q)}` names the matrix.
 
     Only on a capital letter (powers of capitals are not written that way in these texts, and
-    `T`, `\\top`, numbers and `(h)` keep their meaning), with one letter or word as the label."""
+    `T`, `\\top`, numbers and `(h)` keep their meaning), with one letter or word as the label;
+    on any letter but e, capitals side by side (`c_t^{KV}`, `W^{UQ}`, `h^{QK}`): a label, never
+    a power of the product K·V."""
+    capitals = _capitals(sup)
+    if capitals and isinstance(base, ast.Symbol) and len(base.name) == 1 and base.name != "e":
+        if base.name.isalpha() and base.font in (None, "mathbf", "boldsymbol", "bm", "mathit"):
+            return capitals
     if not (
         isinstance(base, ast.Symbol)
         and len(base.name) == 1
@@ -208,6 +214,19 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
     ):
         return f"({sup.items[0].name})"
     return None
+
+
+def _capitals(sup: ast.Expr) -> str:
+    """`KV`, `UQ`, `DKV`: two to four plain capitals written side by side; '' otherwise."""
+    factors = sup.factors if isinstance(sup, ast.Product) else ()
+    if not 2 <= len(factors) <= 4:
+        return ""
+    for f in factors:
+        if not (isinstance(f, ast.Symbol) and f.sub is None and f.font is None):
+            return ""
+        if len(f.name) != 1 or not f.name.isupper() or f.name == "T":
+            return ""
+    return "".join(f.name for f in factors)  # type: ignore[union-attr]
 
 
 def _is_t(node: ast.Expr) -> bool:

@@ -159,6 +159,9 @@ class Scope:
         # made from (`Q = XW_Q`, then `X \in \mathbb R^{L\times d}`), with that declaration;
         # and those it left without a definition that fits (`reader.claims.redeclared`)
         self.redeclared: dict[str, str] = {}
+        # names the text spells with capitals side by side and defines (`QK \equiv ...`), with
+        # the line (`reader.claims.named_products`)
+        self.named_products: dict[str, int] = {}
         self.stale: dict[str, str] = {}
         # the chapter's conventional names the formula being read took from the conventions,
         # and those some formula of the text used in a product, a sum or a dot product that
