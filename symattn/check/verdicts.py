@@ -34,7 +34,7 @@ from symattn.kernel.proof import Verdict, check_shapes, prove_close, prove_equal
 from symattn.kernel.ranges import NOT_PROVABLY, infer_ranges
 from symattn.kernel.witness.symbolic import symbolic
 from symattn.reader.claims.earlier_vectors import earlier_vector_note
-from symattn.reader.claims.guessed_shapes import blamed
+from symattn.reader.claims.guessed_shapes import blamed, blamed_range
 from symattn.reader.claims.literals import unfold as unfold_literals
 
 _KIND_OF_STATUS = {
@@ -152,6 +152,8 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: {message}; but {redeclared}"
     guessed = blamed(getattr(claim, "guessed", ()), message) if status == "shape_error" else ""
+    if status == "shape_error" and not guessed:
+        guessed = blamed_range(getattr(claim, "ranged", ()), message)
     if guessed:
         status, witnesses, cex = "unknown", (), None
         message = (

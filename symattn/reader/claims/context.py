@@ -55,6 +55,16 @@ def clause_before(text: str, at: int) -> str:
     return text[start + 1 : at]
 
 
+#: Words that make what follows a statement about models in general ("typically $d_k = 64$",
+#: "usually $h = d$", 通常): no value of the text's own worked example.
+TYPICAL = re.compile(
+    r"(?:\b(?:usually|typically|often|commonly|normally|generally|customarily|frequently)"
+    r"|\bby\s+default|\bin\s+practice|\bin\s+most\s+\w+|\bcommon\s+choices?\s+(?:is|are)"
+    r"|通常|一般|往往|常取)[\s:：,，]*$",
+    re.IGNORECASE,
+)
+
+
 REDEFINE = re.compile(
     r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE
 )

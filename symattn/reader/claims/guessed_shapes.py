@@ -10,7 +10,7 @@ from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.terms.scope import Scope, same_shape
 
-__all__ = ["blamed", "with_guesses"]
+__all__ = ["blamed", "blamed_range", "with_guesses"]
 
 #: the arguments of attention keep their conventional shapes (`reader.claims.conventional`)
 _ATTENTION = frozenset({"Q", "K", "V"})
@@ -60,6 +60,12 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
         and _written(k, claim.source)
     )
     got: tuple[tuple[str, str], ...] = ()
+    every = tuple((k, shape_str(conv[k].shape)) for k in guessed)
+    if every:
+        # an index that ranges by one of them and does not fit another's use (`A_{id} =
+        # \sum_j s_{ij} v_{jd}`: d over the n columns of the chapter's A): the text's use shows
+        # another shape, and the convention gives way whatever the text declares elsewhere
+        claim = dataclasses.replace(claim, ranged=every)
     if _departs(scope):
         got = tuple((k, shape_str(conv[k].shape)) for k in guessed)
     elif not scope.conforms():
@@ -72,6 +78,20 @@ def with_guesses(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
 #: a kernel range error: `row j of K: index j runs over 1..n but K has L rows`
 _RANGE = re.compile(r"index \S+ runs over (?P<ends>.+?) but .+? has (?P<size>.+?) (?:rows|cols)")
 _SIZE = re.compile(r"[A-Za-z][A-Za-z0-9_{}]*")
+
+
+def blamed_range(guessed: tuple[tuple[str, str], ...], message: str) -> str:
+    """Those of the `guessed` names whose shape gave the range of an index that does not fit
+    (`index d runs over 1..n but V has d_v cols`, n of the chapter's A), as `blamed` names them.
+
+    >>> blamed_range((("A", "n × n"),), "V_{j,d}: index d runs over 1..n but V has d_v cols")
+    'A (n × n)'
+    """
+    got = _RANGE.search(message)
+    if got is None:
+        return ""
+    sizes = set(_SIZE.findall(got["ends"])) - set(_SIZE.findall(got["size"]))
+    return ", ".join(f"{k} ({shape})" for k, shape in guessed if sizes & set(_SIZE.findall(shape)))
 
 
 def blamed(guessed: tuple[tuple[str, str], ...], message: str) -> str:

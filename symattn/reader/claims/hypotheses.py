@@ -20,6 +20,7 @@ from symattn.reader.claims.context import (
     REDEFINE,
     SUPPOSE,
     SUPPOSING,
+    TYPICAL,
     clause_before,
     equated_sizes,
     reached,
@@ -123,6 +124,7 @@ class HypothesesMixin(ConstrainedMixin):
             return self._named_condition(span, only.group().strip())
         expire(self, scope, span.start.offset)
         scope.redefining = bool(REDEFINE.search(before))
+        scope.typical = bool(TYPICAL.search(before))
         text = getattr(self, "text", "") or ""
         scope.anew = bool(GENERIC.search(clause_before(text, span.start.offset)))
         hypothesis = SUPPOSE.search(before) or SENTENCE_ONLY.search(before)
@@ -131,7 +133,7 @@ class HypothesesMixin(ConstrainedMixin):
         try:
             claims = self.resolve_span(span)
         finally:
-            scope.redefining = scope.supposing = scope.anew = False
+            scope.redefining = scope.supposing = scope.anew = scope.typical = False
         if hypothesis is None:
             constraint = CONSTRAINT.search(before)
             if constraint is not None:

@@ -15,8 +15,8 @@ from symattn.kernel.expr import MatExpr
 from symattn.kernel.text import plain
 from symattn.reader.claims.approximate import approx_claim, written_number
 from symattn.reader.claims.assignments import assignment
-from symattn.reader.claims.block_entries import block_entry
 from symattn.reader.claims.big_o import big_o_claim, has_big_o, names_new
+from symattn.reader.claims.block_entries import block_entry
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.coefficients import rounded_coefficient
 from symattn.reader.claims.conditions import REL_TEXT
@@ -36,6 +36,7 @@ from symattn.reader.claims.opaque_claims import (
     parameters_claim,
     undeclared_claim,
 )
+from symattn.reader.claims.own_attention import own_attention
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.claims.resolver_base import ResolverBase
 from symattn.reader.claims.row_widths import define_rows
@@ -332,7 +333,11 @@ class RelationsMixin(ResolverBase):
 
         terms.defs.applied.clear()
         terms.defs.brought.clear()
-        return with_rules(terms, both_ways())
+        own = own_attention(terms, left, step.rhs, span.start.line) if first else None
+        claim = with_rules(terms, both_ways())
+        if own is not None:
+            own()
+        return claim
 
     def _earlier_declarations(
         self,

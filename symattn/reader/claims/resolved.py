@@ -120,6 +120,9 @@ class ResolvedClaim:
     premised: str = ""
     # conventional names it read with shapes the text never gave (`reader.claims.guessed_shapes`)
     guessed: tuple[tuple[str, str], ...] = ()
+    # every conventional name it read with a shape the text never gave, in any text: an index
+    # range error resting on one of them is undecided (`reader.claims.guessed_shapes`)
+    ranged: tuple[tuple[str, str], ...] = ()
     # `x_i` read as an entry of a vector an earlier section declared (`claims.earlier_vectors`)
     earlier_vector: str = ""
     # entries read by a guess (`u_i` of the bold u): (letter, how, a false verdict rests on it)

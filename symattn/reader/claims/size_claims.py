@@ -104,7 +104,12 @@ def sizes_only(dims: dict[str, sympy.Symbol], e: sympy.Basic) -> bool:
 def bind_dims(
     scope: Scope, new: dict[sympy.Symbol, sympy.Integer], span: MathSpan, node: ast.Node
 ) -> ResolvedClaim:
-    """`n = 5`: a value for a size, in the worked example (opened here if there is none)."""
+    """`n = 5`: a value for a size, in the worked example (opened here if there is none);
+    after "typically", "usually" (`Scope.typical`) a value texts often take, not this one's."""
+    if scope.typical:
+        text = ", ".join(f"{k} = {v}" for k, v in new.items())
+        msg = f"a typical value, {text}: said of models in general, not used as this text's"
+        return new_claim(span, node.start, node.end, "declared", msg)
     scope.rebound(new)
     top = scope.example()
     top.bindings.update(new)
@@ -172,6 +177,12 @@ def size_chain(scope: Scope, span: MathSpan, c: ast.Claim) -> list[ResolvedClaim
     sizes: list[sympy.Expr] = raw
     if not any(r.free_symbols for r in sizes):
         return None  # numbers only: arithmetic, an ordinary claim
+    if scope.typical:
+        # "typically $d_k = 64$", "usually $h = d$": said of models in general
+        text = " ".join(span.body[c.start : c.end].split())
+        what = "value" if any(not r.free_symbols for r in sizes) else "relation"
+        msg = f"a typical {what}, {text}: said of models in general, not used as this text's"
+        return [new_claim(span, c.start, c.end, "declared", msg)]
     saved = [(dict(x.bindings), dict(x.relations)) for x in scope.layers]
     opened = False
     try:

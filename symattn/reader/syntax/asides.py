@@ -72,7 +72,8 @@ def _aside_end(tokens: list[Tok], at: int) -> int | None:
 
 #: Spacing that sets two equations apart when a name and a relation follow: a thick space, or
 #: two spaces or more (`A = X \; B = Y`, `a = 1 \,\, b = 2`); one thin space `\,` never does.
-_GAP = re.compile(r"\A\s*(?:\\[;:> ]|\\,\s*\\[,;:> ]|(?:\\[,;:> ]\s*){3,})")
+#: (a line break too: `S = QK^T` and `A = \mathrm{softmax}(S)` on lines of their own)
+_GAP = re.compile(r"\A\s*(?:\\[;:> ]|\\,\s*\\[,;:> ]|(?:\\[,;:> ]\s*){3,})|\A[ \t]*\n\s*")
 #: Tokens that may stand in a name before its relation: `B`, `\mathbf v_t`, `W^{(h)}`, `x'`.
 _NAME_PART = frozenset("LETTER SYMBOL SUB SUP LBRACE RBRACE NUMBER PRIME COMMA ACCENT".split())
 #: What starts a name: a letter, a symbol, an accent, or a group (`{\mathbf k_i}`).
@@ -85,8 +86,9 @@ _TRANSPOSES = frozenset(("T", "mathsf|T", "mathrm|T", "top", "intercal"))
 
 
 def open_gaps(body: str, tokens: list[Tok]) -> list[Tok]:
-    r"""A wide space after a claim and before a name with its relation separates two claims:
-    `A = QK^T \; B = KQ^T` is two definitions, not the chain `A = QK^T B = KQ^T`. Only in a
+    r"""A wide space (or a line break) after a claim and before a name with its relation
+    separates two claims: `A = QK^T \; B = KQ^T` is two definitions, not the chain `A = QK^T
+    B = KQ^T`. Only in a
     list of definitions (the formula starts with a name and its relation) and after a letter, a
     number or a written matrix.
 

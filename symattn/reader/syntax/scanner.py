@@ -218,8 +218,8 @@ class _Scanner:
     def display_dollars(self, i: int) -> int:
         """`$$` in Markdown. At the start of a block (after a blank line) it runs to the next
         `$$` that ends its line and a block, blank lines allowed inside (kramdown, MyST's
-        `$$ (label)`); otherwise it pairs with the next `$$` of its paragraph. A `$$` that
-        pairs with nothing is reported where it is."""
+        `$$ (label)`); otherwise it pairs with the next `$$` of its paragraph (of its cell in
+        a notebook). A `$$` that pairs with nothing is reported where it is."""
         m = self.masked
         if m.startswith("$", i + 2) or (i > 0 and m[i - 1] == "$"):
             return i + 2 + (m[i + 2 : i + 3] == "$")  # `$$$`: not a delimiter
@@ -231,12 +231,16 @@ class _Scanner:
             elif self.ends_block(close + 2):
                 self.add(body_start, close, True, "$$", None)
                 return close + 2
-        limit = self.paragraph_end(body_start)
+        # Jupyter takes the math out of a Markdown cell before it reads paragraphs: there a
+        # `$$` pairs with the next one of its cell, blank lines between
+        cell = self.dialect.name == "notebook"
+        limit = self.end if cell else self.paragraph_end(body_start)
         close = -1 if self.failed.get("$$") == limit else self._find("$$", body_start, limit)
         if close < 0:
             self.failed["$$"] = limit
+            where = "its cell" if cell else "its paragraph"
             self.problem(
-                "unterminated $$: no closing $$ in its paragraph (the renderer shows it as text)",
+                f"unterminated $$: no closing $$ in {where} (the renderer shows it as text)",
                 i,
                 "$$",
             )

@@ -15,7 +15,11 @@ import sympy
 from symattn.kernel.expr import MatExpr, MatSym
 from symattn.reader.syntax import ast
 
-__all__ = ["Defined", "Defs", "Value", "head_of", "shape_of"]
+__all__ = ["OWN_ATTENTION", "Defined", "Defs", "Value", "head_of", "shape_of"]
+
+#: the key of the text's own attention in `Defs.table` (`claims.own_attention`): no name a
+#: text writes, so it never clashes with one
+OWN_ATTENTION = "attention()"
 
 #: A value's shape as a definition fixes it: "scalar", (rows, cols), or None (not read).
 Value = str | tuple[sympy.Expr, sympy.Expr] | None
@@ -41,6 +45,7 @@ class Defined:
     #: \\mathrm{softmax}(z)`): its components `s_i` are entries of it, read where they are
     #: written (`terms.components.defined_component`)
     vector: ast.Node | None = field(default=None, compare=False)
+    section: int = -1  # where it was defined, for a definition that later ones replace
 
 
 @dataclass

@@ -29,7 +29,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import gradient_name
 from symattn.reader.terms.arithmetic import _sqrt_of, as_comparable
 from symattn.reader.terms.base import TermsBase
-from symattn.reader.terms.defined import Defined, head_of, shape_of
+from symattn.reader.terms.defined import OWN_ATTENTION, Defined, head_of, shape_of
 from symattn.reader.terms.entry_softmax import softmax_of_entry
 from symattn.reader.terms.entrywise import shape_kept
 from symattn.reader.terms.names import _label, _lower_case, plain_name
@@ -237,6 +237,9 @@ class FunctionsMixin(TermsBase):
         defined = self.defs.table.get(node.name)
         if defined is not None and defined.params is not None and name not in _OPERATORS:
             return self._apply(defined, node)
+        own = self.defs.table.get(OWN_ATTENTION) if name == "attention" else None
+        if own is not None:
+            return self._apply(own, node)  # the text's own attention, defined without the scale
         if node.name in ("repeat", "tile") and node.sub is not None and len(node.args) == 1:
             return self._repeat(node)
         if node.name == "online" and node.sub is not None and len(node.args) == 2:
