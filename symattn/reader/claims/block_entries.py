@@ -1,5 +1,6 @@
 """An entry `S_{ij}` set equal to a matrix made of blocks indexed by its letters (`S_{ij} =
-Q_iK_j^T`, tiles of B_r rows): the text's block (i, j), not an entry. Imports sympy and the kernel."""
+Q_iK_j^T`, tiles of B_r rows): the text's block (i, j), not an entry.
+Imports sympy and the kernel only."""
 
 from __future__ import annotations
 

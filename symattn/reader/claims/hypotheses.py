@@ -30,19 +30,19 @@ from symattn.reader.claims.context import (
     words_before,
     words_between,
 )
+from symattn.reader.claims.conventional_equals import with_conventional_equals
 from symattn.reader.claims.dispatch import _claims_of
 from symattn.reader.claims.earlier_vectors import with_earlier_vectors
 from symattn.reader.claims.entry_defined import over_defined_entries
-from symattn.reader.claims.conventional_equals import with_conventional_equals
 from symattn.reader.claims.forgotten import with_forgotten
-from symattn.reader.claims.named_products import with_named_products
-from symattn.reader.claims.redeclared import with_redeclared
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.head_letters import with_head_letters
 from symattn.reader.claims.inferred import with_inference
 from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.mask_words import under_mask_words
 from symattn.reader.claims.member_claims import with_family_values
+from symattn.reader.claims.named_products import with_named_products
+from symattn.reader.claims.redeclared import with_redeclared
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.resolver_base import _Saved
 from symattn.reader.claims.sentence_conditions import SENTENCE_ONLY, expire, hold_for_sentence

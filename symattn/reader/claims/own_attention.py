@@ -35,9 +35,10 @@ def own_attention(
     names = [plain_name(a) for a in left.args]
     if len(names) != 3 or None in names or not _softmax(right):
         return None
-    scope = terms.scope
+    section = getattr(terms.scope, "section", -1)
+    redefining = getattr(terms.scope, "redefining", False)
     earlier = terms.defs.table.get(OWN_ATTENTION)
-    if earlier is not None and earlier.section == scope.section and not scope.redefining:
+    if earlier is not None and earlier.section == section and not redefining:
         return None  # in the section of the text's own: a claim about it, read as the text's
     terms.defs.table.pop(OWN_ATTENTION, None)
     try:
@@ -49,8 +50,8 @@ def own_attention(
         return None
     if _scaled(terms, right, args[1]):
         return None
-    shapes = tuple(a.shape for a in args)  # type: ignore[union-attr]
-    own = Defined(left.name, 0, shapes, value.shape, line, section=scope.section)
+    shapes = tuple(a.shape for a in args if isinstance(a, MatExpr))
+    own = Defined(left.name, 0, shapes, value.shape, line, section=section)
 
     def put() -> None:
         terms.defs.table[OWN_ATTENTION] = own
