@@ -222,3 +222,54 @@ def test_dollars_that_pair_with_nothing_in_a_cell_stay_malformed():
 def test_equations_on_lines_of_their_own_are_two_claims():
     text = "The scores are\n\n$$\nS = QK^T\nA = \\mathrm{softmax}(S)\n$$\n"
     assert [r.kind for r in results(text)] == ["verified", "verified"]
+
+
+def test_a_value_given_in_a_parenthesis_to_a_member_of_a_defined_sequence_is_the_texts():
+    text = (
+        "# One\n\nThe angles are $\\theta_i = 10000^{-2i/d}$.\n\n# Two\n\n"
+        "For the sequence $\\theta_i = \\theta_0^{2i/d}$ (with $\\theta_0 = 10000^{-1}$) the "
+        "period is $2\\pi / \\theta_0 = 2\\pi \\cdot 10000$.\n"
+    )
+    assert alarms(text) == []
+    assert any("a value of the text's own" in r.message for r in declarations(text))
+
+
+def test_a_member_of_a_defined_sequence_given_a_wrong_value_as_a_claim_stays_false():
+    text = "The angles are $\\theta_i = 10000^{-2i/d}$, so $\\theta_0 = 2$.\n"
+    assert [r.kind for r in alarms(text)] == ["false"]
+
+
+def test_a_general_statement_earlier_in_the_words_is_no_relation_in_force():
+    text = (
+        "In general models satisfy $h = d$, but this one has $d = 512$ and $h = 8$, "
+        "so $d/h = 64$.\n"
+    )
+    assert alarms(text) == []
+    assert results(text)[-1].kind == "verified"
+
+
+def test_a_width_of_the_texts_own_against_a_conventional_name_is_not_a_shape_error():
+    text = "Let $B = \\mathrm{softmax}(QK^T)$; then $BV \\in \\mathbb{R}^{n \\times h}$.\n"
+    rs = results(text)
+    assert alarms(text) == []
+    assert "V (n × d_v)" in rs[-1].message
+
+
+def test_a_chapter_size_against_a_conventional_name_stays_a_shape_error():
+    text = "Let $B = \\mathrm{softmax}(QK^T)$; then $BV \\in \\mathbb{R}^{n \\times d_k}$.\n"
+    assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_name_declared_in_an_earlier_section_may_be_defined_anew_in_a_later_one():
+    text = (
+        "# One\n\nLet $W \\in \\mathbb{R}^{n \\times m}$.\n\n# Two\n\n"
+        "$$W = \\frac{QK^T}{\\sqrt{d_k}}, \\quad B = \\mathrm{softmax}(W) \\in "
+        "\\mathbb{R}^{n \\times n}$$\n"
+    )
+    assert alarms(text) == []
+    assert any("in an earlier section" in r.message for r in declarations(text))
+
+
+def test_a_name_declared_in_this_section_defined_with_another_shape_stays_a_shape_error():
+    text = "Let $W \\in \\mathbb{R}^{n \\times m}$ and $W = QK^T$.\n"
+    assert [r.kind for r in alarms(text)] == ["shape-error"]

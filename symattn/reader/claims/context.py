@@ -64,6 +64,14 @@ TYPICAL = re.compile(
     re.IGNORECASE,
 )
 
+#: The same said earlier in the words since the formula before ("一般的架构满足 $h=d$", "in
+#: practice one sets $d_k = 64$").
+TYPICAL_CLAUSE = re.compile(
+    r"\b(?:usually|typically|commonly|normally|generally|customarily|in\s+practice|by\s+default)"
+    r"\b|通常|一般的?|往往",
+    re.IGNORECASE,
+)
+
 
 REDEFINE = re.compile(
     r"(?:\blet|\bredefine|\binstead|\bset|\bnow\s+take|令|设|重新定义)\s*$", re.IGNORECASE

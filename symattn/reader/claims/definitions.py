@@ -15,6 +15,7 @@ import sympy
 from symattn.kernel.dims import shape_str
 from symattn.kernel.expr import MatExpr, MatSym, index
 from symattn.kernel.text import plain
+from symattn.reader.claims.redeclared import rederive
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim, shape_claim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
@@ -74,7 +75,16 @@ def define(
     if alias:
         return new_claim(span, start, end, "unknown", alias)
     new = Name(shape, "defined", scope.section, scope.line, HEAD if family else None)
-    if current is not None and current.origin == "declared":
+    earlier = ""
+    if current is not None and current.origin == "declared" and 0 < current.section < scope.section:
+        declared = scope.bind_shape(current.shape)
+        if not same_shape(declared, shape):
+            # `W \in \mathbb R^{n\times m}` in one section, `W = QK^T` in a later one: each
+            # section may name its own matrices; what was made from the old W is read again
+            earlier = f" (was declared {shape_str(declared)} at line {current.line}, in an "
+            earlier += "earlier section)"
+            rederive(scope, name, family, current.shape, shape)
+    if current is not None and current.origin == "declared" and not earlier:
         declared = scope.bind_shape(current.shape)
         if not same_shape(declared, shape):
             where = f"line {current.line}" if current.line else "the conventions"
@@ -96,8 +106,8 @@ def define(
     if current is not None and same_shape(scope.bind_shape(current.shape), shape):
         msg = f"definition of {label}: both sides are {shape_str(shape)}"
         return shape_claim(span, start, end, shape, scope.bind_shape(current.shape), msg)
-    before = ""
-    if current is not None:
+    before = earlier
+    if current is not None and not earlier:
         before = f" (was {shape_str(scope.bind_shape(current.shape))})"
     msg = f"defines {label} = {plain(rhs)}, a {shape_str(shape)} matrix{before}"
     return new_claim(span, start, end, "declared", msg)

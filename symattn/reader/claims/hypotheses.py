@@ -21,6 +21,7 @@ from symattn.reader.claims.context import (
     SUPPOSE,
     SUPPOSING,
     TYPICAL,
+    TYPICAL_CLAUSE,
     clause_before,
     equated_sizes,
     reached,
@@ -38,6 +39,7 @@ from symattn.reader.claims.forgotten import with_forgotten
 from symattn.reader.claims.guessed_shapes import with_guesses
 from symattn.reader.claims.head_letters import with_head_letters
 from symattn.reader.claims.inferred import with_inference
+from symattn.reader.claims.local_values import LOCAL
 from symattn.reader.claims.mask_roles import mark_masks
 from symattn.reader.claims.mask_words import under_mask_words
 from symattn.reader.claims.member_claims import with_family_values
@@ -124,9 +126,11 @@ class HypothesesMixin(ConstrainedMixin):
             return self._named_condition(span, only.group().strip())
         expire(self, scope, span.start.offset)
         scope.redefining = bool(REDEFINE.search(before))
-        scope.typical = bool(TYPICAL.search(before))
         text = getattr(self, "text", "") or ""
-        scope.anew = bool(GENERIC.search(clause_before(text, span.start.offset)))
+        clause = clause_before(text, span.start.offset)
+        scope.typical = bool(TYPICAL.search(before) or TYPICAL_CLAUSE.search(before))
+        scope.local_cue = bool(LOCAL.search(before))
+        scope.anew = bool(GENERIC.search(clause))
         hypothesis = SUPPOSE.search(before) or SENTENCE_ONLY.search(before)
         scope.supposing = supposing or hypothesis is not None
         known = dict(scope.document.relations)
@@ -134,6 +138,7 @@ class HypothesesMixin(ConstrainedMixin):
             claims = self.resolve_span(span)
         finally:
             scope.redefining = scope.supposing = scope.anew = scope.typical = False
+            scope.local_cue = False
         if hypothesis is None:
             constraint = CONSTRAINT.search(before)
             if constraint is not None:

@@ -194,7 +194,7 @@ def _reading(
         parts.append(f"{', '.join(counts)} as positive integers (an index of the claim)")
     context = ", ".join(parts) + " (not declared by the text)" if parts else ""
     if any(_partial(a - b) for a, b in pairs):
-        context += ", where both sides are defined"
+        context += ", where both sides are defined" if context else "where both sides are defined"
     if "e" in table and table["e"] is sympy.E:
         context += "; e as Euler's number" if context else "e as Euler's number"
     if "\\pi" in table:
@@ -244,6 +244,9 @@ def _reading(
             f"{shown} are not declared by the text; read as independent real numbers the "
             "claim fails, but the values the text means may be related or integers"
         )
+        if not shown:  # only constants (`\\pi`) beside values of the text's own
+            opaque = ", ".join(dict.fromkeys(terms.defs.used)) or "a value"
+            why = f"it reads {opaque} of the text's own, whose value the checker does not read"
         if sizes and all(x in sizes for x in letters):
             why = (
                 f"{shown} are sizes the text does not declare; read as independent positive "

@@ -25,6 +25,7 @@ from symattn.reader.claims.entry_rules import define_entries, with_rules
 from symattn.reader.claims.free_scalars import free_scalars
 from symattn.reader.claims.infer import defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
+from symattn.reader.claims.local_values import local_value
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
 from symattn.reader.claims.number_orders import number_order
 from symattn.reader.claims.opaque_claims import (
@@ -221,6 +222,10 @@ class RelationsMixin(ResolverBase):
             return new_claim(span, start, end, "unknown", msg)
 
         scope, terms = self.scope, self.terms
+        if first and scope.local_cue:
+            local = local_value(terms, span, left, step.rhs, start, end)
+            if local is not None:
+                return local  # `(\theta_0 = 10000^{-1})`: a value of the text's own here
 
         generic = []
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import sympy
 
-from symattn.kernel.dims import dims_equal, shape_str
+from symattn.kernel.dims import STANDARD_DIMS, dims_equal, shape_str
 from symattn.kernel.errors import ShapeError
-from symattn.kernel.expr import Entry, MatExpr, MatSym, Row
+from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, walk
 from symattn.kernel.modern import FeatureMap
 from symattn.kernel.text import plain
 from symattn.reader.claims.array_claims import batch_shape, forget_array, with_batch
@@ -401,12 +401,44 @@ def _shape_claim(
         for what, a, b in zip(("rows", "cols"), got, want, strict=True)
         if not dims_equal(a, b)
     ]
+    guessed = _conventional_sizes(scope, value, got, want)
+    if guessed:
+        # `BV \in \mathbb R^{n\times h}` with V never declared: h is the text's width of V
+        msg = (
+            f"not decided: {plain(value)} is {shape_str(got)}, not {shape_str(want)} "
+            f"({'; '.join(clash)}), but that rests on the chapter's conventional shapes of "
+            f"{guessed}, which the text never declares, against a size of its own"
+        )
+        return new_claim(span, start, end, "unknown", msg)
     raise Problem(
         "shape_error",
         f"{plain(value)} is {shape_str(got)}, not {shape_str(want)} "
         f"({'; '.join(clash)}: not provably equal)",
         node,
     )
+
+
+def _conventional_sizes(scope: Scope, value: MatExpr, got: Shape, want: Shape) -> str:
+    """The chapter's names with a conventional shape only (the text never declares nor defines
+    them) that give `value` a dim the claim contradicts with a size none of the chapter's
+    (`V`, n × d_v, against the text's h): '' when there are none."""
+    chapter = set(STANDARD_DIMS.values())
+    ours = {
+        s
+        for a, b in zip(got, want, strict=True)
+        if not dims_equal(a, b) and a.free_symbols <= chapter and b.free_symbols - chapter
+        for s in a.free_symbols
+    }
+    if not ours:
+        return ""
+    out = []
+    for x in sorted({m.name for m in walk(value) if isinstance(m, MatSym)}):
+        entry = next((layer.names[x] for layer in reversed(scope.layers) if x in layer.names), None)
+        if entry is None or entry.origin != "convention" or entry.definition is not None:
+            continue
+        if ours & set().union(*(d.free_symbols for d in entry.shape)):
+            out.append(f"{x} ({shape_str(entry.shape)})")
+    return ", ".join(out)
 
 
 def _map_width(scope: Scope, value: MatExpr, got: Shape, want: Shape) -> sympy.Expr | None:

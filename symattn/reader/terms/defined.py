@@ -66,6 +66,9 @@ class Defs:
     #: (`defined_values.Rule`, by matrix or sequence name), and those the current claim used
     rules: dict[str, list[Any]] = field(default_factory=dict)
     applied: list[str] = field(default_factory=list)
+    #: members a rule covers that the text gave a value of its own (`\\theta_0 = 10000^{-1}`
+    #: after `\\theta_i = 10000^{-2i/d}`), by (name, indices), with the section where it holds
+    shadowed: dict[tuple[str, tuple[Any, ...]], int] = field(default_factory=dict)
     #: the sizes those values brought that the claim does not write (`d` of `10000^{2j/d}`)
     brought: set[str] = field(default_factory=set)
     #: functions of scalars whose value is a matrix written out (`R(\\theta) = [...]`): their

@@ -158,6 +158,9 @@ def defined_value(terms: Any, node: ast.Symbol, value: sympy.Basic) -> sympy.Bas
         entry = terms.scope.lookup(key)
         since = getattr(entry, "line", 0) or 0
         rules = [r for r in rules if r.line >= since]
+    section = defs.shadowed.get((key, tuple(used)))
+    if section is not None and section == getattr(terms.scope, "section", -1):
+        return value  # a value the text gave that member here (`claims.local_values`)
     here = _bound(terms)
     rules = [r for r in rules if r.bound == here or not r.bound]
     found = match_rule(rules, used)

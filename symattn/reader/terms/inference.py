@@ -414,12 +414,21 @@ def _alone(
     vectors: str = "",
 ) -> Conflict | None:
     """The formula read by itself, its undeclared names fresh: a clash there is a conflict
-    inside the formula (only when every name it involves is the text's own or undeclared)."""
+    inside the formula (only when every name it involves is the text's own or undeclared).
+    A matrix it defines is fresh too (`W = QK^T/\\sqrt{d_k}` in a later section, after `W \\in
+    \\mathbb R^{n\\times m}`): the definition gives it its shape here."""
     u = Unifier()
     local: dict[str, Value] = {}
+    own = {
+        plain_name(c.subjects[0])
+        for c in f.claims
+        if c.steps and c.steps[0].rel == "=" and len(c.subjects) == 1
+    }
     for name, value in env.items():
         if name in kinds:
             local[name] = _fresh(u, name, kinds[name])
+        elif name in own and isinstance(value, Mat):
+            local[name] = _fresh(u, name, "matrix")
         elif name not in CONVENTIONS or name in declared:
             local[name] = value
     w = _Walker(u, local, dims, vectors)

@@ -141,6 +141,7 @@ class Scope:
         self.anew = False  # the clause opens another case of named matrices (`claims.context`)
         self.supposing = False  # a formula the text supposes: `k_i = v_i` is not a definition
         self.typical = False  # after "typically", "usually": `d_k = 64` is no worked example
+        self.local_cue = False  # after "(", "where", "with": `\theta_0 = 1` may be a value
         self.hypothesis_relations: dict[sympy.Symbol, int] = {}
         self.substitutions: list[tuple[MatSym, MatSym, int, str]] = []
         self.unused: list[tuple[frozenset[MatSym], int, str]] = []
