@@ -420,13 +420,15 @@ def _shape_claim(
 
 def _conventional_sizes(scope: Scope, value: MatExpr, got: Shape, want: Shape) -> str:
     """The chapter's names with a conventional shape only (the text never declares nor defines
-    them) that give `value` a dim the claim contradicts with a size none of the chapter's
-    (`V`, n × d_v, against the text's h): '' when there are none."""
+    them) that give `value` a width the claim contradicts with a size none of the chapter's
+    (`V`, n × d_v, against the text's h): '' when there are none. The count of positions n
+    and of heads H are no widths: a text's n is the chapter's."""
     chapter = set(STANDARD_DIMS.values())
+    widths = chapter - {STANDARD_DIMS["n"], STANDARD_DIMS["H"]}
     ours = {
         s
         for a, b in zip(got, want, strict=True)
-        if not dims_equal(a, b) and a.free_symbols <= chapter and b.free_symbols - chapter
+        if not dims_equal(a, b) and a.free_symbols <= widths and b.free_symbols - chapter
         for s in a.free_symbols
     }
     if not ours:
