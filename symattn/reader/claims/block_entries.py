@@ -34,7 +34,7 @@ def block_entry(lhs: sympy.Basic, rhs: sympy.Basic) -> str:
             continue
         if not isinstance(m, MatExpr) or (m.rows == 1 and m.cols == 1):
             continue
-        letters = set().union(*(sympy.sympify(x).free_symbols for x in indices))
+        letters = set().union(*(sympy.sympify(x, strict=True).free_symbols for x in indices))
         blocks = sorted(
             {plain(x) for x in walk(m) if isinstance(x, HeadSym) and x.head.free_symbols & letters}
         )
