@@ -273,3 +273,13 @@ def test_a_name_declared_in_an_earlier_section_may_be_defined_anew_in_a_later_on
 def test_a_name_declared_in_this_section_defined_with_another_shape_stays_a_shape_error():
     text = "Let $W \\in \\mathbb{R}^{n \\times m}$ and $W = QK^T$.\n"
     assert [r.kind for r in alarms(text)] == ["shape-error"]
+
+
+def test_a_conventional_name_the_text_defines_unread_keeps_no_conventional_shape():
+    text = (
+        "Let $X \\in \\mathbb{R}^{d \\times n}$. The queries are $Q = W_Q X$ and the keys "
+        "$K = W_K X$, so the scores are $Q^\\top K \\in \\mathbb{R}^{n \\times n}$.\n"
+    )
+    rs = results(text)
+    assert alarms(text) == []
+    assert "defines K (line 1), Q (line 1) in a formula that was not read" in rs[-1].message

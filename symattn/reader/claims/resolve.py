@@ -151,6 +151,7 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
             if any(c.status == "not_understood" for c in claims):
                 lead = len(item.body) - len(item.body.lstrip())
                 self.unread.note(item.body, item.position_at(lead).line)
+            self.unread.note_definitions(claims, self.scope, item.start.line)
             out.extend(self._case_in_words(item, claims, text, prev, out, nxt))
             prev = item
         return out
