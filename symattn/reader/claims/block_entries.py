@@ -20,9 +20,10 @@ def block_entry(lhs: sympy.Basic, rhs: sympy.Basic) -> str:
     `S_{ij}` for an entry. '' for any other equation.
 
     >>> from symattn.kernel.dims import d
+    >>> from symattn.kernel.expr import MatMul, Transpose
     >>> i, j, r, c = sympy.symbols("i j B_r B_c", integer=True, positive=True)
     >>> q, k = HeadSym("Q_", i, r, d), HeadSym("K_", j, c, d)
-    >>> block_entry(sympy.IndexedBase("S")[i, j], q * k.T)[:45]
+    >>> block_entry(sympy.IndexedBase("S")[i, j], MatMul(q, Transpose(k)))[:45]
     'not decided: S_{ij} is read as an entry of S,'
     """
     for entry, m in ((lhs, rhs), (rhs, lhs)):

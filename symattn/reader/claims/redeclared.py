@@ -28,10 +28,11 @@ def rederive(scope: Scope, name: str, family: bool, old: Shape, new: Shape) -> N
     noted in `scope.redeclared` with the declaration it rests on, for the claims that read it.
 
     >>> from symattn.kernel.dims import d, d_k, n
+    >>> from symattn.kernel.expr import MatMul
     >>> L = sympy.Symbol("L", integer=True, positive=True)
     >>> s = Scope(); s.line = 9
     >>> s.document.names["Q"] = Name((n, d_k), "defined", 1, 4)
-    >>> s.document.names["Q"].definition = MatSym("X", n, d) * MatSym("W_Q", d, d_k)
+    >>> s.document.names["Q"].definition = MatMul(MatSym("X", n, d), MatSym("W_Q", d, d_k))
     >>> rederive(s, "X", False, (n, d), (L, d)); s.lookup("Q").shape, s.redeclared["Q"]
     ((L, d_k), 'X as redeclared at line 9')
     """
