@@ -34,6 +34,7 @@ from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.starred import conjugate_refusal
 from symattn.reader.claims.stated_values import with_stated_values
+from symattn.reader.claims.trailing_units import with_unit
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.claims.value_orders import order_links
@@ -159,6 +160,7 @@ class DispatchMixin(ResolverBase):
         self.scope.enter(span.start.line)
         self.inference.enter(self.scope, span)
         enter_section_numbers(self.scope, self.inference, span)
+        unit = self.units_after.get(span.start.offset, "")
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
             formula = parsed(span.body, span.env)
@@ -187,7 +189,7 @@ class DispatchMixin(ResolverBase):
                 claims = self._resolve_claim(span, item, display=span.display)
             claims = [name_the_unknown(self.scope, x, item) for x in claims]
             claims = [with_stated_values(x, self.stated) for x in claims]
-            out.extend(self._decorate(with_units(claims, span.body)))
+            out.extend(self._decorate(with_units(claims, with_unit(span.body, unit))))
         return attach_within(out)
 
     def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:

@@ -52,6 +52,9 @@ class ResolverBase:
         self.unread = UnreadDeclarations()
         # values the text gives names outside its formulas (`reader.claims.stated_values`)
         self.stated: dict[str, tuple[Stated, ...]] = {}
+        # the unit written after an inline formula, by its body's file offset
+        # (`reader.claims.trailing_units`)
+        self.units_after: dict[int, str] = {}
 
     if TYPE_CHECKING:
         # what the other parts define
