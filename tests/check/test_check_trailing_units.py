@@ -39,6 +39,9 @@ def test_a_unit_after_the_formula_is_its_number_s(sentence, kind, says):
         # no unit after it, or the unit not next to the formula: the bare numbers are compared
         (r"Plain arithmetic: $2 \times 2 = 5$ and more.", "false"),
         (r"Plain arithmetic: $2 \times 2 = 4$, about 4 MB in all.", "verified"),
+        # a base unit: both sides count it
+        (r"The cache needs $2 \times 3 = 7$ bytes.", "false"),
+        (r"The cache needs $2 \times 3 = 6$ bytes.", "verified"),
         # a word that only starts like a unit
         (r"Plain arithmetic: $2 \times 2 = 5$ MBA students.", "false"),
     ],

@@ -11,10 +11,11 @@ from symattn.reader.syntax.spans import MathSpan
 
 __all__ = ["units_after", "with_unit"]
 
-#: A unit word the reader reads after a number: multiples of bytes and FLOPs, time, counts.
+#: A multiple of a unit (of bytes, FLOPs, seconds, or of one): a number in it is not the count
+#: of the base unit the formula may compute. A base unit (`bytes`, `s`, `tokens`) leaves the
+#: bare numbers compared, as both sides count it.
 _UNIT = re.compile(
-    r"(?:[KMGTPE]i?B|kB|[KMGTPE]?FLOPs?|[KMGTPE]?FLOPS|[kKMGT]?bytes?|[kKMGT]?bits?|ms|μs|µs|ns"
-    r"|seconds?|secs?|minutes?|hours?|days?|tokens?|parameters?|params?"
+    r"(?:[KMGTPE]i?B|kB|[KMGTPE]FLOPs?|[KMGTPE]FLOPS|ms|μs|µs|ns"
     r"|thousand|million|billion|trillion)(?![A-Za-z0-9])"
 )
 #: The closing delimiter of an inline formula, then spacing that keeps a word with its number
