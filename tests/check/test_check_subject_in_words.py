@@ -1,0 +1,49 @@
+"""A formula that starts with a relation whose left side is in the words before it ("the
+coefficient is $= 1 + 2 = 3$"): the links after its first value are read, each a claim of its
+own; one link alone, or a link across a separator, keeps the message. A true and a false use."""
+
+from __future__ import annotations
+
+import pytest
+from claim_helpers import kinds, results
+
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.parse import parse_formula
+
+SIZES = "Let $n = 5$ and $d = 4$.\n\n"
+
+
+def test_the_links_after_the_first_value_are_claims() -> None:
+    assert kinds("The sum is $= 2 + 3 = 5$ here.") == ["verified"]
+    assert kinds("The sum is $= 2 + 3 = 6$ here.") == ["false"]
+    # the claim is placed at its first value, not at the relation in front of it
+    found = results("The sum is $= 2 + 3 = 6$ here.")[0]
+    assert found.location == "doc.md:1:15" and found.source == "2 + 3 = 6"
+
+
+def test_rows_below_continue_a_value_whose_subject_is_in_the_words() -> None:
+    true = SIZES + "The cost is\n\n$$\n= 2 \\cdot d \\\\\n= 8\n$$\n"
+    assert kinds(true) == ["verified"]
+    false = SIZES + "The cost is\n\n$$\n\\begin{aligned}\n&= 2 \\cdot d \\\\\n&= 9\n\\end{aligned}\n$$\n"
+    assert kinds(false) == ["false"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The total is $\\approx 2.13$ billion.",  # one link: nothing to check
+        "The sum is $= 2 \\quad = 3$ here.",  # the second relation's left side is not 2
+        "The sum is $= a, b = 3$ here.",  # `a` and `b = 3` are two statements
+        "Then $= d \\implies n = 3$.",  # an implication starts a new statement
+    ],
+)
+def test_what_has_no_left_side_keeps_the_message(text: str) -> None:
+    found = results(text)
+    assert [r.kind for r in found] == ["not-understood"]
+    assert "a row that starts with a relation needs a claim before it" in found[0].message
+
+
+def test_the_syntax_tree_starts_at_the_first_value() -> None:
+    (claim,) = parse_formula("= 1 + 2 = 3").items
+    assert isinstance(claim, ast.Claim) and ast.dump(claim) == "[(1 + 2) = 3]"
+    assert claim.start == 2
