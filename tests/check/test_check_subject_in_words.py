@@ -24,7 +24,8 @@ def test_the_links_after_the_first_value_are_claims() -> None:
 def test_rows_below_continue_a_value_whose_subject_is_in_the_words() -> None:
     true = SIZES + "The cost is\n\n$$\n= 2 \\cdot d \\\\\n= 8\n$$\n"
     assert kinds(true) == ["verified"]
-    false = SIZES + "The cost is\n\n$$\n\\begin{aligned}\n&= 2 \\cdot d \\\\\n&= 9\n\\end{aligned}\n$$\n"
+    rows = "\\begin{aligned}\n&= 2 \\cdot d \\\\\n&= 9\n\\end{aligned}"
+    false = SIZES + f"The cost is\n\n$$\n{rows}\n$$\n"
     assert kinds(false) == ["false"]
 
 

@@ -366,7 +366,8 @@ def join_items(kids: list[Any], token_class: type, fail: Fail) -> list[ast.Item]
     seps: list[str] = []
     column = 0  # the column of an aligned row (`a &= b & c &= d`: `c` is in column 1)
     columns: dict[int, int] = {}  # column -> index in `out` of the last claim there
-    orphans: dict[int, int] = {}  # index in `out` of a claim whose subject is in the prose -> its relation
+    # index in `out` of a claim whose subject is in the prose -> the offset of its relation
+    orphans: dict[int, int] = {}
     for kid in kids:
         if isinstance(kid, token_class):
             tok: Any = kid
