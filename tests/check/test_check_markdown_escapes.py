@@ -46,3 +46,17 @@ def test_latex_keeps_its_own_meaning() -> None:
 def test_which_underscores_are_subscripts(written: str, read: str) -> None:
     assert markdown_escapes(written) == read
     assert len(markdown_escapes(written)) == len(written)
+
+
+def test_a_display_in_a_block_quote_loses_the_quote_marks() -> None:
+    sizes = "Let $n = 5$ and $d = 4$.\n\n"
+    true = sizes + "> Quoted:\n> $$\n> 2 \\cdot d = 8 \\\\\n> n + d = 9\n> $$\n"
+    assert kinds(true) == ["verified", "verified"]
+    false = sizes + "> Quoted:\n> $$\n> 2 \\cdot d = 8 \\\\\n> n + d = 10\n> $$\n"
+    assert kinds(false) == ["verified", "false"]
+    assert results(false)[1].location == "doc.md:6:3"
+
+
+def test_a_greater_sign_outside_a_block_quote_stays() -> None:
+    (span,) = scan("$$\n> a\n$$\n", "doc.md")
+    assert span.body == "\n> a\n"
