@@ -35,7 +35,7 @@ def test_rows_below_continue_a_value_whose_subject_is_in_the_words() -> None:
         "The total is $\\approx 2.13$ billion.",  # one link: nothing to check
         "The sum is $= 2 \\quad = 3$ here.",  # the second relation's left side is not 2
         "The sum is $= a, b = 3$ here.",  # `a` and `b = 3` are two statements
-        "Then $= d \\implies n = 3$.",  # an implication starts a new statement
+        "The sum is $= a \\quad b = 3$ here.",  # a value alone, then another claim
     ],
 )
 def test_what_has_no_left_side_keeps_the_message(text: str) -> None:
@@ -48,3 +48,10 @@ def test_the_syntax_tree_starts_at_the_first_value() -> None:
     (claim,) = parse_formula("= 1 + 2 = 3").items
     assert isinstance(claim, ast.Claim) and ast.dump(claim) == "[(1 + 2) = 3]"
     assert claim.start == 2
+
+
+def test_an_implication_after_such_a_value_is_read_as_after_a_subject() -> None:
+    # the implication itself is not decided; its right side is checked
+    found = results("Let $n = 5$.\n\nThen $= 2 \\implies 2 + 3 = 6$.")
+    assert [r.kind for r in found] == ["undecided", "false"]
+    assert "relation 'implies' is not decided" in found[0].message

@@ -411,7 +411,7 @@ def _add_item(
         target = out[k] if 0 <= k < len(out) else None
         if not isinstance(target, ast.Claim):
             orphans[len(out)] = item.start
-            out.append(_without_subject(item, fail))
+            out.append(_without_subject(item))
             return
         if k in orphans and "ROWSEP" not in seps:
             # `= a \\quad = b`: the second relation's left side is not `a`
@@ -427,20 +427,13 @@ def _add_item(
     out.append(item)
 
 
-def _without_subject(item: ast.Claim, fail: Fail) -> ast.Claim:
+def _without_subject(item: ast.Claim) -> ast.Claim:
     """`= 1 + 2 = 3` after words that name its subject ("the coefficient"): the first link's
     left side is in the prose, so only the links after its first value are read, `1 + 2 = 3`
     (each link of a chain is a claim of its own). With one link, its value waits for the rows
-    below (`= 2d \\\\ = 8`); a link that starts a new statement (`\\implies`) is not read."""
+    below (`= 2d \\\\ = 8`)."""
     first = item.steps[0].rhs
-    if len(item.steps) > 1 and _opens_row(item.steps[1].rel):
-        raise fail("a row that starts with a relation needs a claim before it", item.start)
     return ast.Claim((first,), item.steps[1:], start=first.start, end=item.end)
-
-
-def _opens_row(rel: str) -> bool:
-    """Relations whose left side a chain does not pass on: `\\implies` starts a new statement."""
-    return rel in ("implies", "iff")
 
 
 def _split_dots(item: ast.Item) -> ast.Item:
