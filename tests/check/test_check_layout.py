@@ -284,3 +284,22 @@ def test_the_space_that_separates_is_before_a_name_and_its_relation(formula, gap
     quads = [t for t in tokens if t.kind == "QUAD"]
     assert [t.value for t in quads] == [gap]
     assert formula[quads[0].end :].lstrip().startswith(("k_i", r"\mathbf"))
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"K^{(h)}{}^{\top} = (K^{(h)})^{\top}", "verified"),
+        (r"K^{(h)}{}^{T} = (K^{(h)})^{T}", "verified"),
+        (r"K^{(h)}{}^{\top} = K^{(h)}", "shape-error"),
+        (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{jr} \end{aligned}", "verified"),
+        (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{ir} \end{aligned}", "false"),
+    ],
+)
+def test_an_empty_group_that_only_places_what_follows(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]
+
+
+@pytest.mark.parametrize("formula", [r"S_{ij} = x^{} + 1", r"S_{ij} = \frac{1}{}"])
+def test_an_empty_argument_stays_unread(formula: str) -> None:
+    assert kinds(f"$${formula}$$") == ["not-understood"]

@@ -55,3 +55,24 @@ def test_an_implication_after_such_a_value_is_read_as_after_a_subject() -> None:
     found = results("Let $n = 5$.\n\nThen $= 2 \\implies 2 + 3 = 6$.")
     assert [r.kind for r in found] == ["undecided", "false"]
     assert "relation 'implies' is not decided" in found[0].message
+
+
+QK = "Let $Q, K \\in \\mathbb{R}^{n \\times d}$.\n\n"
+
+
+def test_an_inline_formula_right_after_another_continues_it() -> None:
+    # `$QK^T$ $\in ...$`: only spaces between the two, so the second goes on from the first
+    assert kinds(QK + "The scores $QK^T$ $\\in \\mathbb{R}^{n \\times n}$ are square.") == [
+        "verified"
+    ]
+    assert kinds(QK + "The scores $QK^T$ $\\in \\mathbb{R}^{n \\times d}$ are square.") == [
+        "shape-error"
+    ]
+    assert kinds(SIZES + "The count $2 \\cdot d$ $= 8$ holds.") == ["verified"]
+
+
+@pytest.mark.parametrize("between", ["is big,", "(where $d = 4$)", "and"])
+def test_words_between_two_inline_formulas_keep_them_apart(between: str) -> None:
+    found = results(SIZES + f"The count $2 \\cdot d$ {between} $= 9$ holds.")
+    assert [r.kind for r in found][-1] == "not-understood"
+    assert "needs a claim before it" in found[-1].message

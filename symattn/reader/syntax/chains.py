@@ -14,7 +14,8 @@ from dataclasses import replace
 from symattn.reader.syntax.spans import MathSpan, ScanProblem
 
 _RELATION = (
-    r"(?:=|<|>|\\approx|\\leqslant|\\geqslant|\\leq?|\\geq?|\\sim|\\simeq|\\equiv|\\neq?|\\propto)"
+    r"(?:=|<|>|\\approx|\\leqslant|\\geqslant|\\leq?|\\geq?|\\sim|\\simeq|\\equiv|\\neq?|\\propto"
+    r"|\\in)"
 )
 #: a relation that ends a body (`... =`, `... \approx`)
 _ENDS = re.compile(_RELATION + r"\s*\Z")
@@ -35,6 +36,8 @@ _INLINE_LINK = re.compile(
     r"\s*[:：,，]?\s*(?:\$|\\\()\s*",
     re.IGNORECASE,
 )
+#: ... or, between two inline formulas, nothing but spaces: `$W_V$ $\in \mathbb{R}^{d}$`
+_ADJACENT = re.compile(r"\s*(?:\$\$?|\\\))[ \t]*\n?[ \t]*(?:\$\$?|\\\()\s*")
 #: words that make the display after them a condition or a new statement, not a continuation
 _CUE = re.compile(
     r"\b(?:if|when|whenever|where|for|with|given|assum\w*|suppos\w*|let|only|unless|provided"
@@ -73,6 +76,8 @@ def _continues(a: MathSpan, b: MathSpan, text: str) -> bool:
     if not b.display:
         # `$$A = B$$, which gives $= C$`: an inline formula that goes on after a connective
         link = _INLINE_LINK.fullmatch(text, a.end, b.start.offset)
+        if link is None and not a.display:
+            link = _ADJACENT.fullmatch(text, a.end, b.start.offset)
         return link is not None and _STARTS.match(b.body) is not None and not _ENDS.search(a.body)
     if not a.display:
         return False
