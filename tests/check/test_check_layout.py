@@ -292,6 +292,8 @@ def test_the_space_that_separates_is_before_a_name_and_its_relation(formula, gap
         (r"K^{(h)}{}^{\top} = (K^{(h)})^{\top}", "verified"),
         (r"K^{(h)}{}^{T} = (K^{(h)})^{T}", "verified"),
         (r"K^{(h)}{}^{\top} = K^{(h)}", "shape-error"),
+        (r"\left(K Q^{\top}\right){}^{\top} = Q K^{\top}", "verified"),
+        (r"\left(K Q^{\top}\right){}^{\top} = K Q^{\top}", "false"),
         (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{jr} \end{aligned}", "verified"),
         (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{ir} \end{aligned}", "false"),
     ],

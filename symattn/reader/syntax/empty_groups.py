@@ -18,8 +18,12 @@ _AFTER_HEAD = re.compile(
     r"|\\top(?![A-Za-z])|\\intercal(?![A-Za-z])|T(?![A-Za-z]))"
 )
 #: `{}` standing where no argument is taken: at the start, or after a relation, an operator,
-#: an alignment mark, an opening bracket or a comma (`a &{}= b`, `{}={}`).
-_EMPTY = re.compile(r"(?:(?<=^)|(?<=[=&+\-(,<>])|(?<=\\\\))\s*\{\s*\}")
+#: an alignment mark, an opening bracket or a comma (`a &{}= b`, `{}={}`), or between a value
+#: and its script (`\left(AB\right){}^{\top}`).
+_EMPTY = re.compile(
+    r"(?:(?<=^)|(?<=[=&+\-(,<>])|(?<=\\\\))\s*\{\s*\}"
+    r"|(?<=[)\]}A-Za-z0-9])\s*\{\s*\}(?=\s*[\^_])"
+)
 
 
 def without_empty_groups(body: str) -> str:
@@ -27,8 +31,8 @@ def without_empty_groups(body: str) -> str:
 
     >>> without_empty_groups(r"W^{(s)}{}^{\top} = A")
     'W^{(s)     \\top} = A'
-    >>> without_empty_groups(r"a &{}= b")
-    'a &  = b'
+    >>> without_empty_groups(r"a &{}= b"), without_empty_groups(r"(AB){}^T")
+    ('a &  = b', '(AB)  ^T')
     >>> without_empty_groups(r"x^{} + \frac{a}{}")
     'x^{} + \\frac{a}{}'
     """
