@@ -76,3 +76,17 @@ def test_words_between_two_inline_formulas_keep_them_apart(between: str) -> None
     found = results(SIZES + f"The count $2 \\cdot d$ {between} $= 9$ holds.")
     assert [r.kind for r in found][-1] == "not-understood"
     assert "needs a claim before it" in found[-1].message
+
+
+def test_a_display_right_after_an_inline_formula_continues_it() -> None:
+    assert kinds(SIZES + "So $2 \\cdot d = 2 + 6$\n$$= 8$$\n") == ["verified", "verified"]
+    assert kinds(SIZES + "So $2 \\cdot d = 2 + 6$\n$$= 9$$\n") == ["verified", "false"]
+    # a blank line (a new paragraph) or words between keep them apart, and so does a bare
+    # mention, whose display may go on from the words before it ("the cost of $X$")
+    for before in (
+        "So $2 \\cdot d = 2 + 6$\n\n",
+        "So $2 \\cdot d = 2 + 6$ is\n",
+        "The cost of $d$\n",
+    ):
+        found = results(SIZES + f"{before}$$= 9$$\n")
+        assert "needs a claim before it" in found[-1].message, before
