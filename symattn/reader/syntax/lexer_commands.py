@@ -202,6 +202,12 @@ class CommandsMixin(LexerBase):
             return True  # `\left( a \right. \\ &\left. + b \right)`: the bracket goes on
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
+    def after_inner_comma(self) -> bool:
+        """A `\\quad` right after a comma inside an open bracket: the comma separates."""
+        if not self.out or self.out[-1].kind != "COMMA":
+            return False
+        return bool(self.opens) and self.opens[-1][0] in ("(", "[")
+
     def beside_arrow(self) -> bool:
         """A `\\quad` right after an implication arrow or right before one."""
         last = self.out[-1] if self.out else None
@@ -218,6 +224,8 @@ class CommandsMixin(LexerBase):
             pass
         elif name in ("quad", "qquad") and self.indent(start):
             pass  # `\left( a + \right. \\ &\quad \left. b \right)`: the indent of a row
+        elif name in ("quad", "qquad") and self.after_inner_comma():
+            pass  # `f(a,\quad b)`: the space after a comma of a list in brackets
         elif name in ("quad", "qquad") and self.beside_arrow():
             pass  # `a = b \quad\Rightarrow\quad c = d`: the space around an implication
         elif name in ("cdot", "bullet") and self.placeholder():

@@ -146,6 +146,8 @@ UNREAD_NOTATION = {
     "oslash": "an entrywise division (\\oslash) is not read: write the entries, A_{ij} / B_{ij}",
     "cup": "a union of sets (\\cup) is not read",
     "bigcup": "a union of sets (\\bigcup) is not read",
+    "sqcup": "a disjoint union (\\sqcup) is not read",
+    "bigsqcup": "a disjoint union (\\bigsqcup) is not read",
     "cap": "an intersection of sets (\\cap) is not read",
     "gg": "much greater than (\\gg) is an estimate the checker does not decide",
     "ll": "much less than (\\ll) is an estimate the checker does not decide",
@@ -184,7 +186,8 @@ _UNDERSET_SOFTMAX = re.compile(
 
 
 SIZES = frozenset(
-    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
+    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle "
+    "bigm Bigm biggm Biggm".split()
 )
 
 
