@@ -126,8 +126,8 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
         elif c == "\u2212":  # `−`, the Unicode minus sign
             self.emit("MINUS", "-", i, i + 1)
             self.i += 1
-        elif c == ":" and self.in_script():
-            # `(AV)_{i,:}`: the colon of a row slice, all columns
+        elif c == ":" and (self.in_script() or self.bracket_slice(i)):
+            # `(AV)_{i,:}`, `A[i,:]`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
             self.i += 1
         elif self.text.startswith("==", i):
@@ -171,6 +171,15 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.i += 1
         else:
             raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
+
+    def bracket_slice(self, i: int) -> bool:
+        """`A[i,:]`, `A[:, j]`: a colon standing alone as an item of brackets after a name."""
+        if not (self.opens and self.opens[-1][0] == "["):
+            return False
+        if not self.out or self.out[-1].kind not in ("LBRACK", "COMMA"):
+            return False
+        after = self.text[i + 1 :].lstrip()
+        return after[:1] in (",", "]")
 
     def dot_placeholder(self, i: int) -> bool:
         """`f(.)`, `g(., y)`: a period alone in an argument list stands for the argument."""
