@@ -45,12 +45,25 @@ def test_entries_and_rows_of_a_declared_matrix(claim: str, kind: str) -> None:
     ("claim", "kind"),
     [
         (r"$w[i] = \sum_j M[i,j] u[j]$.", "verified"),
-        (r"$w[i] = \sum_j M[j,i] u[j]$.", "false"),
+        # code also writes `h[t]` for the t-th state of a recurrence: an alarm resting on the
+        # component reading is undecided
+        (r"$w[i] = \sum_j M[j,i] u[j]$.", "undecided"),
         (r"$w[t] = \sum_j M_{tj} u_j$.", "verified"),
     ],
 )
 def test_components_of_a_defined_vector(claim: str, kind: str) -> None:
     assert kinds(VECTOR + claim) == [kind]
+
+
+def test_a_state_written_with_brackets_raises_no_alarm() -> None:
+    text = (
+        r"Let $h \in \mathbb{R}^{d}$ be a column vector and $W \in \mathbb{R}^{d \times d}$."
+        "\n\n"
+        r"The state is $h[t] = W h[t-1]$ and also $h[t] = 2 h[t-1]$."
+    )
+    got = results(text)
+    assert got and all(r.kind not in ("false", "shape-error") for r in got)
+    assert any("h[·] as a component of the vector h" in r.message for r in got)
 
 
 def test_a_bracket_after_another_name_is_no_index() -> None:

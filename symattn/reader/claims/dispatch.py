@@ -43,6 +43,7 @@ from symattn.reader.syntax.brackets import bracket_indices, ranges_from_zero
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.arrays import ARRAY_GUESS
 from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.translator import plain_name
@@ -198,9 +199,17 @@ class DispatchMixin(ResolverBase):
     def _bracketed(self, formula: ast.Formula, body: str) -> ast.Formula:
         """`M[i,j]`, `x[t]` as entries where M and x are matrices or vectors the text declared,
         defined or showed by their use; a bracket after any other name stays a bracket."""
+        self.bracket_guesses = {}
         if "[" not in body or self.scope.zero_brackets or ranges_from_zero(body):
             return formula
-        return cast(ast.Formula, bracket_indices(formula, self._known_array))
+        read: list[str] = []
+        out = cast(ast.Formula, bracket_indices(formula, self._known_array, read))
+        for name in dict.fromkeys(read):
+            # code writes `h[t]` for the t-th state of a recurrence too: an alarm that rests
+            # on reading it as a component is undecided, naming the reading
+            how = f"{name}[·] as a component of the vector {name}, not the ·-th of a family"
+            self.bracket_guesses[ARRAY_GUESS + name] = (how, True)
+        return out
 
     def _known_array(self, node: ast.Expr) -> str | None:
         """ "matrix" or "vector" for a name the text declared, defined or showed by its use
@@ -394,7 +403,7 @@ class DispatchMixin(ResolverBase):
             return [new_claim(span, c.start, c.end, "not_understood", refused)]
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
-        self.terms.entry_guesses = {}
+        self.terms.entry_guesses = dict(self.bracket_guesses)
         self.terms.zero_rows = set()
         try:
             out = self._claims(span, c, display)

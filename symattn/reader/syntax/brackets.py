@@ -27,9 +27,12 @@ _ZERO_WORDS = re.compile(r"(?i)\b(?:zero|0)[- ]?(?:based|indexed)\b")
 _BASES = (ast.Symbol, ast.Labeled)
 
 
-def bracket_indices(node: Any, arrays: Callable[[ast.Expr], str | None]) -> Any:
+def bracket_indices(
+    node: Any, arrays: Callable[[ast.Expr], str | None], read: list[str] | None = None
+) -> Any:
     """The tree with each `M[i,j]` whose `M` is one of `arrays` read as `(M)_{i,j}`; `arrays`
-    says of a name "matrix", "vector" (`x[t]` is then `x_t`) or None (no array).
+    says of a name "matrix", "vector" (`x[t]` is then `x_t`) or None (no array); the names of
+    the vectors so read are added to `read` (code also writes `h[t]` for the t-th of a family).
 
     A bracket is an index only right after the name (no space), with one or two items that are
     letters, numbers, sums of them (`t-1`) or a lone `:` (a whole row or column); `M[i][j]` is
@@ -41,7 +44,11 @@ def bracket_indices(node: Any, arrays: Callable[[ast.Expr], str | None]) -> Any:
     >>> ast.dump(bracket_indices(f, lambda n: "matrix" if getattr(n, "name", "") in "SQ" else None))
     '[(index (group S) (seq i, j)) = (* E (bracket x) (index (group Q) (seq i, r)))]'
     """
-    return _Rewrite(arrays).node(node)
+    rewrite = _Rewrite(arrays)
+    out = rewrite.node(node)
+    if read is not None:
+        read.extend(rewrite.vectors)
+    return out
 
 
 def counts_from_zero(bodies: Iterable[str], text: str = "") -> bool:
@@ -65,6 +72,7 @@ def ranges_from_zero(body: str) -> bool:
 class _Rewrite:
     def __init__(self, arrays: Callable[[ast.Expr], str | None]) -> None:
         self.arrays = arrays
+        self.vectors: list[str] = []
 
     def node(self, node: Any) -> Any:
         if not isinstance(node, ast.Node):
@@ -98,6 +106,8 @@ class _Rewrite:
             base = factors[k]
             if isinstance(base, _BASES) and self.arrays(base) is not None:
                 taken = _indexed(base, factors[k + 1 :], self.arrays)
+                if taken is not None and _component(taken[0]) and isinstance(base, ast.Symbol):
+                    self.vectors.append(base.name)
                 if taken is not None:
                     out.append(taken[0])
                     k += 1 + taken[1]
@@ -187,3 +197,10 @@ def _array_in(x: ast.Expr, arrays: Callable[[ast.Expr], str | None]) -> bool:
 
 def _is_colon(x: ast.Expr) -> bool:
     return isinstance(x, ast.Symbol) and x.name == "colon"
+
+
+def _component(value: ast.Expr) -> bool:
+    """`x[t]` read as `x_t`, under its script if any (`x[t]^2`)."""
+    inner = value.base if isinstance(value, ast.Power) else value
+    inner = inner.operand if isinstance(inner, ast.Transpose) else inner
+    return isinstance(inner, ast.Symbol)
