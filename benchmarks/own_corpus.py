@@ -120,8 +120,9 @@ def main(argv: list[str]) -> int:
     if not files:
         print(f"error: {folder}: holds none of the {len(docs)} documents", file=sys.stderr)
         return 2
-    # this tree's checker, then reach and planted beside this file
-    sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).resolve().parents[1])]
+    here = Path(__file__).resolve().parent
+    # this tree's own code first: run from a worktree, it measures that worktree's checker
+    sys.path[:0] = [str(here.parent), str(here)]
     extra = ["--json", opts.json] if opts.json else []
     if opts.action == "reach":
         import reach

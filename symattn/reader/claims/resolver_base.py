@@ -55,6 +55,8 @@ class ResolverBase:
         # the unit written after an inline formula, by its body's file offset
         # (`reader.claims.trailing_units`)
         self.units_after: dict[int, str] = {}
+        # `x[t]` read as a component in the formula at hand (`DispatchMixin._bracketed`)
+        self.bracket_guesses: dict[str, tuple[str, bool]] = {}
 
     if TYPE_CHECKING:
         # what the other parts define

@@ -199,8 +199,8 @@ def environment_alias(env: str) -> str:
 
 
 #: Environments with an optional placement before their body: `\begin{aligned}[t]`.
-_PLACED = frozenset("aligned gathered alignedat array".split())
-_PLACEMENT = re.compile(r"\s*\[\s*[tbc]\s*\]")
+_PLACED = frozenset("aligned gathered alignedat array smash".split())
+_PLACEMENT = re.compile(r"\s*\[\s*[tbc]\s*\]")  # `\smash[b]` too: what it hides
 
 
 def placement_end(env: str, text: str, at: int) -> int:

@@ -26,6 +26,7 @@ from symattn.reader.syntax.lexer_tables import (
     IGNORED,
     IGNORED_WITH_ARG,
     MATRICES,
+    PROOF_MARKS,
     PROSE_GLYPHS,
     RELATIONS,
     SIMPLE,
@@ -261,8 +262,15 @@ class CommandsMixin(LexerBase):
             self.braced_note(name, start)
         elif name == "textcolor":
             self.braced_raw(name, start)  # `\\textcolor{red}{x}`: the colour only; `{x}` is read
+        elif name == "smash":
+            self.i = layout.placement_end(name, self.text, self.i)  # `\smash[b]{d_k}`: d_k
         elif name in IGNORED or name == "mathop":
             pass
+        elif name in PROOF_MARKS:
+            if self.text[end:].strip(" \t\n.,;") != "":
+                msg = f"a placeholder (\\{name}) stands for what the text leaves open: not read"
+                raise self.fail(msg, start)
+            self.emit("TEXT", name, start, end)  # `\square` after the last line: end of proof
         elif name in ACCENTS:
             self.emit("ACCENT", ACCENTS[name], start, end)
         elif name in ("vert", "Vert"):

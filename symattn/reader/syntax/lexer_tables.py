@@ -115,7 +115,7 @@ SIMPLE = {
 
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large rm smash mathclap mathllap mathrlap".split()
+    "small footnotesize normalsize large rm mathclap mathllap mathrlap".split()
 )
 
 
@@ -124,6 +124,16 @@ PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 
 
 IGNORED_WITH_ARG = frozenset("label tag color".split())
+
+
+#: Keywords of an algorithm set in bold (`\\mathbf{for} ... \\mathbf{end}`).
+ALGORITHM_WORDS = frozenset(
+    "for to do end endfor if then else elif endif while endwhile repeat until return "
+    "function procedure foreach parallel break continue".split()
+)
+
+#: An end-of-proof mark (`\\square` after the last line); elsewhere a placeholder.
+PROOF_MARKS = frozenset("square blacksquare Box qed qedsymbol".split())
 
 
 #: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
