@@ -1,0 +1,60 @@
+"""Families of matrices the text never declares, only defines (`H_2 = H_1 W`, `H_1 = XW`): the
+shape comes from the text's own definitions, a size they leave open is a size of its own, and a
+mismatch that rests on it is undecided, never a shape error. Each rule has a true and a false use."""
+
+from __future__ import annotations
+
+from claim_helpers import kinds, results
+
+from symattn.check import check_text
+
+SIZES = r"Let $X \in \mathbb{R}^{n \times d}$ and $W \in \mathbb{R}^{d \times d}$." + "\n\n"
+
+
+def declarations(text: str) -> list[str]:
+    return [r.message for r in check_text(text, "doc.md") if r.kind == "declaration"]
+
+
+# ---- the base case gives the family its shape -------------------------------------------------
+
+
+def test_the_base_case_gives_the_family_its_shape():
+    text = SIZES + "$$H_1 = X W$$\n\n$$H_2 = H_1 W$$\n\n"
+    assert any("a family of n × d matrices" in m for m in declarations(text))
+    assert kinds(text + r"$$H_2 \in \mathbb{R}^{n \times d}$$") == ["verified"]
+    # a declaration against the text's own definitions is still a shape error
+    assert kinds(text + r"$$H_2 \in \mathbb{R}^{d \times n}$$") == ["shape-error"]
+
+
+def test_a_correct_text_with_a_base_case_gets_no_alarm():
+    text = SIZES + "$$H_1 = X W$$\n\n$$H_2 = H_1 W$$\n\n$$H_2 = X W W$$"
+    assert kinds(text) == ["undecided"]
+
+
+# ---- a size the definition leaves open -----------------------------------------------------------
+
+
+def test_a_size_the_definition_leaves_open_is_its_own():
+    text = SIZES + "$$B_2 = B_1 W$$\n\n"
+    assert any("a family of rows(B_•) × d matrices" in m for m in declarations(text))
+    # the columns are fixed by W: the Gram matrix of a member is d × d whatever the rows
+    assert kinds(text + r"$$B_2^T B_2 \in \mathbb{R}^{d \times d}$$") == ["verified"]
+    assert kinds(text + r"$$B_2^T B_2 \in \mathbb{R}^{n \times n}$$") == ["shape-error"]
+
+
+def test_a_mismatch_on_an_open_size_is_undecided():
+    text = SIZES + "$$B_2 = B_1 W$$\n\n"
+    for claim in (r"$$B_2 = X W$$", r"$$B_2 B_2^T \in \mathbb{R}^{n \times n}$$"):
+        (r,) = results(text + claim)
+        assert r.kind == "undecided" and "rows(B_•)" in r.message, r.message
+        assert "leaves open" in r.message
+
+
+def test_a_declaration_fixes_the_open_size():
+    text = SIZES + "$$B_2 = B_1 W$$\n\n" + r"$$B_2 \in \mathbb{R}^{n \times d}$$" + "\n\n"
+    assert any("gives rows(B_•) = n" in m for m in declarations(text))
+    assert kinds(text + r"$$B_2 B_2^T \in \mathbb{R}^{n \times n}$$") == ["verified"]
+    assert kinds(text + r"$$B_2 B_2^T \in \mathbb{R}^{d \times d}$$") == ["shape-error"]
+    # a declaration against a size the definition fixed is a shape error
+    wrong = SIZES + "$$B_2 = B_1 W$$\n\n" + r"$$B_3 \in \mathbb{R}^{n \times n}$$"
+    assert kinds(wrong) == ["shape-error"]
