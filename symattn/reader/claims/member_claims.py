@@ -129,12 +129,12 @@ def declare_member(
             f"definition at line {current.line} leaves open)"
         )
         return new_claim(span, start, end, "declared", msg)
-    if current is not None and unfixed_sizes(current.shape) and current.section == scope.section:
-        kept = [
-            f"{x} {what}"
-            for x, what in zip(current.shape, ("rows", "columns"), strict=True)
-            if not unfixed_sizes((x,))
-        ]
+    kept = [
+        f"{x} {what}"
+        for x, what in zip(current.shape if current else (), ("rows", "columns"), strict=False)
+        if not unfixed_sizes((x,))
+    ]
+    if current is not None and len(kept) == 1 and current.section == scope.section:
         raise Problem(
             "shape_error",
             f"the family {letter}_• was defined with {' and '.join(kept)} at line "
