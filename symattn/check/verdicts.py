@@ -125,7 +125,9 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
         )
-    status, message, witnesses, cex = with_unfixed_sizes(status, message, witnesses, cex)
+    if status == "shape_error":
+        unfixed = with_unfixed_sizes(status, message, witnesses, cex)
+        status, message, witnesses, cex = unfixed[0], unfixed[1], unfixed[2], unfixed[3]
     if status == "shape_error" and getattr(claim, "families", "") and _about_indices(message):
         # the kernel's shape error rests on the index of a family's members, whose range the
         # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n); a

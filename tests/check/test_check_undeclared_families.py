@@ -1,6 +1,7 @@
 """Families of matrices the text never declares, only defines (`H_2 = H_1 W`, `H_1 = XW`): the
 shape comes from the text's own definitions, a size they leave open is a size of its own, and a
-mismatch that rests on it is undecided, never a shape error. Each rule has a true and a false use."""
+mismatch that rests on it is undecided, never a shape error; a capital labelled by a word or a
+number (`X_{pre}`, `W_1`) is a name of its own. Each rule has a true and a false use."""
 
 from __future__ import annotations
 
@@ -58,3 +59,32 @@ def test_a_declaration_fixes_the_open_size():
     # a declaration against a size the definition fixed is a shape error
     wrong = SIZES + "$$B_2 = B_1 W$$\n\n" + r"$$B_3 \in \mathbb{R}^{n \times n}$$"
     assert kinds(wrong) == ["shape-error"]
+
+
+# ---- names labelled by a word or a number ------------------------------------------------------
+
+LABELLED = (
+    r"Let $X_{pre} \in \mathbb{R}^{s \times h}$, $W_1 \in \mathbb{R}^{h \times 4h}$ and "
+    r"$W_{2} \in \mathbb{R}^{4h \times h}$, $W_{KV} \in \mathbb{R}^{h \times r}$." + "\n\n"
+)
+
+
+def test_a_name_labelled_by_a_word_or_a_number_is_declared():
+    assert all(m.startswith("declares") for m in declarations(LABELLED) if "X_" in m or "W_" in m)
+    assert kinds(LABELLED + r"$$X_{pre} W_1 W_2 \in \mathbb{R}^{s \times h}$$") == ["verified"]
+    assert kinds(LABELLED + r"$$X_{pre} W_{KV} \in \mathbb{R}^{s \times r}$$") == ["verified"]
+    # a product the declared shapes do not allow is a shape error
+    assert kinds(LABELLED + r"$$X_{pre} W_2 \in \mathbb{R}^{s \times h}$$") == ["shape-error"]
+
+
+def test_identities_over_labelled_names_are_decided():
+    true = r"$$(X_{pre} W_1)^T = W_1^T X_{pre}^T$$"
+    assert kinds(LABELLED + true) == ["verified"]
+    false = r"$$(X_{pre} W_1 W_2)^T = X_{pre}^T W_2^T W_1^T$$"
+    assert kinds(LABELLED + false) == ["shape-error"]
+
+
+def test_an_entry_is_not_a_labelled_name():
+    # two index letters below a declared capital stay an entry (a scalar)
+    text = r"Let $A \in \mathbb{R}^{n \times n}$." + "\n\n" + "$$A_{ij} = A_{ij}$$"
+    assert kinds(text) == ["verified"]

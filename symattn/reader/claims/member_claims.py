@@ -26,8 +26,8 @@ from symattn.reader.terms.members import (
     lookup_member,
     member_label,
     open_size,
-    unfixed_sizes,
     record_member,
+    unfixed_sizes,
 )
 from symattn.reader.terms.scope import Scope, Shape, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms

@@ -81,6 +81,27 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
     )
 
 
+def labelled_name(node: ast.Node, dims: dict[str, sympy.Symbol]) -> str | None:
+    """`X_{pre}`, `W_{KV}`, `W_1`: a capital whose subscript labels a name of its own (a word,
+    capitals that are not sizes, a number below W, which is never a family), as the text may
+    declare it (`W_1 \\in \\mathbb R^{h\\times 4h}`); None for a row, an entry or a member.
+
+    >>> from symattn.reader.syntax.parse import parse_formula
+    >>> first = [parse_formula(t).items[0].subjects[0] for t in ("W_1", "X_{pre}", "Q_i")]
+    >>> [labelled_name(x, {}) for x in first]
+    ['W_{1}', 'X_{pre}', None]
+    """
+    if not isinstance(node, ast.Symbol) or node.sub is None or node.font not in KEEP_FONTS:
+        return None
+    if len(node.name) != 1 or not node.name.isupper() or plain_name(node) is not None:
+        return None
+    sub = node.sub
+    numbered = node.name == "W" and isinstance(sub, ast.Number) and sub.text.isdigit()
+    if not numbered and not _labels_a_name(sub, dims):
+        return None
+    return _label(node)
+
+
 def worded(sub: ast.Node) -> bool:
     """Three plain lower-case letters or more, written together, one of them a vowel other
     than i: a word (`norm`, `rope`, `out`), not indices (`ijk`, `bth`, `ndh`)."""
@@ -363,6 +384,10 @@ class NamesMixin(TermsBase):
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
         base = node.name
         assert node.sub is not None
+        labelled = labelled_name(node, self.scope.dims)
+        own = self.scope.lookup(labelled) if labelled is not None else None
+        if labelled is not None and own is not None:
+            return self.named(labelled, None, own)  # `W_1`, `X_{pre}` as the text declares it
         if _labels_a_name(node.sub, self.scope.dims):
             # `\\mathbf v_{A,i}`, `\\mathbf v_A`: a label, not row A of V
             bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))
