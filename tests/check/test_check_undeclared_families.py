@@ -88,3 +88,38 @@ def test_an_entry_is_not_a_labelled_name():
     # two index letters below a declared capital stay an entry (a scalar)
     text = r"Let $A \in \mathbb{R}^{n \times n}$." + "\n\n" + "$$A_{ij} = A_{ij}$$"
     assert kinds(text) == ["verified"]
+
+
+# ---- names labelled by several capitals (`W^{DKV}`, `W_{KV}^D`) -------------------------------
+
+LATENT = (
+    r"Let $X \in \mathbb{R}^{n \times d}$, $W^{DKV} \in \mathbb{R}^{d \times d_c}$, "
+    r"$W^{UK} \in \mathbb{R}^{d_c \times d_k}$ and $W_{KV}^D \in \mathbb{R}^{d \times d_c}$."
+    + "\n\n"
+)
+
+
+def test_capitals_in_a_superscript_or_subscript_label_a_matrix():
+    assert sum(m.startswith("declares W") for m in declarations(LATENT)) == 3
+    assert kinds(LATENT + r"$$X W^{DKV} W^{UK} \in \mathbb{R}^{n \times d_k}$$") == ["verified"]
+    assert kinds(LATENT + r"$$X W_{KV}^D W^{UK} \in \mathbb{R}^{n \times d_k}$$") == ["verified"]
+    # the declared shapes still decide: W^{UK} cannot come first
+    assert kinds(LATENT + r"$$X W^{UK} W^{DKV} \in \mathbb{R}^{n \times d_k}$$") == ["shape-error"]
+
+
+def test_two_labels_are_two_matrices():
+    same = r"$$(X W^{DKV})^T = (W^{DKV})^T X^T$$"
+    assert kinds(LATENT + same) == ["verified"]
+    # W^{DKV} and W^D_{KV} are two names: the sides differ
+    assert kinds(LATENT + r"$$X W^{DKV} = X W_{KV}^D$$") == ["false"]
+
+
+def test_undeclared_labelled_matrices_get_inferred_shapes():
+    text = r"Let $X \in \mathbb{R}^{n \times d}$." + "\n\n" + "$$C = X W^{DKV}$$\n\n"
+    (r,) = results(text + r"$$(X W^{DKV})^T = (W^{DKV})^T X^T$$")
+    assert r.kind == "verified" and "W^{DKV}: d × cols(C) inferred" in r.message
+
+
+def test_a_product_of_a_capital_and_a_number_is_still_a_power():
+    text = r"Let $A \in \mathbb{R}^{n \times n}$." + "\n\n"
+    assert kinds(text + r"$$A^{2} A = A A^{2}$$") in (["verified"], ["not-understood"])

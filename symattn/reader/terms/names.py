@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
+from symattn.reader.syntax.scripts import capital_letter
 from symattn.reader.terms.arrays import ARRAY_GUESS, array_guess
 from symattn.reader.terms.base import NameEntry, TermsBase
 from symattn.reader.terms.components import (
@@ -185,11 +186,24 @@ def plain_name(node: ast.Node) -> str | None:
     span = _slice(sub) if node.name.isupper() else None  # `x_{1:t}`: rows of X (`_row_run`)
     if span is not None:
         return f"{node.name}_{{{span}}}"
+    labels = _capitals(sub) if node.name.isupper() and len(node.name) == 1 else ""
+    if labels:
+        return f"{node.name}_{labels}"  # `W_{KV}`, `W_{\\mathbf Q}`: capitals naming the matrix
     if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
         return None
     if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
         return f"{node.name}_{sub.name}"
     return None
+
+
+def _capitals(sub: ast.Node) -> str:
+    """`Q` in bold, `KV`: the capitals of a subscript that labels a name, as the name writes
+    them (`{KV}` for several); "" for anything else."""
+    one = capital_letter(sub)
+    if one:
+        return one
+    letters = [capital_letter(x) for x in sub.factors] if isinstance(sub, ast.Product) else []
+    return "{" + "".join(letters) + "}" if 2 <= len(letters) <= 4 and all(letters) else ""
 
 
 def _slice(sub: ast.Node) -> str | None:
@@ -271,7 +285,8 @@ def _labeled_name(node: ast.Labeled) -> str | None:
     sub = op.sub
     if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
         return f"{base}_{sub.name}"
-    return None
+    labels = _capitals(sub)
+    return f"{base}_{labels}" if labels else None  # `W_{KV}^D`: capitals labelling the name
 
 
 _ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve overleftarrow".split())
