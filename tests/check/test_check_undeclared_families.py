@@ -123,3 +123,10 @@ def test_undeclared_labelled_matrices_get_inferred_shapes():
 def test_a_product_of_a_capital_and_a_number_is_still_a_power():
     text = r"Let $A \in \mathbb{R}^{n \times n}$." + "\n\n"
     assert kinds(text + r"$$A^{2} A = A A^{2}$$") in (["verified"], ["not-understood"])
+
+
+def test_parentheses_around_a_shape_are_no_part_of_a_dim():
+    text = r"Let $X \in \mathbb{R}^{n \times d}$, $W^{DQ} \in \mathbb{R}^{(d \times r)}$." + "\n\n"
+    assert any("declares W^{DQ} as d × r" in m for m in declarations(text))
+    assert kinds(text + r"$$X W^{DQ} \in \mathbb{R}^{(n \times r)}$$") == ["verified"]
+    assert kinds(text + r"$$X W^{DQ} \in \mathbb{R}^{(n \times d)}$$") == ["shape-error"]

@@ -242,7 +242,12 @@ def _kinds(arg: Any) -> set[str]:
 
 def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
     """The dims of `\\mathbb R^{...}`: `\\times` separates them, `/` and `\\cdot` stay inside
-    one (`n\\times d/H` is n by d/H, not (n·d)/H)."""
+    one (`n\\times d/H` is n by d/H, not (n·d)/H); parentheses around them all are no part of
+    a dim (`\\mathbb R^{(d \\times r)}` is d by r)."""
+    if isinstance(sup, ast.Group) and sup.delim == "(" and len(sup.items) == 1:
+        inner = sup.items[0]
+        if isinstance(inner, ast.Mul) and "times" in inner.ops:
+            sup = inner
     if not isinstance(sup, ast.Mul) or "times" not in sup.ops:
         return (sup,)
     out: list[ast.Expr] = []
