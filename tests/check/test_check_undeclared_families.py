@@ -130,3 +130,27 @@ def test_parentheses_around_a_shape_are_no_part_of_a_dim():
     assert any("declares W^{DQ} as d × r" in m for m in declarations(text))
     assert kinds(text + r"$$X W^{DQ} \in \mathbb{R}^{(n \times r)}$$") == ["verified"]
     assert kinds(text + r"$$X W^{DQ} \in \mathbb{R}^{(n \times d)}$$") == ["shape-error"]
+
+
+# ---- a recurrence and its base case, in either order -------------------------------------------
+
+
+def test_a_recurrence_with_its_base_case_before_is_read():
+    text = SIZES + "$$H_0 = X$$\n\n$$H_t = H_{t-1} W$$\n\n"
+    assert kinds(text + "$$H_2 = X W W$$") == ["verified"]
+    assert kinds(text + "$$H_2 = X W$$") == ["false"]
+
+
+def test_a_base_case_after_the_recurrence_fixes_its_open_size():
+    text = SIZES + "$$H_t = H_{t-1} W$$\n\n$$H_0 = X$$\n\n"
+    assert kinds(text + "$$H_2 = X W W$$") == ["verified"]
+    assert kinds(text + "$$H_2 = X W$$") == ["false"]
+    assert kinds(text + r"$$H_2 \in \mathbb{R}^{n \times d}$$") == ["verified"]
+
+
+def test_a_base_case_against_the_fixed_size_is_a_shape_error():
+    text = SIZES + "$$H_t = H_{t-1} W$$\n\n" + "$$H_0 = X^T$$"
+    # X^T has n columns where the step fixes d: an error whatever the open rows are
+    (r,) = results(text)
+    assert r.kind == "shape-error" and "has d columns" in r.message, r.message
+    assert kinds(SIZES + "$$H_t = H_{t-1} W$$\n\n" + "$$H_0 = X W$$") == []
