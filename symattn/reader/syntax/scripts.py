@@ -197,6 +197,10 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
     if isinstance(sup, ast.Symbol) and sup.sub is None and not _is_t(sup):
         if sup.font == "text" or (len(sup.name) == 1 and sup.name.isalpha()):
             return sup.name
+    if isinstance(sup, ast.Product) and 2 <= len(sup.factors) <= 4:
+        letters = [capital_letter(x) for x in sup.factors]
+        if all(letters) and "T" not in letters:
+            return "".join(letters)  # `W^{DKV}`, `W^{UK}`: a projection's name, not a power
     if (
         isinstance(sup, ast.Group)
         and sup.delim == "("
@@ -208,6 +212,16 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
     ):
         return f"({sup.items[0].name})"
     return None
+
+
+def capital_letter(node: ast.Node) -> str:
+    """`K`, `\\mathbf K`: one plain capital letter, as a label spells a name with (`W^{DKV}`,
+    `W_{KV}`); "" for anything else."""
+    if not isinstance(node, ast.Symbol) or node.sub is not None:
+        return ""
+    if node.font not in (None, "mathbf", "mathrm") or len(node.name) != 1:
+        return ""
+    return node.name if node.name.isascii() and node.name.isupper() else ""
 
 
 def _is_t(node: ast.Expr) -> bool:
@@ -228,7 +242,12 @@ def _kinds(arg: Any) -> set[str]:
 
 def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
     """The dims of `\\mathbb R^{...}`: `\\times` separates them, `/` and `\\cdot` stay inside
-    one (`n\\times d/H` is n by d/H, not (n·d)/H)."""
+    one (`n\\times d/H` is n by d/H, not (n·d)/H); parentheses around them all are no part of
+    a dim (`\\mathbb R^{(d \\times r)}` is d by r)."""
+    if isinstance(sup, ast.Group) and sup.delim == "(" and len(sup.items) == 1:
+        inner = sup.items[0]
+        if isinstance(inner, ast.Mul) and "times" in inner.ops:
+            sup = inner
     if not isinstance(sup, ast.Mul) or "times" not in sup.ops:
         return (sup,)
     out: list[ast.Expr] = []
