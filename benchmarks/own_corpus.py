@@ -9,6 +9,7 @@ text itself is never part of the project. A copy of document `path` of `owner/na
     python benchmarks/own_corpus.py list FOLDER           # ... and which copies FOLDER lacks
     python benchmarks/own_corpus.py reach FOLDER [--json out.json]
     python benchmarks/own_corpus.py planted FOLDER [--json out.json]
+    python benchmarks/own_corpus.py reach FOLDER --manifest benchmarks/heldout.toml
 """
 
 from __future__ import annotations
@@ -87,13 +88,24 @@ def main(argv: list[str]) -> int:
     ap.add_argument("action", choices=("list", "reach", "planted"))
     ap.add_argument("folder", nargs="?", default=None, help="the folder holding the copies")
     ap.add_argument("--json", default=None, help="write the figures here")
+    ap.add_argument(
+        "--manifest", default=str(MANIFEST), help="the manifest (default: benchmarks/corpus.toml)"
+    )
     opts = ap.parse_args(argv)
-    docs = load()
+    manifest = Path(opts.manifest)
+    if not manifest.is_file():
+        print(f"error: {manifest}: no such manifest", file=sys.stderr)
+        return 2
+    try:
+        docs = load(manifest)
+    except (ValueError, tomllib.TOMLDecodeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     folder = Path(opts.folder) if opts.folder else None
     if folder is not None and not folder.is_dir():
         print(
             f"error: {folder}: no such folder; it should hold the copies of the documents "
-            f"of {MANIFEST.name} as <owner>+<name>/<path>",
+            f"of {manifest.name} as <owner>+<name>/<path>",
             file=sys.stderr,
         )
         return 2
@@ -108,7 +120,9 @@ def main(argv: list[str]) -> int:
     if not files:
         print(f"error: {folder}: holds none of the {len(docs)} documents", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(Path(__file__).parent))
+    here = Path(__file__).resolve().parent
+    # this tree's own code first: run from a worktree, it measures that worktree's checker
+    sys.path[:0] = [str(here.parent), str(here)]
     extra = ["--json", opts.json] if opts.json else []
     if opts.action == "reach":
         import reach

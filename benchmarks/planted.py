@@ -21,9 +21,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from symattn.check import check_text
-from symattn.check.document import read_document
-from symattn.check.results import ClaimResult
+# this tree's own code first: run from a worktree, it measures that worktree's checker
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symattn.check import check_text  # noqa: E402
+from symattn.check.document import read_document  # noqa: E402
+from symattn.check.results import ClaimResult  # noqa: E402
 
 Plant = Callable[[str], Iterator[str]]
 

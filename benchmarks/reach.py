@@ -17,10 +17,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from symattn.check import check_text
-from symattn.check.document import read_document
-from symattn.check.sites import SiteFinder
-from symattn.cli.check import documents
+# this tree's own code first: run from a worktree, it measures that worktree's checker
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from symattn.check import check_text  # noqa: E402
+from symattn.check.document import read_document  # noqa: E402
+from symattn.check.sites import SiteFinder  # noqa: E402
+from symattn.cli.check import documents  # noqa: E402
 
 _SITES = SiteFinder()  # each document read with its site's macros, as `symattn check` reads it
 CLAIM_KINDS = ("verified", "false", "shape-error", "undecided", "not-understood")

@@ -9,9 +9,10 @@ own, for every value, so a claim false at them fails for the shapes the text mea
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-__all__ = ["with_inferred_shapes"]
+__all__ = ["with_inferred_shapes", "with_unfixed_sizes"]
 
 
 def with_inferred_shapes(
@@ -32,5 +33,31 @@ inferred from line 3; the text does not declare these names and may mean other s
     message = (
         f"not decided: {message}, {note}; the text does not declare these names and may mean "
         "other shapes here (declare them)"
+    )
+    return "unknown", message, (), None
+
+
+#: `rows(Y_•)`: a size of a family that the text's definition of it leaves open
+_OPEN = re.compile(r"\b(?:rows|cols)\([^()\s]+_•\)")
+
+
+def with_unfixed_sizes(
+    status: str, message: str, witnesses: tuple[str, ...], cex: Any
+) -> tuple[str, str, tuple[str, ...], Any]:
+    """A shape error that names a size a family's definition leaves open (`Y_2 = Y_1 W`: the
+    rows of Y_•) is undecided: the text may mean any size there.
+
+    >>> with_unfixed_sizes("shape_error", "B_2 is rows(B_•) × d and XW is n × d", (), None)[:2]
+    ('unknown', "not decided: B_2 is rows(B_•) × d and XW is n × d; but rows(B_•) is a size \
+the definition of the family leaves open (declare the family's shape)")
+    """
+    found = sorted(set(_OPEN.findall(message))) if status == "shape_error" else []
+    if not found:
+        return status, message, witnesses, cex
+    names = ", ".join(found)
+    verb = "is a size" if len(found) == 1 else "are sizes"
+    message = (
+        f"not decided: {message}; but {names} {verb} the definition of the family leaves "
+        "open (declare the family's shape)"
     )
     return "unknown", message, (), None

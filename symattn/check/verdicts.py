@@ -21,6 +21,7 @@ from symattn.check.fragments import fragment
 from symattn.check.fresh_sizes import open_sizes
 from symattn.check.gradients import gradient_verdict, mentions_gradient, read_as_gradient
 from symattn.check.guessed import with_guesses
+from symattn.check.inferred_shapes import with_unfixed_sizes
 from symattn.check.jacobians import has_partial, partial_verdict
 from symattn.check.results import ClaimResult, one_line
 from symattn.kernel.canon import normal_form
@@ -124,6 +125,9 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
             f"not decided: {message}; the text does not declare these names and may mean "
             "other shapes here (declare them)"
         )
+    if status == "shape_error":
+        unfixed = with_unfixed_sizes(status, message, witnesses, cex)
+        status, message, witnesses, cex = unfixed[0], unfixed[1], unfixed[2], unfixed[3]
     if status == "shape_error" and getattr(claim, "families", "") and _about_indices(message):
         # the kernel's shape error rests on the index of a family's members, whose range the
         # text leaves unsaid (`S_{t-2}` of a closed form at t = 1, `\sum_{j=1}^t` past n); a

@@ -72,3 +72,23 @@ def test_the_planted_bound_is_the_whole_bound(formula: str, planted: str) -> Non
     plants = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(plants)
     assert list(plants.PLANTS["bound n-1 for n"](formula)) == [planted]
+
+
+def test_the_second_set_is_apart_from_the_first() -> None:
+    own = _module()
+    first = {d.repo for d in own.load()}
+    second = own.load(ROOT / "benchmarks/heldout.toml")
+    assert len(second) >= 15 and not first & {d.repo for d in second}
+    assert all(len(d.commit) == 40 for d in second)
+
+
+def test_a_missing_manifest_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    own = _module()
+    assert own.main(["list", "--manifest", str(tmp_path / "none.toml")]) == 2
+    assert "no such manifest" in capsys.readouterr().err
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[[document]\n", encoding="utf-8")
+    assert own.main(["list", "--manifest", str(broken)]) == 2
+    assert "error:" in capsys.readouterr().err

@@ -258,3 +258,63 @@ def test_a_sequence_defined_by_its_index_is_read_where_a_claim_writes_it():
     assert kinds(text) == ["verified", "verified"]
     wrong = r"$$\omega_j = 1/10000^{2j/d}$$" + "\n\n" + r"Then $\omega_j\omega_j = \omega_{j+1}$."
     assert "verified" not in kinds(wrong)
+
+
+CASES = (
+    r"Let $d$ be even. The encoding is"
+    "\n\n"
+    r"$$PE(p, i) = \begin{cases} \sin(p / 10000^{i/d}) & i \text{ even} \\ "
+    r"\cos(p / 10000^{(i-1)/d}) & i \text{ odd} \end{cases}$$"
+    "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "claim, kind",
+    [
+        (r"$PE(p, 2k) = \sin(p / 10000^{2k/d})$", "verified"),
+        (r"$PE(p, 2k+1) = \cos(p / 10000^{2k/d})$", "verified"),
+        (r"$PE(p, 2k+1) = \sin(p / 10000^{2k/d})$", "false"),
+        (r"$PE(0, 2k+1) = 1$", "verified"),
+        (r"$PE(0, 2k+1) = 0$", "false"),
+        (r"$PE(p, k) = \sin(p / 10000^{k/d})$", "undecided"),  # k's parity is not known
+    ],
+)
+def test_a_function_by_cases_of_parity_is_read_at_each_parity(claim, kind):
+    defined = _declarations(CASES + claim)
+    assert any("defined by cases of the parity of i: a scalar" in m for m in defined), defined
+    assert kinds(CASES + claim) == [kind]
+
+
+@pytest.mark.parametrize(
+    "even, odd",
+    [
+        (r"\text{if } i \text{ is even}", r"\text{if } i \text{ is odd}"),
+        (r"i \bmod 2 = 0", r"\text{otherwise}"),
+        (r"i \equiv 1 \pmod 2", r"i \equiv 0 \pmod 2"),  # odd first: the values swap
+        (r"i \text{ 为偶数}", r"i \text{ 为奇数}"),
+    ],
+)
+def test_the_ways_texts_write_parity(even, odd):
+    first, second = ("1", "-1") if "equiv 1" not in even else ("-1", "1")
+    text = (
+        rf"$$u(i) = \begin{{cases}} {first} & {even} \\ {second} & {odd} \end{{cases}}$$"
+        "\n\n"
+        r"So $u(2k) + u(2k+1) = 0$ and $u(2k) = 1$ and wrongly $u(2k+1) = 1$."
+    )
+    assert kinds(text) == ["verified", "verified", "false"]
+
+
+def test_cases_of_other_conditions_are_no_parity():
+    text = (
+        r"$$g(i) = \begin{cases} 1 & i > 0 \\ -1 & i \le 0 \end{cases}$$"
+        "\n\n"
+        r"So $g(2k) = 1$."
+    )
+    assert not any("parity" in m for m in _declarations(text))
+    assert "verified" not in kinds(text) and "false" not in kinds(text)
+
+
+def test_a_real_argument_fits_no_parity():
+    text = CASES.replace("Let $d$ be even.", r"Let $d$ be even and $t \in \mathbb{R}$.")
+    assert kinds(text + r"$PE(p, 2t) = \sin(p / 10000^{2t/d})$") not in (["verified"], ["false"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.check import check_text
+from symattn.reader.syntax.lexer import tokenize
 
 DECL = (
     r"Let $Q,K\in\mathbb R^{n\times d_k}$ and $A,B\in\mathbb R^{n\times n}$ and $S=QK^T$." + "\n\n"
@@ -40,6 +41,9 @@ def kinds(text: str) -> list[str]:
         r"{} \kern3pt",
         r"{} \mkern-2mu",
         r"{} \phantom{{x}}",
+        r"{} \mspace{{3mu}}",
+        r"\strut {}",
+        r"{} \mathstrut",
     ],
 )
 @pytest.mark.parametrize(("entry", "kind"), [(TRUE_ENTRY, "verified"), (FALSE_ENTRY, "false")])
@@ -55,6 +59,19 @@ def test_a_fill_sets_a_formula_apart_from_its_condition(fill: str) -> None:
     ]
     assert ("verified" in [k for k, _ in found]) and any("condition j" in m for _, m in found)
     assert kinds(f"$${FALSE_ENTRY} {fill} j \\le i$$") == ["false"]
+
+
+@pytest.mark.parametrize("size", [r"\bigm", r"\Bigm", r"\biggm", r"\Biggm"])
+def test_a_sized_middle_bar_is_a_bar(size: str) -> None:
+    def kinds_of(body: str) -> list[tuple[str, str]]:
+        return [(t.kind, t.value) for t in tokenize(body)]
+
+    assert kinds_of(f"p(y {size}| x)") == kinds_of("p(y | x)")
+
+
+def test_a_disjoint_union_is_named() -> None:
+    [(kind, message)] = results(r"$$S_{ij} = A \sqcup B$$")
+    assert kind == "not-understood" and "a disjoint union (\\sqcup) is not read" in message
 
 
 def test_a_kern_without_a_length_is_named() -> None:
@@ -267,3 +284,24 @@ def test_the_space_that_separates_is_before_a_name_and_its_relation(formula, gap
     quads = [t for t in tokens if t.kind == "QUAD"]
     assert [t.value for t in quads] == [gap]
     assert formula[quads[0].end :].lstrip().startswith(("k_i", r"\mathbf"))
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"K^{(h)}{}^{\top} = (K^{(h)})^{\top}", "verified"),
+        (r"K^{(h)}{}^{T} = (K^{(h)})^{T}", "verified"),
+        (r"K^{(h)}{}^{\top} = K^{(h)}", "shape-error"),
+        (r"\left(K Q^{\top}\right){}^{\top} = Q K^{\top}", "verified"),
+        (r"\left(K Q^{\top}\right){}^{\top} = K Q^{\top}", "false"),
+        (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{jr} \end{aligned}", "verified"),
+        (r"\begin{aligned} S_{ij} &{}= \sum_{r=1}^{d_k} Q_{ir}K_{ir} \end{aligned}", "false"),
+    ],
+)
+def test_an_empty_group_that_only_places_what_follows(formula: str, kind: str) -> None:
+    assert kinds(f"$${formula}$$") == [kind]
+
+
+@pytest.mark.parametrize("formula", [r"S_{ij} = x^{} + 1", r"S_{ij} = \frac{1}{}"])
+def test_an_empty_argument_stays_unread(formula: str) -> None:
+    assert kinds(f"$${formula}$$") == ["not-understood"]

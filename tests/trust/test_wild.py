@@ -245,3 +245,19 @@ def test_a_declaring_twin_of_a_wild_claim_is_judged_on_its_own_document():
     twin = W.WildClaim(c.ident + "b", c.template, c.spec, c.mutations, not c.declare)
     groups = diff._groups([c, twin], [("check",), ("check",)])
     assert len(groups) == 2
+
+
+def test_entries_written_as_code_index_them():
+    a, b = Mat("A", "n", "d_k"), Mat("B", "d_k", "n")
+    k = Ix("k")
+    body = Times(MEntry(a, i, k, "bracket"), MEntry(b, k, j, "bracket"))
+    spec = WildSpec(
+        MEntry(W.MMul(a, b), i, j), Sum("k", one(1), Size("d_k"), body), (("i", "n"), ("j", "n"))
+    )
+    assert W.formula(spec) == r"\left(A B\right)_{ij}=\sum_{k=1}^{d_k} A[i,k] B[k,j]"
+    assert decide(spec) == "true"
+    swapped = Times(MEntry(a, k, i, "nested"), MEntry(b, k, j, "nested"))
+    wrong = WildSpec(spec.lhs, Sum("k", one(1), Size("d_k"), swapped), spec.free)
+    assert "A[k][i]" in W.formula(wrong) and decide(wrong) != "true"
+    claims = [c for c in W.generate_wild(400, seed=3) if c.template == "brackets"]
+    assert claims and all(c.declare for c in claims)  # brackets are read for declared names only

@@ -3,6 +3,8 @@ Imports sympy, the reader's AST, claims, spans and terms; never the resolver or 
 
 from __future__ import annotations
 
+import re
+
 import sympy
 
 from symattn.kernel.dims import dim
@@ -15,7 +17,7 @@ from symattn.reader.terms.defined import Defined, head_of
 from symattn.reader.terms.defined_values import Rule, add_rule, make_rule, sizes_of
 from symattn.reader.terms.translator import Terms, label_of
 
-__all__ = ["define_case"]
+__all__ = ["define_case", "parity_rows"]
 
 #: Names that are operators or functions of mathematics, never a function of the text's.
 _NOT_OURS = frozenset("sin cos tan tanh exp log ln softmax attention concat mask sqrt".split())
@@ -29,7 +31,8 @@ def define_case(
     declaration, which claims nothing). The first argument is a letter or a word (`pos`), read
     as a real number; the second `a·i + c` with an integer a >= 2. None for any other form,
     or when the text already defined this case (then it is a claim)."""
-    found = _case_left(left)
+    cases = isinstance(right, ast.Matrix) and right.env == "cases"
+    found = _case_left(left, one=cases)
     if found is None:
         return None
     key, position, parity = found
@@ -38,14 +41,82 @@ def define_case(
     cases_key = f"{key}(·)"  # the cases' own key: never an entry's or a sequence's value
     if key in terms.defs.table and cases_key not in terms.defs.rules:
         return None  # a name the text defined otherwise: an equation about it is a claim
+    text = span.body[left.start : left.end]
+    if isinstance(right, ast.Matrix) and cases:
+        found_left = (key, position, parity)
+        return _by_parity(terms, span, found_left, left, right, text, (start, end))
     case = _parity(parity)
     if case is None:
         return None
     letter, a, c = case
+    i = index(letter)
+    read = _enter(terms, span, (key, position, letter), i, a * i + c, right, text)
+    if read is None:
+        return None
+    _declare(terms, key, left, span.start.line, len(position) + 1)
+    what = f"the case {text} of {key}, a function of a position and of the parity of an index"
+    if not read:
+        return new_claim(span, start, end, "declared", f"defines {what} (its value is not read)")
+    return new_claim(span, start, end, "declared", f"defines {what}: a scalar")
+
+
+def _by_parity(
+    terms: Terms,
+    span: MathSpan,
+    found: tuple[str, list[str], ast.Node],
+    left: ast.Node,
+    right: ast.Matrix,
+    text: str,
+    where: tuple[int, int],
+) -> ResolvedClaim | None:
+    """`f(p, i) = \\begin{cases} A & i \\text{ even} \\\\ B & i \\text{ odd} \\end{cases}`: both
+    cases at once, A where the index is even and B where it is odd (`i \\bmod 2 = 0`, `i` 为偶数,
+    `\\text{otherwise}` for the other); None for cases of anything else."""
+    key, position, parity = found
+    rows = parity_rows(span.body, right, parity)
+    if rows is None:
+        return None
+    letter = rows[0]
+    i = index(letter)
+    wanted = ((2 * i, rows[1]), (2 * i + 1, rows[2]))
+    cases = terms.defs.rules.get(f"{key}(·)", [])
+    if any(r.line != span.start.line and r.pattern[-1] in (2 * i, 2 * i + 1) for r in cases):
+        return None  # a case defined before: the equation is a claim about it
+    reads = [_enter(terms, span, (key, position, letter), v, v, value, text) for v, value in wanted]
+    if None in reads:
+        return None
+    _declare(terms, key, left, span.start.line, len(position) + 1)
+    what = f"{text} of {key}, a function defined by cases of the parity of {letter}"
+    start, end = where
+    if not all(reads):
+        return new_claim(span, start, end, "declared", f"defines {what} (its value is not read)")
+    return new_claim(span, start, end, "declared", f"defines {what}: a scalar")
+
+
+def _declare(terms: Terms, key: str, left: ast.Node | None, line: int, count: int) -> None:
+    if key not in terms.defs.table and not isinstance(left, ast.Symbol):
+        params: tuple[None, ...] = (None,) * count
+        terms.defs.table[key] = Defined(key, 0, params, "scalar", line, any_args=True)
+
+
+def _enter(
+    terms: Terms,
+    span: MathSpan,
+    found: tuple[str, list[str], str],
+    value: sympy.Expr,
+    index_at: sympy.Expr,
+    right: ast.Node,
+    text: str,
+) -> bool | None:
+    """Record the case of `key` at (position, `index_at`) whose value is `right` read with the
+    index letter standing for `value`: True when that value is read (later claims use it),
+    False when only the case is recorded, None when the text defined this case before."""
+    key, position, letter = found
+    cases_key = f"{key}(·)"  # the cases' own key: never an entry's or a sequence's value
     word = "".join(position)
     pos = sympy.Symbol(word, real=True)
     i = index(letter)
-    table: dict[str, sympy.Expr] = {letter: i}
+    table: dict[str, sympy.Expr] = {letter: value}
     for x in position:
         table.setdefault(x, sympy.Symbol(f"{word}:{x}", real=True))
     if len(position) > 1:
@@ -54,36 +125,34 @@ def define_case(
         if sym.name == "d" and label_of(sym) not in table:
             table[label_of(sym)] = dim(label_of(sym))
     body = _read(terms, right, table)
-    pattern = (pos, a * i + c)
-    text = span.body[left.start : left.end]
-    read = False
+    pattern = (pos, index_at) if position else (index_at,)
+    made = None
     if body is not None:
         letters = [table[x] for x in position]
-        product = sympy.Mul(*letters)
-        body = body.subs(product, pos) if len(letters) > 1 else body.xreplace({letters[0]: pos})
+        if letters:
+            product = sympy.Mul(*letters)
+            one = {letters[0]: pos}
+            body = body.subs(product, pos) if len(letters) > 1 else body.xreplace(one)
         sizes = sizes_of(terms) | {v for k, v in table.items() if k.startswith("d")}
-        good = not (body.free_symbols & set(letters))
-        read = good and make_rule(key, pattern, body, sizes, span.start.line, text) is not None
-    # the rule records which cases the text defined (their values are not read at other
-    # arguments: a claim about the function stays undecided)
-    value = body if read and body is not None else pos
-    rule = Rule(cases_key, pattern, (pos, i), value, span.start.line, text)
+        if not (body.free_symbols & set(letters)):
+            line = span.start.line
+            made = make_rule(key, pattern, body, sizes, line, text, constant=not position)
+    # the rule records which cases the text defined; a case whose value was not read keeps a
+    # placeholder there, and only a read value (`made`) is used by later claims
+    placeholder = pos if position else i
+    kept = body if made is not None and body is not None else placeholder
+    rule = Rule(cases_key, pattern, (pos, i), kept, span.start.line, text)
     cases = terms.defs.rules.get(cases_key, [])
     if any(r.line != span.start.line and r.pattern == pattern for r in cases):
         return None  # this case was defined before: the equation is a claim about it
     if not add_rule(terms.defs, rule):
         return None
-    if key not in terms.defs.table and not isinstance(left, ast.Symbol):
-        terms.defs.table[key] = Defined(
-            key, 0, (None, None), "scalar", span.start.line, any_args=True
-        )
-    what = f"the case {text} of {key}, a function of a position and of the parity of an index"
-    if not read:
-        return new_claim(span, start, end, "declared", f"defines {what} (its value is not read)")
-    return new_claim(span, start, end, "declared", f"defines {what}: a scalar")
+    if made is not None:
+        add_rule(terms.defs, made)  # the value later claims read at the arguments they write
+    return made is not None
 
 
-def _case_left(left: ast.Node) -> tuple[str, list[str], ast.Node] | None:
+def _case_left(left: ast.Node, one: bool = False) -> tuple[str, list[str], ast.Node] | None:
     """(name, the letters of the position, the index) of `PE(pos, 2i)`, `PE_{(pos,2i)}`,
     `\\text{PE}_{pos,2i}` or `P E_{(p o s, 2 i)}`."""
     args: tuple[ast.Node, ...] = ()
@@ -106,6 +175,8 @@ def _case_left(left: ast.Node) -> tuple[str, list[str], ast.Node] | None:
         args = _pair(last.sub)
     else:
         return None
+    if len(args) == 1 and one and key.isalpha():
+        return key, [], args[0]  # `f(i) = \\begin{cases}...`: a function of the index alone
     if len(args) != 2 or not key.isalpha():
         return None
     position = _letters(args[0])
@@ -173,3 +244,64 @@ def _read(terms: Terms, right: ast.Node, table: dict[str, sympy.Expr]) -> sympy.
         terms.defs.used.clear()
         return None
     return value
+
+
+#: Words around a parity condition that say nothing more (`\\text{if } i \\text{ is even}`).
+_FILLER = re.compile(r"\b(?:if|when|for|is|where|whenever)\b|[,.;:]|当|时|若|如果")
+_COMMANDS = re.compile(
+    r"\\(?:text(?:rm|it|normal)?|mathrm|mbox|operatorname)\b|\\[,;:! ]|\\q?quad\b"
+)
+
+
+def parity_rows(
+    body: str, cases: ast.Matrix, index: ast.Node
+) -> tuple[str, ast.Expr, ast.Expr] | None:
+    """(the index letter, the value where it is even, where it is odd) of cases whose two
+    conditions are the index's parity, written `i \\text{ even}`, `\\text{if } i \\text{ is odd}`,
+    `i \\bmod 2 = 0`, `i \\equiv 1 \\pmod 2`, `i` 为偶数, or `\\text{otherwise}` after the other.
+
+    >>> from symattn.reader.syntax.parse import parse_formula
+    >>> b = r"f(i) = \\begin{cases} 1 & i \\text{ even} \\\\ 0 & \\text{otherwise} \\end{cases}"
+    >>> claim = parse_formula(b).items[0]
+    >>> rows = parity_rows(b, claim.steps[0].rhs, claim.subjects[0].factors[1].items[0])
+    >>> rows[0], ast.dump(rows[1]), ast.dump(rows[2])
+    ('i', '1', '0')
+    """
+    if not (isinstance(index, ast.Symbol) and index.sub is None and index.font is None):
+        return None
+    letter = index.name
+    if len(letter) != 1 or len(cases.rows) != 2:
+        return None
+    values, words = [], []
+    for k, row in enumerate(cases.rows):
+        if len(row) != 1 or row[0] is None:
+            return None
+        after = cases.rows[k + 1][0] if k + 1 < len(cases.rows) else None
+        stop = after.start if after is not None else cases.end
+        values.append(row[0])
+        words.append(_parity_word(body[row[0].end : stop], letter))
+    if words[1] == "otherwise" and words[0] in ("even", "odd"):
+        words[1] = "odd" if words[0] == "even" else "even"
+    if set(words) != {"even", "odd"}:
+        return None
+    even, odd = values if words[0] == "even" else values[::-1]
+    return letter, even, odd
+
+
+def _parity_word(condition: str, letter: str) -> str | None:
+    """ "even", "odd" or "otherwise" for the condition column of one row, None for another."""
+    t = condition.split("&", 1)[1] if "&" in condition else ""
+    t = re.split(r"\\\\|\\end\s*\{", t)[0]
+    t = _COMMANDS.sub(" ", t).replace("{", " ").replace("}", " ").lower()
+    t = " ".join(_FILLER.sub(" ", t).split())
+    if t == "otherwise" or t == "else" or t == "否则":
+        return "otherwise"
+    word = {"even": "even", "odd": "odd", "偶数": "even", "奇数": "odd"}
+    m = re.fullmatch(rf"{letter} ?(?:为|是)? ?(even|odd|偶数|奇数)|(even|odd) {letter}", t)
+    if m:
+        return word[m.group(1) or m.group(2)]
+    m = re.fullmatch(rf"{letter} ?(?:\\bmod|\\mod|mod|\\%|%) ?2 ?= ?([01])", t)
+    m = m or re.fullmatch(rf"{letter} ?\\equiv ?([01]) ?\(? ?(?:\\pmod|\\bmod|mod) ?2 ?\)?", t)
+    if m:
+        return "even" if m.group(1) == "0" else "odd"
+    return None

@@ -13,7 +13,7 @@ from typing import cast
 
 import sympy
 
-from symattn.kernel.dims import assume
+from symattn.kernel.dims import assume, dims_equal
 from symattn.kernel.errors import ParseError, SymattnError
 from symattn.reader.claims.case_functions import define_case
 from symattn.reader.claims.conditions import ORDER, attach_within
@@ -34,14 +34,17 @@ from symattn.reader.claims.section_numbers import enter_section_numbers
 from symattn.reader.claims.size_claims import relations_only, size_chain
 from symattn.reader.claims.starred import conjugate_refusal
 from symattn.reader.claims.stated_values import with_stated_values
+from symattn.reader.claims.trailing_units import with_unit
 from symattn.reader.claims.units import with_units
 from symattn.reader.claims.unread_rows import equal_row, over_unread
 from symattn.reader.claims.value_orders import order_links
 from symattn.reader.claims.zero_counts import mixed_counts
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.brackets import bracket_indices, ranges_from_zero
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.arrays import ARRAY_GUESS
 from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.inference import parsed
 from symattn.reader.terms.translator import plain_name
@@ -150,6 +153,10 @@ def _count_nodes(node: ast.Node) -> int:
     return count
 
 
+def _array_kind(shape: tuple[sympy.Expr, sympy.Expr]) -> str:
+    return "vector" if any(dims_equal(x, 1) for x in shape) else "matrix"
+
+
 class DispatchMixin(ResolverBase):
     """A formula's claims: rows, a claim read again, the reader for each kind of claim."""
 
@@ -159,9 +166,10 @@ class DispatchMixin(ResolverBase):
         self.scope.enter(span.start.line)
         self.inference.enter(self.scope, span)
         enter_section_numbers(self.scope, self.inference, span)
+        unit = self.units_after.get(span.start.offset, "")
         span = dataclasses.replace(span, body=blank_notes(span.body))
         try:
-            formula = parsed(span.body, span.env)
+            formula = self._bracketed(parsed(span.body, span.env), span.body)
         except ParseError as err:
             off = err.position.offset if err.position is not None else 0
             if _malformed(err.message):
@@ -187,8 +195,41 @@ class DispatchMixin(ResolverBase):
                 claims = self._resolve_claim(span, item, display=span.display)
             claims = [name_the_unknown(self.scope, x, item) for x in claims]
             claims = [with_stated_values(x, self.stated) for x in claims]
-            out.extend(self._decorate(with_units(claims, span.body)))
+            out.extend(self._decorate(with_units(claims, with_unit(span.body, unit))))
         return attach_within(out)
+
+    def _bracketed(self, formula: ast.Formula, body: str) -> ast.Formula:
+        """`M[i,j]`, `x[t]` as entries where M and x are matrices or vectors the text declared,
+        defined or showed by their use; a bracket after any other name stays a bracket."""
+        self.bracket_guesses = {}
+        if "[" not in body or self.scope.zero_brackets or ranges_from_zero(body):
+            return formula
+        read: list[str] = []
+        out = cast(ast.Formula, bracket_indices(formula, self._known_array, read))
+        for name in dict.fromkeys(read):
+            # code writes `h[t]` for the t-th state of a recurrence too: an alarm that rests
+            # on reading it as a component is undecided, naming the reading
+            how = f"{name}[·] as a component of the vector {name}, not the ·-th of a family"
+            self.bracket_guesses[ARRAY_GUESS + name] = (how, True)
+        return out
+
+    def _known_array(self, node: ast.Expr) -> str | None:
+        """ "matrix" or "vector" for a name the text declared, defined or showed by its use
+        (not the chapter's conventions alone), None for any other."""
+        name = plain_name(node)
+        if name is None:
+            return None
+        for layer in reversed(self.scope.layers):
+            entry = layer.names.get(name)
+            if entry is not None:
+                if entry.origin == "convention":
+                    return None
+                return _array_kind(entry.shape)
+        made = self.terms.defs.table.get(name)
+        if made is not None and made.indices == 0 and made.params is None:
+            if isinstance(made.value, tuple):
+                return _array_kind(made.value)  # `v = Sx`: a vector the text defined
+        return None
 
     def _rows(self, span: MathSpan) -> list[ResolvedClaim] | None:
         """An alignment the checker cannot read as a whole, read row by row: a row it cannot
@@ -210,7 +251,7 @@ class DispatchMixin(ResolverBase):
                 at = cont.start(1)  # `&\\quad =` becomes `x      =`: a placeholder left side
                 text = text[:at] + "x" + " " * (cont.end() - at - 1) + text[cont.end() :]
             try:
-                formula = parse_formula(text, span.env)
+                formula = self._bracketed(parse_formula(text, span.env), text)
             except ParseError as err:
                 msg = f"cannot read this row: {err.message}"
                 out.append(new_claim(span, a, max(a + 1, b), "not_understood", msg))
@@ -364,7 +405,7 @@ class DispatchMixin(ResolverBase):
             return [new_claim(span, c.start, c.end, "not_understood", refused)]
         keys = self._online_keys(c)
         taken = self.scope.with_shapes(keys)
-        self.terms.entry_guesses = {}
+        self.terms.entry_guesses = dict(self.bracket_guesses)
         self.terms.zero_rows = set()
         try:
             out = self._claims(span, c, display)

@@ -15,15 +15,16 @@ _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*[A-Za-z]\s*\}|[A-Za-z]
 
 
 def writes_entry(letter: str, source: str) -> bool:
-    r"""Whether `source` writes the plain letter with an index (`u_i`, `u_{i+1}`), not in bold.
+    r"""Whether `source` writes the plain letter with an index (`u_i`, `u_{i+1}`, `u[i]`), not
+    in bold.
 
     >>> writes_entry("u", r"\mathbf u^T\mathbf w = \sum_i u_i w_i")
     True
-    >>> writes_entry("u", r"\mathbf u_i + \mathbf{u}_j = v_i")
-    False
+    >>> writes_entry("u", r"\mathbf u_i + \mathbf{u}_j = v_i"), writes_entry("u", "w = u[t]")
+    (False, True)
     """
     plain = _BOLD.sub(" ", source)
-    return re.search(rf"(?<![A-Za-z\\]){re.escape(letter)}\s*_", plain) is not None
+    return re.search(rf"(?<![A-Za-z\\]){re.escape(letter)}\s*[_\[]", plain) is not None
 
 
 def with_entry_guesses(

@@ -19,6 +19,7 @@ from symattn.reader.claims.written_matrices import pending
 from symattn.reader.claims.written_numbers import has_written, written_pairs
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import head_of
 from symattn.reader.terms.scalars import greedy_reading
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, label_of, plain_name
@@ -134,6 +135,7 @@ def _reading(
     body = span.body[start:end]
     table: dict[str, sympy.Expr] = {}
     positions = _subscript_letters(left) | _subscript_letters(right)
+    positions |= _parity_letters(terms, left) | _parity_letters(terms, right)
     for x in numbers:
         if x == "e" and len(_EULER.findall(body)) == len(_EULER_POWER.findall(body)):
             table[x] = sympy.E
@@ -285,6 +287,28 @@ def _subscript_letters(node: ast.Node) -> set[str]:
                 if y.sub is None and len(y.name) == 1 and y.name.isalpha()
             }
         stack.extend(ast.children(x))
+    return out
+
+
+def _parity_letters(terms: Terms, node: ast.Node) -> set[str]:
+    """The letters of the arguments a function the text defined by cases of an index's parity
+    takes at that index (`k` of `PE(p, 2k+1)`): integers, as the index was."""
+    rules = terms.defs.rules
+    out: set[str] = set()
+    for x in ast.walk(node):
+        if isinstance(x, ast.Call) and x.parens:
+            name, args = x.name, x.args
+        elif head_of(x) is not None:
+            f, group = head_of(x)  # type: ignore[misc]
+            name, args = f.name, group.items  # `u(2k)`: a letter before parentheses
+        else:
+            continue
+        for rule in rules.get(f"{name}(·)", ()):
+            if len(rule.pattern) != len(args):
+                continue
+            for p, arg in zip(rule.pattern, args, strict=True):
+                if any(getattr(s, "is_integer", False) for s in p.free_symbols):
+                    out |= {y.name for y in ast.symbols(arg) if y.sub is None and len(y.name) == 1}
     return out
 
 

@@ -11,7 +11,7 @@ import dataclasses
 
 import sympy
 
-from symattn.kernel.dims import shape_str
+from symattn.kernel.dims import dims_equal, shape_str
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import MatExpr, MatSym, walk
 from symattn.kernel.text import plain
@@ -25,7 +25,9 @@ from symattn.reader.terms.members import (
     family_letter,
     lookup_member,
     member_label,
+    open_size,
     record_member,
+    unfixed_sizes,
 )
 from symattn.reader.terms.scope import Scope, Shape, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
@@ -119,6 +121,26 @@ def declare_member(
     if current is None and scope.document_matrix(letter) and not tile_of(scope, letter, shape):
         return None
     label = member_label(span.body, subject)  # type: ignore[arg-type]
+    fixed = _fix_open(scope, current, shape) if current is not None else None
+    if fixed is not None and current is not None:
+        current.shape = fixed[0]
+        msg = (
+            f"declares {label} as {shape_str(shape)}, which gives {fixed[1]} (a size the "
+            f"definition at line {current.line} leaves open)"
+        )
+        return new_claim(span, start, end, "declared", msg)
+    kept = [
+        f"{x} {what}"
+        for x, what in zip(current.shape if current else (), ("rows", "columns"), strict=False)
+        if not unfixed_sizes((x,))
+    ]
+    if current is not None and len(kept) == 1 and current.section == scope.section:
+        raise Problem(
+            "shape_error",
+            f"the family {letter}_• was defined with {' and '.join(kept)} at line "
+            f"{current.line}, here {shape_str(shape)}",
+            subject,
+        )
     if current is not None:
         got = scope.bind_shape(current.shape)
         if same_shape(got, scope.bind_shape(shape)):
@@ -147,6 +169,20 @@ def declare_member(
     index = span.body[sub.start : sub.end] if sub is not None else ""
     msg = f"declares {label} as {shape_str(shape)}: a family of matrices indexed by {index}"
     return new_claim(span, start, end, "declared", msg)
+
+
+def _fix_open(scope: Scope, current: Member, shape: Shape) -> tuple[Shape, str] | None:
+    """`Y_t \\in \\mathbb R^{n\\times d}` after `Y_2 = Y_1 W` left the rows of Y_• open: the
+    declaration gives them, when it agrees with every size the definition did fix."""
+    if not unfixed_sizes(current.shape):
+        return None
+    given: list[str] = []
+    for have, want in zip(current.shape, shape, strict=True):
+        if unfixed_sizes((have,)) and have.is_Symbol:
+            given.append(f"{have} = {want}")
+        elif not dims_equal(scope.bind(have), scope.bind(want)):
+            return None
+    return (shape[0], shape[1]), ", ".join(given)
 
 
 def define_member(
@@ -373,6 +409,11 @@ def _solved_shape(
     \\mathbf k_t^\\top`, where every term names the family: the one shape, of the sizes the
     other names have, with which the right side typechecks and has that shape. None when no
     shape or several do."""
+    based = _base_shape(scope, terms, letter)
+    if based is not None:
+        whole = _whole_with(scope, terms, letter, label, right, based)
+        if whole is not None:
+            return based, whole  # the text's own base case (`Y_1 = XW`) gives the shape
     sizes: list[sympy.Expr] = []
     for leaf in _leaves(right, letter):
         try:
@@ -384,16 +425,65 @@ def _solved_shape(
     found: list[tuple[Shape, MatExpr]] = []
     for rows in sizes[:4]:
         for cols in sizes[:4]:
-            record_member(scope, Member(letter, (rows, cols), scope.line, scope.section, label))
-            try:
-                whole = terms.term(right)
-            except (SymattnError, RecursionError):
-                continue
-            finally:
-                scope.top().members.pop(letter, None)
-            if isinstance(whole, MatExpr) and same_shape(whole.shape, (rows, cols)):
+            whole = _whole_with(scope, terms, letter, label, right, (rows, cols))
+            if whole is not None:
                 found.append(((rows, cols), whole))
-    return found[0] if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    return _opened(scope, terms, letter, label, right, *found[0])
+
+
+def _whole_with(
+    scope: Scope, terms: Terms, letter: str, label: str, right: ast.Node, shape: Shape
+) -> MatExpr | None:
+    """The right side read with the family's members of `shape`; None unless it typechecks
+    and has that shape."""
+    record_member(scope, Member(letter, shape, scope.line, scope.section, label))
+    try:
+        whole = terms.term(right)
+    except (SymattnError, RecursionError):
+        return None
+    finally:
+        scope.top().members.pop(letter, None)
+    if isinstance(whole, MatExpr) and same_shape(whole.shape, shape):
+        return whole
+    return None
+
+
+def _base_shape(scope: Scope, terms: Terms, letter: str) -> Shape | None:
+    """The shape of the base case read before the family's definition (`Y_1 = XW`), when
+    its right side is a matrix the text gives a shape."""
+    for layer in reversed(scope.layers):
+        pending = layer.bases.get(letter)
+        if pending is None:
+            continue
+        try:
+            value = terms.term(pending[1])
+        except (SymattnError, RecursionError):
+            return None
+        return value.shape if _matrix(value) else None
+    return None
+
+
+def _opened(
+    scope: Scope,
+    terms: Terms,
+    letter: str,
+    label: str,
+    right: ast.Node,
+    shape: Shape,
+    whole: MatExpr,
+) -> tuple[Shape, MatExpr]:
+    """`Y_2 = Y_1 W` fixes the columns of Y_• (W's) but not its rows: a dim the definition
+    leaves open is a size of its own (`rows(Y_•)`), never one of the other names' sizes."""
+    sizes = list(shape)
+    for i, what in enumerate(("rows", "cols")):
+        trial = list(sizes)
+        trial[i] = open_size(what, letter)
+        again = _whole_with(scope, terms, letter, label, right, (trial[0], trial[1]))
+        if again is not None:
+            sizes, whole = trial, again
+    return (sizes[0], sizes[1]), whole
 
 
 def _leaves(node: ast.Node, letter: str) -> list[ast.Node]:

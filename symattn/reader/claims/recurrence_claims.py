@@ -11,14 +11,21 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.kernel.errors import ShapeError
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import HeadSym, MatExpr, walk
 from symattn.kernel.text import plain
 from symattn.kernel.unfold import named_after, zeros
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
-from symattn.reader.terms.members import Member, family_letter, lookup_member, member_label
+from symattn.reader.terms.members import (
+    Member,
+    family_letter,
+    lookup_member,
+    member_label,
+    unfixed_sizes,
+)
 from symattn.reader.terms.scope import Scope, same_shape
 from symattn.reader.terms.translator import UNREAD, Problem, Terms
 
@@ -62,6 +69,7 @@ def base_case(
         return new_claim(span, start, end, "declared", msg)
     if current.recurrence is None or current.base is not None:
         return None
+    _fix_from_base(terms, current, right)
     value = _base_value(terms, current, label, right)
     current.base = (index, value)
     msg = f"{label} = {plain(value)}: the base case of the recurrence {current.label}"
@@ -109,6 +117,28 @@ def _names_a_member(node: ast.Node) -> bool:
     return False
 
 
+def _fix_from_base(terms: Terms, family: Member, node: ast.Node) -> None:
+    """`H_0 = X` after `H_t = H_{t-1} W` left the rows of H_• open: the base case gives them,
+    in the family's shape and its step, when it agrees with the sizes the step fixed."""
+    if not unfixed_sizes(family.shape):
+        return
+    try:
+        value = terms.term(node)
+    except (SymattnError, RecursionError):
+        return
+    if not isinstance(value, MatExpr):
+        return
+    given: dict[sympy.Basic, sympy.Basic] = {}
+    for have, got in zip(family.shape, value.shape, strict=True):
+        if have.is_Symbol and unfixed_sizes((have,)):
+            given[have] = got
+        elif not dims_equal(have, got):
+            return
+    family.shape = (family.shape[0].xreplace(given), family.shape[1].xreplace(given))
+    step, previous, t = family.recurrence
+    family.recurrence = (step.xreplace(given), previous.xreplace(given), t)
+
+
 def _base_value(terms: Terms, family: Member, label: str, node: ast.Node) -> MatExpr:
     """The base case's value: 0 is the zero matrix of the family's shape."""
     try:
@@ -119,10 +149,19 @@ def _base_value(terms: Terms, family: Member, label: str, node: ast.Node) -> Mat
         return zeros(*family.shape)
     if not isinstance(value, MatExpr) or not same_shape(value.shape, family.shape):
         what = "a scalar" if not isinstance(value, MatExpr) else "of another shape"
+        shape = f"is {family.shape[0]} × {family.shape[1]}"
+        kept = [
+            f"{x} {side}"
+            for x, side in zip(family.shape, ("rows", "columns"), strict=True)
+            if not unfixed_sizes((x,))
+        ]
+        if len(kept) == 1:  # `H_t = H_{t-1} W` fixes the columns only
+            shape = f"has {kept[0]}"
+            if isinstance(value, MatExpr):
+                what = f"{value.rows} × {value.cols}"
         raise Problem(
             "shape_error",
-            f"the base case {label} = {plain(value)} is {what}: the family {family.label} "
-            f"is {family.shape[0]} × {family.shape[1]}",
+            f"the base case {label} = {plain(value)} is {what}: the family {family.label} {shape}",
             node,
         )
     return value

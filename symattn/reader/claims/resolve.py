@@ -24,6 +24,8 @@ from symattn.reader.claims.relations import RelationsMixin
 from symattn.reader.claims.resolved import ResolvedClaim, Shape
 from symattn.reader.claims.sizes import note_numbers, size_letters, stated_relations
 from symattn.reader.claims.stated_values import stated_values
+from symattn.reader.claims.trailing_units import units_after
+from symattn.reader.syntax.brackets import counts_from_zero
 from symattn.reader.syntax.notes import blank_notes
 from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.inference import infer_spans, install, parsed
@@ -99,10 +101,12 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
         self.scope.named_products = defined_products(items)
         self.scope.distinct_widths = distinct_widths(items)
         self.letters_as_sizes = size_letters(items)
-        bodies = (x.body for x in items if isinstance(x, MathSpan))
+        bodies = [x.body for x in items if isinstance(x, MathSpan)]
         self.scope.zero_based = zero_based_families(bodies)
+        self.scope.zero_brackets = counts_from_zero(bodies, text)
         note_numbers(self.scope, items, text)
         self.stated = stated_values(text)
+        self.units_after = units_after(items, text)
         self.inference = infer_spans(items, self.scope)
         install(self.scope, self.inference)
         ahead = scalars_ahead(items)

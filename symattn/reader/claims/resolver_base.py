@@ -52,6 +52,11 @@ class ResolverBase:
         self.unread = UnreadDeclarations()
         # values the text gives names outside its formulas (`reader.claims.stated_values`)
         self.stated: dict[str, tuple[Stated, ...]] = {}
+        # the unit written after an inline formula, by its body's file offset
+        # (`reader.claims.trailing_units`)
+        self.units_after: dict[int, str] = {}
+        # `x[t]` read as a component in the formula at hand (`DispatchMixin._bracketed`)
+        self.bracket_guesses: dict[str, tuple[str, bool]] = {}
 
     if TYPE_CHECKING:
         # what the other parts define

@@ -31,6 +31,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS, looks_like_matrix
 from symattn.reader.terms.functions import FEATURE_WIDTH
+from symattn.reader.terms.names import labelled_name
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
 from symattn.reader.terms.translator import KEEP_FONTS, UNREAD, Problem, Terms, plain_name
@@ -99,6 +100,9 @@ def declaration(
         return _declare(scope, span, name, False, shape, subject, start, end)
     if fam is not None and head is not None:
         return _declare(scope, span, fam, True, shape, subject, start, end)
+    labelled = labelled_name(subject, scope.dims) if name is None and not one_dim else None
+    if labelled is not None:
+        return _declare(scope, span, labelled, False, shape, subject, start, end)
     if name is not None and name not in scope.dims and len(shape) == 2:
         if one_dim and _LOWER.match(name):
             return _bare_vector(scope, span, name, shape, subject, start, end)

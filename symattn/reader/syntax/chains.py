@@ -14,10 +14,13 @@ from dataclasses import replace
 from symattn.reader.syntax.spans import MathSpan, ScanProblem
 
 _RELATION = (
-    r"(?:=|<|>|\\approx|\\leqslant|\\geqslant|\\leq?|\\geq?|\\sim|\\simeq|\\equiv|\\neq?|\\propto)"
+    r"(?:=|<|>|\\approx|\\leqslant|\\geqslant|\\leq?|\\geq?|\\sim|\\simeq|\\equiv|\\neq?|\\propto"
+    r"|\\in)"
 )
 #: a relation that ends a body (`... =`, `... \approx`)
 _ENDS = re.compile(_RELATION + r"\s*\Z")
+#: a relation anywhere in a body
+_ANY = re.compile(_RELATION + r"(?![A-Za-z])")
 #: a relation that starts a body (`= B`, `\approx B`), not a longer command (`\left`, `\sum`);
 #: not `<` (`<q, k>` is a bracket)
 _STARTS = re.compile(r"\A\s*(?!<)" + _RELATION + r"(?![A-Za-z])")
@@ -35,6 +38,8 @@ _INLINE_LINK = re.compile(
     r"\s*[:：,，]?\s*(?:\$|\\\()\s*",
     re.IGNORECASE,
 )
+#: ... or, between two inline formulas, nothing but spaces: `$W_V$ $\in \mathbb{R}^{d}$`
+_ADJACENT = re.compile(r"\s*(?:\$\$?|\\\))[ \t]*\n?[ \t]*(?:\$\$?|\\\()\s*")
 #: words that make the display after them a condition or a new statement, not a continuation
 _CUE = re.compile(
     r"\b(?:if|when|whenever|where|for|with|given|assum\w*|suppos\w*|let|only|unless|provided"
@@ -73,9 +78,16 @@ def _continues(a: MathSpan, b: MathSpan, text: str) -> bool:
     if not b.display:
         # `$$A = B$$, which gives $= C$`: an inline formula that goes on after a connective
         link = _INLINE_LINK.fullmatch(text, a.end, b.start.offset)
+        if link is None and not a.display:
+            link = _ADJACENT.fullmatch(text, a.end, b.start.offset)
         return link is not None and _STARTS.match(b.body) is not None and not _ENDS.search(a.body)
     if not a.display:
-        return False
+        # `so $s = q^T k$` and, on the next line, `$$= \sum_i q_i k_i$$`: nothing between them,
+        # and the inline formula a claim of its own (after a bare `$X$` the display's left side
+        # may be the words before it: "the cost of $X$")
+        adjacent = _ADJACENT.fullmatch(text, a.end, b.start.offset) is not None
+        claims = _ANY.search(a.body) is not None and not _ENDS.search(a.body)
+        return adjacent and claims and _STARTS.match(b.body) is not None
     if _BETWEEN.fullmatch(text, a.end, b.start.offset) is None:
         # `$$A = B$$ which gives $$= C$$`: a connective, then a display that goes on
         link = _LINK.fullmatch(text, a.end, b.start.offset)

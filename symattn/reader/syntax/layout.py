@@ -26,13 +26,17 @@ __all__ = [
     "spacing_arg_end",
 ]
 
-#: Spaces written as commands: `\space`, `\enspace`, `\thinspace` are `\ ` and `\,`.
+#: Spaces written as commands: `\space`, `\enspace`, `\thinspace` are `\ ` and `\,`; a strut
+#: is an invisible rule that only sets a row's height.
 SPACING = frozenset(
     "space enspace thinspace medspace thickspace negthinspace negmedspace negthickspace "
-    "nobreakspace nobreak allowbreak".split()
+    "nobreakspace nobreak allowbreak strut mathstrut".split()
 )
-#: Spaces with a length: `\hspace{1em}`, `\hspace*{2pt}`, `\kern3pt`, `\mkern-2mu`, `\phantom{x}`.
-SPACING_WITH_ARG = frozenset("hspace kern mkern mskip hskip phantom hphantom vphantom".split())
+#: Spaces with a length: `\hspace{1em}`, `\hspace*{2pt}`, `\kern3pt`, `\mkern-2mu`, `\mspace{3mu}`,
+#: `\phantom{x}`.
+SPACING_WITH_ARG = frozenset(
+    "hspace kern mkern mskip mspace hskip phantom hphantom vphantom".split()
+)
 #: Fills that push what follows to the margin: a gap between a formula and its note, as `\quad`.
 BREAKS = frozenset("hfill hfil hss".split())
 #: Size switches of text (`\tiny S = QK^T`, `\Large`): the formula's size, not its meaning.
@@ -195,8 +199,8 @@ def environment_alias(env: str) -> str:
 
 
 #: Environments with an optional placement before their body: `\begin{aligned}[t]`.
-_PLACED = frozenset("aligned gathered alignedat array".split())
-_PLACEMENT = re.compile(r"\s*\[\s*[tbc]\s*\]")
+_PLACED = frozenset("aligned gathered alignedat array smash".split())
+_PLACEMENT = re.compile(r"\s*\[\s*[tbc]\s*\]")  # `\smash[b]` too: what it hides
 
 
 def placement_end(env: str, text: str, at: int) -> int:

@@ -66,6 +66,11 @@ _TAG = re.compile(r"\(\s*(?:\*+|\\ast|\\star|\\dagger|[0-9]+(?:\.[0-9]+)*[a-z]?)
 
 _DIGIT = re.compile(r"[0-9]")
 
+#: The arrow of a signature `f : A \to B`.
+_ARROW = re.compile(r"\\(?:to|rightarrow|longrightarrow|mapsto)(?![A-Za-z])|\u2192")
+#: The tokens a function's name is written with (`\phi`, `f_\theta`, `\mathrm{Attn}`).
+_NAME_TOKENS = frozenset("LETTER SYMBOL FUNC SUB SUP LBRACE RBRACE ACCENT".split())
+
 
 class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
     """A single left-to-right pass; state is the open braces and environments."""
@@ -126,10 +131,17 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
         elif c == "\u2212":  # `−`, the Unicode minus sign
             self.emit("MINUS", "-", i, i + 1)
             self.i += 1
-        elif c == ":" and self.in_script():
-            # `(AV)_{i,:}`: the colon of a row slice, all columns
+        elif c == ":" and (self.in_script() or self.bracket_slice(i)):
+            # `(AV)_{i,:}`, `A[i,:]`: the colon of a row slice, all columns
             self.emit("SYMBOL", "|colon", i, i + 1)
             self.i += 1
+        elif c == ":" and not self.opens and self.out and self.out[-1].kind == "TEXT":
+            self.i += 1  # `\text{Query}: Q = XW_Q`: the colon that ends a label, prose
+        elif c == ":" and self.signature(i):
+            # `f : \mathbb R^d \to \mathbb R`: what a function takes and gives, no claim
+            self.out.clear()
+            self.emit("TEXT", "signature", 0, len(self.text))
+            self.i = len(self.text)
         elif self.text.startswith("==", i):
             self.emit("REL", "=", i, i + 2)  # `a == b`: the equality of code, an equation
             self.i += 2
@@ -171,6 +183,24 @@ class _Lexer(TokensMixin, CommandsMixin, WordsMixin):
             self.i += 1
         else:
             raise self.fail(layout.unexpected_mark(c, self.row_kinds()), i)
+
+    def signature(self, i: int) -> bool:
+        """`f : A \\to B`, `\\phi: V^L \\rightarrow \\mathbb R^{d}`: a name, a colon, and sets
+        joined by an arrow, at the top level of the formula."""
+        if self.opens or not self.out or len(self.out) > 8:
+            return False
+        if any(t.kind not in _NAME_TOKENS for t in self.out):
+            return False
+        return _ARROW.search(self.text, i + 1) is not None and "=" not in self.text[i + 1 :]
+
+    def bracket_slice(self, i: int) -> bool:
+        """`A[i,:]`, `A[:, j]`: a colon standing alone as an item of brackets after a name."""
+        if not (self.opens and self.opens[-1][0] == "["):
+            return False
+        if not self.out or self.out[-1].kind not in ("LBRACK", "COMMA"):
+            return False
+        after = self.text[i + 1 :].lstrip()
+        return after[:1] in (",", "]")
 
     def dot_placeholder(self, i: int) -> bool:
         """`f(.)`, `g(., y)`: a period alone in an argument list stands for the argument."""

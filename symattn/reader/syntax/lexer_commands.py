@@ -26,6 +26,7 @@ from symattn.reader.syntax.lexer_tables import (
     IGNORED,
     IGNORED_WITH_ARG,
     MATRICES,
+    PROOF_MARKS,
     PROSE_GLYPHS,
     RELATIONS,
     SIMPLE,
@@ -202,6 +203,12 @@ class CommandsMixin(LexerBase):
             return True  # `\left( a \right. \\ &\left. + b \right)`: the bracket goes on
         return self.out[-1].kind in ("REL", "PLUS", "MINUS", "CDOT", "TIMES")
 
+    def after_inner_comma(self) -> bool:
+        """A `\\quad` right after a comma inside an open bracket: the comma separates."""
+        if not self.out or self.out[-1].kind != "COMMA":
+            return False
+        return bool(self.opens) and self.opens[-1][0] in ("(", "[")
+
     def beside_arrow(self) -> bool:
         """A `\\quad` right after an implication arrow or right before one."""
         last = self.out[-1] if self.out else None
@@ -218,6 +225,8 @@ class CommandsMixin(LexerBase):
             pass
         elif name in ("quad", "qquad") and self.indent(start):
             pass  # `\left( a + \right. \\ &\quad \left. b \right)`: the indent of a row
+        elif name in ("quad", "qquad") and self.after_inner_comma():
+            pass  # `f(a,\quad b)`: the space after a comma of a list in brackets
         elif name in ("quad", "qquad") and self.beside_arrow():
             pass  # `a = b \quad\Rightarrow\quad c = d`: the space around an implication
         elif name in ("cdot", "bullet") and self.placeholder():
@@ -253,8 +262,15 @@ class CommandsMixin(LexerBase):
             self.braced_note(name, start)
         elif name == "textcolor":
             self.braced_raw(name, start)  # `\\textcolor{red}{x}`: the colour only; `{x}` is read
+        elif name == "smash":
+            self.i = layout.placement_end(name, self.text, self.i)  # `\smash[b]{d_k}`: d_k
         elif name in IGNORED or name == "mathop":
             pass
+        elif name in PROOF_MARKS:
+            if self.text[end:].strip(" \t\n.,;") != "":
+                msg = f"a placeholder (\\{name}) stands for what the text leaves open: not read"
+                raise self.fail(msg, start)
+            self.emit("TEXT", name, start, end)  # `\square` after the last line: end of proof
         elif name in ACCENTS:
             self.emit("ACCENT", ACCENTS[name], start, end)
         elif name in ("vert", "Vert"):

@@ -115,7 +115,7 @@ SIMPLE = {
 
 IGNORED = frozenset(
     "displaystyle textstyle scriptstyle scriptscriptstyle nonumber notag limits nolimits hline "
-    "small footnotesize normalsize large rm smash mathclap mathllap mathrlap".split()
+    "small footnotesize normalsize large rm mathclap mathllap mathrlap".split()
 )
 
 
@@ -124,6 +124,16 @@ PROSE_GLYPHS = frozenset("checkmark pm mp".split())
 
 
 IGNORED_WITH_ARG = frozenset("label tag color".split())
+
+
+#: Keywords of an algorithm set in bold (`\\mathbf{for} ... \\mathbf{end}`).
+ALGORITHM_WORDS = frozenset(
+    "for to do end endfor if then else elif endif while endwhile repeat until return "
+    "function procedure foreach parallel break continue".split()
+)
+
+#: An end-of-proof mark (`\\square` after the last line); elsewhere a placeholder.
+PROOF_MARKS = frozenset("square blacksquare Box qed qedsymbol".split())
 
 
 #: A delimiter written as a command after `\Big`, `\bigl`, `\left`: `\langle`, `\rangle`.
@@ -146,6 +156,8 @@ UNREAD_NOTATION = {
     "oslash": "an entrywise division (\\oslash) is not read: write the entries, A_{ij} / B_{ij}",
     "cup": "a union of sets (\\cup) is not read",
     "bigcup": "a union of sets (\\bigcup) is not read",
+    "sqcup": "a disjoint union (\\sqcup) is not read",
+    "bigsqcup": "a disjoint union (\\bigsqcup) is not read",
     "cap": "an intersection of sets (\\cap) is not read",
     "gg": "much greater than (\\gg) is an estimate the checker does not decide",
     "ll": "much less than (\\ll) is an estimate the checker does not decide",
@@ -184,7 +196,8 @@ _UNDERSET_SOFTMAX = re.compile(
 
 
 SIZES = frozenset(
-    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle".split()
+    "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle "
+    "bigm Bigm biggm Biggm".split()
 )
 
 

@@ -31,6 +31,34 @@ _SPACED = re.compile(
 
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
+#: Tokens of arithmetic before parentheses: `2 \times (1,600 \times 6,400)`.
+_ARITHMETIC = frozenset("TIMES CDOT SLASH PLUS MINUS".split())
+#: A comma between digits with three after it, at its position minus one.
+_GROUPING_COMMA = re.compile(r"[0-9],[0-9]{3}(?![0-9])")
+#: An operator of arithmetic inside parentheses.
+_OPERATOR = re.compile(r"\\times|\\cdot|[*+/^-]")
+
+
+def _paren_body(text: str, at: int) -> str | None:
+    """What the parentheses opened at `at` hold, None when they do not close."""
+    depth = 0
+    for k in range(at, len(text)):
+        c = text[k]
+        depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+        if depth == 0:
+            return text[at + 1 : k]
+    return None
+
+
+def _commas(body: str) -> list[int]:
+    """The offsets of the commas of `body` outside any inner bracket."""
+    out, depth = [], 0
+    for k, c in enumerate(body):
+        depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+        if c == "," and depth == 0:
+            out.append(k)
+    return out
+
 
 #: A percent sign after a number: `25\%`, `7.5 \%`.
 _PERCENT = re.compile(r"\s*\\%")
@@ -323,7 +351,7 @@ class TokensMixin(LexerBase):
             or (len(out) > 1 and out[-2].kind == "FRAC" and out[-1].kind in ("NUMBER", "LETTER"))
         )
         g = _GROUPED.match(self.text, i)
-        if g is None or self.in_list():
+        if g is None or (self.in_list() and not self.grouped_in_parentheses()):
             g = _SPACED.match(self.text, i)
         if g is not None and not after_script and not self.script_arg():
             digits = re.sub(r"[^0-9.]", "", g.group())
@@ -348,6 +376,26 @@ class TokensMixin(LexerBase):
                 return
         self.emit("NUMBER", self.text[i:end], i, end)
         self.i = end
+
+    def grouped_in_parentheses(self) -> bool:
+        """`2 \\times (50,257 \\times 1,600)`, `(1,600^2)`: commas that group digits by thousands
+        inside parentheses of arithmetic, which hold no list: every comma in them sits between
+        digits, three after it, and the parentheses follow an operator or hold one; the
+        arguments of a call (`f(1,000)`) and a pair alone (`(1,024)`) stay lists."""
+        if not self.opens or self.opens[-1][0] != "(":
+            return False
+        at = self.opens[-1][1]
+        found = (k for k in range(len(self.out) - 1, -1, -1) if self.out[k].start == at)
+        opened = next(found, None)
+        if opened is None:
+            return False
+        before = self.out[opened - 1].kind if opened > 0 else ""
+        if before not in _ARITHMETIC and before not in ("", "REL", "LPAR", "NUMBER"):
+            return False  # `f(1,000)`, `x_{(1,024)}`: arguments, indices
+        inside = _paren_body(self.text, at)
+        if inside is None or not all(_GROUPING_COMMA.match(inside, k - 1) for k in _commas(inside)):
+            return False
+        return before in _ARITHMETIC or _OPERATOR.search(inside) is not None
 
     def in_list(self) -> bool:
         """Inside parentheses, brackets or set braces, where `1,234` may be two items."""

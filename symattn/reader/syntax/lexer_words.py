@@ -13,6 +13,7 @@ from symattn.reader.syntax.lexer_names import cjk_name, identifier, word_name_en
 from symattn.reader.syntax.lexer_tables import (
     _NAME,
     _SPACE,
+    ALGORITHM_WORDS,
     FUNCS,
     GREEK,
     MULTIPLES,
@@ -420,6 +421,11 @@ class WordsMixin(LexerBase):
         return True
 
     def font_body(self, name: str, inner: str, start: int) -> None:
+        if name in ("mathbf", "textbf", "bf") and inner.strip() in ALGORITHM_WORDS:
+            # `\mathbf{for}`, `\textbf{end}`: a keyword of an algorithm, whose names may take
+            # new values from step to step
+            word = inner.strip()
+            raise self.fail(f"a step of an algorithm (\\{name}{{{word}}}) is not read", start)
         name = layout.word_font(name, inner)
         end = self.i
         nxt = self.text[end : end + 1]

@@ -15,6 +15,7 @@ from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.asides import open_asides, open_gaps
 from symattn.reader.syntax.differentials import MAY_MARK, with_differentials
+from symattn.reader.syntax.empty_groups import without_empty_groups
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
 from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.lexer_base import MAX_NESTING, Tok, position_in
@@ -40,7 +41,7 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
     """
     if not isinstance(body, str):
         raise ParseError(f"a formula must be text, not {type(body).__name__}", Position(1, 1, 0))
-    tokens = open_gaps(body, open_asides(tokenize(body, env)))
+    tokens = open_gaps(body, open_asides(tokenize(without_empty_groups(body), env)))
     tree = _run_lark(body, tokens)
     formula = _Builder(body).build(tree)
     if ast.depth(formula) > MAX_NESTING:

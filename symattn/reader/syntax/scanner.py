@@ -12,6 +12,7 @@ from dataclasses import replace
 from symattn.kernel.errors import Position
 from symattn.reader.syntax.chains import join_chains
 from symattn.reader.syntax.dialects import Dialect, detect
+from symattn.reader.syntax.escapes import markdown_escapes, quote_marks
 from symattn.reader.syntax.macro_definitions import definitions
 from symattn.reader.syntax.macros import (
     Macro,
@@ -312,7 +313,10 @@ class _Scanner:
         if unescape:
             body = _unescape_markdown(body)
         elif inline_escapes:
-            body = _unescape_inline(body)
+            body = markdown_escapes(_unescape_inline(body))
+        elif not self.tex:
+            line_start = self.text.rfind("\n", 0, start) + 1
+            body = markdown_escapes(quote_marks(body, self.text[line_start:start]))
         if env is None and display and (whole := _WHOLE_ENV.match(body)) is not None:
             env = whole.group(1) + whole.group(2)
             start += whole.start(3)

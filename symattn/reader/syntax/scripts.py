@@ -203,6 +203,8 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
     if isinstance(sup, ast.Symbol) and sup.sub is None and not _is_t(sup):
         if sup.font == "text" or (len(sup.name) == 1 and sup.name.isalpha()):
             return sup.name
+    if capitals:
+        return capitals  # `W^{DKV}`, `W^{UK}`: a projection's name, not a power
     if (
         isinstance(sup, ast.Group)
         and sup.delim == "("
@@ -217,16 +219,22 @@ def _label(base: ast.Expr, sup: ast.Expr) -> str | None:
 
 
 def _capitals(sup: ast.Expr) -> str:
-    """`KV`, `UQ`, `DKV`: two to four plain capitals written side by side; '' otherwise."""
+    """`KV`, `UQ`, `DKV`: two to four capitals written side by side (not T); '' otherwise."""
     factors = sup.factors if isinstance(sup, ast.Product) else ()
     if not 2 <= len(factors) <= 4:
         return ""
-    for f in factors:
-        if not (isinstance(f, ast.Symbol) and f.sub is None and f.font is None):
-            return ""
-        if len(f.name) != 1 or not f.name.isupper() or f.name == "T":
-            return ""
-    return "".join(f.name for f in factors)  # type: ignore[union-attr]
+    letters = [capital_letter(x) for x in factors]
+    return "".join(letters) if all(letters) and "T" not in letters else ""
+
+
+def capital_letter(node: ast.Node) -> str:
+    """`K`, `\\mathbf K`: one plain capital letter, as a label spells a name with (`W^{DKV}`,
+    `W_{KV}`); "" for anything else."""
+    if not isinstance(node, ast.Symbol) or node.sub is not None:
+        return ""
+    if node.font not in (None, "mathbf", "mathrm") or len(node.name) != 1:
+        return ""
+    return node.name if node.name.isascii() and node.name.isupper() else ""
 
 
 def _is_t(node: ast.Expr) -> bool:
@@ -247,7 +255,12 @@ def _kinds(arg: Any) -> set[str]:
 
 def _shape(sup: ast.Expr) -> tuple[ast.Expr, ...]:
     """The dims of `\\mathbb R^{...}`: `\\times` separates them, `/` and `\\cdot` stay inside
-    one (`n\\times d/H` is n by d/H, not (n·d)/H)."""
+    one (`n\\times d/H` is n by d/H, not (n·d)/H); parentheses around them all are no part of
+    a dim (`\\mathbb R^{(d \\times r)}` is d by r)."""
+    if isinstance(sup, ast.Group) and sup.delim == "(" and len(sup.items) == 1:
+        inner = sup.items[0]
+        if isinstance(inner, ast.Mul) and "times" in inner.ops:
+            sup = inner
     if not isinstance(sup, ast.Mul) or "times" not in sup.ops:
         return (sup,)
     out: list[ast.Expr] = []
@@ -385,6 +398,8 @@ def join_items(kids: list[Any], token_class: type, fail: Fail) -> list[ast.Item]
     seps: list[str] = []
     column = 0  # the column of an aligned row (`a &= b & c &= d`: `c` is in column 1)
     columns: dict[int, int] = {}  # column -> index in `out` of the last claim there
+    # index in `out` of a claim whose subject is in the prose -> the offset of its relation
+    orphans: dict[int, int] = {}
     for kid in kids:
         if isinstance(kid, token_class):
             tok: Any = kid
@@ -397,33 +412,60 @@ def join_items(kids: list[Any], token_class: type, fail: Fail) -> list[ast.Item]
             seps.append(tok.type)
             continue
         at = columns.get(column) if columns else None
-        _add_item(out, kid, seps, fail, at)
+        _add_item(out, kid, seps, fail, at, orphans)
         if isinstance(kid, ast.Claim) and kid.subjects:
             columns[column] = len(out) - 1
+        elif isinstance(kid, ast.Claim) and len(out) - 1 in orphans:
+            columns[column] = len(out) - 1
         seps = []
+    for k, rel in orphans.items():
+        item = out[k]
+        if isinstance(item, ast.Claim) and not item.steps:
+            raise fail("a row that starts with a relation needs a claim before it", rel)
     return [_split_dots(i) for i in out]
 
 
 def _add_item(
-    out: list[ast.Item], item: Any, seps: list[str], fail: Fail, at: int | None = None
+    out: list[ast.Item],
+    item: Any,
+    seps: list[str],
+    fail: Fail,
+    at: int | None = None,
+    orphans: dict[int, int] | None = None,
 ) -> None:
     """`at`: in an aligned block with columns, the claim a row starting with a relation
-    continues (the last one in its own column), else the last claim."""
+    continues (the last one in its own column), else the last claim. `orphans`: the claims
+    whose subject is in the words before the formula (`_without_subject`)."""
+    orphans = {} if orphans is None else orphans
     prev = out[-1] if out else None
     if isinstance(item, ast.Claim) and not item.subjects:
         k = at if at is not None else len(out) - 1
         target = out[k] if 0 <= k < len(out) else None
         if not isinstance(target, ast.Claim):
+            orphans[len(out)] = item.start
+            out.append(_without_subject(item))
+            return
+        if k in orphans and "ROWSEP" not in seps:
+            # `= a \\quad = b`: the second relation's left side is not `a`
             raise fail("a row that starts with a relation needs a claim before it", item.start)
         out[k] = replace(target, steps=target.steps + item.steps, end=max(target.end, item.end))
         return
     if isinstance(item, ast.Claim) and isinstance(prev, ast.Claim) and seps == ["COMMA"]:
-        if not prev.steps:
+        if not prev.steps and len(out) - 1 not in orphans:
             out[-1] = ast.Claim(
                 prev.subjects + item.subjects, item.steps, start=prev.start, end=item.end
             )
             return
     out.append(item)
+
+
+def _without_subject(item: ast.Claim) -> ast.Claim:
+    """`= 1 + 2 = 3` after words that name its subject ("the coefficient"): the first link's
+    left side is in the prose, so only the links after its first value are read, `1 + 2 = 3`
+    (each link of a chain is a claim of its own). With one link, its value waits for the rows
+    below (`= 2d \\\\ = 8`)."""
+    first = item.steps[0].rhs
+    return ast.Claim((first,), item.steps[1:], start=first.start, end=item.end)
 
 
 def _split_dots(item: ast.Item) -> ast.Item:

@@ -23,6 +23,8 @@ def unexpected_form(kind: str, value: str, before: Sequence[Tok]) -> str:
     ": words inside a value ('Dimension of') are not read"
     >>> unexpected_form("COMMA", ",", [])
     ''
+    >>> unexpected_form("QUAD", "quad", [Tok("LBRACK", "[", 0, 1), Tok("LETTER", "a", 1, 2)])[:40]
+    ': entries set apart by spaces inside bra'
     """
     last = before[-1].kind if before else ""
     if kind == "TEXT":
@@ -37,6 +39,11 @@ def unexpected_form(kind: str, value: str, before: Sequence[Tok]) -> str:
         )
     if kind in ("MINUS", "PLUS") and last == "SUP":
         return ": a sign raised alone (M^-, x^+) is not read"
+    if kind == "QUAD" and value in ("quad", "qquad") and _unclosed(before) is not None:
+        return (
+            ": entries set apart by spaces inside brackets ([a \\quad b], a row written out) "
+            "are not read: write them in a bmatrix"
+        )
     if kind in _CLOSES and _unclosed(before) == ("[" if kind == "RPAR" else "("):
         return ": a half-open interval ([a, b), (a, b]) is not read"
     return ""

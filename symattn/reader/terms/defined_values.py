@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import sympy
 
@@ -16,6 +16,7 @@ from symattn.reader.syntax import ast
 __all__ = [
     "Rule",
     "add_rule",
+    "case_value",
     "defined_value",
     "entry_key",
     "in_example",
@@ -50,10 +51,12 @@ def make_rule(
     sizes: set[sympy.Symbol],
     line: int,
     text: str,
+    constant: bool = False,
 ) -> Rule | None:
     """The rule `key_{pattern} = body`, or None when it is not one the checker may use at other
     indices: each index must be `a·l + c` in a letter of its own (a ≠ 0 and c integers) or an
-    integer, the body a scalar that depends on the index letters and otherwise only on sizes."""
+    integer, the body a scalar that depends on the index letters and otherwise only on sizes
+    (with `constant`, one case of a function by cases, it may depend on none of them)."""
     if isinstance(body, MatExpr) or not isinstance(body, sympy.Expr):
         return None
     if body.has(Entry) or body.atoms(MatSym):
@@ -79,7 +82,7 @@ def make_rule(
     if not letters:
         return None
     free = body.free_symbols
-    if not free & set(letters) or not free <= set(letters) | sizes:
+    if not (free & set(letters) or constant) or not free <= set(letters) | sizes:
         return None
     return Rule(key, tuple(pattern), tuple(letters), body, line, text)
 
@@ -161,20 +164,46 @@ def defined_value(terms: Any, node: ast.Symbol, value: sympy.Basic) -> sympy.Bas
     section = defs.shadowed.get((key, tuple(used)))
     if section is not None and section == getattr(terms.scope, "section", -1):
         return value  # a value the text gave that member here (`claims.local_values`)
+    found = _applied(terms, rules, used)
+    if found is None:
+        return value
+    if text and text in defs.used:
+        del defs.used[len(defs.used) - 1 - defs.used[::-1].index(text)]
+    return found
+
+
+def case_value(terms: Any, key: str, used: Sequence[sympy.Basic]) -> sympy.Expr | None:
+    """`PE(p, 2k+1)` of a function the text defined by cases of an index's parity: the body of
+    the one case its arguments fit (`2k+1` fits `2i+1` with i -> k), None when none does or an
+    argument is not a number (`PE(p, k)`: k's parity is not known)."""
+    rules = terms.defs.rules.get(key)
+    if not rules or not all(isinstance(u, sympy.Expr) and not isinstance(u, MatExpr) for u in used):
+        return None
+    for rule in rules:
+        if len(rule.pattern) != len(used):
+            return None
+        for p, u in zip(rule.pattern, used, strict=True):
+            if any(x.is_integer for x in p.free_symbols) and u.is_integer is not True:
+                return None  # `PE(p, 2t)` with t a real number: no case says what it is
+    return _applied(terms, rules, [cast(sympy.Expr, u) for u in used])
+
+
+def _applied(terms: Any, rules: Sequence[Rule], used: Sequence[sympy.Expr]) -> sympy.Expr | None:
+    """The body of the rule `used` fits, noted as applied; None when none fits."""
+    defs = terms.defs
     here = _bound(terms)
     rules = [r for r in rules if r.bound == here or not r.bound]
     found = match_rule(rules, used)
     if found is None:
-        return value
+        return None
     body, rule = found
-    if text and text in defs.used:
-        del defs.used[len(defs.used) - 1 - defs.used[::-1].index(text)]
     if rule.shown() not in defs.applied:
         defs.applied.append(rule.shown())
     defs.brought |= {str(x) for x in rule.body.free_symbols - set(rule.letters)}
     # the sizes a worked example in force gives values (`d = 128`) are those values here, as
     # in every other term the translator reads; the rule was made with the sizes as symbols
-    return terms.scope.bind(body)
+    bound: sympy.Expr = terms.scope.bind(body)
+    return bound
 
 
 def add_rule(defs: Any, rule: Rule) -> bool:

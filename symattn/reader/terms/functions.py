@@ -30,6 +30,7 @@ from symattn.reader.syntax.gradients import gradient_name
 from symattn.reader.terms.arithmetic import _sqrt_of, as_comparable
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.defined import OWN_ATTENTION, Defined, head_of, shape_of
+from symattn.reader.terms.defined_values import case_value
 from symattn.reader.terms.entry_softmax import softmax_of_entry
 from symattn.reader.terms.entrywise import shape_kept
 from symattn.reader.terms.names import _label, _lower_case, plain_name
@@ -195,13 +196,18 @@ class FunctionsMixin(TermsBase):
         if d.value is None:
             return self._opaque(d, text, node)
         if d.any_args:
+            args: list[sympy.Basic] = []
+            valued = bool(self.defs.rules.get(d.name))
             for arg in node.args:
                 try:
-                    self.term(arg)  # an argument that does not typecheck is still an error
+                    args.append(self.term(arg))  # one that does not typecheck is an error
                 except Problem as p:
-                    if p.status == "shape_error":
+                    # with its cases' values read, an unknown argument (`u(2k)`) is read
+                    # around like any name the text never declares
+                    if p.status == "shape_error" or (valued and isinstance(p, UnknownName)):
                         raise
-            return self.defs.opaque(d, text)
+            found = case_value(self, d.name, args) if len(args) == len(node.args) else None
+            return found if found is not None else self.defs.opaque(d, text)
         for arg, want in zip(node.args, d.params, strict=True):
             got = shape_of(self.term(arg))
             if want is None or not _same_value(got, want):

@@ -146,6 +146,9 @@ class IndicesMixin(TermsBase):
         sub = node.index
         if isinstance(sub, ast.Seq) and len(sub.items) == 2 and _is_colon(sub.items[1]):
             return Row(m, self.index_term(sub.items[0]))  # `(AV)_{i,:}`: row i, every column
+        if isinstance(sub, ast.Seq) and len(sub.items) == 2 and _is_colon(sub.items[0]):
+            if not _is_colon(sub.items[1]):
+                return Row(m.T, self.index_term(sub.items[1])).T  # `(AV)_{:,j}`: column j
         idx = self.entry_indices(sub)
         if len(idx) == 1 and _vector_shaped(m):
             # `\mathrm{softmax}(x)_i`: entry i of a vector

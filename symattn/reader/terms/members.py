@@ -28,6 +28,8 @@ __all__ = [
     "member_label",
     "member_of",
     "member_value",
+    "open_size",
+    "unfixed_sizes",
     "record_member",
     "recurrence_member",
 ]
@@ -120,6 +122,33 @@ def lookup_member(scope: Any, letter: str) -> Member | None:
         if found is not None:
             return found
     return None
+
+
+def open_size(what: str, letter: str) -> sympy.Symbol:
+    """`rows(Y_•)`: a size of the family Y_• that the text's definition leaves open.
+
+    >>> open_size("rows", "Y")
+    rows(Y_•)
+    """
+    return sympy.Symbol(f"{what}({letter}_•)", integer=True, positive=True)
+
+
+def unfixed_sizes(e: Any) -> list[str]:
+    """The open sizes of families (`rows(Y_•)`) an expression or shape mentions, by name.
+
+    >>> unfixed_sizes((open_size("rows", "Y"), sympy.Symbol("d")))
+    ['rows(Y_•)']
+    """
+    found: set[sympy.Basic] = set()
+    for x in e if isinstance(e, tuple) else (e,):
+        if isinstance(x, sympy.Basic):
+            found |= x.free_symbols
+            if isinstance(x, MatExpr):
+                for y in walk(x):
+                    if isinstance(y, MatExpr):
+                        for size in y.shape:
+                            found |= getattr(size, "free_symbols", set())
+    return sorted(s.name for s in found if isinstance(s, sympy.Symbol) and s.name.endswith("_•)"))
 
 
 def record_member(scope: Any, member: Member) -> None:

@@ -26,6 +26,7 @@ from symattn.kernel.expr import (
 from symattn.kernel.text import plain
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import UNREAD_DERIVATIVE
+from symattn.reader.syntax.scripts import capital_letter
 from symattn.reader.terms.arrays import ARRAY_GUESS, array_guess
 from symattn.reader.terms.base import NameEntry, TermsBase
 from symattn.reader.terms.components import (
@@ -79,6 +80,27 @@ def _labels_a_name(sub: ast.Node, dims: dict[str, sympy.Symbol]) -> bool:
         and x.name not in dims
         for x in items
     )
+
+
+def labelled_name(node: ast.Node, dims: dict[str, sympy.Symbol]) -> str | None:
+    """`X_{pre}`, `W_{KV}`, `W_1`: a capital whose subscript labels a name of its own (a word,
+    capitals that are not sizes, a number below W, which is never a family), as the text may
+    declare it (`W_1 \\in \\mathbb R^{h\\times 4h}`); None for a row, an entry or a member.
+
+    >>> from symattn.reader.syntax.parse import parse_formula
+    >>> first = [parse_formula(t).items[0].subjects[0] for t in ("W_1", "X_{pre}", "Q_i")]
+    >>> [labelled_name(x, {}) for x in first]
+    ['W_{1}', 'X_{pre}', None]
+    """
+    if not isinstance(node, ast.Symbol) or node.sub is None or node.font not in KEEP_FONTS:
+        return None
+    if len(node.name) != 1 or not node.name.isupper() or plain_name(node) is not None:
+        return None
+    sub = node.sub
+    numbered = node.name == "W" and isinstance(sub, ast.Number) and sub.text.isdigit()
+    if not numbered and not _labels_a_name(sub, dims):
+        return None
+    return _label(node)
 
 
 def worded(sub: ast.Node) -> bool:
@@ -164,11 +186,24 @@ def plain_name(node: ast.Node) -> str | None:
     span = _slice(sub) if node.name.isupper() else None  # `x_{1:t}`: rows of X (`_row_run`)
     if span is not None:
         return f"{node.name}_{{{span}}}"
+    labels = _capitals(sub) if node.name.isupper() and len(node.name) == 1 else ""
+    if labels:
+        return f"{node.name}_{labels}"  # `W_{KV}`, `W_{\\mathbf Q}`: capitals naming the matrix
     if not (isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None):
         return None
     if len(sub.name) == 1 and (sub.name.isupper() or node.name == "W" or node.name.islower()):
         return f"{node.name}_{sub.name}"
     return None
+
+
+def _capitals(sub: ast.Node) -> str:
+    """`Q` in bold, `KV`: the capitals of a subscript that labels a name, as the name writes
+    them (`{KV}` for several); "" for anything else."""
+    one = capital_letter(sub)
+    if one:
+        return one
+    letters = [capital_letter(x) for x in sub.factors] if isinstance(sub, ast.Product) else []
+    return "{" + "".join(letters) + "}" if 2 <= len(letters) <= 4 and all(letters) else ""
 
 
 def _slice(sub: ast.Node) -> str | None:
@@ -250,7 +285,8 @@ def _labeled_name(node: ast.Labeled) -> str | None:
     sub = op.sub
     if isinstance(sub, ast.Symbol) and sub.sub is None and sub.font is None and len(sub.name) == 1:
         return f"{base}_{sub.name}"
-    return None
+    labels = _capitals(sub)
+    return f"{base}_{labels}" if labels else None  # `W_{KV}^D`: capitals labelling the name
 
 
 _ACCENT_FONTS = frozenset("hat tilde bar vec dot ddot check breve overleftarrow".split())
@@ -363,6 +399,10 @@ class NamesMixin(TermsBase):
         """`q_i` is row i of Q, `a_{ij}` is A[i, j], `Q_{ir}` is Q[i, r] (also in bold)."""
         base = node.name
         assert node.sub is not None
+        labelled = labelled_name(node, self.scope.dims)
+        own = self.scope.lookup(labelled) if labelled is not None else None
+        if labelled is not None and own is not None:
+            return self.named(labelled, None, own)  # `W_1`, `X_{pre}` as the text declares it
         if _labels_a_name(node.sub, self.scope.dims):
             # `\\mathbf v_{A,i}`, `\\mathbf v_A`: a label, not row A of V
             bare = _label(ast.Symbol(node.name, node.font, start=node.start, end=node.end))

@@ -101,6 +101,7 @@ class Scope:
         self.sequences: dict[str, sympy.Expr] = {}
         #: lowercase families the text counts from 0 (`x_0, \\ldots, x_{n-1}`): x_i is row i + 1
         self.zero_based: set[str] = set()
+        self.zero_brackets = False  # the text may count `x[0]` from 0: brackets left unread
         #: sequences defined by a formula the checker keeps as a premise (`c_i = -\\max_j S_{ij}`):
         #: the line of their definition
         self.defined_sequences: dict[str, int] = {}

@@ -26,7 +26,9 @@ decided by evaluating both sides here, never taken from the template:
   causal prefix sums counted by how often each term appears;
 - `masks`: `A = softmax(S + M)` with M defined by cases in the prose (causal, written either way,
   the diagonal and above, a window, strictly below, whose first row is 0/0), and the claims each
-  makes true; a mutant keeps the claim under another mask.
+  makes true; a mutant keeps the claim under another mask;
+- `brackets`: entries and components written as code indexes them (`A[i,k]`, `A[i][k]`, `q[i]`)
+  of declared matrices and vectors: products, transposes, dot products, triangles.
 
 A claim is true when both sides agree (rtol 1e-9) at every size plan and data seed; sizes that
 enter as numbers are tried at every value 1..12 (a polynomial of degree below 12 that vanishes

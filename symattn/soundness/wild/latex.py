@@ -96,6 +96,8 @@ def _tex(e: Node) -> tuple[str, int]:
     if isinstance(e, Vec):
         return e.name, 4
     if isinstance(e, Comp):
+        if e.style == "bracket":
+            return f"{e.v.name}[{tex(e.i)}]", 4
         return f"{e.v.name}_{{{tex(e.i)}}}", 4
     if isinstance(e, DotP):
         return f"{_wrap(e.a, 4)}\\cdot {_wrap(e.b, 4)}", 2
@@ -111,6 +113,9 @@ def _tex(e: Node) -> tuple[str, int]:
         return f"{_wrap(e.a, 4)}^\\top", 3
     if isinstance(e, Had):
         return f"{_wrap(e.a, 3)}\\odot {_wrap(e.b, 3)}", 2
+    if isinstance(e, MEntry) and e.style and isinstance(e.m, Mat):
+        i, j = tex(e.i), tex(e.j)
+        return (f"{e.m.name}[{i}][{j}]" if e.style == "nested" else f"{e.m.name}[{i},{j}]"), 4
     if isinstance(e, MEntry):
         inner = f"{tex(e.i)}{tex(e.j)}"
         if len(tex(e.i)) > 1 or len(tex(e.j)) > 1:

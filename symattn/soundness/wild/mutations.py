@@ -93,9 +93,9 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("bound_plus_one", lambda: dataclasses.replace(x, hi=Plus(x.hi, _n(1)))))
         out.append(("lower_bound_plus_one", lambda: dataclasses.replace(x, lo=_n(2))))
     if isinstance(x, Comp) and isinstance(x.i, Ix):
-        out.append(("component_shifted", lambda: Comp(x.v, Plus(x.i, _n(1)))))
+        out.append(("component_shifted", lambda: Comp(x.v, Plus(x.i, _n(1)), x.style)))
     if isinstance(x, MEntry):
-        out.append(("indices_swapped", lambda: MEntry(x.m, x.j, x.i)))
+        out.append(("indices_swapped", lambda: MEntry(x.m, x.j, x.i, x.style)))
     if isinstance(x, Had):
         out.append(("hadamard_to_product", lambda: MMul(x.a, MT(x.b))))
         out.append(("transpose_added", lambda: Had(x.a, MT(x.b))))
@@ -127,7 +127,7 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("lower_bound_shifted", lambda: dataclasses.replace(x, lo=Plus(x.lo, _n(1)))))
     at: Any = getattr(x, "i", None)
     if isinstance(x, Comp) and isinstance(at, (Plus, Minus)) and isinstance(at.b, Num):
-        out.append(("component_offset_dropped", lambda: Comp(x.v, at.a)))
+        out.append(("component_offset_dropped", lambda: Comp(x.v, at.a, x.style)))
     if isinstance(x, Lit) and len(x.rows) == 2 and len(x.rows[0]) == 2:
         (a, b), (c, d) = x.rows
         out.append(("entries_swapped", lambda: Lit(((a, c), (b, d)))))

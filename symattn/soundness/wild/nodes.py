@@ -95,9 +95,10 @@ class Vec(Node):  # a vector of `size` components (a column)
 
 
 @dataclass(frozen=True)
-class Comp(Node):  # q_i: component i of a vector
+class Comp(Node):  # q_i: component i of a vector (`q[i]` with style "bracket")
     v: Vec
     i: Node
+    style: str = ""
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,11 @@ class Had(Node):
 
 
 @dataclass(frozen=True)
-class MEntry(Node):
+class MEntry(Node):  # A_{ij}; of a named matrix also `A[i,j]` ("bracket"), `A[i][j]` ("nested")
     m: Node
     i: Node
     j: Node
+    style: str = ""
 
 
 @dataclass(frozen=True)

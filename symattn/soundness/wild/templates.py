@@ -40,7 +40,13 @@ from symattn.soundness.wild.nodes import (
     VSoftmax,
     WildSpec,
 )
-from symattn.soundness.wild.templates_more import t_masks, t_norms, t_products, t_reindex
+from symattn.soundness.wild.templates_more import (
+    t_brackets,
+    t_masks,
+    t_norms,
+    t_products,
+    t_reindex,
+)
 
 # ---- templates ---------------------------------------------------------------------------------
 
@@ -254,6 +260,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "products": (2, t_products),
     "reindex": (2, t_reindex),
     "masks": (2, t_masks),
+    "brackets": (2, t_brackets),
 }
 
 

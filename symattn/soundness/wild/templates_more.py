@@ -165,3 +165,41 @@ def t_masks(rng: random.Random) -> WildSpec:
         return WildSpec(MEntry(A, corner, corner), one)
     first = N if kind == "anti" else one
     return WildSpec(MEntry(MMul(A, V), first, u), MEntry(V, first, u), (("u", "d_v"),))
+
+
+def t_brackets(rng: random.Random) -> WildSpec:
+    """Entries and components written as code indexes them (`A[i,k]`, `A[i][k]`, `x[j]`), of
+    matrices and vectors the document declares: products, transposes, dot products, triangles."""
+    style = rng.choice(("bracket", "nested"))
+    r, s, t = rng.choice((("n", "d_k", "n"), ("n", "n", "n"), ("m", "d", "n")))
+    A, B = Mat("A", r, s), Mat("B", s, t)
+    i, j, k = Ix("i"), Ix("j"), Ix("k")
+    one = _n(1)
+
+    def at(m: Mat, a: Node, b: Node) -> MEntry:
+        return MEntry(m, a, b, style)
+
+    kind = rng.randrange(5)
+    if kind == 0:
+        body = Times(at(A, i, k), at(B, k, j))
+        return WildSpec(
+            MEntry(MMul(A, B), i, j), Sum("k", one, Size(s), body), (("i", r), ("j", t))
+        )
+    if kind == 1:
+        return WildSpec(MEntry(MT(A), j, i), at(A, i, j), (("i", r), ("j", s)))
+    if kind == 2:
+        X, Y = Vec("q", s), Vec("k", s)
+        body = Times(Comp(X, i, "bracket"), Comp(Y, i, "bracket"))
+        return WildSpec(DotP(X, Y), Sum("i", one, Size(s), body))
+    if kind == 3:
+        x = Vec("x", s)
+        body = Times(at(A, i, j), Comp(x, j, "bracket"))
+        lhs = Sum("i", one, Size(r), Sum("j", one, Size(s), body))
+        rhs = Sum(
+            "j", one, Size(s), Times(Comp(x, j, "bracket"), Sum("i", one, Size(r), at(A, i, j)))
+        )
+        return WildSpec(lhs, rhs)
+    S = Mat("A", "n", "n")
+    lhs = Sum("i", one, Size("n"), Sum("j", one, i, MEntry(S, i, j, style)))
+    rhs = Sum("j", one, Size("n"), Sum("i", j, Size("n"), MEntry(S, i, j, style)))
+    return WildSpec(lhs, rhs)
