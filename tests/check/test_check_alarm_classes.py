@@ -283,3 +283,17 @@ def test_a_conventional_name_the_text_defines_unread_keeps_no_conventional_shape
     rs = results(text)
     assert alarms(text) == []
     assert "defines K (line 1), Q (line 1) in a formula that was not read" in rs[-1].message
+
+
+def test_a_product_of_two_names_the_text_never_declares_may_lay_tokens_out_as_columns():
+    rs = results("Here $K = W_K X$ and $V = W_V X$, with the tokens in X.\n")
+    assert not [r for r in rs if r.kind in ALARMS]
+    assert all("conventional shapes of W_K" in r.message for r in rs[:1])
+
+
+def test_a_product_of_two_declared_names_that_does_not_typecheck_stays_a_shape_error():
+    text = (
+        "Let $X \\in \\mathbb{R}^{n \\times d}$ and $W_K \\in \\mathbb{R}^{d \\times d_k}$.\n"
+        "Then $K = W_K X$.\n"
+    )
+    assert [r.kind for r in alarms(text)] == ["shape-error"]

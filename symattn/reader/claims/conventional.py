@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection
 
 from symattn.kernel.dims import shape_str
 from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.terms.conventions import CONVENTIONS
 from symattn.reader.terms.scope import Name, Scope
 
 __all__ = ["arguments", "rebound", "unconfirmed"]
@@ -17,6 +18,25 @@ _ILL = ("shape_error", "internal_error")
 #: the arguments of attention: every attention text writes `\\operatorname{softmax}(QK^T)V` with
 #: them, so their conventional shapes (queries and keys of one width) are never only a guess
 _ATTENTION = frozenset({"Q", "K", "V"})
+
+
+_PRODUCT = re.compile(r"^cannot multiply (\S+) \([^)]*\) by (\S+) \(")
+
+
+def _paired(claims: list[ResolvedClaim], guessed: set[str], conv: dict[str, Name]) -> set[str]:
+    """The two factors of a product that does not typecheck, both among `guessed`, when it is
+    a weight (`W_K`) times a matrix whose rows are the chapter's tokens (`X`, n × d): the text
+    writes its tokens as columns. `XA` (n × d by n × n) is no such product."""
+    out: set[str] = set()
+    tokens = CONVENTIONS["X"][0]
+    for c in claims:
+        m = _PRODUCT.match(c.message) if c.status == "shape_error" else None
+        if m is None or not {m.group(1), m.group(2)} <= guessed:
+            continue
+        right = conv.get(m.group(2))
+        if m.group(1).startswith("W") and right is not None and right.shape[0] == tokens:
+            out |= {m.group(1), m.group(2)}
+    return out
 
 
 def _name_pattern(name: str) -> str:
@@ -56,8 +76,11 @@ def unconfirmed(
     )
     if not departed and scope.conforms():
         return claims  # a text that speaks the chapter's dialect keeps its conventions
-    if not departed:  # a text that declares none of them: the shapes texts vary on
-        guessed = [k for k in guessed if k in scope.VARIES]
+    if not departed:  # a text that declares none of them: the shapes texts vary on, and the
+        # layout of a weight applied from the left to the tokens, names it never declares
+        # (`W_K X`: its tokens may be X's columns, where the chapter's are its rows)
+        paired = _paired(claims, set(guessed), conv)
+        guessed = [k for k in guessed if k in scope.VARIES or k in paired]
     if not guessed:
         return claims
     taken = {
