@@ -236,9 +236,9 @@ class RelationsMixin(ResolverBase):
                 return counted  # `T = 4BDF/(NC)`: names the text shows to be numbers
             member = None
             if first:
-                member = define_step(scope, terms, span, left, step.rhs, start, end)
-                member = member or define_member(scope, terms, span, left, step.rhs, start, end)
+                member = define_member(scope, terms, span, left, step.rhs, start, end)
                 member = member or define_rows(scope, terms, span, left, step.rhs, start, end)
+                member = member or define_step(scope, terms, span, left, step.rhs, start, end)
             if member is not None:
                 return member
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":

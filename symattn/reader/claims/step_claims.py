@@ -44,25 +44,25 @@ def define_step(
         return None
     label = span.body[left.start : left.end]
     shape, failed = _attempt(scope, terms, label, left, right, None)
-    if shape is None and failed is None:
-        return None  # a scalar on the right: not a vector's definition, read as a claim
     unsettled = bool(scope.consulted)
-    if failed is None:
+    if shape is not None:
         return _defined(scope, span, left, label, shape, "columns" if unsettled else "", start, end)
-    if not unsettled:
-        raise failed
-    shape, _ = _attempt(scope, terms, label, left, right, "row")
-    if shape is None:
-        scope.consulted.clear()
-        raise failed  # ill-typed whether its vectors are rows or columns
-    return _defined(scope, span, left, label, shape, "rows", start, end)
+    if unsettled:
+        shape, _ = _attempt(scope, terms, label, left, right, "row")
+        if shape is not None:
+            return _defined(scope, span, left, label, shape, "rows", start, end)
+    if failed is None:
+        return None  # a side is not read as a matrix: read as a claim, with its readings
+    scope.consulted.clear()
+    raise failed  # both sides read, of other shapes whether its vectors are rows or columns
 
 
 def _attempt(
     scope: Scope, terms: Terms, label: str, left: ast.Node, right: ast.Node, reading: str | None
 ) -> tuple[Shape | None, Problem | None]:
     """Both sides read with the text's unsettled vectors as columns (`reading` None) or rows:
-    the members' shape, or the shape error; (None, None) when a side is no matrix."""
+    the members' shape, or the shape error between the sides; (None, None) when a side is no
+    matrix or does not typecheck."""
     scope.consulted.clear()
     scope.both_ways, scope.reading = True, reading
     try:
@@ -70,7 +70,7 @@ def _attempt(
     except Problem as p:
         if p.status != "shape_error":
             raise
-        return None, p
+        return None, None  # a side does not typecheck: the claim's own readings decide
     finally:
         scope.both_ways, scope.reading = False, None
     if not isinstance(rhs, MatExpr) or not isinstance(lhs, MatExpr):

@@ -50,7 +50,7 @@ from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
 from symattn.reader.terms.row_operators import ones_sides
 from symattn.reader.terms.size_names import lettered_size
-from symattn.reader.terms.steps import step_vector
+from symattn.reader.terms.steps import step_letter, step_vector
 
 #: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
@@ -397,9 +397,14 @@ class NamesMixin(TermsBase):
     def _step_member(self, node: ast.Symbol) -> MatExpr | None:
         """`h_t`, `h_{t-1}` of a vector the text declares (`terms.steps`): one member of a
         sequence of vectors of its shape for each step, never an entry of h."""
+        if node.sub is None or step_letter(node.sub) is None:
+            return None  # (no lookup: a lookup marks the name read)
+        named = plain_name(node)
+        if named is not None and self.scope.lookup(named) is not None:
+            return None  # `h_t` as the text declares it: that name, as ever
         ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
-        found = step_vector(self.scope, node, ranges) if node.sub is not None else None
-        if found is None or node.sub is None:
+        found = step_vector(self.scope, node, ranges)
+        if found is None:
             return None
         idx = self.indices(node.sub)
         if len(idx) != 1:

@@ -66,8 +66,8 @@ def step_vector(
         entry = scope.lookup(key)
         if entry is not None:
             break
-    if entry is None or getattr(entry, "origin", "convention") == "convention":
-        return None
+    if entry is None or getattr(entry, "origin", "convention") not in ("declared", "defined"):
+        return None  # a shape only inferred from the formulas is no declaration of a vector
     rows, cols = entry.shape
     if not (rows == 1) ^ (cols == 1):
         return None
