@@ -23,6 +23,7 @@ from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.names import plain_name
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scope import HEAD, Name, Scope, same_shape
+from symattn.reader.terms.steps import step_vector
 from symattn.reader.terms.translator import KEEP_FONTS, Problem, Terms
 
 __all__ = ["define", "head_symbol", "row_definition", "sequence_definition"]
@@ -210,6 +211,8 @@ def sequence_definition(scope: Scope, span: MathSpan, c: ast.Claim) -> ResolvedC
         and left.name not in scope.sequences
     ):
         return None
+    if step_vector(scope, left) is not None:
+        return None  # `h_t = W h_{t-1}` of a declared vector h: vectors, one per step
     if constant_right(span.body[c.start : c.end], left.sub.name):
         return None  # `p_o = 100`: the text names a number after its role (o), not a sequence
     scope.sequences[left.name] = scope.dims["n"]

@@ -488,7 +488,10 @@ class DispatchMixin(ResolverBase):
             msg = "several subjects are allowed only in a shape declaration (Q,K \\in ...)"
             return [new_claim(span, c.start, c.end, "not_understood", msg)]
         if c.steps[0].rel == "in":
-            return [self._declaration(span, s, c.steps[0]) for s in c.subjects]
+            # `V_1, \ldots, V_N \in \mathbb R^d`: the ellipsis stands for the members between
+            last = len(c.subjects) - 1
+            listed = [s for k, s in enumerate(c.subjects) if not _between_dots(s, k, last)]
+            return [self._declaration(span, s, c.steps[0]) for s in listed]
         if all(step.rel in ORDER for step in c.steps):
             if open_case is not None:
                 case = self.cases.condition(scope, terms, span, c, open_case)
@@ -526,3 +529,8 @@ class DispatchMixin(ResolverBase):
             out.append(self._link(span, left, step, first=k == 0))
             left = step.rhs
         return out
+
+
+def _between_dots(node: ast.Node, k: int, last: int) -> bool:
+    """An ellipsis between two subjects of a declaration (`x_1, \\ldots, x_n \\in ...`)."""
+    return isinstance(node, ast.Dots) and 0 < k < last

@@ -108,15 +108,30 @@ def members_only(defs: Defs) -> str:
 
 
 def declare_member(
-    scope: Scope, span: MathSpan, subject: ast.Node, shape: Shape, start: int, end: int
+    scope: Scope,
+    span: MathSpan,
+    subject: ast.Node,
+    shape: Shape,
+    start: int,
+    end: int,
+    one_dim: bool = False,
 ) -> ResolvedClaim | None:
     """`\\mathbf S_t \\in \\mathbb R^{d\\times d}`: every member of the family S_• is d × d.
     None when `subject` is no member of a family (`W_q`, `S_{ij}`, a vector's `R^d`), or when
     its letter is a matrix the document declares itself (then `S_t` is that matrix's business).
-    A second declaration with another shape in the same section is a shape error."""
+    A second declaration with another shape in the same section is a shape error. Members
+    declared as vectors (`K_t \\in \\mathbb R^{1\\times d}`, `V_j \\in \\mathbb R^d`, `one_dim`)
+    make a family of vectors; in R^d, a row or a column as the document's vector convention
+    says, and where it never settles it, read both ways (`Member.vector`)."""
     letter = family_letter(subject)
-    if letter is None or sympy.Integer(1) in shape:
+    if letter is None:
         return None
+    unsettled = False
+    if sympy.Integer(1) in shape:
+        vectors = scope.conventions.vectors
+        if one_dim and vectors.value == "row":
+            shape = (shape[1], shape[0])
+        unsettled = one_dim and vectors.value not in ("row", "column")
     current = lookup_member(scope, letter)
     if current is None and scope.document_matrix(letter) and not tile_of(scope, letter, shape):
         return None
@@ -141,6 +156,12 @@ def declare_member(
             f"{current.line}, here {shape_str(shape)}",
             subject,
         )
+    if (
+        current is not None
+        and unsettled
+        and same_shape(scope.bind_shape(current.shape), shape[::-1])
+    ):
+        shape = current.shape  # `V_j \in \mathbb R^d` after `V_t \in \mathbb R^{1\times d}`: rows
     if current is not None:
         got = scope.bind_shape(current.shape)
         if same_shape(got, scope.bind_shape(shape)):
@@ -164,10 +185,19 @@ def declare_member(
                 "settle its vectors' rows or columns"
             )
             return new_claim(span, start, end, "unknown", msg)
-    record_member(scope, Member(letter, shape, scope.line, scope.section, label))
+    family = Member(letter, shape, scope.line, scope.section, label, settled=not unsettled)
+    family.vector = unsettled
+    record_member(scope, family)
     sub = getattr(subject, "sub", None)
     index = span.body[sub.start : sub.end] if sub is not None else ""
-    msg = f"declares {label} as {shape_str(shape)}: a family of matrices indexed by {index}"
+    what = "vectors" if sympy.Integer(1) in shape else "matrices"
+    by = "" if index.isdigit() else f" indexed by {index}"  # `V_1, \ldots, V_N`: members
+    msg = f"declares {label} as {shape_str(shape)}: a family of {what}{by}"
+    if unsettled:
+        msg += (
+            f"; row or column is not settled (vectors: {scope.conventions.vectors.source}), so "
+            "formulas that depend on it are undecided"
+        )
     return new_claim(span, start, end, "declared", msg)
 
 

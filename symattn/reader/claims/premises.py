@@ -27,10 +27,9 @@ def with_premises(scope: Scope, claim: ResolvedClaim) -> ResolvedClaim:
     defined = getattr(scope, "defined_sequences", {})
     if claim.status != "pending" or not defined:
         return claim
-    line = claim.span.start.line
     found = [
         f"{k}_i (line {at})"
         for k, at in sorted(defined.items())
-        if at != line and re.search(rf"(?<![A-Za-z\\\\]){re.escape(k)}_", claim.source)
+        if re.search(rf"(?<![A-Za-z\\\\]){re.escape(k)}_", claim.source)
     ]
     return dataclasses.replace(claim, premised=", ".join(found)) if found else claim

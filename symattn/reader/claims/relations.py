@@ -44,6 +44,7 @@ from symattn.reader.claims.row_widths import define_rows
 from symattn.reader.claims.shape_claims import declaration
 from symattn.reader.claims.size_claims import assume_relation, bind_dims, sizes_only
 from symattn.reader.claims.sizes import counted_capitals, number_claim, size_claim
+from symattn.reader.claims.step_claims import define_step
 from symattn.reader.claims.tilde import tilde_claim
 from symattn.reader.claims.updates import is_update
 from symattn.reader.claims.value_orders import value_order
@@ -244,6 +245,7 @@ class RelationsMixin(ResolverBase):
             if first:
                 member = define_member(scope, terms, span, left, step.rhs, start, end)
                 member = member or define_rows(scope, terms, span, left, step.rhs, start, end)
+                member = member or define_step(scope, terms, span, left, step.rhs, start, end)
             if member is not None:
                 return member
             if isinstance(step.rhs, ast.Matrix) and step.rhs.env != "cases":

@@ -69,7 +69,8 @@ def declaration(
     forget_array(scope, named)
     if named is not None and scope.arrays:  # `Q` defined from an array
         terms._batched(named, scope.lookup(named))
-    member = declare_member(scope, span, subject, shape, start, end)
+    one_dim = isinstance(step.rhs, ast.Reals) and len(step.rhs.shape) == 1
+    member = declare_member(scope, span, subject, shape, start, end, one_dim)
     if member is None:
         member = declare_defined(scope, terms, span, subject, shape, start, end)
     if member is not None:
@@ -78,7 +79,6 @@ def declaration(
     fam, head = None, None
     if isinstance(subject, ast.HeadSup):
         fam, head = plain_name(subject.operand), head_symbol(subject.head)
-    one_dim = isinstance(step.rhs, ast.Reals) and len(step.rhs.shape) == 1
     if name in scope.conventions.unsettled_matrices and len(shape) == 2 and not one_dim:
         msg = (
             f"undecided (convention): {scope.conventions.matrices.source}; say which it is "

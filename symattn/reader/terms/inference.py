@@ -228,7 +228,10 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
                     env[label] = _fresh(u, label, kind)
                     kinds[label] = kind
     taken = set(env) | declared | defined | dims | set(CONVENTIONS)
-    for letter in families(formulas, indexed, evidence, taken):
+    # `K_t`, `V_j` of the chapter's K and V where the text never declares nor defines them:
+    # members of a family of the text's (per-step keys), not rows of the conventional matrix
+    conventional = {x for x in CONVENTIONS if len(x) == 1 and x not in declared | defined}
+    for letter in families(formulas, indexed, evidence, taken - conventional):
         env[family_key(letter)] = _fresh(u, family_key(letter), "matrix")
         kinds[family_key(letter)] = "matrix"
     # `W_O^{(h)}` is a block of rows of the chapter's W_O, no family of its own
@@ -473,7 +476,8 @@ def install(scope: Scope, inference: Inference) -> None:
                 inference.installed[key] = got
             continue
         letter = key.removesuffix("_•")
-        if lookup_member(scope, letter) is None and scope.lookup(letter) is None:
+        own = scope.lookup(letter)
+        if lookup_member(scope, letter) is None and (own is None or own.origin == "convention"):
             shape = got.shape
             member = Member(letter, shape, got.lines[0], 0, key, settled=True)
             scope.document.members[letter] = member

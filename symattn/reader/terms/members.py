@@ -62,6 +62,9 @@ class Member:
     used_at: set[int] = field(default_factory=set)
     #: the names of the matrices its definition was made from (`X` of `Q_i = XW_i^Q`)
     uses: frozenset[str] = frozenset()
+    #: members declared in R^d where the text never settles rows or columns: d × 1, and 1 × d
+    #: when a claim is read with its vectors as rows (as a vector declared so is)
+    vector: bool = False
 
 
 def recurrence_member(family: Member, index: sympy.Expr) -> Any:
@@ -158,7 +161,10 @@ def record_member(scope: Any, member: Member) -> None:
 
 def member_of(scope: Any, family: Member, index: sympy.Expr) -> HeadSym:
     """The member at `index` (`S_{t-1}`): distinct index expressions, distinct matrices."""
-    member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *family.shape))
+    shape = family.shape
+    if family.vector and getattr(scope, "reading", None) == "row":
+        shape = (shape[1], shape[0])
+    member: HeadSym = scope.bind(HeadSym(family.letter + "_", index, *shape))
     family.used_at.add(getattr(scope, "line", 0))
     consulted = getattr(scope, "consulted", None)
     if not family.settled and consulted is not None:

@@ -36,6 +36,7 @@ from symattn.reader.terms.components import (
     guessed_entry,
     row_run,
     run_bound,
+    vector_key,
 )
 from symattn.reader.terms.members import (
     family_letter,
@@ -49,6 +50,7 @@ from symattn.reader.terms.problems import Problem, UnknownName, not_understood
 from symattn.reader.terms.products import causal_ones
 from symattn.reader.terms.row_operators import ones_sides
 from symattn.reader.terms.size_names import lettered_size
+from symattn.reader.terms.steps import step_letter, step_vector
 
 #: Fonts that leave a letter's meaning alone (`\mathbf Q` is Q); others make a new symbol.
 KEEP_FONTS = (None, "mathbf", "boldsymbol", "bm", "mathit", "mathrm")
@@ -357,6 +359,9 @@ class NamesMixin(TermsBase):
         seqs: dict[str, sympy.Expr] = getattr(self.scope, "sequences", {})
         if node.sub is None and node.font is None and node.name in seqs:
             return FromColumn(node.name, seqs[node.name], 1)
+        step = self._step_member(node)
+        if step is not None:  # `h_{t-1}` of the vector h the text declares: a member
+            return step
         name = plain_name(node)
         if name is not None:
             if name in self.scope.dims:
@@ -388,6 +393,23 @@ class NamesMixin(TermsBase):
             if made is not None:  # `\\hat y_i` of the vector `\\hat y = ...`
                 return made
         raise self._unknown(node)
+
+    def _step_member(self, node: ast.Symbol) -> MatExpr | None:
+        """`h_t`, `h_{t-1}` of a vector the text declares (`terms.steps`): one member of a
+        sequence of vectors of its shape for each step, never an entry of h."""
+        if node.sub is None or step_letter(node.sub) is None:
+            return None  # (no lookup: a lookup marks the name read)
+        named = plain_name(node)
+        if named is not None and self.scope.lookup(named) is not None:
+            return None  # `h_t` as the text declares it: that name, as ever
+        ranges: dict[str, sympy.Expr] = getattr(self, "sum_ranges", {})
+        found = step_vector(self.scope, node, ranges)
+        if found is None:
+            return None
+        idx = self.indices(node.sub)
+        if len(idx) != 1:
+            return None
+        return self.named(vector_key(node) + "_", idx[0], found[1])
 
     def _batched(self, name: str, entry: NameEntry | None) -> None:
         """`X` of an array, or `Q` defined from one: the guess noted (`terms.arrays`)."""
