@@ -12,7 +12,7 @@ from typing import Any
 
 import sympy
 
-from symattn.kernel.dims import dims_equal
+from symattn.kernel.dims import dim, dims_equal
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import HeadSym, MatExpr, MatSum, walk
 from symattn.kernel.unfold import member
@@ -133,7 +133,7 @@ def open_size(what: str, letter: str) -> sympy.Symbol:
     >>> open_size("rows", "Y")
     rows(Y_•)
     """
-    return sympy.Symbol(f"{what}({letter}_•)", integer=True, positive=True)
+    return dim(f"{what}({letter}_•)")
 
 
 def unfixed_sizes(e: Any) -> list[str]:
