@@ -46,9 +46,22 @@ def test_a_definition_made_from_a_redeclared_name_is_read_with_its_new_shape():
 
 
 def test_the_old_shape_after_the_redeclaration_is_not_verified():
+    # Q was read again from the new X by the checker, not restated by the text: undecided
     rs = results(FIRST + "Then $Q \\in \\mathbb{R}^{n \\times d_k}$.\n")
-    assert rs[-1].kind == "shape-error"
+    assert rs[-1].kind == "undecided"
     assert "redeclared at line 8" in rs[-1].message
+    assert "may still mean the earlier shapes" in rs[-1].message
+
+
+def test_the_redeclared_name_itself_is_still_checked():
+    rs = results(FIRST + "Then $X \\in \\mathbb{R}^{n \\times d}$.\n")
+    assert rs[-1].kind == "shape-error"
+
+
+def test_a_value_claim_resting_on_a_name_read_again_is_never_false():
+    rs = results(FIRST + "Then $Q W_Q^T = 2 X W_Q W_Q^T$.\n")
+    assert rs[-1].kind == "undecided" and "earlier shapes" in rs[-1].message
+    assert results(FIRST + "Then $Q W_Q^T = X W_Q W_Q^T$.\n")[-1].kind == "verified"
 
 
 def test_a_family_made_from_a_redeclared_name_is_defined_anew():

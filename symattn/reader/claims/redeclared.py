@@ -99,7 +99,7 @@ def _again(
 def with_redeclared(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     """`claim`, noting the redeclarations behind the definitions it reads (`reading X as
     redeclared at line 8`); a shape error or a `false` that reads a definition the
-    redeclaration left stale is undecided (`ResolvedClaim.redeclared`)."""
+    redeclaration left stale, or read again with it, is undecided (`ResolvedClaim.redeclared`)."""
     if not scope.redeclared and not scope.stale:
         return claim
     used = set(scope.reads) | {x.name for x in walk_names(claim)}
@@ -114,11 +114,16 @@ def with_redeclared(claim: ResolvedClaim, scope: Scope) -> ResolvedClaim:
     if not again:
         return claim
     note = "reading " + ", ".join(again)
+    # the names read again are the checker's own derivation: the text never restated them with
+    # the new shape, and may still mean the ones it defined before; a verdict against the
+    # claim that rests on them is undecided
+    why = f"{note}, which the text did not restate: it may still mean the earlier shapes"
     if claim.status in ("pending", "shape"):
         context = f"{claim.context}; {note}" if claim.context else note
-        return dataclasses.replace(claim, context=context)
+        return dataclasses.replace(claim, context=context, redeclared=why)
     if claim.status == "shape_error":
-        return dataclasses.replace(claim, message=f"{claim.message} ({note})")
+        msg = f"not decided: {claim.message} ({why})"
+        return dataclasses.replace(claim, status="unknown", message=msg, pairs=())
     return claim
 
 
