@@ -6,7 +6,7 @@ Imports nothing but the standard library; it says only what is written, never wh
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "Transpose",
     "depth",
     "dump",
+    "rebuilt",
 ]
 
 
@@ -387,6 +388,35 @@ def children(node: Node) -> list[Node]:
     for name in _field_names(type(node)):
         _collect(getattr(node, name), out)
     return out
+
+
+def rebuilt(node: Node, again: Callable[[Node], Any]) -> Node:
+    """`node` with `again` applied to each node directly below it (also inside tuples and a
+    matrix's rows); `node` itself when nothing changed, so a rewrite that finds nothing to do
+    keeps the tree it was given.
+
+    >>> x, w = Symbol("X", start=0, end=1), Symbol("W", start=1, end=2)
+    >>> dump(rebuilt(Product((x, w), start=0, end=2), lambda c: Symbol("Y", start=0, end=1)))
+    'Y Y'
+    >>> p = Product((x, w), start=0, end=2); rebuilt(p, lambda c: c) is p
+    True
+    """
+    changes = {}
+    for name in _field_names(type(node)):
+        old = getattr(node, name)
+        new = _again(old, again)
+        if new is not old:
+            changes[name] = new
+    return replace(node, **changes) if changes else node
+
+
+def _again(value: Any, again: Callable[[Node], Any]) -> Any:
+    if isinstance(value, Node):
+        return again(value)
+    if isinstance(value, tuple):
+        new = tuple(_again(v, again) for v in value)
+        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
+    return value
 
 
 def walk(node: Node) -> Iterator[Node]:

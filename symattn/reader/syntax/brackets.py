@@ -81,23 +81,7 @@ class _Rewrite:
             node = self._product(node)
             if not isinstance(node, ast.Node) or not dataclasses.is_dataclass(node):
                 return node
-        changes = {}
-        for f in dataclasses.fields(node):
-            if f.name in ("start", "end"):
-                continue
-            old = getattr(node, f.name)
-            new = self._field(old)
-            if new is not old:
-                changes[f.name] = new
-        return dataclasses.replace(node, **changes) if changes else node
-
-    def _field(self, value: Any) -> Any:
-        if isinstance(value, ast.Node):
-            return self.node(value)
-        if isinstance(value, tuple):
-            new = tuple(self._field(v) for v in value)
-            return value if all(a is b for a, b in zip(new, value, strict=True)) else new
-        return value
+        return ast.rebuilt(node, self.node)
 
     def _product(self, node: ast.Product) -> ast.Expr:
         out: list[ast.Expr] = []

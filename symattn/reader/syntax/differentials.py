@@ -6,7 +6,6 @@ Imports the reader's AST only; never lark, the kernel, the translator or above.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -121,15 +120,7 @@ class _Marks:
             node = self._product(node)
             if not isinstance(node, ast.Product):
                 return node
-        changes = {}
-        for f in dataclasses.fields(node):
-            if f.name in ("start", "end"):
-                continue
-            old = getattr(node, f.name)
-            new = self._field(old)
-            if new is not old:
-                changes[f.name] = new
-        return dataclasses.replace(node, **changes) if changes else node
+        return ast.rebuilt(node, self.rewrite)
 
     def _seen(self, g: ast.Node, against: bool = False) -> None:
         inner = g.operand if isinstance(g, ast.Transpose) else g
@@ -163,14 +154,6 @@ class _Marks:
         if len(out) == 1:
             return out[0]
         return ast.Product(tuple(out), start=node.start, end=node.end)
-
-    def _field(self, value: Any) -> Any:
-        if isinstance(value, ast.Node):
-            return self.rewrite(value)
-        if isinstance(value, tuple):
-            new = tuple(self._field(v) for v in value)
-            return value if all(a is b for a, b in zip(new, value, strict=True)) else new
-        return value
 
 
 def with_differentials(node: Any) -> Any:

@@ -6,7 +6,6 @@ Imports the reader's AST only; never lark, the kernel, the translator or above.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -247,24 +246,7 @@ def with_gradients(node: Any) -> Any:
             node = ast.Product(merged, start=node.start, end=node.end)
             if len(merged) == 1:
                 return merged[0]
-    changes = {}
-    for f in dataclasses.fields(node):
-        if f.name in ("start", "end"):
-            continue
-        old = getattr(node, f.name)
-        new = _rewrite_field(old)
-        if new is not old:
-            changes[f.name] = new
-    return dataclasses.replace(node, **changes) if changes else node
-
-
-def _rewrite_field(value: Any) -> Any:
-    if isinstance(value, ast.Node):
-        return with_gradients(value)
-    if isinstance(value, tuple):
-        new = tuple(_rewrite_field(v) for v in value)
-        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
-    return value
+    return ast.rebuilt(node, with_gradients)
 
 
 def writes_gradient(node: ast.Node) -> bool:
