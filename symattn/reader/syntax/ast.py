@@ -397,7 +397,7 @@ def rebuilt(node: Node, again: Callable[[Node], Any]) -> Node:
 
     >>> x, w = Symbol("X", start=0, end=1), Symbol("W", start=1, end=2)
     >>> dump(rebuilt(Product((x, w), start=0, end=2), lambda c: Symbol("Y", start=0, end=1)))
-    'Y Y'
+    '(* Y Y)'
     >>> p = Product((x, w), start=0, end=2); rebuilt(p, lambda c: c) is p
     True
     """
