@@ -633,11 +633,5 @@ def distinct_widths(items: list[object]) -> bool:
 
 def _scale(node: ast.Node) -> str | None:
     """The plain name under the one square root of `node` (`d_v` of `\\sqrt{d_v}`)."""
-    roots: list[ast.Sqrt] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Sqrt):
-            roots.append(x)
-        stack.extend(ast.children(x))
+    roots = [x for x in ast.walk(node) if isinstance(x, ast.Sqrt)]
     return plain_name(roots[0].radicand) if len(roots) == 1 else None

@@ -67,13 +67,7 @@ def _softmax(node: ast.Node) -> bool:
 
 def _scaled(terms: Terms, node: ast.Node, key: MatExpr) -> bool:
     """One square root in `node`, of the keys' width (`\\sqrt{d_k}` of K n × d_k)."""
-    roots: list[ast.Sqrt] = []
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ast.Sqrt):
-            roots.append(x)
-        stack.extend(ast.children(x))
+    roots = [x for x in ast.walk(node) if isinstance(x, ast.Sqrt)]
     if len(roots) != 1:
         return False
     try:
