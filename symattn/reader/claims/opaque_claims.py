@@ -16,6 +16,7 @@ from symattn.kernel.expr import MatExpr
 from symattn.reader.claims.infer import scalar_reading
 from symattn.reader.claims.introductions import definition_form, mentions, parameters
 from symattn.reader.claims.resolved import ResolvedClaim, new_claim
+from symattn.reader.claims.vector_reading import vector_reading
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.problems import not_understood
@@ -47,6 +48,9 @@ def undeclared_claim(
     scalar = scalar_reading(terms, span, left, right, names, start, end)
     if scalar is not None:
         return scalar
+    vectors = vector_reading(terms, span, left, right, names, start, end)
+    if vectors is not None:
+        return vectors
     shown = ", ".join(dict.fromkeys(names))
     msg = f"not decided: {shown} {'is' if len(set(names)) == 1 else 'are'} not declared by the text"
     return new_claim(span, start, end, "unknown", msg + " (names of unknown shape and value)")

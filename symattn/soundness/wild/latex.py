@@ -99,6 +99,8 @@ def _tex(e: Node) -> tuple[str, int]:
         if e.style == "bracket":
             return f"{e.v.name}[{tex(e.i)}]", 4
         return f"{e.v.name}_{{{tex(e.i)}}}", 4
+    if isinstance(e, DotP) and e.style == "angle":
+        return f"\\langle {tex(e.a)}, {tex(e.b)}\\rangle", 4
     if isinstance(e, DotP):
         return f"{_wrap(e.a, 4)}\\cdot {_wrap(e.b, 4)}", 2
     if isinstance(e, Mat):

@@ -105,6 +105,7 @@ class Comp(Node):  # q_i: component i of a vector (`q[i]` with style "bracket")
 class DotP(Node):
     a: Node
     b: Node
+    style: str = "cdot"  # `a \cdot b`, or `angle`: `\langle a, b\rangle`
 
 
 @dataclass(frozen=True)

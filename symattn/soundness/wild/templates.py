@@ -42,6 +42,7 @@ from symattn.soundness.wild.nodes import (
 )
 from symattn.soundness.wild.templates_more import (
     t_brackets,
+    t_indexed_vectors,
     t_masks,
     t_norms,
     t_products,
@@ -261,8 +262,18 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "reindex": (2, t_reindex),
     "masks": (2, t_masks),
     "brackets": (2, t_brackets),
+    "indexed_vectors": (2, t_indexed_vectors),
 }
 
 
 # Classes about inference: their documents declare nothing (a declaring variant is drawn too).
-INFERRED = {"trig", "exp_log", "written", "components", "hadamard", "vector_softmax", "norms"}
+INFERRED = {
+    "trig",
+    "exp_log",
+    "written",
+    "components",
+    "hadamard",
+    "vector_softmax",
+    "norms",
+    "indexed_vectors",
+}

@@ -70,6 +70,35 @@ def t_norms(rng: random.Random) -> WildSpec:
     return WildSpec(_sq(Plus(X, Y)), MMul(MT(Plus(X, Y)), Plus(X, Y)))
 
 
+def t_indexed_vectors(rng: random.Random) -> WildSpec:
+    """Vectors a text never declares, written with an index (`p_m`, `\\mathbf u_1`): inner
+    products in angle brackets, norms, transposes, sums of them and a number times one."""
+    size = rng.choice(("d", "d_k", "n"))
+    a, b = rng.choice(
+        (("p_m", "p_n"), ("u_1", "u_2"), ("\\mathbf{g}_i", "\\mathbf{g}_j"), ("r_s", "w_t"))
+    )
+    X, Y = Vec(a, size), Vec(b, size)
+    style = rng.choice(("angle", "cdot"))
+    kind = rng.randrange(7)
+    if kind == 0:
+        return WildSpec(MMul(MT(X), Y), DotP(X, Y, style))
+    if kind == 1:
+        return WildSpec(DotP(X, Y, style), DotP(Y, X, style))
+    if kind == 2:
+        rhs = Plus(Plus(_sq(X), Times(_n(2), DotP(X, Y, style))), _sq(Y))
+        return WildSpec(_sq(Plus(X, Y)), rhs)
+    if kind == 3:
+        return WildSpec(_sq(X), DotP(X, X, style))
+    if kind == 4:
+        c = Var(rng.choice(("alpha", "lambda")))
+        return WildSpec(_sq(Times(c, X)), Times(Power(c, 2), _sq(X)))
+    if kind == 5:
+        Z = Vec(rng.choice(("h_1", "\\mathbf{e}_k")), size)
+        lhs = DotP(Plus(X, Y), Z, style)
+        return WildSpec(lhs, Plus(DotP(X, Z, style), DotP(Y, Z, style)))
+    return WildSpec(MT(Plus(X, Y)), Plus(MT(X), MT(Y)))
+
+
 def t_products(rng: random.Random) -> WildSpec:
     """Transposes and entries of products of three factors, of distinct or equal sizes."""
     r, s, t, u = rng.choice(

@@ -1,0 +1,277 @@
+"""Claims about vectors a text never declares (`p_m^\\top p_n = \\langle p_m, p_n\\rangle`,
+`\\langle u, v\\rangle = \\langle v, u\\rangle`): each name that carries a vector's mark (a
+transpose, a norm, an inner product, a bold or arrowed letter) read as a vector of a length of
+its own, the lengths the claim itself relates made one (`shape_walk`), and Greek letters read as
+real numbers. Only a verdict for every such vector is gained: a failure is undecided, since the
+text may mean vectors related in a way it states in words, or names that are no vectors.
+
+Imports sympy, the kernel's leaves and the reader's AST, claims and terms; never the resolver,
+the checker or the CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sympy
+
+from symattn.kernel.dims import dims_equal
+from symattn.kernel.errors import ShapeError, SymattnError
+from symattn.kernel.expr import MatExpr
+from symattn.kernel.leaves import MatSym
+from symattn.reader.claims.resolved import ResolvedClaim
+from symattn.reader.claims.written_matrices import pending
+from symattn.reader.syntax import ast
+from symattn.reader.syntax.lexer_tables import GREEK
+from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.problems import Problem
+from symattn.reader.terms.scope import Scope
+from symattn.reader.terms.shape_walk import _Walker
+from symattn.reader.terms.translator import Terms, label_of, plain_name
+from symattn.reader.terms.unify import SCALAR, Mat, Unifier, Value, Vec, shown
+
+__all__ = ["vector_reading"]
+
+_BOLD = frozenset(("mathbf", "boldsymbol", "bm", "vec", "overrightarrow"))
+Pair = tuple[sympy.Basic, sympy.Basic]
+
+
+def vector_reading(
+    terms: Terms,
+    span: MathSpan,
+    left: ast.Node,
+    right: ast.Node,
+    names: list[str],
+    start: int,
+    end: int,
+) -> ResolvedClaim | None:
+    """`left = right` with the undeclared `names` read as vectors of any length (and Greek
+    letters as real numbers), as columns and as rows unless the document settles which; None
+    where a name is of another kind (a function, a capital, a letter with no vector's mark, a
+    letter that is also a component: `q` beside `q_i`), where the claim relates no vectors,
+    or where neither reading has two sides of one shape.
+
+    Sound: a proof for vectors of every length (lengths equal only where the claim's own
+    products need them) holds for the text's vectors; a failure is undecided (`defines`)."""
+    scope = terms.scope
+    if not isinstance(scope, Scope) or not names:
+        return None
+    if any(x.endswith("(·)") or x.startswith("\\operatorname") for x in names):
+        return None
+    symbols = _undeclared_symbols((left, right), set(names))
+    marked = _marked((left, right))
+    vectors = {
+        label
+        for label, sym in symbols.items()
+        if _bold(sym) or (label in marked and not _greek(sym))
+    }
+    numbers = set(symbols) - vectors
+    if not (vectors or marked) or set(names) - set(symbols):
+        return None  # a name that is no plain symbol (`x^{(1)}_m`, a head): not read here
+    if any(not _greek(symbols[x]) for x in numbers):
+        return None  # `q_i` beside `q`, a bare `a`: a component or a number, not said which
+    if any(x.split("_")[0] in {y.split("_")[0] for y in numbers} for x in vectors):
+        return None
+    lengths = _lengths(terms, symbols, vectors, left, right)
+    if lengths is None:
+        return None
+    readings = _readings(scope)
+    read: dict[str, tuple[Pair, ...]] = {}
+    consulted = set(scope.consulted)
+    for how in readings:
+        table: dict[str, sympy.Basic] = {x: sympy.Symbol(x, real=True) for x in numbers}
+        for x in vectors:
+            n = lengths[x]
+            table[x] = MatSym(x, n, 1) if how == "column" else MatSym(x, 1, n)
+        # the claim's other vectors, of unsettled orientation, read the same way
+        before = scope.reading, scope.both_ways
+        scope.reading, scope.both_ways = ("row", True) if how == "row" else before
+        try:
+            got = _read(terms, table, left, right)
+        finally:
+            scope.reading, scope.both_ways = before
+        if got is None:
+            scope.consulted |= consulted
+            return None  # a part the checker does not read with these names
+        if got:
+            read[how] = got
+    if not read:
+        scope.consulted |= consulted
+        return None
+    if len(readings) == 2:
+        scope.consulted.clear()  # read both ways here: the resolver need not again
+    pairs = tuple(p for how in readings if how in read for p in read[how])
+    split = len(read["column"]) if len(read) == 2 else 0
+    claim = pending(scope, span, start, end, pairs)
+    shown_names = ", ".join(sorted(vectors, key=lambda x: symbols[x].start))
+    reals = ", ".join(sorted(numbers))
+    parts = []
+    if vectors:
+        what = "vectors" if len(vectors) > 1 else "a vector"
+        parts.append(f"{shown_names} read as {what} of any length, {_which(read, readings)}")
+    if numbers:
+        parts.append(f"{reals} read as {'real numbers' if len(numbers) > 1 else 'a real number'}")
+    context = "; ".join(parts) + " (not declared by the text)"
+    unknown = ", ".join(x for x in (shown_names, reals) if x)
+    why = (
+        f"{unknown} {'is' if len(symbols) == 1 else 'are'} not declared by the text; read so, "
+        "the claim fails, but the text may mean values it relates in words"
+    )
+    return dataclasses.replace(claim, context=context, defines=why, split=split)
+
+
+def _readings(scope: Scope) -> list[str]:
+    """The orientations to read the vectors in: the document's, where it settles it; else
+    both, as columns first (the claim's other vectors of unsettled orientation with them)."""
+    settled = scope.conventions.vectors
+    if settled is not None and settled.applies() and settled.value in ("column", "row"):
+        return [settled.value]
+    if scope.reading == "row":
+        return ["row"]
+    return ["column", "row"]
+
+
+def _which(read: dict[str, tuple[Pair, ...]], readings: list[str]) -> str:
+    if len(read) == 2:
+        return "as columns and as rows"
+    how = next(iter(read))
+    if len(readings) == 1:
+        return f"as {how}s, as the document's vectors are"
+    return f"as {how}s (as {'rows' if how == 'column' else 'columns'} the sides differ in shape)"
+
+
+def _undeclared_symbols(nodes: tuple[ast.Node, ...], names: set[str]) -> dict[str, ast.Symbol]:
+    """The first symbol of each label in `names` among `nodes`, in reading order."""
+    out: dict[str, ast.Symbol] = {}
+    for sym in sorted((s for n in nodes for s in ast.symbols(n)), key=lambda s: s.start):
+        label = label_of(sym)
+        if label in names:
+            out.setdefault(label, sym)
+    return out
+
+
+def _marked(nodes: tuple[ast.Node, ...]) -> set[str]:
+    """Labels of the symbols a transpose, a norm or an inner product is taken of (anywhere
+    inside its operand), or that stand right after a transposed factor (`q^\\top k`)."""
+    out: set[str] = set()
+    for node in nodes:
+        for x in ast.walk(node):
+            if isinstance(x, ast.Transpose):
+                out |= {label_of(s) for s in ast.symbols(x.operand)}
+            elif isinstance(x, ast.Norm):
+                out |= {label_of(s) for s in ast.symbols(x.operand)}
+            elif isinstance(x, ast.Inner):
+                out |= {label_of(s) for s in ast.symbols(x.left) + ast.symbols(x.right)}
+            elif isinstance(x, ast.Product | ast.Mul):
+                for a, b in zip(x.factors, x.factors[1:], strict=False):
+                    if isinstance(a, ast.Transpose) and isinstance(b, ast.Symbol):
+                        out.add(label_of(b))
+    return out
+
+
+def _bold(sym: ast.Symbol) -> bool:
+    return sym.font in _BOLD and sym.name.islower() and len(sym.name) == 1
+
+
+def _greek(sym: ast.Symbol) -> bool:
+    """`\\alpha`, `\\lambda_1`: a lower-case Greek letter with no font, a real number."""
+    return (
+        sym.name in GREEK
+        and sym.name[:1].islower()
+        and sym.font is None
+        and sym.name not in ("pi", "infty")
+    )
+
+
+def _lengths(
+    terms: Terms,
+    symbols: dict[str, ast.Symbol],
+    vectors: set[str],
+    left: ast.Node,
+    right: ast.Node,
+) -> dict[str, sympy.Expr] | None:
+    """Each vector's length: a fresh size, one for the vectors the claim's products and sums
+    make alike (`p^\\top q`, `\\langle p, q\\rangle`, `p + q`), or the length of a vector in
+    scope it is added to or multiplied with; None where the claim's shapes clash."""
+    u = Unifier()
+    env: dict[str, Value] = _in_scope(terms, (left, right), set(symbols))
+    mine = {label: Vec(u.fresh(f"len({shown(label)})")) for label in vectors}
+    w = _LabelWalker(u, env, set(terms.scope.dims))
+    w.mine = mine
+    a, b = w.value(left), w.value(right)
+    if a is not None and b is not None:
+        w.same(a, b, left, right)
+    if w.clash is not None:
+        return None
+    return {label: u.value(value.size) for label, value in mine.items()}
+
+
+class _LabelWalker(_Walker):
+    """The shape walk with the undeclared vectors known by their labels (`u_1` has no plain
+    name: a number below a lower-case letter is an index)."""
+
+    mine: dict[str, Vec]
+
+    def value(self, node: ast.Node) -> Value:
+        if isinstance(node, ast.Symbol) and label_of(node) in self.mine:
+            return self.mine[label_of(node)]
+        return super().value(node)
+
+
+def _in_scope(terms: Terms, nodes: tuple[ast.Node, ...], undeclared: set[str]) -> dict[str, Value]:
+    """The shapes of the claim's other names as the walk knows them: a vector (either way) by
+    its length, a matrix by its rows and columns, a number as a scalar."""
+    out: dict[str, Value] = {}
+    for sym in (s for n in nodes for s in ast.symbols(n)):
+        key = plain_name(sym)
+        if key is None or key in out or label_of(sym) in undeclared:
+            continue
+        try:
+            value = terms.term(sym)
+        except (SymattnError, RecursionError):
+            continue
+        if isinstance(value, MatExpr):
+            rows, cols = value.shape
+            if dims_equal(cols, sympy.Integer(1)) or dims_equal(rows, sympy.Integer(1)):
+                out[key] = Vec(rows if dims_equal(cols, sympy.Integer(1)) else cols)
+            else:
+                out[key] = Mat(rows, cols)
+        elif isinstance(value, sympy.Expr):
+            out[key] = SCALAR
+    return out
+
+
+def _read(
+    terms: Terms, table: dict[str, sympy.Basic], left: ast.Node, right: ast.Node
+) -> tuple[Pair, ...] | None:
+    """Both sides with `table`'s names in place: one pair; () where the sides do not have one
+    shape in this reading (a product or a sum that does not typecheck); None where a part is
+    not read at all."""
+    before = terms.scalars
+    terms.scalars = table
+    try:
+        lhs, rhs = terms.term(left), terms.term(right)
+    except ShapeError:
+        return ()
+    except Problem as p:
+        return () if p.status == "shape_error" else None
+    except (SymattnError, RecursionError):
+        return None
+    finally:
+        terms.scalars = before
+    if not (isinstance(lhs, sympy.Basic) and isinstance(rhs, sympy.Basic)):
+        return None
+    if not _same_shape(lhs, rhs):
+        return ()
+    return ((lhs, rhs),)
+
+
+def _shape(x: sympy.Basic) -> tuple[sympy.Expr, sympy.Expr]:
+    if isinstance(x, MatExpr):
+        return x.shape
+    return (sympy.Integer(1), sympy.Integer(1))
+
+
+def _same_shape(a: sympy.Basic, b: sympy.Basic) -> bool:
+    (r1, c1), (r2, c2) = _shape(a), _shape(b)
+    return dims_equal(r1, r2) and dims_equal(c1, c2)
