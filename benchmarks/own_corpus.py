@@ -23,6 +23,23 @@ from pathlib import Path
 MANIFEST = Path(__file__).with_name("corpus.toml")
 FIELDS = ("repo", "commit", "path", "licence", "dialect", "language")
 
+#: Repositories kept for a measurement made apart from the project (of the files shared with it,
+#: only those are used, as test data): no manifest here may name them.
+RESERVED = frozenset(
+    (
+        "labmlai/annotated_deep_learning_paper_implementations",
+        "huggingface/blog",
+        "wdndev/llm_interview_note",
+        "datawhalechina/happy-llm",
+        "sustcsonglin/sustcsonglin.github.io",
+        "kipply/blog",
+        "rasbt/LLMs-from-scratch",
+        "harvardnlp/annotated-transformer",
+        "phlippe/uvadlc_notebooks",
+        "d2l-ai/d2l-zh",
+    )
+)
+
 
 @dataclass(frozen=True)
 class Document:

@@ -82,6 +82,13 @@ def test_the_second_set_is_apart_from_the_first() -> None:
     assert all(len(d.commit) == 40 for d in second)
 
 
+def test_no_manifest_names_a_repository_kept_for_the_independent_measurement() -> None:
+    own = _module()
+    for manifest in ("corpus.toml", "heldout.toml"):
+        repos = {d.repo for d in own.load(ROOT / "benchmarks" / manifest)}
+        assert not repos & own.RESERVED, manifest
+
+
 def test_a_missing_manifest_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
