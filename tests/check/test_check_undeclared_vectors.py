@@ -44,6 +44,14 @@ def test_a_false_claim_about_undeclared_vectors_is_undecided_never_false(claim):
     assert "not declared by the text" in r.message
 
 
+@pytest.mark.parametrize(("claim", "kind"), [("Pu + Pw", "verified"), ("Pu - Pw", "undecided")])
+def test_what_a_declared_matrix_multiplies_is_a_vector(claim, kind):
+    text = r"Let $P \in \mathbb{R}^{m\times n}$." + f"\n\n$$P(u + w) = {claim}$$"
+    (r,) = results(text)
+    assert r.kind == kind, r.message
+    assert "u, w read as vectors of any length" in r.message, r.message
+
+
 def test_a_claim_true_only_for_columns_is_undecided_where_the_text_does_not_settle_it():
     # as columns p_m^T p_n is a number and equals p_n^T p_m; as rows both are matrices, not equal
     (r,) = results(r"$$\mathbf{p}_m^\top \mathbf{p}_n = \mathbf{p}_n^\top \mathbf{p}_m$$")
@@ -71,3 +79,13 @@ def test_a_reading_with_one_typing_orientation_says_so():
 def test_names_of_another_kind_leave_the_claim_undecided(text):
     (r,) = results(text)
     assert r.kind in ("undecided", "not-understood"), (text, r.kind, r.message)
+
+
+def test_bold_letters_are_never_read_as_numbers():
+    # two column vectors side by side are no product: never the number g_i times g_j
+    text = (
+        "Every vector is a column vector.\n\n"
+        + r"$$\mathbf{g}_i\mathbf{g}_j=\mathbf{g}_i\cdot \mathbf{g}_j$$"
+    )
+    (r,) = results(text)
+    assert r.kind not in ("verified", "false"), r.message

@@ -123,6 +123,8 @@ def _reading(
     written = has_written(left) or has_written(right)
     if _vector_marks(left, written) or _vector_marks(right, written):
         return None  # `p_m^T p_n`, `\|q\|`, `\langle p, q\rangle`: vectors, not numbers
+    if _bold_letters(left) or _bold_letters(right):
+        return None  # `\mathbf g_i \mathbf g_j`: bold lower-case letters are vectors
     numbers = _undeclared_letters(terms, (left, right), _conventional(terms, sizes), rows)
     if not numbers or not all(
         _NUMBER_NAME.match(x) and (not x[:1].isupper() or x in sizes) for x in numbers
@@ -492,6 +494,17 @@ def _vector_marks(node: ast.Node, written: bool = False) -> bool:
     if isinstance(node, ast.Matrix) and not written:
         return True
     return any(_vector_marks(k, written) for k in ast.children(node))
+
+
+def _bold_letters(node: ast.Node) -> bool:
+    """A bold or arrowed lower-case letter anywhere in `node` (`\\mathbf q`, `\\vec a_i`)."""
+    return any(
+        isinstance(x, ast.Symbol)
+        and x.font in ("mathbf", "boldsymbol", "bm", "vec")
+        and len(x.name) == 1
+        and x.name.islower()
+        for x in ast.walk(node)
+    )
 
 
 def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:

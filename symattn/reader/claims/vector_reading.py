@@ -152,7 +152,8 @@ def _undeclared_symbols(nodes: tuple[ast.Node, ...], names: set[str]) -> dict[st
 
 def _marked(nodes: tuple[ast.Node, ...]) -> set[str]:
     """Labels of the symbols a transpose, a norm or an inner product is taken of (anywhere
-    inside its operand), or that stand right after a transposed factor (`q^\\top k`)."""
+    inside its operand), or that stand right after a transposed factor (`q^\\top k`) or a
+    capital (`Wx`, `W(x + y)`)."""
     out: set[str] = set()
     for node in nodes:
         for x in ast.walk(node):
@@ -166,7 +167,15 @@ def _marked(nodes: tuple[ast.Node, ...]) -> set[str]:
                 for a, b in zip(x.factors, x.factors[1:], strict=False):
                     if isinstance(a, ast.Transpose) and isinstance(b, ast.Symbol):
                         out.add(label_of(b))
+                    elif _capital(a) and isinstance(b, ast.Symbol | ast.Group):
+                        # `Wy`, `P(x + y)`: what a matrix multiplies (a capital the text
+                        # never declares is no matrix here: the claim is left undecided)
+                        out |= {label_of(s) for s in ast.symbols(b)}
     return out
+
+
+def _capital(node: ast.Node) -> bool:
+    return isinstance(node, ast.Symbol) and len(node.name) == 1 and node.name.isupper()
 
 
 def _bold(sym: ast.Symbol) -> bool:
