@@ -74,8 +74,15 @@ def t_indexed_vectors(rng: random.Random) -> WildSpec:
     """Vectors a text never declares, written with an index (`p_m`, `\\mathbf u_1`): inner
     products in angle brackets, norms, transposes, sums of them and a number times one."""
     size = rng.choice(("d", "d_k", "n"))
+    # bold, so that a mutant which drops the only transpose still writes vectors: plain letters
+    # with no vector's mark are read as numbers, and the verdict says so
     a, b = rng.choice(
-        (("p_m", "p_n"), ("u_1", "u_2"), ("\\mathbf{g}_i", "\\mathbf{g}_j"), ("r_s", "w_t"))
+        (
+            ("\\mathbf{p}_m", "\\mathbf{p}_n"),
+            ("\\boldsymbol{u}_1", "\\boldsymbol{u}_2"),
+            ("\\mathbf{g}_i", "\\mathbf{g}_j"),
+            ("\\mathbf{r}_s", "\\mathbf{w}_t"),
+        )
     )
     X, Y = Vec(a, size), Vec(b, size)
     style = rng.choice(("angle", "cdot"))
@@ -93,7 +100,7 @@ def t_indexed_vectors(rng: random.Random) -> WildSpec:
         c = Var(rng.choice(("alpha", "lambda")))
         return WildSpec(_sq(Times(c, X)), Times(Power(c, 2), _sq(X)))
     if kind == 5:
-        Z = Vec(rng.choice(("h_1", "\\mathbf{e}_k")), size)
+        Z = Vec(rng.choice(("\\mathbf{h}_1", "\\mathbf{e}_k")), size)
         lhs = DotP(Plus(X, Y), Z, style)
         return WildSpec(lhs, Plus(DotP(X, Z, style), DotP(Y, Z, style)))
     return WildSpec(MT(Plus(X, Y)), Plus(MT(X), MT(Y)))
