@@ -20,6 +20,7 @@ from symattn.reader.claims.written_numbers import has_written, written_pairs
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import head_of
+from symattn.reader.terms.names import bold_letter
 from symattn.reader.terms.scalars import greedy_reading
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, label_of, plain_name
@@ -498,13 +499,7 @@ def _vector_marks(node: ast.Node, written: bool = False) -> bool:
 
 def _bold_letters(node: ast.Node) -> bool:
     """A bold or arrowed lower-case letter anywhere in `node` (`\\mathbf q`, `\\vec a_i`)."""
-    return any(
-        isinstance(x, ast.Symbol)
-        and x.font in ("mathbf", "boldsymbol", "bm", "vec")
-        and len(x.name) == 1
-        and x.name.islower()
-        for x in ast.walk(node)
-    )
+    return any(bold_letter(x) for x in ast.walk(node))
 
 
 def _rational(e: sympy.Expr, symbols: list[sympy.Symbol]) -> bool:

@@ -17,13 +17,14 @@ import sympy
 
 from symattn.kernel.dims import dims_equal
 from symattn.kernel.errors import ShapeError, SymattnError
-from symattn.kernel.expr import MatExpr
 from symattn.kernel.leaves import MatSym
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.claims.written_matrices import pending
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.lexer_tables import GREEK
 from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.terms.defined import shape_of
+from symattn.reader.terms.names import bold_letter
 from symattn.reader.terms.problems import Problem
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.shape_walk import _Walker
@@ -32,7 +33,6 @@ from symattn.reader.terms.unify import SCALAR, Mat, Unifier, Value, Vec, shown
 
 __all__ = ["vector_reading"]
 
-_BOLD = frozenset(("mathbf", "boldsymbol", "bm", "vec", "overrightarrow"))
 Pair = tuple[sympy.Basic, sympy.Basic]
 
 
@@ -63,7 +63,7 @@ def vector_reading(
     vectors = {
         label
         for label, sym in symbols.items()
-        if _bold(sym) or (label in marked and not _greek(sym))
+        if bold_letter(sym) or (label in marked and not _greek(sym))
     }
     numbers = set(symbols) - vectors
     if not (vectors or marked) or set(names) - set(symbols):
@@ -157,9 +157,7 @@ def _marked(nodes: tuple[ast.Node, ...]) -> set[str]:
     out: set[str] = set()
     for node in nodes:
         for x in ast.walk(node):
-            if isinstance(x, ast.Transpose):
-                out |= {label_of(s) for s in ast.symbols(x.operand)}
-            elif isinstance(x, ast.Norm):
+            if isinstance(x, ast.Transpose | ast.Norm):
                 out |= {label_of(s) for s in ast.symbols(x.operand)}
             elif isinstance(x, ast.Inner):
                 out |= {label_of(s) for s in ast.symbols(x.left) + ast.symbols(x.right)}
@@ -176,10 +174,6 @@ def _marked(nodes: tuple[ast.Node, ...]) -> set[str]:
 
 def _capital(node: ast.Node) -> bool:
     return isinstance(node, ast.Symbol) and len(node.name) == 1 and node.name.isupper()
-
-
-def _bold(sym: ast.Symbol) -> bool:
-    return sym.font in _BOLD and sym.name.islower() and len(sym.name) == 1
 
 
 def _greek(sym: ast.Symbol) -> bool:
@@ -239,14 +233,13 @@ def _in_scope(terms: Terms, nodes: tuple[ast.Node, ...], undeclared: set[str]) -
             value = terms.term(sym)
         except (SymattnError, RecursionError):
             continue
-        if isinstance(value, MatExpr):
-            rows, cols = value.shape
-            if dims_equal(cols, sympy.Integer(1)) or dims_equal(rows, sympy.Integer(1)):
-                out[key] = Vec(rows if dims_equal(cols, sympy.Integer(1)) else cols)
-            else:
-                out[key] = Mat(rows, cols)
-        elif isinstance(value, sympy.Expr):
+        shape = shape_of(value)
+        if not isinstance(shape, tuple):
             out[key] = SCALAR
+        elif 1 in shape:  # a column or a row: the walk knows a vector by its length
+            out[key] = Vec(shape[0] if shape[1] == 1 else shape[1])
+        else:
+            out[key] = Mat(*shape)
     return out
 
 
@@ -275,12 +268,8 @@ def _read(
     return ((lhs, rhs),)
 
 
-def _shape(x: sympy.Basic) -> tuple[sympy.Expr, sympy.Expr]:
-    if isinstance(x, MatExpr):
-        return x.shape
-    return (sympy.Integer(1), sympy.Integer(1))
-
-
 def _same_shape(a: sympy.Basic, b: sympy.Basic) -> bool:
-    (r1, c1), (r2, c2) = _shape(a), _shape(b)
-    return dims_equal(r1, r2) and dims_equal(c1, c2)
+    one, other = shape_of(a), shape_of(b)
+    if not (isinstance(one, tuple) and isinstance(other, tuple)):
+        return one == other  # both numbers (or 1 × 1)
+    return dims_equal(one[0], other[0]) and dims_equal(one[1], other[1])

@@ -327,6 +327,16 @@ def label_of(node: ast.Symbol | ast.HeadSup) -> str:
 _BOLD = frozenset({"mathbf", "boldsymbol", "bm", "vec"})  # a lower-case letter in them: a vector
 
 
+def bold_letter(node: ast.Node) -> bool:
+    """`\\mathbf q`, `\\vec a_i`: a bold or arrowed lower-case letter, a vector by its look."""
+    return (
+        isinstance(node, ast.Symbol)
+        and node.font in _BOLD
+        and len(node.name) == 1
+        and node.name.islower()
+    )
+
+
 class NamesMixin(TermsBase):
     """Names in scope: symbols, entries, rows, members and heads of families, labels."""
 
