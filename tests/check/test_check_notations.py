@@ -351,7 +351,7 @@ def test_comment_columns_matrices_and_arrows(text: str, expected: list[str]) -> 
         # a letter above a vector labels a new one, never a power: undecided
         (r"s_t^n = s_t", "undecided"),
         (r"q_i^n = QK", "shape-error"),
-        (r"Q^n = Q", "not-understood"),  # a capital's label must be declared
+        (r"Q^n = Q", "undecided"),  # a labelled capital never declared: any matrix, not Q
     ],
 )
 def test_orders_between_values_and_labels_above_vectors(formula: str, kind: str) -> None:

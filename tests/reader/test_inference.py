@@ -220,9 +220,13 @@ def test_families_and_plain_letters_are_not_inferred(text: str) -> None:
     assert not got.names
 
 
-def test_a_name_used_once_like_a_known_one_is_a_slip_not_a_new_matrix() -> None:
+def test_a_name_used_once_like_a_known_one_is_read_as_any_matrix_with_the_slip_named() -> None:
+    # true for every matrix W_o, so for the text's W_O too; the verdict still names the slip
     got = _only(r"$$(Q W_o)^T = W_o^T Q^T$$")
-    assert got.kind == "not-understood" and "did you mean W_O" in got.message
+    assert got.kind == "verified" and "did you mean W_O" in got.message
+    assert "W_o read as a matrix of any shape" in got.message
+    wrong = _only(r"$$(Q W_o)^T = W_o Q^T$$")  # a transpose dropped: not false, W_o may be W_O
+    assert wrong.kind == "undecided" and "did you mean W_O" in wrong.message
     twice = _claims(r"$$(Q W_o)^T = W_o^T Q^T$$" + "\n\n" + r"$$Q W_o = Q (W_o)$$")
     assert "inferred from lines 1, 3" in twice[0].message
 

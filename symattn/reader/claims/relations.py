@@ -48,13 +48,14 @@ from symattn.reader.claims.step_claims import define_step
 from symattn.reader.claims.tilde import tilde_claim
 from symattn.reader.claims.updates import is_update
 from symattn.reader.claims.value_orders import value_order
+from symattn.reader.claims.vector_reading import matrix_reading
 from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.conventions import looks_like_matrix
-from symattn.reader.terms.problems import not_understood
+from symattn.reader.terms.problems import UnknownName, not_understood
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import (
     UNREAD,
@@ -288,6 +289,11 @@ class RelationsMixin(ResolverBase):
                 if sized is not None:
                     return sized  # `2BTD + 2BTD = 4BTD`: capitals used as sizes
                 if not undeclared(u):
+                    if isinstance(u, UnknownName):
+                        contested = self.inference.contested
+                        got = matrix_reading(terms, span, left, step.rhs, u, start, end, contested)
+                        if got is not None:
+                            return got  # `(W_q x)^\top (W_k y)`: capitals of any shape
                     raise
                 return undeclared_claim(terms, span, left, step.rhs, start, end)
             except (Problem, ShapeError) as p:

@@ -56,6 +56,9 @@ class TermsBase:
         self.bound: frozenset[str] = frozenset()
         # names the text never declares, read as real numbers for one scalar claim (`3hk\,k/h`)
         self.scalars: dict[str, sympy.Expr] = {}
+        #: names the text never declares, read as matrices of any shape for one claim (by how
+        #: each is written: `W_q`, `\\mathbf W^q`, `R_{\\Theta,m}`; `claims.vector_reading`)
+        self.placed: dict[ast.Node, sympy.Basic] = {}
         #: entries read by a guess in the current formula: letter -> (how, whether a false
         #: verdict rests on it too, not only a shape error) (`terms.components.guessed_entry`)
         self.entry_guesses: dict[str, tuple[str, bool]] = {}

@@ -53,6 +53,8 @@ class Terms(NamesMixin, ArithmeticMixin, IndicesMixin, FunctionsMixin):
 
     def term(self, node: ast.Node) -> sympy.Basic:
         """The kernel term a node stands for: a matrix expression or a scalar."""
+        if self.placed and type(node) in _NAMES and node in self.placed:
+            return self.placed[node]
         handler: Any = _TERMS.get(type(node))
         if handler is None:
             raise not_understood(_unsupported(node), node)
@@ -67,6 +69,10 @@ class Terms(NamesMixin, ArithmeticMixin, IndicesMixin, FunctionsMixin):
         if self.observer is not None:
             self.observer(node, value, node.end)
         return value
+
+
+#: The nodes a name is written as (what `Terms.placed` may hold).
+_NAMES = (ast.Symbol, ast.Labeled)
 
 
 def _counted_from_0(terms: Terms, node: ast.Node, value: sympy.Basic) -> str:

@@ -47,6 +47,7 @@ from symattn.soundness.wild.templates_more import (
     t_norms,
     t_products,
     t_reindex,
+    t_undeclared_matrices,
 )
 
 # ---- templates ---------------------------------------------------------------------------------
@@ -263,6 +264,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "masks": (2, t_masks),
     "brackets": (2, t_brackets),
     "indexed_vectors": (2, t_indexed_vectors),
+    "undeclared_matrices": (2, t_undeclared_matrices),
 }
 
 
@@ -276,4 +278,5 @@ INFERRED = {
     "vector_softmax",
     "norms",
     "indexed_vectors",
+    "undeclared_matrices",
 }

@@ -106,6 +106,46 @@ def t_indexed_vectors(rng: random.Random) -> WildSpec:
     return WildSpec(MT(Plus(X, Y)), Plus(MT(X), MT(Y)))
 
 
+def t_undeclared_matrices(rng: random.Random) -> WildSpec:
+    """Matrices a text never declares (`W_q`, `\\mathbf W`, `W^q`, `R_m`, `P`) in products
+    with each other and with vectors: transposes of products, bilinear forms, distributivity
+    and associativity, as projections and rotations are written."""
+    a, b, c = rng.choice(
+        (
+            ("W_q", "W_k", "W_v"),
+            ("\\mathbf{W}", "\\mathbf{U}", "\\mathbf{V}"),
+            ("W^q", "W^k", "W^v"),
+            ("R_m", "R_n", "R_t"),
+            ("P", "G", "F"),
+        )
+    )
+    r, s, t = rng.choice((("d", "d_k", "n"), ("d", "d", "d"), ("m", "d", "d_v")))
+    x, y = rng.choice((("\\mathbf{x}", "\\mathbf{y}"), ("x_i", "x_j"), ("q", "k")))
+    A, B = Mat(a, r, s), Mat(b, s, t)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return WildSpec(MT(MMul(A, B)), MMul(MT(B), MT(A)))
+    if kind == 1:
+        A2, B2 = Mat(a, r, s), Mat(b, r, t)
+        X, Y = Vec(x, s), Vec(y, t)
+        lhs = MMul(MT(MMul(A2, X)), MMul(B2, Y))
+        return WildSpec(lhs, MMul(MMul(MMul(MT(X), MT(A2)), B2), Y))
+    if kind == 2:
+        X, Y = Vec(x, s), Vec(y, s)
+        return WildSpec(MMul(A, Plus(X, Y)), Plus(MMul(A, X), MMul(A, Y)))
+    if kind == 3:
+        B2, X = Mat(b, r, s), Vec(x, s)
+        return WildSpec(MMul(Plus(A, B2), X), Plus(MMul(A, X), MMul(B2, X)))
+    if kind == 4:
+        X = Vec(x, s)
+        return WildSpec(MT(MMul(A, X)), MMul(MT(X), MT(A)))
+    if kind == 5:
+        X = Vec(x, s)
+        return WildSpec(MMul(MMul(MMul(MT(X), MT(A)), A), X), _sq(MMul(A, X)))
+    C = Mat(c, t, r)
+    return WildSpec(MMul(MMul(A, B), C), MMul(A, MMul(B, C)))
+
+
 def t_products(rng: random.Random) -> WildSpec:
     """Transposes and entries of products of three factors, of distinct or equal sizes."""
     r, s, t, u = rng.choice(

@@ -1,0 +1,80 @@
+"""Claims about capitals a text never declares (`W_q`, `\\mathbf W`, `W^q`, `R_{\\Theta,m}^d`), read
+as matrices of any shape for the claim alone: a true identity is verified and says so, a false
+one is undecided (never false: the text may mean matrices it relates in words), and a reading
+that makes a capital a vector, or a capital whose uses elsewhere disagree, is not taken."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.check.document import check_text
+
+
+def _last(text: str):
+    got = [r for r in check_text(text, "t.md") if r.kind not in ("not-a-claim", "declaration")]
+    assert got, "no claim read"
+    return got[-1]
+
+
+TRUE = [
+    r"$(W_q x_i)^T (W_k x_j) = x_i^T W_q^T W_k x_j$",
+    r"$(W_1 W_2)^T = W_2^T W_1^T$",
+    r"$\mathbf{x}_i \mathbf{W} (\mathbf{x}_j \mathbf{W})^\top"
+    r" = \mathbf{x}_i \mathbf{W}\mathbf{W}^\top \mathbf{x}_j^\top$",
+    r"$(\mathbf{W}^q \mathbf{W}^k)^\top = (\mathbf{W}^k)^\top (\mathbf{W}^q)^\top$",
+    r"$( R_{\Theta,m}^{d} W_{q} x_{m} )^{T} ( R_{\Theta,n}^{d} W_{k} x_{n} )"
+    r" = x_{m}^{T} W_{q}^T (R_{\Theta,m}^{d})^T R_{\Theta,n}^{d} W_{k} x_{n}$",
+    r"$(W_1 W_2) W_3 = W_1 (W_2 W_3)$",
+]
+
+
+@pytest.mark.parametrize("formula", TRUE)
+def test_a_true_identity_of_undeclared_capitals_is_verified_for_every_shape(formula: str) -> None:
+    got = _last(f"Then {formula}.\n")
+    assert got.kind == "verified", got.message
+    # read here as matrices of any shape, or with the shapes the document's inference gave
+    said = ("read as matri" in got.message and "of any shape" in got.message) or (
+        "inferred from line" in got.message
+    )
+    assert said, got.message
+
+
+FALSE = [
+    r"$(W_q x_i)^T (W_k x_j) = x_i^T W_k^T W_q x_j$",  # the two weights swapped
+    r"$(W_1 W_2)^T = W_1^T W_2^T$",  # the order of a transposed product kept
+    r"$( R_{\Theta,m}^{d} W_{q} x_{m} )^{T} ( R_{\Theta,n}^{d} W_{k} x_{n} )"
+    r" = x_{m}^{T} W_{q}^T R_{\Theta,m}^{d} R_{\Theta,n}^{d} W_{k} x_{n}$",  # a transpose dropped
+]
+
+
+@pytest.mark.parametrize("formula", FALSE)
+def test_a_failing_identity_of_undeclared_capitals_is_undecided_never_false(formula: str) -> None:
+    got = _last(f"Then {formula}.\n")
+    assert got.kind == "undecided", got.message
+    assert "read so, the claim fails" in got.message
+
+
+def test_a_slip_of_case_is_named_in_the_verdict() -> None:
+    got = _last("Then $(Q W_o)^T = W_o^T Q^T$.\n")
+    assert got.kind == "verified" and "did you mean W_O?" in got.message
+    other = _last("Then $(W_1 W_2)^T = W_2^T W_1^T$.\n")
+    assert "did you mean" not in other.message  # W_V, W_Q are no slip of W_1
+
+
+def test_a_capital_that_would_be_a_vector_is_not_read_as_a_matrix() -> None:
+    # W x^T with x a row makes W one column wide: the claim stays as it was, not understood
+    got = _last(r"Then $(W \mathbf{1}_n^T)^T = \mathbf{1}_n W^T$." + "\n")
+    assert got.kind in ("not-understood", "shape-error", "undecided")
+    assert got.kind != "verified"
+
+
+def test_a_function_of_the_text_is_not_read_as_a_matrix() -> None:
+    got = _last("Then $F(W_1) = F(W_1)^T$.\n")
+    assert got.kind != "verified" and got.kind != "false"
+
+
+def test_prove_reads_undeclared_capitals_the_same_way() -> None:
+    from symattn.cli import main
+
+    assert main(["prove", "(W_1 W_2)^T = W_2^T W_1^T"]) == 0
+    assert main(["prove", "(W_1 W_2)^T = W_1^T W_2^T"]) != 0
