@@ -78,3 +78,15 @@ def test_prove_reads_undeclared_capitals_the_same_way() -> None:
 
     assert main(["prove", "(W_1 W_2)^T = W_2^T W_1^T"]) == 0
     assert main(["prove", "(W_1 W_2)^T = W_1^T W_2^T"]) != 0
+
+
+def test_a_capital_with_one_index_of_an_undeclared_letter_is_a_name_of_the_text() -> None:
+    # O and Q are only the chapter's conventions here: O_m, Q_i are the text's own names
+    got = check_text("Then $O_m = \\sum_{n=1}^N a_{m,n}v_n$.\n", "t.md")
+    assert [r.kind for r in got] == ["declaration"], [r.message for r in got]
+    block = _last("Then $(Q_i K_j^T)^T = K_j Q_i^T$.\n")
+    assert block.kind == "verified", block.message
+    assert "Q_i, K_j read as matrices" in block.message or "Q_•" in block.message
+    # a text that declares Q: Q_i is then most likely a slip for the row q_i
+    declared = _last("Let $Q \\in \\mathbb R^{n\\times d}$.\n\nThen $(Q_i Q^T)^T = Q Q_i^T$.\n")
+    assert declared.kind == "not-understood" and "write q_i for a row" in declared.message

@@ -113,7 +113,7 @@ def matrix_reading(
         except UnknownName as u:
             if u.applied or u.defined:
                 return None
-            capitals[node] = " ".join(span.body[node.start : node.end].split())
+            capitals[node] = _written(span.body[node.start : node.end], u.label)
             labels.add(u.label)
         except (SymattnError, RecursionError):
             return None
@@ -340,6 +340,18 @@ class _LabelWalker(_Walker):
         if isinstance(node, ast.Symbol) and label_of(node) in self.mine:
             return self.mine[label_of(node)]
         return super().value(node)
+
+
+def _written(source: str, label: str) -> str:
+    """The name as the text writes it (`R_{\\Theta,m}^d`), where that is a whole name; else
+    the reader's label for it (a name cut out of a colour group: `\\boldsymbol{X}}_1`)."""
+    text = " ".join(source.split())
+    depth = 0
+    for ch in text:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return label
+    return text if depth == 0 and not text.startswith("{") else label
 
 
 def _capital_nodes(nodes: tuple[ast.Node, ...]) -> list[ast.Symbol | ast.Labeled]:

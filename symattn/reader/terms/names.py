@@ -516,6 +516,10 @@ class NamesMixin(TermsBase):
             return row.T
         if len(idx) == 1 and m.cols == 1:
             return Entry(m, idx[0], 1)  # `D_i` of a column `D = \operatorname{rowsum}(...)`
+        if len(idx) == 1 and getattr(entry, "origin", "") == "convention":
+            # `O_m`, `Q_i` in a text that never declares O or Q: a name of the text's own (a
+            # block, a member of a family), not a row of the chapter's matrix
+            raise self._unknown(node)
         raise not_understood(
             f"{base}_{{...}} with {len(idx)} index: write {base.lower()}_i for a row, "
             f"{base.upper()}_{{ij}} for an entry",
