@@ -29,9 +29,13 @@ def test_bare_softmax_and_attention_are_the_operators():
     assert claims(f"$$attention(Q,K,V) = softmax({ATT})V$$") == ["verified"]
     wrong = f"$$attention(Q,K,V) = softmax({ATT.replace('d_k', 'd_v')})V$$"
     assert claims(QKV + wrong) == ["false"]
-    # with Q, K, V never declared, the size under the root is the text's own name
-    (r,) = results(wrong)
+    # with Q, K, V never declared, a size under the root is the text's own name (`d`)...
+    own = f"$$attention(Q,K,V) = softmax({ATT.replace('d_k', 'd')})V$$"
+    (r,) = results(own)
     assert r.kind == "undecided" and "never declares" in r.message
+    # ...but d_v, which the text never says is anything else, is the values' width
+    (r,) = results(wrong)
+    assert r.kind == "false" and "names the text never declares" in r.message
 
 
 @pytest.mark.parametrize(
@@ -41,7 +45,8 @@ def test_bare_softmax_and_attention_are_the_operators():
         ("where $d_k$ is the width of the keys and $d_v$ that of the values.", "false"),
         # it says what they are: the two may be one size
         ("where $d_k = d_v = 64$.", "undecided"),
-        ("where $d_v$ is the width of the values.", "undecided"),
+        # d_v is the values' width and nothing says the keys have it too
+        ("where $d_v$ is the width of the values.", "false"),
     ],
 )
 def test_a_scale_by_the_value_width_in_a_text_that_names_both_widths(words, kind):

@@ -10,6 +10,7 @@ import re
 
 import sympy
 
+from symattn.kernel.dims import shape_str
 from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import MatExpr, index
 from symattn.kernel.witness.reals import is_real_claim
@@ -25,7 +26,7 @@ from symattn.reader.terms.scalars import greedy_reading
 from symattn.reader.terms.scope import Scope
 from symattn.reader.terms.translator import Terms, label_of, plain_name
 
-__all__ = ["defines_left", "scalar_reading"]
+__all__ = ["conventional_attention", "defines_left", "scalar_reading"]
 
 #: A name that may stand for a number: a letter or Greek letter, with at most a plain subscript.
 #: A letter with an index, and perhaps a label (`x^{(1)}_{m}`: the first feature of x_m).
@@ -525,7 +526,9 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
     - `left` is attention applied to plain names and `right` an unscaled form (no square root),
       or the names are ones the text never declares, whose sizes (`\\sqrt{n}`) are its own;
       not where the scale is `\\sqrt{d_v}` in a text that writes the key width d_k apart
-      from the value width d_v (`distinct_widths`): that scale is the value width's."""
+      from the value width d_v (`distinct_widths`), or never says what d_v is
+      (`free_value_width`): that scale is the value width's, V's columns by the names'
+      convention, not the keys' width."""
     if isinstance(left, ast.Call) and left.name.lower() == "attention":
         names = [plain_name(a) for a in left.args]
         if not left.args or None in names:
@@ -535,8 +538,10 @@ def defines_left(scope: Scope, left: ast.Node, right: ast.Node) -> str:
                 "the text defines its own attention here, without the scale of the scaled "
                 f"dot-product attention {_KNOWN} the checker knows"
             )
-        if all(scope._conventional(x) for x in names if x is not None) and not (
-            scope.distinct_widths and _scale(right) == "d_v"
+        if (
+            all(scope._conventional(x) for x in names if x is not None)
+            and not (scope.distinct_widths and _scale(right) == "d_v")
+            and not (_scale(right) == "d_v" and scope.free_value_width)
         ):
             shown = ", ".join(x for x in names if x is not None)
             return (
@@ -637,6 +642,38 @@ def distinct_widths(items: list[object]) -> bool:
     values = any(re.search(_VALUE, b) for b in bodies)
     said = any(_related(_KEY, b) or _related(_VALUE, b) for b in bodies)
     return keys and values and not said
+
+
+def conventional_attention(scope: Scope, left: ast.Node) -> str:
+    """What a claim `\\mathrm{Attention}(Q, K, V) = ...` about names the text never declares
+    rests on: their shapes by the chapter's convention ("" when the text declares any)."""
+    if not (isinstance(left, ast.Call) and left.name.lower() == "attention" and left.args):
+        return ""
+    names = [plain_name(a) for a in left.args]
+    entries = [scope.lookup(x) if x is not None else None for x in names]
+    if any(e is None or not scope._conventional(x) for x, e in zip(names, entries, strict=True)):
+        return ""
+    shapes = ", ".join(
+        f"{x}: {shape_str(e.shape)}"
+        for x, e in zip(names, entries, strict=True)
+        if x is not None and e is not None
+    )
+    return f"with the chapter's shapes {shapes}, names the text never declares"
+
+
+def free_value_width(items: list[object]) -> bool:
+    """Whether a document writes the value width d_v and never says what it is, nor what the
+    key width is (no `d_v = d/h`, no `d_k = d_v = 64`): d_v is then the width of the values,
+    by the convention of the names, and no other size.
+
+    >>> from symattn.reader.syntax.scanner import scan
+    >>> free_value_width(scan("$\\sqrt{d_v}$")), free_value_width(scan("$d_v = 64$"))
+    (True, False)
+    """
+    bodies = [x.body for x in items if isinstance(x, MathSpan)]
+    values = any(re.search(_VALUE, b) for b in bodies)
+    said = any(_related(_KEY, b) or _related(_VALUE, b) for b in bodies)
+    return values and not said
 
 
 def _scale(node: ast.Node) -> str | None:

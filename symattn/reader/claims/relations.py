@@ -23,7 +23,7 @@ from symattn.reader.claims.conditions import REL_TEXT
 from symattn.reader.claims.definitions import define, head_symbol, row_alias, row_definition
 from symattn.reader.claims.entry_rules import define_entries, with_rules
 from symattn.reader.claims.free_scalars import free_scalars
-from symattn.reader.claims.infer import defines_left
+from symattn.reader.claims.infer import conventional_attention, defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.local_values import local_value
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
@@ -330,6 +330,9 @@ class RelationsMixin(ResolverBase):
             reason = "" if made else reason
             reason = reason or redefines_family(scope, left, step.rhs)
             claim = dataclasses.replace(claim, defines=reason) if reason else claim
+            if first and not reason and not claim.context:
+                # `\mathrm{Attention}(Q, K, V) = ...` decided with the chapter's shapes
+                claim = dataclasses.replace(claim, context=conventional_attention(scope, left))
             return dataclasses.replace(claim, free=free) if free else claim
 
         def both_ways() -> ResolvedClaim:

@@ -17,7 +17,7 @@ from symattn.reader.claims.free_scalars import enter_scalars, leave_scalars, sca
 from symattn.reader.claims.gradient_output import defined_after
 from symattn.reader.claims.hypotheses import _SENTENCE_END, HypothesesMixin
 from symattn.reader.claims.imaginary import complex_cue
-from symattn.reader.claims.infer import distinct_widths
+from symattn.reader.claims.infer import distinct_widths, free_value_width
 from symattn.reader.claims.named_products import defined_products
 from symattn.reader.claims.online_claims import system_of
 from symattn.reader.claims.relations import RelationsMixin
@@ -100,6 +100,7 @@ class Resolver(HypothesesMixin, DispatchMixin, RelationsMixin):
         self.scope.complex_cue = complex_cue(text)
         self.scope.named_products = defined_products(items)
         self.scope.distinct_widths = distinct_widths(items)
+        self.scope.free_value_width = free_value_width(items)
         self.letters_as_sizes = size_letters(items)
         bodies = [x.body for x in items if isinstance(x, MathSpan)]
         self.scope.zero_based = zero_based_families(bodies)

@@ -136,6 +136,8 @@ class Scope:
         # the text writes the key width d_k and the value width d_v and never relates them
         # (`claims.infer.distinct_widths`): a scale by one is not the other
         self.distinct_widths = False
+        # the document writes d_v and never says what it is (`claims.infer.free_value_width`)
+        self.free_value_width = False
         self.consulted: set[str] = set()
         # the text's hypotheses, each for the section it was made in (`Resolver.resolve_items`)
         self.redefining = False
