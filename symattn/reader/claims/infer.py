@@ -650,14 +650,15 @@ def conventional_attention(scope: Scope, left: ast.Node) -> str:
     if not (isinstance(left, ast.Call) and left.name.lower() == "attention" and left.args):
         return ""
     names = [plain_name(a) for a in left.args]
-    entries = [scope.lookup(x) if x is not None else None for x in names]
-    if any(e is None or not scope._conventional(x) for x, e in zip(names, entries, strict=True)):
+    if any(x is None or not scope._conventional(x) for x in names):
         return ""
-    shapes = ", ".join(
-        f"{x}: {shape_str(e.shape)}"
-        for x, e in zip(names, entries, strict=True)
-        if x is not None and e is not None
-    )
+    parts = []
+    for x in names:
+        entry = scope.lookup(x) if x is not None else None
+        if entry is None:
+            return ""
+        parts.append(f"{x}: {shape_str(entry.shape)}")
+    shapes = ", ".join(parts)
     return f"with the chapter's shapes {shapes}, names the text never declares"
 
 
