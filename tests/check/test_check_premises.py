@@ -175,6 +175,35 @@ def test_without_a_condition_in_words_false_stays_false():
     assert results(score("In the chapter's notation"))[-1].kind == "false"
 
 
+OMITTED = (
+    "# O\n\n$X, P \\in \\mathbb R^{n\\times d}$, $W \\in \\mathbb R^{d\\times d_k}$.\n\n"
+    "{lead} we can write:\n\n$$(x_i + p_i)W (x_j W)^T = {rhs}$$\n"
+)
+ALGEBRA = "x_iWW^Tx_j^T + p_iWW^Tx_j^T"
+DROPPED = "x_iWW^Tx_j^T"  # the p_i term left out
+SWAPPED = "p_iWW^Tx_j^T + x_iWW^Tx_i^T"  # x_j written x_i
+OMITS = "If omitting the scalar $1/\\sqrt{d_k}$ and the softmax,"
+
+
+@pytest.mark.parametrize(
+    ("lead", "rhs", "kind"),
+    [
+        # what is omitted is written in the sentence and is not in the claim: a step of algebra
+        (OMITS, ALGEBRA, "verified"),
+        (OMITS, SWAPPED, "false"),
+        ("Ignoring the scale $\\sqrt{d_k}$,", "x_iWW^Tx_j^T + p_iWW^Tx_i^T", "false"),
+        # what is omitted is in the claim, or only said in words: it may be an approximation
+        ("If omitting the terms in $p_i$,", DROPPED, "undecided"),
+        ("If omitting the cross terms,", DROPPED, "undecided"),
+        ("If we drop the scaling,", DROPPED, "undecided"),
+    ],
+)
+def test_an_omission_shields_only_the_claims_that_can_hold_what_it_omits(lead, rhs, kind):
+    text = OMITTED.replace("{lead}", lead).replace("{rhs}", rhs)
+    r = results(text)[-1]
+    assert r.kind == kind, r.message
+
+
 def test_set_in_a_list_item_is_a_condition_in_words():
     text = "# J\n\n- (c) Set $Q = K$ (so that $q_j = 2k_j$), to share keys.\n"
     r = results(text)[-1]

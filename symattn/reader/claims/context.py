@@ -13,9 +13,11 @@ from collections.abc import Sequence
 
 import sympy
 
+from symattn.kernel.errors import SymattnError
 from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.size_relations import SizeContext, substitute
 
@@ -104,18 +106,105 @@ def words_before(text: str, prev: MathSpan | None, span: MathSpan) -> str:
     return " ".join(_DELIMS.sub("", text[max(start, para_start) : span.start.offset]).split())
 
 
-def under_words(claim: ResolvedClaim, words: str) -> ResolvedClaim:
+#: A sentence that leaves something out ("If omitting the scalar $1/\sqrt{d_k}$, ...",
+#: "Ignoring $b$, ..."): what it omits is in its math, not a property of other names.
+OMITTING = re.compile(
+    r"^(?:[-*+]\s+|\(?\w{1,3}[.)]\s+)*(?:if\s+(?:we\s+)?)?"
+    r"(?:omit(?:ting)?|ignor(?:e|ing)|drop(?:ping)?|neglect(?:ing)?|忽略)\b",
+    re.IGNORECASE,
+)
+#: Where the clause that says what is omitted ends ("..., we can write", "... but including").
+_CLAUSE_END = re.compile(r"[,，;；:：]|\s(?:but|then|we)\s", re.IGNORECASE)
+_INLINE_MATH = re.compile(r"\$\$?(.+?)\$\$?|\\\((.+?)\\\)", re.S)
+
+
+def omitted_names(text: str, span: MathSpan) -> frozenset[str]:
+    r"""The names the math of a sentence that omits something writes, before `span` (`d_k` of
+    "If omitting the scalar $1/\sqrt{d_k}$ and ..."); empty when the sentence does not open
+    with an omission or writes no math (what it omits is then said in words only)."""
+    if not text:
+        return frozenset()
+    start = span.start.offset
+    head = text[:start].rstrip(" \t\n$\\[")
+    if head.endswith((":", "：")):
+        start = len(head)
+    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
+    begin = ends[-1].end() if ends else max(0, start - 2000)
+    raw = text[begin:start]
+    if not OMITTING.match(" ".join(_DELIMS.sub(" ", raw).split())):
+        return frozenset()
+    cut = _CLAUSE_END.search(_INLINE_MATH.sub(lambda m: "x" * len(m.group()), raw))
+    raw = raw[: cut.start()] if cut is not None else raw  # what is omitted, not the rest
+    out: set[str] = set()
+    for m in _INLINE_MATH.finditer(raw):
+        body = m.group(1) or m.group(2) or ""
+        try:
+            formula = parse_formula(body)
+        except (SymattnError, RecursionError):
+            return frozenset()  # math the reader cannot parse: what it omits is not known
+        for x in ast.walk(formula):
+            if isinstance(x, ast.Symbol):
+                out.add(x.name.lower())  # every letter, its scripts' too (`d`, `k` of `d_k`)
+            elif isinstance(x, ast.Call):
+                out.add(x.name.lower())
+    return frozenset(out)
+
+
+def under_words(
+    claim: ResolvedClaim, words: str, omitted: frozenset[str] = frozenset()
+) -> ResolvedClaim:
     """A claim in a sentence that opens with a condition in words: a `false` would be
     undecided (`premise`); in a sentence that supposes (suppose, assume, 假设), what does not
     typecheck with the sizes in force is a supposition the checker cannot read, not an error
-    (its sizes may be the chapter's, not the text's)."""
+    (its sizes may be the chapter's, not the text's).
+
+    In a sentence that omits what its math writes (`omitted`), a claim that writes none of
+    it and reads no definition (`(x_i + p_i)W (x_j W)^\top = ...`, a step of algebra after
+    "If omitting the scalar $1/\\sqrt{d_k}$ ...") is the text's as usual: nothing left out
+    is in it."""
     supposed = bool(SUPPOSING.match(words))
+    if claim.status == "pending" and omitted and _apart(claim, omitted):
+        return claim
     if claim.status == "pending":
         return dataclasses.replace(claim, premise=claim.premise or words, supposed=supposed)
     if claim.status == "shape_error" and supposed:
         msg = f"a supposition ('{words}') that does not typecheck here: {claim.message}"
         return dataclasses.replace(claim, status="not_understood", message=msg)
     return claim
+
+
+def _apart(claim: ResolvedClaim, omitted: frozenset[str]) -> bool:
+    """The claim writes none of the omitted letters or functions and reads no definition."""
+    if claim.premise:
+        return False
+    mentioned = {x for pair in claim.pairs for t in pair for x in walk(t) if isinstance(x, MatSym)}
+    if any(m in claim.defs for m in mentioned):
+        return False  # a name defined by the text: what was omitted may be in its definition
+    return not (_letters(claim.pairs) & omitted)
+
+
+def _letters(pairs: Sequence[tuple[sympy.Basic, sympy.Basic]]) -> set[str]:
+    """The letters of the claim's names and numbers (not of the sizes in their shapes), and
+    its functions (`softmax`), lower-cased."""
+    out: set[str] = set()
+    stack: list[sympy.Basic] = [t for pair in pairs for t in pair]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, MatSym):
+            out.add(_letter(x.name))
+            continue
+        if isinstance(x, sympy.Symbol):
+            out.add(_letter(x.name))
+        elif isinstance(x, MatExpr) or isinstance(x, sympy.Function):
+            out.add(type(x).__name__.lower())
+        stack.extend(a for a in x.args if isinstance(a, sympy.Basic))
+    return out
+
+
+def _letter(name: str) -> str:
+    """`d` of `d_k`, `w` of `W^q` and of `\\mathbf{W}`."""
+    bare = re.sub(r"\\[A-Za-z]+\{([^{}]*)\}", r"\1", name)
+    return bare[:1].lower() if not bare.startswith("\\") else bare.lower()
 
 
 def sentence_hypothesis(text: str, span: MathSpan) -> str:

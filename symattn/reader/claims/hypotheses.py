@@ -24,6 +24,7 @@ from symattn.reader.claims.context import (
     TYPICAL_CLAUSE,
     clause_before,
     equated_sizes,
+    omitted_names,
     reached,
     sentence_hypothesis,
     substituted_pair,
@@ -114,7 +115,8 @@ class HypothesesMixin(ConstrainedMixin):
         mark_masks(self.scope, text, item)
         claims = [over_defined_entries(self.scope, c) for c in claims]
         if words:
-            claims = [under_words(c, words) for c in claims]
+            omitted = omitted_names(text, item)
+            claims = [under_words(c, words, omitted) for c in claims]
         return claims
 
     def _with_cues(
