@@ -188,3 +188,15 @@ def test_a_word_in_a_subscript_names_a_letter() -> None:
     assert [r.kind for r in got] == ["verified"], got
     wrong = claim.replace("= 2 n", "= 3 n")
     assert "verified" not in [r.kind for r in results(f"Params: $${wrong}$$.\n")]
+
+
+def test_a_new_letter_defined_by_an_equation_with_number_capitals_is_a_definition() -> None:
+    # C is a number (C = 10000); θ_i's first equation defines it, it claims nothing
+    text = "Let $C = 10000$.\n\nThen $\\theta_i = C^{-2i/d}$.\n"
+    got = [r for r in check_text(text, "t.md") if r.line == 3]
+    assert [r.kind for r in got] == ["declaration"], [r.message for r in got]
+    assert "defines the sequence \\theta_i" in got[0].message
+    # a row of a matrix the text declares is claimed about, not defined
+    rows = "Let $Q \\in \\mathbb R^{n\\times d}$ and $C = 10000$.\n\nThen $q_i = C q_i$.\n"
+    kinds = [r.kind for r in check_text(rows, "t.md") if r.line == 3]
+    assert kinds and "declaration" not in kinds, kinds

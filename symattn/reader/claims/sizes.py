@@ -190,6 +190,8 @@ def number_claim(
     scope = terms.scope
     if not isinstance(scope, Scope) or not (scope.numbers or scope.contested_numbers):
         return None
+    if _new_name(terms, left, right):
+        return None  # `\theta_i = C^{-2i/d}`: the text defines a name of its own by it
     labels = {_label(x) for x in _outer(left) + _outer(right) if x.name[:1].isupper()}
     evidenced = labels & (set(scope.numbers) | set(scope.contested_numbers))
     if not evidenced or not labels <= evidenced | set(scope.dims):
@@ -200,6 +202,21 @@ def number_claim(
     if own and not (set(own) & set(scope.contested_numbers)):
         return None
     return size_claim(terms, span, left, right, start, end)
+
+
+def _new_name(terms: Terms, left: ast.Node, right: ast.Node) -> bool:
+    """`left` is a lower-case or Greek letter (with an index or not) the text has not declared
+    nor defined, absent from `right`: the equation defines it."""
+    if not isinstance(left, ast.Symbol) or not left.name[:1].islower():
+        return False
+    label = _label(left)
+    bare = _label(ast.Symbol(left.name, left.font, start=left.start, end=left.end))
+    scope = terms.scope
+    if scope.lookup(plain_name(left) or label) is not None or scope.lookup(left.name.upper()):
+        return False  # `q_i`, `a_{ij}`: a row or an entry of a matrix in scope
+    if label in terms.defs.table or bare in terms.defs.table:
+        return False
+    return all(x.name != left.name for x in ast.symbols(right))
 
 
 def _refutable(scope: Scope, left: ast.Node, names: list[str], defines: str) -> bool:
