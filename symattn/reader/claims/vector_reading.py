@@ -213,6 +213,8 @@ def _one_claim(
         parts.append(f"{shown_names} read as {what} of any length, {_which(read, readings)}")
     if numbers:
         parts.append(f"{reals} read as {'real numbers' if len(numbers) > 1 else 'a real number'}")
+    if capitals and not vectors and len(read) == 1 and len(readings) == 2:
+        parts.append(f"the claim's vectors read {_which(read, readings)}")  # `x_i` beside `W_q`
     context = "; ".join(parts) + f" (not declared by the text{hint})"
     unknown = ", ".join(x for x in (matrices, shown_names, reals) if x)
     count = len(symbols) + len(capitals)
