@@ -259,7 +259,7 @@ def divisors(formulas: list[_Formula]) -> set[str]:
                 x = stack.pop()
                 stack.extend(ast.children(x))
                 for num, den in _quotients(x):
-                    if _a_size(num) and _a_letter(den):
+                    if _a_size(num) and isinstance(den, ast.Symbol) and _a_letter(den):
                         out.add(den.name)
     return out
 
