@@ -269,3 +269,21 @@ def test_digits_in_a_subscript_or_a_list_are_never_joined():
 
     assert [t.value for t in tokenize("a_{1,234}")] == ["a", "_", "{", "1", ",", "234", "}"]
     assert [t.value for t in tokenize("f(1,234)")][2:5] == ["1", ",", "234"]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        (r"\text{softmax}(z_i) = \frac{e^{z_i}}{\sum_{j=1}^{K} e^{z_j}}", "verified"),
+        (r"\mathrm{softmax}(x_i) = \frac{\exp(x_i)}{\sum_j \exp(x_j)}", "verified"),
+        # the sum's terms written with the free index: the softmax of a component stays unread
+        (r"\text{softmax}(z_i) = \frac{e^{z_i}}{\sum_{j=1}^{K} e^{z_i}}", "not-verified"),
+        (r"\text{softmax}(z_i) = \frac{e^{2 z_i}}{\sum_{j=1}^{K} e^{z_j}}", "not-verified"),
+    ],
+)
+def test_the_softmax_written_of_a_component_is_that_component_of_the_softmax(formula, kind):
+    (r,) = results(f"$${formula}$$")
+    if kind == "verified":
+        assert r.kind == "verified" and "read as component i of the softmax" in r.message
+    else:
+        assert r.kind != "verified", r.message

@@ -52,6 +52,7 @@ from symattn.reader.claims.vector_reading import matrix_reading
 from symattn.reader.claims.written_families import define_written, written_family_claim
 from symattn.reader.claims.written_matrices import pending, stack_claim
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.component_softmax import written_as_component
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.components import defined_component
 from symattn.reader.terms.conventions import looks_like_matrix
@@ -213,6 +214,24 @@ class RelationsMixin(ResolverBase):
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
+        if (
+            first
+            and isinstance(left, ast.IndexedGroup)
+            and written_as_component(left, span.body)
+            and not getattr(self, "_reading_component", False)
+        ):
+            # `softmax(z_i) = e^{z_i} / \sum_j e^{z_j}`, read as component i of softmax(z)
+            self._reading_component = True
+            try:
+                claim = self._link(span, left, step, first)
+            finally:
+                self._reading_component = False
+            note = f"{span.body[left.start : left.end]} read as component {ast.dump(left.index)}"
+            note += " of the softmax of a vector"
+            if claim.status not in ("not_understood", "malformed", "prose"):
+                context = f"{note}; {claim.context}" if claim.context else note
+                claim = dataclasses.replace(claim, context=context)
+            return claim
         if (has_big_o(left) or has_big_o(step.rhs)) and not names_new(self.scope, left, step.rhs):
             o = (left, step.rhs)
             return self._guard(span, start, end, lambda: big_o_claim(self, span, *o, start, end))

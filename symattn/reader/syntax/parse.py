@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from symattn.kernel.errors import ParseError, Position
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.asides import open_asides, open_gaps
+from symattn.reader.syntax.component_softmax import with_component_softmax
 from symattn.reader.syntax.differentials import MAY_MARK, with_differentials
 from symattn.reader.syntax.empty_groups import without_empty_groups
 from symattn.reader.syntax.gradients import DIFFERENTIALS, with_gradients
@@ -50,6 +51,8 @@ def parse_formula(body: str, env: str | None = None) -> ast.Formula:
         formula = with_gradients(formula)
     if MAY_MARK.search(body):
         formula = with_differentials(formula)
+    if "softmax" in body.lower():
+        formula = with_component_softmax(formula)
     return formula
 
 
