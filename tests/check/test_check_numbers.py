@@ -204,8 +204,10 @@ def test_a_new_letter_defined_by_an_equation_with_number_capitals_is_a_definitio
 
 @pytest.mark.parametrize(("value", "kinds"), [("64", ["verified", "verified"]), ("60", ["false"])])
 def test_a_letter_a_width_is_divided_by_is_a_count_with_the_value_the_text_gives(value, kinds):
-    # `h = 8` names the number of heads, not a position: d_k = d_{model}/h is then checked
-    text = f"With $d_{{model}} = 512$ and $h = 8$ we get $d_k = d_{{model}}/h = {value}$.\n"
+    # `h = 8` names the number of heads, not a position (`\text{head}_h` ends a list, it
+    # indexes nothing): d_k = d_{model}/h is then checked
+    heads = "Heads $\\text{head}_1, \\ldots, \\text{head}_h$ are concatenated.\n\n"
+    text = heads + f"With $d_{{model}} = 512$ and $h = 8$ we get $d_k = d_{{model}}/h = {value}$.\n"
     got = [r for r in check_text(text, "t.md") if r.kind not in ("declaration", "not-a-claim")]
     assert [r.kind for r in got][: len(kinds)] == kinds, [r.message for r in got]
     assert "h = 8" in got[-1].message

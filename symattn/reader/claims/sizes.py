@@ -500,6 +500,8 @@ _RATIO = re.compile(r"(?<![A-Za-z\\_^])([a-z])\s*/\s*([a-z])(?![A-Za-z_{(])")
 _SHAPE = re.compile(r"\\mathbb\s*\{?R\}?\s*\^\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 #: `^{(h)}`, `_h` after a letter: the letter is an index there.
 _INDEXED = r"\^\{?\(\s*{x}\s*\)\}?|_\{?{x}\}?(?![A-Za-z])"
+#: `\ldots, \text{head}_h`: the last member of a list written with an ellipsis.
+_LAST = r"\\[lc]?dots\s*,\s*[^,$]{0,40}?_\{?{x}\}?(?![A-Za-z])"
 
 
 def size_letters(items: list[object]) -> set[str]:
@@ -518,6 +520,8 @@ def size_letters(items: list[object]) -> set[str]:
     out = set()
     for x in found - {"i", "j", "k", "r", "s", "t", "u"}:
         pattern = re.compile(_INDEXED.replace("{x}", re.escape(x)))
-        if not any(pattern.search(b) for b in bodies):
+        # `\text{head}_1, \ldots, \text{head}_h`: the last of a list counts, it indexes nothing
+        last = re.compile(_LAST.replace("{x}", re.escape(x)))
+        if not any(pattern.search(last.sub(" ", b)) for b in bodies):
             out.add(x)
     return out

@@ -29,7 +29,6 @@ from symattn.reader.terms.name_evidence import (
     _plain_names,
     _roots,
     _size_names,
-    divisors,
     parsed,
 )
 from symattn.reader.terms.scope import HEAD, Name, Scope
@@ -312,7 +311,6 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         if got_shape is not None and name in lines and name not in out.contested:
             out.families[name] = Inferred(name, got_shape, False, tuple(dict.fromkeys(lines[name])))
     out.sizes = _roots(formulas) - set(env) - declared - defined - set(decls)
-    out.sizes |= divisors(formulas) - set(env) - declared - set(decls)  # `h = 8` gives a count
     sections = scope.sections if scope is not None else []
     for name, found in decls.items():
         line, value = found[0]

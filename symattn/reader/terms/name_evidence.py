@@ -248,50 +248,6 @@ def _roots(formulas: list[_Formula]) -> set[str]:
     return out
 
 
-def divisors(formulas: list[_Formula]) -> set[str]:
-    """Letters a width is divided by (`d_{model}/h`, `\\frac{d}{h}`): counts, sizes (a text
-    may give them a number, `h = 8`)."""
-    out: set[str] = set()
-    for f in formulas:
-        for c in f.claims:
-            stack: list[ast.Node] = [*c.subjects, *(s.rhs for s in c.steps)]
-            while stack:
-                x = stack.pop()
-                stack.extend(ast.children(x))
-                for num, den in _quotients(x):
-                    if _a_size(num) and isinstance(den, ast.Symbol) and _a_letter(den):
-                        out.add(den.name)
-    return out
-
-
-def _quotients(node: ast.Node) -> list[tuple[ast.Node, ast.Node]]:
-    """`\\frac{a}{b}` and `a / b`, as (numerator, denominator)."""
-    if isinstance(node, ast.Frac):
-        return [(node.num, node.den)]
-    if isinstance(node, ast.Mul):
-        return [
-            (node.factors[k], node.factors[k + 1]) for k, op in enumerate(node.ops) if op == "/"
-        ]
-    return []
-
-
-def _a_size(node: ast.Node) -> bool:
-    """`d_{model}`, `d_k`, `n`: one of the chapter's sizes or a width named `d_...`."""
-    if not isinstance(node, ast.Symbol) or node.font is not None:
-        return False
-    return node.name == "d" or plain_name(node) in STANDARD_DIMS
-
-
-def _a_letter(node: ast.Node) -> bool:
-    return (
-        isinstance(node, ast.Symbol)
-        and len(node.name) == 1
-        and node.name.islower()
-        and node.sub is None
-        and node.font is None
-    )
-
-
 def _size_names(formulas: list[_Formula]) -> set[str]:
     """Names the text uses as sizes or indices: in a shape, a sum's bounds, under a square
     root or in an exponent (`N` of `\\mathbb R^{N\\times d}` is no matrix)."""
