@@ -287,3 +287,11 @@ def test_the_softmax_written_of_a_component_is_that_component_of_the_softmax(for
         assert r.kind == "verified" and "read as component i of the softmax" in r.message
     else:
         assert r.kind != "verified", r.message
+
+
+def test_a_function_named_by_a_word_in_capitals_is_the_text_s_own():
+    # `\text{LN}` is layer norm, not the logarithm: its first equation defines it
+    got = check_text("Then $\\text{LN}(x) = \\gamma x + \\beta$.\n", "doc.md")
+    assert [r.kind for r in got] == ["declaration"], [r.message for r in got]
+    assert "defines the function \\text{LN}(x)" in got[0].message
+    assert claims("Then $\\ln(e^2) = 2$ and $\\ln(e^3) = 2$.\n") == ["verified", "false"]

@@ -129,6 +129,11 @@ _MATH_FUNCTIONS = frozenset(
 )
 
 
+def _capitals_word(name: str) -> bool:
+    """`LN` (layer norm), `MAX`: a word in capitals is the text's own name, not `\\ln`, `\\max`."""
+    return len(name) > 1 and name.isupper()
+
+
 def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, ...] | None] | None:
     """(key, number of indices, parameters) of a left side that names something new."""
     head = head_of(left)
@@ -141,7 +146,7 @@ def _new_name(terms: Terms, left: ast.Node) -> tuple[str, int, tuple[ast.Node, .
     if isinstance(left, ast.Call):
         if not left.parens or left.sub is not None or left.name.lower() in _KNOWN:
             return None
-        if left.name.lower() in _MATH_FUNCTIONS:
+        if left.name.lower() in _MATH_FUNCTIONS and not _capitals_word(left.name):
             return None  # `\sin(\alpha+\beta) = ...` is an identity, not a new function sin
         if _taken(terms, left.name):
             return None
