@@ -140,6 +140,9 @@ def _tex(e: Node) -> tuple[str, int]:
             return f"\\text{{softmax}}\\left({tex(e.a)}\\right)", 4
         return f"\\{e.style}{{softmax}}({tex(e.a)})", 4
     if isinstance(e, VComp):
+        if e.style == "component" and isinstance(e.v, VSoftmax) and isinstance(e.v.a, Vec):
+            name = f"\\{e.v.style}{{softmax}}" if e.v.style != "text" else "\\text{softmax}"
+            return f"{name}({e.v.a.name}_{{{tex(e.i)}}})", 4
         if isinstance(e.v, VSoftmax):
             return f"{tex(e.v)}_{{{tex(e.i)}}}", 4
         return f"\\left({tex(e.v)}\\right)_{{{tex(e.i)}}}", 4

@@ -172,6 +172,8 @@ class VSoftmax(Node):  # the softmax over the entries of a column vector
 class VComp(Node):  # entry i of a vector expression: softmax(x)_i, (x + y)_i
     v: Node
     i: Node
+    #: "component": the softmax written of the component, `softmax(x_i)`, as texts define it
+    style: str = ""
 
 
 @dataclass(frozen=True)

@@ -234,7 +234,9 @@ def t_vector_softmax(rng: random.Random) -> WildSpec:
     if kind == 2:
         body = Fn("exp", Comp(X, j), rng.choice(("", "e")))
         top = Fn("exp", Comp(X, i), body.style)
-        return WildSpec(VComp(sm(X), i), Ratio(top, Sum("j", _n(1), Size(size), body)), free)
+        written = rng.choice(("", "component"))  # `softmax(x)_i` or `softmax(x_i)`
+        lhs = VComp(sm(X), i, written)
+        return WildSpec(lhs, Ratio(top, Sum("j", _n(1), Size(size), body)), free)
     if kind == 3:  # the weights sum to 1
         return WildSpec(Sum("i", _n(1), Size(size), VComp(sm(X), i)), _n(1))
     if kind == 4:
