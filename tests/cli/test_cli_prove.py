@@ -222,7 +222,8 @@ def test_prove_explain_latex_compiles(tmp_path, lang, claim):
         ),
         (r"Y = XW, \quad \nabla_W L = 2 X^T \nabla_Y L", 1, "false"),
         (r"Y = XW, \quad W^\nabla = X^T Y^\nabla", 0, "verified"),
-        (r"\frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}", 2, "not-understood"),
+        # Y never given: read as a matrix of any shape, and the gradient rests on how it is made
+        (r"\frac{\partial L}{\partial W} = X^T \frac{\partial L}{\partial Y}", 1, "undecided"),
     ],
 )
 def test_prove_a_gradient_with_how_the_output_is_computed(formula, code, kind):
