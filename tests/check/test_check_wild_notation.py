@@ -284,7 +284,7 @@ def test_digits_in_a_subscript_or_a_list_are_never_joined():
 def test_the_softmax_written_of_a_component_is_that_component_of_the_softmax(formula, kind):
     (r,) = results(f"$${formula}$$")
     if kind == "verified":
-        assert r.kind == "verified" and "read as component i of the softmax" in r.message
+        assert r.kind == "verified" and "component i of the softmax of the vector" in r.message
     else:
         assert r.kind != "verified", r.message
 

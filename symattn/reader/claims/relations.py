@@ -226,8 +226,9 @@ class RelationsMixin(ResolverBase):
                 claim = self._link(span, left, step, first)
             finally:
                 self._reading_component = False
-            note = f"{span.body[left.start : left.end]} read as component {ast.dump(left.index)}"
-            note += " of the softmax of a vector"
+            i, z = ast.dump(left.index), ast.dump(left.group.items[0].args[0])  # type: ignore[attr-defined]
+            note = f"{span.body[left.start : left.end]} read as softmax({z})_{i}, component {i}"
+            note += f" of the softmax of the vector {z}"
             if claim.status not in ("not_understood", "malformed", "prose"):
                 context = f"{note}; {claim.context}" if claim.context else note
                 claim = dataclasses.replace(claim, context=context)
