@@ -226,7 +226,9 @@ class RelationsMixin(ResolverBase):
                 claim = self._link(span, left, step, first)
             finally:
                 self._reading_component = False
-            i, z = ast.dump(left.index), ast.dump(left.group.items[0].args[0])  # type: ignore[attr-defined]
+            call = left.group.items[0]
+            z = ast.dump(call.args[0]) if isinstance(call, ast.Call) and call.args else "z"
+            i = ast.dump(left.index)
             note = f"{span.body[left.start : left.end]} read as softmax({z})_{i}, component {i}"
             note += f" of the softmax of the vector {z}"
             if claim.status not in ("not_understood", "malformed", "prose"):
