@@ -211,3 +211,13 @@ def test_a_letter_a_width_is_divided_by_is_a_count_with_the_value_the_text_gives
     got = [r for r in check_text(text, "t.md") if r.kind not in ("declaration", "not-a-claim")]
     assert [r.kind for r in got][: len(kinds)] == kinds, [r.message for r in got]
     assert "h = 8" in got[-1].message
+
+
+def test_an_equation_of_sizes_that_holds_at_some_sizes_may_be_a_condition() -> None:
+    # `P^2 = P` of a projection P: as sizes it holds at P = 1, so it is no error of a count
+    got = [r for r in check_text("Then $P^2 = P$.\n", "t.md") if r.line == 1]
+    assert [r.kind for r in got] == ["undecided"], [r.message for r in got]
+    assert "equal at P = 1" in got[0].message
+    # a count that fails at every size is still false
+    slip = [r.kind for r in check_text("Then $2BTD + 2BTD = 5BTD$.\n", "t.md")]
+    assert "false" in slip, slip

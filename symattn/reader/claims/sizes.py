@@ -4,6 +4,7 @@ as positive integers the text never declares. Imports the reader's AST, claims, 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 
 import sympy
@@ -101,7 +102,7 @@ def size_claim(
         doubt = "a division is written inline before a product, so its denominator is unclear"
     elif _UNIT.search(body) and not (_BYTES.search(body) is None and "B" in scope.numbers):
         doubt = "a number is followed by what may be a unit of memory"
-    doubt = doubt or borrowed_numbers(scope, names)
+    doubt = doubt or borrowed_numbers(scope, names) or _holds_somewhere(claim, names)
     if not doubt and not related and _refutable(scope, left, names, claim.defines):
         claim = dataclasses.replace(claim, defines="")  # a count that fails is an error
     if doubt and not claim.defines:
@@ -111,6 +112,35 @@ def size_claim(
         )
         claim = dataclasses.replace(claim, defines=why)
     return claim
+
+
+def _holds_somewhere(claim: ResolvedClaim, names: list[str]) -> str:
+    """Why a failing equation in one size may be a condition, not an identity: it holds at a
+    small size (`P^2 = P` at P = 1, said of a projection P); "" when it holds at none
+    (`4D = 5D`), or for several sizes (`2LD^2 = 2L^2D` holds wherever L = D, and is wrong)."""
+    numbers = [
+        (a, b)
+        for a, b in claim.pairs
+        if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)
+        if not isinstance(a, MatExpr) and not isinstance(b, MatExpr)
+    ]
+    if len(numbers) != 1 or len(names) != 1:
+        return ""  # (of several sizes, a wrong count often holds where they are equal)
+    lhs, rhs = numbers[0]
+    gap = lhs - rhs
+    symbols = [s for s in gap.free_symbols if isinstance(s, sympy.Symbol) and s.name in names]
+    if not symbols or len(symbols) != len(gap.free_symbols):
+        return ""
+    for point in itertools.product(range(1, 5), repeat=len(symbols)):
+        at = dict(zip(symbols, point, strict=True))
+        try:
+            zero = sympy.simplify(gap.subs(at)) == 0
+        except (TypeError, ValueError, ZeroDivisionError):
+            return ""
+        if zero:
+            where = ", ".join(f"{s} = {v}" for s, v in sorted(at.items(), key=lambda x: x[0].name))
+            return f"the sides are equal at {where}: it may state a condition, not an identity"
+    return ""
 
 
 #: A shape error between a matrix and a scalar: what a count read with a matrix's letter gives.
