@@ -18,7 +18,7 @@ from symattn.kernel.expr import Entry, MatExpr, MatSym, Row, Transpose, walk
 from symattn.reader.claims.resolved import ResolvedClaim
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.parse import parse_formula
-from symattn.reader.syntax.scanner import MathSpan
+from symattn.reader.syntax.scanner import MathSpan, scan
 from symattn.reader.terms.size_relations import SizeContext, substitute
 
 #: The words between a formula and a relation that is its premise only: a condition cue
@@ -115,31 +115,25 @@ OMITTING = re.compile(
 )
 #: Where the clause that says what is omitted ends ("..., we can write", "... but including").
 _CLAUSE_END = re.compile(r"[,，;；:：]|\s(?:but|then|we)\s", re.IGNORECASE)
-_INLINE_MATH = re.compile(r"\$\$?(.+?)\$\$?|\\\((.+?)\\\)", re.S)
 
 
 def omitted_names(text: str, span: MathSpan) -> frozenset[str]:
     r"""The names the math of a sentence that omits something writes, before `span` (`d_k` of
     "If omitting the scalar $1/\sqrt{d_k}$ and ..."); empty when the sentence does not open
     with an omission or writes no math (what it omits is then said in words only)."""
-    if not text:
-        return frozenset()
-    start = span.start.offset
-    head = text[:start].rstrip(" \t\n$\\[")
-    if head.endswith((":", "：")):
-        start = len(head)
-    ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
-    begin = ends[-1].end() if ends else max(0, start - 2000)
-    raw = text[begin:start]
+    raw = _sentence_before(text, span)
     if not OMITTING.match(" ".join(_DELIMS.sub(" ", raw).split())):
         return frozenset()
-    cut = _CLAUSE_END.search(_INLINE_MATH.sub(lambda m: "x" * len(m.group()), raw))
-    raw = raw[: cut.start()] if cut is not None else raw  # what is omitted, not the rest
+    maths = [x for x in scan(raw, kind="md") if isinstance(x, MathSpan)]
+    masked = list(raw)
+    for m in maths:  # the clause ends at a comma of the words, not of the math
+        masked[m.start.offset : m.end] = "x" * (m.end - m.start.offset)
+    cut = _CLAUSE_END.search("".join(masked))
+    end = cut.start() if cut is not None else len(raw)  # what is omitted, not the rest
     out: set[str] = set()
-    for m in _INLINE_MATH.finditer(raw):
-        body = m.group(1) or m.group(2) or ""
+    for m in (m for m in maths if m.start.offset < end):
         try:
-            formula = parse_formula(body)
+            formula = parse_formula(m.body)
         except (SymattnError, RecursionError):
             return frozenset()  # math the reader cannot parse: what it omits is not known
         for x in ast.walk(formula):
@@ -177,8 +171,7 @@ def _apart(claim: ResolvedClaim, omitted: frozenset[str]) -> bool:
     """The claim writes none of the omitted letters or functions and reads no definition."""
     if claim.premise:
         return False
-    mentioned = {x for pair in claim.pairs for t in pair for x in walk(t) if isinstance(x, MatSym)}
-    if any(m in claim.defs for m in mentioned):
+    if any(m in claim.defs for m in reached(claim)):
         return False  # a name defined by the text: what was omitted may be in its definition
     return not (_letters(claim.pairs) & omitted)
 
@@ -210,18 +203,24 @@ def _letter(name: str) -> str:
 def sentence_hypothesis(text: str, span: MathSpan) -> str:
     """The sentence a formula sits in (or ends, a display after "... as:"), when it opens
     with a condition in words: its first words, else empty."""
+    sentence = " ".join(_DELIMS.sub(" ", _sentence_before(text, span)).split())
+    if not SENTENCE_IF.match(sentence):
+        return ""
+    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
+
+
+def _sentence_before(text: str, span: MathSpan) -> str:
+    """The text of the sentence a formula sits in, up to the formula (a display introduced by
+    "... as:" ends that sentence), as written: its math delimiters kept."""
     if not text:
         return ""
     start = span.start.offset
     head = text[:start].rstrip(" \t\n$\\[")
     if head.endswith((":", "：")):
-        start = len(head)  # a display introduced by "... as:" ends that sentence
+        start = len(head)
     ends = list(_SENTENCE_END.finditer(text, max(0, start - 2000), start))
     begin = ends[-1].end() if ends else max(0, start - 2000)
-    sentence = " ".join(_DELIMS.sub(" ", text[begin:start]).split())
-    if not SENTENCE_IF.match(sentence):
-        return ""
-    return sentence if len(sentence) <= 80 else sentence[:77] + "..."
+    return text[begin:start]
 
 
 def words_between(text: str, a: MathSpan, b: MathSpan) -> str:

@@ -637,10 +637,7 @@ def distinct_widths(items: list[object]) -> bool:
     >>> distinct_widths(scan("$d_k$ and $d_v$, with $d_k = d_v = 64$"))
     False
     """
-    bodies = [x.body for x in items if isinstance(x, MathSpan)]
-    keys = any(re.search(_KEY, b) for b in bodies)
-    values = any(re.search(_VALUE, b) for b in bodies)
-    said = any(_related(_KEY, b) or _related(_VALUE, b) for b in bodies)
+    keys, values, said = _widths(items)
     return keys and values and not said
 
 
@@ -671,10 +668,18 @@ def free_value_width(items: list[object]) -> bool:
     >>> free_value_width(scan("$\\sqrt{d_v}$")), free_value_width(scan("$d_v = 64$"))
     (True, False)
     """
+    _, values, said = _widths(items)
+    return values and not said
+
+
+def _widths(items: list[object]) -> tuple[bool, bool, bool]:
+    """Whether the document writes the key width d_k, the value width d_v, and says what
+    either is (`d_k = 64`, `d_v = d/h`)."""
     bodies = [x.body for x in items if isinstance(x, MathSpan)]
+    keys = any(re.search(_KEY, b) for b in bodies)
     values = any(re.search(_VALUE, b) for b in bodies)
     said = any(_related(_KEY, b) or _related(_VALUE, b) for b in bodies)
-    return values and not said
+    return keys, values, said
 
 
 def _scale(node: ast.Node) -> str | None:

@@ -201,6 +201,22 @@ class RelationsMixin(ResolverBase):
         )
 
     def _link(self, span: MathSpan, left: ast.Node, step: ast.Step, first: bool) -> ResolvedClaim:
+        claim = self._read_link(span, left, step, first)
+        if first and isinstance(left, ast.IndexedGroup) and written_as_component(left, span.body):
+            # `softmax(z_i) = e^{z_i} / \sum_j e^{z_j}`, read as component i of softmax(z)
+            call = left.group.items[0]
+            z = ast.dump(call.args[0]) if isinstance(call, ast.Call) and call.args else "z"
+            i = ast.dump(left.index)
+            note = f"{span.body[left.start : left.end]} read as softmax({z})_{i}, component {i}"
+            note += f" of the softmax of the vector {z}"
+            if claim.status not in ("not_understood", "malformed", "prose"):
+                context = f"{note}; {claim.context}" if claim.context else note
+                claim = dataclasses.replace(claim, context=context)
+        return claim
+
+    def _read_link(
+        self, span: MathSpan, left: ast.Node, step: ast.Step, first: bool
+    ) -> ResolvedClaim:
         start, end = left.start, step.rhs.end
         if step.rel == "in":
             return self._declaration(span, left, step)
@@ -214,27 +230,6 @@ class RelationsMixin(ResolverBase):
         if step.rel != "=":
             return self._guard(span, start, end, lambda: self._other_relation(span, left, step))
 
-        if (
-            first
-            and isinstance(left, ast.IndexedGroup)
-            and written_as_component(left, span.body)
-            and not getattr(self, "_reading_component", False)
-        ):
-            # `softmax(z_i) = e^{z_i} / \sum_j e^{z_j}`, read as component i of softmax(z)
-            self._reading_component = True
-            try:
-                claim = self._link(span, left, step, first)
-            finally:
-                self._reading_component = False
-            call = left.group.items[0]
-            z = ast.dump(call.args[0]) if isinstance(call, ast.Call) and call.args else "z"
-            i = ast.dump(left.index)
-            note = f"{span.body[left.start : left.end]} read as softmax({z})_{i}, component {i}"
-            note += f" of the softmax of the vector {z}"
-            if claim.status not in ("not_understood", "malformed", "prose"):
-                context = f"{note}; {claim.context}" if claim.context else note
-                claim = dataclasses.replace(claim, context=context)
-            return claim
         if (has_big_o(left) or has_big_o(step.rhs)) and not names_new(self.scope, left, step.rhs):
             o = (left, step.rhs)
             return self._guard(span, start, end, lambda: big_o_claim(self, span, *o, start, end))

@@ -62,12 +62,7 @@ def vector_reading(
         return None
     symbols = _undeclared_symbols((left, right), set(names))
     marked = _marked((left, right))
-    vectors = {
-        label
-        for label, sym in symbols.items()
-        if bold_letter(sym) or (label in marked and not _greek(sym))
-    }
-    numbers = set(symbols) - vectors
+    vectors, numbers = _kinds(symbols, marked)
     if not (vectors or marked) or set(names) - set(symbols):
         return None  # a name that is no plain symbol (`x^{(1)}_m`, a head): not read here
     if any(not _greek(symbols[x]) for x in numbers):
@@ -134,13 +129,7 @@ def matrix_reading(
         except (SymattnError, RecursionError):
             continue
     symbols = _undeclared_symbols(nodes, set(names))
-    marked = _marked(nodes)
-    vectors = {
-        label
-        for label, sym in symbols.items()
-        if bold_letter(sym) or (label in marked and not _greek(sym))
-    }
-    numbers = set(symbols) - vectors
+    vectors, numbers = _kinds(symbols, _marked(nodes))
     if any(not _greek(symbols[x]) for x in numbers):
         return None
     slips = [x for x in unknown.near if x.lower() == unknown.label.lower()]  # `W_o`, `W_O`
@@ -223,6 +212,16 @@ def _one_claim(
         "the claim fails, but the text may mean values it relates in words"
     )
     return dataclasses.replace(claim, context=context, defines=why, split=split)
+
+
+def _kinds(symbols: dict[str, ast.Symbol], marked: set[str]) -> tuple[set[str], set[str]]:
+    """The undeclared names read as vectors (bold, or marked and not Greek), and the rest."""
+    vectors = {
+        label
+        for label, sym in symbols.items()
+        if bold_letter(sym) or (label in marked and not _greek(sym))
+    }
+    return vectors, set(symbols) - vectors
 
 
 def _readings(scope: Scope) -> list[str]:
