@@ -201,7 +201,13 @@ class RelationsMixin(ResolverBase):
         )
 
     def _link(self, span: MathSpan, left: ast.Node, step: ast.Step, first: bool) -> ResolvedClaim:
+        self.terms.identities.clear()
         claim = self._read_link(span, left, step, first)
+        if self.terms.identities and claim.status not in ("not_understood", "malformed", "prose"):
+            eyes = ", ".join(sorted(self.terms.identities))
+            note = f"{eyes} read as the identity matrix, of the size of the side it multiplies"
+            context = f"{note}; {claim.context}" if claim.context else note
+            claim = dataclasses.replace(claim, context=context)
         if first and isinstance(left, ast.IndexedGroup) and written_as_component(left, span.body):
             # `softmax(z_i) = e^{z_i} / \sum_j e^{z_j}`, read as component i of softmax(z)
             call = left.group.items[0]

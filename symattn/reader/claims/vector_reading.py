@@ -25,6 +25,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.lexer_tables import GREEK
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import shape_of
+from symattn.reader.terms.identity import is_identity
 from symattn.reader.terms.names import bold_letter
 from symattn.reader.terms.problems import Problem, UnknownName
 from symattn.reader.terms.scope import Scope
@@ -58,6 +59,7 @@ def vector_reading(
     scope = terms.scope
     if not isinstance(scope, Scope) or not names:
         return None
+    names = _factors_before_parentheses(left, right, names)
     if any(x.endswith("(·)") or x.startswith("\\operatorname") for x in names):
         return None
     symbols = _undeclared_symbols((left, right), set(names))
@@ -118,6 +120,8 @@ def matrix_reading(
     for sym in (s for n in nodes for s in ast.symbols(n, inside=False)):
         if sym in capitals or (_capital_letter(sym) and sym.sub is None):
             continue  # a capital read as a matrix, or the letter of a labelled one (`W^q`)
+        if is_identity(terms, sym):
+            continue  # read beside the matrix it multiplies (`terms.identity`)
         if label_of(sym) in names:
             continue
         try:
@@ -212,6 +216,19 @@ def _one_claim(
         "the claim fails, but the text may mean values it relates in words"
     )
     return dataclasses.replace(claim, context=context, defines=why, split=split)
+
+
+def _factors_before_parentheses(left: ast.Node, right: ast.Node, names: list[str]) -> list[str]:
+    """`names` without `\\beta_t(·)` where the claim also writes `\\beta_t` as a plain factor
+    and it is a lower-case Greek letter: `\\beta_t(\\mathbf S\\mathbf k - \\mathbf v)` is that
+    number times the parentheses, as the translator reads it once `\\beta_t` is a number. A
+    letter only ever written before parentheses (`\\sigma(x)`, `\\phi(x)`) stays a function."""
+    plain = {label_of(s): s for n in (left, right) for s in ast.symbols(n)}
+    return [
+        x
+        for x in names
+        if not (x.endswith("(·)") and x[:-3] in names and x[:-3] in plain and _greek(plain[x[:-3]]))
+    ]
 
 
 def _kinds(symbols: dict[str, ast.Symbol], marked: set[str]) -> tuple[set[str], set[str]]:
@@ -378,7 +395,7 @@ def _capital_letter(node: ast.Node) -> bool:
         isinstance(node, ast.Symbol)
         and len(node.name) == 1
         and "A" <= node.name <= "Z"
-        and node.name != "H"
+        and node.name not in ("H", "I")  # a head's letter; the identity (`terms.identity`)
     )
 
 

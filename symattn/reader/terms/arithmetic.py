@@ -28,6 +28,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.gradients import leibniz_quotient, partial_quotient
 from symattn.reader.terms.base import TermsBase
 from symattn.reader.terms.bracketed_scalars import bracketed_after, bracketed_scalar
+from symattn.reader.terms.identity import identity_product
 from symattn.reader.terms.lists import list_value
 from symattn.reader.terms.names import label_of, plain_name
 from symattn.reader.terms.ones import ones_after
@@ -198,6 +199,9 @@ class ArithmeticMixin(TermsBase):
 
     def _fold(self, node: ast.Product | ast.Mul, ops: list[str]) -> sympy.Basic:
         """Left to right; each partial product is a step, and an error spans the factors so far."""
+        eye = identity_product(self, node)
+        if eye is not None:
+            return eye  # `S(I - \beta k k^T)`: the identity read by the product around it
         factors = node.factors
         self._note_shift(factors)
         acc = self.term(factors[0])

@@ -59,6 +59,9 @@ class TermsBase:
         #: names the text never declares, read as matrices of any shape for one claim (by how
         #: each is written: `W_q`, `\\mathbf W^q`, `R_{\\Theta,m}`; `claims.vector_reading`)
         self.placed: dict[ast.Node, sympy.Basic] = {}
+        #: the identities the current claim read beside a matrix (`S(I - \\beta k k^T)`), as
+        #: written (`terms.identity`)
+        self.identities: set[str] = set()
         #: entries read by a guess in the current formula: letter -> (how, whether a false
         #: verdict rests on it too, not only a shape error) (`terms.components.guessed_entry`)
         self.entry_guesses: dict[str, tuple[str, bool]] = {}

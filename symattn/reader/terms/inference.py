@@ -14,6 +14,7 @@ from symattn.kernel.errors import SymattnError
 from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.conventions import CONVENTIONS, FAMILIES
+from symattn.reader.terms.identity import written_beside
 from symattn.reader.terms.letter_evidence import families, head_families, transposed_letters
 from symattn.reader.terms.members import Member, lookup_member
 from symattn.reader.terms.name_evidence import (
@@ -215,6 +216,12 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
         if name not in declared and name not in numbers:
             env[name] = Mat(*shape)
     transposed = transposed_letters(formulas) - numbers
+    eye_beside = any(
+        written_beside(node)
+        for f in formulas
+        for c in f.claims
+        for node in (*c.subjects, *(s.rhs for s in c.steps))
+    )
     for f in formulas:
         for c in f.claims:
             for node in (*c.subjects, *(s.rhs for s in c.steps)):
@@ -223,6 +230,8 @@ def infer_spans(spans: Sequence[object], scope: Scope | None = None) -> Inferenc
                     kind = _candidate(sym) or ("vector" if label in transposed else None)
                     if label is None or kind is None or label in env or label in dims:
                         continue
+                    if label == "I" and label not in declared | defined and eye_beside:
+                        continue  # the identity, of the size the product needs (`identity`)
                     if label in indexed or (kind == "matrix" and label not in evidence):
                         continue
                     env[label] = _fresh(u, label, kind)

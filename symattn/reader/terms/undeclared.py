@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from symattn.kernel.expr import index
 from symattn.reader.syntax import ast
+from symattn.reader.terms.identity import other_terms
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS
 from symattn.reader.terms.translator import UNREAD, Terms, UnknownName, UnknownOperator, label_of
@@ -106,7 +107,8 @@ def _product(terms: Terms, node: ast.Product) -> list[str]:
             out += [f"{label_of(f)}(·)", *_each(terms, nxt.items)]
             k += 2
             continue
-        out += read_around(terms, f)
+        beside = other_terms(terms, f) if len(fs) > 1 else None
+        out += read_around(terms, f) if beside is None else _each(terms, beside)
         k += 1
     return out
 

@@ -47,6 +47,7 @@ from symattn.soundness.wild.mutations import mutate as mutate
 from symattn.soundness.wild.nodes import MT as MT
 from symattn.soundness.wild.nodes import Comp as Comp
 from symattn.soundness.wild.nodes import DotP as DotP
+from symattn.soundness.wild.nodes import Eye as Eye
 from symattn.soundness.wild.nodes import FamVec as FamVec
 from symattn.soundness.wild.nodes import Fn as Fn
 from symattn.soundness.wild.nodes import Had as Had

@@ -10,6 +10,7 @@ from symattn.soundness.wild.nodes import (
     MT,
     Comp,
     DotP,
+    Eye,
     FamVec,
     Fn,
     Had,
@@ -135,6 +136,10 @@ def _tex(e: Node) -> tuple[str, int]:
         return f"{e.name}_{{{e.t}}}", 4
     if isinstance(e, Ones):
         return f"\\mathbf{{1}}_{{{e.size}}}", 4
+    if isinstance(e, Eye):
+        if e.style == "sized":
+            return f"I_{{{e.size}}}", 4
+        return ("I" if e.style == "plain" else "\\mathbf{I}"), 4
     if isinstance(e, VSoftmax):
         if e.style == "text":  # \text{softmax}\left(...\right)
             return f"\\text{{softmax}}\\left({tex(e.a)}\\right)", 4

@@ -10,11 +10,13 @@ import dataclasses
 import functools
 import random
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from symattn.soundness.wild.nodes import (
     MT,
     Comp,
+    Eye,
     FamVec,
     Fn,
     Had,
@@ -114,6 +116,8 @@ def _edits(x: Any) -> list[tuple[str, Callable[[], Node]]]:
         out.append(("softmax_scaled", lambda: VSoftmax(Times(_n(2), x.a), x.style)))
     if isinstance(x, Ones):
         out.append(("ones_to_vector", lambda: Vec("w", x.size)))
+    if isinstance(x, Eye):
+        out.append(("identity_doubled", lambda: Times(Num(Fraction(2)), x)))
     if isinstance(x, VComp) and isinstance(x.i, Ix):
         out.append(("entry_shifted", lambda: VComp(x.v, Plus(x.i, _n(1)))))
     inner: Any = getattr(x, "a", None)

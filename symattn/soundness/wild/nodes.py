@@ -163,6 +163,12 @@ class Ones(Node):  # the all-ones vector 1_n (a column)
 
 
 @dataclass(frozen=True)
+class Eye(Node):  # the identity matrix of `size` rows, written I, \\mathbf{I} or I_n (`style`)
+    size: str
+    style: str = "bold"
+
+
+@dataclass(frozen=True)
 class VSoftmax(Node):  # the softmax over the entries of a column vector
     a: Node
     style: str = "operatorname"

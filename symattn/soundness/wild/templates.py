@@ -42,6 +42,7 @@ from symattn.soundness.wild.nodes import (
 )
 from symattn.soundness.wild.templates_more import (
     t_brackets,
+    t_identity,
     t_indexed_vectors,
     t_masks,
     t_norms,
@@ -267,6 +268,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "brackets": (2, t_brackets),
     "indexed_vectors": (2, t_indexed_vectors),
     "undeclared_matrices": (2, t_undeclared_matrices),
+    "identity": (2, t_identity),
 }
 
 
@@ -281,4 +283,5 @@ INFERRED = {
     "norms",
     "indexed_vectors",
     "undeclared_matrices",
+    "identity",
 }

@@ -15,6 +15,7 @@ from symattn.soundness.wild.nodes import (
     MT,
     Comp,
     DotP,
+    Eye,
     Ix,
     MaskedAttn,
     Mat,
@@ -144,6 +145,36 @@ def t_undeclared_matrices(rng: random.Random) -> WildSpec:
         return WildSpec(MMul(MMul(MMul(MT(X), MT(A)), A), X), _sq(MMul(A, X)))
     C = Mat(c, t, r)
     return WildSpec(MMul(MMul(A, B), C), MMul(A, MMul(B, C)))
+
+
+def t_identity(rng: random.Random) -> WildSpec:
+    """The identity beside matrices and vectors, as update rules and projections write it:
+    `S(I - \\beta k k^T) + \\beta v k^T = S - \\beta(Sk - v)k^T`, `A(I + B) = A + AB`,
+    `(I - B)A = A - BA`, `A I_d = A`; the matrices and vectors undeclared or declared."""
+    a, b = rng.choice((("\\mathbf{S}", "\\mathbf{B}"), ("W", "P"), ("S_{t-1}", "M")))
+    r, s = rng.choice((("d_v", "d_k"), ("d", "d"), ("n", "d")))
+    k, v = rng.choice(
+        (("\\mathbf{k}_t", "\\mathbf{v}_t"), ("k", "v"), ("\\mathbf{x}", "\\mathbf{y}"))
+    )
+    style = rng.choice(("bold", "plain", "sized"))
+    A, B = Mat(a, r, s), Mat(b, s, s)
+    eye = Eye(s, style)
+    beta = Var(rng.choice(("\\beta_t", "\\beta", "\\eta")))
+    kind = rng.randrange(5)
+    if kind == 0:
+        K, V = Vec(k, s), Vec(v, r)
+        lhs = Plus(MMul(A, Minus(eye, Times(beta, MMul(K, MT(K))))), Times(beta, MMul(V, MT(K))))
+        rhs = Minus(A, Times(beta, MMul(Minus(MMul(A, K), V), MT(K))))
+        return WildSpec(lhs, rhs)
+    if kind == 1:
+        return WildSpec(MMul(A, Plus(eye, B)), Plus(A, MMul(A, B)))
+    if kind == 2:
+        B2 = Mat(b, r, r)
+        return WildSpec(MMul(Minus(Eye(r, style), B2), A), Minus(A, MMul(B2, A)))
+    if kind == 3:
+        return WildSpec(MMul(A, eye), A)
+    K = Vec(k, s)
+    return WildSpec(MMul(Plus(eye, B), K), Plus(K, MMul(B, K)))
 
 
 def t_products(rng: random.Random) -> WildSpec:

@@ -16,6 +16,7 @@ from symattn.soundness.wild.nodes import (
     MT,
     Comp,
     DotP,
+    Eye,
     FamVec,
     Fn,
     Had,
@@ -170,6 +171,11 @@ def value(e: Node, env: _Env) -> Any:
     if isinstance(e, Lit):
         return np.array([[_scalar(value(x, env)) for x in row] for row in e.rows], dtype=float)
     if isinstance(e, MMul):
+        # an identity written without its size is of the size the product needs (`I S = S`)
+        if isinstance(e.a, Eye) and e.a.style != "sized":
+            return value(e.b, env)
+        if isinstance(e.b, Eye) and e.b.style != "sized":
+            return value(e.a, env)
         a, b = value(e.a, env), value(e.b, env)
         if np.ndim(a) != 2 or np.ndim(b) != 2 or a.shape[1] != b.shape[0]:
             raise IllTyped("a product of matrices whose inner sizes differ")
@@ -194,6 +200,8 @@ def value(e: Node, env: _Env) -> Any:
         return float(m[i - 1, j - 1])
     if isinstance(e, Ones):
         return np.ones((env.sizes[e.size], 1))
+    if isinstance(e, Eye):
+        return np.eye(env.sizes[e.size])
     if isinstance(e, VSoftmax):
         a = _column(value(e.a, env), "a softmax over the entries of a non-vector")
         w = np.exp(a - a.max())
