@@ -202,11 +202,14 @@ def test_a_new_letter_defined_by_an_equation_with_number_capitals_is_a_definitio
     assert kinds and "declaration" not in kinds, kinds
 
 
+@pytest.mark.parametrize("dots", ["\\ldots", "...", "\\cdots"])
 @pytest.mark.parametrize(("value", "kinds"), [("64", ["verified", "verified"]), ("60", ["false"])])
-def test_a_letter_a_width_is_divided_by_is_a_count_with_the_value_the_text_gives(value, kinds):
+def test_a_letter_a_width_is_divided_by_is_a_count_with_the_value_the_text_gives(
+    value, kinds, dots
+):
     # `h = 8` names the number of heads, not a position (`\text{head}_h` ends a list, it
     # indexes nothing): d_k = d_{model}/h is then checked
-    heads = "Heads $\\text{head}_1, \\ldots, \\text{head}_h$ are concatenated.\n\n"
+    heads = f"Heads $\\mathrm{{head_1}}, {dots}, \\mathrm{{head_h}}$ are concatenated.\n\n"
     text = heads + f"With $d_{{model}} = 512$ and $h = 8$ we get $d_k = d_{{model}}/h = {value}$.\n"
     got = [r for r in check_text(text, "t.md") if r.kind not in ("declaration", "not-a-claim")]
     assert [r.kind for r in got][: len(kinds)] == kinds, [r.message for r in got]
@@ -221,3 +224,18 @@ def test_an_equation_of_sizes_that_holds_at_some_sizes_may_be_a_condition() -> N
     # a count that fails at every size is still false
     slip = [r.kind for r in check_text("Then $2BTD + 2BTD = 5BTD$.\n", "t.md")]
     assert "false" in slip, slip
+
+
+@pytest.mark.parametrize(
+    ("right", "kind"),
+    [(r"12 \times 32 \times 4096^2", "verified"), (r"12 \times 32 \times 4096", "false")],
+)
+def test_the_letters_of_a_count_take_the_values_the_text_gives(right: str, kind: str) -> None:
+    # `12lh^2` is a count (a number times letters): `l = 32` and `h = 4096` are a worked example
+    text = (
+        "每层参数量为 $12h^2 + 13h$。\n\n"
+        rf"当 $l = 32$，$h = 4096$ 时，参数量为 $12lh^2 = {right}$。" + "\n"
+    )
+    got = [r for r in check_text(text, "t.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.kind for r in got] == [kind], [r.message for r in got]
+    assert "l = 32, h = 4096" in got[0].message

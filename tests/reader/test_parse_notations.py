@@ -7,6 +7,7 @@ import pytest
 
 from symattn.kernel.errors import ParseError
 from symattn.reader.syntax import ast
+from symattn.reader.syntax.lexer import tokenize
 from symattn.reader.syntax.parse import parse_formula
 from symattn.reader.terms.translator import plain_name
 
@@ -125,3 +126,13 @@ def test_plain_names(text: str, name: str | None) -> None:
     claim = parse_formula(text).items[0]
     assert isinstance(claim, ast.Claim)
     assert plain_name(claim.subjects[0]) == name
+
+
+@pytest.mark.parametrize("env", ["cases", "pmatrix"])
+def test_a_worded_subscript_in_a_cell_is_a_name(env: str) -> None:
+    # `d_{\text{model}}` in a cell keeps its subscript; a worded cell alone is a label (dropped)
+    body = rf"y = \begin{{{env}}} 10000^{{i/d_{{\text{{model}}}}}} \end{{{env}}}"
+    got = parse_formula(body)
+    assert "d_{model}" in {plain_name(s) for s in ast.symbols(got)}, ast.dump(got)
+    label = tokenize(r"\begin{bmatrix} \text{row} & 1 \end{bmatrix}")
+    assert [t.kind for t in label] == ["BEGIN_MATRIX", "AMP", "NUMBER", "END_MATRIX"], label

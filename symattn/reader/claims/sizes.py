@@ -526,24 +526,28 @@ _DIVIDED = re.compile(
 )
 #: `h/g`: two single letters in a ratio.
 _RATIO = re.compile(r"(?<![A-Za-z\\_^])([a-z])\s*/\s*([a-z])(?![A-Za-z_{(])")
+#: `12lh^2`, `24bsh^2`, `4 b s^2 h`: a count, a number times two or more letters.
+_COUNT = re.compile(r"(?<![\w.^_{\\])\d+\s*((?:[a-z](?:\^\{?\d\}?)?\s*){2,})(?![A-Za-z_{(\\])")
 #: The exponent of `\mathbb R^{...}`: what it holds are sizes.
 _SHAPE = re.compile(r"\\mathbb\s*\{?R\}?\s*\^\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 #: `^{(h)}`, `_h` after a letter: the letter is an index there.
 _INDEXED = r"\^\{?\(\s*{x}\s*\)\}?|_\{?{x}\}?(?![A-Za-z])"
-#: `\ldots, \text{head}_h`: the last member of a list written with an ellipsis.
-_LAST = r"\\[lc]?dots\s*,\s*[^,$]{0,40}?_\{?{x}\}?(?![A-Za-z])"
+#: `\ldots, \text{head}_h`, `..., head_h`: the last member of a list written with an ellipsis.
+_LAST = r"(?:\\[lc]?dots|\.\.\.|…)\s*,\s*[^,$]{0,40}?_\{?{x}\}?(?![A-Za-z])"
 
 
 def size_letters(items: list[object]) -> set[str]:
-    """Lowercase letters the document uses as sizes: divisors of a size (`d/h`) or letters of
-    a shape's exponent (`\\mathbb R^{h d_v \\times d}`), never used as an index (`^{(h)}`,
-    `x_h`): `h = 8` then gives a worked example's number of heads."""
+    """Lowercase letters the document uses as sizes: divisors of a size (`d/h`), letters of
+    a shape's exponent (`\\mathbb R^{h d_v \\times d}`) or of a count (`12lh^2`), never used
+    as an index (`^{(h)}`, `x_h`): `h = 8` then gives a worked example's number of heads."""
     found: set[str] = set()
     bodies = [item.body for item in items if isinstance(item, MathSpan)]
     for body in bodies:
         found |= set(_DIVIDED.findall(body))
         for a, b in _RATIO.findall(body):
             found |= {a, b}  # `h/g = 4`: a ratio of two letters
+        for count in _COUNT.findall(body):
+            found |= set(re.findall(r"[a-z]", re.sub(r"\^\{?\d\}?", "", count)))
         for exp in _SHAPE.findall(body):
             plain_exp = re.sub(r"_\{[^{}]*\}|_.", "", exp)
             found |= set(re.findall(r"(?<![A-Za-z\\])([a-z])(?![A-Za-z])", plain_exp))

@@ -297,7 +297,7 @@ class WordsMixin(LexerBase):
             if not _WORD.match(word):
                 raise self.fail(f"cannot read the operator name {inner!r}", start)
             self.emit("FUNC", word, start, self.i)
-        elif self.matrix_depth:
+        elif self.matrix_depth and not (self.script_arg() and _TEXT_NAME.match(inner)):
             pass  # a row or column label of a table: prose, its cell stays empty
         elif self.operand_text(inner) or (self.script_arg() and _TEXT_NAME.match(inner)):
             # `\\text{softmax}(\\text{scores})`, `T_\\text{HBM comms}`: a named quantity
