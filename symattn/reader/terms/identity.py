@@ -16,6 +16,7 @@ Imports the kernel's nodes and the reader's AST and problems; the arithmetic mix
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import sympy
@@ -41,7 +42,8 @@ def identity_product(terms: TermsBase, node: ast.Product | ast.Mul) -> sympy.Bas
     if any(op != "*" for op in ops):
         return None
     factors = _flat(node.factors)
-    at = next((k for k, f in enumerate(factors) if _holds(terms, f)), None)
+    held = _scoped(terms)
+    at = next((k for k, f in enumerate(factors) if _holds(held, f)), None)
     if at is None:
         return None
     pre, f, post = factors[:at], factors[at], factors[at + 1 :]
@@ -104,37 +106,19 @@ def written_beside(node: ast.Node) -> bool:
             continue
         fs = x.factors
         for k, f in enumerate(fs):
-            if _letter_or_sum(f) and not (
-                isinstance(f, ast.Symbol) and _in_word(f, fs[max(k - 1, 0) : k] + fs[k + 1 : k + 2])
-            ):
+            beside = fs[max(k - 1, 0) : k] + fs[k + 1 : k + 2]
+            if _holds(_eye_letter, f) and not (_eye_letter(f) and _in_word(f, beside)):
                 return True
-    return False
-
-
-def _letter_or_sum(node: ast.Node) -> bool:
-    if isinstance(node, ast.Symbol):
-        return node.name == "I" and node.font in _FONTS
-    if isinstance(node, ast.Group) and len(node.items) == 1 and isinstance(node.items[0], ast.Add):
-        return any(
-            _letter_or_sum(t.operand if isinstance(t, ast.Neg) else t)
-            for t in node.items[0].terms
-            if isinstance(t, ast.Symbol | ast.Neg)
-        )
     return False
 
 
 def other_terms(terms: TermsBase, node: ast.Node) -> tuple[ast.Node, ...] | None:
     """For a factor of a product that is an identity (or parentheses around a sum with one),
     the parts that are not (`(I - \\beta k k^T)` gives `\\beta k k^T`); None for any other."""
-    if not _holds(terms, node):
+    eye = _scoped(terms)
+    if not _holds(eye, node):
         return None
-    if is_identity(terms, node):
-        return ()
-    assert isinstance(node, ast.Group)
-    inner = node.items[0]
-    parts = inner.terms if isinstance(inner, ast.Add) else (inner,)
-    plain = [t.operand if isinstance(t, ast.Neg) else t for t in parts]
-    return tuple(t for t in plain if not is_identity(terms, t))
+    return tuple(t for t in _summed(node) or () if not eye(t))
 
 
 def _around(
@@ -145,8 +129,8 @@ def _around(
     post: tuple[ast.Expr, ...],
 ) -> sympy.Basic | None:
     """`pre · I · post` without the I: a matrix must stand on one side to size it."""
-    a = _value(terms, _product(pre, node)) if pre else None
-    b = _value(terms, _product(post, node)) if post else None
+    a = _value(terms, _product(pre)) if pre else None
+    b = _value(terms, _product(post)) if post else None
     size = _written_size(terms, eye)
     if size is False:
         return None
@@ -182,7 +166,7 @@ def _value(terms: TermsBase, node: ast.Node) -> sympy.Basic | None:
     return got if isinstance(got, sympy.Basic) else None
 
 
-def _product(factors: tuple[ast.Expr, ...], node: ast.Node) -> ast.Expr:
+def _product(factors: tuple[ast.Expr, ...]) -> ast.Expr:
     if len(factors) == 1:
         return factors[0]
     return ast.Product(factors, start=factors[0].start, end=factors[-1].end)
@@ -201,25 +185,35 @@ def _flat(factors: tuple[ast.Expr, ...]) -> tuple[ast.Expr, ...]:
     return tuple(out)
 
 
-def _holds(terms: TermsBase, node: ast.Node) -> bool:
-    """An identity, or parentheses around a sum one of whose terms is one (`(I - A)`)."""
-    if is_identity(terms, node):
-        return True
+def _holds(eye: Callable[[ast.Node], bool], node: ast.Node) -> bool:
+    """An identity (by `eye`), or parentheses around a sum one of whose terms is (`(I - A)`)."""
+    return eye(node) or any(eye(t) for t in _summed(node) or ())
+
+
+def _summed(node: ast.Node) -> tuple[ast.Node, ...] | None:
+    """The terms, signs dropped, of a sum in parentheses (`(I - A)` gives I, A); None for
+    anything else."""
     if not (isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1):
-        return False
+        return None
     inner = node.items[0]
-    if isinstance(inner, ast.Neg):
-        return is_identity(terms, inner.operand)
-    if isinstance(inner, ast.Add):
-        return any(
-            is_identity(terms, t.operand if isinstance(t, ast.Neg) else t) for t in inner.terms
-        )
-    return False
+    parts = inner.terms if isinstance(inner, ast.Add) else (inner,)
+    if not isinstance(inner, ast.Add | ast.Neg):
+        return None
+    return tuple(t.operand if isinstance(t, ast.Neg) else t for t in parts)
+
+
+def _scoped(terms: TermsBase) -> Callable[[ast.Node], bool]:
+    return lambda node: is_identity(terms, node)
+
+
+def _eye_letter(node: ast.Node) -> bool:
+    """`I`, `\\mathbf I`, `I_d` as written, whatever the text declares."""
+    return isinstance(node, ast.Symbol) and node.name == "I" and node.font in _FONTS
 
 
 def is_identity(terms: TermsBase, node: ast.Node) -> bool:
     """`I`, `\\mathbf I`, `\\mathbb I`, `I_d`, where the text gives I no meaning of its own."""
-    if not (isinstance(node, ast.Symbol) and node.name == "I" and node.font in _FONTS):
+    if not _eye_letter(node):
         return False
     if "I" in terms.scalars:
         return False
