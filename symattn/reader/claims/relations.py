@@ -27,6 +27,7 @@ from symattn.reader.claims.infer import conventional_attention, defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.local_values import local_value
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
+from symattn.reader.claims.number_lists import has_list, list_claim
 from symattn.reader.claims.number_orders import number_order
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
@@ -265,6 +266,10 @@ class RelationsMixin(ResolverBase):
             counted = number_claim(terms, span, left, step.rhs, start, end)
             if counted is not None:
                 return counted  # `T = 4BDF/(NC)`: names the text shows to be numbers
+            if has_list(left) or has_list(step.rhs):
+                listed = list_claim(terms, span, left, step.rhs, start, end)
+                if listed is not None:
+                    return listed  # `0.4 \times [0, 2] + [1, 1] = [1, 1.8]`: lists of numbers
             member = None
             if first:
                 member = define_member(scope, terms, span, left, step.rhs, start, end)
@@ -485,6 +490,8 @@ class RelationsMixin(ResolverBase):
         start, end = left.start, step.rhs.end
         if step.rel == "approx":
             close = approx_claim(self.terms, span, left, step.rhs, start, end)
+            if close is None and (has_list(left) or has_list(step.rhs)):
+                close = list_claim(self.terms, span, left, step.rhs, start, end, approximate=True)
             close = close or self._exactly(span, left, step)
             if close is not None:
                 return close

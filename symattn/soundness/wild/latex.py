@@ -106,6 +106,9 @@ def _tex(e: Node) -> tuple[str, int]:
         return f"{_wrap(e.a, 4)}\\cdot {_wrap(e.b, 4)}", 2
     if isinstance(e, Mat):
         return e.name, 4
+    if isinstance(e, Lit) and e.style in ("list", "tuple") and len(e.rows) == 1:
+        inner = ", ".join(tex(x) for x in e.rows[0])
+        return (f"[{inner}]" if e.style == "list" else f"({inner})"), 4
     if isinstance(e, Lit):
         body = "\\\\ ".join(" & ".join(tex(x) for x in row) for row in e.rows)
         return f"\\begin{{bmatrix}}{body}\\end{{bmatrix}}", 4

@@ -116,8 +116,9 @@ class Mat(Node):
 
 
 @dataclass(frozen=True)
-class Lit(Node):  # a matrix written out, entries scalar nodes
+class Lit(Node):  # a matrix written out, entries scalar nodes; one row also as `[a, b]`, `(a, b)`
     rows: tuple[tuple[Node, ...], ...]
+    style: str = "bmatrix"  # or "list", "tuple" (a row of numbers as a worked example writes it)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from symattn.soundness.wild.templates_more import (
     t_indexed_vectors,
     t_masks,
     t_norms,
+    t_number_lists,
     t_products,
     t_reindex,
     t_undeclared_matrices,
@@ -269,6 +270,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "indexed_vectors": (2, t_indexed_vectors),
     "undeclared_matrices": (2, t_undeclared_matrices),
     "identity": (2, t_identity),
+    "number_lists": (2, t_number_lists),
 }
 
 

@@ -17,6 +17,7 @@ from symattn.soundness.wild.nodes import (
     DotP,
     Eye,
     Ix,
+    Lit,
     MaskedAttn,
     Mat,
     MEntry,
@@ -175,6 +176,35 @@ def t_identity(rng: random.Random) -> WildSpec:
         return WildSpec(MMul(A, eye), A)
     K = Vec(k, s)
     return WildSpec(MMul(Plus(eye, B), K), Plus(K, MMul(B, K)))
+
+
+def t_number_lists(rng: random.Random) -> WildSpec:
+    """Lists of numbers as a worked example writes them (`0.4 \\times [0, 2] + 0.2 \\times
+    [1, 1] = [0.2, 1]`, `(1, 2) + (3, 4) = (4, 6)`): weighted sums of rows of numbers, sums
+    and differences of lists, their right sides computed; mutants change a number."""
+    style = rng.choice(("list", "list", "tuple", "bmatrix"))
+    size = rng.choice((2, 2, 3))
+
+    def row(values: list[Fraction]) -> Lit:
+        return Lit((tuple(Num(v) for v in values),), style)
+
+    rows = [[Fraction(rng.randint(-3, 5)) for _ in range(size)] for _ in range(rng.choice((2, 3)))]
+    weights = [Fraction(rng.choice((1, 2, 5, 10, 25)), rng.choice((1, 10, 100))) for _ in rows]
+    kind = rng.randrange(3)
+    if kind == 0:  # a weighted sum of rows, as attention weights times the rows of V
+        lhs: Node = Times(Num(weights[0]), row(rows[0]))
+        for w, r in zip(weights[1:], rows[1:], strict=True):
+            lhs = Plus(lhs, Times(Num(w), row(r)))
+        total = [
+            sum((w * r[k] for w, r in zip(weights, rows, strict=True)), Fraction(0))
+            for k in range(size)
+        ]
+        return WildSpec(lhs, row(total))
+    if kind == 1:
+        a, b = rows[0], rows[1]
+        return WildSpec(Plus(row(a), row(b)), row([x + y for x, y in zip(a, b, strict=True)]))
+    a, b = rows[0], rows[1]
+    return WildSpec(Minus(row(a), row(b)), row([x - y for x, y in zip(a, b, strict=True)]))
 
 
 def t_products(rng: random.Random) -> WildSpec:
