@@ -4,9 +4,11 @@ For each formula of the documents that `symattn check` verifies, one mistake of 
 applies is planted into a copy of the document (one at a time): two indices swapped, a transpose
 dropped, `\\sqrt{d_v}` for `\\sqrt{d_k}`, a sum's upper bound `n` made `n-1`, and one index of a
 formula that uses both `i` and `j` changed into the other. The mutant counts as
-flagged when the checker reports that formula `false` or `shape-error`; `undecided` or
-`verified` count as missed. (A planted mistake can leave a formula true, e.g. a swap in a
-symmetric expression: such mutants are listed so a reader can judge them.)
+flagged when the checker reports that formula `false` or `shape-error` (a result that starts
+inside the formula, on any of its lines, and that the document without the mistake does not
+raise there); `undecided` or `verified` count as missed. (A planted mistake can leave a
+formula true, e.g. a swap in a symmetric expression: such mutants are listed so a reader can
+judge them.)
 
     python benchmarks/planted.py examples/attention.md tests/check/data/*.md [--json out.json]
 """
@@ -29,6 +31,7 @@ from symattn.check.document import read_document  # noqa: E402
 from symattn.check.results import ClaimResult  # noqa: E402
 
 Plant = Callable[[str], Iterator[str]]
+ALARMS = ("false", "shape-error")
 
 
 def _each(pattern: str, repl: Callable[[re.Match[str]], str]) -> Plant:
@@ -95,19 +98,27 @@ def plant_document(path: str) -> list[dict[str, object]]:
         formula = text[start:end]
         if formula != r.source:  # a formula whose source is not its span: not planted
             continue
+        before = Counter(
+            x.kind
+            for x in results
+            if start <= _offset(text, x.line, x.col) <= end and x.kind in ALARMS
+        )
         for kind, plant in PLANTS.items():
             for mutant in plant(formula):
                 changed = text[:start] + mutant + text[end:]
-                # the verdict on the planted formula: a result starting inside its span (a
-                # shape error points at the operand it is about)
+                # the verdict on the planted formula: the results starting inside its span (a
+                # shape error points at the operand it is about, on a later line of a display
+                # whose formula spans several); an alarm there that the document without the
+                # mistake does not raise flags it, else the first result says what it became
                 after = [
                     x
                     for x in check_text(changed, path)
-                    if x.line == r.line
-                    and r.col <= x.col <= r.col + len(mutant)
+                    if start <= _offset(changed, x.line, x.col) <= start + len(mutant)
                     and x.kind != "not-a-claim"
                 ]
-                verdict = after[0].kind if after else "gone"
+                raised = Counter(x.kind for x in after if x.kind in ALARMS)
+                new = [x for x in after if x.kind in ALARMS and raised[x.kind] > before[x.kind]]
+                verdict = new[0].kind if new else after[0].kind if after else "gone"
                 rows.append(
                     {
                         "file": path,

@@ -75,3 +75,37 @@ def test_other_uses_of_lists_are_not_read_as_lists_of_numbers(formula: str) -> N
     assert all(r.kind != "verified" or "entry by entry" not in r.message for r in got), [
         r.message for r in got
     ]
+
+
+WORKED = (
+    r"Let $Q = \begin{bmatrix} 1 & 0 \\ 0 & 1 \\ 1 & 1 \end{bmatrix}$ and "
+    r"$K = \begin{bmatrix} 1 & 1 \\ 0 & 1 \\ 1 & 0 \end{bmatrix}$." + "\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("cells", "kind"),
+    [
+        (r"0.71 & 0 & 0.71 \\ 0.71 & 0.71 & 0 \\ 1.41 & 0.71 & 0.71", "verified"),
+        (r"0.71 & 0 & 0.71 \\ 0.71 & 0.81 & 0 \\ 1.41 & 0.71 & 0.71", "false"),  # one entry off
+    ],
+)
+def test_a_matrix_of_a_worked_example_is_approximated_entry_by_entry(cells: str, kind: str):
+    text = (
+        WORKED
+        + rf"Then $$\frac{{QK^T}}{{\sqrt{{2}}}} \approx \begin{{bmatrix}} {cells} \end{{bmatrix}}$$"
+    )
+    got = _claims(text + "\n")[-1]
+    assert got.kind == kind, got.message
+    if kind == "verified":
+        assert "entry by entry, within one unit of the last digit written, 1/100" in got.message
+
+
+def test_a_matrix_written_to_different_digits_is_not_approximated() -> None:
+    cells = r"0.7 & 0 & 0.71 \\ 0.71 & 0.71 & 0 \\ 1.41 & 0.71 & 0.71"
+    text = (
+        WORKED
+        + rf"Then $$\frac{{QK^T}}{{\sqrt{{2}}}} \approx \begin{{bmatrix}} {cells} \end{{bmatrix}}$$"
+    )
+    got = _claims(text + "\n")[-1]
+    assert got.kind == "undecided", got.message

@@ -27,7 +27,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.translator import Terms
 
-__all__ = ["has_list", "list_claim"]
+__all__ = ["has_list", "list_claim", "written_unit"]
 
 Value: TypeAlias = sympy.Expr | tuple[sympy.Expr, ...]
 
@@ -69,15 +69,27 @@ def list_claim(
 
 
 def _unit(side: ast.Node) -> sympy.Rational | None:
-    """The unit of the last digit of the numbers a written list holds (`[0.80, 1.25]` gives
-    1/100); None where it is no such list, or where its numbers are written to different digits
-    (`[0.8, 1.25]`: one tolerance for both would be too strict for one or too loose for the
-    other)."""
+    """`written_unit` of a list."""
+    return written_unit(side) if _items(side) is not None else None
+
+
+def written_unit(side: ast.Node) -> sympy.Rational | None:
+    """The unit of the last digit of the numbers a list or a matrix written out holds
+    (`[0.80, 1.25]`, a `bmatrix` of such numbers, give 1/100); None where it is no such list or
+    matrix, or where its fractional numbers are written to different digits (`[0.8, 1.25]`: one
+    tolerance for both would be too strict for one or too loose for the other); a whole number
+    beside them (`0`) is held to the same digit."""
     items = _items(side)
-    if items is None:
+    if items is None and isinstance(side, ast.Matrix) and side.env in ("bmatrix", "pmatrix"):
+        items = tuple(cell for row in side.rows for cell in row)
+    if not items:
         return None
-    units = {w[1] for w in (written_number(x) for x in items) if w is not None}
-    return units.pop() if len(units) == 1 and all(written_number(x) for x in items) else None
+    written = [written_number(x) for x in items]
+    if not all(written):
+        return None
+    # a whole number among decimals (`0` beside `0.71`) is exact: it does not set the digit
+    units = {w[1] for w in written if w is not None and w[1] < 1}
+    return units.pop() if len(units) == 1 else None
 
 
 def _items(node: ast.Node) -> tuple[ast.Node, ...] | None:

@@ -27,7 +27,7 @@ from symattn.reader.claims.infer import conventional_attention, defines_left
 from symattn.reader.claims.introductions import index_letters, introduce, listed
 from symattn.reader.claims.local_values import local_value
 from symattn.reader.claims.member_claims import define_member, members_only, redefines_family
-from symattn.reader.claims.number_lists import has_list, list_claim
+from symattn.reader.claims.number_lists import has_list, list_claim, written_unit
 from symattn.reader.claims.number_orders import number_order
 from symattn.reader.claims.opaque_claims import (
     about_parameters,
@@ -530,6 +530,14 @@ class RelationsMixin(ResolverBase):
             return dataclasses.replace(
                 got, approximate=False, tolerance=written[1], context=context
             )
+        unit = written_unit(step.rhs) or written_unit(left)
+        if unit is not None and got.pairs and all(_numbers_pair(p) for p in got.pairs):
+            # `QK^T/\sqrt 2 \approx [0.71 & 0 \\ ...]` of a worked example: entry by entry
+            context = (
+                f"\\approx read entry by entry, within one unit of the last digit written, {unit}"
+            )
+            context = f"{got.context}; {context}" if got.context else context
+            return dataclasses.replace(got, approximate=False, tolerance=unit, context=context)
         return rounded_coefficient(got, span.body) or got
 
     def _order_between_values(
@@ -644,9 +652,11 @@ class RelationsMixin(ResolverBase):
 
 def _numbers(claim: ResolvedClaim) -> bool:
     """One pair of numbers, no size or name left in either."""
-    if len(claim.pairs) != 1:
-        return False
+    return len(claim.pairs) == 1 and _numbers_pair(claim.pairs[0])
+
+
+def _numbers_pair(pair: tuple[sympy.Basic, sympy.Basic]) -> bool:
     return all(
         isinstance(x, sympy.Expr) and not isinstance(x, MatExpr) and not x.free_symbols
-        for x in claim.pairs[0]
+        for x in pair
     )
