@@ -1,5 +1,6 @@
 """The claims of a snippet checked as a document: every item but declarations and prose
-(`results`), and their kinds (`kinds`), for the notation tests of the checker.
+(`results`), their kinds (`kinds`) and the last of them (`last`), for the notation tests of the
+checker.
 
 A plain module, not a conftest.py: several conftest.py files clash under --doctest-modules.
 """
@@ -16,3 +17,9 @@ def results(text: str, name: str = "doc.md") -> list[ClaimResult]:
 
 def kinds(text: str, name: str = "doc.md") -> list[str]:
     return [r.kind for r in results(text, name)]
+
+
+def last(text: str, name: str = "doc.md") -> ClaimResult:
+    got = results(text, name)
+    assert got, "no claim read"
+    return got[-1]

@@ -6,20 +6,13 @@ an I no matrix sizes, and the letters of a word (`AI`) are not read so."""
 from __future__ import annotations
 
 import pytest
-
-from symattn.check.document import check_text
+from claim_helpers import last
 
 DECLARED = (
     r"Let $\mathbf{A}, \mathbf{B} \in \mathbb{R}^{n \times n}$, $\mathbf{W} \in \mathbb{R}^{n "
     r"\times d}$, $\mathbf{S} \in \mathbb{R}^{d \times d}$, $\mathbf{k}, \mathbf{v} \in "
     r"\mathbb{R}^{d \times 1}$ and $\beta \in \mathbb{R}$." + "\n\n"
 )
-
-
-def _last(text: str):
-    got = [r for r in check_text(text, "t.md") if r.kind not in ("not-a-claim", "declaration")]
-    assert got, "no claim read"
-    return got[-1]
 
 
 TRUE = [
@@ -37,7 +30,7 @@ TRUE = [
 
 @pytest.mark.parametrize("formula", TRUE)
 def test_an_identity_beside_a_matrix_is_read_and_said(formula: str) -> None:
-    got = _last(DECLARED + f"Then $${formula}$$\n")
+    got = last(DECLARED + f"Then $${formula}$$\n")
     assert got.kind == "verified", got.message
     assert "read as the identity matrix" in got.message
 
@@ -52,7 +45,7 @@ FALSE = [
 
 @pytest.mark.parametrize("formula", FALSE)
 def test_a_wrong_expansion_with_an_identity_is_false(formula: str) -> None:
-    got = _last(DECLARED + f"Then $${formula}$$\n")
+    got = last(DECLARED + f"Then $${formula}$$\n")
     assert got.kind == "false", got.message
 
 
@@ -63,10 +56,10 @@ def test_the_delta_rule_of_undeclared_names_is_verified_and_its_mutant_is_not() 
         r" = \mathbf{S}_{t-1} - \beta_t(\mathbf{S}_{t-1}\mathbf{k}_t {} \mathbf{v}_t)"
         r"\mathbf{k}_t^\top$$" + "\n"
     )
-    good = _last(rule.replace("{}", "-"))
+    good = last(rule.replace("{}", "-"))
     assert good.kind == "verified", good.message
     assert "identity matrix" in good.message and "\\beta_t read as a real number" in good.message
-    bad = _last(rule.replace("{}", "+"))
+    bad = last(rule.replace("{}", "+"))
     assert bad.kind == "undecided", bad.message  # names the text never declares: never false
 
 
@@ -79,13 +72,13 @@ def test_the_delta_rule_of_undeclared_names_is_verified_and_its_mutant_is_not() 
     ],
 )
 def test_an_identity_no_matrix_sizes_is_not_verified(formula: str) -> None:
-    got = _last(DECLARED + f"Then $${formula}$$\n")
+    got = last(DECLARED + f"Then $${formula}$$\n")
     assert got.kind != "verified", got.message
 
 
 def test_an_I_the_text_declares_is_its_own_matrix() -> None:
     text = DECLARED.replace("$ and", r"$, $\mathbf{I} \in \mathbb{R}^{n \times n}$ and")
-    got = _last(
+    got = last(
         text
         + r"Then $$\mathbf{A}(\mathbf{I} + \mathbf{B}) = \mathbf{A} + \mathbf{A}\mathbf{B}$$"
         + "\n"

@@ -6,15 +6,9 @@ that makes a capital a vector, or a capital whose uses elsewhere disagree, is no
 from __future__ import annotations
 
 import pytest
+from claim_helpers import last
 
 from symattn.check.document import check_text
-
-
-def _last(text: str):
-    got = [r for r in check_text(text, "t.md") if r.kind not in ("not-a-claim", "declaration")]
-    assert got, "no claim read"
-    return got[-1]
-
 
 TRUE = [
     r"$(W_q x_i)^T (W_k x_j) = x_i^T W_q^T W_k x_j$",
@@ -30,7 +24,7 @@ TRUE = [
 
 @pytest.mark.parametrize("formula", TRUE)
 def test_a_true_identity_of_undeclared_capitals_is_verified_for_every_shape(formula: str) -> None:
-    got = _last(f"Then {formula}.\n")
+    got = last(f"Then {formula}.\n")
     assert got.kind == "verified", got.message
     # read here as matrices of any shape, or with the shapes the document's inference gave
     said = ("read as matri" in got.message and "of any shape" in got.message) or (
@@ -49,27 +43,27 @@ FALSE = [
 
 @pytest.mark.parametrize("formula", FALSE)
 def test_a_failing_identity_of_undeclared_capitals_is_undecided_never_false(formula: str) -> None:
-    got = _last(f"Then {formula}.\n")
+    got = last(f"Then {formula}.\n")
     assert got.kind == "undecided", got.message
     assert "read so, the claim fails" in got.message
 
 
 def test_a_slip_of_case_is_named_in_the_verdict() -> None:
-    got = _last("Then $(Q W_o)^T = W_o^T Q^T$.\n")
+    got = last("Then $(Q W_o)^T = W_o^T Q^T$.\n")
     assert got.kind == "verified" and "did you mean W_O?" in got.message
-    other = _last("Then $(W_1 W_2)^T = W_2^T W_1^T$.\n")
+    other = last("Then $(W_1 W_2)^T = W_2^T W_1^T$.\n")
     assert "did you mean" not in other.message  # W_V, W_Q are no slip of W_1
 
 
 def test_a_capital_that_would_be_a_vector_is_not_read_as_a_matrix() -> None:
     # W x^T with x a row makes W one column wide: the claim stays as it was, not understood
-    got = _last(r"Then $(W \mathbf{1}_n^T)^T = \mathbf{1}_n W^T$." + "\n")
+    got = last(r"Then $(W \mathbf{1}_n^T)^T = \mathbf{1}_n W^T$." + "\n")
     assert got.kind in ("not-understood", "shape-error", "undecided")
     assert got.kind != "verified"
 
 
 def test_a_function_of_the_text_is_not_read_as_a_matrix() -> None:
-    got = _last("Then $F(W_1) = F(W_1)^T$.\n")
+    got = last("Then $F(W_1) = F(W_1)^T$.\n")
     assert got.kind != "verified" and got.kind != "false"
 
 
@@ -84,9 +78,9 @@ def test_a_capital_with_one_index_of_an_undeclared_letter_is_a_name_of_the_text(
     # O and Q are only the chapter's conventions here: O_m, Q_i are the text's own names
     got = check_text("Then $O_m = \\sum_{n=1}^N a_{m,n}v_n$.\n", "t.md")
     assert [r.kind for r in got] == ["declaration"], [r.message for r in got]
-    block = _last("Then $(Q_i K_j^T)^T = K_j Q_i^T$.\n")
+    block = last("Then $(Q_i K_j^T)^T = K_j Q_i^T$.\n")
     assert block.kind == "verified", block.message
     assert "Q_i, K_j read as matrices" in block.message or "Q_•" in block.message
     # a text that declares Q: Q_i is then most likely a slip for the row q_i
-    declared = _last("Let $Q \\in \\mathbb R^{n\\times d}$.\n\nThen $(Q_i Q^T)^T = Q Q_i^T$.\n")
+    declared = last("Let $Q \\in \\mathbb R^{n\\times d}$.\n\nThen $(Q_i Q^T)^T = Q Q_i^T$.\n")
     assert declared.kind == "not-understood" and "write q_i for a row" in declared.message
