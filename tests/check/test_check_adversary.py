@@ -190,12 +190,13 @@ def test_a_premise_after_a_formula_or_after_for_does_not_make_later_claims_error
 
 def test_a_trace_identity_is_a_claim_not_the_definition_of_a_function_tr():
     decl = "Let $A \\in \\mathbb{R}^{n\\times m}$ and $B \\in \\mathbb{R}^{m\\times n}$.\n\n"
-    for claim in (
-        "\\operatorname{tr}(AB)=\\operatorname{tr}(A)\\operatorname{tr}(B)",  # false
-        "\\operatorname{tr}(AB)=\\operatorname{tr}(BA)",  # true
+    for claim, kind in (
+        # A is n x m: its trace is no value
+        ("\\operatorname{tr}(AB)=\\operatorname{tr}(A)\\operatorname{tr}(B)", "shape-error"),
+        ("\\operatorname{tr}(AB)=\\operatorname{tr}(BA)", "verified"),
     ):
         got = kinds(decl + f"$${claim}$$\n")
-        assert got[-1][0] == "undecided", got
+        assert got[-1][0] == kind, got
         assert not any("defines the function" in m for _, m in got), got
     # a function of the text's own, with its parameter, is still its definition
     got = kinds("$$f(x)=x^2+1$$\n\nThen $$f(x)-1=x^2$$\n")

@@ -29,7 +29,10 @@ __all__ = [
 ]
 
 #: Operators the translator knows: `\text{softmax}(x) = ...` is a claim about softmax.
-_KNOWN = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt")) | ROW_OPERATORS
+_KNOWN = (
+    frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt", "frobenius"))
+    | ROW_OPERATORS
+)
 
 
 def introduce(

@@ -121,6 +121,10 @@ def _subscript(
         return replace(base, base=replace(base.base, p=p), end=end)  # `\\|x\\|^2_2`
     if isinstance(base, ast.Group) and base.delim == "(":
         return ast.IndexedGroup(base, index, start=start, end=end)
+    if isinstance(base, ast.Inner) and isinstance(index, ast.Symbol) and index.name == "F":
+        # `\langle A, B\rangle_F`: the Frobenius inner product, tr(A^T B) by definition
+        pair = (base.left, base.right)
+        return ast.Call("frobenius", pair, parens=True, start=base.start, end=end)
     if isinstance(base, ast.Call) and base.parens and base.sub is None:
         # `\operatorname{softmax}(S)_{ij}`: TeX sets the subscript after the parenthesis
         group = ast.Group((base,), "(", start=base.start, end=base.end)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy
 
-from symattn.kernel.dims import dim, dims_equal
+from symattn.kernel.dims import dim, dims_equal, shape_str
 from symattn.kernel.errors import ShapeError, SymattnError
 from symattn.kernel.expr import (
     CausalMask,
@@ -21,6 +21,7 @@ from symattn.kernel.expr import (
     Softmax,
     Transpose,
     index,
+    summed,
     walk,
 )
 from symattn.kernel.modern import FeatureMap, OnlineSoftmax
@@ -104,6 +105,35 @@ def _same_value(a: object, b: object) -> bool:
     if isinstance(a, tuple) and isinstance(b, tuple):
         return bool(dims_equal(a[0], b[0]) and dims_equal(a[1], b[1]))
     return a == b
+
+
+#: The index a trace sums over: a name no text writes, so it meets no index of the claim.
+_TRACE_INDEX = index("k_{tr}")
+
+
+def _trace(m: MatExpr, node: ast.Node) -> sympy.Expr:
+    """`\\mathrm{tr}(M)`: the sum of the diagonal entries of a square M; a matrix that is not
+    provably square is a shape error."""
+    if not dims_equal(m.rows, m.cols):
+        msg = f"the trace of {plain(m)} ({shape_str(m.shape)}): it is not a square matrix"
+        raise Problem("shape_error", msg, node)
+    k = _TRACE_INDEX
+    return summed(Entry(m, k, k), (k, sympy.Integer(1), m.rows))
+
+
+def _frobenius(a: sympy.Basic, b: sympy.Basic, node: ast.Node) -> sympy.Expr:
+    """`\\langle A, B\\rangle_F = \\mathrm{tr}(A^\\top B)`, of two matrices of one shape."""
+    if not (isinstance(a, MatExpr) and isinstance(b, MatExpr)):
+        raise not_understood(
+            "the Frobenius product \\langle A, B\\rangle_F is read of matrices", node
+        )
+    if not (dims_equal(a.rows, b.rows) and dims_equal(a.cols, b.cols)):
+        msg = (
+            f"the Frobenius product of {plain(a)} ({shape_str(a.shape)}) and {plain(b)} "
+            f"({shape_str(b.shape)}): the shapes differ"
+        )
+        raise Problem("shape_error", msg, node)
+    return _trace(MatMul(Transpose(a), b), node)
 
 
 class FunctionsMixin(TermsBase):
@@ -285,6 +315,10 @@ class FunctionsMixin(TermsBase):
             return product
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
+        if name in ("tr", "trace") and len(args) == 1 and isinstance(args[0], MatExpr):
+            return _trace(args[0], node)
+        if node.name == "frobenius" and len(args) == 2:
+            return _frobenius(args[0], args[1], node)
         if name in ROW_OPERATORS and node.name not in self.defs.table:
             return row_operator(name, args, node)
         if name == "exp" and len(args) == 1:

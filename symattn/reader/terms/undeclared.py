@@ -115,7 +115,8 @@ def _product(terms: Terms, node: ast.Product) -> list[str]:
 
 def _unknown_operator(terms: Terms, node: ast.Call) -> bool:
     """`\\sin(i\\omega_j)` whose argument is undeclared: the operator may be unknown too."""
-    known = ("softmax", "mask", "attention", "concat", "exp", "sqrt", *SCALAR_FUNCTIONS)
+    known: tuple[str, ...] = ("softmax", "mask", "attention", "concat", "exp", "sqrt", "tr")
+    known += ("trace", "frobenius", *SCALAR_FUNCTIONS)
     return node.name.lower() not in known and node.name not in terms.defs.table
 
 

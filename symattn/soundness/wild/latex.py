@@ -13,6 +13,7 @@ from symattn.soundness.wild.nodes import (
     Eye,
     FamVec,
     Fn,
+    Frob,
     Had,
     Ix,
     Lit,
@@ -33,6 +34,7 @@ from symattn.soundness.wild.nodes import (
     State,
     Sum,
     Times,
+    Tr,
     Var,
     VComp,
     Vec,
@@ -133,6 +135,10 @@ def _tex(e: Node) -> tuple[str, int]:
         return "A", 4
     if isinstance(e, Norm):
         return f"\\|{tex(e.a)}\\|", 4
+    if isinstance(e, Tr):
+        return f"\\{e.style}{{tr}}\\left({tex(e.a)}\\right)", 4
+    if isinstance(e, Frob):
+        return f"\\langle {tex(e.a)}, {tex(e.b)}\\rangle_F", 4
     if isinstance(e, State):
         return f"S_{{{e.t}}}", 4
     if isinstance(e, FamVec):

@@ -184,6 +184,18 @@ class VComp(Node):  # entry i of a vector expression: softmax(x)_i, (x + y)_i
 
 
 @dataclass(frozen=True)
+class Tr(Node):  # the trace of a square matrix, `\\mathrm{tr}(A)` (`style`: its command)
+    a: Node
+    style: str = "mathrm"
+
+
+@dataclass(frozen=True)
+class Frob(Node):  # the Frobenius inner product of two matrices, `\\langle A, B\\rangle_F`
+    a: Node
+    b: Node
+
+
+@dataclass(frozen=True)
 class Norm(Node):  # the Euclidean norm of a column vector, `\|x\|`
     a: Node
 

@@ -49,6 +49,7 @@ from symattn.soundness.wild.templates_more import (
     t_number_lists,
     t_products,
     t_reindex,
+    t_trace,
     t_undeclared_matrices,
 )
 
@@ -271,6 +272,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "undeclared_matrices": (2, t_undeclared_matrices),
     "identity": (2, t_identity),
     "number_lists": (2, t_number_lists),
+    "trace": (2, t_trace),
 }
 
 
@@ -286,4 +288,5 @@ INFERRED = {
     "indexed_vectors",
     "undeclared_matrices",
     "identity",
+    "trace",
 }

@@ -16,6 +16,7 @@ from symattn.soundness.wild.nodes import (
     Comp,
     DotP,
     Eye,
+    Frob,
     Ix,
     Lit,
     MaskedAttn,
@@ -31,6 +32,7 @@ from symattn.soundness.wild.nodes import (
     Size,
     Sum,
     Times,
+    Tr,
     Var,
     Vec,
     WildSpec,
@@ -205,6 +207,37 @@ def t_number_lists(rng: random.Random) -> WildSpec:
         return WildSpec(Plus(row(a), row(b)), row([x + y for x, y in zip(a, b, strict=True)]))
     a, b = rows[0], rows[1]
     return WildSpec(Minus(row(a), row(b)), row([x - y for x, y in zip(a, b, strict=True)]))
+
+
+def t_trace(rng: random.Random) -> WildSpec:
+    """The trace and the Frobenius product, as backward passes write them: `tr(AB) = tr(BA)`,
+    `tr(A^T B) = \\sum_i \\sum_j A_{ij} B_{ij}`, `tr(ABC) = tr(CAB)`, linearity, `tr(A^T) =
+    tr(A)`, `\\langle A, B\\rangle_F = tr(A^T B)`; of distinct sizes or all square."""
+    r, s = rng.choice((("n", "d"), ("n", "n"), ("d_k", "d_v")))
+    style = rng.choice(("mathrm", "operatorname", "text"))
+    kind = rng.randrange(7)
+    A, B = Mat("A", r, s), Mat("B", s, r)
+    if kind == 0:
+        return WildSpec(Tr(MMul(A, B), style), Tr(MMul(B, A), style))
+    if kind == 1:
+        B2 = Mat("B", r, s)
+        i, j = Ix("i"), Ix("j")
+        body = Times(MEntry(A, i, j), MEntry(B2, i, j))
+        rhs = Sum("i", _n(1), Size(r), Sum("j", _n(1), Size(s), body))
+        return WildSpec(Tr(MMul(MT(A), B2), style), rhs)
+    if kind == 2:
+        C = Mat("C", r, r)
+        return WildSpec(Tr(MMul(MMul(A, B), C), style), Tr(MMul(MMul(C, A), B), style))
+    S, T = Mat("S", r, r), Mat("T", r, r)
+    if kind == 3:
+        return WildSpec(Tr(Plus(S, T), style), Plus(Tr(S, style), Tr(T, style)))
+    if kind == 4:
+        c = Var(rng.choice(("c", "alpha")))
+        return WildSpec(Tr(Times(c, S), style), Times(c, Tr(S, style)))
+    if kind == 5:
+        return WildSpec(Tr(MT(S), style), Tr(S, style))
+    B2 = Mat("B", r, s)
+    return WildSpec(Frob(A, B2), Tr(MMul(MT(A), B2), style))
 
 
 def t_products(rng: random.Random) -> WildSpec:

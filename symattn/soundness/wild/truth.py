@@ -19,6 +19,7 @@ from symattn.soundness.wild.nodes import (
     Eye,
     FamVec,
     Fn,
+    Frob,
     Had,
     Ix,
     Lit,
@@ -39,6 +40,7 @@ from symattn.soundness.wild.nodes import (
     State,
     Sum,
     Times,
+    Tr,
     Var,
     VComp,
     Vec,
@@ -212,6 +214,16 @@ def value(e: Node, env: _Env) -> Any:
         if not 1 <= k <= v.shape[0]:
             raise IllFormed(f"entry {k} of a vector of {v.shape[0]}")
         return float(v[k - 1, 0])
+    if isinstance(e, Tr):
+        a = value(e.a, env)
+        if np.ndim(a) != 2 or a.shape[0] != a.shape[1]:
+            raise IllTyped("the trace of a matrix that is not square")
+        return float(np.trace(a))
+    if isinstance(e, Frob):
+        a, b = value(e.a, env), value(e.b, env)
+        if np.ndim(a) != 2 or np.shape(a) != np.shape(b):
+            raise IllTyped("a Frobenius product of different shapes")
+        return float((a * b).sum())
     if isinstance(e, Norm):
         a = _column(value(e.a, env), "the norm of a non-vector")
         return math.sqrt(float((a * a).sum()))
