@@ -21,8 +21,8 @@ D2L = SHARED / "corpus" / "d2l-en"
 def missing(part: str) -> str:
     """The skip reason of a `corpus` test whose part of the corpus is absent."""
     return (
-        f"needs {part} of the third-party corpus (optional): not found in ../shared beside the "
-        "checkout nor in $SYMATTN_SHARED"
+        f"needs {part}, third-party text kept out of the repository (optional): not found in "
+        "../shared beside the checkout nor in $SYMATTN_SHARED"
     )
 
 

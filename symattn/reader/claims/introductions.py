@@ -14,6 +14,7 @@ from symattn.reader.syntax import ast
 from symattn.reader.syntax.scanner import MathSpan
 from symattn.reader.terms.defined import Defined, Value, head_of, shape_of
 from symattn.reader.terms.defined_values import record_sequence
+from symattn.reader.terms.functions import OPERATORS
 from symattn.reader.terms.names import worded
 from symattn.reader.terms.row_operators import ROW_OPERATORS
 from symattn.reader.terms.translator import UNREAD, Problem, Terms, label_of, plain_name
@@ -29,10 +30,7 @@ __all__ = [
 ]
 
 #: Operators the translator knows: `\text{softmax}(x) = ...` is a claim about softmax.
-_KNOWN = (
-    frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt", "frobenius"))
-    | ROW_OPERATORS
-)
+_KNOWN = OPERATORS | ROW_OPERATORS
 
 
 def introduce(

@@ -60,17 +60,12 @@ def list_claim(
     context = f"lists read as vectors of {len(a)} numbers, entry by entry"
     if not approximate:
         return dataclasses.replace(claim, context=context)
-    units = [_unit(x) for x in (right, left)]
+    units = [written_unit(x) for x in (right, left)]
     unit = next((u for u in units if u is not None), None)
     if unit is None:
         return None
     context += f"; \\approx read as within one unit of the last digit written, {unit}"
     return dataclasses.replace(claim, tolerance=unit, context=context)
-
-
-def _unit(side: ast.Node) -> sympy.Rational | None:
-    """`written_unit` of a list."""
-    return written_unit(side) if _items(side) is not None else None
 
 
 def written_unit(side: ast.Node) -> sympy.Rational | None:

@@ -204,21 +204,18 @@ class RelationsMixin(ResolverBase):
     def _link(self, span: MathSpan, left: ast.Node, step: ast.Step, first: bool) -> ResolvedClaim:
         self.terms.identities.clear()
         claim = self._read_link(span, left, step, first)
-        if self.terms.identities and claim.status not in ("not_understood", "malformed", "prose"):
+        if self.terms.identities:
             eyes = ", ".join(sorted(self.terms.identities))
-            note = f"{eyes} read as the identity matrix, of the size of the side it multiplies"
-            context = f"{note}; {claim.context}" if claim.context else note
-            claim = dataclasses.replace(claim, context=context)
+            claim = _noted(
+                claim, f"{eyes} read as the identity matrix, of the size of the side it multiplies"
+            )
         if first and isinstance(left, ast.IndexedGroup) and written_as_component(left, span.body):
             # `softmax(z_i) = e^{z_i} / \sum_j e^{z_j}`, read as component i of softmax(z)
             call = left.group.items[0]
             z = ast.dump(call.args[0]) if isinstance(call, ast.Call) and call.args else "z"
             i = ast.dump(left.index)
             note = f"{span.body[left.start : left.end]} read as softmax({z})_{i}, component {i}"
-            note += f" of the softmax of the vector {z}"
-            if claim.status not in ("not_understood", "malformed", "prose"):
-                context = f"{note}; {claim.context}" if claim.context else note
-                claim = dataclasses.replace(claim, context=context)
+            claim = _noted(claim, note + f" of the softmax of the vector {z}")
         return claim
 
     def _read_link(
@@ -648,6 +645,15 @@ class RelationsMixin(ResolverBase):
             if fam is not None and head is not None and looks_like_matrix(fam):
                 return define(scope, terms, span, fam, head, right, start, end)
         return introduce(terms, span, left, right, start, end)
+
+
+def _noted(claim: ResolvedClaim, note: str) -> ResolvedClaim:
+    """`claim` with `note` (how the reader read a part of it) first in its context, where the
+    claim was read at all."""
+    if claim.status in ("not_understood", "malformed", "prose"):
+        return claim
+    context = f"{note}; {claim.context}" if claim.context else note
+    return dataclasses.replace(claim, context=context)
 
 
 def _numbers(claim: ResolvedClaim) -> bool:

@@ -53,7 +53,10 @@ FEATURE_MAPS = frozenset(("phi", "varphi"))
 FEATURE_WIDTH = dim("D_phi")
 
 
-_OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt"))
+#: The operators the translator reads itself (a text's own function never takes their names).
+OPERATORS = frozenset(("softmax", "mask", "attention", "concat", "exp", "sqrt", "frobenius"))
+#: The names of the trace (`\\mathrm{tr}`, `\\operatorname{trace}`).
+TRACES = frozenset(("tr", "trace"))
 
 
 def feature_map(name: str, x: MatExpr) -> MatExpr:
@@ -271,7 +274,7 @@ class FunctionsMixin(TermsBase):
         if name == "concat":
             return self._concat(node)
         defined = self.defs.table.get(node.name)
-        if defined is not None and defined.params is not None and name not in _OPERATORS:
+        if defined is not None and defined.params is not None and name not in OPERATORS:
             return self._apply(defined, node)
         own = self.defs.table.get(OWN_ATTENTION) if name == "attention" else None
         if own is not None:
@@ -315,7 +318,7 @@ class FunctionsMixin(TermsBase):
             return product
         if name == "sqrt" and len(args) == 1:
             return _sqrt_of(args[0], node)
-        if name in ("tr", "trace") and len(args) == 1 and isinstance(args[0], MatExpr):
+        if name in TRACES and len(args) == 1 and isinstance(args[0], MatExpr):
             return _trace(args[0], node)
         if node.name == "frobenius" and len(args) == 2:
             return _frobenius(args[0], args[1], node)

@@ -72,16 +72,8 @@ def _distributed(
 ) -> sympy.Basic | None:
     if is_identity(terms, f):
         return _around(terms, node, pre, f, post)
-    assert isinstance(f, ast.Group)
-    inner = f.items[0]
-    if isinstance(inner, ast.Neg | ast.Product):
-        inner = ast.Add((inner,), (), start=inner.start, end=inner.end)
-    assert isinstance(inner, ast.Add)
     acc: MatExpr | None = None
-    for k, t in enumerate(inner.terms):
-        sign = -1 if k > 0 and inner.ops[k - 1] == "-" else 1
-        if isinstance(t, ast.Neg):
-            sign, t = -sign, t.operand
+    for sign, t in _signed(f) or ():
         if is_identity(terms, t):
             value = _around(terms, node, pre, t, post)
         else:
@@ -190,16 +182,28 @@ def _holds(eye: Callable[[ast.Node], bool], node: ast.Node) -> bool:
     return eye(node) or any(eye(t) for t in _summed(node) or ())
 
 
-def _summed(node: ast.Node) -> tuple[ast.Node, ...] | None:
+def _summed(node: ast.Node) -> tuple[ast.Expr, ...] | None:
     """The terms, signs dropped, of a sum in parentheses (`(I - A)` gives I, A); None for
     anything else."""
+    signed = _signed(node)
+    return None if signed is None else tuple(t for _, t in signed)
+
+
+def _signed(node: ast.Node) -> tuple[tuple[int, ast.Expr], ...] | None:
+    """The terms of a sum in parentheses with their signs (`(I - A)` gives (1, I), (-1, A),
+    `(-I)` gives (-1, I)); None for anything else."""
     if not (isinstance(node, ast.Group) and node.delim == "(" and len(node.items) == 1):
         return None
     inner = node.items[0]
-    parts = inner.terms if isinstance(inner, ast.Add) else (inner,)
-    if not isinstance(inner, ast.Add | ast.Neg):
+    if isinstance(inner, ast.Neg):
+        return ((-1, inner.operand),)
+    if not isinstance(inner, ast.Add):
         return None
-    return tuple(t.operand if isinstance(t, ast.Neg) else t for t in parts)
+    out: list[tuple[int, ast.Expr]] = []
+    for k, t in enumerate(inner.terms):
+        sign = -1 if k > 0 and inner.ops[k - 1] == "-" else 1
+        out.append((-sign, t.operand) if isinstance(t, ast.Neg) else (sign, t))
+    return tuple(out)
 
 
 def _scoped(terms: TermsBase) -> Callable[[ast.Node], bool]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from symattn.kernel.expr import index
 from symattn.reader.syntax import ast
+from symattn.reader.terms.functions import OPERATORS, TRACES
 from symattn.reader.terms.identity import other_terms
 from symattn.reader.terms.problems import not_understood
 from symattn.reader.terms.scalars import SCALAR_FUNCTIONS
@@ -115,8 +116,7 @@ def _product(terms: Terms, node: ast.Product) -> list[str]:
 
 def _unknown_operator(terms: Terms, node: ast.Call) -> bool:
     """`\\sin(i\\omega_j)` whose argument is undeclared: the operator may be unknown too."""
-    known: tuple[str, ...] = ("softmax", "mask", "attention", "concat", "exp", "sqrt", "tr")
-    known += ("trace", "frobenius", *SCALAR_FUNCTIONS)
+    known = OPERATORS | TRACES | SCALAR_FUNCTIONS
     return node.name.lower() not in known and node.name not in terms.defs.table
 
 
