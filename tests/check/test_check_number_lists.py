@@ -109,3 +109,75 @@ def test_a_matrix_written_to_different_digits_is_not_approximated() -> None:
     )
     got = _claims(text + "\n")[-1]
     assert got.kind == "undecided", got.message
+
+
+def _bm(*rows: str) -> str:
+    """A bmatrix of the rows given."""
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+ROWS = _bm("1 & 0", "0 & 1", "1 & 0", "0 & 1")
+A, SWAP, I2 = _bm("2 & 2", "1 & 2"), _bm("0 & 1", "1 & 0"), _bm("1 & 2", "3 & 4")
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a list on the left of a matrix is a row vector; the product is taken as matrices
+        (rf"[1, 2, 1, 0] \times {ROWS} = [2, 2]", "verified"),
+        (rf"[1, 2, 1, 0] \times {ROWS} = [2, 3]", "false"),
+        (r"[1*1 + 2*0 + 1*1 + 0*0,\; 1*0 + 2*1 + 1*0 + 0*1] = [2,\; 2]", "verified"),
+        (r"[1,3]\begin{bmatrix}1\\2\end{bmatrix}=1+6", "verified"),
+        (r"[1,3]\begin{bmatrix}1\\2\end{bmatrix}=1+5", "false"),
+        (f"{A} {SWAP} = " + _bm("2 & 2", "2 & 1"), "verified"),
+        (f"{A} {SWAP} = {A}", "false"),
+        (f"{I2}^T = " + _bm("1 & 3", "2 & 4"), "verified"),
+        (f"{I2}^T = {I2}", "false"),
+        # a column result written as a list: the same entries, in order
+        (f"{I2}" + _bm("1", "1") + " = [3, 7]", "verified"),
+        (r"\frac{[2,\;4]}{2} = [1,\;2]", "verified"),
+        (_bm("1 & 2") + f" = {I2}", "shape-error"),
+    ],
+)
+def test_products_of_lists_and_matrices_of_numbers(formula: str, kind: str) -> None:
+    (got,) = _claims(f"Then $${formula}$$\n")
+    assert got.kind == kind, got.message
+    if kind in ("verified", "false"):
+        assert "entry by entry" in got.message or "multiplied out" in got.message, got.message
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        # a list on the right of a matrix (a row or a column?) and two lists side by side
+        f"{I2} [1, 1] = [3, 7]",
+        r"[1, 2] [3, 4] = 11",
+        # inner sizes that do not meet: no product is formed
+        rf"[1, 2] \times {ROWS} = [1, 2]",
+    ],
+)
+def test_products_no_reading_types_are_not_decided_as_arrays(formula: str) -> None:
+    got = _claims(f"Then $${formula}$$\n")
+    assert all(r.kind not in ("verified", "false") for r in got), [r.message for r in got]
+
+
+@pytest.mark.parametrize(
+    ("formula", "kind"),
+    [
+        # a value no decimal of three digits writes, given rounded with `=`
+        (r"\frac{1}{\sqrt{2}} = 0.707", "verified"),
+        (r"\frac{1}{\sqrt{2}} = 0.9", "false"),
+        (r"[\sin(1), 2] = [0.841, 2]", "verified"),
+        (r"[\sin(1), 2] = [0.541, 2]", "false"),
+        # a value written out exactly is held exactly: a wrong last digit is wrong
+        (r"0.5 + 0.25 = 0.76", "false"),
+        (r"[0.5 + 0.25, 1] = [0.76, 1]", "false"),
+        # entries written to different digits: no one tolerance holds them all
+        (r"[\sin(1), \cos(1)] = [0.841, 0.54]", "undecided"),
+    ],
+)
+def test_a_result_written_with_decimals_is_read_as_rounded(formula: str, kind: str) -> None:
+    (got,) = _claims(f"Then $${formula}$$\n")
+    assert got.kind == kind, got.message
+    if kind == "verified":
+        assert "rounded to" in got.message and "last digit" in got.message, got.message

@@ -142,11 +142,46 @@ def test_later_claims_read_the_definitions(claim: str, kind: str) -> None:
     assert "as the text defines" in got[0].message
 
 
-def test_a_name_given_two_values_is_not_defined() -> None:
+def test_a_claim_that_holds_with_an_earlier_value_is_not_false() -> None:
+    # D is given two values: `2D = 8192` fails with the last one and holds with the first
     text = "The width $D$.\n\n$$D = 4096$$ here and $$D = 8192$$ there, so $$2D = 8192$$.\n"
     got = results(text)
-    assert "false" not in [r.kind for r in got], got
-    assert not any(r.kind == "declaration" and "a number" in r.message for r in check_text(text))
+    assert [r.kind for r in got] == ["undecided"], got
+    assert "D = 4096, a value it gave before" in got[0].message
+
+
+#: A count's letters given values (`T=1024`), and new values later: each holds to the next.
+VALUES = (
+    "A sequence length $T=1024$ and a width $D = 1600$.\n\n"
+    "The projections cost $3 \\times (2T D^2) = {first}$ FLOPs.\n\n"
+    "## A longer context\n\nNow $T = 2048$: $2TD^2 = {second}$.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kinds"),
+    [
+        ("15,728,640,000", "10,485,760,000", ["verified", "verified"]),
+        ("15,728,640,001", "10,485,760,000", ["false", "verified"]),
+        # the second count holds at the first value of T: which one the text means is not said
+        ("15,728,640,000", "5,242,880,000", ["verified", "undecided"]),
+        ("15,728,640,000", "5,242,880,001", ["verified", "false"]),
+    ],
+)
+def test_each_value_holds_until_the_next(first: str, second: str, kinds: list[str]) -> None:
+    text = VALUES.replace("{first}", first).replace("{second}", second)
+    got = [r for r in check_text(text, "t.md") if r.kind not in ("declaration", "not-a-claim")]
+    assert [r.kind for r in got] == kinds, [r.message for r in got]
+    decided = [r for r in got if r.kind in ("verified", "false")]
+    assert all("T = " in r.message and "as the text defines" in r.message for r in decided)
+    declared = [r.message for r in check_text(text, "t.md") if r.kind == "declaration"]
+    assert any("gives T the value 2048 from here on (it was 1024" in m for m in declared)
+
+
+def test_a_count_before_any_value_is_not_read_with_one() -> None:
+    text = "The cost is $2TD = 2048$ for now.\n\nLater $T = 1024$ and $D = 1$.\n"
+    got = [r for r in check_text(text, "t.md") if r.source.strip() == "2TD = 2048"]
+    assert [r.kind for r in got] == ["undecided"], [r.message for r in got]
 
 
 def test_a_relation_about_names_in_use_is_no_definition() -> None:

@@ -345,6 +345,7 @@ class DispatchMixin(ResolverBase):
         scope = self.scope
         reads = (set(scope.conventional_reads), set(scope.reads), set(scope.read_both))
         relations, values = set(scope.size_relations), dict(scope.number_values)
+        history = {k: list(v) for k, v in scope.number_history.items()}
         layers = [
             dataclasses.replace(
                 x,
@@ -371,6 +372,7 @@ class DispatchMixin(ResolverBase):
                 scope.size_relations.update(relations)
                 scope.number_values.clear()
                 scope.number_values.update(values)
+                scope.number_history = history
             scope.layers[1:] = layers
             for shared, old in ((scope.sequences, sequences), (scope.dims, dims)):
                 shared.clear()  # tables others hold: restored in place

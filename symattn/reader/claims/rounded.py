@@ -1,6 +1,6 @@
-"""Figures written in scientific notation as the result of a computation (`... = 16e9`): read as
-rounded to their last digit. Imports sympy, the resolved claims and the lexer's table of multiples
-only."""
+"""Figures written in scientific notation (`... = 16e9`) or with decimals (`\\frac{1}{\\sqrt 2} =
+0.707`) as the result of a computation: read as rounded to their last digit. Imports sympy, the
+resolved claims and the lexer's table of multiples only."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ __all__ = ["rounded_figure"]
 
 #: A side that is one number in scientific notation: `16e9`, `1.5E+12`.
 _FIGURE = re.compile(r"\s*([0-9]+(?:\.([0-9]+))?)[eE]([+-]?[0-9]+)\s*\Z")
+#: A side that is one number written with decimals: `0.707`, `-1.25`.
+_DECIMAL = re.compile(r"\s*-?\s*[0-9]+\.([0-9]+)\s*\Z")
 #: A side that is one number with a multiple after it: `393K`, `1.5B`, `32\\text{K}`.
 _MULTIPLE = re.compile(
     r"\s*([0-9]+(?:\.([0-9]+))?)\s*(?:\\(?:,|text\s*\{|mathrm\s*\{))?\s*([KMB])\}?\s*\Z"
@@ -50,7 +52,20 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
     source = body[claim.start : claim.end]
     if source.count("=") != 1 or any(x in source for x in ("<", ">", "\\le", "\\ge")):
         return claim
-    for written in source.split("="):
+    for side, written in enumerate(source.split("=")):
+        decimal = _DECIMAL.match(written)
+        if decimal is not None:
+            # `\frac{1}{\sqrt 2} = 0.707`: a value no decimal of that many digits writes,
+            # given rounded; `0.5 + 0.25 = 0.76` is no rounding (0.75 has those digits)
+            digits = len(decimal.group(1))
+            value = claim.pairs[0][1 - side] if side < 2 else None
+            if value is None or (value * 10**digits).is_integer:
+                continue
+            unit = sympy.Rational(1, 10**digits) / 2
+            context = f"{written.strip()} read as rounded to its last digit, within {unit}"
+            if claim.context:
+                context = f"{claim.context}; {context}"
+            return dataclasses.replace(claim, tolerance=unit, rounded=True, context=context)
         m = _FIGURE.match(written) or _MULTIPLE.match(written)
         if m is None or (m.re is _MULTIPLE and len(m.group(1).replace(".", "")) < 3):
             continue  # `15\\text{B}`: a count of billions as written; `393K`, `1.75B` rounded

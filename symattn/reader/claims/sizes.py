@@ -81,6 +81,7 @@ def size_claim(
         if claim.status != "pending":
             return claim
     claim = _with_evidence(claim, scope, names)
+    unvalued = claim
     claim = _with_values(claim, scope, names)
     defined = _definition(scope, span, left, right, claim, start, end)
     if defined is not None:
@@ -111,6 +112,55 @@ def size_claim(
             f"positive integers the claim fails, but {doubt}"
         )
         claim = dataclasses.replace(claim, defines=why)
+    return _other_values(claim, unvalued, scope, names)
+
+
+def _other_values(
+    claim: ResolvedClaim, unvalued: ResolvedClaim, scope: Scope, names: list[str]
+) -> ResolvedClaim:
+    """A claim read with the value a name was given last (`D = 8192`) that fails there but
+    holds with a value the text gave it before (`D = 4096`): the text may mean that one, so
+    the claim is undecided; a claim that fails at every value the text gave stays for the
+    kernel (an error of the text). `unvalued` is the claim before the values were put in."""
+    earlier = {
+        x: list(dict.fromkeys(v for v, _ in scope.number_history[x][:-1]))
+        for x in names
+        if len(scope.number_history.get(x, ())) > 1
+    }
+    if not earlier or claim.status != "pending" or claim.split:
+        return claim
+    numbers = [
+        (a, b)
+        for a, b in unvalued.pairs
+        if isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)
+        if not isinstance(a, MatExpr) and not isinstance(b, MatExpr)
+    ]
+    if not numbers or len(numbers) != len(unvalued.pairs):
+        return claim
+    last = {sympy.Symbol(x, positive=True): v for x, (v, _) in scope.number_values.items()}
+
+    def holds(at: dict[sympy.Symbol, sympy.Expr]) -> bool | None:
+        try:
+            gaps = [sympy.simplify((a - b).subs(at)) for a, b in numbers]
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+        if any(g.free_symbols for g in gaps):
+            return None
+        return all(g == 0 for g in gaps)
+
+    if holds(last) is not False:
+        return claim
+    for combo in itertools.islice(itertools.product(*earlier.values()), 64):
+        at = dict(last)
+        at.update({sympy.Symbol(x, positive=True): v for x, v in zip(earlier, combo, strict=True)})
+        if holds(at):
+            said = ", ".join(f"{x} = {v}" for x, v in zip(earlier, combo, strict=True))
+            now = ", ".join(f"{x} = {scope.number_values[x][0]}" for x in earlier)
+            msg = (
+                f"not decided: the sides differ with {now}, the value the text gave last, and "
+                f"agree with {said}, a value it gave before: which one it means here is not said"
+            )
+            return new_claim(claim.span, claim.start, claim.end, "unknown", msg)
     return claim
 
 
@@ -288,8 +338,11 @@ def _definition(
     name = plain_name(left)
     if name is None or name not in scope.numbers or name not in scope.defined_once:
         return None
-    if name in scope.number_values or name in {_label(x) for x in ast.symbols(right)}:
+    if name in {_label(x) for x in ast.symbols(right)}:
         return None
+    before = scope.number_values.get(name)
+    if before is not None and name not in scope.valued:
+        return None  # `F = 4D` once: a later `F = ...` is a claim about it
     if claim.status != "pending" or len(claim.pairs) != 1 or claim.split:
         return None
     value = claim.pairs[0][1]
@@ -297,8 +350,13 @@ def _definition(
         return None
     line = span.start.line + span.body[:start].count("\n")
     scope.number_values[name] = (value, line)
+    scope.number_history.setdefault(name, []).append((value, line))
     msg = f"defines {name} = {value}, a number"
-    if claim.context:
+    if before is not None and before[0] == value:
+        msg = f"gives {name} the value {value} again (as at line {before[1]})"
+    elif before is not None:
+        msg = f"gives {name} the value {value} from here on (it was {before[0]}, line {before[1]})"
+    elif claim.context:
         msg += f" ({claim.context})"
     return new_claim(span, start, end, "declared", msg)
 
@@ -437,6 +495,7 @@ def note_numbers(scope: Scope, items: list[object], text: str) -> None:
     }
     defined = got.defined()
     scope.note_numbers(readable, contested, defined)
+    scope.valued = got.valued()
     note_section_numbers(scope, items, text, got)
     # a definition that introduces a name (`T = 4BD/N`, read as defined) relates no sizes,
     # nor does a claim about such a name (`T N = 4BD`): it is read with the definition

@@ -61,6 +61,8 @@ class Numbers:
     definitions: dict[str, int] = field(default_factory=dict)
     #: names first used in the formula that gives them their value (`T_\\text{math} = ...`)
     introduced: set[str] = field(default_factory=set)
+    #: how many of those formulas give a name a number written out (`T = 1024`, `D = 1{,}600`)
+    literal_values: dict[str, int] = field(default_factory=dict)
 
     #: formulas (by `id`) that only introduce names by their definitions, and those names
     definition_spans: dict[int, list[str]] = field(default_factory=dict)
@@ -72,8 +74,15 @@ class Numbers:
     sides: dict[int, list[set[str]]] = field(default_factory=dict)
 
     def defined(self) -> set[str]:
-        """The names a definition introduces: given a value once, by their first formula."""
-        return {k for k in self.introduced if self.definitions.get(k) == 1}
+        """The names a definition introduces: given a value once, by their first formula; and
+        the names every definition of which writes out a number (`T = 1024`, later `T = 2048`:
+        a value in force from each formula to the next)."""
+        once = {k for k in self.introduced if self.definitions.get(k) == 1}
+        return once | self.valued()
+
+    def valued(self) -> set[str]:
+        """The names each formula that gives them a value gives a number written out."""
+        return {k for k, v in self.literal_values.items() if v == self.definitions.get(k)}
 
     def readable(self, conventional: Iterable[str] = ()) -> dict[str, Evidence]:
         """The names read as numbers: number evidence and no matrix evidence. A `conventional`
@@ -156,6 +165,8 @@ def number_evidence(
             subject = plain_name(c.subjects[0]) if len(c.subjects) == 1 else None
             if subject is not None and c.steps and c.steps[0].rel in ("=", "gets"):
                 out.definitions[subject] = out.definitions.get(subject, 0) + 1
+                if len(c.steps) == 1 and isinstance(c.steps[0].rhs, ast.Number):
+                    out.literal_values[subject] = out.literal_values.get(subject, 0) + 1
                 if subject not in seen:
                     out.introduced.add(subject)
             if not c.steps:

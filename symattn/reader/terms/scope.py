@@ -123,7 +123,11 @@ class Scope:
         self.contested_numbers: dict[str, str] = {}
         # names the document gives a value once (`F = 4D`), and the values read so far
         self.defined_once: set[str] = set()
+        #: names every definition of which writes out a number: each value holds to the next
+        self.valued: set[str] = set()
         self.number_values: dict[str, tuple[sympy.Expr, int]] = {}
+        #: every value each name was given so far, in order (`T = 1024`, then `T = 2048`)
+        self.number_history: dict[str, list[tuple[sympy.Expr, int]]] = {}
         # contested names that a section's own uses show to be numbers, by section, and the
         # document's numbers and contested names they are added to (`claims.section_numbers`)
         self.section_numbers: dict[int, dict[str, tuple[str, bool]]] = {}
@@ -490,6 +494,7 @@ class Scope:
         self.contested_numbers = dict(contested)
         self.defined_once = set(once or ())
         self.number_values = {}
+        self.number_history = {}
         for name in numbers:
             self.layers[0].names.pop(name, None)
 
