@@ -47,6 +47,7 @@ from symattn.soundness.wild.templates_more import (
     t_masks,
     t_norms,
     t_number_lists,
+    t_number_products,
     t_products,
     t_reindex,
     t_trace,
@@ -272,6 +273,7 @@ WILD_TEMPLATES: dict[str, tuple[int, Callable[[random.Random], WildSpec]]] = {
     "undeclared_matrices": (2, t_undeclared_matrices),
     "identity": (2, t_identity),
     "number_lists": (2, t_number_lists),
+    "number_products": (2, t_number_products),
     "trace": (2, t_trace),
 }
 

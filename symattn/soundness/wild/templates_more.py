@@ -209,6 +209,39 @@ def t_number_lists(rng: random.Random) -> WildSpec:
     return WildSpec(Minus(row(a), row(b)), row([x - y for x, y in zip(a, b, strict=True)]))
 
 
+def t_number_products(rng: random.Random) -> WildSpec:
+    """Products of lists and matrices of numbers, as a worked example multiplies them out: a
+    list (a row) times a matrix written out, two matrices, a transpose, a row times a column
+    (a number); their right sides computed; mutants change a number or swap entries."""
+    k, m = rng.choice((2, 3, 4)), rng.choice((1, 2, 3))
+
+    def nums(rows: int, cols: int) -> list[list[Fraction]]:
+        return [[Fraction(rng.randint(-2, 3)) for _ in range(cols)] for _ in range(rows)]
+
+    def lit(values: list[list[Fraction]], style: str = "bmatrix") -> Lit:
+        return Lit(tuple(tuple(Num(v) for v in row) for row in values), style)
+
+    def product(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+        columns = list(zip(*b, strict=True))
+        return [
+            [sum((x * y for x, y in zip(r, c, strict=True)), Fraction(0)) for c in columns]
+            for r in a
+        ]
+
+    kind = rng.randrange(4)
+    if kind == 0:  # a list of weights times a matrix written out: a list
+        a, b = nums(1, k), nums(k, max(m, 2))
+        return WildSpec(MMul(lit(a, "list"), lit(b)), lit(product(a, b), "list"))
+    if kind == 1:
+        a, b = nums(rng.choice((2, 3)), k), nums(k, max(m, 2))
+        return WildSpec(MMul(lit(a), lit(b)), lit(product(a, b)))
+    if kind == 2:
+        a = nums(k, max(m, 2))
+        return WildSpec(MT(lit(a)), lit([list(col) for col in zip(*a, strict=True)]))
+    a, b = nums(1, k), nums(k, 1)
+    return WildSpec(MMul(lit(a, "list"), lit(b)), Num(product(a, b)[0][0]))
+
+
 def t_trace(rng: random.Random) -> WildSpec:
     """The trace and the Frobenius product, as backward passes write them: `tr(AB) = tr(BA)`,
     `tr(A^T B) = \\sum_i \\sum_j A_{ij} B_{ij}`, `tr(ABC) = tr(CAB)`, linearity, `tr(A^T) =
