@@ -103,3 +103,18 @@ def test_written_matrices_against_a_size_the_text_fixed_are_undecided_not_a_shap
     written = [r for r in rs if "matrix written out shows 2 × 2" in r.message and r.line == 3]
     assert [r.kind for r in written] == ["undecided", "undecided"], [r.message for r in rs]
     assert all("the chapter's convention" in r.message for r in written)
+
+
+@pytest.mark.parametrize(
+    ("right", "kind"), [("1 & 2\\\\ 0 & 1", "verified"), ("1 & 2\\\\ 0 & 2", "false")]
+)
+def test_a_name_with_a_label_above_is_written_out_too(right: str, kind: str) -> None:
+    # `W^Q` as papers write a projection: a matrix of the text's, given by its numbers
+    text = (
+        "Take $X = \\begin{bmatrix} 1 & 2\\\\ 0 & 1 \\end{bmatrix}$ and "
+        "$W^Q = \\begin{bmatrix} 1 & 0\\\\ 0 & 1 \\end{bmatrix}$.\n\n"
+        f"Then $XW^Q = \\begin{{bmatrix}} {right} \\end{{bmatrix}}$.\n"
+    )
+    rs = check_text(text, "w.md")
+    assert rs[-1].kind == kind, [r.message for r in rs]
+    assert any("W^Q is the 2 × 2 matrix written out" in r.message for r in rs)

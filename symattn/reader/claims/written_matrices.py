@@ -111,7 +111,7 @@ def _entries_claim(
     name = plain_name(left)
     current = scope.lookup(name) if name is not None else None
     numeric = all(not c.free_symbols for row in cells for c in row)
-    if name is not None and looks_like_matrix(name) and numeric:
+    if name is not None and (looks_like_matrix(name) or _labeled(name)) and numeric:
         if current is None or not _checkable(scope, current):
             return _define_literal(scope, span, name, current, cells, left, start, end)
     lhs = terms.term(left)
@@ -151,6 +151,11 @@ def _entries_claim(
         for c in range(1, got[1] + 1)
     )
     return pending(scope, span, start, end, pairs)
+
+
+def _labeled(name: str) -> bool:
+    """`W^Q`, `W^O`: a capital with a label above, a matrix's name as papers write it."""
+    return name[:1].isupper() and name[1:2] == "^" and "(" not in name
 
 
 def _checkable(scope: Scope, current: Name) -> bool:
