@@ -172,3 +172,33 @@ def test_components_from_an_earlier_section_still_decide_what_typechecks() -> No
 def test_a_component_reading_in_its_own_section_stays_a_shape_error() -> None:
     text = "Let $x\\in\\mathbb{R}^d$ and $\\mu = \\tfrac1d\\sum_{i=1}^d x_i$; so $k_i = x_iW_K$.\n"
     assert [r.kind for r in results(text) if r.kind == "shape-error"] == ["shape-error"]
+
+
+#: A bold vector and its plain components, with the softmax over a sum up to n.
+BOLD = (
+    r"\text{{softmax}}(\mathbf{{x}})_i = "
+    r"\frac{{\exp(x_{top})}}{{\sum_{{j=1}}^{{{bound}}}\exp(x_j)}}"
+)
+
+
+@pytest.mark.parametrize(
+    ("top", "bound", "kind"),
+    [("i", "n", "verified"), ("j", "n", "false"), ("i", "n-1", "undecided")],
+)
+def test_a_bold_vector_takes_the_length_its_sum_gives(top: str, bound: str, kind: str) -> None:
+    # the vector is used elsewhere too, where nothing fixes its length
+    text = (
+        "$$\\mathbf{x}^\\top \\mathbf{x} \\ge 0$$\n\n$$"
+        + BOLD.format(top=top, bound=bound)
+        + "$$\n"
+    )
+    got = [r for r in results(text) if "softmax" in r.source]
+    assert [r.kind for r in got] == [kind], [r.message for r in got]
+    if kind == "verified":
+        assert "x: n entries inferred from line 3" in got[0].message, got[0].message
+
+
+def test_an_entrywise_exponential_of_a_matrix_is_named_as_not_read() -> None:
+    (r,) = results("$$\\exp(QK^T) = \\exp(QK^T)$$")
+    assert r.kind == "not-understood"
+    assert "entrywise exponential of a matrix" in r.message and "n × n" in r.message, r.message

@@ -328,6 +328,11 @@ class FunctionsMixin(TermsBase):
             x = as_comparable(args[0], sympy.Integer(0))[0]  # a 1 × 1 matrix is its entry
             if not isinstance(x, MatExpr):
                 return sympy.exp(x)
+            msg = (
+                f"an entrywise exponential of a matrix ({node.name} of {plain(x)}, "
+                f"{x.rows} × {x.cols}) is not read: write its entries, \\exp(S_{{ij}})"
+            )
+            raise not_understood(msg, node)
         if name in SCALAR_FUNCTIONS:
             value = apply_scalar(name, [as_comparable(a, sympy.Integer(0))[0] for a in args])
             if value is not None:

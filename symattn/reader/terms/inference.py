@@ -115,6 +115,8 @@ class Inference:
     #: \\sum_i q_i k_i`): in scope for that formula only
     components: dict[tuple[int, int], dict[str, Inferred]] = field(default_factory=dict)
     _entered: list[str] = field(default_factory=list)
+    #: the entries `enter` set aside for one formula's components, restored after it
+    _replaced: dict[str, tuple[Name, Inferred | None]] = field(default_factory=dict)
 
     def note(self, span: MathSpan, names: set[str] | None = None) -> str:
         """`with Q, K: n × d_k inferred from line 12` for the inferred names `span` uses (a
@@ -154,7 +156,14 @@ class Inference:
         layer = scope.document
         for name in self._entered:
             entry = layer.names.get(name)
-            if entry is not None and entry.origin == "inferred" and name not in self.names:
+            if name in self._replaced:
+                layer.names[name], before = self._replaced.pop(name)  # its shape elsewhere
+                layer.names[name].components = False
+                if before is not None:
+                    self.installed[name] = before
+                else:
+                    self.installed.pop(name, None)
+            elif entry is not None and entry.origin == "inferred" and name not in self.names:
                 layer.names.pop(name, None)
                 self.installed.pop(name, None)
             elif entry is not None:
@@ -168,6 +177,12 @@ class Inference:
                 self.installed[name] = got
             elif current is None or current.origin != "inferred":
                 continue  # the text's own vector: its declaration holds
+            elif _own_length(current.shape) and not _own_length(got.shape):
+                # `\mathbf x` of a length of its own elsewhere, `\sum_{j=1}^{n} \exp(x_j)`
+                # here: the sum's bound is its length in this formula
+                self._replaced[name] = (current, self.installed.get(name))
+                _put(scope, got)
+                self.installed[name] = got
             layer.names[name].components = True
             self._entered.append(name)
         for name, (section, agree, got) in self.forward.items():
@@ -493,6 +508,11 @@ def install(scope: Scope, inference: Inference) -> None:
             inference.installed[key] = got
     for name in inference.sizes:
         scope.dims.setdefault(name, dim(name))
+
+
+def _own_length(shape: tuple[sympy.Basic, sympy.Basic]) -> bool:
+    """A vector's shape whose length is a size of its own (`len(x)`), fixed by nothing."""
+    return any(isinstance(x, sympy.Symbol) and x.name.startswith("len(") for x in shape)
 
 
 def _put(scope: Scope, got: Inferred) -> None:
