@@ -112,6 +112,11 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     elif defines and status == "false":
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: false if read as a claim, but {defines}"
+    decimal = getattr(claim, "decimal", "")
+    if decimal and status in ("proved", "checked"):
+        # the number written is the value rounded, not the value: no identity holds as written
+        status, witnesses, cex = "unknown", (), None
+        message = f"undecided: {decimal}; as an exact equation it does not hold (write \\approx)"
     unbounded = getattr(claim, "unbounded", "")
     if unbounded and status in ("proved", "checked", "false"):
         status, witnesses, cex = "unknown", (), None

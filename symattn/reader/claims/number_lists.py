@@ -108,7 +108,8 @@ def _rounded(claim: ResolvedClaim, what: str, left: ast.Node, right: ast.Node) -
             continue  # `[0.5, 0.25]`: values written out exactly, nothing is rounded
         half = unit / 2
         what += f"; = read as rounded to the last digit written, within {half}"
-        return dataclasses.replace(claim, tolerance=half, rounded=True, context=what)
+        shown = "the entries written with decimals are the values rounded to their last digit"
+        return dataclasses.replace(claim, tolerance=half, rounded=True, context=what, decimal=shown)
     return _plain(claim, what)
 
 

@@ -104,6 +104,9 @@ class ResolvedClaim:
     tolerance: sympy.Rational | None = None
     # the tolerance is half a unit of a result written with `=` (`reader.claims.rounded`)
     rounded: bool = False
+    #: a decimal result written with `=` that is the value rounded (`\\frac{1}{\\sqrt 2} =
+    #: 0.707`): as an exact equation it does not hold, so a proof of the rounding is undecided
+    decimal: str = ""
     typed: str = ""
     orientation: str = ""
     earlier: dict[sympy.Symbol, sympy.Integer] = field(default_factory=dict)

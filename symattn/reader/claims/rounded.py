@@ -65,7 +65,10 @@ def rounded_figure(claim: ResolvedClaim, body: str) -> ResolvedClaim:
             context = f"{written.strip()} read as rounded to its last digit, within {unit}"
             if claim.context:
                 context = f"{claim.context}; {context}"
-            return dataclasses.replace(claim, tolerance=unit, rounded=True, context=context)
+            shown = f"{written.strip()} is the value rounded to its last digit"
+            return dataclasses.replace(
+                claim, tolerance=unit, rounded=True, context=context, decimal=shown
+            )
         m = _FIGURE.match(written) or _MULTIPLE.match(written)
         if m is None or (m.re is _MULTIPLE and len(m.group(1).replace(".", "")) < 3):
             continue  # `15\\text{B}`: a count of billions as written; `393K`, `1.75B` rounded
