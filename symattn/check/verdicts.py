@@ -112,7 +112,7 @@ def decide(claim: Any, lines: Sequence[str], document: bool = True) -> ClaimResu
     elif defines and status == "false":
         status, witnesses, cex = "unknown", (), None
         message = f"undecided: false if read as a claim, but {defines}"
-    decimal = getattr(claim, "decimal", "")
+    decimal = getattr(claim, "decimal", "") or _rounded_figure(claim)
     if decimal and status in ("proved", "checked"):
         # the number written is the value rounded, not the value: no identity holds as written
         status, witnesses, cex = "unknown", (), None
@@ -317,6 +317,20 @@ def _arbitrary_map(
         f"of its own width ({message}); it may hold for the text's \\{name}"
     )
     return "unknown", msg, (), None
+
+
+def _rounded_figure(claim: Any) -> str:
+    """`2 \\cdot 8.3e9 = 17e9`, `7 \\cdot 1.95 \\cdot 10^9 = 14\\text{ GB}`: what a claim written
+    with `=` and read to the last digit of its result says of it, where the sides are not equal
+    exactly; "" for any other claim."""
+    if not getattr(claim, "rounded", False) or len(claim.pairs) != 1:
+        return ""
+    lhs, rhs = claim.pairs[0]
+    if not isinstance(lhs, sympy.Expr) or not isinstance(rhs, sympy.Expr):
+        return ""
+    if lhs.free_symbols or rhs.free_symbols or sympy.simplify(lhs - rhs) == 0:
+        return ""
+    return "the result written is the value rounded to its last digit"
 
 
 def _kernel(claim: Any) -> tuple[str, str, tuple[str, ...], str | None]:
